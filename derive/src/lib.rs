@@ -1,0 +1,2 @@
+//! Derive macros for tuplet. Parsing and checks live in `tuplet-schema`; this crate only
+//! turns the IR into Rust.

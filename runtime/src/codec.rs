@@ -1,0 +1,128 @@
+//! The traits the derives implement, and the entry points users call.
+
+use crate::error::{Error, Issue, Seg};
+use crate::sample::{SampleMode, SampleRng};
+use crate::wire::{Limits, Reader};
+
+/// Which way a message travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    /// Client to server.
+    C2s,
+    /// Server to client.
+    S2c,
+    /// Either way.
+    Both,
+}
+
+impl Dir {
+    /// The spelling used in attributes (`c2s`, `s2c`, `both`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Dir::C2s => "c2s",
+            Dir::S2c => "s2c",
+            Dir::Both => "both",
+        }
+    }
+}
+
+/// A type with a tuplet wire form: a message, record, enum or flag set.
+///
+/// Implemented by the derives; every method is straight-line code generated per type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no tuplet wire form",
+    label = "used in a tuplet type here",
+    note = "derive `tuplet::Record`, `tuplet::Enum` or `tuplet::Flags` on `{Self}` (or use a supported type: see ATTRIBUTES.md)"
+)]
+pub trait Wire: Sized {
+    /// This type's per-item IR as JSON, for the test that the derive and the loader agree.
+    const IR: &'static str;
+    /// The largest compact encoding in bytes, or `None` when unbounded.
+    const MAX_SIZE: Option<usize>;
+
+    /// Appends the compact (positional array) encoding; fails on an invalid value.
+    fn encode_compact(&self, out: &mut Vec<u8>) -> Result<(), Error>;
+    /// Appends the named (legacy map) encoding; fails on an invalid value.
+    fn encode_named(&self, out: &mut Vec<u8>) -> Result<(), Error>;
+    /// Reads one value of either shape, validating as it reads.
+    fn decode(r: &mut Reader<'_>) -> Result<Self, Error>;
+    /// Pushes every constraint this value breaks, with its path below `path`.
+    fn validate_at(&self, path: &mut Vec<Seg>, issues: &mut Vec<Issue>);
+    /// Whether the two values have identical compact encodings (after quantization),
+    /// computed without encoding either.
+    fn wire_eq(&self, other: &Self) -> bool;
+    /// A valid value drawn from `rng`, aiming at `mode`'s corner of the value space.
+    fn sample(rng: &mut SampleRng, mode: SampleMode) -> Self;
+}
+
+/// What a field table entry says about one field, for tools and meters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The canonical name.
+    pub name: &'static str,
+    /// The named-shape key (the first legacy alias, or the name).
+    pub key: &'static str,
+    /// The type as written in Rust.
+    pub ty: &'static str,
+}
+
+/// A top-level message: a record with a wire name, an id and a direction.
+pub trait Message: Wire {
+    /// The wire name (`player:move`), unique per direction.
+    const NAME: &'static str;
+    /// The envelope id, unique per direction.
+    const ID: u32;
+    /// Which way it travels.
+    const DIR: Dir;
+    /// The fields in wire order (reserved slots excluded).
+    const FIELDS: &'static [FieldInfo];
+}
+
+/// The compact encoding of `value`.
+pub fn to_vec<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(T::MAX_SIZE.unwrap_or(64).min(1024));
+    value.encode_compact(&mut out)?;
+    Ok(out)
+}
+
+/// The named (legacy) encoding of `value`.
+pub fn to_vec_named<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(128);
+    value.encode_named(&mut out)?;
+    Ok(out)
+}
+
+/// Decodes one whole value of either shape; bytes left over are an error.
+pub fn from_slice<T: Wire>(bytes: &[u8]) -> Result<T, Error> {
+    from_slice_with(bytes, Limits::default())
+}
+
+/// Decodes one whole value with explicit decoder caps.
+pub fn from_slice_with<T: Wire>(bytes: &[u8], limits: Limits) -> Result<T, Error> {
+    let mut r = Reader::with_limits(bytes, limits);
+    let value = T::decode(&mut r)?;
+    r.finish()?;
+    Ok(value)
+}
+
+/// Every constraint `value` breaks; empty when it is valid.
+pub fn validate<T: Wire>(value: &T) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    value.validate_at(&mut Vec::new(), &mut issues);
+    issues
+}
+
+/// A sample value for a seed and mode.
+pub fn sample<T: Wire>(seed: u64, mode: SampleMode) -> T {
+    T::sample(&mut SampleRng::new(seed), mode)
+}
+
+/// A removed field's placeholder: keeps the slot's position, is nil on the wire, and skips
+/// whatever an old peer still sends there.
+///
+/// ```ignore
+/// #[tuplet(reserved = "colour: sent once in player:join since 1.4")]
+/// pub _colour: tuplet::Reserved,
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reserved;

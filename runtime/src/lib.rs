@@ -1,0 +1,37 @@
+//! tuplet: compact, validating msgpack codecs for realtime game protocols.
+//!
+//! Declare messages once with `#[derive(tuplet::Message)]`; get a compact positional
+//! encoding, a legacy named encoding, a decoder that accepts both and validates as it reads,
+//! and errors with a stable code and a canonical path. WIRE.md is the wire contract;
+//! ATTRIBUTES.md the attribute grammar.
+
+#![warn(missing_docs)]
+
+mod codec;
+pub mod error;
+pub mod quant;
+mod sample;
+pub mod wire;
+
+pub use codec::{
+    from_slice, from_slice_with, sample, to_vec, to_vec_named, validate, Dir, FieldInfo, Message,
+    Reserved, Wire,
+};
+pub use error::{Code, Error, Issue, Path, Seg};
+pub use sample::{SampleMode, SampleRng};
+
+#[cfg(feature = "derive")]
+pub use tuplet_derive::{Enum, Flags, Message, Record};
+
+/// Not public API: what derived code calls. Versioned with the derive, which the facade
+/// pins with `=`; anything here may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::codec::{Dir, FieldInfo, Message, Wire};
+    pub use crate::error::{Code, Error, Issue, Seg};
+    pub use crate::quant;
+    pub use crate::sample::{SampleMode, SampleRng};
+    pub use crate::wire::{write, Kind, Reader, Shape};
+    pub use std::collections::BTreeMap;
+    pub use std::vec::Vec;
+}

@@ -1,0 +1,8 @@
+//! The msgpack wire layer: a bounded, validating reader and a smallest-encoding writer.
+//!
+//! Everything the derived codecs do on the wire goes through here; WIRE.md is the contract.
+
+mod read;
+pub mod write;
+
+pub use read::{Kind, Limits, Reader, Shape};

@@ -1,0 +1,483 @@
+//! The per-item IR: what one Rust item declares, span-free, serde-serializable and
+//! deterministic. Both the derive (one item at a time) and the source loader (whole files)
+//! build it from the same grammar; a test asserts they agree for every reference type.
+//!
+//! Type references are kept as written (`TypeRef::Named`); resolving them across items is the
+//! job of the resolved IR, built only by the loader.
+
+use serde::{Deserialize, Serialize};
+
+/// One declared item: a message, a record, an enum, a flag set or a dispatch enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    /// The Rust identifier of the type (`PlayerMove`).
+    pub ident: String,
+    /// The doc comment, lines joined with `\n`, leading space trimmed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// Breaks accepted on this item as a whole (a removed message, a changed id...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<Accept>,
+    /// What kind of item this is, with its body.
+    pub kind: ItemKind,
+}
+
+/// The kinds of item tuplet understands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ItemKind {
+    /// A top-level message: a record with a wire name, an id and a direction.
+    Message(Message),
+    /// A nested record, encoded as a positional array.
+    Record(Record),
+    /// A unit enum or an enum with data.
+    Enum(Enum),
+    /// A flag set, encoded as one unsigned int.
+    Flags(Flags),
+    /// A dispatch enum: one variant per message of one direction.
+    Dispatch(Dispatch),
+}
+
+/// Which way a message travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dir {
+    /// Client to server.
+    C2s,
+    /// Server to client.
+    S2c,
+    /// Either way (the same type in both directions).
+    Both,
+}
+
+impl Dir {
+    /// The spelling used in attributes and on the wire of the lock file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dir::C2s => "c2s",
+            Dir::S2c => "s2c",
+            Dir::Both => "both",
+        }
+    }
+
+    /// Whether a message of this direction is sent in direction `d` (`Both` covers both).
+    pub fn includes(self, d: Dir) -> bool {
+        self == d || self == Dir::Both || d == Dir::Both
+    }
+}
+
+/// A message: a record plus its identity on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// The wire name, unique per direction (`player:move`).
+    pub name: String,
+    /// The numeric id used in the binary envelope, unique per direction.
+    pub id: u32,
+    /// Which way it travels.
+    pub dir: Dir,
+    /// The largest compact payload size allowed, in bytes (`budget = 64`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u32>,
+    /// Whether this message carries entities sent as deltas against a per-client baseline.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub delta: bool,
+    /// The fields, in wire order.
+    pub record: Record,
+}
+
+/// A record: slots in declaration (= wire) order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Set when the record is an entity for delta encoding: the name of its key field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_key: Option<String>,
+    /// Fields and reserved placeholders, by position.
+    pub slots: Vec<Slot>,
+}
+
+/// One position of a record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "slot", rename_all = "snake_case")]
+pub enum Slot {
+    /// A live field.
+    Field(Field),
+    /// A removed field whose position is kept (always nil on the wire).
+    Reserved(Reserved),
+}
+
+/// A reserved placeholder: what the slot held before and why it went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reserved {
+    /// The Rust field name of the placeholder (`_color`).
+    pub ident: String,
+    /// The note given with `reserved = "..."`.
+    pub note: String,
+}
+
+/// A live field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// The canonical name: the Rust field name, used in paths and (without a legacy alias)
+    /// as the named-shape key.
+    pub name: String,
+    /// The doc comment.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// The type with every constraint attached where it applies.
+    pub ty: TypeRef,
+    /// Legacy keys for the named shape: none, one alias, or (for a fixed array) one key per
+    /// element, spreading the array over several keys (`["x", "y", "z"]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legacy: Vec<String>,
+    /// Breaks accepted on this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<Accept>,
+}
+
+/// A type as written, with its constraints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TypeRef {
+    /// `bool`.
+    Bool,
+    /// Any integer width.
+    Int(IntType),
+    /// `f32` or `f64`, raw or quantized.
+    Float(FloatType),
+    /// `String`; `len` counts UTF-8 bytes.
+    String {
+        /// Byte-length bounds.
+        #[serde(default, skip_serializing_if = "Len::is_unbounded")]
+        len: Len,
+    },
+    /// `Vec<u8>` (or `tuplet::Bytes`): msgpack bin.
+    Bytes {
+        /// Length bounds.
+        #[serde(default, skip_serializing_if = "Len::is_unbounded")]
+        len: Len,
+    },
+    /// `Option<T>`: absent is omitted (trailing) or nil.
+    Option {
+        /// The inner type.
+        inner: Box<TypeRef>,
+    },
+    /// `Vec<T>`.
+    Vec {
+        /// The element type.
+        inner: Box<TypeRef>,
+        /// Length bounds.
+        #[serde(default, skip_serializing_if = "Len::is_unbounded")]
+        len: Len,
+    },
+    /// `[T; N]`.
+    Array {
+        /// The element type.
+        inner: Box<TypeRef>,
+        /// The fixed length.
+        len: u32,
+    },
+    /// `BTreeMap<K, V>` with string or int keys.
+    Map {
+        /// The key type (string or int).
+        key: Box<TypeRef>,
+        /// The value type.
+        value: Box<TypeRef>,
+        /// Entry-count bounds.
+        #[serde(default, skip_serializing_if = "Len::is_unbounded")]
+        len: Len,
+    },
+    /// A reference to another item (record, enum, flags), by path as written.
+    Named {
+        /// The path as written (`MoveFlags`, `crate::birds::Species`).
+        path: String,
+    },
+}
+
+/// The width and signedness of an integer, with its range.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IntType {
+    /// `u8`, `u16`, `u32`, `u64`, `i8`, `i16`, `i32`, `i64`.
+    pub prim: IntPrim,
+    /// Inclusive bounds, if narrower than the type (or than ±(2^53−1) for 64-bit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<IntRange>,
+    /// 64-bit only: TypeScript `bigint` and the full range instead of ±(2^53−1).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bigint: bool,
+}
+
+/// The Rust integer primitives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntPrim {
+    /// `u8`
+    U8,
+    /// `u16`
+    U16,
+    /// `u32`
+    U32,
+    /// `u64`
+    U64,
+    /// `i8`
+    I8,
+    /// `i16`
+    I16,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+}
+
+impl IntPrim {
+    /// The Rust spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IntPrim::U8 => "u8",
+            IntPrim::U16 => "u16",
+            IntPrim::U32 => "u32",
+            IntPrim::U64 => "u64",
+            IntPrim::I8 => "i8",
+            IntPrim::I16 => "i16",
+            IntPrim::I32 => "i32",
+            IntPrim::I64 => "i64",
+        }
+    }
+
+    /// Parses a Rust primitive name.
+    pub fn from_name(s: &str) -> Option<IntPrim> {
+        Some(match s {
+            "u8" => IntPrim::U8,
+            "u16" => IntPrim::U16,
+            "u32" => IntPrim::U32,
+            "u64" => IntPrim::U64,
+            "i8" => IntPrim::I8,
+            "i16" => IntPrim::I16,
+            "i32" => IntPrim::I32,
+            "i64" => IntPrim::I64,
+            _ => return None,
+        })
+    }
+
+    /// Whether the type is signed.
+    pub fn signed(self) -> bool {
+        matches!(self, IntPrim::I8 | IntPrim::I16 | IntPrim::I32 | IntPrim::I64)
+    }
+
+    /// The type's own bounds, as i128. 64-bit types are bounded to ±(2^53−1) unless `bigint`.
+    pub fn bounds(self, bigint: bool) -> (i128, i128) {
+        const SAFE: i128 = (1 << 53) - 1;
+        match self {
+            IntPrim::U8 => (0, u8::MAX as i128),
+            IntPrim::U16 => (0, u16::MAX as i128),
+            IntPrim::U32 => (0, u32::MAX as i128),
+            IntPrim::U64 if bigint => (0, u64::MAX as i128),
+            IntPrim::U64 => (0, SAFE),
+            IntPrim::I8 => (i8::MIN as i128, i8::MAX as i128),
+            IntPrim::I16 => (i16::MIN as i128, i16::MAX as i128),
+            IntPrim::I32 => (i32::MIN as i128, i32::MAX as i128),
+            IntPrim::I64 if bigint => (i64::MIN as i128, i64::MAX as i128),
+            IntPrim::I64 => (-SAFE, SAFE),
+        }
+    }
+}
+
+/// Inclusive integer bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IntRange {
+    /// Smallest allowed value.
+    pub min: i128,
+    /// Largest allowed value.
+    pub max: i128,
+}
+
+/// A float field: raw, or quantized to an integer on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FloatType {
+    /// 32 or 64.
+    pub bits: u8,
+    /// Quantization, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quant: Option<Quant>,
+    /// Bounds in natural units, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<FloatRange>,
+}
+
+/// Float bounds in natural units, inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FloatRange {
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+}
+
+/// Quantization: `q = round_half_away_from_zero(x × scale)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Quant {
+    /// The unit name as written (`cm`, `mm`, `mrad`, `cdeg`), or `None` for `scale = N`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// Wire integers per natural unit (100 for `cm` of a metre field).
+    pub scale: f64,
+}
+
+/// Known quantization units: name and scale (wire integers per natural unit).
+pub const UNITS: &[(&str, f64)] = &[
+    ("cm", 100.0),
+    ("mm", 1000.0),
+    ("dm", 10.0),
+    ("mrad", 1000.0),
+    ("crad", 100.0),
+    ("cdeg", 100.0),
+    ("ddeg", 10.0),
+    ("permille", 1000.0),
+    ("percent", 100.0),
+];
+
+/// Length bounds (bytes for strings and bin, elements for lists, entries for maps).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Len {
+    /// Smallest allowed length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u32>,
+    /// Largest allowed length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
+impl Len {
+    /// Whether neither bound is set.
+    pub fn is_unbounded(&self) -> bool {
+        self.min.is_none() && self.max.is_none()
+    }
+}
+
+/// An enum: unit variants with discriminants, or variants with data and tags.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Enum {
+    /// Unknown numbers decode to the `unknown` variant instead of failing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Numbers of removed variants, never to be reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<i64>,
+    /// The variants, in declaration order (the `unknown` catch-all excluded).
+    pub variants: Vec<Variant>,
+    /// For an open enum, the Rust name of its catch-all variant (`Unknown(u32)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
+}
+
+impl Enum {
+    /// Whether every variant is a unit variant (encoded as its bare number).
+    pub fn is_unit(&self) -> bool {
+        self.variants.iter().all(|v| matches!(v.fields, VariantFields::Unit))
+    }
+}
+
+/// One variant of an enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The Rust name, also its name in the named shape.
+    pub name: String,
+    /// The doc comment.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// The discriminant (unit enum) or tag (enum with data).
+    pub number: i64,
+    /// Its data.
+    pub fields: VariantFields,
+    /// Breaks accepted on this variant.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accept: Vec<Accept>,
+}
+
+/// The data a variant carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum VariantFields {
+    /// No data.
+    Unit,
+    /// One unnamed field: compact `[tag, value]`, named `{Variant: value}`.
+    Newtype {
+        /// The field (named `0`).
+        field: Box<Field>,
+    },
+    /// Named fields: compact `[tag, ...fields]`, named `{Variant: {...}}`.
+    Struct {
+        /// The fields as a record.
+        record: Record,
+    },
+}
+
+/// A flag set: named bits in one unsigned int.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Flags {
+    /// The wire integer: u8, u16, u32 or u64.
+    pub prim: IntPrim,
+    /// Unknown bits are kept (in the `rest` field) instead of failing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Bits of removed flags, never to be reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<u8>,
+    /// The flags, in declaration order.
+    pub bits: Vec<Flag>,
+    /// For an open flag set, the Rust name of the field keeping unknown bits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<String>,
+}
+
+/// One named bit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Flag {
+    /// The Rust field name.
+    pub name: String,
+    /// The doc comment.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub doc: String,
+    /// The bit index (0 = least significant).
+    pub bit: u8,
+}
+
+/// A dispatch enum: the messages of one direction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// The direction every variant's message must be sent in.
+    pub dir: Dir,
+    /// Ids of removed messages, never to be reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved_ids: Vec<u32>,
+    /// Names of removed messages, never to be reused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved_names: Vec<String>,
+    /// Variants: (variant name, message type path as written).
+    pub variants: Vec<DispatchVariant>,
+}
+
+/// One message of a dispatch enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DispatchVariant {
+    /// The variant name.
+    pub name: String,
+    /// The message type as written.
+    pub path: String,
+}
+
+/// A deliberate breaking change accepted on the record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Accept {
+    /// The rule name (`range-narrowed`).
+    pub rule: String,
+    /// The old value, as the compat report prints it.
+    pub was: String,
+    /// The new value.
+    pub now: String,
+    /// Why the break is acceptable.
+    pub reason: String,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

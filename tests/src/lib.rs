@@ -1,0 +1,1 @@
+//! Cross-crate and cross-language tests live in `tests/tests/`.
