@@ -481,3 +481,36 @@ pub struct Accept {
 fn is_false(b: &bool) -> bool {
     !*b
 }
+
+/// The largest integer both languages hold exactly: 2^53 − 1.
+pub const SAFE_INT: i128 = (1 << 53) - 1;
+
+impl IntType {
+    /// The inclusive bounds a value must lie in: the schema range, else the type's own
+    /// (64-bit types: ±(2^53−1) unless `bigint`).
+    pub fn bounds(&self) -> (i128, i128) {
+        match self.range {
+            Some(r) => (r.min, r.max),
+            None => self.prim.bounds(self.bigint),
+        }
+    }
+}
+
+impl Quant {
+    /// `round_half_away_from_zero(bound × scale)`, in f64: a natural-unit bound as a wire int.
+    pub fn wire_bound(&self, bound: f64) -> f64 {
+        (bound * self.scale).round()
+    }
+}
+
+impl FloatType {
+    /// For a quantized float, the inclusive bounds of the wire integer `q`: the range's
+    /// bounds quantized, else ±(2^53−1). `None` for a raw float.
+    pub fn quant_bounds(&self) -> Option<(i64, i64)> {
+        let quant = self.quant.as_ref()?;
+        Some(match self.range {
+            Some(r) => (quant.wire_bound(r.min) as i64, quant.wire_bound(r.max) as i64),
+            None => (-(SAFE_INT as i64), SAFE_INT as i64),
+        })
+    }
+}
