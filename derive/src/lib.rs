@@ -1,2 +1,4 @@
 //! Derive macros for tuplet. Parsing and checks live in `tuplet-schema`; this crate only
 //! turns the IR into Rust.
+
+mod emit;
