@@ -2,6 +2,8 @@
 //!
 //! Everything the derived codecs do on the wire goes through here; WIRE.md is the contract.
 
+mod fail;
+mod marker;
 mod read;
 pub mod write;
 

@@ -1,0 +1,166 @@
+//! The writer: free functions appending one msgpack value (or header) to a `Vec<u8>`, each
+//! in msgpack's smallest encoding. Infallible.
+//!
+//! Hand-written rather than wrapping `rmp::encode`: with rmp's default `std` feature its
+//! functions write through `std::io::Write` and return an `io::Error` result that cannot
+//! fail on a `Vec` but would still have to be discarded at every call, and `write_str` casts
+//! a length above `u32::MAX` silently. The encodings are a few lines each; the tests compare
+//! every boundary against `rmpv`, an independent encoder.
+
+/// Appends nil (`c0`).
+#[inline]
+pub fn nil(out: &mut Vec<u8>) {
+    out.push(0xc0);
+}
+
+/// Appends a bool (`c2` false, `c3` true).
+#[inline]
+pub fn bool(out: &mut Vec<u8>, v: bool) {
+    out.push(if v { 0xc3 } else { 0xc2 });
+}
+
+/// Appends an unsigned int: positive fixint, uint8, uint16, uint32 or uint64, the smallest
+/// that holds it.
+#[inline]
+pub fn uint(out: &mut Vec<u8>, v: u64) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else if v <= 0xff {
+        out.extend_from_slice(&[0xcc, v as u8]);
+    } else if v <= 0xffff {
+        out.push(0xcd);
+        out.extend_from_slice(&(v as u16).to_be_bytes());
+    } else if v <= 0xffff_ffff {
+        out.push(0xce);
+        out.extend_from_slice(&(v as u32).to_be_bytes());
+    } else {
+        out.push(0xcf);
+        out.extend_from_slice(&v.to_be_bytes());
+    }
+}
+
+/// Appends a signed int: a non-negative value as [`uint`] does; a negative one as negative
+/// fixint, int8, int16, int32 or int64, the smallest that holds it.
+#[inline]
+pub fn int(out: &mut Vec<u8>, v: i64) {
+    if v >= 0 {
+        uint(out, v as u64);
+    } else if v >= -32 {
+        out.push(v as u8);
+    } else if v >= i64::from(i8::MIN) {
+        out.extend_from_slice(&[0xd0, v as u8]);
+    } else if v >= i64::from(i16::MIN) {
+        out.push(0xd1);
+        out.extend_from_slice(&(v as i16).to_be_bytes());
+    } else if v >= i64::from(i32::MIN) {
+        out.push(0xd2);
+        out.extend_from_slice(&(v as i32).to_be_bytes());
+    } else {
+        out.push(0xd3);
+        out.extend_from_slice(&v.to_be_bytes());
+    }
+}
+
+/// Appends a float32 (`ca`), always, whatever the value.
+#[inline]
+pub fn f32(out: &mut Vec<u8>, v: f32) {
+    out.push(0xca);
+    out.extend_from_slice(&v.to_be_bytes());
+}
+
+/// Appends a float64 (`cb`), always, whatever the value.
+#[inline]
+pub fn f64(out: &mut Vec<u8>, v: f64) {
+    out.push(0xcb);
+    out.extend_from_slice(&v.to_be_bytes());
+}
+
+/// Appends a string: fixstr, str8, str16 or str32 header (length in UTF-8 bytes), then its
+/// bytes.
+///
+/// # Panics
+///
+/// If the string is longer than `u32::MAX` bytes, which msgpack cannot represent (derived
+/// encoders check schema lengths first).
+#[inline]
+pub fn str(out: &mut Vec<u8>, v: &str) {
+    let len = wire_len(v.len());
+    if len < 32 {
+        out.push(0xa0 | len as u8);
+    } else {
+        sized_header(out, [0xd9, 0xda, 0xdb], len);
+    }
+    out.extend_from_slice(v.as_bytes());
+}
+
+/// Appends a bin: bin8, bin16 or bin32 header, then the bytes.
+///
+/// # Panics
+///
+/// If longer than `u32::MAX` bytes, which msgpack cannot represent.
+#[inline]
+pub fn bin(out: &mut Vec<u8>, v: &[u8]) {
+    sized_header(out, [0xc4, 0xc5, 0xc6], wire_len(v.len()));
+    out.extend_from_slice(v);
+}
+
+/// Appends an array header (fixarray, array16 or array32) for `len` elements.
+#[inline]
+pub fn array_len(out: &mut Vec<u8>, len: u32) {
+    if len < 16 {
+        out.push(0x90 | len as u8);
+    } else {
+        wide_header(out, [0xdc, 0xdd], len);
+    }
+}
+
+/// Appends a map header (fixmap, map16 or map32) for `len` entries.
+#[inline]
+pub fn map_len(out: &mut Vec<u8>, len: u32) {
+    if len < 16 {
+        out.push(0x80 | len as u8);
+    } else {
+        wide_header(out, [0xde, 0xdf], len);
+    }
+}
+
+/// A byte length as a msgpack length.
+#[inline]
+fn wire_len(len: usize) -> u32 {
+    match u32::try_from(len) {
+        Ok(n) => n,
+        Err(_) => too_long(len),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn too_long(len: usize) -> ! {
+    panic!("tuplet: {len} bytes exceed msgpack's u32 length limit")
+}
+
+/// An 8/16/32-bit length header with the given markers.
+#[inline]
+fn sized_header(out: &mut Vec<u8>, markers: [u8; 3], len: u32) {
+    if len <= 0xff {
+        out.extend_from_slice(&[markers[0], len as u8]);
+    } else if len <= 0xffff {
+        out.push(markers[1]);
+        out.extend_from_slice(&(len as u16).to_be_bytes());
+    } else {
+        out.push(markers[2]);
+        out.extend_from_slice(&len.to_be_bytes());
+    }
+}
+
+/// A 16/32-bit count header with the given markers.
+#[inline]
+fn wide_header(out: &mut Vec<u8>, markers: [u8; 2], len: u32) {
+    if len <= 0xffff {
+        out.push(markers[0]);
+        out.extend_from_slice(&(len as u16).to_be_bytes());
+    } else {
+        out.push(markers[1]);
+        out.extend_from_slice(&len.to_be_bytes());
+    }
+}
