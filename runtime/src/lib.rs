@@ -7,10 +7,14 @@
 
 #![warn(missing_docs)]
 
+// Lets the derives' `::tuplet::...` paths resolve inside this crate's own tests.
+extern crate self as tuplet;
+
 mod codec;
 pub mod error;
 pub mod quant;
 mod sample;
+mod support;
 pub mod wire;
 
 pub use codec::{
@@ -27,7 +31,8 @@ pub use tuplet_derive::{Enum, Flags, Message, Record};
 /// pins with `=`; anything here may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{Dir, FieldInfo, Message, Wire};
+    pub use crate::codec::{Dir, FieldInfo, Message, Reserved, Wire};
+    pub use crate::support::*;
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};

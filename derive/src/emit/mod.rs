@@ -1,9 +1,162 @@
-//! Emission: per-item IR -> Rust impls. (Being written; placeholder emits nothing.)
+//! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
+//! runtime's traits. Every path goes through `::tuplet::__private`.
 
-use proc_macro2::TokenStream;
-use tuplet_schema::ir::Item;
+mod enums;
+mod flags;
+mod record;
+mod ty;
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+use tuplet_schema::ir::{Dir, Item, ItemKind, Record, Slot};
+
+use record::Member;
+pub use ty::rt;
 
 /// The impls for one parsed, checked item.
-pub fn item(_item: &Item, _input: &syn::DeriveInput) -> TokenStream {
-    TokenStream::new()
+pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
+    let ir = serde_json::to_string(item).unwrap_or_default();
+    match &item.kind {
+        ItemKind::Message(m) => {
+            let wire = record_impl(&m.record, input, &ir);
+            let message = message_impl(m, input);
+            quote!(#wire #message)
+        }
+        ItemKind::Record(r) => record_impl(r, input, &ir),
+        ItemKind::Enum(e) => enums::emit(e, input, &ir),
+        ItemKind::Flags(f) => flags::emit(f, input, &ir),
+        ItemKind::Dispatch(_) => TokenStream::new(),
+    }
+}
+
+/// The span of a named field's type in a list of syn fields (call site when not found).
+pub fn field_span(fields: &syn::Fields, name: &str) -> Span {
+    fields
+        .iter()
+        .find(|f| f.ident.as_ref().is_some_and(|i| i == name))
+        .map_or_else(Span::call_site, |f| f.ty.span())
+}
+
+fn struct_fields(input: &syn::DeriveInput) -> Option<&syn::Fields> {
+    match &input.data {
+        syn::Data::Struct(s) => Some(&s.fields),
+        _ => None,
+    }
+}
+
+fn slot_name(slot: &Slot) -> &str {
+    match slot {
+        Slot::Field(f) => &f.name,
+        Slot::Reserved(r) => &r.ident,
+    }
+}
+
+/// Members of a struct record, reached through `self` (or `other` for the second value).
+fn self_members<'a>(record: &'a Record, input: &syn::DeriveInput) -> Vec<Member<'a>> {
+    record
+        .slots
+        .iter()
+        .map(|slot| {
+            let name = slot_name(slot);
+            let ident = syn::Ident::new(name, Span::call_site());
+            Member {
+                slot,
+                access: quote!((&self.#ident)),
+                span: struct_fields(input).map_or_else(Span::call_site, |f| field_span(f, name)),
+            }
+        })
+        .collect()
+}
+
+fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+    let rt = rt();
+    let ident = &input.ident;
+    let members = self_members(record, input);
+    let ctor = quote!(Self);
+    let encode_compact = record::encode_compact(&members, 0, quote!());
+    let encode_named = record::encode_named(&members);
+    let decode_compact = record::decode_compact(&members, quote!(n), &ctor);
+    let decode_named = record::decode_named(&members, quote!(n), &ctor);
+    let validate = record::validate(&members);
+    let wire_eq = record::wire_eq(&members, |m| {
+        let ident = m.ident();
+        quote!((&other.#ident))
+    });
+    let sample = record::sample(&members);
+    let slots = record.slots.len();
+    let max_size = record::max_size(&members);
+    quote!(
+        #[automatically_derived]
+        impl #rt::Wire for #ident {
+            const IR: &'static str = #ir;
+            const MAX_SIZE: Option<usize> =
+                #rt::size_add(Some(#rt::container_header(#slots)), #max_size);
+
+            #[allow(unused_variables, clippy::all)]
+            fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
+                #encode_compact
+                Ok(())
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
+                #encode_named
+                Ok(())
+            }
+
+            #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
+            fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
+                let value = match r.read_shape()? {
+                    #rt::Shape::Array(n) => #decode_compact,
+                    #rt::Shape::Map(n) => #decode_named,
+                };
+                r.leave();
+                Ok(value)
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn validate_at(&self, path: &mut #rt::Vec<#rt::Seg>, issues: &mut #rt::Vec<#rt::Issue>) {
+                #validate
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn wire_eq(&self, other: &Self) -> bool {
+                #wire_eq
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
+                Self { #sample }
+            }
+        }
+    )
+}
+
+fn message_impl(m: &tuplet_schema::ir::Message, input: &syn::DeriveInput) -> TokenStream {
+    let rt = rt();
+    let ident = &input.ident;
+    let name = &m.name;
+    let id = m.id;
+    let dir = match m.dir {
+        Dir::C2s => quote!(C2s),
+        Dir::S2c => quote!(S2c),
+        Dir::Both => quote!(Both),
+    };
+    let fields = m.record.slots.iter().filter_map(|slot| {
+        let Slot::Field(f) = slot else { return None };
+        let name = &f.name;
+        let key = f.legacy.first().unwrap_or(&f.name);
+        let ty = ty::rust_name(&f.ty);
+        Some(quote!(#rt::FieldInfo { name: #name, key: #key, ty: #ty }))
+    });
+    quote!(
+        #[automatically_derived]
+        impl #rt::Message for #ident {
+            const NAME: &'static str = #name;
+            const ID: u32 = #id;
+            const DIR: #rt::Dir = #rt::Dir::#dir;
+            const FIELDS: &'static [#rt::FieldInfo] = &[#(#fields),*];
+        }
+    )
 }

@@ -1,0 +1,315 @@
+//! Code for a record body: the slots of a message, a record or a struct variant, in both
+//! shapes. Trailing absent options are trimmed from the compact array; the named shape
+//! writes legacy aliases and spreads arrays declared with one legacy key per element.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use tuplet_schema::ir::{Field, Slot, TypeRef};
+
+use super::ty::{at, rt, Form, TyGen};
+
+/// One slot with how to reach its value.
+pub struct Member<'a> {
+    /// The slot in the IR.
+    pub slot: &'a Slot,
+    /// An expression of type `&T` for the slot's value (unused for reserved slots).
+    pub access: TokenStream,
+    /// The span of the field's type, for errors about it.
+    pub span: Span,
+}
+
+impl Member<'_> {
+    fn field(&self) -> Option<&Field> {
+        match self.slot {
+            Slot::Field(f) => Some(f),
+            Slot::Reserved(_) => None,
+        }
+    }
+
+    fn gen(&self) -> TyGen {
+        TyGen { span: self.span }
+    }
+
+    /// Whether the slot may be left off the end of the compact array.
+    fn trimmable(&self) -> bool {
+        match self.field() {
+            Some(f) => matches!(f.ty, TypeRef::Option { .. }),
+            None => true,
+        }
+    }
+
+    /// The Rust field name.
+    pub fn ident(&self) -> syn::Ident {
+        let name = match self.slot {
+            Slot::Field(f) => &f.name,
+            Slot::Reserved(r) => &r.ident,
+        };
+        syn::Ident::new(name, Span::call_site())
+    }
+}
+
+/// The named-shape key of a field: its single legacy alias, else its name. `None` when an
+/// array is spread over one key per element.
+fn named_key(f: &Field) -> Option<&str> {
+    match f.legacy.len() {
+        0 => Some(&f.name),
+        1 => Some(&f.legacy[0]),
+        _ => None,
+    }
+}
+
+fn local(i: usize) -> syn::Ident {
+    format_ident!("__f{}", i)
+}
+
+/// Statements writing the compact array: the header (with `extra` leading elements the
+/// caller writes in `prefix`, such as an enum tag) and every slot up to the last present.
+pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> TokenStream {
+    let rt = rt();
+    let required = members
+        .iter()
+        .rposition(|m| !m.trimmable())
+        .map_or(0, |i| i + 1);
+    let mut chain = quote!();
+    for (i, m) in members.iter().enumerate().skip(required).rev() {
+        if m.field().is_none() {
+            continue;
+        }
+        let access = &m.access;
+        let n = (i + 1) as u32;
+        chain = quote!(#chain if #access.is_some() { #n } else);
+    }
+    let required_len = required as u32;
+    let len = quote!(#chain { #required_len });
+    let items = members.iter().enumerate().map(|(i, m)| {
+        let body = match m.field() {
+            Some(f) => m.gen().encode(&f.ty, &m.access, Form::Compact),
+            None => quote!(#rt::write::nil(out);),
+        };
+        if i < required {
+            body
+        } else {
+            let i = i as u32;
+            quote!(if len > #i { #body })
+        }
+    });
+    quote!(
+        let len: u32 = #len;
+        #rt::write::array_len(out, len + #extra);
+        #prefix
+        #(#items)*
+    )
+}
+
+/// Statements writing the named map: one entry per present field (spread arrays one per
+/// element), reserved slots omitted.
+pub fn encode_named(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    let mut fixed = 0u32;
+    let mut optional = Vec::new();
+    let mut entries = Vec::new();
+    for m in members {
+        let Some(f) = m.field() else { continue };
+        let access = &m.access;
+        let g = m.gen();
+        match named_key(f) {
+            Some(key) => {
+                let body = g.encode(&f.ty, access, Form::Named);
+                if let TypeRef::Option { inner } = &f.ty {
+                    optional.push(quote!(#access.is_some() as u32));
+                    let inner = g.encode(inner, &quote!(x), Form::Named);
+                    entries.push(quote!(if let Some(x) = #access {
+                        #rt::write::str(out, #key);
+                        #inner
+                    }));
+                } else {
+                    fixed += 1;
+                    entries.push(quote!(#rt::write::str(out, #key); #body));
+                }
+            }
+            None => {
+                let TypeRef::Array { inner, .. } = &f.ty else {
+                    continue;
+                };
+                fixed += f.legacy.len() as u32;
+                for (i, key) in f.legacy.iter().enumerate() {
+                    let elem = g.encode(inner, &quote!(&#access[#i]), Form::Named);
+                    entries.push(quote!(#rt::write::str(out, #key); #elem));
+                }
+            }
+        }
+    }
+    quote!(
+        #rt::write::map_len(out, #fixed #(+ #optional)*);
+        #(#entries)*
+    )
+}
+
+/// An expression reading the compact body: `avail` elements remain in the array; builds
+/// `ctor { field: value, ... }`.
+pub fn decode_compact(members: &[Member], avail: TokenStream, ctor: &TokenStream) -> TokenStream {
+    let rt = rt();
+    let count = members.len() as u32;
+    let reads = members.iter().enumerate().map(|(i, m)| {
+        let local = local(i);
+        let idx = i as u32;
+        match m.field() {
+            Some(f) => {
+                let name = &f.name;
+                let read = at(quote!(in_field(#name)), m.gen().decode(&f.ty, Form::Compact));
+                let absent = if m.trimmable() {
+                    quote!(None)
+                } else {
+                    quote!(return Err(#rt::missing(#name)))
+                };
+                quote!(let #local = if avail > #idx { #read } else { #absent };)
+            }
+            None => quote!(if avail > #idx { r.skip_value()?; }),
+        }
+    });
+    let inits = construct(members);
+    quote!({
+        let avail: u32 = #avail;
+        #(#reads)*
+        for _ in #count..avail { r.skip_value()?; }
+        #ctor { #inits }
+    })
+}
+
+fn construct(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    let inits = members.iter().enumerate().map(|(i, m)| {
+        let ident = m.ident();
+        match m.field() {
+            Some(_) => {
+                let local = local(i);
+                quote!(#ident: #local,)
+            }
+            None => quote!(#ident: #rt::Reserved,),
+        }
+    });
+    quote!(#(#inits)*)
+}
+
+/// An expression reading the named body: `n` entries; unknown keys skipped, duplicates
+/// (an alias with its canonical name included) rejected; builds `ctor { ... }`.
+pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> TokenStream {
+    let rt = rt();
+    let mut decls = Vec::new();
+    let mut arms = Vec::new();
+    let mut finals = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let Some(f) = m.field() else { continue };
+        let local = local(i);
+        let name = &f.name;
+        let g = m.gen();
+        let read = at(quote!(in_field(#name)), g.decode(&f.ty, Form::Named));
+        decls.push(quote!(let mut #local = None;));
+        let mut keys = vec![f.name.clone()];
+        let spread = f.legacy.len() > 1;
+        if !spread {
+            keys.extend(f.legacy.iter().cloned());
+        }
+        let elems: Vec<syn::Ident> = (0..if spread { f.legacy.len() } else { 0 })
+            .map(|e| format_ident!("__f{}_{}", i, e))
+            .collect();
+        let any_elem = elems.iter().map(|e| quote!(|| #e.is_some()));
+        arms.push(quote!(#(#keys)|* => {
+            if #local.is_some() #(#any_elem)* { return Err(#rt::duplicate(key).in_field(#name)); }
+            #local = Some(#read);
+        }));
+        if spread {
+            let TypeRef::Array { inner, .. } = &f.ty else {
+                continue;
+            };
+            for (e, (key, elem)) in f.legacy.iter().zip(&elems).enumerate() {
+                decls.push(quote!(let mut #elem = None;));
+                let read = at(
+                    quote!(in_index(#e).in_field(#name)),
+                    g.decode(inner, Form::Named),
+                );
+                arms.push(quote!(#key => {
+                    if #local.is_some() || #elem.is_some() {
+                        return Err(#rt::duplicate(key).in_field(#name));
+                    }
+                    #elem = Some(#read);
+                }));
+            }
+            let parts = elems.iter().enumerate().map(|(e, elem)| {
+                quote!(match #elem { Some(x) => x, None => return Err(#rt::missing_index(#name, #e)) })
+            });
+            finals.push(quote!(let #local = match #local { Some(a) => a, None => [#(#parts),*] };));
+        } else if m.trimmable() {
+            finals.push(quote!(let #local = #local.flatten();));
+        } else {
+            finals.push(quote!(let #local = match #local { Some(x) => x, None => return Err(#rt::missing(#name)) };));
+        }
+    }
+    let inits = construct(members);
+    quote!({
+        #(#decls)*
+        for _ in 0..#n {
+            let key = r.read_str(0, u32::MAX)?;
+            match key {
+                #(#arms)*
+                _ => r.skip_value()?,
+            }
+        }
+        #(#finals)*
+        #ctor { #inits }
+    })
+}
+
+/// Statements validating every field, each under its name.
+pub fn validate(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    let checks = members.iter().filter_map(|m| {
+        let f = m.field()?;
+        let body = m.gen().validate(&f.ty, &m.access);
+        if body.is_empty() {
+            return None;
+        }
+        let name = &f.name;
+        Some(quote!(path.push(#rt::Seg::Field(#name)); #body path.pop();))
+    });
+    quote!(#(#checks)*)
+}
+
+/// A bool expression: every field of `a` and `b` encodes identically. `other` maps a
+/// member to the matching expression on the other value.
+pub fn wire_eq(members: &[Member], other: impl Fn(&Member) -> TokenStream) -> TokenStream {
+    let parts = members.iter().filter_map(|m| {
+        let f = m.field()?;
+        Some(m.gen().wire_eq(&f.ty, &m.access, &other(m)))
+    });
+    quote!(true #(&& #parts)*)
+}
+
+/// Field initialisers for a sample value.
+pub fn sample(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    let inits = members.iter().map(|m| {
+        let ident = m.ident();
+        match m.field() {
+            Some(f) => {
+                let s = m.gen().sample(&f.ty);
+                quote!(#ident: #s,)
+            }
+            None => quote!(#ident: #rt::Reserved,),
+        }
+    });
+    quote!(#(#inits)*)
+}
+
+/// A const `Option<usize>` expression: the largest compact size of the slots (headers
+/// excluded).
+pub fn max_size(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    members.iter().fold(quote!(Some(0)), |acc, m| {
+        let part = match m.field() {
+            Some(f) => m.gen().max_size(&f.ty),
+            None => quote!(Some(1)),
+        };
+        quote!(#rt::size_add(#acc, #part))
+    })
+}
