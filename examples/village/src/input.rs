@@ -1,0 +1,96 @@
+//! Input batching for vehicles and mini-games played with server authority: a client sends
+//! its inputs every ~66 ms; the server plays them out one per 60 Hz step from a jitter
+//! buffer. Ids 90–109.
+
+/// Buttons held during one input frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, tuplet::Flags)]
+#[tuplet(int = "u16", reserved = [9])]
+pub struct Buttons {
+    /// Forward / accelerate.
+    #[tuplet(bit = 0)]
+    pub forward: bool,
+    /// Back / reverse.
+    #[tuplet(bit = 1)]
+    pub back: bool,
+    /// Strafe or steer left.
+    #[tuplet(bit = 2)]
+    pub left: bool,
+    /// Strafe or steer right.
+    #[tuplet(bit = 3)]
+    pub right: bool,
+    /// Jump.
+    #[tuplet(bit = 4)]
+    pub jump: bool,
+    /// Sprint / boost.
+    #[tuplet(bit = 5)]
+    pub sprint: bool,
+    /// Interact (E).
+    #[tuplet(bit = 6)]
+    pub interact: bool,
+    /// Use held item (left click).
+    #[tuplet(bit = 7)]
+    pub primary: bool,
+    /// Aim (right click).
+    #[tuplet(bit = 8)]
+    pub aim: bool,
+    /// Handbrake.
+    #[tuplet(bit = 10)]
+    pub brake: bool,
+    /// Horn / bell.
+    #[tuplet(bit = 11)]
+    pub horn: bool,
+}
+
+/// One client frame of input.
+#[derive(Debug, Clone, PartialEq, tuplet::Record)]
+pub struct InputFrame {
+    /// Frame length, ms.
+    #[tuplet(range(1, 100))]
+    pub dt: u8,
+    /// Buttons held.
+    pub buttons: Buttons,
+    /// Mouse look delta this frame, radians (yaw, pitch).
+    #[tuplet(quant = "mrad", range(-1.5, 1.5), legacy = ["dx", "dy"])]
+    pub look: [f32; 2],
+    /// Analog steer, −100 (full left) to 100.
+    #[tuplet(range(-100, 100))]
+    pub steer: i8,
+}
+
+/// A client's inputs gathered over ~66 ms, about 15 a second while controlling something.
+#[derive(Debug, Clone, PartialEq, tuplet::Message)]
+#[tuplet(name = "input:batch", id = 90, dir = "c2s", budget = 160)]
+pub struct InputBatch {
+    /// Sequence number of the first frame; frames are numbered consecutively.
+    pub first: u32,
+    /// The frames, oldest first.
+    #[tuplet(len(min = 1, max = 8))]
+    pub frames: Vec<InputFrame>,
+}
+
+/// Sent every server tick to a controlling client: what was applied, so prediction can
+/// replay the rest.
+#[derive(Debug, Clone, PartialEq, tuplet::Message)]
+#[tuplet(name = "input:ack", id = 90, dir = "s2c")]
+pub struct InputAck {
+    /// Last input frame applied.
+    pub applied: u32,
+    /// Server tick it was applied on.
+    pub tick: u32,
+    /// Frames waiting in the jitter buffer.
+    #[tuplet(range(0, 32))]
+    pub queued: u8,
+}
+
+/// Sent when the server resizes a client's jitter buffer (it grows on stalls and shrinks
+/// after a second of slack).
+#[derive(Debug, Clone, PartialEq, tuplet::Message)]
+#[tuplet(name = "input:buffer", id = 91, dir = "s2c")]
+pub struct InputBuffer {
+    /// New target depth, frames.
+    #[tuplet(range(1, 32))]
+    pub target: u8,
+    /// Measured arrival jitter, ms, in quarter-ms steps.
+    #[tuplet(scale = 4, range(0.0, 1000.0))]
+    pub jitter_ms: f32,
+}
