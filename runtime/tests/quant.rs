@@ -92,6 +92,9 @@ fn round_trip_within_half_a_step() {
         let x = f64::from(i) * 0.0137;
         let q = quantize(x, 100.0, -SAFE, SAFE).unwrap();
         assert!((dequantize_f64(q, 100.0) - x).abs() <= 0.005 + 1e-12);
-        assert_eq!(quantize(dequantize_f64(q, 100.0), 100.0, -SAFE, SAFE), Ok(q));
+        assert_eq!(
+            quantize(dequantize_f64(q, 100.0), 100.0, -SAFE, SAFE),
+            Ok(q)
+        );
     }
 }

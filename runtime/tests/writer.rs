@@ -1,0 +1,215 @@
+//! The writer: smallest encodings at every boundary, identical to rmpv's, read back by our
+//! reader.
+
+mod support;
+
+use rmpv::Value;
+use support::to_hex;
+use tuplet::wire::{write, Reader, Shape};
+
+fn rmpv_bytes(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    rmpv::encode::write_value(&mut out, v).expect("vec write");
+    out
+}
+
+const UINTS: &[u64] = &[
+    0,
+    1,
+    127,
+    128,
+    255,
+    256,
+    65535,
+    65536,
+    u32::MAX as u64,
+    u32::MAX as u64 + 1,
+    (1 << 53) - 1,
+    i64::MAX as u64,
+    i64::MAX as u64 + 1,
+    u64::MAX,
+];
+
+const INTS: &[i64] = &[
+    0,
+    127,
+    128,
+    255,
+    256,
+    65535,
+    65536,
+    u32::MAX as i64,
+    u32::MAX as i64 + 1,
+    i64::MAX,
+    -1,
+    -32,
+    -33,
+    -128,
+    -129,
+    -32768,
+    -32769,
+    i32::MIN as i64,
+    i32::MIN as i64 - 1,
+    -(1 << 53) + 1,
+    i64::MIN,
+];
+
+#[test]
+fn uints_match_rmpv_and_read_back() {
+    for &v in UINTS {
+        let mut ours = Vec::new();
+        write::uint(&mut ours, v);
+        assert_eq!(to_hex(&ours), to_hex(&rmpv_bytes(&Value::from(v))), "{v}");
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_u64(0, u64::MAX), Ok(v));
+        r.finish().unwrap();
+    }
+}
+
+#[test]
+fn ints_match_rmpv_and_read_back() {
+    for &v in INTS {
+        let mut ours = Vec::new();
+        write::int(&mut ours, v);
+        assert_eq!(to_hex(&ours), to_hex(&rmpv_bytes(&Value::from(v))), "{v}");
+        if v >= 0 {
+            let mut u = Vec::new();
+            write::uint(&mut u, v as u64);
+            assert_eq!(u, ours, "non-negative ints use the uint family");
+        }
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_i64(i64::MIN, i64::MAX), Ok(v));
+        r.finish().unwrap();
+    }
+}
+
+#[test]
+fn exact_boundary_encodings() {
+    let cases: &[(i64, &str)] = &[
+        (0, "00"),
+        (127, "7f"),
+        (128, "cc 80"),
+        (255, "cc ff"),
+        (256, "cd 01 00"),
+        (65535, "cd ff ff"),
+        (65536, "ce 00 01 00 00"),
+        (4294967295, "ce ff ff ff ff"),
+        (4294967296, "cf 00 00 00 01 00 00 00 00"),
+        (-1, "ff"),
+        (-32, "e0"),
+        (-33, "d0 df"),
+        (-128, "d0 80"),
+        (-129, "d1 ff 7f"),
+        (-32768, "d1 80 00"),
+        (-32769, "d2 ff ff 7f ff"),
+        (-2147483649, "d3 ff ff ff ff 7f ff ff ff"),
+        (i64::MIN, "d3 80 00 00 00 00 00 00 00"),
+    ];
+    for &(v, want) in cases {
+        let mut out = Vec::new();
+        write::int(&mut out, v);
+        assert_eq!(to_hex(&out), want, "{v}");
+    }
+}
+
+#[test]
+fn floats_keep_their_width() {
+    for v in [
+        0.0f32,
+        -0.0,
+        1.0,
+        0.1,
+        -3.5,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        1e-45,
+    ] {
+        let mut ours = Vec::new();
+        write::f32(&mut ours, v);
+        assert_eq!(ours, rmpv_bytes(&Value::F32(v)));
+        assert_eq!(ours.len(), 5);
+        assert_eq!(
+            Reader::new(&ours).read_f32().map(f32::to_bits),
+            Ok(v.to_bits())
+        );
+    }
+    for v in [0.0f64, -0.0, 1.0, 0.1, 1764000000000.0, f64::MAX, 5e-324] {
+        let mut ours = Vec::new();
+        write::f64(&mut ours, v);
+        assert_eq!(ours, rmpv_bytes(&Value::F64(v)));
+        assert_eq!(ours.len(), 9);
+        assert_eq!(
+            Reader::new(&ours).read_f64().map(f64::to_bits),
+            Ok(v.to_bits())
+        );
+    }
+    // Whole floats stay floats: 1.0 is `ca 3f 80 00 00`, never an int.
+    let mut out = Vec::new();
+    write::f32(&mut out, 1.0);
+    assert_eq!(to_hex(&out), "ca 3f 80 00 00");
+}
+
+#[test]
+fn strings_and_bins_at_every_header_boundary() {
+    for len in [0usize, 1, 31, 32, 255, 256, 65535, 65536] {
+        let s = "é".repeat(len / 2) + &"a".repeat(len % 2);
+        assert_eq!(s.len(), len);
+        let mut ours = Vec::new();
+        write::str(&mut ours, &s);
+        assert_eq!(ours, rmpv_bytes(&Value::from(s.as_str())), "str {len}");
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_str(0, u32::MAX), Ok(s.as_str()));
+        r.finish().unwrap();
+
+        let b = vec![0xabu8; len];
+        let mut ours = Vec::new();
+        write::bin(&mut ours, &b);
+        assert_eq!(ours, rmpv_bytes(&Value::Binary(b.clone())), "bin {len}");
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_bin(0, u32::MAX), Ok(b.as_slice()));
+        r.finish().unwrap();
+    }
+}
+
+#[test]
+fn headers_at_every_boundary() {
+    for n in [0u32, 1, 15, 16, 65535, 65536] {
+        let mut ours = Vec::new();
+        write::array_len(&mut ours, n);
+        let mut theirs = Vec::new();
+        rmp::encode::write_array_len(&mut theirs, n).unwrap();
+        assert_eq!(ours, theirs, "array {n}");
+        let header = ours.len();
+        ours.resize(header + n as usize, 0xc0);
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_shape(), Ok(Shape::Array(n)));
+        assert_eq!(r.position(), header);
+
+        let mut ours = Vec::new();
+        write::map_len(&mut ours, n);
+        let mut theirs = Vec::new();
+        rmp::encode::write_map_len(&mut theirs, n).unwrap();
+        assert_eq!(ours, theirs, "map {n}");
+        let header = ours.len();
+        ours.resize(header + 2 * n as usize, 0xc0);
+        let mut r = Reader::new(&ours);
+        assert_eq!(r.read_shape(), Ok(Shape::Map(n)));
+        let mut whole = Reader::new(&ours);
+        whole.skip_value().unwrap();
+        whole.finish().unwrap();
+    }
+}
+
+#[test]
+fn nil_and_bool() {
+    let mut out = Vec::new();
+    write::nil(&mut out);
+    write::bool(&mut out, false);
+    write::bool(&mut out, true);
+    assert_eq!(to_hex(&out), "c0 c2 c3");
+    let mut r = Reader::new(&out);
+    assert_eq!(r.try_nil(), Ok(true));
+    assert_eq!(r.read_bool(), Ok(false));
+    assert_eq!(r.read_bool(), Ok(true));
+    r.finish().unwrap();
+}
