@@ -3,4 +3,8 @@
 
 #![warn(missing_docs)]
 
+mod check;
+pub mod grammar;
 pub mod ir;
+
+pub use grammar::{parse_item, parse_item_tokens, Derive};

@@ -1,0 +1,72 @@
+//! Stub impls emitted beside a derive's errors (as thiserror's `fallback.rs`): the type
+//! still implements the traits, so uses of it elsewhere compile and the user sees the one
+//! real error. The stubs are never run: the crate does not compile.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+use tuplet_schema::Derive;
+
+/// The stub impls for `input` under `derive` (none for `Dispatch`, whose trait is not in
+/// the runtime yet).
+pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
+    if derive == Derive::Dispatch {
+        return TokenStream::new();
+    }
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let wire = quote! {
+        #[automatically_derived]
+        impl #impl_generics ::tuplet::__private::Wire for #ident #ty_generics #where_clause {
+            const IR: &'static str = "";
+            const MAX_SIZE: ::core::option::Option<usize> = ::core::option::Option::None;
+
+            fn encode_compact(
+                &self,
+                _: &mut ::tuplet::__private::Vec<u8>,
+            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn encode_named(
+                &self,
+                _: &mut ::tuplet::__private::Vec<u8>,
+            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn decode(
+                _: &mut ::tuplet::__private::Reader<'_>,
+            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn validate_at(
+                &self,
+                _: &mut ::tuplet::__private::Vec<::tuplet::__private::Seg>,
+                _: &mut ::tuplet::__private::Vec<::tuplet::__private::Issue>,
+            ) {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn wire_eq(&self, _: &Self) -> bool {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn sample(
+                _: &mut ::tuplet::__private::SampleRng,
+                _: ::tuplet::__private::SampleMode,
+            ) -> Self {
+                ::core::panic!("tuplet derive failed")
+            }
+        }
+    };
+    if derive != Derive::Message {
+        return wire;
+    }
+    quote! {
+        #wire
+        #[automatically_derived]
+        impl #impl_generics ::tuplet::__private::Message for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const ID: u32 = 0;
+            const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
+            const FIELDS: &'static [::tuplet::__private::FieldInfo] = &[];
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! The cross-field checks of one item, as small named `check_*` functions (as serde_derive's
+//! `internals/check.rs`). They run on the IR once parsing succeeded, and find spans in the
+//! side table built alongside it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::grammar::ctxt::Ctxt;
+use crate::grammar::spans::{FieldSpans, ItemSpans};
+use crate::grammar::ty::describe;
+use crate::ir::{
+    Enum, Field, Flags, FloatType, IntPrim, IntType, Item, ItemKind, Len, Record, Slot, TypeRef,
+    VariantFields, SAFE_INT,
+};
+
+/// The largest |q| a quantized f32 may reach: 2^23.
+const F32_STEPS: f64 = 8_388_608.0;
+
+/// Runs every check that applies to `item`.
+pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
+    match &item.kind {
+        ItemKind::Message(m) => check_record(cx, &m.record, &spans.fields),
+        ItemKind::Record(r) => {
+            check_record(cx, r, &spans.fields);
+            check_entity_key(cx, r, spans);
+        }
+        ItemKind::Enum(e) => {
+            check_variant_numbers(cx, e, spans);
+            check_reserved_numbers(cx, e, spans);
+            check_open_unknown(cx, e, spans);
+            for (v, vs) in e.variants.iter().zip(&spans.variants) {
+                match &v.fields {
+                    VariantFields::Unit => {}
+                    VariantFields::Newtype { field } => check_field(cx, field, &vs.fields[0]),
+                    VariantFields::Struct { record } => check_record(cx, record, &vs.fields),
+                }
+            }
+        }
+        ItemKind::Flags(f) => {
+            check_flag_bits(cx, f, spans);
+            check_reserved_bits(cx, f, spans);
+            check_open_rest(cx, f, spans);
+        }
+        ItemKind::Dispatch(_) => {}
+    }
+}
+
+fn check_record(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
+    for (slot, sp) in record.slots.iter().zip(spans) {
+        if let Slot::Field(f) = slot {
+            check_field(cx, f, sp);
+        }
+    }
+    check_named_keys(cx, record, spans);
+}
+
+fn check_field(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
+    check_type(cx, &f.ty, sp, true);
+    check_legacy_spread(cx, f, sp);
+}
+
+/// Walks a type: `outer` is true until the first list or map (whose lengths are `len`;
+/// deeper ones are `item_len`).
+fn check_type(cx: &Ctxt, ty: &TypeRef, sp: &FieldSpans, outer: bool) {
+    match ty {
+        TypeRef::Bool | TypeRef::Named { .. } => {}
+        TypeRef::Int(i) => check_int_range(cx, i, sp),
+        TypeRef::Float(f) => {
+            check_float_range(cx, f, sp);
+            check_quant_bounds(cx, f, sp);
+        }
+        TypeRef::String { len } | TypeRef::Bytes { len } => check_len_order(cx, len, sp, outer),
+        TypeRef::Option { inner } => check_type(cx, inner, sp, outer),
+        TypeRef::Vec { inner, len } => {
+            check_len_order(cx, len, sp, outer);
+            check_type(cx, inner, sp, false);
+        }
+        TypeRef::Array { inner, .. } => check_type(cx, inner, sp, false),
+        TypeRef::Map { value, len, .. } => {
+            check_len_order(cx, len, sp, outer);
+            check_type(cx, value, sp, false);
+        }
+    }
+}
+
+/// An int range must be ordered and lie within the type (64-bit: ±(2^53−1) unless bigint).
+fn check_int_range(cx: &Ctxt, i: &IntType, sp: &FieldSpans) {
+    let Some(r) = i.range else { return };
+    let span = sp.key("range");
+    if r.min > r.max {
+        cx.error(span, format!("range min {} is above max {}", r.min, r.max));
+        return;
+    }
+    let (lo, hi) = i.prim.bounds(i.bigint);
+    if r.min < lo || r.max > hi {
+        let note = if matches!(i.prim, IntPrim::U64 | IntPrim::I64) && !i.bigint {
+            " (64-bit ints are bounded to ±(2^53−1) unless the field is `bigint`)"
+        } else {
+            ""
+        };
+        cx.error(
+            span,
+            format!(
+                "range({}, {}) lies outside `{}`, whose values are {lo}..={hi}{note}",
+                r.min,
+                r.max,
+                i.prim.as_str()
+            ),
+        );
+    }
+}
+
+/// A float range must be ordered.
+fn check_float_range(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
+    if let Some(r) = f.range {
+        if r.min > r.max {
+            cx.error(sp.key("range"), format!("range min {} is above max {}", r.min, r.max));
+        }
+    }
+}
+
+/// A quantized float's wire int must fit ±(2^53−1); a quantized f32 needs a range, and its
+/// largest |q| may not exceed 2^23.
+fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
+    let Some(q) = &f.quant else { return };
+    let quant_key = if sp.keys.contains_key("scale") { "scale" } else { "quant" };
+    let Some(r) = f.range else {
+        if f.bits == 32 {
+            cx.error(
+                sp.key(quant_key),
+                format!(
+                    "a quantized f32 needs a `range`: without one |q| is unbounded, and beyond \
+                     2^23 f32 cannot hold every step; add `range(MIN, MAX)` or make the field \
+                     f64"
+                ),
+            );
+        }
+        return;
+    };
+    let m = q.wire_bound(r.min).abs().max(q.wire_bound(r.max).abs());
+    if m > SAFE_INT as f64 {
+        cx.error(
+            sp.key("range"),
+            format!(
+                "quantized bounds reach |q| = {}, beyond the wire int's ±(2^53−1) \
+                 (9007199254740991); narrow the range or use a coarser scale",
+                show(m)
+            ),
+        );
+    } else if f.bits == 32 && m > F32_STEPS {
+        cx.error(
+            sp.key("range"),
+            format!(
+                "a quantized f32 reaching |q| = {} exceeds 2^23 (8388608): f32 cannot hold \
+                 every step; narrow the range, use a coarser unit, or make the field f64",
+                show(m)
+            ),
+        );
+    }
+}
+
+fn show(m: f64) -> String {
+    if m < 1e18 {
+        format!("{}", m as i128)
+    } else {
+        format!("{m:e}")
+    }
+}
+
+/// `len(min, max)` must be ordered.
+fn check_len_order(cx: &Ctxt, len: &Len, sp: &FieldSpans, outer: bool) {
+    if let (Some(min), Some(max)) = (len.min, len.max) {
+        if min > max {
+            let key = if outer { "len" } else { "item_len" };
+            cx.error(sp.key(key), format!("`{key}` min {min} is above max {max}"));
+        }
+    }
+}
+
+/// A legacy key list spreads a fixed array: one key per element.
+fn check_legacy_spread(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
+    if f.legacy.len() < 2 {
+        return;
+    }
+    let n = f.legacy.len();
+    match &f.ty {
+        TypeRef::Array { len, .. } if *len as usize == n => {}
+        TypeRef::Array { len, .. } => cx.error(
+            sp.key("legacy"),
+            format!("legacy lists {n} keys but the array has {len} elements: one key per element"),
+        ),
+        other => cx.error(
+            sp.key("legacy"),
+            format!(
+                "a legacy key list spreads a fixed array over one key per element; `{}` is not \
+                 an array: give one alias, `legacy = \"name\"`",
+                describe(other)
+            ),
+        ),
+    }
+}
+
+/// Named-shape keys (canonical names and legacy aliases) are one namespace per record.
+fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
+    let mut seen: BTreeMap<&str, (&str, bool)> = BTreeMap::new();
+    for (slot, sp) in record.slots.iter().zip(spans) {
+        let Slot::Field(f) = slot else { continue };
+        let spread = f.legacy.len() > 1;
+        let mut own = BTreeSet::new();
+        for (i, key) in std::iter::once(&f.name).chain(&f.legacy).enumerate() {
+            let alias = i > 0;
+            let span = if alias { sp.key("legacy") } else { sp.ident };
+            if !own.insert(key.as_str()) {
+                if spread {
+                    cx.error(
+                        span,
+                        format!("legacy key `{key}` is used twice by field `{}`", f.name),
+                    );
+                }
+                continue;
+            }
+            match seen.get(key.as_str()) {
+                Some((owner, owner_alias)) => cx.error(
+                    span,
+                    format!(
+                        "named-shape key `{key}` of field `{}` collides with the {} of field \
+                         `{owner}`; each key names one field: pick another {}",
+                        f.name,
+                        if *owner_alias { "legacy alias" } else { "name" },
+                        if alias { "alias" } else { "name or alias" }
+                    ),
+                ),
+                None => {
+                    seen.insert(key, (&f.name, alias));
+                }
+            }
+        }
+    }
+}
+
+/// An entity's key names an int field of the record.
+fn check_entity_key(cx: &Ctxt, record: &Record, spans: &ItemSpans) {
+    let Some(key) = &record.entity_key else { return };
+    let span = spans.keys.get("entity").copied().unwrap_or(spans.ident);
+    let field = record.slots.iter().find_map(|s| match s {
+        Slot::Field(f) if &f.name == key => Some(f),
+        _ => None,
+    });
+    match field {
+        None => cx.error(span, format!("entity key `{key}` names no field of this record")),
+        Some(f) if !matches!(f.ty, TypeRef::Int(_)) => cx.error(
+            span,
+            format!(
+                "entity key `{key}` must be an int field; found `{}`",
+                describe(&f.ty)
+            ),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// Every variant number is unique.
+fn check_variant_numbers(cx: &Ctxt, e: &Enum, spans: &ItemSpans) {
+    let mut seen: BTreeMap<i64, &str> = BTreeMap::new();
+    for (v, vs) in e.variants.iter().zip(&spans.variants) {
+        if let Some(other) = seen.insert(v.number, &v.name) {
+            cx.error(
+                vs.number,
+                format!("number {} is already used by variant `{other}`", v.number),
+            );
+            seen.insert(v.number, other);
+        }
+    }
+}
+
+/// No variant uses a reserved number.
+fn check_reserved_numbers(cx: &Ctxt, e: &Enum, spans: &ItemSpans) {
+    for (v, vs) in e.variants.iter().zip(&spans.variants) {
+        if e.reserved.contains(&v.number) {
+            cx.error(
+                vs.number,
+                format!(
+                    "number {} is reserved (a removed variant's); pick an unused number",
+                    v.number
+                ),
+            );
+        }
+    }
+}
+
+/// `open` and an `unknown` catch-all come together.
+fn check_open_unknown(cx: &Ctxt, e: &Enum, spans: &ItemSpans) {
+    match (e.open, &e.unknown) {
+        (true, None) => cx.error(
+            spans.keys.get("open").copied().unwrap_or(spans.ident),
+            format!(
+                "an open enum keeps unknown numbers in a catch-all variant: add \
+                 `#[tuplet(unknown)] Unknown({})`",
+                if e.is_unit() { "i64" } else { "u32" }
+            ),
+        ),
+        (false, Some(_)) => cx.error(
+            spans.unknown.unwrap_or(spans.ident),
+            "`unknown` marks the catch-all of an open enum: add `#[tuplet(open)]` to the enum",
+        ),
+        _ => {}
+    }
+}
+
+/// Every bit fits the wire int, is unique and not reserved.
+fn check_flag_bits(cx: &Ctxt, f: &Flags, spans: &ItemSpans) {
+    let width = width(f.prim);
+    let mut seen: BTreeMap<u8, &str> = BTreeMap::new();
+    for (flag, fs) in f.bits.iter().zip(&spans.fields) {
+        let span = fs.key("bit");
+        let b = flag.bit;
+        if u32::from(b) >= width {
+            cx.error(
+                span,
+                format!(
+                    "bit {b} does not fit the flags' `{}` (bits 0..={}); widen it with \
+                     `#[tuplet(int = \"u{}\")]` on the struct",
+                    f.prim.as_str(),
+                    width - 1,
+                    (width * 2).min(64)
+                ),
+            );
+        } else if let Some(other) = seen.get(&b) {
+            cx.error(span, format!("bit {b} is already used by flag `{other}`"));
+        } else if f.reserved.contains(&b) {
+            cx.error(
+                span,
+                format!("bit {b} is reserved (a removed flag's); pick an unused bit"),
+            );
+        } else {
+            seen.insert(b, &flag.name);
+        }
+    }
+}
+
+/// Reserved bits fit the wire int.
+fn check_reserved_bits(cx: &Ctxt, f: &Flags, spans: &ItemSpans) {
+    let width = width(f.prim);
+    if let Some(b) = f.reserved.iter().find(|b| u32::from(**b) >= width) {
+        cx.error(
+            spans.keys.get("reserved").copied().unwrap_or(spans.ident),
+            format!("reserved bit {b} does not fit the flags' `{}`", f.prim.as_str()),
+        );
+    }
+}
+
+/// `open` and a `rest` field come together.
+fn check_open_rest(cx: &Ctxt, f: &Flags, spans: &ItemSpans) {
+    match (f.open, &f.rest) {
+        (true, None) => cx.error(
+            spans.keys.get("open").copied().unwrap_or(spans.ident),
+            format!(
+                "an open flag set keeps unknown bits in a field of its wire int: add \
+                 `#[tuplet(rest)] pub rest: {}`",
+                f.prim.as_str()
+            ),
+        ),
+        (false, Some(_)) => cx.error(
+            spans.rest.unwrap_or(spans.ident),
+            "`rest` keeps the unknown bits of an open flag set: add `#[tuplet(open)]` to the struct",
+        ),
+        _ => {}
+    }
+}
+
+fn width(p: IntPrim) -> u32 {
+    match p {
+        IntPrim::U8 | IntPrim::I8 => 8,
+        IntPrim::U16 | IntPrim::I16 => 16,
+        IntPrim::U32 | IntPrim::I32 => 32,
+        IntPrim::U64 | IntPrim::I64 => 64,
+    }
+}

@@ -1,0 +1,466 @@
+//! The `#[tuplet(...)]` key parsers, one per position. Each branch is headed by the syntax it
+//! accepts. Unknown keys are answered with the keys valid at that position; duplicate keys
+//! are errors; every key's span is kept for the checks.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{parenthesized, token, Attribute, LitInt, LitStr, Token};
+
+use super::ctxt::Ctxt;
+use super::lit::{self, NumLit};
+use super::symbol::*;
+use crate::ir::{Accept, Dir, IntPrim, Len, Quant, UNITS};
+
+/// A key's value with the span of the key itself.
+#[derive(Debug, Clone)]
+pub(crate) struct Attr<T> {
+    /// The span of the key (`range` in `range(0, 1)`).
+    pub key: Span,
+    /// The parsed value.
+    pub value: T,
+}
+
+/// Key name -> span of the key, for every key seen at one position.
+pub(crate) type Keys = BTreeMap<&'static str, Span>;
+
+/// The keys of any container (which ones are valid depends on the derive).
+#[derive(Default)]
+pub(crate) struct Container {
+    pub name: Option<Attr<String>>,
+    pub id: Option<Attr<u32>>,
+    pub dir: Option<Attr<Dir>>,
+    pub budget: Option<Attr<u32>>,
+    pub delta: bool,
+    pub accept: Vec<Accept>,
+    pub entity: Option<Attr<String>>,
+    pub open: bool,
+    pub reserved: Option<Attr<Vec<(i128, Span)>>>,
+    pub int: Option<Attr<IntPrim>>,
+    pub reserved_ids: Vec<u32>,
+    pub reserved_names: Vec<String>,
+    pub keys: Keys,
+}
+
+/// The keys of a field.
+#[derive(Default)]
+pub(crate) struct FieldAttrs {
+    /// `quant = "cm"` or `scale = N` (the key span is whichever was written).
+    pub quant: Option<Attr<Quant>>,
+    pub range: Option<Attr<(NumLit, NumLit)>>,
+    pub len: Option<Attr<Len>>,
+    pub item_len: Option<Attr<Len>>,
+    /// The keys, and whether they were written as a list (`["x", "y"]`).
+    pub legacy: Option<Attr<(Vec<String>, bool)>>,
+    pub bigint: Option<Span>,
+    pub reserved: Option<Attr<String>>,
+    pub accept: Vec<Accept>,
+    pub keys: Keys,
+}
+
+/// The keys of an enum variant.
+#[derive(Default)]
+pub(crate) struct VariantAttrs {
+    pub tag: Option<Attr<u32>>,
+    pub unknown: Option<Span>,
+    pub accept: Vec<Accept>,
+    pub keys: Keys,
+}
+
+/// The keys of a flags field.
+#[derive(Default)]
+pub(crate) struct FlagAttrs {
+    pub bit: Option<Attr<u8>>,
+    pub rest: Option<Span>,
+    pub keys: Keys,
+}
+
+/// Parses the container keys valid at `pos`.
+pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], pos: Position) -> Container {
+    let mut c = Container::default();
+    let mut keys = Keys::new();
+    each_key(cx, attrs, pos, &mut keys, |key, meta| {
+        let span = meta.path.span();
+        match key {
+            // #[tuplet(name = "player:move")]
+            NAME => c.name = Some(attr(span, non_empty(meta.value()?.parse()?)?)),
+            // #[tuplet(id = 1)]
+            ID => c.id = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?)),
+            // #[tuplet(dir = "c2s")]
+            DIR => c.dir = Some(attr(span, dir(meta.value()?.parse()?)?)),
+            // #[tuplet(budget = 48)]
+            BUDGET => {
+                c.budget = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?))
+            }
+            // #[tuplet(delta)]
+            DELTA => c.delta = flag(meta, key)?,
+            // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
+            ACCEPT => c.accept.push(accept(meta)?),
+            // #[tuplet(entity(key = "id"))]
+            ENTITY => c.entity = Some(attr(span, entity(meta)?)),
+            // #[tuplet(open)]
+            OPEN => c.open = flag(meta, key)?,
+            // #[tuplet(reserved = [3, 4])]
+            RESERVED => c.reserved = Some(attr(span, lit::int_list(meta.value()?)?)),
+            // #[tuplet(int = "u8")]
+            INT => c.int = Some(attr(span, flags_int(meta.value()?.parse()?)?)),
+            // #[tuplet(reserved_ids = [5, 9])]
+            RESERVED_IDS => {
+                for (id, span) in lit::int_list(meta.value()?)? {
+                    let id = u32::try_from(id)
+                        .map_err(|_| syn::Error::new(span, "expected a u32 message id"))?;
+                    c.reserved_ids.push(id);
+                }
+            }
+            // #[tuplet(reserved_names = ["player:teleport"])]
+            RESERVED_NAMES => {
+                for name in lit::str_list(meta.value()?)? {
+                    c.reserved_names.push(non_empty(name)?);
+                }
+            }
+            _ => unreachable!("key listed in the position but not parsed"),
+        }
+        Ok(())
+    });
+    c.keys = keys;
+    c
+}
+
+/// Parses the keys of a field.
+pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut f = FieldAttrs::default();
+    let mut keys = Keys::new();
+    each_key(cx, attrs, FIELD, &mut keys, |key, meta| {
+        let span = meta.path.span();
+        match key {
+            // #[tuplet(quant = "cm")]
+            QUANT => {
+                exclusive(&f.quant, span)?;
+                f.quant = Some(attr(span, unit(meta.value()?.parse()?)?));
+            }
+            // #[tuplet(scale = 64)]
+            SCALE => {
+                exclusive(&f.quant, span)?;
+                let n = lit::num(meta.value()?)?;
+                let scale = n.num.as_f64();
+                if !(scale > 0.0 && scale.is_finite()) {
+                    return Err(syn::Error::new(n.span, "`scale` must be positive and finite"));
+                }
+                f.quant = Some(attr(span, Quant { unit: None, scale }));
+            }
+            // #[tuplet(range(MIN, MAX))]
+            RANGE => f.range = Some(attr(span, range(meta)?)),
+            // #[tuplet(len = N)] or #[tuplet(len(min = N, max = M))]
+            LEN => f.len = Some(attr(span, len(meta, key)?)),
+            // #[tuplet(item_len = N)] or #[tuplet(item_len(min = N, max = M))]
+            ITEM_LEN => f.item_len = Some(attr(span, len(meta, key)?)),
+            // #[tuplet(legacy = "alias")] or #[tuplet(legacy = ["x", "y", "z"])]
+            LEGACY => f.legacy = Some(attr(span, legacy(meta)?)),
+            // #[tuplet(bigint)]
+            BIGINT => {
+                flag(meta, key)?;
+                f.bigint = Some(span);
+            }
+            // #[tuplet(reserved = "why it went")]
+            RESERVED => f.reserved = Some(attr(span, non_empty(meta.value()?.parse()?)?)),
+            // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
+            ACCEPT => f.accept.push(accept(meta)?),
+            _ => unreachable!("key listed in the position but not parsed"),
+        }
+        Ok(())
+    });
+    f.keys = keys;
+    f
+}
+
+/// Parses the keys of an enum variant.
+pub(crate) fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut v = VariantAttrs::default();
+    let mut keys = Keys::new();
+    each_key(cx, attrs, VARIANT, &mut keys, |key, meta| {
+        let span = meta.path.span();
+        match key {
+            // #[tuplet(tag = 3)]
+            TAG => v.tag = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?)),
+            // #[tuplet(unknown)]
+            UNKNOWN => {
+                flag(meta, key)?;
+                v.unknown = Some(span);
+            }
+            // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
+            ACCEPT => v.accept.push(accept(meta)?),
+            _ => unreachable!("key listed in the position but not parsed"),
+        }
+        Ok(())
+    });
+    v.keys = keys;
+    v
+}
+
+/// Parses the keys of a flags field.
+pub(crate) fn flag_field(cx: &Ctxt, attrs: &[Attribute]) -> FlagAttrs {
+    let mut f = FlagAttrs::default();
+    let mut keys = Keys::new();
+    each_key(cx, attrs, FLAG, &mut keys, |key, meta| {
+        let span = meta.path.span();
+        match key {
+            // #[tuplet(bit = 0)]
+            BIT => f.bit = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?)),
+            // #[tuplet(rest)]
+            REST => {
+                flag(meta, key)?;
+                f.rest = Some(span);
+            }
+            _ => unreachable!("key listed in the position but not parsed"),
+        }
+        Ok(())
+    });
+    f.keys = keys;
+    f
+}
+
+/// Rejects any key at a position that takes none (dispatch variants).
+pub(crate) fn no_keys(cx: &Ctxt, attrs: &[Attribute], pos: Position) {
+    each_key(cx, attrs, pos, &mut Keys::new(), |_, _| Ok(()));
+}
+
+/// Runs `f` on every known key of every `#[tuplet(...)]` in `attrs`; reports unknown and
+/// duplicate keys (only `accept` repeats) and goes on with the next key.
+fn each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    pos: Position,
+    seen: &mut Keys,
+    mut f: impl FnMut(Symbol, &ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path() == &TUPLET) {
+        let res = attr.parse_nested_meta(|meta| {
+            let Some(key) = pos.keys.iter().copied().find(|k| meta.path == *k) else {
+                let written = meta.path.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned(
+                    &meta.path,
+                    format!(
+                        "unknown tuplet {} key `{}`; {}",
+                        pos.what,
+                        written,
+                        pos.expected()
+                    ),
+                );
+                return skip_value(&meta);
+            };
+            let span = meta.path.span();
+            if seen.insert(key.0, span).is_some() && key != ACCEPT {
+                cx.error(span, format!("duplicate tuplet key `{key}`"));
+                return skip_value(&meta);
+            }
+            f(key, &meta)
+        });
+        if let Err(err) = res {
+            cx.syn_error(err);
+        }
+    }
+}
+
+/// Consumes `= value` or `(...)` after a key that was rejected.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(token::Paren) {
+        let _content;
+        parenthesized!(_content in meta.input);
+    }
+    Ok(())
+}
+
+fn attr<T>(key: Span, value: T) -> Attr<T> {
+    Attr { key, value }
+}
+
+/// A bare key (`open`): nothing may follow it.
+fn flag(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<bool> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        Ok(true)
+    } else {
+        Err(meta.error(format!("`{key}` takes no value: write `#[tuplet({key})]`")))
+    }
+}
+
+fn non_empty(lit: LitStr) -> syn::Result<String> {
+    let s = lit.value();
+    if s.is_empty() {
+        return Err(syn::Error::new(lit.span(), "expected a non-empty string"));
+    }
+    Ok(s)
+}
+
+fn exclusive(quant: &Option<Attr<Quant>>, span: Span) -> syn::Result<()> {
+    match quant {
+        Some(_) => Err(syn::Error::new(
+            span,
+            "`quant` and `scale` are exclusive: `quant` names a unit, `scale` gives the number",
+        )),
+        None => Ok(()),
+    }
+}
+
+// dir = "c2s" | "s2c" | "both"
+fn dir(lit: LitStr) -> syn::Result<Dir> {
+    match lit.value().as_str() {
+        "c2s" => Ok(Dir::C2s),
+        "s2c" => Ok(Dir::S2c),
+        "both" => Ok(Dir::Both),
+        other => Err(syn::Error::new(
+            lit.span(),
+            format!("unknown dir `{other}`; expected one of: c2s, s2c, both"),
+        )),
+    }
+}
+
+// quant = "cm" | "mm" | ...
+fn unit(lit: LitStr) -> syn::Result<Quant> {
+    let name = lit.value();
+    match UNITS.iter().find(|(u, _)| *u == name) {
+        Some(&(u, scale)) => Ok(Quant {
+            unit: Some(u.to_owned()),
+            scale,
+        }),
+        None => {
+            let known: Vec<&str> = UNITS.iter().map(|(u, _)| *u).collect();
+            Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "unknown quant unit `{name}`; expected one of: {}, or write `scale = N`",
+                    known.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+// int = "u8" | "u16" | "u32" | "u64"
+fn flags_int(lit: LitStr) -> syn::Result<IntPrim> {
+    match IntPrim::from_name(&lit.value()) {
+        Some(p) if !p.signed() => Ok(p),
+        _ => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown flags int `{}`; expected one of: u8, u16, u32, u64",
+                lit.value()
+            ),
+        )),
+    }
+}
+
+// range(MIN, MAX)
+fn range(meta: &ParseNestedMeta) -> syn::Result<(NumLit, NumLit)> {
+    let content;
+    parenthesized!(content in meta.input);
+    let min = lit::num(&content)?;
+    content.parse::<Token![,]>()?;
+    let max = lit::num(&content)?;
+    content.parse::<Option<Token![,]>>()?;
+    if !content.is_empty() {
+        return Err(content.error("expected `range(MIN, MAX)`"));
+    }
+    Ok((min, max))
+}
+
+// len = N | len(min = N) | len(max = M) | len(min = N, max = M)
+fn len(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Len> {
+    if meta.input.peek(Token![=]) {
+        let n: u32 = meta.value()?.parse::<LitInt>()?.base10_parse()?;
+        return Ok(Len {
+            min: Some(n),
+            max: Some(n),
+        });
+    }
+    let mut out = Len::default();
+    meta.parse_nested_meta(|inner| {
+        let n = || -> syn::Result<u32> { inner.value()?.parse::<LitInt>()?.base10_parse() };
+        if inner.path == MIN {
+            out.min = Some(n()?);
+        } else if inner.path == MAX {
+            out.max = Some(n()?);
+        } else {
+            return Err(inner.error(format!(
+                "unknown `{key}` key; expected one of: min, max"
+            )));
+        }
+        Ok(())
+    })?;
+    if out.is_unbounded() {
+        return Err(meta.error(format!("`{key}` needs `min`, `max` or both")));
+    }
+    Ok(out)
+}
+
+// legacy = "alias" | legacy = ["x", "y", "z"]
+fn legacy(meta: &ParseNestedMeta) -> syn::Result<(Vec<String>, bool)> {
+    let value = meta.value()?;
+    if value.peek(token::Bracket) {
+        let lits = lit::str_list(value)?;
+        if lits.len() < 2 {
+            return Err(meta.error(
+                "a legacy key list spreads a fixed array over one key per element and needs \
+                 two or more keys; for one alias write `legacy = \"name\"`",
+            ));
+        }
+        let keys = lits.into_iter().map(non_empty).collect::<syn::Result<_>>()?;
+        Ok((keys, true))
+    } else {
+        Ok((vec![non_empty(value.parse()?)?], false))
+    }
+}
+
+// entity(key = "id")
+fn entity(meta: &ParseNestedMeta) -> syn::Result<String> {
+    let mut key = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.path == KEY {
+            key = Some(non_empty(inner.value()?.parse()?)?);
+            Ok(())
+        } else {
+            Err(inner.error("unknown `entity` key; expected: key"))
+        }
+    })?;
+    key.ok_or_else(|| meta.error("`entity` needs the key field: `entity(key = \"id\")`"))
+}
+
+// accept(rule = "...", was = "...", now = "...", reason = "...")
+fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
+    let (mut rule, mut was, mut now, mut reason) = (None, None, None, None);
+    meta.parse_nested_meta(|inner| {
+        let slot = if inner.path == RULE {
+            &mut rule
+        } else if inner.path == WAS {
+            &mut was
+        } else if inner.path == NOW {
+            &mut now
+        } else if inner.path == REASON {
+            &mut reason
+        } else {
+            return Err(inner.error(
+                "unknown `accept` key; expected one of: rule, was, now, reason",
+            ));
+        };
+        *slot = Some(inner.value()?.parse::<LitStr>()?.value());
+        Ok(())
+    })?;
+    let rule = rule.filter(|s| !s.is_empty());
+    let reason = reason.filter(|s| !s.is_empty());
+    match (rule, reason) {
+        (Some(rule), Some(reason)) => Ok(Accept {
+            rule,
+            was: was.unwrap_or_default(),
+            now: now.unwrap_or_default(),
+            reason,
+        }),
+        _ => Err(meta.error(
+            "`accept` needs a `rule` and a `reason`: \
+             `accept(rule = \"...\", was = \"...\", now = \"...\", reason = \"...\")`",
+        )),
+    }
+}

@@ -1,0 +1,56 @@
+//! The attribute grammar: a `syn::DeriveInput` with `#[tuplet(...)]` attributes -> the
+//! per-item IR, checked. ATTRIBUTES.md documents every key; errors point at the offending
+//! key (or type) and list the valid keys for unknown ones.
+//!
+//! Laid out as serde_derive's internals: keywords in [`symbol`], key parsers in [`attr`],
+//! types in [`ty`], items in [`item`], error collection in [`ctxt`], and the cross-field
+//! checks in `crate::check`.
+
+pub(crate) mod attr;
+pub(crate) mod constrain;
+pub(crate) mod ctxt;
+pub(crate) mod item;
+pub(crate) mod lit;
+pub(crate) mod spans;
+pub(crate) mod symbol;
+pub(crate) mod ty;
+
+use proc_macro2::TokenStream;
+
+use crate::ir::Item;
+
+/// Which derive is reading the item; it decides the valid container keys and the shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Derive {
+    /// `#[derive(tuplet::Message)]` on a struct with named fields.
+    Message,
+    /// `#[derive(tuplet::Record)]` on a struct with named fields.
+    Record,
+    /// `#[derive(tuplet::Enum)]` on an enum (unit, or with data).
+    Enum,
+    /// `#[derive(tuplet::Flags)]` on a struct of `bool` fields.
+    Flags,
+    /// `#[derive(tuplet::Dispatch)]` on an enum of newtype variants holding messages.
+    Dispatch,
+}
+
+/// Parses and checks one item. On failure every error found is reported, each at its own
+/// span, combined into one `syn::Error`.
+pub fn parse_item(input: &syn::DeriveInput, derive: Derive) -> Result<Item, syn::Error> {
+    let cx = ctxt::Ctxt::new();
+    let parsed = item::item(&cx, input, derive);
+    if let Some((item, spans)) = &parsed {
+        if !cx.has_errors() {
+            crate::check::check(&cx, item, spans);
+        }
+    }
+    cx.finish()?;
+    let (item, _) = parsed.expect("an item without errors was parsed");
+    Ok(item)
+}
+
+/// [`parse_item`] on tokens (`quote!`/`parse_quote!` output, or a derive's input).
+pub fn parse_item_tokens(tokens: TokenStream, derive: Derive) -> Result<Item, syn::Error> {
+    let input: syn::DeriveInput = syn::parse2(tokens)?;
+    parse_item(&input, derive)
+}
