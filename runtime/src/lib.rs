@@ -11,7 +11,9 @@
 extern crate self as tuplet;
 
 mod codec;
+mod dispatch;
 pub mod error;
+pub mod meter;
 pub mod quant;
 mod sample;
 mod support;
@@ -21,17 +23,20 @@ pub use codec::{
     from_slice, from_slice_with, sample, to_vec, to_vec_named, validate, Dir, FieldInfo, Message,
     Reserved, Wire,
 };
+pub use dispatch::{Dispatch, Encoding};
 pub use error::{Code, Error, Issue, Path, Seg};
+pub use meter::{Meter, MeterRow};
 pub use sample::{SampleMode, SampleRng};
 
 #[cfg(feature = "derive")]
-pub use tuplet_derive::{Enum, Flags, Message, Record};
+pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 
 /// Not public API: what derived code calls. Versioned with the derive, which the facade
 /// pins with `=`; anything here may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{Dir, FieldInfo, Message, Reserved, Wire};
+    pub use crate::codec::{validate, Dir, FieldInfo, Message, Reserved, Wire};
+    pub use crate::dispatch::*;
     pub use crate::support::*;
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::quant;

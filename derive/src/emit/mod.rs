@@ -1,6 +1,7 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
 //! runtime's traits. Every path goes through `::tuplet::__private`.
 
+mod dispatch;
 mod enums;
 mod flags;
 mod record;
@@ -26,7 +27,7 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
         ItemKind::Record(r) => record_impl(r, input, &ir),
         ItemKind::Enum(e) => enums::emit(e, input, &ir),
         ItemKind::Flags(f) => flags::emit(f, input, &ir),
-        ItemKind::Dispatch(_) => TokenStream::new(),
+        ItemKind::Dispatch(d) => dispatch::emit(d, input),
     }
 }
 

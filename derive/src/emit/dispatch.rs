@@ -1,0 +1,130 @@
+//! Code for a dispatch enum: decode by id and by name, the envelope, the name and id of a
+//! value, `From` impls, and compile-time assertions that ids and names are unique in the
+//! enum, avoid reserved ones, and travel in the enum's direction.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use tuplet_schema::ir::{Dir, Dispatch};
+
+use super::ty::rt;
+
+/// The `Dispatch` impl of an enum of messages.
+pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
+    let rt = rt();
+    let ty = &input.ident;
+    let enum_name = ty.to_string();
+    let dir_str = d.dir.as_str();
+    let dir = match d.dir {
+        Dir::C2s => quote!(C2s),
+        Dir::S2c => quote!(S2c),
+        Dir::Both => quote!(Both),
+    };
+    let idents: Vec<syn::Ident> = d
+        .variants
+        .iter()
+        .map(|v| syn::Ident::new(&v.name, Span::call_site()))
+        .collect();
+    let paths: Vec<syn::Type> = d
+        .variants
+        .iter()
+        .map(|v| syn::parse_str(&v.path).unwrap_or_else(|_| syn::parse_quote!(())))
+        .collect();
+    let indices: Vec<usize> = (0..idents.len()).collect();
+    let id_consts: Vec<syn::Ident> = indices
+        .iter()
+        .map(|i| quote::format_ident!("__ID{}", i))
+        .collect();
+    let name_consts: Vec<syn::Ident> = indices
+        .iter()
+        .map(|i| quote::format_ident!("__NAME{}", i))
+        .collect();
+
+    let dup_id_arms = indices.iter().map(|&i| {
+        let msg = format!(
+            "tuplet: the id of `{}` in `{enum_name}` is already used by an earlier message",
+            d.variants[i].path
+        );
+        quote!(Some(#i) => panic!(#msg),)
+    });
+    let dup_name_arms = indices.iter().map(|&i| {
+        let msg = format!(
+            "tuplet: the name of `{}` in `{enum_name}` is already used by an earlier message",
+            d.variants[i].path
+        );
+        quote!(Some(#i) => panic!(#msg),)
+    });
+    let dir_asserts = d.variants.iter().zip(&paths).map(|(v, p)| {
+        let msg = format!(
+            "tuplet: `{}` does not travel {dir_str}, but it is in the {dir_str} dispatch enum `{enum_name}`",
+            v.path
+        );
+        quote!(assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
+    });
+    let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
+        let msg = format!("tuplet: id {rid} is reserved in `{enum_name}` (a removed message); pick a new id");
+        quote!(assert!(#rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]).is_none(), #msg);)
+    });
+    let reserved_name_asserts = d.reserved_names.iter().map(|rn| {
+        let msg = format!("tuplet: name {rn:?} is reserved in `{enum_name}` (a removed message); pick a new name");
+        quote!(assert!(#rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]).is_none(), #msg);)
+    });
+
+    quote!(
+        const _: () = {
+            const IDS: &[u32] = &[#(<#paths as #rt::Message>::ID),*];
+            const NAMES: &[&str] = &[#(<#paths as #rt::Message>::NAME),*];
+            match #rt::first_duplicate_id(IDS) { #(#dup_id_arms)* _ => {} }
+            match #rt::first_duplicate_name(NAMES) { #(#dup_name_arms)* _ => {} }
+            #(#dir_asserts)*
+            #(#reserved_id_asserts)*
+            #(#reserved_name_asserts)*
+        };
+
+        #[automatically_derived]
+        impl #rt::Dispatch for #ty {
+            const DIR: #rt::Dir = #rt::Dir::#dir;
+            const MESSAGES: &'static [(&'static str, u32)] =
+                &[#((<#paths as #rt::Message>::NAME, <#paths as #rt::Message>::ID)),*];
+
+            fn index(&self) -> usize {
+                match self { #(Self::#idents(_) => #indices,)* }
+            }
+
+            #[allow(unreachable_patterns)]
+            fn decode_by_id(id: u32, r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
+                #(const #id_consts: u32 = <#paths as #rt::Message>::ID;)*
+                Ok(match id {
+                    #(#id_consts => Self::#idents(<#paths as #rt::Wire>::decode(r)?),)*
+                    _ => return Err(#rt::unknown_id(id)),
+                })
+            }
+
+            #[allow(unreachable_patterns)]
+            fn decode_by_name(name: &str, r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
+                #(const #name_consts: &str = <#paths as #rt::Message>::NAME;)*
+                Ok(match name {
+                    #(#name_consts => Self::#idents(<#paths as #rt::Wire>::decode(r)?),)*
+                    _ => return Err(#rt::unknown_message_name(name)),
+                })
+            }
+
+            fn encode_payload(&self, out: &mut #rt::Vec<u8>, encoding: #rt::Encoding) -> Result<(), #rt::Error> {
+                match (self, encoding) {
+                    #((Self::#idents(m), #rt::Encoding::Compact) => #rt::Wire::encode_compact(m, out),
+                      (Self::#idents(m), #rt::Encoding::Named) => #rt::Wire::encode_named(m, out),)*
+                }
+            }
+
+            fn validate(&self) -> #rt::Vec<#rt::Issue> {
+                match self { #(Self::#idents(m) => #rt::validate(m),)* }
+            }
+        }
+
+        #(
+            #[automatically_derived]
+            impl ::core::convert::From<#paths> for #ty {
+                fn from(m: #paths) -> Self { Self::#idents(m) }
+            }
+        )*
+    )
+}

@@ -1,0 +1,150 @@
+//! Typed dispatch: one enum per direction routes every message without a hand-written
+//! match, through the binary envelope (id, then payload) or a framework that frames the
+//! message name itself (Colyseus).
+
+use crate::codec::Dir;
+use crate::error::{Code, Error, Issue};
+use crate::wire::{write, Reader};
+
+/// Which of the two record shapes an encoder writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// Positional arrays: the default, smallest.
+    #[default]
+    Compact,
+    /// Maps keyed by legacy alias or name, for peers that still expect the old shape.
+    Named,
+}
+
+/// The messages of one direction, as derived by `#[derive(tuplet::Dispatch)]`.
+///
+/// The derive asserts at compile time that ids and names are unique in the enum, that no
+/// reserved id or name is used, and that every message travels in the enum's direction.
+pub trait Dispatch: Sized {
+    /// The direction every message of this enum travels in.
+    const DIR: Dir;
+    /// `(name, id)` of every message, in variant order (the index meters count by).
+    const MESSAGES: &'static [(&'static str, u32)];
+
+    /// The variant index of this value, in `MESSAGES` order.
+    fn index(&self) -> usize;
+    /// Reads the payload of the message with envelope id `id`.
+    fn decode_by_id(id: u32, r: &mut Reader<'_>) -> Result<Self, Error>;
+    /// Reads the payload of the message named `name`.
+    fn decode_by_name(name: &str, r: &mut Reader<'_>) -> Result<Self, Error>;
+    /// Appends the payload (without envelope) in `encoding`.
+    fn encode_payload(&self, out: &mut Vec<u8>, encoding: Encoding) -> Result<(), Error>;
+    /// Every constraint the message breaks; empty when valid.
+    fn validate(&self) -> Vec<Issue>;
+
+    /// The wire name of this value's message.
+    fn name(&self) -> &'static str {
+        Self::MESSAGES[self.index()].0
+    }
+
+    /// The envelope id of this value's message.
+    fn id(&self) -> u32 {
+        Self::MESSAGES[self.index()].1
+    }
+
+    /// Decodes a binary envelope: the id as a msgpack uint, then the payload.
+    fn from_envelope(bytes: &[u8]) -> Result<Self, Error> {
+        let mut r = Reader::new(bytes);
+        let id = r.read_u64(0, u32::MAX as u64)? as u32;
+        let value = Self::decode_by_id(id, &mut r)?;
+        r.finish()?;
+        Ok(value)
+    }
+
+    /// Decodes a payload whose message name the transport framed (as Colyseus does).
+    fn from_payload(name: &str, bytes: &[u8]) -> Result<Self, Error> {
+        let mut r = Reader::new(bytes);
+        let value = Self::decode_by_name(name, &mut r)?;
+        r.finish()?;
+        Ok(value)
+    }
+
+    /// Encodes a binary envelope in `encoding`.
+    fn to_envelope(&self, encoding: Encoding) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(64);
+        write::uint(&mut out, self.id() as u64);
+        self.encode_payload(&mut out, encoding)?;
+        Ok(out)
+    }
+
+    /// Encodes the payload alone (the transport frames the name).
+    fn to_payload(&self, encoding: Encoding) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(64);
+        self.encode_payload(&mut out, encoding)?;
+        Ok(out)
+    }
+}
+
+/// The error for an id no message of the direction has.
+#[cold]
+pub fn unknown_id(id: u32) -> Error {
+    Error::new(Code::UnknownMessage, format!("no message has id {id}"))
+}
+
+/// The error for a name no message of the direction has.
+#[cold]
+pub fn unknown_message_name(name: &str) -> Error {
+    Error::new(Code::UnknownMessage, format!("no message is named {name:?}"))
+}
+
+/// Compile-time helper for the derive: the first index whose value repeats an earlier one.
+pub const fn first_duplicate_id(ids: &[u32]) -> Option<usize> {
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = 0;
+        while j < i {
+            if ids[j] == ids[i] {
+                return Some(i);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Compile-time helper for the derive: the first index whose name repeats an earlier one.
+pub const fn first_duplicate_name(names: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while i < names.len() {
+        let mut j = 0;
+        while j < i {
+            if str_eq(names[j], names[i]) {
+                return Some(i);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Compile-time string equality.
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Compile-time helper: whether a message of direction `msg` may sit in a dispatch enum of
+/// direction `dispatch`.
+pub const fn dir_fits(msg: Dir, dispatch: Dir) -> bool {
+    matches!(
+        (msg, dispatch),
+        (Dir::Both, _) | (Dir::C2s, Dir::C2s) | (Dir::S2c, Dir::S2c)
+    )
+}
