@@ -113,7 +113,10 @@ fn check_int_range(cx: &Ctxt, i: &IntType, sp: &FieldSpans) {
 fn check_float_range(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
     if let Some(r) = f.range {
         if r.min > r.max {
-            cx.error(sp.key("range"), format!("range min {} is above max {}", r.min, r.max));
+            cx.error(
+                sp.key("range"),
+                format!("range min {} is above max {}", r.min, r.max),
+            );
         }
     }
 }
@@ -122,16 +125,17 @@ fn check_float_range(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
 /// largest |q| may not exceed 2^23.
 fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
     let Some(q) = &f.quant else { return };
-    let quant_key = if sp.keys.contains_key("scale") { "scale" } else { "quant" };
+    let quant_key = if sp.keys.contains_key("scale") {
+        "scale"
+    } else {
+        "quant"
+    };
     let Some(r) = f.range else {
         if f.bits == 32 {
             cx.error(
                 sp.key(quant_key),
-                format!(
-                    "a quantized f32 needs a `range`: without one |q| is unbounded, and beyond \
-                     2^23 f32 cannot hold every step; add `range(MIN, MAX)` or make the field \
-                     f64"
-                ),
+                "a quantized f32 needs a `range`: without one |q| is unbounded, and beyond \
+                 2^23 f32 cannot hold every step; add `range(MIN, MAX)` or make the field f64",
             );
         }
         return;
@@ -239,14 +243,19 @@ fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
 
 /// An entity's key names an int field of the record.
 fn check_entity_key(cx: &Ctxt, record: &Record, spans: &ItemSpans) {
-    let Some(key) = &record.entity_key else { return };
+    let Some(key) = &record.entity_key else {
+        return;
+    };
     let span = spans.keys.get("entity").copied().unwrap_or(spans.ident);
     let field = record.slots.iter().find_map(|s| match s {
         Slot::Field(f) if &f.name == key => Some(f),
         _ => None,
     });
     match field {
-        None => cx.error(span, format!("entity key `{key}` names no field of this record")),
+        None => cx.error(
+            span,
+            format!("entity key `{key}` names no field of this record"),
+        ),
         Some(f) if !matches!(f.ty, TypeRef::Int(_)) => cx.error(
             span,
             format!(
@@ -343,7 +352,10 @@ fn check_reserved_bits(cx: &Ctxt, f: &Flags, spans: &ItemSpans) {
     if let Some(b) = f.reserved.iter().find(|b| u32::from(**b) >= width) {
         cx.error(
             spans.keys.get("reserved").copied().unwrap_or(spans.ident),
-            format!("reserved bit {b} does not fit the flags' `{}`", f.prim.as_str()),
+            format!(
+                "reserved bit {b} does not fit the flags' `{}`",
+                f.prim.as_str()
+            ),
         );
     }
 }

@@ -260,7 +260,10 @@ impl IntPrim {
 
     /// Whether the type is signed.
     pub fn signed(self) -> bool {
-        matches!(self, IntPrim::I8 | IntPrim::I16 | IntPrim::I32 | IntPrim::I64)
+        matches!(
+            self,
+            IntPrim::I8 | IntPrim::I16 | IntPrim::I32 | IntPrim::I64
+        )
     }
 
     /// The type's own bounds, as i128. 64-bit types are bounded to ±(2^53−1) unless `bigint`.
@@ -372,7 +375,9 @@ pub struct Enum {
 impl Enum {
     /// Whether every variant is a unit variant (encoded as its bare number).
     pub fn is_unit(&self) -> bool {
-        self.variants.iter().all(|v| matches!(v.fields, VariantFields::Unit))
+        self.variants
+            .iter()
+            .all(|v| matches!(v.fields, VariantFields::Unit))
     }
 }
 
@@ -509,7 +514,10 @@ impl FloatType {
     pub fn quant_bounds(&self) -> Option<(i64, i64)> {
         let quant = self.quant.as_ref()?;
         Some(match self.range {
-            Some(r) => (quant.wire_bound(r.min) as i64, quant.wire_bound(r.max) as i64),
+            Some(r) => (
+                quant.wire_bound(r.min) as i64,
+                quant.wire_bound(r.max) as i64,
+            ),
             None => (-(SAFE_INT as i64), SAFE_INT as i64),
         })
     }

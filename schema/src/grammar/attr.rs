@@ -92,9 +92,7 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], pos: Position) -> Contai
             // #[tuplet(dir = "c2s")]
             DIR => c.dir = Some(attr(span, dir(meta.value()?.parse()?)?)),
             // #[tuplet(budget = 48)]
-            BUDGET => {
-                c.budget = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?))
-            }
+            BUDGET => c.budget = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?)),
             // #[tuplet(delta)]
             DELTA => c.delta = flag(meta, key)?,
             // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
@@ -147,7 +145,10 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 let n = lit::num(meta.value()?)?;
                 let scale = n.num.as_f64();
                 if !(scale > 0.0 && scale.is_finite()) {
-                    return Err(syn::Error::new(n.span, "`scale` must be positive and finite"));
+                    return Err(syn::Error::new(
+                        n.span,
+                        "`scale` must be positive and finite",
+                    ));
                 }
                 f.quant = Some(attr(span, Quant { unit: None, scale }));
             }
@@ -269,8 +270,9 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<syn::Expr>()?;
     } else if meta.input.peek(token::Paren) {
-        let _content;
-        parenthesized!(_content in meta.input);
+        let content;
+        parenthesized!(content in meta.input);
+        content.parse::<proc_macro2::TokenStream>()?;
     }
     Ok(())
 }
@@ -385,9 +387,7 @@ fn len(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Len> {
         } else if inner.path == MAX {
             out.max = Some(n()?);
         } else {
-            return Err(inner.error(format!(
-                "unknown `{key}` key; expected one of: min, max"
-            )));
+            return Err(inner.error(format!("unknown `{key}` key; expected one of: min, max")));
         }
         Ok(())
     })?;
@@ -408,7 +408,10 @@ fn legacy(meta: &ParseNestedMeta) -> syn::Result<(Vec<String>, bool)> {
                  two or more keys; for one alias write `legacy = \"name\"`",
             ));
         }
-        let keys = lits.into_iter().map(non_empty).collect::<syn::Result<_>>()?;
+        let keys = lits
+            .into_iter()
+            .map(non_empty)
+            .collect::<syn::Result<_>>()?;
         Ok((keys, true))
     } else {
         Ok((vec![non_empty(value.parse()?)?], false))
@@ -442,9 +445,9 @@ fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
         } else if inner.path == REASON {
             &mut reason
         } else {
-            return Err(inner.error(
-                "unknown `accept` key; expected one of: rule, was, now, reason",
-            ));
+            return Err(
+                inner.error("unknown `accept` key; expected one of: rule, was, now, reason")
+            );
         };
         *slot = Some(inner.value()?.parse::<LitStr>()?.value());
         Ok(())

@@ -25,7 +25,11 @@ pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
         }
     }
     if let Some(q) = &attrs.quant {
-        let key = if attrs.keys.contains_key("scale") { "scale" } else { "quant" };
+        let key = if attrs.keys.contains_key("scale") {
+            "scale"
+        } else {
+            "quant"
+        };
         match scalar(ty) {
             TypeRef::Float(f) => f.quant = Some(q.value.clone()),
             TypeRef::Int(i) => cx.error(
@@ -38,7 +42,10 @@ pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
             ),
             other => cx.error(
                 q.key,
-                format!("`{key}` applies to f32/f64 fields; found `{}`", describe(other)),
+                format!(
+                    "`{key}` applies to f32/f64 fields; found `{}`",
+                    describe(other)
+                ),
             ),
         }
     }
@@ -48,7 +55,11 @@ pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
             TypeRef::Int(i) => match (min.num, max.num) {
                 (Num::Int(min), Num::Int(max)) => i.range = Some(IntRange { min, max }),
                 _ => {
-                    let bad = if matches!(min.num, Num::Float(_)) { min } else { max };
+                    let bad = if matches!(min.num, Num::Float(_)) {
+                        min
+                    } else {
+                        max
+                    };
                     cx.error(
                         bad.span,
                         format!(

@@ -56,7 +56,10 @@ pub(crate) fn item(cx: &Ctxt, input: &DeriveInput, derive: Derive) -> Option<(It
         (_, _) => {
             cx.error(
                 input.ident.span(),
-                format!("`#[derive(tuplet::{derive:?})]` applies to {}", derive.applies_to()),
+                format!(
+                    "`#[derive(tuplet::{derive:?})]` applies to {}",
+                    derive.applies_to()
+                ),
             );
             return None;
         }
@@ -170,7 +173,10 @@ fn slot(cx: &Ctxt, f: &syn::Field, name: String) -> Option<(Slot, FieldSpans)> {
         };
         for (key, span) in &attrs.keys {
             if *key != "reserved" {
-                cx.error(*span, format!("a reserved slot takes only `reserved`; drop `{key}`"));
+                cx.error(
+                    *span,
+                    format!("a reserved slot takes only `reserved`; drop `{key}`"),
+                );
             }
         }
         let slot = Slot::Reserved(Reserved {
@@ -209,7 +215,11 @@ fn slot(cx: &Ctxt, f: &syn::Field, name: String) -> Option<(Slot, FieldSpans)> {
 }
 
 fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) -> Enum {
-    let parsed: Vec<_> = e.variants.iter().map(|v| (attr::variant(cx, &v.attrs), v)).collect();
+    let parsed: Vec<_> = e
+        .variants
+        .iter()
+        .map(|v| (attr::variant(cx, &v.attrs), v))
+        .collect();
     let has_data = parsed
         .iter()
         .any(|(a, v)| a.unknown.is_none() && !matches!(v.fields, Fields::Unit));
@@ -325,7 +335,10 @@ fn variant_fields(cx: &Ctxt, fields: &Fields) -> Option<(VariantFields, Vec<Fiel
                     vec![spans],
                 )),
                 (Slot::Reserved(_), _) => {
-                    cx.error_spanned(&f.ty, "a variant's value cannot be reserved; reserve the tag");
+                    cx.error_spanned(
+                        &f.ty,
+                        "a variant's value cannot be reserved; reserve the tag",
+                    );
                     None
                 }
             }
@@ -356,7 +369,11 @@ fn catch_all(cx: &Ctxt, v: &syn::Variant, has_data: bool) {
             v.ident.span(),
             format!(
                 "the `unknown` variant of an open {} holds the number: `{}({})`",
-                if has_data { "enum with data" } else { "unit enum" },
+                if has_data {
+                    "enum with data"
+                } else {
+                    "unit enum"
+                },
                 v.ident,
                 want.as_str()
             ),
@@ -411,7 +428,10 @@ fn flags(cx: &Ctxt, c: &Container, fields: &Fields, spans: &mut ItemSpans) -> Op
             if !ok {
                 cx.error_spanned(
                     &f.ty,
-                    format!("the `rest` field holds the flags' wire int: `{}`", prim.as_str()),
+                    format!(
+                        "the `rest` field holds the flags' wire int: `{}`",
+                        prim.as_str()
+                    ),
                 );
             }
             if let Some(b) = &a.bit {
@@ -432,7 +452,10 @@ fn flags(cx: &Ctxt, c: &Container, fields: &Fields, spans: &mut ItemSpans) -> Op
             continue;
         }
         let Some(bit) = &a.bit else {
-            cx.error(ident.span(), format!("flag `{name}` needs its bit: `#[tuplet(bit = 0)]`"));
+            cx.error(
+                ident.span(),
+                format!("flag `{name}` needs its bit: `#[tuplet(bit = 0)]`"),
+            );
             continue;
         };
         spans.fields.push(FieldSpans {

@@ -11,7 +11,12 @@ pub(crate) fn is_reserved(ty: &Type) -> bool {
     let Type::Path(tp) = ungroup(ty) else {
         return false;
     };
-    let segs: Vec<String> = tp.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let segs: Vec<String> = tp
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
     tp.qself.is_none()
         && tp.path.segments.iter().all(|s| s.arguments.is_none())
         && matches!(
@@ -42,7 +47,9 @@ pub(crate) fn type_ref(ty: &Type) -> syn::Result<TypeRef> {
                 len,
             })
         }
-        Type::Tuple(t) if t.elems.is_empty() => Err(reject(ty, "`()` has no wire form; drop the field")),
+        Type::Tuple(t) if t.elems.is_empty() => {
+            Err(reject(ty, "`()` has no wire form; drop the field"))
+        }
         Type::Tuple(_) => Err(reject(
             ty,
             "tuples are not supported; use a struct with `#[derive(tuplet::Record)]`",

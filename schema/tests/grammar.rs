@@ -1,0 +1,629 @@
+//! The grammar on representative items: `parse_quote!` in, IR out.
+
+#![allow(clippy::approx_constant)] // the DESIGN.md example writes 3.1416 on purpose
+
+use syn::parse_quote;
+use tuplet_schema::ir::*;
+use tuplet_schema::{parse_item, Derive};
+
+fn parse(input: syn::DeriveInput, derive: Derive) -> Item {
+    match parse_item(&input, derive) {
+        Ok(item) => item,
+        Err(e) => panic!("unexpected error: {e}"),
+    }
+}
+
+fn error(input: syn::DeriveInput, derive: Derive) -> String {
+    match parse_item(&input, derive) {
+        Ok(item) => panic!("expected an error, got {item:?}"),
+        Err(e) => e
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+fn fields(item: &Item) -> Vec<&Field> {
+    let record = match &item.kind {
+        ItemKind::Message(m) => &m.record,
+        ItemKind::Record(r) => r,
+        other => panic!("not a record: {other:?}"),
+    };
+    record
+        .slots
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Field(f) => Some(f),
+            Slot::Reserved(_) => None,
+        })
+        .collect()
+}
+
+fn float(ty: &TypeRef) -> &FloatType {
+    match ty {
+        TypeRef::Float(f) => f,
+        TypeRef::Array { inner, .. } | TypeRef::Vec { inner, .. } | TypeRef::Option { inner } => {
+            float(inner)
+        }
+        other => panic!("not a float: {other:?}"),
+    }
+}
+
+fn player_move() -> syn::DeriveInput {
+    parse_quote! {
+        /// Sent by a client 10 times a second while its player moves.
+        #[derive(Debug, Clone, PartialEq, tuplet::Message)]
+        #[tuplet(name = "player:move", id = 1, dir = "c2s")]
+        pub struct PlayerMove {
+            /// Position, metres; on the wire whole centimetres.
+            #[tuplet(quant = "cm", range(-5000.0, 5000.0), legacy = ["x", "y", "z"])]
+            pub p: [f32; 3],
+            /// Heading, radians; on the wire milliradians.
+            #[tuplet(quant = "mrad", range(-3.1416, 3.1416), legacy = "rotationY")]
+            pub r: f32,
+            /// Sender's own sample time, ms.
+            pub t: u64,
+            pub seq: Option<u32>,
+            pub flags: Option<MoveFlags>,
+        }
+    }
+}
+
+#[test]
+fn player_move_from_design() {
+    let item = parse(player_move(), Derive::Message);
+    assert_eq!(item.ident, "PlayerMove");
+    assert_eq!(
+        item.doc,
+        "Sent by a client 10 times a second while its player moves."
+    );
+    let ItemKind::Message(m) = &item.kind else {
+        panic!()
+    };
+    assert_eq!((m.name.as_str(), m.id, m.dir), ("player:move", 1, Dir::C2s));
+    let f = fields(&item);
+    assert_eq!(f.len(), 5);
+    assert_eq!(f[0].name, "p");
+    assert_eq!(f[0].legacy, ["x", "y", "z"]);
+    assert_eq!(f[0].doc, "Position, metres; on the wire whole centimetres.");
+    let TypeRef::Array { len: 3, .. } = &f[0].ty else {
+        panic!("{:?}", f[0].ty)
+    };
+    let p = float(&f[0].ty);
+    assert_eq!(p.bits, 32);
+    assert_eq!(
+        p.quant,
+        Some(Quant {
+            unit: Some("cm".into()),
+            scale: 100.0
+        })
+    );
+    assert_eq!(p.quant_bounds(), Some((-500_000, 500_000)));
+    let r = float(&f[1].ty);
+    assert_eq!(f[1].legacy, ["rotationY"]);
+    assert_eq!(
+        r.range,
+        Some(FloatRange {
+            min: -3.1416,
+            max: 3.1416
+        })
+    );
+    assert_eq!(r.quant_bounds(), Some((-3142, 3142)));
+    assert_eq!(
+        f[2].ty,
+        TypeRef::Int(IntType {
+            prim: IntPrim::U64,
+            range: None,
+            bigint: false
+        })
+    );
+    assert_eq!(
+        f[4].ty,
+        TypeRef::Option {
+            inner: Box::new(TypeRef::Named {
+                path: "MoveFlags".into()
+            })
+        }
+    );
+}
+
+#[test]
+fn ir_round_trips_through_json() {
+    let item = parse(player_move(), Derive::Message);
+    let json = serde_json::to_string(&item).unwrap();
+    let back: Item = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, item);
+    assert_eq!(serde_json::to_string(&back).unwrap(), json, "deterministic");
+    assert!(
+        json.starts_with(r#"{"ident":"PlayerMove","doc":"#),
+        "{json}"
+    );
+}
+
+#[test]
+fn message_keys_budget_delta_accept() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(name = "world:snapshot", id = 40, dir = "s2c", budget = 1200, delta)]
+            #[tuplet(accept(rule = "id-changed", was = "7", now = "40", reason = "ids compacted in 2.0"))]
+            pub struct Snapshot {
+                #[tuplet(len(max = 50))]
+                pub entities: Vec<crate::world::Entity>,
+            }
+        },
+        Derive::Message,
+    );
+    let ItemKind::Message(m) = &item.kind else {
+        panic!()
+    };
+    assert_eq!(m.budget, Some(1200));
+    assert!(m.delta);
+    assert_eq!(item.accept[0].rule, "id-changed");
+    assert_eq!(item.accept[0].reason, "ids compacted in 2.0");
+    assert_eq!(
+        fields(&item)[0].ty,
+        TypeRef::Vec {
+            inner: Box::new(TypeRef::Named {
+                path: "crate::world::Entity".into()
+            }),
+            len: Len {
+                min: None,
+                max: Some(50)
+            },
+        }
+    );
+}
+
+#[test]
+fn record_entity_strings_bytes_maps() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(entity(key = "id"))]
+            pub struct Bird {
+                pub id: u16,
+                #[tuplet(len = 9)]
+                pub owner: String,
+                #[tuplet(len(min = 1, max = 64))]
+                pub blob: Vec<u8>,
+                #[tuplet(len(max = 8), item_len(max = 24))]
+                pub tags: std::collections::BTreeMap<String, String>,
+                #[tuplet(range(0, 100))]
+                pub scores: BTreeMap<u8, i32>,
+            }
+        },
+        Derive::Record,
+    );
+    let ItemKind::Record(r) = &item.kind else {
+        panic!()
+    };
+    assert_eq!(r.entity_key.as_deref(), Some("id"));
+    let f = fields(&item);
+    assert_eq!(
+        f[1].ty,
+        TypeRef::String {
+            len: Len {
+                min: Some(9),
+                max: Some(9)
+            }
+        }
+    );
+    assert_eq!(
+        f[2].ty,
+        TypeRef::Bytes {
+            len: Len {
+                min: Some(1),
+                max: Some(64)
+            }
+        }
+    );
+    assert_eq!(
+        f[3].ty,
+        TypeRef::Map {
+            key: Box::new(TypeRef::String {
+                len: Len::default()
+            }),
+            value: Box::new(TypeRef::String {
+                len: Len {
+                    min: None,
+                    max: Some(24)
+                }
+            }),
+            len: Len {
+                min: None,
+                max: Some(8)
+            },
+        }
+    );
+    let TypeRef::Map { value, .. } = &f[4].ty else {
+        panic!()
+    };
+    assert_eq!(
+        **value,
+        TypeRef::Int(IntType {
+            prim: IntPrim::I32,
+            range: Some(IntRange { min: 0, max: 100 }),
+            bigint: false
+        })
+    );
+}
+
+#[test]
+fn reserved_slot_and_bigint_and_scale() {
+    let item = parse(
+        parse_quote! {
+            pub struct Profile {
+                #[tuplet(reserved = "colour: moved to player:join in 1.4")]
+                pub _colour: tuplet::Reserved,
+                #[tuplet(bigint)]
+                pub coins: Option<u64>,
+                #[tuplet(scale = 64, range(0, 10))]
+                pub speed: f64,
+                #[tuplet(quant = "cdeg", range(-180.0, 180.0))]
+                pub heading: Vec<f32>,
+            }
+        },
+        Derive::Record,
+    );
+    let ItemKind::Record(r) = &item.kind else {
+        panic!()
+    };
+    assert_eq!(
+        r.slots[0],
+        Slot::Reserved(Reserved {
+            ident: "_colour".into(),
+            note: "colour: moved to player:join in 1.4".into()
+        })
+    );
+    let f = fields(&item);
+    assert_eq!(
+        f[0].ty,
+        TypeRef::Option {
+            inner: Box::new(TypeRef::Int(IntType {
+                prim: IntPrim::U64,
+                range: None,
+                bigint: true
+            }))
+        }
+    );
+    let speed = float(&f[1].ty);
+    assert_eq!(
+        speed.quant,
+        Some(Quant {
+            unit: None,
+            scale: 64.0
+        })
+    );
+    assert_eq!(
+        speed.range,
+        Some(FloatRange {
+            min: 0.0,
+            max: 10.0
+        })
+    );
+    assert_eq!(float(&f[2].ty).quant_bounds(), Some((-18000, 18000)));
+}
+
+#[test]
+fn unit_enum_open_reserved() {
+    let item = parse(
+        parse_quote! {
+            /// A bird species.
+            #[tuplet(open, reserved = [3, -4])]
+            #[repr(i32)]
+            pub enum Species {
+                /// Small and brown.
+                Sparrow = 1,
+                Robin = 2,
+                Gull = -1,
+                #[tuplet(unknown)]
+                Unknown(i64),
+            }
+        },
+        Derive::Enum,
+    );
+    let ItemKind::Enum(e) = &item.kind else {
+        panic!()
+    };
+    assert!(e.open && e.is_unit());
+    assert_eq!(e.reserved, [3, -4]);
+    assert_eq!(e.unknown.as_deref(), Some("Unknown"));
+    let numbers: Vec<_> = e
+        .variants
+        .iter()
+        .map(|v| (v.name.as_str(), v.number))
+        .collect();
+    assert_eq!(numbers, [("Sparrow", 1), ("Robin", 2), ("Gull", -1)]);
+    assert_eq!(e.variants[0].doc, "Small and brown.");
+}
+
+#[test]
+fn data_enum_tags_and_shapes() {
+    let item = parse(
+        parse_quote! {
+            pub enum Held {
+                #[tuplet(tag = 0)]
+                Nothing,
+                #[tuplet(tag = 1)]
+                Boat(BoatState),
+                #[tuplet(tag = 2)]
+                Pet {
+                    #[tuplet(len(max = 16))]
+                    name: String,
+                    #[tuplet(accept(rule = "range-narrowed", reason = "nobody had more"))]
+                    age: u8,
+                },
+            }
+        },
+        Derive::Enum,
+    );
+    let ItemKind::Enum(e) = &item.kind else {
+        panic!()
+    };
+    assert!(!e.is_unit());
+    assert_eq!(e.variants[0].fields, VariantFields::Unit);
+    let VariantFields::Newtype { field } = &e.variants[1].fields else {
+        panic!()
+    };
+    assert_eq!(field.name, "0");
+    assert_eq!(
+        field.ty,
+        TypeRef::Named {
+            path: "BoatState".into()
+        }
+    );
+    let VariantFields::Struct { record } = &e.variants[2].fields else {
+        panic!()
+    };
+    assert_eq!(record.slots.len(), 2);
+    let Slot::Field(age) = &record.slots[1] else {
+        panic!()
+    };
+    assert_eq!(age.accept[0].was, "");
+    assert_eq!(e.variants[2].number, 2);
+}
+
+#[test]
+fn flags_open_with_rest() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(int = "u8", open, reserved = [6])]
+            pub struct MoveFlags {
+                /// Sprinting.
+                #[tuplet(bit = 0)]
+                pub running: bool,
+                #[tuplet(bit = 7)]
+                pub carrying: bool,
+                #[tuplet(rest)]
+                pub rest: u8,
+            }
+        },
+        Derive::Flags,
+    );
+    let ItemKind::Flags(f) = &item.kind else {
+        panic!()
+    };
+    assert_eq!(f.prim, IntPrim::U8);
+    assert!(f.open);
+    assert_eq!(f.reserved, [6]);
+    assert_eq!(f.rest.as_deref(), Some("rest"));
+    assert_eq!(
+        f.bits[0],
+        Flag {
+            name: "running".into(),
+            doc: "Sprinting.".into(),
+            bit: 0
+        }
+    );
+    assert_eq!(f.bits[1].bit, 7);
+}
+
+#[test]
+fn dispatch_variants() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(dir = "c2s", reserved_ids = [5, 9], reserved_names = ["player:teleport"])]
+            pub enum ClientMsg {
+                Move(crate::player::PlayerMove),
+                Join(PlayerJoin),
+            }
+        },
+        Derive::Dispatch,
+    );
+    let ItemKind::Dispatch(d) = &item.kind else {
+        panic!()
+    };
+    assert_eq!(d.dir, Dir::C2s);
+    assert_eq!(d.reserved_ids, [5, 9]);
+    assert_eq!(d.reserved_names, ["player:teleport"]);
+    assert_eq!(d.variants[0].path, "crate::player::PlayerMove");
+    assert_eq!(d.variants[1].name, "Join");
+}
+
+#[test]
+fn unit_struct_message_has_no_slots() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(name = "session:ping", id = 3, dir = "both")]
+            pub struct Ping;
+        },
+        Derive::Message,
+    );
+    let ItemKind::Message(m) = &item.kind else {
+        panic!()
+    };
+    assert!(m.record.slots.is_empty());
+    assert_eq!(m.dir, Dir::Both);
+}
+
+#[test]
+fn unknown_field_key_lists_valid_keys() {
+    let e = error(
+        parse_quote! {
+            pub struct R { #[tuplet(rnage(0, 1))] pub a: u8 }
+        },
+        Derive::Record,
+    );
+    assert_eq!(
+        e,
+        "unknown tuplet field key `rnage`; expected one of: quant, scale, range, len, \
+         item_len, legacy, bigint, reserved, accept"
+    );
+}
+
+#[test]
+fn every_error_is_reported_at_once() {
+    let e = error(
+        parse_quote! {
+            pub struct R {
+                #[tuplet(len(max = 3))]
+                pub a: bool,
+                #[tuplet(quant = "cm")]
+                pub b: u32,
+                pub c: usize,
+            }
+        },
+        Derive::Record,
+    );
+    let lines: Vec<_> = e.lines().collect();
+    assert_eq!(lines.len(), 3, "{e}");
+    assert!(lines[0].starts_with("`len` applies to String"), "{e}");
+    assert!(lines[1].starts_with("`quant` applies to f32/f64"), "{e}");
+    assert!(lines[2].starts_with("`usize`/`isize`"), "{e}");
+}
+
+#[test]
+fn quantized_checks() {
+    let f32_steps = error(
+        parse_quote! {
+            pub struct R { #[tuplet(quant = "mm", range(-10000.0, 10000.0))] pub x: f32 }
+        },
+        Derive::Record,
+    );
+    assert!(
+        f32_steps.contains("|q| = 10000000 exceeds 2^23"),
+        "{f32_steps}"
+    );
+    let overflow = error(
+        parse_quote! {
+            pub struct R { #[tuplet(scale = 1000000, range(0.0, 1e13))] pub x: f64 }
+        },
+        Derive::Record,
+    );
+    assert!(
+        overflow.contains("beyond the wire int's ±(2^53−1)"),
+        "{overflow}"
+    );
+    let unbounded = error(
+        parse_quote! { pub struct R { #[tuplet(quant = "cm")] pub x: f32 } },
+        Derive::Record,
+    );
+    assert!(
+        unbounded.starts_with("a quantized f32 needs a `range`"),
+        "{unbounded}"
+    );
+    // f64 without a range is fine: q is bounded by ±(2^53−1) at run time.
+    parse(
+        parse_quote! { pub struct R { #[tuplet(quant = "cm")] pub x: f64 } },
+        Derive::Record,
+    );
+}
+
+#[test]
+fn int_range_checks() {
+    let outside = error(
+        parse_quote! { pub struct R { #[tuplet(range(0, 300))] pub x: u8 } },
+        Derive::Record,
+    );
+    assert!(outside.contains("lies outside `u8`"), "{outside}");
+    let safe = error(
+        parse_quote! { pub struct R { #[tuplet(range(0, 9007199254740992))] pub x: u64 } },
+        Derive::Record,
+    );
+    assert!(safe.contains("unless the field is `bigint`"), "{safe}");
+    parse(
+        parse_quote! { pub struct R { #[tuplet(bigint, range(0, 9007199254740992))] pub x: u64 } },
+        Derive::Record,
+    );
+    let floats = error(
+        parse_quote! { pub struct R { #[tuplet(range(0.5, 3))] pub x: u8 } },
+        Derive::Record,
+    );
+    assert!(floats.contains("takes int literals"), "{floats}");
+}
+
+#[test]
+fn named_key_collisions() {
+    let e = error(
+        parse_quote! {
+            pub struct R {
+                #[tuplet(legacy = "b")]
+                pub a: u8,
+                pub b: u8,
+            }
+        },
+        Derive::Record,
+    );
+    assert!(
+        e.starts_with(
+            "named-shape key `b` of field `b` collides with the legacy alias of field `a`"
+        ),
+        "{e}"
+    );
+    // Case-sensitive: `B` and `b` are different keys.
+    parse(
+        parse_quote! {
+            pub struct R { #[tuplet(legacy = "B")] pub a: u8, pub b: u8 }
+        },
+        Derive::Record,
+    );
+}
+
+#[test]
+fn enum_number_checks() {
+    let dup = error(parse_quote! { pub enum E { A = 1, B = 1 } }, Derive::Enum);
+    assert_eq!(dup, "number 1 is already used by variant `A`");
+    let reserved = error(
+        parse_quote! { #[tuplet(reserved = [2])] pub enum E { A = 1, B = 2 } },
+        Derive::Enum,
+    );
+    assert!(reserved.starts_with("number 2 is reserved"), "{reserved}");
+    let missing = error(parse_quote! { pub enum E { A = 1, B } }, Derive::Enum);
+    assert!(
+        missing.starts_with("variant `B` needs an explicit discriminant"),
+        "{missing}"
+    );
+    let open = error(
+        parse_quote! { #[tuplet(open)] pub enum E { A = 1 } },
+        Derive::Enum,
+    );
+    assert!(
+        open.starts_with("an open enum keeps unknown numbers"),
+        "{open}"
+    );
+}
+
+#[test]
+fn rejected_items() {
+    let generic = error(
+        parse_quote! { pub struct R<T> { pub a: T } },
+        Derive::Record,
+    );
+    assert!(
+        generic.starts_with("tuplet types cannot be generic"),
+        "{generic}"
+    );
+    let tuple = error(parse_quote! { pub struct R(u8); }, Derive::Record);
+    assert!(
+        tuple.starts_with("tuple structs are not supported"),
+        "{tuple}"
+    );
+    let missing = error(
+        parse_quote! { #[tuplet(id = 1)] pub struct M { pub a: u8 } },
+        Derive::Message,
+    );
+    assert!(
+        missing.starts_with("message `M` is missing `name`, `dir`"),
+        "{missing}"
+    );
+}
