@@ -5,15 +5,14 @@
 use tuplet::wire::{Limits, Reader};
 use tuplet::Error;
 
-/// Bytes from space-separated hex (`"cd 01 2c"`); `*N` repeats the previous byte N more
-/// times... kept simple: `xx*N` means the byte xx N times.
+/// Bytes from space-separated hex (`"cd 01 2c"`); `xx*N` is the byte `xx` N times.
 pub fn hex(s: &str) -> Vec<u8> {
     let mut out = Vec::new();
     for tok in s.split_whitespace() {
         match tok.split_once('*') {
             Some((b, n)) => {
                 let b = u8::from_str_radix(b, 16).expect("hex byte");
-                out.extend(std::iter::repeat(b).take(n.parse().expect("count")));
+                out.extend(vec![b; n.parse().expect("count")]);
             }
             None => out.push(u8::from_str_radix(tok, 16).expect("hex byte")),
         }

@@ -73,7 +73,7 @@ impl<'a> Reader<'a> {
             return Ok(Num::Int(i128::from(b as i8)));
         }
         let num = match b {
-            0xcc..=0xd3 | 0xca | 0xcb => {
+            0xca..=0xd3 => {
                 self.pos += 1;
                 match b {
                     0xcc => Num::Int(i128::from(self.be_u8()?)),
