@@ -45,7 +45,7 @@ pub enum Objective {
     Talk(u32),
     /// Catch a fish of a species.
     #[tuplet(tag = 4)]
-    Catch(String),
+    Catch(#[tuplet(len(min = 1, max = 32))] String),
     /// Spot a bird species.
     #[tuplet(tag = 5)]
     Spot(crate::birds::Species),
