@@ -490,6 +490,15 @@ fn is_false(b: &bool) -> bool {
 /// The largest integer both languages hold exactly: 2^53 − 1.
 pub const SAFE_INT: i128 = (1 << 53) - 1;
 
+/// The largest |q| of a quantized f32 field: beyond 2^23, `q / scale` narrowed to f32 no
+/// longer re-quantizes to `q` for every step.
+pub const MAX_Q_F32: i64 = 1 << 23;
+
+/// The largest |q| of a quantized f64 field: beyond 2^50, `q / scale` in f64 no longer
+/// re-quantizes to `q` for every step (two roundings of 2^-53 each; found by the
+/// round-trip property test at |q| ≈ 3.9e15).
+pub const MAX_Q_F64: i64 = 1 << 50;
+
 impl IntType {
     /// The inclusive bounds a value must lie in: the schema range, else the type's own
     /// (64-bit types: ±(2^53−1) unless `bigint`).
@@ -510,7 +519,7 @@ impl Quant {
 
 impl FloatType {
     /// For a quantized float, the inclusive bounds of the wire integer `q`: the range's
-    /// bounds quantized, else ±(2^53−1). `None` for a raw float.
+    /// bounds quantized, else ±`MAX_Q_F32` / ±`MAX_Q_F64`. `None` for a raw float.
     pub fn quant_bounds(&self) -> Option<(i64, i64)> {
         let quant = self.quant.as_ref()?;
         Some(match self.range {
@@ -518,7 +527,16 @@ impl FloatType {
                 quant.wire_bound(r.min) as i64,
                 quant.wire_bound(r.max) as i64,
             ),
-            None => (-(SAFE_INT as i64), SAFE_INT as i64),
+            None => (-self.max_q(), self.max_q()),
         })
+    }
+
+    /// The largest |q| this float width round-trips exactly.
+    pub fn max_q(&self) -> i64 {
+        if self.bits == 32 {
+            MAX_Q_F32
+        } else {
+            MAX_Q_F64
+        }
     }
 }

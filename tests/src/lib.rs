@@ -1,1 +1,6 @@
-//! Cross-crate and cross-language tests live in `tests/tests/`.
+//! Cross-crate and cross-language tests for tuplet. The library holds the test protocols
+//! the test files share; the tests live in `tests/tests/`.
+
+#![allow(missing_docs)]
+
+pub mod kinds;

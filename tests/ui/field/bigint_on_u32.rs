@@ -1,0 +1,7 @@
+#[derive(tuplet::Record)]
+pub struct Wallet {
+    #[tuplet(bigint)]
+    pub coins: u32,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(tuplet::Record)]
+pub struct Door {
+    #[tuplet(len(max = 1))]
+    pub open: bool,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(tuplet::Record)]
+pub struct Pose {
+    #[tuplet(quant = "cm")]
+    pub x: f32,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[derive(tuplet::Record)]
+pub struct Profile {
+    pub _colour: tuplet::Reserved,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[derive(tuplet::Record)]
+pub struct Boxed<T> {
+    pub value: T,
+}
+
+fn main() {}

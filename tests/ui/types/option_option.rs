@@ -1,0 +1,6 @@
+#[derive(tuplet::Record)]
+pub struct Patch {
+    pub nickname: Option<Option<String>>,
+}
+
+fn main() {}

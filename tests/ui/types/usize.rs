@@ -1,0 +1,6 @@
+#[derive(tuplet::Record)]
+pub struct Inventory {
+    pub count: usize,
+}
+
+fn main() {}
