@@ -7,11 +7,10 @@ use quote::quote;
 use syn::DeriveInput;
 use tuplet_schema::Derive;
 
-/// The stub impls for `input` under `derive` (none for `Dispatch`, whose trait is not in
-/// the runtime yet).
+/// The stub impls for `input` under `derive`.
 pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     if derive == Derive::Dispatch {
-        return TokenStream::new();
+        return dispatch(input);
     }
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -67,6 +66,45 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
             const ID: u32 = 0;
             const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
             const FIELDS: &'static [::tuplet::__private::FieldInfo] = &[];
+        }
+    }
+}
+
+/// `impl Dispatch`: no messages, every method a panic.
+fn dispatch(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::tuplet::__private::Dispatch for #ident #ty_generics #where_clause {
+            const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
+            const MESSAGES: &'static [(&'static str, u32)] = &[];
+
+            fn index(&self) -> usize {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn decode_by_id(
+                _: u32,
+                _: &mut ::tuplet::__private::Reader<'_>,
+            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn decode_by_name(
+                _: &str,
+                _: &mut ::tuplet::__private::Reader<'_>,
+            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn encode_payload(
+                &self,
+                _: &mut ::tuplet::__private::Vec<u8>,
+                _: ::tuplet::__private::Encoding,
+            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
+                ::core::panic!("tuplet derive failed")
+            }
+            fn validate(&self) -> ::tuplet::__private::Vec<::tuplet::__private::Issue> {
+                ::core::panic!("tuplet derive failed")
+            }
         }
     }
 }

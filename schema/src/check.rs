@@ -203,9 +203,11 @@ fn check_legacy_spread(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
     }
 }
 
-/// Named-shape keys (canonical names and legacy aliases) are one namespace per record.
+/// Named-shape keys (canonical names and legacy aliases) are one namespace per record,
+/// case-sensitive. A collision is reported at the legacy alias involved.
 fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
-    let mut seen: BTreeMap<&str, (&str, bool)> = BTreeMap::new();
+    // key -> (field, whether the key is its alias, the span to blame for it)
+    let mut seen: BTreeMap<&str, (&str, bool, proc_macro2::Span)> = BTreeMap::new();
     for (slot, sp) in record.slots.iter().zip(spans) {
         let Slot::Field(f) = slot else { continue };
         let spread = f.legacy.len() > 1;
@@ -214,6 +216,7 @@ fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
             let alias = i > 0;
             let span = if alias { sp.key("legacy") } else { sp.ident };
             if !own.insert(key.as_str()) {
+                // A single alias equal to the field's own name is redundant but harmless.
                 if spread {
                     cx.error(
                         span,
@@ -222,21 +225,33 @@ fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
                 }
                 continue;
             }
-            match seen.get(key.as_str()) {
-                Some((owner, owner_alias)) => cx.error(
+            let Some(&(owner, owner_alias, owner_span)) = seen.get(key.as_str()) else {
+                seen.insert(key, (&f.name, alias, span));
+                continue;
+            };
+            let what = |a: bool| if a { "legacy alias" } else { "name" };
+            let (blame, msg) = if alias || !owner_alias {
+                (
                     span,
                     format!(
-                        "named-shape key `{key}` of field `{}` collides with the {} of field \
-                         `{owner}`; each key names one field: pick another {}",
-                        f.name,
-                        if *owner_alias { "legacy alias" } else { "name" },
-                        if alias { "alias" } else { "name or alias" }
-                    ),
+                    "named-shape key `{key}`: the {} of field `{}` collides with the {} of field \
+                     `{owner}`; pick another alias",
+                    what(alias),
+                    f.name,
+                    what(owner_alias),
                 ),
-                None => {
-                    seen.insert(key, (&f.name, alias));
-                }
-            }
+                )
+            } else {
+                (
+                    owner_span,
+                    format!(
+                    "named-shape key `{key}`: the legacy alias of field `{owner}` collides with \
+                     the name of field `{}`; pick another alias",
+                    f.name,
+                ),
+                )
+            };
+            cx.error(blame, msg);
         }
     }
 }

@@ -566,7 +566,7 @@ fn named_key_collisions() {
     );
     assert!(
         e.starts_with(
-            "named-shape key `b` of field `b` collides with the legacy alias of field `a`"
+            "named-shape key `b`: the legacy alias of field `a` collides with the name of field `b`"
         ),
         "{e}"
     );

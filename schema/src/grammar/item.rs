@@ -93,10 +93,14 @@ fn message(
         ("dir", c.dir.is_none()),
     ]
     .iter()
-    .filter(|(_, m)| *m)
+    // A key written with a bad value was reported already.
+    .filter(|(k, m)| *m && !c.keys.contains_key(k))
     .map(|(k, _)| *k)
     .collect();
-    if !missing.is_empty() {
+    if c.name.is_none() || c.id.is_none() || c.dir.is_none() {
+        if missing.is_empty() {
+            return None;
+        }
         cx.error(
             input.ident.span(),
             format!(
@@ -508,6 +512,9 @@ fn dispatch(
         });
     }
     let Some(dir) = c.dir.as_ref().map(|d| d.value) else {
+        if c.keys.contains_key("dir") {
+            return None; // written with a bad value: reported already
+        }
         cx.error(
             input.ident.span(),
             format!(
