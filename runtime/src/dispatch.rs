@@ -4,6 +4,7 @@
 
 use crate::codec::Dir;
 use crate::error::{Code, Error, Issue};
+use crate::sample::SampleMode;
 use crate::wire::{write, Reader};
 
 /// Which of the two record shapes an encoder writes.
@@ -36,6 +37,9 @@ pub trait Dispatch: Sized {
     fn encode_payload(&self, out: &mut Vec<u8>, encoding: Encoding) -> Result<(), Error>;
     /// Every constraint the message breaks; empty when valid.
     fn validate(&self) -> Vec<Issue>;
+    /// A sample of the message at variant `index` (`None` past the last), for tests,
+    /// fuzzers and benchmarks.
+    fn sample_variant(index: usize, seed: u64, mode: SampleMode) -> Option<Self>;
 
     /// The wire name of this value's message.
     fn name(&self) -> &'static str {

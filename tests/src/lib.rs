@@ -4,3 +4,4 @@
 #![allow(missing_docs)]
 
 pub mod kinds;
+pub mod proto;

@@ -115,6 +115,14 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
                 }
             }
 
+            fn sample_variant(index: usize, seed: u64, mode: #rt::SampleMode) -> Option<Self> {
+                let rng = &mut #rt::SampleRng::new(seed);
+                Some(match index {
+                    #(#indices => Self::#idents(<#paths as #rt::Wire>::sample(rng, mode)),)*
+                    _ => return None,
+                })
+            }
+
             fn validate(&self) -> #rt::Vec<#rt::Issue> {
                 match self { #(Self::#idents(m) => #rt::validate(m),)* }
             }
