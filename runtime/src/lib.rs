@@ -45,3 +45,8 @@ pub mod __private {
     pub use std::collections::BTreeMap;
     pub use std::vec::Vec;
 }
+
+/// The README's quick start, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
