@@ -5,9 +5,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use tuplet_schema::ir::{Enum, Variant, VariantFields};
 
+use super::field_span;
 use super::record::{self, Member};
 use super::ty::{rt, Form, TyGen};
-use super::field_span;
 
 /// The `Wire` impl of an enum.
 pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
@@ -121,7 +121,10 @@ fn variant_fields<'a>(input: &'a syn::DeriveInput, name: &str) -> Option<&'a syn
     let syn::Data::Enum(e) = &input.data else {
         return None;
     };
-    e.variants.iter().find(|v| v.ident == name).map(|v| &v.fields)
+    e.variants
+        .iter()
+        .find(|v| v.ident == name)
+        .map(|v| &v.fields)
 }
 
 fn members<'a>(
@@ -247,7 +250,9 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
                 val.push(quote!(Self::#vi #lpat => { #vv }));
                 eq.push(quote!((Self::#vi #lpat, Self::#vi #rpat) => #ee,));
                 samples.push(quote!(Self::#vi { #ss }));
-                sizes.push(quote!(#rt::size_add(Some(#rt::container_header(#slots) + #tag_size), #sz)));
+                sizes.push(
+                    quote!(#rt::size_add(Some(#rt::container_header(#slots) + #tag_size), #sz)),
+                );
             }
         }
     }

@@ -156,7 +156,10 @@ pub fn decode_compact(members: &[Member], avail: TokenStream, ctor: &TokenStream
         match m.field() {
             Some(f) => {
                 let name = &f.name;
-                let read = at(quote!(in_field(#name)), m.gen().decode(&f.ty, Form::Compact));
+                let read = at(
+                    quote!(in_field(#name)),
+                    m.gen().decode(&f.ty, Form::Compact),
+                );
                 let absent = if m.trimmable() {
                     quote!(None)
                 } else {
