@@ -627,3 +627,122 @@ fn rejected_items() {
         "{missing}"
     );
 }
+
+#[test]
+fn more_rejections() {
+    let cases: Vec<(syn::DeriveInput, Derive, &str)> = vec![
+        (
+            parse_quote! { pub struct R { #[tuplet(range(0, 1), range(0, 2))] pub a: u8 } },
+            Derive::Record,
+            "duplicate tuplet key `range`",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(item_len(max = 3))] pub a: Vec<u8> } },
+            Derive::Record,
+            "`item_len` applies to the String or Vec<u8> elements",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(item_len(min = 3, max = 1))] pub a: Vec<String> } },
+            Derive::Record,
+            "`item_len` min 3 is above max 1",
+        ),
+        (
+            parse_quote! { #[tuplet(entity(key = "name"))] pub struct R { pub name: String } },
+            Derive::Record,
+            "entity key `name` must be an int field; found `String`",
+        ),
+        (
+            parse_quote! { #[tuplet(entity(key = "id"))] pub struct R { pub name: String } },
+            Derive::Record,
+            "entity key `id` names no field of this record",
+        ),
+        (
+            parse_quote! { pub enum D { Move(PlayerMove) } },
+            Derive::Dispatch,
+            "dispatch `D` is missing `dir`",
+        ),
+        (
+            parse_quote! { #[tuplet(open)] pub struct F { #[tuplet(bit = 0)] pub a: bool } },
+            Derive::Flags,
+            "an open flag set keeps unknown bits",
+        ),
+        (
+            parse_quote! { pub struct F { #[tuplet(bit = 0)] pub a: bool, #[tuplet(rest)] pub rest: u32 } },
+            Derive::Flags,
+            "`rest` keeps the unknown bits of an open flag set",
+        ),
+        (
+            parse_quote! { pub struct F { pub a: bool } },
+            Derive::Flags,
+            "flag `a` needs its bit",
+        ),
+        (
+            parse_quote! { pub enum E { A = 1, #[tuplet(unknown)] Unknown(i64) } },
+            Derive::Enum,
+            "`unknown` marks the catch-all of an open enum",
+        ),
+        (
+            parse_quote! { #[tuplet(open)] pub enum E { A = 1, #[tuplet(unknown)] Unknown(u8) } },
+            Derive::Enum,
+            "the `unknown` variant of an open unit enum holds the number: `Unknown(i64)`",
+        ),
+        (
+            parse_quote! { pub enum E { #[tuplet(tag = 1)] A = 1 } },
+            Derive::Enum,
+            "`tag` is for enums with data",
+        ),
+        (
+            parse_quote! { pub struct R { pub a: Option<tuplet::Reserved> } },
+            Derive::Record,
+            "`tuplet::Reserved` is only valid as a whole field type",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(legacy = ["x"])] pub a: [u8; 1] } },
+            Derive::Record,
+            "a legacy key list spreads a fixed array",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(legacy = ["x", "y"])] pub a: Vec<u8> } },
+            Derive::Record,
+            "a legacy key list spreads a fixed array over one key per element; `Vec<u8>` is not",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(quant = "cm", scale = 10)] pub a: f64 } },
+            Derive::Record,
+            "`quant` and `scale` are exclusive",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(accept(rule = "x"))] pub a: f64 } },
+            Derive::Record,
+            "`accept` needs a `rule` and a `reason`",
+        ),
+        (
+            parse_quote! { pub struct R { pub a: BTreeMap<f32, u8> } },
+            Derive::Record,
+            "map keys must be `String` or an int type",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(open)] pub a: u8 } },
+            Derive::Record,
+            "unknown tuplet field key `open`",
+        ),
+    ];
+    for (input, derive, want) in cases {
+        let got = error(input, derive);
+        assert!(got.starts_with(want), "want {want:?}, got {got:?}");
+    }
+}
+
+#[test]
+fn doc_lines_trim_one_space() {
+    let item = parse(
+        parse_quote! {
+            ///  Two spaces keep one.
+            ///No space.
+            #[doc = " Third."]
+            pub struct R {}
+        },
+        Derive::Record,
+    );
+    assert_eq!(item.doc, " Two spaces keep one.\nNo space.\nThird.");
+}
