@@ -14,6 +14,9 @@
 //! 1-byte array header `91` followed by the field's bytes. So the example's hex is checked
 //! as the wrapper's encoding with that `91` stripped, and decoded as `91` + hex.
 
+// 3.141 is the heading of WIRE.md's example move, not an approximation of π.
+#![allow(clippy::approx_constant)]
+
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
