@@ -7,10 +7,11 @@ use quote::quote;
 use syn::DeriveInput;
 use tuplet_schema::Derive;
 
-/// The stub impls for `input` under `derive`.
+/// The stub impls for `input` under `derive`. None for `Dispatch`: its trait is still
+/// growing, and a stale stub would add the cascade it is meant to prevent.
 pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     if derive == Derive::Dispatch {
-        return dispatch(input);
+        return TokenStream::new();
     }
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -66,45 +67,6 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
             const ID: u32 = 0;
             const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
             const FIELDS: &'static [::tuplet::__private::FieldInfo] = &[];
-        }
-    }
-}
-
-/// `impl Dispatch`: no messages, every method a panic.
-fn dispatch(input: &DeriveInput) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics ::tuplet::__private::Dispatch for #ident #ty_generics #where_clause {
-            const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
-            const MESSAGES: &'static [(&'static str, u32)] = &[];
-
-            fn index(&self) -> usize {
-                ::core::panic!("tuplet derive failed")
-            }
-            fn decode_by_id(
-                _: u32,
-                _: &mut ::tuplet::__private::Reader<'_>,
-            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
-                ::core::panic!("tuplet derive failed")
-            }
-            fn decode_by_name(
-                _: &str,
-                _: &mut ::tuplet::__private::Reader<'_>,
-            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
-                ::core::panic!("tuplet derive failed")
-            }
-            fn encode_payload(
-                &self,
-                _: &mut ::tuplet::__private::Vec<u8>,
-                _: ::tuplet::__private::Encoding,
-            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
-                ::core::panic!("tuplet derive failed")
-            }
-            fn validate(&self) -> ::tuplet::__private::Vec<::tuplet::__private::Issue> {
-                ::core::panic!("tuplet derive failed")
-            }
         }
     }
 }

@@ -2,8 +2,8 @@
 //! per-item IR, checked. ATTRIBUTES.md documents every key; errors point at the offending
 //! key (or type) and list the valid keys for unknown ones.
 //!
-//! Laid out as serde_derive's internals: keywords in [`symbol`], key parsers in [`attr`],
-//! types in [`ty`], items in [`item`], error collection in [`ctxt`], and the cross-field
+//! Laid out as serde_derive's internals: keywords in `symbol`, key parsers in `attr`,
+//! types in `ty`, items in `item`, error collection in `ctxt`, and the cross-field
 //! checks in `crate::check`.
 
 pub(crate) mod attr;
