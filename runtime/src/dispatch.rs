@@ -26,6 +26,8 @@ pub trait Dispatch: Sized {
     const DIR: Dir;
     /// `(name, id)` of every message, in variant order (the index meters count by).
     const MESSAGES: &'static [(&'static str, u32)];
+    /// The largest compact payload of every message (`None`: unbounded), in variant order.
+    const MAX_SIZES: &'static [Option<usize>];
 
     /// The variant index of this value, in `MESSAGES` order.
     fn index(&self) -> usize;

@@ -85,6 +85,7 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
             const DIR: #rt::Dir = #rt::Dir::#dir;
             const MESSAGES: &'static [(&'static str, u32)] =
                 &[#((<#paths as #rt::Message>::NAME, <#paths as #rt::Message>::ID)),*];
+            const MAX_SIZES: &'static [Option<usize>] = &[#(<#paths as #rt::Wire>::MAX_SIZE),*];
 
             fn index(&self) -> usize {
                 match self { #(Self::#idents(_) => #indices,)* }
