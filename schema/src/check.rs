@@ -9,7 +9,7 @@ use crate::grammar::spans::{FieldSpans, ItemSpans};
 use crate::grammar::ty::describe;
 use crate::ir::{
     Enum, Field, Flags, FloatType, IntPrim, IntType, Item, ItemKind, Len, Record, Slot, TypeRef,
-    VariantFields, SAFE_INT,
+    VariantFields, MAX_Q_F64,
 };
 
 /// The largest |q| a quantized f32 may reach: 2^23.
@@ -121,8 +121,8 @@ fn check_float_range(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
     }
 }
 
-/// A quantized float's wire int must fit ±(2^53−1); a quantized f32 needs a range, and its
-/// largest |q| may not exceed 2^23.
+/// A quantized float's largest |q| may not exceed 2^50 (f64) or 2^23 (f32), where
+/// `q / scale` stops re-quantizing to `q`; a quantized f32 needs a range.
 fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
     let Some(q) = &f.quant else { return };
     let quant_key = if sp.keys.contains_key("scale") {
@@ -141,12 +141,13 @@ fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
         return;
     };
     let m = q.wire_bound(r.min).abs().max(q.wire_bound(r.max).abs());
-    if m > SAFE_INT as f64 {
+    if f.bits == 64 && m > MAX_Q_F64 as f64 {
         cx.error(
             sp.key("range"),
             format!(
-                "quantized bounds reach |q| = {}, beyond the wire int's ±(2^53−1) \
-                 (9007199254740991); narrow the range or use a coarser scale",
+                "quantized bounds reach |q| = {}, beyond 2^50 (1125899906842624): past it, \
+                 q / scale in f64 no longer re-quantizes to q; narrow the range or use a \
+                 coarser scale",
                 show(m)
             ),
         );

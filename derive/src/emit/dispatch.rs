@@ -3,7 +3,7 @@
 //! enum, avoid reserved ones, and travel in the enum's direction.
 
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
 use tuplet_schema::ir::{Dir, Dispatch};
 
 use super::ty::rt;
@@ -30,6 +30,12 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
         .map(|v| syn::parse_str(&v.path).unwrap_or_else(|_| syn::parse_quote!(())))
         .collect();
     let indices: Vec<usize> = (0..idents.len()).collect();
+    // Assertion failures point at the variant that breaks them.
+    let spans: Vec<Span> = match &input.data {
+        syn::Data::Enum(e) => e.variants.iter().map(|v| v.ident.span()).collect(),
+        _ => Vec::new(),
+    };
+    let span_of = |i: usize| spans.get(i).copied().unwrap_or_else(Span::call_site);
     let id_consts: Vec<syn::Ident> = indices
         .iter()
         .map(|i| quote::format_ident!("__ID{}", i))
@@ -44,21 +50,21 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
             "tuplet: the id of `{}` in `{enum_name}` is already used by an earlier message",
             d.variants[i].path
         );
-        quote!(Some(#i) => panic!(#msg),)
+        quote_spanned!(span_of(i)=> Some(#i) => panic!(#msg),)
     });
     let dup_name_arms = indices.iter().map(|&i| {
         let msg = format!(
             "tuplet: the name of `{}` in `{enum_name}` is already used by an earlier message",
             d.variants[i].path
         );
-        quote!(Some(#i) => panic!(#msg),)
+        quote_spanned!(span_of(i)=> Some(#i) => panic!(#msg),)
     });
-    let dir_asserts = d.variants.iter().zip(&paths).map(|(v, p)| {
+    let dir_asserts = d.variants.iter().zip(&paths).enumerate().map(|(i, (v, p))| {
         let msg = format!(
             "tuplet: `{}` does not travel {dir_str}, but it is in the {dir_str} dispatch enum `{enum_name}`",
             v.path
         );
-        quote!(assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
+        quote_spanned!(span_of(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
     });
     let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
         let msg = format!("tuplet: id {rid} is reserved in `{enum_name}` (a removed message); pick a new id");

@@ -65,10 +65,11 @@ fn lit_i128(v: i128) -> TokenStream {
 }
 
 impl TyGen {
+    /// The referenced type, every token spanned at the field's type so that a missing
+    /// `Wire` impl is reported there, not at the derive.
     fn named_path(&self, path: &str) -> TokenStream {
         let p: syn::Type = syn::parse_str(path).unwrap_or_else(|_| syn::parse_quote!(()));
-        let span = self.span;
-        quote_spanned!(span=> #p)
+        respan(quote!(#p), self.span)
     }
 
     fn wire_of(&self, path: &str) -> TokenStream {
@@ -530,6 +531,22 @@ impl TyGen {
             }
         }
     }
+}
+
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = proc_macro2::TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
 }
 
 /// Wraps a decode expression so an error leaving it gains a path step (`in_index(i)`...).
