@@ -6,5 +6,9 @@
 mod check;
 pub mod grammar;
 pub mod ir;
+pub mod loader;
+pub mod resolved;
 
 pub use grammar::{parse_item, parse_item_tokens, Derive};
+pub use loader::{load, load_items, LoadError, LoadErrors};
+pub use resolved::{Kind, ResolvedItem, ResolvedSchema};

@@ -1,0 +1,169 @@
+//! The source loader: a schema crate's files -> the per-item IR (the same grammar the derive
+//! runs, item by item) -> the resolved IR (references resolved across files, cross-item
+//! checks done).
+//!
+//! It reads source as written and never expands macros or evaluates `cfg`, so it rejects
+//! what the compiler could see differently, each with `file:line:col` and the fix:
+//! - a tuplet item under `#[cfg(...)]`, or in a module that is;
+//! - an item-level macro invocation in a module holding tuplet types (types made by macros
+//!   are invisible to the loader; `macro_rules!` definitions alone are fine);
+//! - generics on a tuplet item (the grammar's own error);
+//! - a missing module file, a `#[path]` to a missing file, a type defined twice, a `use` of
+//!   a crate-local path that does not exist, a reference to an unknown type.
+//!
+//! Cross-item checks: a field names a record, enum or flags type (not a message nor a
+//! dispatch enum: a message is a top-level unit; share fields through a record); a dispatch
+//! variant names a message of its direction; ids and names are unique per direction and
+//! avoid the dispatch enums' reserved ones; where a direction has a dispatch enum, every
+//! message of that direction is in one.
+
+mod error;
+mod modules;
+mod resolve;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use error::{LoadError, LoadErrors};
+
+use crate::grammar::{parse_item, Derive};
+use crate::ir::Item;
+use crate::resolved::ResolvedSchema;
+use modules::Walk;
+
+/// One tuplet item as the loader parsed it: the per-item IR and where it is written.
+#[derive(Debug, Clone)]
+pub struct LoadedItem {
+    /// The canonical path (`crate::player::PlayerMove`).
+    pub path: String,
+    /// The derive on it.
+    pub derive: Derive,
+    /// Its file, as reached from the crate directory given to the loader.
+    pub file: PathBuf,
+    /// Line of its identifier, 1-based.
+    pub line: usize,
+    /// Column of its identifier, 1-based.
+    pub col: usize,
+    /// The per-item IR, type references as written: what the derive emits as `Wire::IR`.
+    pub item: Item,
+    /// Index into the walk's items.
+    index: usize,
+}
+
+impl LoadedItem {
+    fn relative_file(&self, crate_dir: &Path) -> String {
+        let rel = self.file.strip_prefix(crate_dir).unwrap_or(&self.file);
+        rel.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// A crate read and parsed item by item, before resolution.
+pub struct Loaded {
+    /// The crate directory given to the loader.
+    pub crate_dir: PathBuf,
+    /// Every tuplet item by canonical path.
+    pub items: BTreeMap<String, LoadedItem>,
+    walk: Walk,
+}
+
+impl Loaded {
+    fn by_index(&self, index: usize) -> &LoadedItem {
+        self.items
+            .values()
+            .find(|li| li.index == index)
+            .expect("every walked item is loaded")
+    }
+
+    /// Resolves references and runs the cross-item checks.
+    pub fn resolve(&self) -> Result<ResolvedSchema, LoadErrors> {
+        resolve::resolve(self).map_err(|e| LoadErrors(e).sorted())
+    }
+}
+
+/// Loads the crate at `crate_dir` (its root file is `src/lib.rs`) into the resolved IR.
+pub fn load(crate_dir: &Path) -> Result<ResolvedSchema, LoadErrors> {
+    load_items(crate_dir)?.resolve()
+}
+
+/// Loads the crate at `crate_dir` (root `src/lib.rs`) into the per-item IR, unresolved.
+pub fn load_items(crate_dir: &Path) -> Result<Loaded, LoadErrors> {
+    load_items_from(crate_dir, &crate_dir.join("src").join("lib.rs"))
+}
+
+/// Loads a crate from an explicit root file (`crate_dir` only shortens file names in the
+/// resolved IR).
+pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErrors> {
+    let walk = Walk::crate_from(root);
+    let mut errors = walk.errors.clone();
+    resolve::check_uses(&walk, &mut errors);
+    let mut items = BTreeMap::new();
+    for (index, found) in walk.items.iter().enumerate() {
+        let module = &walk.modules[found.module];
+        let file = module.file.clone();
+        let ident = &found.input.ident;
+        let path = format!("{}::{ident}", module.path);
+        if found.cfg || module.cfg {
+            let why = if found.cfg {
+                format!("`{ident}` is under `#[cfg(...)]`")
+            } else {
+                format!("`{ident}` is in `{}`, which is under `#[cfg(...)]`", module.path)
+            };
+            errors.push(LoadError::at(
+                &file,
+                ident.span(),
+                format!(
+                    "{why}: the loader reads the source as written and cannot tell which cfg \
+                     holds, so the generated code could disagree with what compiles; declare \
+                     the type unconditionally (gate its uses instead)"
+                ),
+            ));
+        }
+        match parse_item(&found.input, found.derive) {
+            Ok(item) => {
+                let start = ident.span().start();
+                items.insert(
+                    path.clone(),
+                    LoadedItem {
+                        path,
+                        derive: found.derive,
+                        file,
+                        line: start.line,
+                        col: start.column + 1,
+                        item,
+                        index,
+                    },
+                );
+            }
+            Err(e) => errors.extend(LoadError::from_syn(&file, e)),
+        }
+    }
+    // Item-level macro invocations beside tuplet types.
+    for (mi, module) in walk.modules.iter().enumerate() {
+        if !walk.items.iter().any(|f| f.module == mi) {
+            continue;
+        }
+        for (name, span) in &module.macros {
+            errors.push(LoadError::at(
+                &module.file,
+                *span,
+                format!(
+                    "item-level macro `{name}!` in `{}`, a module with tuplet types: types made \
+                     by macros are invisible to the loader; write the items out, or move the \
+                     macro to a module without tuplet types",
+                    module.path
+                ),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors).sorted());
+    }
+    Ok(Loaded {
+        crate_dir: crate_dir.to_path_buf(),
+        items,
+        walk,
+    })
+}

@@ -1,0 +1,451 @@
+//! The module walk: from the root file, follow `mod x;` (`x.rs`, `x/mod.rs`, `#[path]`) and
+//! inline `mod x { }`, and record per module what the type namespace holds (items, child
+//! modules, `use` entries) and which items derive a tuplet trait.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::Span;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::{Attribute, Item, Token, UseTree};
+
+use super::error::LoadError;
+use crate::grammar::Derive;
+
+/// One module of the crate.
+pub(crate) struct Module {
+    /// `crate`, `crate::player`, `crate::minigames::race`.
+    pub path: String,
+    /// The enclosing module (`None` for the crate root).
+    pub parent: Option<usize>,
+    /// The file it is written in.
+    pub file: PathBuf,
+    /// Whether it, or a module around it, is under `#[cfg(...)]`.
+    pub cfg: bool,
+    /// Child modules by name.
+    pub children: BTreeMap<String, usize>,
+    /// Names of the type (and value) namespace declared here.
+    pub defs: BTreeMap<String, Def>,
+    /// `use` entries, in source order.
+    pub uses: Vec<UseEntry>,
+    /// Item-level macro invocations (not `macro_rules!` definitions): path and place.
+    pub macros: Vec<(String, Span)>,
+}
+
+/// What a name declared in a module is.
+#[derive(Clone, Copy)]
+pub(crate) enum Def {
+    /// A tuplet item: index into [`Walk::items`].
+    Tuplet(usize),
+    /// Anything else (a struct without a tuplet derive, a trait, a fn...): what it is.
+    Other(&'static str),
+}
+
+/// One imported name, or a glob.
+pub(crate) struct UseEntry {
+    /// The name it binds (`None` for a glob `use a::*`).
+    pub name: Option<String>,
+    /// The path, as segments (`crate`, `common`, `Vec3`).
+    pub path: Vec<String>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A struct or enum with a tuplet derive.
+pub(crate) struct Found {
+    /// The module it is declared in.
+    pub module: usize,
+    /// Which derive.
+    pub derive: Derive,
+    /// The item, as the derive would see it.
+    pub input: syn::DeriveInput,
+    /// Whether the item itself carries `#[cfg(...)]`.
+    pub cfg: bool,
+}
+
+/// The whole crate as walked.
+#[derive(Default)]
+pub(crate) struct Walk {
+    /// Modules; index 0 is the crate root.
+    pub modules: Vec<Module>,
+    /// Tuplet items, in walk order (file by file, in source order).
+    pub items: Vec<Found>,
+    /// Problems found on the way.
+    pub errors: Vec<LoadError>,
+}
+
+/// Where a module's `mod x;` children live, and how `#[path]` is resolved.
+struct Dirs {
+    /// The directory holding the children's files (`src/` for the root, `src/a/` for a).
+    children: PathBuf,
+    /// Whether the module is an inline `mod x { }` (then `#[path]` is relative to
+    /// `children`, else to the file's own directory).
+    inline: bool,
+}
+
+impl Walk {
+    /// Walks the crate whose root file is `root` (`src/lib.rs`).
+    pub fn crate_from(root: &Path) -> Walk {
+        let mut walk = Walk::default();
+        let items = match read(root) {
+            Ok(items) => items,
+            Err(e) => {
+                walk.errors.push(e);
+                return walk;
+            }
+        };
+        let dirs = Dirs {
+            children: root.parent().unwrap_or(Path::new("")).to_path_buf(),
+            inline: false,
+        };
+        walk.module("crate".into(), None, root.to_path_buf(), false, items, dirs);
+        walk
+    }
+
+    fn module(
+        &mut self,
+        path: String,
+        parent: Option<usize>,
+        file: PathBuf,
+        cfg: bool,
+        items: Vec<Item>,
+        dirs: Dirs,
+    ) -> usize {
+        let index = self.modules.len();
+        self.modules.push(Module {
+            path: path.clone(),
+            parent,
+            file: file.clone(),
+            cfg,
+            children: BTreeMap::new(),
+            defs: BTreeMap::new(),
+            uses: Vec::new(),
+            macros: Vec::new(),
+        });
+        // Type-namespace names seen so far, with where, to report a second definition.
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        for item in items {
+            match item {
+                Item::Mod(m) => {
+                    let name = m.ident.to_string();
+                    self.define(index, &mut seen, &file, &m.ident, "module");
+                    if let Some(child) = self.child(index, &path, &file, cfg, &dirs, m) {
+                        self.modules[index].children.insert(name, child);
+                    }
+                }
+                Item::Struct(s) => {
+                    if self.define(index, &mut seen, &file, &s.ident, "struct") {
+                        let derive = tuplet_derive(&s.attrs);
+                        let is_cfg = has_cfg(&s.attrs);
+                        self.found(index, derive, is_cfg, s.into());
+                    }
+                }
+                Item::Enum(e) => {
+                    if self.define(index, &mut seen, &file, &e.ident, "enum") {
+                        let derive = tuplet_derive(&e.attrs);
+                        let is_cfg = has_cfg(&e.attrs);
+                        self.found(index, derive, is_cfg, e.into());
+                    }
+                }
+                Item::Union(u) => {
+                    self.define(index, &mut seen, &file, &u.ident, "union");
+                }
+                Item::Type(t) => {
+                    self.define(index, &mut seen, &file, &t.ident, "type alias");
+                }
+                Item::Trait(t) => {
+                    self.define(index, &mut seen, &file, &t.ident, "trait");
+                }
+                Item::TraitAlias(t) => {
+                    self.define(index, &mut seen, &file, &t.ident, "trait alias");
+                }
+                Item::Fn(f) => self.value(index, &f.sig.ident, "function"),
+                Item::Const(c) => self.value(index, &c.ident, "constant"),
+                Item::Static(s) => self.value(index, &s.ident, "static"),
+                Item::Use(u) => {
+                    let span = u.span();
+                    let mut entries = Vec::new();
+                    flatten_use(&u.tree, &mut Vec::new(), span, &mut entries);
+                    self.modules[index].uses.extend(entries);
+                }
+                Item::Macro(m) if m.ident.is_none() => {
+                    let name = path_string(&m.mac.path);
+                    self.modules[index].macros.push((name, m.mac.path.span()));
+                }
+                _ => {}
+            }
+        }
+        index
+    }
+
+    /// Records a type-namespace name; reports a second definition and returns false.
+    fn define(
+        &mut self,
+        module: usize,
+        seen: &mut BTreeMap<String, Span>,
+        file: &Path,
+        ident: &syn::Ident,
+        what: &'static str,
+    ) -> bool {
+        let name = ident.to_string();
+        if let Some(first) = seen.get(&name) {
+            let start = first.start();
+            self.errors.push(LoadError::at(
+                file,
+                ident.span(),
+                format!(
+                    "`{name}` is defined twice in `{}` (first at line {}): rename or remove one",
+                    self.modules[module].path, start.line
+                ),
+            ));
+            return false;
+        }
+        seen.insert(name.clone(), ident.span());
+        self.modules[module].defs.insert(name, Def::Other(what));
+        true
+    }
+
+    /// Records a value-namespace name (only for `use` resolution).
+    fn value(&mut self, module: usize, ident: &syn::Ident, what: &'static str) {
+        self.modules[module]
+            .defs
+            .entry(ident.to_string())
+            .or_insert(Def::Other(what));
+    }
+
+    fn found(
+        &mut self,
+        module: usize,
+        derive: Option<Derive>,
+        cfg: bool,
+        input: syn::DeriveInput,
+    ) {
+        let Some(derive) = derive else { return };
+        let name = input.ident.to_string();
+        let index = self.items.len();
+        self.items.push(Found {
+            module,
+            derive,
+            input,
+            cfg,
+        });
+        self.modules[module].defs.insert(name, Def::Tuplet(index));
+    }
+
+    /// Walks the module declared by `m`, returning its index; `None` when its file is
+    /// missing (reported unless the module is `#[cfg]`'d).
+    fn child(
+        &mut self,
+        parent: usize,
+        parent_path: &str,
+        file: &Path,
+        cfg: bool,
+        dirs: &Dirs,
+        m: syn::ItemMod,
+    ) -> Option<usize> {
+        let name = m.ident.to_string();
+        let path = format!("{parent_path}::{name}");
+        let cfg = cfg || has_cfg(&m.attrs);
+        let path_attr = path_attr(&m.attrs);
+        if let Some((_, items)) = m.content {
+            // mod x { ... }: its `mod y;` children live in <children>/x/ (or the #[path] dir).
+            let sub = match &path_attr {
+                Some((p, _)) => dirs.children.join(p),
+                None => dirs.children.join(&name),
+            };
+            let dirs = Dirs {
+                children: sub,
+                inline: true,
+            };
+            return Some(self.module(path, Some(parent), file.to_path_buf(), cfg, items, dirs));
+        }
+        let (target, children) = match &path_attr {
+            Some((p, span)) => {
+                let base = if dirs.inline {
+                    dirs.children.clone()
+                } else {
+                    file.parent().unwrap_or(Path::new("")).to_path_buf()
+                };
+                let target = base.join(p);
+                if !target.is_file() {
+                    if !cfg {
+                        self.errors.push(LoadError::at(
+                            file,
+                            *span,
+                            format!(
+                                "`#[path = \"{p}\"]` on `mod {name}` points at {}, which does not \
+                                 exist: fix the path (it is relative to {})",
+                                target.display(),
+                                base.display()
+                            ),
+                        ));
+                    }
+                    return None;
+                }
+                let children = target.parent().unwrap_or(Path::new("")).to_path_buf();
+                (target, children)
+            }
+            None => {
+                let flat = dirs.children.join(format!("{name}.rs"));
+                let nested = dirs.children.join(&name).join("mod.rs");
+                if flat.is_file() {
+                    (flat, dirs.children.join(&name))
+                } else if nested.is_file() {
+                    (nested, dirs.children.join(&name))
+                } else {
+                    if !cfg {
+                        self.errors.push(LoadError::at(
+                            file,
+                            m.ident.span(),
+                            format!(
+                                "module `{name}` has no file: looked for {} and {}; create one, \
+                                 or point at it with `#[path = \"...\"]`",
+                                flat.display(),
+                                nested.display()
+                            ),
+                        ));
+                    }
+                    return None;
+                }
+            }
+        };
+        let items = match read(&target) {
+            Ok(items) => items,
+            Err(e) => {
+                self.errors.push(e);
+                return None;
+            }
+        };
+        let dirs = Dirs {
+            children,
+            inline: false,
+        };
+        Some(self.module(path, Some(parent), target, cfg, items, dirs))
+    }
+}
+
+/// Reads and parses one file.
+fn read(file: &Path) -> Result<Vec<Item>, LoadError> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        LoadError::at_line(file, 0, 0, format!("cannot read the file: {e}"))
+    })?;
+    syn::parse_file(&text)
+        .map(|f| f.items)
+        .map_err(|e| LoadError::at(file, e.span(), format!("does not parse as Rust: {e}")))
+}
+
+/// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).
+pub(crate) fn tuplet_derive(attrs: &[Attribute]) -> Option<Derive> {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) =
+            attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        for p in paths {
+            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            let last = match segs.as_slice() {
+                [last] => last,
+                [krate, last] if krate == "tuplet" => last,
+                _ => continue,
+            };
+            let derive = match last.as_str() {
+                "Message" => Derive::Message,
+                "Record" => Derive::Record,
+                "Enum" => Derive::Enum,
+                "Flags" => Derive::Flags,
+                "Dispatch" => Derive::Dispatch,
+                _ => continue,
+            };
+            return Some(derive);
+        }
+    }
+    None
+}
+
+/// Whether an item carries `#[cfg(...)]`.
+fn has_cfg(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("cfg"))
+}
+
+/// The `#[path = "..."]` of a module, with its span.
+fn path_attr(attrs: &[Attribute]) -> Option<(String, Span)> {
+    attrs.iter().find_map(|a| {
+        let nv = a.meta.require_name_value().ok()?;
+        if !nv.path.is_ident("path") {
+            return None;
+        }
+        match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some((s.value(), a.span())),
+            _ => None,
+        }
+    })
+}
+
+/// `a::b::C` without spaces.
+pub(crate) fn path_string(p: &syn::Path) -> String {
+    let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+    let joined = segs.join("::");
+    if p.leading_colon.is_some() {
+        format!("::{joined}")
+    } else {
+        joined
+    }
+}
+
+/// Flattens a use tree into one entry per bound name or glob.
+fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, span: Span, out: &mut Vec<UseEntry>) {
+    match tree {
+        UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            flatten_use(&p.tree, prefix, span, out);
+            prefix.pop();
+        }
+        UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            if name == "self" {
+                if let Some(last) = prefix.last() {
+                    out.push(UseEntry {
+                        name: Some(last.clone()),
+                        path: prefix.clone(),
+                        span: n.ident.span(),
+                    });
+                }
+                return;
+            }
+            let mut path = prefix.clone();
+            path.push(name.clone());
+            out.push(UseEntry {
+                name: Some(name),
+                path,
+                span: n.ident.span(),
+            });
+        }
+        UseTree::Rename(r) => {
+            let mut path = prefix.clone();
+            let orig = r.ident.to_string();
+            if orig != "self" {
+                path.push(orig);
+            }
+            out.push(UseEntry {
+                name: Some(r.rename.to_string()),
+                path,
+                span: r.ident.span(),
+            });
+        }
+        UseTree::Glob(g) => out.push(UseEntry {
+            name: None,
+            path: prefix.clone(),
+            span: g.star_token.span(),
+        }),
+        UseTree::Group(g) => {
+            for t in &g.items {
+                flatten_use(t, prefix, span, out);
+            }
+        }
+    }
+}
