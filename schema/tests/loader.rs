@@ -79,3 +79,162 @@ fn village_loads_and_resolves() {
     assert_eq!(mv.file, "src/player.rs");
     assert_eq!(schema.messages(Dir::C2s).count(), schema.c2s.len());
 }
+
+#[test]
+fn every_naming_form_resolves() {
+    let schema = load(&case("resolves")).unwrap_or_else(|e| panic!("{e}"));
+    let ItemKind::Message(m) = &schema.items["crate::Moved"].item.kind else {
+        panic!("not a message");
+    };
+    let named: Vec<String> = m
+        .record
+        .slots
+        .iter()
+        .map(|s| match s {
+            tuplet_schema::ir::Slot::Field(f) => tuplet_schema::ir::TypeRef::clone(&f.ty),
+            _ => unreachable!(),
+        })
+        .map(|t| {
+            let mut t = &t;
+            let inner;
+            loop {
+                match t {
+                    TypeRef::Option { inner: i } | TypeRef::Vec { inner: i, .. } => t = i,
+                    TypeRef::Named { path } => {
+                        inner = path.clone();
+                        break;
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+            inner
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "crate::common::Vec3",
+            "crate::common::Vec3",
+            "crate::common::Vec3",
+            "crate::common::Mode",
+            "crate::zone::Zone",
+            "crate::nested::deep::Deep",
+        ]
+    );
+    assert_eq!(
+        schema.items["crate::zone::Zone"].file,
+        "src/elsewhere/zone.rs"
+    );
+    assert_eq!(
+        schema.items["crate::nested::deep::Deep"].file,
+        "src/nested/mod.rs"
+    );
+}
+
+#[test]
+fn cfg_item_is_rejected() {
+    assert_one(
+        "cfg_item",
+        "src/lib.rs:5:12",
+        "`Extra` is under `#[cfg(...)]`: the loader reads the source as written",
+    );
+}
+
+#[test]
+fn item_in_cfg_module_is_rejected() {
+    assert_one(
+        "cfg_module",
+        "src/lib.rs:6:16",
+        "`Hidden` is in `crate::inner`, which is under `#[cfg(...)]`",
+    );
+}
+
+#[test]
+fn macro_made_type_is_rejected_where_made_and_where_used() {
+    let errs = errors("macro_type");
+    assert_eq!(errs.len(), 2, "{errs:#?}");
+    assert!(errs[0].starts_with("src/lib.rs:12:1: item-level macro `record!` in `crate`"));
+    assert!(errs[0].contains("types made by macros are invisible to the loader"));
+    assert!(errs[1].starts_with("src/lib.rs:17:12: cannot find type `Pos`"));
+    assert!(errs[1].contains("types made by macros are invisible"));
+}
+
+#[test]
+fn unknown_type_is_rejected_at_the_type() {
+    assert_one(
+        "unknown_type",
+        "src/lib.rs:7:16",
+        "cannot find type `Missing`: `crate` has no `Missing`",
+    );
+}
+
+#[test]
+fn generic_message_is_rejected() {
+    assert_one(
+        "generic_message",
+        "src/lib.rs:5:17",
+        "tuplet types cannot be generic",
+    );
+}
+
+#[test]
+fn missing_module_file_is_rejected() {
+    let errs = errors("missing_module");
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(errs[0].starts_with("src/lib.rs:4:9: module `nowhere` has no file: looked for "));
+    assert!(errs[0].contains("nowhere.rs and "));
+}
+
+#[test]
+fn path_attribute_to_a_missing_file_is_rejected() {
+    assert_one(
+        "bad_path",
+        "src/lib.rs:3:1",
+        "`#[path = \"gone/area.rs\"]` on `mod area` points at ",
+    );
+}
+
+#[test]
+fn duplicate_id_in_a_direction_is_rejected_at_the_later_id() {
+    assert_one(
+        "duplicate_id",
+        "src/b.rs:3:26",
+        "id 7 is used twice in direction c2s: by `crate::a::One` and `crate::b::Two`",
+    );
+}
+
+#[test]
+fn unknown_use_is_rejected() {
+    assert_one(
+        "unknown_use",
+        "src/lib.rs:10:27",
+        "unresolved import `crate::common::Vec4`: `crate::common` has no `Vec4`",
+    );
+}
+
+#[test]
+fn type_defined_twice_is_rejected() {
+    assert_one(
+        "defined_twice",
+        "src/lib.rs:9:10",
+        "`Pos` is defined twice in `crate` (first at line 4)",
+    );
+}
+
+#[test]
+fn message_as_field_type_is_rejected() {
+    assert_one(
+        "field_is_message",
+        "src/lib.rs:12:23",
+        "`Inner` is a message: a field holds a record, enum or flags type",
+    );
+}
+
+#[test]
+fn message_missing_from_dispatch_is_rejected() {
+    assert_one(
+        "dispatch_missing",
+        "src/lib.rs:11:12",
+        "message `b` (c2s, id 2) is in no c2s dispatch enum: add a variant `B(crate::B)`",
+    );
+}

@@ -70,13 +70,6 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    fn by_index(&self, index: usize) -> &LoadedItem {
-        self.items
-            .values()
-            .find(|li| li.index == index)
-            .expect("every walked item is loaded")
-    }
-
     /// Resolves references and runs the cross-item checks.
     pub fn resolve(&self) -> Result<ResolvedSchema, LoadErrors> {
         resolve::resolve(self).map_err(|e| LoadErrors(e).sorted())
@@ -85,7 +78,22 @@ impl Loaded {
 
 /// Loads the crate at `crate_dir` (its root file is `src/lib.rs`) into the resolved IR.
 pub fn load(crate_dir: &Path) -> Result<ResolvedSchema, LoadErrors> {
-    load_items(crate_dir)?.resolve()
+    load_from(crate_dir, &crate_dir.join("src").join("lib.rs"))
+}
+
+/// [`load`] from an explicit root file. Errors of every item are reported together: the
+/// references of items that parsed are resolved even when others did not (a reference to
+/// an item that failed is not reported again).
+pub fn load_from(crate_dir: &Path, root: &Path) -> Result<ResolvedSchema, LoadErrors> {
+    let (loaded, mut errors) = walk(crate_dir, root);
+    match resolve::resolve(&loaded) {
+        Ok(schema) if errors.is_empty() => Ok(schema),
+        Ok(_) => Err(LoadErrors(errors).sorted()),
+        Err(more) => {
+            errors.extend(more);
+            Err(LoadErrors(errors).sorted())
+        }
+    }
 }
 
 /// Loads the crate at `crate_dir` (root `src/lib.rs`) into the per-item IR, unresolved.
@@ -96,6 +104,16 @@ pub fn load_items(crate_dir: &Path) -> Result<Loaded, LoadErrors> {
 /// Loads a crate from an explicit root file (`crate_dir` only shortens file names in the
 /// resolved IR).
 pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErrors> {
+    let (loaded, errors) = walk(crate_dir, root);
+    if errors.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(LoadErrors(errors).sorted())
+    }
+}
+
+/// Walks and parses the crate: every item that parsed, and every error found.
+fn walk(crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadError>) {
     let walk = Walk::crate_from(root);
     let mut errors = walk.errors.clone();
     resolve::check_uses(&walk, &mut errors);
@@ -109,7 +127,10 @@ pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErro
             let why = if found.cfg {
                 format!("`{ident}` is under `#[cfg(...)]`")
             } else {
-                format!("`{ident}` is in `{}`, which is under `#[cfg(...)]`", module.path)
+                format!(
+                    "`{ident}` is in `{}`, which is under `#[cfg(...)]`",
+                    module.path
+                )
             };
             errors.push(LoadError::at(
                 &file,
@@ -158,12 +179,10 @@ pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErro
             ));
         }
     }
-    if !errors.is_empty() {
-        return Err(LoadErrors(errors).sorted());
-    }
-    Ok(Loaded {
+    let loaded = Loaded {
         crate_dir: crate_dir.to_path_buf(),
         items,
         walk,
-    })
+    };
+    (loaded, errors)
 }

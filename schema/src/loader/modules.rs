@@ -214,13 +214,7 @@ impl Walk {
             .or_insert(Def::Other(what));
     }
 
-    fn found(
-        &mut self,
-        module: usize,
-        derive: Option<Derive>,
-        cfg: bool,
-        input: syn::DeriveInput,
-    ) {
+    fn found(&mut self, module: usize, derive: Option<Derive>, cfg: bool, input: syn::DeriveInput) {
         let Some(derive) = derive else { return };
         let name = input.ident.to_string();
         let index = self.items.len();
@@ -327,9 +321,8 @@ impl Walk {
 
 /// Reads and parses one file.
 fn read(file: &Path) -> Result<Vec<Item>, LoadError> {
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        LoadError::at_line(file, 0, 0, format!("cannot read the file: {e}"))
-    })?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| LoadError::at_line(file, 0, 0, format!("cannot read the file: {e}")))?;
     syn::parse_file(&text)
         .map(|f| f.items)
         .map_err(|e| LoadError::at(file, e.span(), format!("does not parse as Rust: {e}")))
@@ -338,8 +331,7 @@ fn read(file: &Path) -> Result<Vec<Item>, LoadError> {
 /// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).
 pub(crate) fn tuplet_derive(attrs: &[Attribute]) -> Option<Derive> {
     for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let Ok(paths) =
-            attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+        let Ok(paths) = attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
         else {
             continue;
         };

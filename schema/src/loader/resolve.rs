@@ -178,12 +178,9 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
     let walk = &loaded.walk;
     let r = Resolver { walk };
     let mut errors = Vec::new();
-    // Walk index -> canonical path.
-    let paths: BTreeMap<usize, &str> = loaded
-        .items
-        .values()
-        .map(|li| (li.index, li.path.as_str()))
-        .collect();
+    // Walk index -> the item, for those that parsed.
+    let by_index: BTreeMap<usize, &LoadedItem> =
+        loaded.items.values().map(|li| (li.index, li)).collect();
     let mut resolved: BTreeMap<String, ResolvedItem> = BTreeMap::new();
     for li in loaded.items.values() {
         let found = &walk.items[li.index];
@@ -209,11 +206,14 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
             };
             match target {
                 Ok(Target::Item(i)) => {
-                    let kind = Kind::of(&loaded.by_index(i).item);
-                    if let Some(msg) = role.refuse(kind, &written) {
+                    // An item that failed to parse was reported already.
+                    let Some(target) = by_index.get(&i) else {
+                        continue;
+                    };
+                    if let Some(msg) = role.refuse(Kind::of(&target.item), &written) {
                         errors.push(err(msg));
                     }
-                    map.insert(written, paths[&i].to_string());
+                    map.insert(written, target.path.clone());
                 }
                 Ok(Target::Other(what)) => errors.push(err(format!(
                     "`{written}` is a {what} without a tuplet derive: derive `tuplet::Record`, \
@@ -455,9 +455,9 @@ fn collect_refs(item: &Item, out: &mut Vec<(String, Role)>) {
     fn ty(t: &TypeRef, out: &mut Vec<(String, Role)>) {
         match t {
             TypeRef::Named { path } => out.push((path.clone(), Role::Field)),
-            TypeRef::Option { inner } | TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => {
-                ty(inner, out)
-            }
+            TypeRef::Option { inner }
+            | TypeRef::Vec { inner, .. }
+            | TypeRef::Array { inner, .. } => ty(inner, out),
             TypeRef::Map { key, value, .. } => {
                 ty(key, out);
                 ty(value, out);
@@ -502,9 +502,9 @@ fn rewrite_refs(item: &mut Item, map: &BTreeMap<String, String>) {
                     *path = c.clone();
                 }
             }
-            TypeRef::Option { inner } | TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => {
-                ty(inner, map)
-            }
+            TypeRef::Option { inner }
+            | TypeRef::Vec { inner, .. }
+            | TypeRef::Array { inner, .. } => ty(inner, map),
             TypeRef::Map { key, value, .. } => {
                 ty(key, map);
                 ty(value, map);
@@ -544,13 +544,18 @@ pub(crate) fn type_span(input: &syn::DeriveInput, written: &str) -> Span {
                 if s == written {
                     return Some(tp.span());
                 }
-                tp.path.segments.iter().find_map(|seg| match &seg.arguments {
-                    syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|arg| match arg {
-                        syn::GenericArgument::Type(t) => in_type(t, written),
+                tp.path
+                    .segments
+                    .iter()
+                    .find_map(|seg| match &seg.arguments {
+                        syn::PathArguments::AngleBracketed(a) => {
+                            a.args.iter().find_map(|arg| match arg {
+                                syn::GenericArgument::Type(t) => in_type(t, written),
+                                _ => None,
+                            })
+                        }
                         _ => None,
-                    }),
-                    _ => None,
-                })
+                    })
             }
             syn::Type::Array(a) => in_type(&a.elem, written),
             syn::Type::Group(g) => in_type(&g.elem, written),

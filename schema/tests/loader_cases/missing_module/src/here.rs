@@ -1,0 +1,4 @@
+#[derive(tuplet::Record)]
+pub struct Here {
+    pub a: u8,
+}

@@ -1,0 +1,4 @@
+//! A `mod` declaration without a file.
+
+pub mod here;
+pub mod nowhere;
