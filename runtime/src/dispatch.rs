@@ -95,7 +95,10 @@ pub fn unknown_id(id: u32) -> Error {
 /// The error for a name no message of the direction has.
 #[cold]
 pub fn unknown_message_name(name: &str) -> Error {
-    Error::new(Code::UnknownMessage, format!("no message is named {name:?}"))
+    Error::new(
+        Code::UnknownMessage,
+        format!("no message is named {name:?}"),
+    )
 }
 
 /// Compile-time helper for the derive: the first index whose value repeats an earlier one.

@@ -37,10 +37,10 @@ pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 pub mod __private {
     pub use crate::codec::{validate, Dir, FieldInfo, Message, Reserved, Wire};
     pub use crate::dispatch::*;
-    pub use crate::support::*;
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};
+    pub use crate::support::*;
     pub use crate::wire::{write, Kind, Reader, Shape};
     pub use std::collections::BTreeMap;
     pub use std::vec::Vec;

@@ -71,7 +71,8 @@ impl Meter {
     pub fn record_out<D: Dispatch>(&self, msg: &D, bytes: usize, fanout: u64) {
         if let Some(c) = self.counters.get(msg.index()) {
             c.count_out.fetch_add(fanout, Ordering::Relaxed);
-            c.bytes_out.fetch_add(bytes as u64 * fanout, Ordering::Relaxed);
+            c.bytes_out
+                .fetch_add(bytes as u64 * fanout, Ordering::Relaxed);
         }
     }
 

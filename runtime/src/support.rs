@@ -16,7 +16,11 @@ pub fn check_int(v: i128, min: i128, max: i128) -> Result<(), Error> {
 }
 
 #[cold]
-fn out_of_range(v: impl std::fmt::Display, min: impl std::fmt::Display, max: impl std::fmt::Display) -> Error {
+fn out_of_range(
+    v: impl std::fmt::Display,
+    min: impl std::fmt::Display,
+    max: impl std::fmt::Display,
+) -> Error {
     Error::new(Code::OutOfRange, format!("{v} is outside {min}..={max}"))
 }
 
@@ -47,10 +51,16 @@ fn not_finite(v: f64) -> Error {
 #[inline]
 pub fn check_len(len: usize, min: u32, max: u32, unit: &'static str) -> Result<(), Error> {
     if len > max as usize {
-        return Err(Error::new(Code::TooLong, format!("{len} {unit}, at most {max}")));
+        return Err(Error::new(
+            Code::TooLong,
+            format!("{len} {unit}, at most {max}"),
+        ));
     }
     if len < min as usize {
-        return Err(Error::new(Code::TooShort, format!("{len} {unit}, at least {min}")));
+        return Err(Error::new(
+            Code::TooShort,
+            format!("{len} {unit}, at least {min}"),
+        ));
     }
     Ok(())
 }
@@ -58,7 +68,10 @@ pub fn check_len(len: usize, min: u32, max: u32, unit: &'static str) -> Result<(
 /// A fixed-size array arrived with `len` elements instead of `expected`.
 #[cold]
 pub fn wrong_length(len: u32, expected: u32) -> Error {
-    Error::new(Code::WrongLength, format!("{len} elements, expected {expected}"))
+    Error::new(
+        Code::WrongLength,
+        format!("{len} elements, expected {expected}"),
+    )
 }
 
 /// A required field is absent.
@@ -102,7 +115,10 @@ pub fn unknown_flags(bits: u64) -> Error {
 /// A data enum in the named shape must be a one-key map.
 #[cold]
 pub fn not_one_key(n: u32) -> Error {
-    Error::new(Code::WrongLength, format!("{n} entries, expected 1 (a one-key map)"))
+    Error::new(
+        Code::WrongLength,
+        format!("{n} entries, expected 1 (a one-key map)"),
+    )
 }
 
 /// Records a failed check as an issue at `path` (plus the error's own inner path).

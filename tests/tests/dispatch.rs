@@ -28,7 +28,11 @@ fn round_trips<D: Dispatch + PartialEq + std::fmt::Debug>() -> usize {
             assert_eq!(r.read_u64(0, u32::MAX as u64).unwrap(), v.id() as u64);
             assert_eq!(&D::from_envelope(&env).unwrap(), v, "{encoding:?} envelope");
             let payload = v.to_payload(encoding).unwrap();
-            assert_eq!(&D::from_payload(v.name(), &payload).unwrap(), v, "{encoding:?} payload");
+            assert_eq!(
+                &D::from_payload(v.name(), &payload).unwrap(),
+                v,
+                "{encoding:?} payload"
+            );
             assert!(env.ends_with(&payload));
         }
         assert_eq!(D::MESSAGES[v.index()], (v.name(), v.id()));
@@ -48,7 +52,9 @@ fn every_message_round_trips_in_both_directions_envelopes_and_shapes() {
 fn the_same_name_may_differ_by_direction() {
     let c2s = ClientMsg::from(Heartbeat { t: 5 });
     assert_eq!((c2s.name(), c2s.id()), ("player:heartbeat", 3));
-    let s2c = ServerMsg::from(Left { s: "abcdefghi".into() });
+    let s2c = ServerMsg::from(Left {
+        s: "abcdefghi".into(),
+    });
     assert_eq!(s2c.id(), 3);
     // The client's player:move payload is not the server's player:move.
     let mv = ClientMsg::sample_variant(1, 7, SampleMode::Max).unwrap();
@@ -67,9 +73,14 @@ fn unknown_and_reserved_ids_and_names_are_rejected() {
     let err = ClientMsg::from_envelope(&[]).unwrap_err();
     assert_eq!(err.code(), Code::Truncated);
     // Trailing bytes after a complete message.
-    let mut env = ClientMsg::from(Heartbeat { t: 1 }).to_envelope(Encoding::Compact).unwrap();
+    let mut env = ClientMsg::from(Heartbeat { t: 1 })
+        .to_envelope(Encoding::Compact)
+        .unwrap();
     env.push(0xc0);
-    assert_eq!(ClientMsg::from_envelope(&env).unwrap_err().code(), Code::TrailingBytes);
+    assert_eq!(
+        ClientMsg::from_envelope(&env).unwrap_err().code(),
+        Code::TrailingBytes
+    );
 }
 
 #[test]
@@ -82,18 +93,35 @@ fn bad_input_is_rejected_with_its_path() {
     assert_eq!(err.code(), Code::TooLong);
     assert_eq!(err.path().to_string(), "name");
     // The same as a value built in Rust.
-    let join = ClientMsg::from(Join { name: "a".repeat(30), colour: 0x1000000 });
+    let join = ClientMsg::from(Join {
+        name: "a".repeat(30),
+        colour: 0x1000000,
+    });
     let issues = join.validate();
-    let found: Vec<(Code, String)> = issues.iter().map(|i| (i.code, i.path.to_string())).collect();
-    assert_eq!(found, [(Code::TooLong, "name".into()), (Code::OutOfRange, "colour".into())]);
-    assert_eq!(join.to_envelope(Encoding::Compact).unwrap_err().code(), Code::TooLong);
+    let found: Vec<(Code, String)> = issues
+        .iter()
+        .map(|i| (i.code, i.path.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Code::TooLong, "name".into()),
+            (Code::OutOfRange, "colour".into())
+        ]
+    );
+    assert_eq!(
+        join.to_envelope(Encoding::Compact).unwrap_err().code(),
+        Code::TooLong
+    );
 }
 
 #[test]
 fn meter_counts_bytes_per_message_type_sorted_by_bytes() {
     let meter = Meter::new::<ServerMsg>();
     let birds = ServerMsg::sample_variant(5, 1, SampleMode::Max).unwrap();
-    let left = ServerMsg::from(Left { s: "abcdefghi".into() });
+    let left = ServerMsg::from(Left {
+        s: "abcdefghi".into(),
+    });
     for _ in 0..3 {
         let bytes = birds.to_envelope(Encoding::Compact).unwrap();
         meter.record_out(&birds, bytes.len(), 39);
@@ -104,15 +132,26 @@ fn meter_counts_bytes_per_message_type_sorted_by_bytes() {
     assert_eq!(rows[0].name, "birds:update");
     assert_eq!(rows[0].count_out, 3 * 39);
     assert!(rows[0].bytes_out > 80 * 10 * 3 * 39);
-    assert_eq!((rows[1].name, rows[1].count_in, rows[1].bytes_in), ("player:left", 1, 11));
-    assert!(meter.to_string().lines().nth(1).unwrap().starts_with("birds:update"));
+    assert_eq!(
+        (rows[1].name, rows[1].count_in, rows[1].bytes_in),
+        ("player:left", 1, 11)
+    );
+    assert!(meter
+        .to_string()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("birds:update"));
     meter.reset();
     assert!(meter.report().is_empty());
 }
 
 #[test]
 fn wire_equality_sees_through_quantization() {
-    let a = Pose { p: [1.0, 2.0, 3.0], r: 0.5 };
+    let a = Pose {
+        p: [1.0, 2.0, 3.0],
+        r: 0.5,
+    };
     let mut b = a.clone();
     b.p[0] += 0.004; // under half a centimetre: same wire int
     assert!(a.wire_eq(&b));

@@ -1,6 +1,9 @@
 //! The relayed `player:move` of the seeds: 35 bytes compact, over 80 named, with golden hex
 //! checked against an independent encoder (rmpv).
 
+// 3.141 rad is the seeds' example heading, not an approximation of pi.
+#![allow(clippy::approx_constant)]
+
 use tuplet::{Code, Wire};
 
 /// Which player moves; sent once at join, so the move carries only the session id.
@@ -40,7 +43,11 @@ fn the_move() -> RelayedMove {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[test]
@@ -51,7 +58,11 @@ fn compact_is_35_bytes_and_matches_rmpv() {
     use rmpv::Value;
     let value = Value::Array(vec![
         Value::from("abc123def"),
-        Value::Array(vec![Value::from(12345), Value::from(150), Value::from(-2500)]),
+        Value::Array(vec![
+            Value::from(12345),
+            Value::from(150),
+            Value::from(-2500),
+        ]),
         Value::from(3141),
         Value::from(1_764_000_000_000u64),
         Value::from(1234),
@@ -81,7 +92,8 @@ fn named_uses_legacy_keys_and_is_over_80_bytes() {
 #[test]
 fn decodes_both_shapes_to_the_same_value() {
     let compact: RelayedMove = tuplet::from_slice(&tuplet::to_vec(&the_move()).unwrap()).unwrap();
-    let named: RelayedMove = tuplet::from_slice(&tuplet::to_vec_named(&the_move()).unwrap()).unwrap();
+    let named: RelayedMove =
+        tuplet::from_slice(&tuplet::to_vec_named(&the_move()).unwrap()).unwrap();
     assert_eq!(compact, named);
     assert_eq!(compact.p, [123.45, 1.5, -25.0]);
 }

@@ -15,7 +15,10 @@ fn roundtrip_samples<T: Wire + PartialEq + std::fmt::Debug>(seeds: u64) {
         for mode in SampleMode::ALL {
             let x: T = tuplet::sample(seed, mode);
             let issues = tuplet::validate(&x);
-            assert!(issues.is_empty(), "sample {seed} {mode:?} invalid: {issues:?}");
+            assert!(
+                issues.is_empty(),
+                "sample {seed} {mode:?} invalid: {issues:?}"
+            );
             let compact = tuplet::to_vec(&x).unwrap();
             if let Some(max) = T::MAX_SIZE {
                 assert!(compact.len() <= max, "{} > MAX_SIZE {max}", compact.len());
@@ -29,7 +32,11 @@ fn roundtrip_samples<T: Wire + PartialEq + std::fmt::Debug>(seeds: u64) {
             assert!(x.wire_eq(&z) && z.wire_eq(&y));
             let widened = widen(&compact);
             let w: T = tuplet::from_slice(&widened).unwrap();
-            assert_eq!(tuplet::to_vec(&w).unwrap(), compact, "widened ints re-encode canonically");
+            assert_eq!(
+                tuplet::to_vec(&w).unwrap(),
+                compact,
+                "widened ints re-encode canonically"
+            );
         }
     }
 }
@@ -101,7 +108,10 @@ fn check_arbitrary<T: Wire + std::fmt::Debug>(x: &T) -> Result<(), TestCaseError
     let issues = tuplet::validate(x);
     match tuplet::to_vec(x) {
         Err(e) => {
-            prop_assert!(!issues.is_empty(), "encode failed ({e}) but validate passed");
+            prop_assert!(
+                !issues.is_empty(),
+                "encode failed ({e}) but validate passed"
+            );
             prop_assert_eq!(e.code(), issues[0].code);
         }
         Ok(bytes) => {
@@ -121,11 +131,7 @@ fn any_pose() -> impl Strategy<Value = Pose> {
 }
 
 fn near_pose() -> impl Strategy<Value = Pose> {
-    (
-        prop::array::uniform3(-5001.0f32..5001.0),
-        -3.2f32..3.2,
-    )
-        .prop_map(|(p, r)| Pose { p, r })
+    (prop::array::uniform3(-5001.0f32..5001.0), -3.2f32..3.2).prop_map(|(p, r)| Pose { p, r })
 }
 
 prop_compose! {

@@ -3,6 +3,9 @@
 //! change) and the bird stream as ten-key objects of doubles. Old shapes are built with
 //! rmpv, an independent encoder, exactly as the old JavaScript client sent them.
 
+// 3.141 rad is the seeds' example heading, not an approximation of pi.
+#![allow(clippy::approx_constant)]
+
 use rmpv::Value;
 use tuplet::Wire;
 use village::birds::{BirdState, BirdStream, Species};
