@@ -1,0 +1,27 @@
+/** The tuplet TypeScript runtime: embedded in each generated package. */
+
+export { Code, TupletError, formatPath, issueAt, toIssue, attempt } from "./errors.js";
+export type { Issue, Result, Seg, KeySeg } from "./errors.js";
+export { DEFAULT_LIMITS } from "./limits.js";
+export type { Limits } from "./limits.js";
+export { Reader, isNamed, mapEntries } from "./reader.js";
+export type { Kind, Shape } from "./reader.js";
+export { Writer } from "./writer.js";
+export { quantize, quantizeF32, dequantize, dequantizeF32, wireBound, roundHalfAwayFromZero } from "./quant.js";
+export { utf8Length, isWellFormed, checkWellFormed, encodeUtf8, encodeUtf8Into, decodeUtf8, compareUtf8 } from "./utf8.js";
+export {
+  checkInt,
+  checkF64,
+  checkF32,
+  checkLen,
+  wrongLength,
+  missing,
+  missingIndex,
+  duplicate,
+  unknownNumber,
+  unknownName,
+  unknownFlags,
+  notOneKey,
+} from "./checks.js";
+export * as fail from "./fail.js";
+export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
