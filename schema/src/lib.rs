@@ -10,5 +10,5 @@ pub mod loader;
 pub mod resolved;
 
 pub use grammar::{parse_item, parse_item_tokens, Derive};
-pub use loader::{load, load_items, LoadError, LoadErrors};
+pub use loader::{load, load_from, load_items, LoadError, LoadErrors};
 pub use resolved::{Kind, ResolvedItem, ResolvedSchema};

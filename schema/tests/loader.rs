@@ -39,6 +39,16 @@ fn assert_one(name: &str, at: &str, needle: &str) {
     assert!(e.contains(needle), "case `{name}`: {e}");
 }
 
+/// The type inside any `Option`, `Vec` and array.
+fn innermost(t: &TypeRef) -> &TypeRef {
+    match t {
+        TypeRef::Option { inner } | TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => {
+            innermost(inner)
+        }
+        other => other,
+    }
+}
+
 #[test]
 fn village_loads_and_resolves() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/village");
@@ -55,16 +65,7 @@ fn village_loads_and_resolves() {
         if let ItemKind::Message(m) = &item.item.kind {
             for slot in &m.record.slots {
                 if let tuplet_schema::ir::Slot::Field(f) = slot {
-                    let mut t = &f.ty;
-                    loop {
-                        match t {
-                            TypeRef::Option { inner }
-                            | TypeRef::Vec { inner, .. }
-                            | TypeRef::Array { inner, .. } => t = inner,
-                            _ => break,
-                        }
-                    }
-                    if let TypeRef::Named { path } = t {
+                    if let TypeRef::Named { path } = innermost(&f.ty) {
                         assert!(path.starts_with("crate::"), "{path}");
                         assert!(matches!(
                             schema.kind(path),
@@ -86,28 +87,16 @@ fn every_naming_form_resolves() {
     let ItemKind::Message(m) = &schema.items["crate::Moved"].item.kind else {
         panic!("not a message");
     };
-    let named: Vec<String> = m
+    let named: Vec<&str> = m
         .record
         .slots
         .iter()
         .map(|s| match s {
-            tuplet_schema::ir::Slot::Field(f) => tuplet_schema::ir::TypeRef::clone(&f.ty),
-            _ => unreachable!(),
-        })
-        .map(|t| {
-            let mut t = &t;
-            let inner;
-            loop {
-                match t {
-                    TypeRef::Option { inner: i } | TypeRef::Vec { inner: i, .. } => t = i,
-                    TypeRef::Named { path } => {
-                        inner = path.clone();
-                        break;
-                    }
-                    other => panic!("{other:?}"),
-                }
-            }
-            inner
+            tuplet_schema::ir::Slot::Field(f) => match innermost(&f.ty) {
+                TypeRef::Named { path } => path.as_str(),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
         })
         .collect();
     assert_eq!(

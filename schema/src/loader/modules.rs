@@ -135,14 +135,16 @@ impl Walk {
                     }
                 }
                 Item::Struct(s) => {
-                    if self.define(index, &mut seen, &file, &s.ident, "struct") {
+                    let new = self.define(index, &mut seen, &file, &s.ident, "struct");
+                    if new {
                         let derive = tuplet_derive(&s.attrs);
                         let is_cfg = has_cfg(&s.attrs);
                         self.found(index, derive, is_cfg, s.into());
                     }
                 }
                 Item::Enum(e) => {
-                    if self.define(index, &mut seen, &file, &e.ident, "enum") {
+                    let new = self.define(index, &mut seen, &file, &e.ident, "enum");
+                    if new {
                         let derive = tuplet_derive(&e.attrs);
                         let is_cfg = has_cfg(&e.attrs);
                         self.found(index, derive, is_cfg, e.into());
@@ -164,9 +166,8 @@ impl Walk {
                 Item::Const(c) => self.value(index, &c.ident, "constant"),
                 Item::Static(s) => self.value(index, &s.ident, "static"),
                 Item::Use(u) => {
-                    let span = u.span();
                     let mut entries = Vec::new();
-                    flatten_use(&u.tree, &mut Vec::new(), span, &mut entries);
+                    flatten_use(&u.tree, &mut Vec::new(), &mut entries);
                     self.modules[index].uses.extend(entries);
                 }
                 Item::Macro(m) if m.ident.is_none() => {
@@ -390,11 +391,11 @@ pub(crate) fn path_string(p: &syn::Path) -> String {
 }
 
 /// Flattens a use tree into one entry per bound name or glob.
-fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, span: Span, out: &mut Vec<UseEntry>) {
+fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseEntry>) {
     match tree {
         UseTree::Path(p) => {
             prefix.push(p.ident.to_string());
-            flatten_use(&p.tree, prefix, span, out);
+            flatten_use(&p.tree, prefix, out);
             prefix.pop();
         }
         UseTree::Name(n) => {
@@ -436,7 +437,7 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, span: Span, out: &mut V
         }),
         UseTree::Group(g) => {
             for t in &g.items {
-                flatten_use(t, prefix, span, out);
+                flatten_use(t, prefix, out);
             }
         }
     }

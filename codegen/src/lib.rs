@@ -1,0 +1,35 @@
+//! tuplet-codegen: the `tuplet` CLI and its emitters. The CLI reads `tuplet.toml`, loads
+//! the schema crate's source into the resolved IR (`tuplet_schema::load`), runs one emitter
+//! per configured output and writes (or, with `--check`, compares) the files.
+//!
+//! Laid out as typeshare's CLI: a thin `cli` (arguments), `config`, one file per target
+//! behind the [`emit::Emitter`] trait, and a `writer` that leaves unchanged files untouched.
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod config;
+pub mod emit;
+pub mod writer;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use config::Config;
+use tuplet_schema::{LoadErrors, ResolvedSchema};
+
+/// The files of every configured output: output folder -> (relative path -> contents).
+pub type Outputs = BTreeMap<PathBuf, BTreeMap<String, String>>;
+
+/// Loads the schema crate named in `config` into the resolved IR.
+pub fn load(config: &Config) -> Result<ResolvedSchema, LoadErrors> {
+    tuplet_schema::load(&config.schema_crate())
+}
+
+/// Runs every configured emitter on `schema`.
+pub fn generate(config: &Config, schema: &ResolvedSchema) -> Outputs {
+    emit::configured(config)
+        .into_iter()
+        .map(|(emitter, dir)| (dir, emitter.emit(schema)))
+        .collect()
+}
