@@ -6,7 +6,7 @@
 
 import { Code, TupletError } from "./errors.js";
 import { f32Overflow, notFinite, notIntegral, outOfRange } from "./fail.js";
-import { floatText, intText, rustDebugStr, rustDisplay } from "./format.js";
+import { floatText, intText, rustDebugStr } from "./format.js";
 
 /**
  * An int value (a JS number or bigint) must be an integer in `min..=max`: NaN or an infinity
@@ -24,12 +24,13 @@ export function checkInt(v: number | bigint, min: number | bigint, max: number |
   }
 }
 
-/** A raw f64 must be finite ("{v} is not a finite number") and within `min..=max` (Rust's f64 Display). */
+/**
+ * A raw f64 must be finite ("expected a finite number, found nan", the reader's template) and
+ * within `min..=max` ("{v} is outside {min}..={max}", numbers as the reader prints them).
+ */
 export function checkF64(v: number, min: number, max: number): void {
-  if (v - v !== 0) {
-    throw new TupletError(Code.NotFinite, `${rustDisplay(v)} is not a finite number`);
-  }
-  if (v < min || v > max) throw outOfRange(rustDisplay(v), rustDisplay(min), rustDisplay(max));
+  if (v - v !== 0) throw notFinite(v);
+  if (v < min || v > max) throw outOfRange(floatText(v), floatText(min), floatText(max));
 }
 
 /**

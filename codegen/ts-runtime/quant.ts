@@ -5,9 +5,8 @@
  * which rounds -2.5 to -2.
  */
 
-import { Code, TupletError } from "./errors.js";
-import { notFinite } from "./fail.js";
-import { rustDisplay } from "./format.js";
+import { notFinite, outOfRange } from "./fail.js";
+import { floatText } from "./format.js";
 
 /** Rounds half away from zero, as Rust's `f64::round` (`-0.4` gives `0`, never `-0`). */
 export function roundHalfAwayFromZero(x: number): number {
@@ -19,16 +18,13 @@ export function roundHalfAwayFromZero(x: number): number {
  * The wire integer for `x` at `scale`, checked against the wire bounds `min..=max` (from
  * `wireBound`). NaN or an infinity is `not_finite` ("expected a finite number, found nan");
  * a `q` outside the bounds is `out_of_range` ("{x} is outside {min / scale}..={max / scale}",
- * natural units, Rust's f64 Display).
+ * natural units, numbers printed as the reader prints them).
  */
 export function quantize(x: number, scale: number, min: number, max: number): number {
   if (x - x !== 0) throw notFinite(x);
   const q = roundHalfAwayFromZero(x * scale);
   if (!(q >= min && q <= max)) {
-    throw new TupletError(
-      Code.OutOfRange,
-      `${rustDisplay(x)} is outside ${rustDisplay(min / scale)}..=${rustDisplay(max / scale)}`,
-    );
+    throw outOfRange(floatText(x), floatText(min / scale), floatText(max / scale));
   }
   return q;
 }

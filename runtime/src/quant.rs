@@ -6,7 +6,8 @@
 //! ties up, so the TS runtime must round half away from zero by hand.
 //! `tests/fixtures/quant_vectors.json` holds the vectors both languages check.
 
-use crate::error::{Code, Error};
+use crate::error::Error;
+use crate::wire::fail::{self, float_text, not_finite};
 
 /// The wire integer for `x` at `scale`: `round_half_away_from_zero(x × scale)` in f64,
 /// checked against the wire bounds `min..=max` (from [`wire_bound`]).
@@ -54,29 +55,10 @@ pub fn wire_bound(bound: f64, scale: f64) -> i64 {
 
 #[cold]
 #[inline(never)]
-fn not_finite(x: f64) -> Error {
-    let found = if x.is_nan() {
-        "nan"
-    } else if x > 0.0 {
-        "infinity"
-    } else {
-        "-infinity"
-    };
-    Error::new(
-        Code::NotFinite,
-        format!("expected a finite number, found {found}"),
-    )
-}
-
-#[cold]
-#[inline(never)]
 fn out_of_range(x: f64, scale: f64, min: i64, max: i64) -> Error {
-    Error::new(
-        Code::OutOfRange,
-        format!(
-            "{x} is outside {}..={}",
-            min as f64 / scale,
-            max as f64 / scale
-        ),
+    fail::out_of_range(
+        float_text(x),
+        float_text(min as f64 / scale),
+        float_text(max as f64 / scale),
     )
 }

@@ -5,33 +5,29 @@
 
 use crate::error::{Code, Error, Issue, Path, Seg};
 use crate::sample::{SampleMode, SampleRng};
+use crate::wire::fail::{self, float_text};
 
 /// `v` must lie in `min..=max`.
 #[inline]
 pub fn check_int(v: i128, min: i128, max: i128) -> Result<(), Error> {
     if v < min || v > max {
-        return Err(out_of_range(v, min, max));
+        return Err(fail::out_of_range(v, min, max));
     }
     Ok(())
-}
-
-#[cold]
-fn out_of_range(
-    v: impl std::fmt::Display,
-    min: impl std::fmt::Display,
-    max: impl std::fmt::Display,
-) -> Error {
-    Error::new(Code::OutOfRange, format!("{v} is outside {min}..={max}"))
 }
 
 /// A raw f64 must be finite and within `min..=max`.
 #[inline]
 pub fn check_f64(v: f64, min: f64, max: f64) -> Result<(), Error> {
     if !v.is_finite() {
-        return Err(not_finite(v));
+        return Err(fail::not_finite(v));
     }
     if v < min || v > max {
-        return Err(out_of_range(v, min, max));
+        return Err(fail::out_of_range(
+            float_text(v),
+            float_text(min),
+            float_text(max),
+        ));
     }
     Ok(())
 }
@@ -40,11 +36,6 @@ pub fn check_f64(v: f64, min: f64, max: f64) -> Result<(), Error> {
 #[inline]
 pub fn check_f32(v: f32, min: f64, max: f64) -> Result<(), Error> {
     check_f64(v as f64, min, max)
-}
-
-#[cold]
-fn not_finite(v: f64) -> Error {
-    Error::new(Code::NotFinite, format!("{v} is not a finite number"))
 }
 
 /// A length (`unit` is "bytes", "elements" or "entries") must lie in `min..=max`.

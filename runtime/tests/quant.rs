@@ -98,3 +98,27 @@ fn round_trip_within_half_a_step() {
         );
     }
 }
+
+/// Field checks and quantization print numbers as the reader does (`float_text`), so Rust
+/// and TypeScript share one set of templates.
+#[test]
+fn field_checks_share_the_reader_templates() {
+    use tuplet::__private::{check_f32, check_f64};
+    let msg = |e: tuplet::Error| e.issue().message.clone();
+    assert_eq!(
+        msg(check_f64(f64::NAN, -1.0, 1.0).unwrap_err()),
+        "expected a finite number, found nan"
+    );
+    assert_eq!(
+        msg(check_f64(2.5, -1.0, 1.0).unwrap_err()),
+        "2.5 is outside -1..=1"
+    );
+    assert_eq!(
+        msg(check_f32(0.1, -0.05, 0.1).unwrap_err()),
+        "0.10000000149011612 is outside -0.05..=0.1"
+    );
+    assert_eq!(
+        msg(tuplet::quant::quantize(1e300, 100.0, -100, 100).unwrap_err()),
+        "1e300 is outside -1..=1"
+    );
+}

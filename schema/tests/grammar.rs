@@ -743,3 +743,21 @@ fn doc_lines_trim_one_space() {
     );
     assert_eq!(item.doc, " Two spaces keep one.\nNo space.\nThird.");
 }
+
+/// Regression: an int range inside the internally tagged `TypeRef` could be written but not
+/// read back (serde buffers tagged enums without i128 support).
+#[test]
+fn int_ranges_read_back_from_json() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        #[derive(tuplet::Record)]
+        pub struct R {
+            #[tuplet(range(-5, 5))] pub a: i8,
+            #[tuplet(bigint)] pub b: u64,
+            #[tuplet(range(0, 18446744073709551615), bigint)] pub c: u64,
+        }
+    };
+    let item = tuplet_schema::parse_item(&input, tuplet_schema::Derive::Record).unwrap();
+    let json = serde_json::to_string(&item).unwrap();
+    let back: tuplet_schema::ir::Item = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, item);
+}

@@ -2,7 +2,7 @@
 //!
 //! Everything the derived codecs do on the wire goes through here; WIRE.md is the contract.
 
-mod fail;
+pub(crate) mod fail;
 mod marker;
 mod read;
 pub mod write;

@@ -86,7 +86,7 @@ test("quantize messages match Rust's templates", () => {
   assert.equal(e.detail, "expected a finite number, found -infinity");
   e = errorOf(() => quantize(1e300, 100, -SAFE, SAFE));
   assert.equal(e.code, "out_of_range");
-  assert.equal(e.detail, `1${"0".repeat(300)} is outside -90071992547409.9..=90071992547409.9`);
+  assert.equal(e.detail, "1e300 is outside -90071992547409.9..=90071992547409.9");
   e = errorOf(() => quantize(3.1425, 1000, -3142, 3142));
   assert.equal(e.detail, "3.1425 is outside -3.142..=3.142");
 });
