@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 mod check;
+pub mod compat;
 pub mod grammar;
 pub mod ir;
 pub mod loader;

@@ -1,0 +1,818 @@
+//! The lock model: what `tuplet.lock.json` holds. Built from a [`ResolvedSchema`], written as
+//! canonical JSON (sorted maps, fields in a fixed order, two-space indent, a trailing
+//! newline), so writing the same schema twice gives the same bytes.
+//!
+//! Messages are keyed by direction then wire name (a `both` message is listed under each
+//! direction), types by canonical path. Type references hold canonical paths; the compat
+//! check pairs types structurally, from the messages down, so moving a type to another
+//! module changes the lock but not the verdict.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::ir::{self, Dir, ItemKind, Slot, TypeRef, VariantFields};
+use crate::resolved::ResolvedSchema;
+
+/// The lock format's version, written as `format`.
+pub const FORMAT: u32 = 1;
+
+/// The default file name, beside `tuplet.toml`.
+pub const FILE_NAME: &str = "tuplet.lock.json";
+
+/// A whole lock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lock {
+    /// The format version ([`FORMAT`]).
+    pub format: u32,
+    /// Messages by direction (`c2s`, `s2c`), then wire name.
+    pub messages: BTreeMap<WireDir, BTreeMap<String, LockMessage>>,
+    /// Reserved ids and names of removed messages, per direction (from dispatch enums).
+    #[serde(default)]
+    pub reserved: BTreeMap<WireDir, ReservedIds>,
+    /// Every record, enum and flags type reached from a message, by canonical path.
+    pub types: BTreeMap<String, LockType>,
+    /// Accepted breaks and restarts, oldest first.
+    #[serde(default)]
+    pub history: Vec<HistoryEntry>,
+    /// Acceptances written in the source (only in a lock built from a schema).
+    #[serde(skip)]
+    pub accepts: Vec<SourceAccept>,
+    /// Source lines by item path (only in a lock built from a schema).
+    #[serde(skip)]
+    pub lines: BTreeMap<String, usize>,
+    /// Lines of the lock file by entry key (`messages/c2s/player:move`), when parsed from text.
+    #[serde(skip)]
+    pub lock_lines: BTreeMap<String, usize>,
+}
+
+/// One direction on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireDir {
+    /// Client to server.
+    C2s,
+    /// Server to client.
+    S2c,
+}
+
+impl WireDir {
+    /// Both directions, client to server first.
+    pub const ALL: [WireDir; 2] = [WireDir::C2s, WireDir::S2c];
+
+    /// `c2s` or `s2c`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WireDir::C2s => "c2s",
+            WireDir::S2c => "s2c",
+        }
+    }
+
+    /// The other direction.
+    pub fn other(self) -> WireDir {
+        match self {
+            WireDir::C2s => WireDir::S2c,
+            WireDir::S2c => WireDir::C2s,
+        }
+    }
+
+    /// The IR direction.
+    pub fn ir(self) -> Dir {
+        match self {
+            WireDir::C2s => Dir::C2s,
+            WireDir::S2c => Dir::S2c,
+        }
+    }
+}
+
+/// One message in one direction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockMessage {
+    /// The envelope id.
+    pub id: u32,
+    /// The declared direction (`c2s`, `s2c` or `both`).
+    pub dir: Dir,
+    /// The canonical path of the message type.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The source file, relative to the schema crate.
+    pub file: String,
+    /// The byte budget, if any (recorded, not judged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<u32>,
+    /// Whether the message carries delta entities (recorded, not judged).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub delta: bool,
+    /// The slots, by position.
+    pub fields: Vec<LockSlot>,
+}
+
+/// Reserved message ids and names of one direction.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReservedIds {
+    /// Ids never to be reused.
+    #[serde(default)]
+    pub ids: BTreeSet<u32>,
+    /// Names never to be reused.
+    #[serde(default)]
+    pub names: BTreeSet<String>,
+}
+
+/// One position of a record: a field or a reserved placeholder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockSlot {
+    /// The field name (for a reserved slot, its Rust placeholder name).
+    pub name: String,
+    /// The type; absent for a reserved slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ty: Option<Ty>,
+    /// Legacy keys of the named shape.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legacy: Vec<String>,
+    /// For a reserved slot, the note saying why the field went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<String>,
+}
+
+impl LockSlot {
+    /// Whether this is a reserved placeholder.
+    pub fn is_reserved(&self) -> bool {
+        self.ty.is_none()
+    }
+
+    /// Whether this is a live field whose type is `Option<_>`.
+    pub fn is_optional(&self) -> bool {
+        matches!(self.ty, Some(Ty::Option { .. }))
+    }
+}
+
+/// A type with its constraints, normalized: every bound is the effective one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Ty {
+    /// `bool`.
+    Bool,
+    /// An integer with its effective inclusive bounds.
+    Int {
+        /// `u8` ... `i64`.
+        prim: String,
+        /// Smallest value.
+        #[serde(with = "int_bound")]
+        min: i128,
+        /// Largest value.
+        #[serde(with = "int_bound")]
+        max: i128,
+        /// TypeScript `bigint`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        bigint: bool,
+    },
+    /// A raw float with its range in natural units, if any.
+    Float {
+        /// 32 or 64.
+        bits: u8,
+        /// Smallest value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min: Option<f64>,
+        /// Largest value.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<f64>,
+    },
+    /// A quantized float: the wire int `q` and its integer bounds.
+    Quant {
+        /// 32 or 64.
+        bits: u8,
+        /// Wire integers per natural unit.
+        scale: f64,
+        /// The unit name, if given by name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unit: Option<String>,
+        /// Smallest `q`.
+        qmin: i64,
+        /// Largest `q`.
+        qmax: i64,
+        /// The range in natural units, as written.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<[f64; 2]>,
+    },
+    /// A string; `len` counts UTF-8 bytes.
+    String {
+        /// Length bounds.
+        #[serde(default, skip_serializing_if = "LockLen::is_any")]
+        len: LockLen,
+    },
+    /// Bytes (bin).
+    Bytes {
+        /// Length bounds.
+        #[serde(default, skip_serializing_if = "LockLen::is_any")]
+        len: LockLen,
+    },
+    /// `Option<T>`.
+    Option {
+        /// The inner type.
+        inner: Box<Ty>,
+    },
+    /// `Vec<T>`.
+    Vec {
+        /// The element type.
+        inner: Box<Ty>,
+        /// Length bounds.
+        #[serde(default, skip_serializing_if = "LockLen::is_any")]
+        len: LockLen,
+    },
+    /// `[T; N]`.
+    Array {
+        /// The element type.
+        inner: Box<Ty>,
+        /// N.
+        len: u32,
+    },
+    /// `BTreeMap<K, V>`.
+    Map {
+        /// The key type.
+        key: Box<Ty>,
+        /// The value type.
+        value: Box<Ty>,
+        /// Entry-count bounds.
+        #[serde(default, skip_serializing_if = "LockLen::is_any")]
+        len: LockLen,
+    },
+    /// A record, enum or flags type, by canonical path (see `types`).
+    Named {
+        /// The canonical path.
+        path: String,
+    },
+}
+
+/// Length bounds; absent means unbounded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockLen {
+    /// Smallest length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u32>,
+    /// Largest length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
+impl LockLen {
+    /// Whether unbounded.
+    pub fn is_any(&self) -> bool {
+        self.min.is_none() && self.max.is_none()
+    }
+
+    /// The effective bounds.
+    pub fn bounds(&self) -> (u64, u64) {
+        (
+            self.min.unwrap_or(0) as u64,
+            self.max.map(|m| m as u64).unwrap_or(u32::MAX as u64 + 1),
+        )
+    }
+}
+
+/// A referenced type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockType {
+    /// The directions it is reached from, through messages.
+    pub dirs: Vec<WireDir>,
+    /// The source file, relative to the schema crate.
+    pub file: String,
+    /// The body.
+    #[serde(flatten)]
+    pub body: TypeBody,
+}
+
+/// The body of a referenced type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeBody {
+    /// A record.
+    Record {
+        /// Slots by position.
+        fields: Vec<LockSlot>,
+    },
+    /// An enum.
+    Enum {
+        /// Whether any variant carries data (`[tag, ...]` on the wire).
+        data: bool,
+        /// Unknown numbers are kept.
+        #[serde(default, skip_serializing_if = "is_false")]
+        open: bool,
+        /// Numbers of removed variants.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reserved: Vec<i64>,
+        /// The variants, by number.
+        variants: Vec<LockVariant>,
+    },
+    /// A flag set.
+    Flags {
+        /// The wire int.
+        int: String,
+        /// Unknown bits are kept.
+        #[serde(default, skip_serializing_if = "is_false")]
+        open: bool,
+        /// Bits of removed flags.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reserved: Vec<u8>,
+        /// The flags, by bit.
+        bits: Vec<LockFlag>,
+    },
+}
+
+impl TypeBody {
+    /// `record`, `enum` or `flags`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TypeBody::Record { .. } => "record",
+            TypeBody::Enum { data: false, .. } => "unit enum",
+            TypeBody::Enum { data: true, .. } => "enum with data",
+            TypeBody::Flags { .. } => "flags",
+        }
+    }
+}
+
+/// One enum variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockVariant {
+    /// The name (its named-shape name).
+    pub name: String,
+    /// The discriminant or tag.
+    pub number: i64,
+    /// `unit`, `newtype` or `struct`.
+    pub shape: String,
+    /// The data: one field named `0` for a newtype, the record's slots for a struct.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<LockSlot>,
+}
+
+/// One flag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LockFlag {
+    /// The name.
+    pub name: String,
+    /// The bit.
+    pub bit: u8,
+}
+
+/// One entry of the lock's history.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum HistoryEntry {
+    /// A breaking change accepted in the source and recorded by `tuplet lock`.
+    Accepted {
+        /// The rule.
+        rule: String,
+        /// The direction judged.
+        dir: WireDir,
+        /// The item's canonical path.
+        item: String,
+        /// The field, variant or flag, if any.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        member: String,
+        /// The old value.
+        was: String,
+        /// The new value.
+        now: String,
+        /// Why it was accepted.
+        reason: String,
+    },
+    /// The lock was started over with `tuplet lock --restart`.
+    Restart {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// An `accept(...)` written in the source, with where it applies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceAccept {
+    /// The acceptance.
+    pub accept: ir::Accept,
+    /// The canonical path of the item it is written on.
+    pub item: String,
+    /// The field, variant or `Variant.field` it is written on; empty on a container.
+    pub member: String,
+    /// For an acceptance on a dispatch enum, its direction: it covers that direction's
+    /// message-level changes (a removed message, a changed id).
+    pub dispatch: Option<Dir>,
+    /// `file:line` of the item.
+    pub location: String,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Converts an IR type (canonical paths) to a lock type.
+pub fn ty_of(t: &TypeRef) -> Ty {
+    match t {
+        TypeRef::Bool => Ty::Bool,
+        TypeRef::Int(i) => {
+            let (min, max) = i.bounds();
+            Ty::Int {
+                prim: i.prim.as_str().to_string(),
+                min,
+                max,
+                bigint: i.bigint,
+            }
+        }
+        TypeRef::Float(f) => match (&f.quant, f.quant_bounds()) {
+            (Some(q), Some((qmin, qmax))) => Ty::Quant {
+                bits: f.bits,
+                scale: q.scale,
+                unit: q.unit.clone(),
+                qmin,
+                qmax,
+                range: f.range.map(|r| [r.min, r.max]),
+            },
+            _ => Ty::Float {
+                bits: f.bits,
+                min: f.range.map(|r| r.min),
+                max: f.range.map(|r| r.max),
+            },
+        },
+        TypeRef::String { len } => Ty::String { len: len_of(len) },
+        TypeRef::Bytes { len } => Ty::Bytes { len: len_of(len) },
+        TypeRef::Option { inner } => Ty::Option {
+            inner: Box::new(ty_of(inner)),
+        },
+        TypeRef::Vec { inner, len } => Ty::Vec {
+            inner: Box::new(ty_of(inner)),
+            len: len_of(len),
+        },
+        TypeRef::Array { inner, len } => Ty::Array {
+            inner: Box::new(ty_of(inner)),
+            len: *len,
+        },
+        TypeRef::Map { key, value, len } => Ty::Map {
+            key: Box::new(ty_of(key)),
+            value: Box::new(ty_of(value)),
+            len: len_of(len),
+        },
+        TypeRef::Named { path } => Ty::Named { path: path.clone() },
+    }
+}
+
+fn len_of(l: &ir::Len) -> LockLen {
+    LockLen {
+        min: l.min,
+        max: l.max,
+    }
+}
+
+fn slots_of(slots: &[Slot]) -> Vec<LockSlot> {
+    slots
+        .iter()
+        .map(|s| match s {
+            Slot::Field(f) => LockSlot {
+                name: f.name.clone(),
+                ty: Some(ty_of(&f.ty)),
+                legacy: f.legacy.clone(),
+                reserved: None,
+            },
+            Slot::Reserved(r) => LockSlot {
+                name: r.ident.clone(),
+                ty: None,
+                legacy: Vec::new(),
+                reserved: Some(r.note.clone()),
+            },
+        })
+        .collect()
+}
+
+/// The paths named anywhere in a type.
+fn named_in(t: &Ty, out: &mut Vec<String>) {
+    match t {
+        Ty::Named { path } => out.push(path.clone()),
+        Ty::Option { inner } | Ty::Vec { inner, .. } | Ty::Array { inner, .. } => {
+            named_in(inner, out)
+        }
+        Ty::Map { key, value, .. } => {
+            named_in(key, out);
+            named_in(value, out);
+        }
+        _ => {}
+    }
+}
+
+fn named_in_slots(slots: &[LockSlot], out: &mut Vec<String>) {
+    for s in slots {
+        if let Some(t) = &s.ty {
+            named_in(t, out);
+        }
+    }
+}
+
+impl Lock {
+    /// Builds the lock of a resolved schema (empty history).
+    pub fn from_schema(schema: &ResolvedSchema) -> Lock {
+        let mut messages: BTreeMap<WireDir, BTreeMap<String, LockMessage>> = BTreeMap::new();
+        let mut reserved: BTreeMap<WireDir, ReservedIds> = BTreeMap::new();
+        let mut types = BTreeMap::new();
+        let mut accepts = Vec::new();
+        let mut lines = BTreeMap::new();
+        let mut reach: BTreeMap<String, BTreeSet<WireDir>> = BTreeMap::new();
+        for d in WireDir::ALL {
+            messages.entry(d).or_default();
+        }
+        for (path, ri) in &schema.items {
+            lines.insert(path.clone(), ri.line);
+            let location = format!("{}:{}", ri.file, ri.line);
+            let item = &ri.item;
+            let mut push = |a: &ir::Accept, member: String, dispatch: Option<Dir>| {
+                accepts.push(SourceAccept {
+                    accept: a.clone(),
+                    item: path.clone(),
+                    member,
+                    dispatch,
+                    location: location.clone(),
+                })
+            };
+            let dispatch_dir = match &item.kind {
+                ItemKind::Dispatch(d) => Some(d.dir),
+                _ => None,
+            };
+            for a in &item.accept {
+                push(a, String::new(), dispatch_dir);
+            }
+            let field_accepts =
+                |slots: &[Slot], prefix: &str, push: &mut dyn FnMut(&ir::Accept, String)| {
+                    for s in slots {
+                        if let Slot::Field(f) = s {
+                            for a in &f.accept {
+                                push(a, format!("{prefix}{}", f.name));
+                            }
+                        }
+                    }
+                };
+            match &item.kind {
+                ItemKind::Message(m) => {
+                    field_accepts(&m.record.slots, "", &mut |a, m| push(a, m, None));
+                    let entry = LockMessage {
+                        id: m.id,
+                        dir: m.dir,
+                        ty: path.clone(),
+                        file: ri.file.clone(),
+                        budget: m.budget,
+                        delta: m.delta,
+                        fields: slots_of(&m.record.slots),
+                    };
+                    for d in WireDir::ALL {
+                        if m.dir.includes(d.ir()) {
+                            messages
+                                .entry(d)
+                                .or_default()
+                                .insert(m.name.clone(), entry.clone());
+                            let mut named = Vec::new();
+                            named_in_slots(&entry.fields, &mut named);
+                            for n in named {
+                                reach.entry(n).or_default().insert(d);
+                            }
+                        }
+                    }
+                }
+                ItemKind::Record(r) => {
+                    field_accepts(&r.slots, "", &mut |a, m| push(a, m, None));
+                    types.insert(
+                        path.clone(),
+                        (
+                            ri.file.clone(),
+                            TypeBody::Record {
+                                fields: slots_of(&r.slots),
+                            },
+                        ),
+                    );
+                }
+                ItemKind::Enum(e) => {
+                    let mut variants: Vec<LockVariant> = e
+                        .variants
+                        .iter()
+                        .map(|v| {
+                            for a in &v.accept {
+                                push(a, v.name.clone(), None);
+                            }
+                            let (shape, fields) = match &v.fields {
+                                VariantFields::Unit => ("unit", Vec::new()),
+                                VariantFields::Newtype { field } => {
+                                    for a in &field.accept {
+                                        push(a, format!("{}.0", v.name), None);
+                                    }
+                                    ("newtype", slots_of(&[Slot::Field((**field).clone())]))
+                                }
+                                VariantFields::Struct { record } => {
+                                    let prefix = format!("{}.", v.name);
+                                    field_accepts(&record.slots, &prefix, &mut |a, m| {
+                                        push(a, m, None)
+                                    });
+                                    ("struct", slots_of(&record.slots))
+                                }
+                            };
+                            LockVariant {
+                                name: v.name.clone(),
+                                number: v.number,
+                                shape: shape.to_string(),
+                                fields,
+                            }
+                        })
+                        .collect();
+                    variants.sort_by_key(|v| v.number);
+                    let mut res = e.reserved.clone();
+                    res.sort();
+                    res.dedup();
+                    types.insert(
+                        path.clone(),
+                        (
+                            ri.file.clone(),
+                            TypeBody::Enum {
+                                data: !e.is_unit(),
+                                open: e.open,
+                                reserved: res,
+                                variants,
+                            },
+                        ),
+                    );
+                }
+                ItemKind::Flags(f) => {
+                    let mut bits: Vec<LockFlag> = f
+                        .bits
+                        .iter()
+                        .map(|b| LockFlag {
+                            name: b.name.clone(),
+                            bit: b.bit,
+                        })
+                        .collect();
+                    bits.sort_by_key(|b| b.bit);
+                    let mut res = f.reserved.clone();
+                    res.sort();
+                    res.dedup();
+                    types.insert(
+                        path.clone(),
+                        (
+                            ri.file.clone(),
+                            TypeBody::Flags {
+                                int: f.prim.as_str().to_string(),
+                                open: f.open,
+                                reserved: res,
+                                bits,
+                            },
+                        ),
+                    );
+                }
+                ItemKind::Dispatch(d) => {
+                    for wd in WireDir::ALL {
+                        if d.dir.includes(wd.ir()) {
+                            let r = reserved.entry(wd).or_default();
+                            r.ids.extend(d.reserved_ids.iter().copied());
+                            r.names.extend(d.reserved_names.iter().cloned());
+                        }
+                    }
+                }
+            }
+        }
+        // Directions each type is reached from: a fixed point over references.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (path, (_, body)) in &types {
+                let Some(dirs) = reach.get(path).cloned() else {
+                    continue;
+                };
+                let mut named = Vec::new();
+                match body {
+                    TypeBody::Record { fields } => named_in_slots(fields, &mut named),
+                    TypeBody::Enum { variants, .. } => {
+                        for v in variants {
+                            named_in_slots(&v.fields, &mut named);
+                        }
+                    }
+                    TypeBody::Flags { .. } => {}
+                }
+                for n in named {
+                    let e = reach.entry(n).or_default();
+                    for d in &dirs {
+                        changed |= e.insert(*d);
+                    }
+                }
+            }
+        }
+        let types = types
+            .into_iter()
+            .filter_map(|(path, (file, body))| {
+                let dirs: Vec<WireDir> = reach.get(&path)?.iter().copied().collect();
+                Some((path, LockType { dirs, file, body }))
+            })
+            .collect();
+        reserved.retain(|_, r| !r.ids.is_empty() || !r.names.is_empty());
+        Lock {
+            format: FORMAT,
+            messages,
+            reserved,
+            types,
+            history: Vec::new(),
+            accepts,
+            lines,
+            lock_lines: BTreeMap::new(),
+        }
+    }
+
+    /// The canonical text: pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a lock always serializes");
+        s.push('\n');
+        s
+    }
+
+    /// Parses a lock's text, indexing the lines of its entries for reports.
+    pub fn from_json(text: &str) -> Result<Lock, String> {
+        let mut lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if lock.format != FORMAT {
+            return Err(format!(
+                "lock format {} is not the format this tuplet writes ({FORMAT})",
+                lock.format
+            ));
+        }
+        lock.lock_lines = index_lines(text);
+        Ok(lock)
+    }
+
+    /// The `file:line` of an item built from source, or its file alone.
+    pub fn location(&self, path: &str, file: &str) -> String {
+        match self.lines.get(path) {
+            Some(l) => format!("{file}:{l}"),
+            None => file.to_string(),
+        }
+    }
+
+    /// The line in the lock file of an entry (`messages/c2s/player:move`), if known.
+    pub fn lock_line(&self, key: &str) -> Option<usize> {
+        self.lock_lines.get(key).copied()
+    }
+}
+
+/// Maps `a/b/c` key paths of a pretty-printed JSON object to their 1-based lines (objects
+/// only; array elements are not indexed).
+fn index_lines(text: &str) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let t = line.trim_start();
+        if !t.starts_with('"') {
+            continue;
+        }
+        let Ok(key) = serde_json::from_str::<String>(match t[1..].find("\": ") {
+            Some(end) => &t[..end + 2],
+            None => continue,
+        }) else {
+            continue;
+        };
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let mut path: Vec<&str> = stack.iter().map(|(_, k)| k.as_str()).collect();
+        path.push(&key);
+        out.insert(path.join("/"), n + 1);
+        if t.ends_with('{') {
+            stack.push((indent, key));
+        }
+    }
+    out
+}
+
+/// i128 bounds as plain JSON numbers (every int bound fits an i64 or a u64), readable
+/// inside an internally tagged enum, whose buffering has no i128.
+mod int_bound {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
+        match i64::try_from(*v) {
+            Ok(i) => s.serialize_i64(i),
+            Err(_) => match u64::try_from(*v) {
+                Ok(u) => s.serialize_u64(u),
+                Err(_) => Err(serde::ser::Error::custom("int bound beyond 64 bits")),
+            },
+        }
+    }
+
+    struct V;
+
+    impl Visitor<'_> for V {
+        type Value = i128;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an integer")
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i128, E> {
+            Ok(v as i128)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i128, E> {
+            Ok(v as i128)
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        d.deserialize_any(V)
+    }
+}

@@ -1,0 +1,372 @@
+//! Compatibility: the lock (`tuplet.lock.json`), the rules, and the check that compares a
+//! schema with its lock under a deploy order. RULES.md (repository root) documents every
+//! rule; the `tuplet lock` and `tuplet compat` commands and [`assert_compatible`] run it.
+//!
+//! - [`lock::Lock::from_schema`] builds the lock of a resolved schema;
+//! - [`compare`] lists the changes between two locks, each named by its rule and judged per
+//!   direction and [`Deploy`] order;
+//! - [`check`] applies the acceptances written in the source (`accept(...)`) and flags the
+//!   ones that match nothing: a [`Report`], readable ([`Report::text`]) or JSON
+//!   ([`Report::json`]);
+//! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks.
+
+pub mod diff;
+pub mod lock;
+pub mod rules;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use diff::{compare, Deploy, Finding};
+pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
+pub use rules::{Category, Hurts, Rule};
+
+use crate::loader::LoadErrors;
+
+/// The outcome of a check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The deploy order judged by.
+    pub deploy: Deploy,
+    /// Whether nothing fails (exit 0).
+    pub compatible: bool,
+    /// Every finding: failing ones first, then accepted ones, then source-API notes.
+    pub findings: Vec<Finding>,
+    /// The lock's history (accepted breaks, restarts), oldest first.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Exit code: compatible.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a change breaks peers (unaccepted), or an acceptance matches nothing.
+pub const EXIT_BREAKING: u8 = 1;
+/// Exit code: the schema or the lock cannot be read.
+pub const EXIT_UNREADABLE: u8 = 2;
+
+fn accept_covers(a: &SourceAccept, f: &Finding) -> bool {
+    if a.accept.rule != f.rule || a.accept.was != f.was || a.accept.now != f.now {
+        return false;
+    }
+    if let Some(d) = a.dispatch {
+        return f.dir.is_some_and(|fd| d.includes(fd.ir()));
+    }
+    a.item == f.item
+        && (a.member.is_empty()
+            || f.member == a.member
+            || f.member.starts_with(&format!("{}.", a.member)))
+}
+
+fn in_history(old: &Lock, a: &SourceAccept) -> bool {
+    old.history.iter().any(|h| {
+        matches!(h, HistoryEntry::Accepted { rule, was, now, reason, .. }
+            if *rule == a.accept.rule && *was == a.accept.was && *now == a.accept.now
+                && *reason == a.accept.reason)
+    })
+}
+
+/// Compares `new` (built from the source, with its acceptances) with the `old` lock under
+/// `deploy`, applies the acceptances, and flags each acceptance that matches no change and
+/// is not already recorded in the lock's history.
+pub fn check(old: &Lock, new: &Lock, deploy: Deploy) -> Report {
+    let mut findings = compare(old, new, deploy);
+    let mut used = vec![false; new.accepts.len()];
+    for f in &mut findings {
+        if let Some(i) = new.accepts.iter().position(|a| accept_covers(a, f)) {
+            f.accepted = Some(new.accepts[i].accept.reason.clone());
+            used[i] = true;
+            // Every acceptance naming the same change counts as used.
+            for (j, a) in new.accepts.iter().enumerate() {
+                if accept_covers(a, f) {
+                    used[j] = true;
+                }
+            }
+        }
+    }
+    for (a, used) in new.accepts.iter().zip(used) {
+        if used || in_history(old, a) {
+            continue;
+        }
+        let r = &rules::ACCEPT_UNMATCHED;
+        let known = if rules::by_name(&a.accept.rule).is_some() {
+            ""
+        } else {
+            " (no such rule; see RULES.md)"
+        };
+        findings.push(Finding {
+            rule: r.name.to_string(),
+            category: r.category,
+            dir: None,
+            hurts: Hurts::Both,
+            breaks_under: Deploy::ALL.to_vec(),
+            message: String::new(),
+            item: a.item.clone(),
+            member: a.member.clone(),
+            was: String::new(),
+            now: format!(
+                "accept(rule = {:?}, was = {:?}, now = {:?}){known}",
+                a.accept.rule, a.accept.was, a.accept.now
+            ),
+            location: a.location.clone(),
+            breaking: true,
+            accepted: None,
+            why: r.why.to_string(),
+        });
+    }
+    findings.sort_by(|a, b| {
+        let key = |f: &Finding| {
+            (
+                !f.fails(),
+                f.accepted.is_some(),
+                f.category == Category::Source && !f.breaking,
+            )
+        };
+        key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+    });
+    Report {
+        deploy,
+        compatible: !findings.iter().any(Finding::fails),
+        findings,
+        history: old.history.clone(),
+    }
+}
+
+/// The lock to write after `old`: `new` with `old`'s history plus every accepted break of
+/// the check (consumed into the history). `Err` with the report when the check fails: an
+/// unaccepted break, a removed entry, an acceptance matching nothing.
+pub fn relock(old: &Lock, new: &Lock, deploy: Deploy) -> Result<(Lock, Report), Report> {
+    let report = check(old, new, deploy);
+    if !report.compatible {
+        return Err(report);
+    }
+    let mut next = new.clone();
+    next.history = old.history.clone();
+    for f in &report.findings {
+        let (Some(reason), Some(dir)) = (&f.accepted, f.dir) else {
+            continue;
+        };
+        let entry = HistoryEntry::Accepted {
+            rule: f.rule.clone(),
+            dir,
+            item: f.item.clone(),
+            member: f.member.clone(),
+            was: f.was.clone(),
+            now: f.now.clone(),
+            reason: reason.clone(),
+        };
+        if !next.history.contains(&entry) {
+            next.history.push(entry);
+        }
+    }
+    Ok((next, report))
+}
+
+/// The lock to write when starting over: `new`, keeping `old`'s history (if any) and adding
+/// a restart with its reason, which every later check prints.
+pub fn restart(old: Option<&Lock>, new: &Lock, reason: &str) -> Lock {
+    let mut next = new.clone();
+    next.history = old.map(|o| o.history.clone()).unwrap_or_default();
+    next.history.push(HistoryEntry::Restart {
+        reason: reason.to_string(),
+    });
+    next
+}
+
+impl Report {
+    /// The exit code: [`EXIT_OK`] or [`EXIT_BREAKING`].
+    pub fn exit_code(&self) -> u8 {
+        if self.compatible {
+            EXIT_OK
+        } else {
+            EXIT_BREAKING
+        }
+    }
+
+    /// Failing findings.
+    pub fn failures(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.fails())
+    }
+
+    /// The JSON report (pretty, trailing newline).
+    pub fn json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a report always serializes");
+        s.push('\n');
+        s
+    }
+
+    /// The readable report.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for h in &self.history {
+            if let HistoryEntry::Restart { reason } = h {
+                let _ = writeln!(s, "note: the lock was restarted: {reason}");
+            }
+        }
+        for f in &self.findings {
+            let label = if f.fails() {
+                "error"
+            } else if f.accepted.is_some() {
+                "accepted"
+            } else {
+                "note"
+            };
+            let _ = writeln!(s, "{label}[{}]: {}", f.rule, headline(f));
+            let _ = writeln!(s, "  --> {}", f.location);
+            let mut subject = f.item.clone();
+            if !f.member.is_empty() {
+                subject = format!("{subject}, `{}`", f.member);
+            }
+            if !f.message.is_empty() {
+                subject = format!("{subject} (in {})", f.message);
+            }
+            if !subject.is_empty() {
+                let _ = writeln!(s, "  at:  {subject}");
+            }
+            let _ = writeln!(s, "  was: {}", or_none(&f.was));
+            let _ = writeln!(s, "  now: {}", or_none(&f.now));
+            let _ = writeln!(s, "  why: {}", f.why);
+            if let Some(reason) = &f.accepted {
+                let _ = writeln!(s, "  accepted: {reason}");
+            } else if f.fails() && f.rule != rules::ACCEPT_UNMATCHED.name {
+                let _ = writeln!(
+                    s,
+                    "  fix: see RULES.md#{}; or accept it on {}: #[tuplet(accept(rule = {:?}, was = \
+                     {:?}, now = {:?}, reason = \"...\"))]",
+                    f.rule,
+                    accept_site(f),
+                    f.rule,
+                    f.was,
+                    f.now
+                );
+            }
+        }
+        let fails = self.failures().count();
+        let accepted = self
+            .findings
+            .iter()
+            .filter(|f| f.accepted.is_some())
+            .count();
+        let notes = self.findings.len() - fails - accepted;
+        let _ = writeln!(
+            s,
+            "tuplet compat ({}): {}; {fails} breaking, {accepted} accepted, {notes} note(s)",
+            self.deploy.as_str(),
+            if self.compatible {
+                "compatible"
+            } else {
+                "NOT compatible"
+            }
+        );
+        s
+    }
+}
+
+fn or_none(s: &str) -> &str {
+    if s.is_empty() {
+        "(none)"
+    } else {
+        s
+    }
+}
+
+fn headline(f: &Finding) -> String {
+    let mut h = f.category.label().to_string();
+    if let Some(d) = f.dir {
+        h.push_str(", ");
+        h.push_str(d.as_str());
+        if f.category != Category::Source {
+            let (client, server) = ("client", "server");
+            let (new_side, old_side) = match d {
+                WireDir::C2s => (client, server),
+                WireDir::S2c => (server, client),
+            };
+            let pair = match f.hurts {
+                Hurts::NewToOld => format!("a new {new_side} sending to an old {old_side}"),
+                Hurts::OldToNew => format!("an old {new_side} sending to a new {old_side}"),
+                Hurts::Both => "old and new peers, either way".to_string(),
+            };
+            let orders: Vec<&str> = f.breaks_under.iter().map(|d| d.as_str()).collect();
+            let _ = write!(h, ": hurts {pair}; breaks under {}", orders.join(", "));
+        }
+    }
+    h
+}
+
+fn accept_site(f: &Finding) -> String {
+    match f.rule.as_str() {
+        "message-removed" | "reservation-dropped" => {
+            let d = f.dir.map(|d| d.as_str()).unwrap_or("");
+            format!("the {d} dispatch enum")
+        }
+        _ if f.member.is_empty() => format!("`{}`", f.item),
+        _ => format!("`{}` of `{}`", f.member, f.item),
+    }
+}
+
+/// Why a check could not run: exit [`EXIT_UNREADABLE`].
+#[derive(Debug)]
+pub enum CompatError {
+    /// The schema crate does not load.
+    Schema(LoadErrors),
+    /// The lock cannot be read or parsed.
+    Lock(String),
+}
+
+impl std::fmt::Display for CompatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompatError::Schema(e) => write!(f, "{e}"),
+            CompatError::Lock(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CompatError {}
+
+/// Reads a lock file.
+pub fn read_lock(path: &Path) -> Result<Lock, CompatError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CompatError::Lock(format!(
+            "{}: cannot read the lock: {e} (write one with `tuplet lock`)",
+            path.display()
+        ))
+    })?;
+    Lock::from_json(&text).map_err(|e| CompatError::Lock(format!("{}: {e}", path.display())))
+}
+
+/// Checks the crate at `crate_dir` (root `src/lib.rs`) against the lock at `lock_path`.
+pub fn check_crate(
+    crate_dir: &Path,
+    lock_path: &Path,
+    deploy: Deploy,
+) -> Result<Report, CompatError> {
+    let schema = crate::loader::load(crate_dir).map_err(CompatError::Schema)?;
+    let old = read_lock(lock_path)?;
+    Ok(check(&old, &Lock::from_schema(&schema), deploy))
+}
+
+/// The check for `cargo test`: panics with the readable report when the schema crate at
+/// `crate_dir` breaks the lock at `lock_path` under `deploy` (or when either cannot be read).
+///
+/// ```no_run
+/// # use std::path::Path;
+/// # use tuplet_schema::compat::{assert_compatible, Deploy};
+/// assert_compatible(
+///     Path::new(env!("CARGO_MANIFEST_DIR")),
+///     &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tuplet.lock.json"),
+///     Deploy::AnyOrder,
+/// );
+/// ```
+pub fn assert_compatible(crate_dir: &Path, lock_path: &Path, deploy: Deploy) {
+    match check_crate(crate_dir, lock_path, deploy) {
+        Ok(report) if report.compatible => {}
+        Ok(report) => panic!(
+            "the schema at {} breaks the lock {}:\n{}",
+            crate_dir.display(),
+            lock_path.display(),
+            report.text()
+        ),
+        Err(e) => panic!("tuplet compat could not run: {e}"),
+    }
+}

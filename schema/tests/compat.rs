@@ -1,0 +1,295 @@
+//! The compatibility check: every rule is caught by a fixture whose expected findings are
+//! written by hand (rule, category, direction, and per deploy order where it matters), safe
+//! changes report nothing, acceptances pass and are recorded, unmatched ones fail, and the
+//! lock is deterministic.
+//!
+//! A fixture is `tests/compat_cases/<case>/{before.rs, after.rs, expected.json}`: two
+//! single-file crates and, per deploy order, whether the check passes and exactly which
+//! findings it reports. A finding's listed keys are compared; unlisted keys are free.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tuplet_schema::compat::{self, rules, Deploy, Finding, HistoryEntry, Lock};
+use tuplet_schema::load_from;
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/compat_cases")
+}
+
+fn lock_of(dir: &Path, file: &str) -> Lock {
+    let schema = load_from(dir, &dir.join(file))
+        .unwrap_or_else(|e| panic!("{}/{file} does not load:\n{e}", dir.display()));
+    Lock::from_schema(&schema)
+}
+
+/// The old lock as `tuplet compat` sees it: written, then read back.
+fn old_lock(dir: &Path) -> Lock {
+    Lock::from_json(&lock_of(dir, "before.rs").to_json()).expect("a written lock parses")
+}
+
+fn finding_json(f: &Finding) -> Value {
+    serde_json::to_value(f).unwrap()
+}
+
+/// Whether `found` has every key `want` lists, with the same value.
+fn matches(want: &Value, found: &Value) -> bool {
+    want.as_object()
+        .unwrap()
+        .iter()
+        .all(|(k, v)| found.get(k) == Some(v))
+}
+
+fn check_case(name: &str) -> usize {
+    let dir = cases_dir().join(name);
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+    let old = old_lock(&dir);
+    let new = lock_of(&dir, "after.rs");
+    let checks = expected["checks"].as_array().unwrap();
+    for c in checks {
+        let deploy = Deploy::parse(c["deploy"].as_str().unwrap()).unwrap();
+        let report = compat::check(&old, &new, deploy);
+        let found: Vec<Value> = report.findings.iter().map(finding_json).collect();
+        let want = c["findings"].as_array().unwrap();
+        let ctx = || {
+            format!(
+                "case `{name}` under {}:\n{}\nfound: {}",
+                deploy.as_str(),
+                report.text(),
+                serde_json::to_string_pretty(&found).unwrap()
+            )
+        };
+        assert_eq!(found.len(), want.len(), "{}", ctx());
+        let mut used = vec![false; found.len()];
+        for w in want {
+            let i = (0..found.len())
+                .find(|&i| !used[i] && matches(w, &found[i]))
+                .unwrap_or_else(|| panic!("expected {w} not found in {}", ctx()));
+            used[i] = true;
+        }
+        assert_eq!(
+            report.compatible,
+            c["compatible"].as_bool().unwrap(),
+            "{}",
+            ctx()
+        );
+        assert_eq!(report.exit_code(), if report.compatible { 0 } else { 1 });
+    }
+    checks.len()
+}
+
+fn case_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_fixture_reports_exactly_its_expected_findings() {
+    let names = case_names();
+    let mut failures = Vec::new();
+    for name in &names {
+        if let Err(e) = std::panic::catch_unwind(|| check_case(name)) {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("--- {name}\n{msg}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} case(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_rule_has_a_breaking_fixture_and_at_least_20_safe_changes_report_nothing() {
+    let mut covered = BTreeSet::new();
+    let mut silent = 0;
+    for name in case_names() {
+        let text = std::fs::read_to_string(cases_dir().join(&name).join("expected.json")).unwrap();
+        let expected: Value = serde_json::from_str(&text).unwrap();
+        for c in expected["checks"].as_array().unwrap() {
+            for f in c["findings"].as_array().unwrap() {
+                covered.insert(f["rule"].as_str().unwrap().to_string());
+            }
+        }
+        if name.starts_with("safe_") {
+            let all_empty = expected["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["findings"].as_array().unwrap().is_empty());
+            silent += usize::from(all_empty);
+        }
+    }
+    let missing: Vec<&str> = rules::ALL
+        .iter()
+        .map(|r| r.name)
+        .filter(|r| !covered.contains(*r))
+        .collect();
+    assert!(missing.is_empty(), "rules without a fixture: {missing:?}");
+    assert!(silent >= 20, "only {silent} safe fixtures report nothing");
+}
+
+#[test]
+fn every_rule_is_documented_in_rules_md() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../RULES.md")).unwrap();
+    for r in rules::ALL {
+        assert!(
+            doc.contains(&format!("### `{}`", r.name)),
+            "RULES.md has no section for `{}`",
+            r.name
+        );
+    }
+}
+
+#[test]
+fn an_accepted_break_is_recorded_by_lock_and_then_passes() {
+    let dir = cases_dir().join("accepted_break");
+    let old = old_lock(&dir);
+    let new = lock_of(&dir, "after.rs");
+    let (next, report) = compat::relock(&old, &new, Deploy::AnyOrder).expect("accepted");
+    assert!(report.compatible);
+    assert_eq!(
+        next.history,
+        vec![HistoryEntry::Accepted {
+            rule: "range-narrowed".into(),
+            dir: compat::WireDir::C2s,
+            item: "crate::Up".into(),
+            member: "hp".into(),
+            was: "0..=100".into(),
+            now: "0..=50".into(),
+            reason: "no client ever sent more than 40".into(),
+        }]
+    );
+    // The acceptance stays in the source: against the new lock it matches the history.
+    let written = Lock::from_json(&next.to_json()).unwrap();
+    let again = compat::check(&written, &new, Deploy::AnyOrder);
+    assert!(again.compatible, "{}", again.text());
+    assert!(again.findings.is_empty(), "{}", again.text());
+    // Locking again changes nothing.
+    let (third, _) = compat::relock(&written, &new, Deploy::AnyOrder).unwrap();
+    assert_eq!(third.to_json(), next.to_json());
+}
+
+#[test]
+fn lock_refuses_an_unaccepted_break_and_an_unmatched_acceptance() {
+    for case in ["field_removed", "message_removed", "accept_unmatched"] {
+        let dir = cases_dir().join(case);
+        let err = compat::relock(
+            &old_lock(&dir),
+            &lock_of(&dir, "after.rs"),
+            Deploy::AnyOrder,
+        )
+        .expect_err(case);
+        assert!(!err.compatible);
+        assert!(err.text().contains("error["), "{}", err.text());
+    }
+}
+
+#[test]
+fn a_restart_keeps_its_reason_and_every_later_check_prints_it() {
+    let dir = cases_dir().join("field_removed");
+    let old = old_lock(&dir);
+    let new = lock_of(&dir, "after.rs");
+    let next = compat::restart(Some(&old), &new, "1.0: every client is force-updated");
+    let written = Lock::from_json(&next.to_json()).unwrap();
+    let report = compat::check(&written, &new, Deploy::AnyOrder);
+    assert!(report.compatible);
+    assert!(report
+        .text()
+        .contains("note: the lock was restarted: 1.0: every client is force-updated"));
+    assert!(report.json().contains("\"event\": \"restart\""));
+}
+
+#[test]
+fn the_lock_is_byte_identical_when_written_twice() {
+    let village = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/village");
+    let a = Lock::from_schema(&tuplet_schema::load(&village).unwrap()).to_json();
+    let b = Lock::from_schema(&tuplet_schema::load(&village).unwrap()).to_json();
+    assert_eq!(a, b);
+    assert!(a.ends_with("}\n"));
+    // Round trip: parsing and writing again gives the same bytes.
+    assert_eq!(Lock::from_json(&a).unwrap().to_json(), a);
+    let lock = Lock::from_json(&a).unwrap();
+    let messages: usize = lock.messages.values().map(|m| m.len()).sum();
+    assert!(messages >= 299, "{messages}");
+    // The reference protocol is compatible with itself, with nothing to report.
+    let report = compat::check(&lock, &Lock::from_json(&a).unwrap(), Deploy::AnyOrder);
+    assert!(report.findings.is_empty(), "{}", report.text());
+}
+
+#[test]
+fn the_json_report_names_rule_category_direction_and_location() {
+    let dir = cases_dir().join("range_narrowed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::ServerFirst,
+    );
+    let v: Value = serde_json::from_str(&report.json()).unwrap();
+    assert_eq!(v["compatible"], false);
+    assert_eq!(v["deploy"], "server-first");
+    let f = &v["findings"][0];
+    assert_eq!(f["rule"], "range-narrowed");
+    assert_eq!(f["category"], "compact");
+    assert_eq!(f["dir"], "c2s");
+    assert_eq!(f["hurts"], "old-to-new");
+    assert_eq!(
+        f["breaks_under"],
+        serde_json::json!(["any-order", "server-first"])
+    );
+    assert_eq!(f["location"], "after.rs:3");
+    let text = report.text();
+    assert!(text.contains("error[range-narrowed]: compact wire, c2s: hurts an old client sending to a new server; breaks under any-order, server-first"), "{text}");
+    assert!(text.contains("--> after.rs:3"), "{text}");
+}
+
+#[test]
+fn a_removed_message_points_at_its_entry_in_the_lock() {
+    let dir = cases_dir().join("message_removed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    let f = &report.findings[0];
+    assert!(
+        f.location.starts_with("tuplet.lock.json:"),
+        "{}",
+        f.location
+    );
+}
+
+#[test]
+fn assert_compatible_panics_with_the_readable_report() {
+    let tmp = std::env::temp_dir().join(format!("tuplet-compat-{}", std::process::id()));
+    let src = tmp.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let dir = cases_dir().join("range_narrowed");
+    std::fs::copy(dir.join("before.rs"), src.join("lib.rs")).unwrap();
+    let lock_path = tmp.join("tuplet.lock.json");
+    let lock = Lock::from_schema(&tuplet_schema::load(&tmp).unwrap());
+    std::fs::write(&lock_path, lock.to_json()).unwrap();
+    compat::assert_compatible(&tmp, &lock_path, Deploy::AnyOrder);
+    std::fs::copy(dir.join("after.rs"), src.join("lib.rs")).unwrap();
+    let err =
+        std::panic::catch_unwind(|| compat::assert_compatible(&tmp, &lock_path, Deploy::AnyOrder))
+            .expect_err("a narrowed range fails");
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("error[range-narrowed]"), "{msg}");
+    // Under client-first the narrowing of what clients send is safe.
+    compat::assert_compatible(&tmp, &lock_path, Deploy::ClientFirst);
+    std::fs::remove_dir_all(&tmp).ok();
+}

@@ -1,0 +1,12 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub k: Kind,
+}
+
+#[derive(tuplet::Enum)]
+pub enum Kind {
+    A = 1,
+    B = 2,
+    C = 3,
+}

@@ -1,0 +1,6 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub a: u32,
+    pub b: Option<u16>,
+}

@@ -1,0 +1,5 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub health: u8,
+}

@@ -1,0 +1,17 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub p: Pos,
+}
+
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub p: Pos,
+}
+
+#[derive(tuplet::Record)]
+pub struct Pos {
+    #[tuplet(range(-10, 10))]
+    pub x: i16,
+}

@@ -1,0 +1,5 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub a: u32,
+}

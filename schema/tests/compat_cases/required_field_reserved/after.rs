@@ -1,0 +1,7 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub a: u32,
+    #[tuplet(reserved = "b: unused")]
+    pub _b: tuplet::Reserved,
+}

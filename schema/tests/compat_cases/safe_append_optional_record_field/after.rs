@@ -1,0 +1,12 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub a: u32,
+    pub p: Option<Pos>,
+}
+
+#[derive(tuplet::Record)]
+pub struct Pos {
+    pub x: i16,
+    pub y: i16,
+}

@@ -1,0 +1,6 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    #[tuplet(quant = "mrad", range(-3.1416, 3.1416))]
+    pub r: f32,
+}

@@ -1,0 +1,11 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:down", id = 1, dir = "s2c")]
+pub struct Down {
+    pub k: Kind,
+}
+
+#[derive(tuplet::Enum)]
+#[tuplet(reserved = [2])]
+pub enum Kind {
+    A = 1,
+}

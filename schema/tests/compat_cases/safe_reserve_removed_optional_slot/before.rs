@@ -1,0 +1,7 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub a: u32,
+    pub b: Option<u8>,
+    pub c: Option<u8>,
+}

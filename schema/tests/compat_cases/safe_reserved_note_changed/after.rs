@@ -1,0 +1,7 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub a: u32,
+    #[tuplet(reserved = "colour: moved to m:join in 1.4")]
+    pub _b: tuplet::Reserved,
+}

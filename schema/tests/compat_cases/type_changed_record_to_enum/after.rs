@@ -1,0 +1,10 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub a: Thing,
+}
+
+#[derive(tuplet::Enum)]
+pub enum Thing {
+    X = 1,
+}

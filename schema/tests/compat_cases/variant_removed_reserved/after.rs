@@ -1,0 +1,11 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub k: Kind,
+}
+
+#[derive(tuplet::Enum)]
+#[tuplet(reserved = [2])]
+pub enum Kind {
+    A = 1,
+}

@@ -1,0 +1,11 @@
+#[derive(tuplet::Message)]
+#[tuplet(name = "m:up", id = 1, dir = "c2s")]
+pub struct Up {
+    pub k: Kind,
+}
+
+#[derive(tuplet::Enum)]
+pub enum Kind {
+    A = 1,
+    B = 3,
+}
