@@ -27,6 +27,10 @@ pub struct Cli {
 pub enum Command {
     /// Write every output named in tuplet.toml (only files whose bytes changed).
     Gen(GenArgs),
+    /// Write tuplet.lock.json, refusing unaccepted breaks (RULES.md).
+    Lock(crate::commands::compat::LockArgs),
+    /// Check the schema against tuplet.lock.json (exit 1 when a change breaks peers).
+    Compat(crate::commands::compat::CompatArgs),
 }
 
 /// `tuplet gen`.
@@ -57,6 +61,19 @@ pub fn main() -> ExitCode {
 pub fn run(cli: &Cli) -> u8 {
     match &cli.command {
         Command::Gen(args) => gen(args),
+        Command::Lock(args) => with_config(args.config.as_deref(), |c| {
+            crate::commands::compat::lock(c, args)
+        }),
+        Command::Compat(args) => with_config(args.config.as_deref(), |c| {
+            crate::commands::compat::compat(c, args)
+        }),
+    }
+}
+
+fn with_config(path: Option<&std::path::Path>, f: impl FnOnce(&Config) -> u8) -> u8 {
+    match crate::commands::compat::read_config(path) {
+        Ok(config) => f(&config),
+        Err(code) => code,
     }
 }
 

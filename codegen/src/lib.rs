@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod emit;
 pub mod writer;

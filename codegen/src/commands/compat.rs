@@ -1,0 +1,198 @@
+//! `tuplet lock` and `tuplet compat`: the compatibility lock and the check against it
+//! (RULES.md). The logic is `tuplet_schema::compat`; this file reads the config, the schema
+//! and the lock, prints, writes, and picks the exit code.
+//!
+//! Exit codes: 0 compatible (lock written); 1 a change breaks peers under the deploy order and
+//! is not accepted, or an acceptance matches nothing (`lock` writes nothing); 2 unreadable
+//! input (config, schema, lock) or bad arguments.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use tuplet_schema::compat::{self, Deploy, Lock};
+
+use crate::config::{self, Config};
+
+/// `tuplet lock`.
+#[derive(Debug, Args)]
+pub struct LockArgs {
+    /// Start the lock over from the schema as it is (the history is kept); needs `--reason`.
+    #[arg(long)]
+    pub restart: bool,
+    /// Why the lock starts over; every later `tuplet compat` prints it.
+    #[arg(long, value_name = "TEXT", requires = "restart")]
+    pub reason: Option<String>,
+    /// The lock file (default: tuplet.lock.json beside tuplet.toml).
+    #[arg(long, value_name = "PATH")]
+    pub lock: Option<PathBuf>,
+    /// The config file (default: tuplet.toml in this folder or the nearest one above).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// How `tuplet compat` prints its report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Readable text.
+    #[default]
+    Text,
+    /// JSON, for machines.
+    Json,
+}
+
+/// `tuplet compat`.
+#[derive(Debug, Args)]
+pub struct CompatArgs {
+    /// The report's format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The lock file (default: tuplet.lock.json beside tuplet.toml).
+    #[arg(long, value_name = "PATH")]
+    pub lock: Option<PathBuf>,
+    /// The config file (default: tuplet.toml in this folder or the nearest one above).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// Exit code: compatible.
+pub const OK: u8 = compat::EXIT_OK;
+/// Exit code: breaking.
+pub const BREAKING: u8 = compat::EXIT_BREAKING;
+/// Exit code: unreadable input.
+pub const BAD_INPUT: u8 = compat::EXIT_UNREADABLE;
+
+/// The deploy order of a config.
+pub fn deploy(config: &Config) -> Deploy {
+    match config.deploy {
+        config::Deploy::AnyOrder => Deploy::AnyOrder,
+        config::Deploy::ServerFirst => Deploy::ServerFirst,
+        config::Deploy::ClientFirst => Deploy::ClientFirst,
+    }
+}
+
+/// The lock file: `explicit`, else tuplet.lock.json beside the config.
+pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
+    match explicit {
+        Some(p) => p.to_path_buf(),
+        None => config.base.join(compat::lock::FILE_NAME),
+    }
+}
+
+/// Reads the config named by `--config`, or discovers it.
+pub fn read_config(path: Option<&Path>) -> Result<Config, u8> {
+    match path {
+        Some(p) => Config::read(p),
+        None => Config::discover(),
+    }
+    .map_err(|e| {
+        eprintln!("error: {e}");
+        BAD_INPUT
+    })
+}
+
+/// Loads the schema crate into a lock, printing loader errors.
+fn schema_lock(config: &Config, command: &str) -> Result<Lock, u8> {
+    match crate::load(config) {
+        Ok(schema) => Ok(Lock::from_schema(&schema)),
+        Err(errors) => {
+            eprintln!("{errors}");
+            eprintln!(
+                "tuplet {command}: {} error(s) in the schema crate {}",
+                errors.0.len(),
+                config.schema_crate().display()
+            );
+            Err(BAD_INPUT)
+        }
+    }
+}
+
+/// `tuplet lock`: writes the lock, refusing unaccepted breaks and dropped entries.
+pub fn lock(config: &Config, args: &LockArgs) -> u8 {
+    let path = lock_path(config, args.lock.as_deref());
+    let new = match schema_lock(config, "lock") {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let old = if path.exists() {
+        match compat::read_lock(&path) {
+            Ok(l) => Some(l),
+            Err(e) if args.restart => {
+                eprintln!("warning: {e}; starting over without its history");
+                None
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return BAD_INPUT;
+            }
+        }
+    } else {
+        None
+    };
+    let next = if args.restart {
+        let reason = args.reason.as_deref().unwrap_or("").trim();
+        if reason.is_empty() {
+            eprintln!(
+                "error: `tuplet lock --restart` needs `--reason \"...\"`: the lock keeps it and \
+                 every later `tuplet compat` prints it"
+            );
+            return BAD_INPUT;
+        }
+        compat::restart(old.as_ref(), &new, reason)
+    } else if let Some(old) = &old {
+        match compat::relock(old, &new, deploy(config)) {
+            Ok((next, report)) => {
+                if !report.findings.is_empty() {
+                    eprint!("{}", report.text());
+                }
+                next
+            }
+            Err(report) => {
+                eprint!("{}", report.text());
+                eprintln!(
+                    "tuplet lock: refused; {} unchanged. Make the change safely (RULES.md), \
+                     accept each break in the source with `accept(rule, was, now, reason)`, or \
+                     start over with `tuplet lock --restart --reason \"...\"`",
+                    path.display()
+                );
+                return BREAKING;
+            }
+        }
+    } else {
+        new
+    };
+    let text = next.to_json();
+    let messages: usize = next.messages.values().map(|m| m.len()).sum();
+    let summary = format!("{messages} message(s), {} type(s)", next.types.len());
+    if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+        eprintln!("tuplet lock: {} unchanged ({summary})", path.display());
+        return OK;
+    }
+    if let Err(e) = std::fs::write(&path, &text) {
+        eprintln!("error: {}: {e}", path.display());
+        return BAD_INPUT;
+    }
+    eprintln!("tuplet lock: wrote {} ({summary})", path.display());
+    OK
+}
+
+/// `tuplet compat`: compares the schema with the lock; prints the report.
+pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
+    let path = lock_path(config, args.lock.as_deref());
+    let new = match schema_lock(config, "compat") {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let old = match compat::read_lock(&path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let report = compat::check(&old, &new, deploy(config));
+    match args.format {
+        Format::Text => print!("{}", report.text()),
+        Format::Json => print!("{}", report.json()),
+    }
+    report.exit_code()
+}
