@@ -293,3 +293,15 @@ fn assert_compatible_panics_with_the_readable_report() {
     compat::assert_compatible(&tmp, &lock_path, Deploy::ClientFirst);
     std::fs::remove_dir_all(&tmp).ok();
 }
+
+/// The reference protocol against its committed lock (`tuplet lock` writes it), as users put
+/// the check in `cargo test`.
+#[test]
+fn the_reference_protocol_is_compatible_with_the_committed_lock() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    compat::assert_compatible(
+        &root.join("examples/village"),
+        &root.join("tuplet.lock.json"),
+        Deploy::AnyOrder,
+    );
+}

@@ -196,3 +196,67 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
     }
     report.exit_code()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BEFORE: &str = "#[derive(tuplet::Message)]\n#[tuplet(name = \"m:up\", id = 1, dir = \"c2s\")]\npub struct Up {\n    #[tuplet(range(0, 100))]\n    pub hp: u8,\n}\n";
+
+    fn setup(deploy: &str) -> (tempfile::TempDir, Config) {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("s/src")).unwrap();
+        std::fs::write(tmp.path().join("s/src/lib.rs"), BEFORE).unwrap();
+        let toml = format!("deploy = \"{deploy}\"\n[schema]\ncrate = \"s\"\n");
+        std::fs::write(tmp.path().join("tuplet.toml"), toml).unwrap();
+        let config = Config::read(&tmp.path().join("tuplet.toml")).unwrap();
+        (tmp, config)
+    }
+
+    fn lock_args(restart: Option<&str>) -> LockArgs {
+        LockArgs {
+            restart: restart.is_some(),
+            reason: restart.map(str::to_string),
+            lock: None,
+            config: None,
+        }
+    }
+
+    fn compat_args() -> CompatArgs {
+        CompatArgs {
+            format: Format::Json,
+            lock: None,
+            config: None,
+        }
+    }
+
+    #[test]
+    fn lock_compat_exit_codes() {
+        let (tmp, config) = setup("server-first");
+        let lock_file = tmp.path().join("tuplet.lock.json");
+        // No lock yet: unreadable input.
+        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
+        assert_eq!(lock(&config, &lock_args(None)), OK);
+        let first = std::fs::read_to_string(&lock_file).unwrap();
+        assert_eq!(lock(&config, &lock_args(None)), OK);
+        assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
+        assert_eq!(compat(&config, &compat_args()), OK);
+        // Narrowing what clients send breaks under server-first; lock refuses.
+        let src = tmp.path().join("s/src/lib.rs");
+        std::fs::write(&src, BEFORE.replace("range(0, 100)", "range(0, 50)")).unwrap();
+        assert_eq!(compat(&config, &compat_args()), BREAKING);
+        assert_eq!(lock(&config, &lock_args(None)), BREAKING);
+        assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
+        // A restart needs a reason, then passes.
+        assert_eq!(lock(&config, &lock_args(Some(" "))), BAD_INPUT);
+        assert_eq!(lock(&config, &lock_args(Some("2.0"))), OK);
+        assert_eq!(compat(&config, &compat_args()), OK);
+        // A schema that does not load: unreadable input.
+        std::fs::write(&src, "#[derive(tuplet::Message)]\npub struct Up {}\n").unwrap();
+        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
+        // A broken lock: unreadable input.
+        std::fs::write(&src, BEFORE).unwrap();
+        std::fs::write(&lock_file, "{").unwrap();
+        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
+    }
+}

@@ -277,9 +277,7 @@ fn messages(cx: &mut Cx) {
         }
         let moved = new_other.get(name).filter(|nm| {
             nm.dir != om.dir
-                && old_other
-                    .get(name)
-                    .map_or(true, |o| o.dir == crate::ir::Dir::Both)
+                && !matches!(old_other.get(name), Some(o) if o.dir != crate::ir::Dir::Both)
         });
         if let Some(nm) = moved {
             let at = cx.new_at(&nm.ty);
@@ -585,6 +583,7 @@ fn named_keys(cx: &mut Cx, o: &LockSlot, n: &LockSlot, at: &At) {
     cx.push(rule, hurts, at, ow.join(", "), nw.join(", "));
 }
 
+#[allow(clippy::too_many_arguments)]
 fn range_findings<T: PartialOrd>(
     cx: &mut Cx,
     (omin, omax): (T, T),
