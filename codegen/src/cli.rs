@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 success; 1 `gen --check` found `generated/` stale; 2 bad input (an
 //! unreadable or invalid `tuplet.toml`, a schema the loader rejects, an I/O error) or bad
-//! arguments.
+//! arguments. `lock` and `compat` (see `commands::compat` and RULES.md): 0 compatible; 1 a
+//! change breaks peers (unaccepted) or an acceptance matches nothing; 2 unreadable input.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
