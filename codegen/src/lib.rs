@@ -11,6 +11,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod emit;
+pub mod ircodec;
 pub mod writer;
 
 use std::collections::BTreeMap;

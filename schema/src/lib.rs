@@ -9,6 +9,7 @@ pub mod grammar;
 pub mod ir;
 pub mod loader;
 pub mod resolved;
+pub mod sizes;
 
 pub use grammar::{parse_item, parse_item_tokens, Derive};
 pub use loader::{load, load_from, load_items, LoadError, LoadErrors};

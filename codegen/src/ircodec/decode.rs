@@ -1,0 +1,476 @@
+//! Decoding: bytes of either shape -> natural JSON, validating as it reads, with the
+//! derive's checks in the derive's order and its error paths (built as errors unwind, with
+//! the same `in_field` / `in_index` / `in_key` steps).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use tuplet::__private as rt;
+use tuplet::wire::{Kind, Limits, Reader, Shape as WireShape};
+use tuplet::Error;
+use tuplet_schema::ir::{
+    Enum, Field, FloatType, IntType, ItemKind, Len, Record, Slot, TypeRef, VariantFields,
+};
+use tuplet_schema::ResolvedSchema;
+
+use super::{hex, intern};
+
+/// Decodes one whole message payload (either shape) of the message at `path`; bytes left
+/// over are `trailing_bytes`.
+pub fn decode(schema: &ResolvedSchema, path: &str, bytes: &[u8]) -> Result<Value, Error> {
+    decode_with(schema, path, bytes, Limits::default())
+}
+
+/// [`decode`] with explicit decoder caps.
+pub fn decode_with(
+    schema: &ResolvedSchema,
+    path: &str,
+    bytes: &[u8],
+    limits: Limits,
+) -> Result<Value, Error> {
+    let mut r = Reader::with_limits(bytes, limits);
+    let v = Dec { schema }.named(path, &mut r)?;
+    r.finish()?;
+    Ok(v)
+}
+
+/// Decodes a binary envelope (the id as a msgpack uint, then the payload) of direction
+/// `dir`: the message's canonical path and its natural value.
+pub fn decode_envelope(
+    schema: &ResolvedSchema,
+    dir: tuplet_schema::ir::Dir,
+    bytes: &[u8],
+) -> Result<(String, Value), Error> {
+    let mut r = Reader::new(bytes);
+    let id = r.read_u64(0, u32::MAX as u64)? as u32;
+    let Some(path) = super::message_with_id(schema, dir, id) else {
+        return Err(rt::unknown_id(id));
+    };
+    let v = Dec { schema }.named(&path, &mut r)?;
+    r.finish()?;
+    Ok((path, v))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Compact,
+    Named,
+}
+
+pub(crate) fn len_bounds(len: &Len) -> (u32, u32) {
+    (len.min.unwrap_or(0), len.max.unwrap_or(u32::MAX))
+}
+
+/// A decoded map key, ordered as the derive's `BTreeMap` orders it (ints numerically,
+/// strings by their UTF-8 bytes).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum KeyOrd {
+    Int(i128),
+    Str(String),
+}
+
+struct Dec<'s> {
+    schema: &'s ResolvedSchema,
+}
+
+fn int_json(it: &IntType, v: i128) -> Value {
+    if it.bigint {
+        Value::String(v.to_string())
+    } else if it.prim.signed() {
+        Value::from(v as i64)
+    } else {
+        Value::from(v as u64)
+    }
+}
+
+fn f64_json(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+impl Dec<'_> {
+    /// A named item: record or message, enum, flags.
+    fn named(&self, path: &str, r: &mut Reader<'_>) -> Result<Value, Error> {
+        let item = self
+            .schema
+            .get(path)
+            .unwrap_or_else(|| panic!("tuplet ircodec: no item {path} in the schema"));
+        match &item.item.kind {
+            ItemKind::Message(m) => self.record(&m.record, r),
+            ItemKind::Record(rec) => self.record(rec, r),
+            ItemKind::Enum(e) if e.is_unit() => self.unit_enum(e, r),
+            ItemKind::Enum(e) => self.data_enum(e, r),
+            ItemKind::Flags(f) => {
+                let width_max = f.prim.bounds(true).1 as u64;
+                let known = f.bits.iter().fold(0u64, |a, b| a | (1u64 << b.bit));
+                let bits = r.read_u64(0, width_max)?;
+                if f.rest.is_none() && bits & !known != 0 {
+                    return Err(rt::unknown_flags(bits & !known));
+                }
+                let mut o = Map::new();
+                for b in &f.bits {
+                    o.insert(b.name.clone(), Value::Bool(bits & (1u64 << b.bit) != 0));
+                }
+                if f.rest.is_some() && bits & !known != 0 {
+                    o.insert("rest".into(), Value::from(bits & !known));
+                }
+                Ok(Value::Object(o))
+            }
+            ItemKind::Dispatch(_) => panic!("tuplet ircodec: {path} is a dispatch enum"),
+        }
+    }
+
+    fn record(&self, rec: &Record, r: &mut Reader<'_>) -> Result<Value, Error> {
+        let v = match r.read_shape()? {
+            WireShape::Array(n) => self.compact_body(&rec.slots, n, r)?,
+            WireShape::Map(n) => self.named_body(&rec.slots, n, r)?,
+        };
+        r.leave();
+        Ok(Value::Object(v))
+    }
+
+    /// The compact body: `avail` elements remain in the array.
+    fn compact_body(
+        &self,
+        slots: &[Slot],
+        avail: u32,
+        r: &mut Reader<'_>,
+    ) -> Result<Map<String, Value>, Error> {
+        let mut o = Map::new();
+        for (i, slot) in slots.iter().enumerate() {
+            let present = avail > i as u32;
+            match slot {
+                Slot::Field(f) => {
+                    let name = intern(&f.name);
+                    if present {
+                        let v = self
+                            .value(&f.ty, Form::Compact, r)
+                            .map_err(|e| e.in_field(name))?;
+                        if !v.is_null() || !matches!(f.ty, TypeRef::Option { .. }) {
+                            o.insert(f.name.clone(), v);
+                        }
+                    } else if !matches!(f.ty, TypeRef::Option { .. }) {
+                        return Err(rt::missing(name));
+                    }
+                }
+                Slot::Reserved(_) => {
+                    if present {
+                        r.skip_value()?;
+                    }
+                }
+            }
+        }
+        for _ in slots.len() as u32..avail {
+            r.skip_value()?;
+        }
+        Ok(o)
+    }
+
+    /// The named body: `n` entries; unknown keys skipped, duplicates rejected.
+    fn named_body(
+        &self,
+        slots: &[Slot],
+        n: u32,
+        r: &mut Reader<'_>,
+    ) -> Result<Map<String, Value>, Error> {
+        let fields: Vec<&Field> = slots
+            .iter()
+            .filter_map(|s| match s {
+                Slot::Field(f) => Some(f),
+                Slot::Reserved(_) => None,
+            })
+            .collect();
+        // The derive's match arms, in order: (key, field index, spread element).
+        let mut arms: Vec<(&str, usize, Option<usize>)> = Vec::new();
+        for (fi, f) in fields.iter().enumerate() {
+            let spread = f.legacy.len() > 1;
+            arms.push((&f.name, fi, None));
+            if !spread {
+                for l in &f.legacy {
+                    arms.push((l, fi, None));
+                }
+            } else if matches!(f.ty, TypeRef::Array { .. }) {
+                for (e, l) in f.legacy.iter().enumerate() {
+                    arms.push((l, fi, Some(e)));
+                }
+            }
+        }
+        let mut whole: Vec<Option<Value>> = vec![None; fields.len()];
+        let mut elems: Vec<Vec<Option<Value>>> = fields
+            .iter()
+            .map(|f| {
+                let k = if f.legacy.len() > 1 {
+                    f.legacy.len()
+                } else {
+                    0
+                };
+                vec![None; k]
+            })
+            .collect();
+        for _ in 0..n {
+            let key = r.read_str(0, u32::MAX)?;
+            let Some(&(_, fi, elem)) = arms.iter().find(|(k, _, _)| *k == key) else {
+                r.skip_value()?;
+                continue;
+            };
+            let f = fields[fi];
+            let name = intern(&f.name);
+            match elem {
+                None => {
+                    if whole[fi].is_some() || elems[fi].iter().any(Option::is_some) {
+                        return Err(rt::duplicate(key).in_field(name));
+                    }
+                    let v = self
+                        .value(&f.ty, Form::Named, r)
+                        .map_err(|e| e.in_field(name))?;
+                    whole[fi] = Some(v);
+                }
+                Some(e) => {
+                    if whole[fi].is_some() || elems[fi][e].is_some() {
+                        return Err(rt::duplicate(key).in_field(name));
+                    }
+                    let TypeRef::Array { inner, .. } = &f.ty else {
+                        unreachable!("spread arms exist only for arrays")
+                    };
+                    let v = self
+                        .value(inner, Form::Named, r)
+                        .map_err(|err| err.in_index(e).in_field(name))?;
+                    elems[fi][e] = Some(v);
+                }
+            }
+        }
+        let mut o = Map::new();
+        for (fi, f) in fields.iter().enumerate() {
+            let name = intern(&f.name);
+            let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
+            match whole[fi].take() {
+                Some(v) => {
+                    if !v.is_null() || !matches!(f.ty, TypeRef::Option { .. }) {
+                        o.insert(f.name.clone(), v);
+                    }
+                }
+                None if spread => {
+                    let mut parts = Vec::new();
+                    for (e, x) in elems[fi].iter_mut().enumerate() {
+                        match x.take() {
+                            Some(x) => parts.push(x),
+                            None => return Err(rt::missing_index(name, e)),
+                        }
+                    }
+                    o.insert(f.name.clone(), Value::Array(parts));
+                }
+                None if matches!(f.ty, TypeRef::Option { .. }) => {}
+                None => return Err(rt::missing(name)),
+            }
+        }
+        Ok(o)
+    }
+
+    fn unit_enum(&self, e: &Enum, r: &mut Reader<'_>) -> Result<Value, Error> {
+        if r.peek_kind()? == Kind::Str {
+            let s = r.read_str(0, 1024)?;
+            return match e.variants.iter().find(|v| v.name == s) {
+                Some(v) => Ok(Value::String(v.name.clone())),
+                None => Err(rt::unknown_name(s)),
+            };
+        }
+        let n = r.read_i64(i64::MIN, i64::MAX)?;
+        match e.variants.iter().find(|v| v.number == n) {
+            Some(v) => Ok(Value::String(v.name.clone())),
+            None if e.unknown.is_some() => Ok(Value::from(n)),
+            None => Err(rt::unknown_number(n)),
+        }
+    }
+
+    fn data_enum(&self, e: &Enum, r: &mut Reader<'_>) -> Result<Value, Error> {
+        let mut o = Map::new();
+        match r.read_shape()? {
+            WireShape::Array(n) => {
+                if n == 0 {
+                    return Err(rt::missing("tag"));
+                }
+                let tag = r.read_u64(0, u32::MAX as u64)?;
+                match e.variants.iter().find(|v| v.number as u64 == tag) {
+                    Some(v) => {
+                        o.insert("kind".into(), Value::String(v.name.clone()));
+                        match &v.fields {
+                            VariantFields::Unit => {
+                                for _ in 1..n {
+                                    r.skip_value()?;
+                                }
+                            }
+                            VariantFields::Newtype { field } => {
+                                if n < 2 {
+                                    return Err(rt::missing("0"));
+                                }
+                                let x = self.value(&field.ty, Form::Compact, r)?;
+                                for _ in 2..n {
+                                    r.skip_value()?;
+                                }
+                                o.insert("value".into(), x);
+                            }
+                            VariantFields::Struct { record } => {
+                                o.extend(self.compact_body(&record.slots, n - 1, r)?);
+                            }
+                        }
+                    }
+                    None if e.unknown.is_some() => {
+                        for _ in 1..n {
+                            r.skip_value()?;
+                        }
+                        o.insert("kind".into(), Value::String("unknown".into()));
+                        o.insert("tag".into(), Value::from(tag));
+                    }
+                    None => return Err(rt::unknown_number(tag as i64)),
+                }
+            }
+            WireShape::Map(n) => {
+                if n != 1 {
+                    return Err(rt::not_one_key(n));
+                }
+                let name = r.read_str(0, 1024)?;
+                let Some(v) = e.variants.iter().find(|v| v.name == name) else {
+                    return Err(rt::unknown_name(name));
+                };
+                o.insert("kind".into(), Value::String(v.name.clone()));
+                match &v.fields {
+                    VariantFields::Unit => r.skip_value()?,
+                    VariantFields::Newtype { field } => {
+                        let x = self.value(&field.ty, Form::Named, r)?;
+                        o.insert("value".into(), x);
+                    }
+                    VariantFields::Struct { record } => {
+                        let body = match r.read_shape()? {
+                            WireShape::Array(m) => self.compact_body(&record.slots, m, r)?,
+                            WireShape::Map(m) => self.named_body(&record.slots, m, r)?,
+                        };
+                        r.leave();
+                        o.extend(body);
+                    }
+                }
+            }
+        }
+        r.leave();
+        Ok(Value::Object(o))
+    }
+
+    fn float(&self, ft: &FloatType, form: Form, r: &mut Reader<'_>) -> Result<Value, Error> {
+        let narrow = |x: f64| if ft.bits == 32 { x as f32 as f64 } else { x };
+        if let (Some(q), Some((qmin, qmax))) = (&ft.quant, ft.quant_bounds()) {
+            let wire = match form {
+                Form::Compact => r.read_i64(qmin, qmax)?,
+                Form::Named => rt::quant::quantize(r.read_f64()?, q.scale, qmin, qmax)?,
+            };
+            let x = if ft.bits == 32 {
+                rt::quant::dequantize_f32(wire, q.scale) as f64
+            } else {
+                rt::quant::dequantize_f64(wire, q.scale)
+            };
+            return Ok(f64_json(x));
+        }
+        let x = if ft.bits == 32 {
+            r.read_f32()? as f64
+        } else {
+            r.read_f64()?
+        };
+        if let Some(range) = ft.range {
+            if ft.bits == 32 {
+                rt::check_f32(x as f32, range.min, range.max)?;
+            } else {
+                rt::check_f64(x, range.min, range.max)?;
+            }
+        }
+        Ok(f64_json(narrow(x)))
+    }
+
+    fn value(&self, ty: &TypeRef, form: Form, r: &mut Reader<'_>) -> Result<Value, Error> {
+        Ok(match ty {
+            TypeRef::Bool => Value::Bool(r.read_bool()?),
+            TypeRef::Int(it) => {
+                let (min, max) = it.bounds();
+                let v = if it.prim.signed() {
+                    r.read_i64(min as i64, max as i64)? as i128
+                } else {
+                    r.read_u64(min as u64, max as u64)? as i128
+                };
+                int_json(it, v)
+            }
+            TypeRef::Float(ft) => self.float(ft, form, r)?,
+            TypeRef::String { len } => {
+                let (min, max) = len_bounds(len);
+                Value::String(r.read_str(min, max)?.to_owned())
+            }
+            TypeRef::Bytes { len } => {
+                let (min, max) = len_bounds(len);
+                Value::String(hex(r.read_bin(min, max)?))
+            }
+            TypeRef::Option { inner } => {
+                if r.try_nil()? {
+                    Value::Null
+                } else {
+                    self.value(inner, form, r)?
+                }
+            }
+            TypeRef::Vec { inner, len } => {
+                let (min, max) = len_bounds(len);
+                let n = r.read_array_len()? as usize;
+                rt::check_len(n, min, max, "elements")?;
+                let mut v = Vec::with_capacity(n);
+                for i in 0..n {
+                    v.push(self.value(inner, form, r).map_err(|e| e.in_index(i))?);
+                }
+                r.leave();
+                Value::Array(v)
+            }
+            TypeRef::Array { inner, len } => {
+                let n = r.read_array_len()?;
+                if n != *len {
+                    return Err(rt::wrong_length(n, *len));
+                }
+                let mut v = Vec::with_capacity(n as usize);
+                for i in 0..n as usize {
+                    v.push(self.value(inner, form, r).map_err(|e| e.in_index(i))?);
+                }
+                r.leave();
+                Value::Array(v)
+            }
+            TypeRef::Map { key, value, len } => {
+                let (min, max) = len_bounds(len);
+                let n = r.read_map_len()? as usize;
+                rt::check_len(n, min, max, "entries")?;
+                let mut m: BTreeMap<KeyOrd, (Value, Value)> = BTreeMap::new();
+                for _ in 0..n {
+                    let k = self.value(key, form, r)?;
+                    let (ord, text) = match &k {
+                        Value::String(s) if !matches!(**key, TypeRef::Int(_)) => {
+                            (KeyOrd::Str(s.clone()), s.clone())
+                        }
+                        Value::String(s) => {
+                            let i: i128 = s.parse().unwrap_or_default();
+                            (KeyOrd::Int(i), i.to_string())
+                        }
+                        other => {
+                            let i = other
+                                .as_i64()
+                                .map(i128::from)
+                                .or_else(|| other.as_u64().map(i128::from))
+                                .unwrap_or_default();
+                            (KeyOrd::Int(i), i.to_string())
+                        }
+                    };
+                    if m.contains_key(&ord) {
+                        return Err(rt::duplicate(&text).in_key(&text));
+                    }
+                    let x = self.value(value, form, r).map_err(|e| e.in_key(&text))?;
+                    m.insert(ord, (k, x));
+                }
+                r.leave();
+                Value::Array(
+                    m.into_values()
+                        .map(|(k, x)| Value::Array(vec![k, x]))
+                        .collect(),
+                )
+            }
+            TypeRef::Named { path } => self.named(path, r)?,
+        })
+    }
+}
