@@ -32,6 +32,12 @@ pub enum Command {
     Lock(crate::commands::compat::LockArgs),
     /// Check the schema against tuplet.lock.json (exit 1 when a change breaks peers).
     Compat(crate::commands::compat::CompatArgs),
+    /// Per message the smallest and largest compact size, the largest field, sample sizes.
+    Sizes(crate::commands::sizes::SizesArgs),
+    /// Print a captured payload (hex or base64) as JSON in natural units, or its issue.
+    Decode(crate::commands::decode::DecodeArgs),
+    /// Encode a message from JSON in natural units; prints hex (or base64).
+    Encode(crate::commands::encode::EncodeArgs),
 }
 
 /// `tuplet gen`.
@@ -68,6 +74,9 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Compat(args) => with_config(args.config.as_deref(), |c| {
             crate::commands::compat::compat(c, args)
         }),
+        Command::Sizes(args) => crate::commands::sizes::run(args),
+        Command::Decode(args) => crate::commands::decode::run(args),
+        Command::Encode(args) => crate::commands::encode::run(args),
     }
 }
 

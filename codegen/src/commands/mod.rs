@@ -1,3 +1,6 @@
 //! Command logic beyond `gen`, as plain functions the thin `cli` calls.
 
 pub mod compat;
+pub mod decode;
+pub mod encode;
+pub mod sizes;
