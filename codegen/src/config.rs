@@ -9,6 +9,7 @@
 //!
 //! [outputs]
 //! jsonschema = "generated/jsonschema"
+//! ts = "generated/ts"
 //! ```
 
 use std::fmt;
@@ -51,6 +52,8 @@ pub struct Schema {
 pub struct Outputs {
     /// The JSON Schema folder.
     pub jsonschema: Option<PathBuf>,
+    /// The TypeScript package folder.
+    pub ts: Option<PathBuf>,
 }
 
 /// The deploy order (DESIGN.md, Compatibility).
@@ -139,7 +142,10 @@ impl Config {
     /// Output folders belong to tuplet (extra files in them are removed), so none may be
     /// the config's folder or hold the schema crate.
     fn check(&self) -> Result<(), String> {
-        for dir in [&self.outputs.jsonschema].into_iter().flatten() {
+        for dir in [&self.outputs.jsonschema, &self.outputs.ts]
+            .into_iter()
+            .flatten()
+        {
             let normal: PathBuf = dir.components().collect();
             if normal.as_os_str().is_empty()
                 || normal == Path::new(".")

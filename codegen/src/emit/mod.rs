@@ -2,6 +2,7 @@
 //! emitter turns the resolved IR into files; it never touches the disk (the writer does).
 
 pub mod jsonschema;
+pub mod typescript;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,6 +26,13 @@ pub fn configured(config: &Config) -> Vec<(Box<dyn Emitter>, PathBuf)> {
     let mut out: Vec<(Box<dyn Emitter>, PathBuf)> = Vec::new();
     if let Some(dir) = &config.outputs.jsonschema {
         out.push((Box::new(jsonschema::JsonSchema), config.output(dir)));
+    }
+    if let Some(dir) = &config.outputs.ts {
+        let source = config.schema.krate.to_string_lossy().replace('\\', "/");
+        out.push((
+            Box::new(typescript::TypeScript { source }),
+            config.output(dir),
+        ));
     }
     out
 }

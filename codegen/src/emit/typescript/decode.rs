@@ -1,0 +1,927 @@
+//! Decoding, as the Rust derive decodes (same checks, same order, same codes and paths):
+//! `X$read(r)` from bytes through the runtime `Reader`, and `X$from(v)` from an
+//! already-decoded JS value (`fromWire`), sharing one body generator per record, enum and
+//! flag set. Records accept either shape (array: compact, map: named); trailing absent options
+//! may be missing, extra trailing elements and unknown keys are skipped.
+
+use tuplet_schema::ir::{Enum, Flags, FloatType, IntPrim, Slot, TypeRef, VariantFields};
+
+use super::from_wire;
+use super::types::{is_tuple, ts_type};
+use super::{int_lit, is_option, len_bounds, lit, num, Gen, Out};
+
+/// Which shape the enclosing record is read in (quantized floats differ).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Positional arrays: quantized floats as wire ints.
+    Compact,
+    /// Maps: quantized floats as natural f64.
+    Named,
+}
+
+/// Where a body reads from.
+#[derive(Clone)]
+pub enum Src {
+    /// The reader `r`.
+    Reader,
+    /// A decoded JS array `arr`, fields from element `offset` on (compact), or decoded map
+    /// entries `arr` (named).
+    Value {
+        /// The array (or entries) variable.
+        arr: String,
+        /// The index of the first field (1 after an enum tag).
+        offset: usize,
+    },
+}
+
+/// `(scale, qmin, qmax)` of a quantized float.
+pub fn quant(ft: &FloatType) -> Option<(f64, i64, i64)> {
+    let q = ft.quant.as_ref()?;
+    let (qmin, qmax) = ft.quant_bounds()?;
+    Some((q.scale, qmin, qmax))
+}
+
+/// The natural-unit bounds of a raw float (the type's own without a range).
+pub fn float_bounds(ft: &FloatType) -> (f64, f64) {
+    match ft.range {
+        Some(r) => (r.min, r.max),
+        None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
+        None => (f64::MIN, f64::MAX),
+    }
+}
+
+/// An expression reading one `t` from the reader; statements it needs first go to `out`.
+pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
+    match t {
+        TypeRef::Bool => "r.readBool()".into(),
+        TypeRef::Int(i) => {
+            let (min, max) = i.bounds();
+            if i.bigint {
+                format!(
+                    "r.readBigInt({}, {})",
+                    int_lit(min, true),
+                    int_lit(max, true)
+                )
+            } else {
+                format!("r.readInt({min}, {max})")
+            }
+        }
+        TypeRef::Float(ft) => {
+            let deq = if ft.bits == 32 {
+                "dequantizeF32"
+            } else {
+                "dequantize"
+            };
+            if ft.quant.is_some() {
+                g.rt(deq);
+            }
+            match (quant(ft), form) {
+                (Some((scale, qmin, qmax)), Form::Compact) => {
+                    format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
+                }
+                (Some((scale, qmin, qmax)), Form::Named) => {
+                    let q = g.rt("quantize");
+                    let s = num(scale);
+                    format!("{deq}({q}(r.readF64(), {s}, {qmin}, {qmax}), {s})")
+                }
+                (None, _) => {
+                    let read = if ft.bits == 32 {
+                        "r.readF32()"
+                    } else {
+                        "r.readF64()"
+                    };
+                    match ft.range {
+                        Some(_) => {
+                            let (min, max) = float_bounds(ft);
+                            let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
+                            format!("{f}({read}, {}, {})", num(min), num(max))
+                        }
+                        None => read.into(),
+                    }
+                }
+            }
+        }
+        TypeRef::String { len } => {
+            let (min, max) = len_bounds(len);
+            format!("r.readStr({min}, {max})")
+        }
+        TypeRef::Bytes { len } => {
+            let (min, max) = len_bounds(len);
+            format!("r.readBin({min}, {max})")
+        }
+        TypeRef::Option { inner } => {
+            let mut sub = Out::at(out.depth() + 1);
+            let e = read(g, &mut sub, inner, form);
+            if sub.is_empty() {
+                format!("(r.tryNil() ? undefined : {e})")
+            } else {
+                let o = g.fresh("o");
+                let ty = ts_type(g, inner);
+                out.line(format!("let {o}: {ty} | undefined;"));
+                out.open("if (!r.tryNil()) {");
+                out.append(sub);
+                out.line(format!("{o} = {e};"));
+                out.close("}");
+                o
+            }
+        }
+        TypeRef::Vec { inner, len } => {
+            let (min, max) = len_bounds(len);
+            let check = g.rt("checkLen");
+            let n = g.fresh("n");
+            out.line(format!("const {n} = r.readArrayLen();"));
+            out.line(format!("{check}({n}, {min}, {max}, \"elements\");"));
+            list(g, out, inner, form, &n, None)
+        }
+        TypeRef::Array { inner, len } => {
+            let wrong = g.rt("wrongLength");
+            let n = g.fresh("n");
+            out.line(format!("const {n} = r.readArrayLen();"));
+            out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
+            let a = list(g, out, inner, form, &n, None);
+            if is_tuple(t) {
+                format!("{a} as {}", ts_type(g, t))
+            } else {
+                a
+            }
+        }
+        TypeRef::Map { key, value, len } => {
+            let (min, max) = len_bounds(len);
+            let check = g.rt("checkLen");
+            let n = g.fresh("n");
+            out.line(format!("const {n} = r.readMapLen();"));
+            out.line(format!("{check}({n}, {min}, {max}, \"entries\");"));
+            let m = g.fresh("m");
+            let j = g.fresh("j");
+            let (kt, vt) = (ts_type(g, key), ts_type(g, value));
+            out.line(format!("const {m} = new Map<{kt}, {vt}>();"));
+            out.open(format!("for (let {j} = 0; {j} < {n}; {j}++) {{"));
+            let k = g.fresh("k");
+            let ke = read(g, out, key, form);
+            out.line(format!("const {k} = {ke};"));
+            map_entry(g, out, value, form, &m, &k, None);
+            out.close("}");
+            out.line("r.leave();");
+            m
+        }
+        TypeRef::Named { path } => format!("{}(r)", g.fn_ref(path, "read")),
+    }
+}
+
+/// The rest of a map entry once its key `k` is read: the duplicate check and the value
+/// (errors at the key's path). `from` is the decoded value (value source) or `None` (reader).
+pub fn map_entry(
+    g: &mut Gen,
+    out: &mut Out,
+    value: &TypeRef,
+    form: Form,
+    m: &str,
+    k: &str,
+    from: Option<&str>,
+) {
+    let dup = g.rt("duplicate");
+    let at_key = g.rt("atKey");
+    out.line(format!("if ({m}.has({k})) throw {dup}({k}).inKey({k});"));
+    let x = g.fresh("x");
+    let vt = ts_type(g, value);
+    out.line(format!("let {x}: {vt};"));
+    out.open("try {");
+    let e = match from {
+        None => read(g, out, value, form),
+        Some(src) => from_wire::value(g, out, value, form, src),
+    };
+    out.line(format!("{x} = {e};"));
+    out.mid("} catch (e) {");
+    out.line(format!("throw {at_key}(e, {k});"));
+    out.close("}");
+    out.line(format!("{m}.set({k}, {x});"));
+}
+
+/// Reads `n` elements into a new array (errors at their index); returns its name. `from` is
+/// the decoded array (value source) or `None` (reader).
+pub fn list(
+    g: &mut Gen,
+    out: &mut Out,
+    inner: &TypeRef,
+    form: Form,
+    n: &str,
+    from: Option<&str>,
+) -> String {
+    let at_index = g.rt("atIndex");
+    let a = g.fresh("a");
+    let i = g.fresh("i");
+    let t = ts_type(g, inner);
+    out.line(format!("const {a}: {}[] = [];", paren(&t)));
+    out.line(format!("let {i} = 0;"));
+    out.open("try {");
+    out.open(format!("for (; {i} < {n}; {i}++) {{"));
+    let e = match from {
+        None => read(g, out, inner, form),
+        Some(arr) => from_wire::value(g, out, inner, form, &format!("{arr}[{i}]")),
+    };
+    out.line(format!("{a}.push({e});"));
+    out.close("}");
+    out.mid("} catch (e) {");
+    out.line(format!("throw {at_index}(e, {i});"));
+    out.close("}");
+    if from.is_none() {
+        out.line("r.leave();");
+    }
+    a
+}
+
+fn paren(t: &str) -> String {
+    if t.contains(' ') {
+        format!("({t})")
+    } else {
+        t.to_string()
+    }
+}
+
+/// How a body builds its value: the TS type and, for an enum variant, its `kind`.
+pub struct Ctor<'a> {
+    /// The type annotation of the built object.
+    pub ty: String,
+    /// The variant name of a struct variant.
+    pub kind: Option<&'a str>,
+}
+
+fn field_local(i: usize) -> String {
+    format!("f{i}")
+}
+
+/// Builds the value from the field locals into `target`.
+fn construct(out: &mut Out, slots: &[Slot], target: &str, ctor: &Ctor, spread_v: bool) {
+    let mut parts = Vec::new();
+    if let Some(kind) = ctor.kind {
+        parts.push(format!("kind: {}", lit(kind)));
+    }
+    let mut optional = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let Slot::Field(f) = slot else { continue };
+        if is_option(&f.ty) {
+            optional.push((i, &f.name));
+        } else {
+            let spread = spread_v && f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
+            let v = if spread { "v" } else { "" };
+            parts.push(format!("{}: {}{v}", f.name, field_local(i)));
+        }
+    }
+    let obj = format!("{{ {} }}", parts.join(", "));
+    let obj = if parts.is_empty() { "{}".into() } else { obj };
+    if optional.is_empty() {
+        out.line(format!("{target} = {obj};"));
+        return;
+    }
+    out.line(format!("const o: {} = {obj};", ctor.ty));
+    for (i, name) in optional {
+        let l = field_local(i);
+        out.line(format!("if ({l} !== undefined) o.{name} = {l};"));
+    }
+    out.line(format!("{target} = o;"));
+}
+
+/// The compact body: `avail` elements remain; fields in slot order, a missing required field
+/// is `missing_field`, extra elements skipped.
+pub fn compact_body(
+    g: &mut Gen,
+    out: &mut Out,
+    slots: &[Slot],
+    avail: &str,
+    src: &Src,
+    target: &str,
+    ctor: &Ctor,
+) {
+    let at = g.rt("at");
+    out.line("let k: string | undefined;");
+    out.open("try {");
+    for (i, slot) in slots.iter().enumerate() {
+        let l = field_local(i);
+        match slot {
+            Slot::Reserved(_) => {
+                if let Src::Reader = src {
+                    out.open(format!("if ({avail} > {i}) {{"));
+                    out.line("k = undefined;");
+                    out.line("r.skipValue();");
+                    out.close("}");
+                }
+            }
+            Slot::Field(f) if is_option(&f.ty) => {
+                let TypeRef::Option { inner } = &f.ty else {
+                    continue;
+                };
+                let ty = ts_type(g, inner);
+                out.line(format!("let {l}: {ty} | undefined;"));
+                out.open(format!("if ({avail} > {i}) {{"));
+                out.line(format!("k = {};", lit(&f.name)));
+                let e = element(g, out, &f.ty, src, i);
+                out.line(format!("{l} = {e};"));
+                out.close("}");
+            }
+            Slot::Field(f) => {
+                let missing = g.rt("missing");
+                out.open(format!("if ({avail} <= {i}) {{"));
+                out.line("k = undefined;");
+                out.line(format!("throw {missing}({});", lit(&f.name)));
+                out.close("}");
+                out.line(format!("k = {};", lit(&f.name)));
+                let e = element(g, out, &f.ty, src, i);
+                out.line(format!("const {l} = {e};"));
+            }
+        }
+    }
+    out.line("k = undefined;");
+    if let Src::Reader = src {
+        let j = g.fresh("j");
+        out.line(format!(
+            "for (let {j} = {}; {j} < {avail}; {j}++) r.skipValue();",
+            slots.len()
+        ));
+    }
+    construct(out, slots, target, ctor, false);
+    out.mid("} catch (e) {");
+    out.line(format!("throw {at}(e, k);"));
+    out.close("}");
+}
+
+/// Reads slot `i` in the compact shape.
+fn element(g: &mut Gen, out: &mut Out, t: &TypeRef, src: &Src, i: usize) -> String {
+    match src {
+        Src::Reader => read(g, out, t, Form::Compact),
+        Src::Value { arr, offset } => {
+            from_wire::value(g, out, t, Form::Compact, &format!("{arr}[{}]", i + offset))
+        }
+    }
+}
+
+/// The named body: every entry of the map (`n` entries from the reader, or the decoded
+/// entries `Src::Value`); a field's legacy alias or canonical name, spread arrays one key per
+/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order.
+pub fn named_body(
+    g: &mut Gen,
+    out: &mut Out,
+    slots: &[Slot],
+    n: &str,
+    src: &Src,
+    target: &str,
+    ctor: &Ctor,
+) {
+    let at = g.rt("at");
+    let dup = g.rt("duplicate");
+    // Declarations: a local per field (a `seen` flag for options), one per spread element.
+    for (i, slot) in slots.iter().enumerate() {
+        let Slot::Field(f) = slot else { continue };
+        let l = field_local(i);
+        let ty = match &f.ty {
+            TypeRef::Option { inner } => ts_type(g, inner),
+            t => ts_type(g, t),
+        };
+        out.line(format!("let {l}: {ty} | undefined;"));
+        if is_option(&f.ty) {
+            out.line(format!("let {l}s = false;"));
+        }
+        if let (true, TypeRef::Array { inner, .. }) = (f.legacy.len() > 1, &f.ty) {
+            let et = ts_type(g, inner);
+            for e in 0..f.legacy.len() {
+                out.line(format!("let {l}_{e}: {et} | undefined;"));
+            }
+        }
+    }
+    out.line("let k: string | undefined;");
+    out.line("let ix = -1;");
+    out.open("try {");
+    let x = match src {
+        Src::Reader => {
+            let j = g.fresh("j");
+            out.open(format!("for (let {j} = 0; {j} < {n}; {j}++) {{"));
+            out.line("k = undefined;");
+            out.line("ix = -1;");
+            out.line("const key = r.readStr(0, 4294967295);");
+            String::new()
+        }
+        Src::Value { arr, .. } => {
+            let wkey = g.rt("wKey");
+            out.open(format!("for (const [k0, x0] of {arr}) {{"));
+            out.line("k = undefined;");
+            out.line("ix = -1;");
+            out.line(format!("const key = {wkey}(k0);"));
+            "x0".to_string()
+        }
+    };
+    out.open("switch (key) {");
+    let mut used = std::collections::BTreeSet::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let Slot::Field(f) = slot else { continue };
+        let l = field_local(i);
+        let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
+        let elems: Vec<String> = if spread {
+            (0..f.legacy.len()).map(|e| format!("{l}_{e}")).collect()
+        } else {
+            Vec::new()
+        };
+        let mut keys = vec![f.name.clone()];
+        if !spread {
+            keys.extend(f.legacy.iter().cloned());
+        }
+        let seen = if is_option(&f.ty) {
+            format!("{l}s")
+        } else {
+            format!("{l} !== undefined")
+        };
+        let mut taken = vec![seen.clone()];
+        taken.extend(elems.iter().map(|e| format!("{e} !== undefined")));
+        let fresh: Vec<&String> = keys.iter().filter(|k| used.insert((*k).clone())).collect();
+        if !fresh.is_empty() {
+            for key in &fresh {
+                out.line(format!("case {}:", lit(key)));
+            }
+            out.open("{");
+            out.line(format!(
+                "if ({}) throw {dup}(key).inField({});",
+                taken.join(" || "),
+                lit(&f.name)
+            ));
+            if is_option(&f.ty) {
+                out.line(format!("{l}s = true;"));
+            }
+            out.line(format!("k = {};", lit(&f.name)));
+            let e = match src {
+                Src::Reader => read(g, out, &f.ty, Form::Named),
+                Src::Value { .. } => from_wire::value(g, out, &f.ty, Form::Named, &x),
+            };
+            out.line(format!("{l} = {e};"));
+            out.line("break;");
+            out.close("}");
+        }
+        if spread {
+            let TypeRef::Array { inner, .. } = &f.ty else {
+                continue;
+            };
+            for (e, key) in f.legacy.iter().enumerate() {
+                if !used.insert(key.clone()) {
+                    continue;
+                }
+                out.open(format!("case {}: {{", lit(key)));
+                out.line(format!(
+                    "if ({l} !== undefined || {l}_{e} !== undefined) throw {dup}(key).inField({});",
+                    lit(&f.name)
+                ));
+                out.line(format!("k = {};", lit(&f.name)));
+                out.line(format!("ix = {e};"));
+                let v = match src {
+                    Src::Reader => read(g, out, inner, Form::Named),
+                    Src::Value { .. } => from_wire::value(g, out, inner, Form::Named, &x),
+                };
+                out.line(format!("{l}_{e} = {v};"));
+                out.line("break;");
+                out.close("}");
+            }
+        }
+    }
+    out.line("default:");
+    match src {
+        Src::Reader => out.line("  r.skipValue();"),
+        Src::Value { .. } => out.line("  break;"),
+    }
+    out.close("}");
+    out.close("}");
+    out.line("k = undefined;");
+    out.line("ix = -1;");
+    // Finals, in slot order.
+    let mut finals = Vec::new();
+    for (i, slot) in slots.iter().enumerate() {
+        let Slot::Field(f) = slot else { continue };
+        let l = field_local(i);
+        if f.legacy.len() > 1 {
+            if let TypeRef::Array { len, .. } = &f.ty {
+                let raise = g.rt("raise");
+                let mi = g.rt("missingIndex");
+                let parts: Vec<String> = (0..*len as usize)
+                    .map(|e| format!("{l}_{e} ?? {raise}({mi}({}, {e}))", lit(&f.name)))
+                    .collect();
+                let ty = ts_type(g, &f.ty);
+                finals.push(format!("const {l}v: {ty} = {l} ?? [{}];", parts.join(", ")));
+                continue;
+            }
+        }
+        if !is_option(&f.ty) {
+            let missing = g.rt("missing");
+            finals.push(format!(
+                "if ({l} === undefined) throw {missing}({});",
+                lit(&f.name)
+            ));
+        }
+    }
+    for f in finals {
+        out.line(f);
+    }
+    construct(out, slots, target, ctor, true);
+    out.mid("} catch (e) {");
+    out.line(format!("throw {at}(e, k, ix);"));
+    out.close("}");
+}
+
+/// `X$read` and `X$from` of a record (message or nested record).
+pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
+    let reader = g.rt_type("Reader");
+    let entries = g.rt("mapEntries");
+    let as_array = g.rt("asArray");
+    let w_entries = g.rt("wEntries");
+    let ctor = Ctor {
+        ty: ident.to_string(),
+        kind: None,
+    };
+    g.reset();
+    let mut out = Out::at(0);
+    out.line(format!("/** Reads a `{ident}` of either shape. */"));
+    out.open(format!(
+        "export function {ident}$read(r: {reader}): {ident} {{"
+    ));
+    out.line("const s = r.readShape();");
+    out.line(format!("let v: {ident};"));
+    out.open("if (s >= 0) {");
+    compact_body(g, &mut out, slots, "s", &Src::Reader, "v", &ctor);
+    out.mid("} else {");
+    out.line(format!("const n = {entries}(s);"));
+    named_body(g, &mut out, slots, "n", &Src::Reader, "v", &ctor);
+    out.close("}");
+    out.line("r.leave();");
+    out.line("return v;");
+    out.close("}");
+    out.line("");
+    g.reset();
+    out.line(format!(
+        "/** Reads a `{ident}` from a decoded JS value of either shape. */"
+    ));
+    out.open(format!(
+        "export function {ident}$from(x: unknown): {ident} {{"
+    ));
+    out.line(format!("const a = {as_array}(x);"));
+    out.line(format!("let v: {ident};"));
+    out.open("if (a !== undefined) {");
+    let src = Src::Value {
+        arr: "a".into(),
+        offset: 0,
+    };
+    compact_body(g, &mut out, slots, "a.length", &src, "v", &ctor);
+    out.mid("} else {");
+    out.line(format!("const es = {w_entries}(x, \"array or map\");"));
+    let src = Src::Value {
+        arr: "es".into(),
+        offset: 0,
+    };
+    named_body(g, &mut out, slots, "es.length", &src, "v", &ctor);
+    out.close("}");
+    out.line("return v;");
+    out.close("}");
+    out.line("");
+    out.finish()
+}
+
+const I64_MIN: &str = "-9223372036854775808n";
+const I64_MAX: &str = "9223372036854775807n";
+
+/// `X$read` and `X$from` of an enum.
+pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
+    if e.is_unit() {
+        unit_enum(g, ident, e)
+    } else {
+        data_enum(g, ident, e)
+    }
+}
+
+fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
+    let reader = g.rt_type("Reader");
+    let unknown_name = g.rt("unknownName");
+    let unknown_number = if e.unknown.is_some() {
+        String::new()
+    } else {
+        g.rt("unknownNumber")
+    };
+    let w_big = g.rt("wBigInt");
+    let mut out = Out::at(0);
+    let names = |out: &mut Out, s: &str| {
+        out.open(format!("switch ({s}) {{"));
+        for v in &e.variants {
+            out.line(format!("case {0}:\n      return {0};", lit(&v.name)));
+        }
+        out.close("}");
+    };
+    let numbers = |out: &mut Out, b: &str| {
+        out.open(format!("switch (Number({b})) {{"));
+        for v in &e.variants {
+            out.line(format!(
+                "case {}:\n      return {};",
+                v.number,
+                lit(&v.name)
+            ));
+        }
+        out.close("}");
+        if e.unknown.is_some() {
+            out.line(format!("return Number({b});"));
+        } else {
+            out.line(format!("throw {unknown_number}({b});"));
+        }
+    };
+    out.line(format!(
+        "/** Reads a `{ident}`: its number, or (named shape) its name. */"
+    ));
+    out.open(format!(
+        "export function {ident}$read(r: {reader}): {ident} {{"
+    ));
+    out.open("if (r.peekKind() === \"str\") {");
+    out.line("const s = r.readStr(0, 1024);");
+    names(&mut out, "s");
+    out.line(format!("throw {unknown_name}(s);"));
+    out.close("}");
+    out.line(format!("const b = r.readBigInt({I64_MIN}, {I64_MAX});"));
+    numbers(&mut out, "b");
+    out.close("}");
+    out.line("");
+    out.line(format!(
+        "/** Reads a `{ident}` from a decoded JS value: its number or its name. */"
+    ));
+    out.open(format!(
+        "export function {ident}$from(x: unknown): {ident} {{"
+    ));
+    out.open("if (typeof x === \"string\") {");
+    names(&mut out, "x");
+    out.line(format!("throw {unknown_name}(x);"));
+    out.close("}");
+    out.line(format!("const b = {w_big}(x, {I64_MIN}, {I64_MAX});"));
+    numbers(&mut out, "b");
+    out.close("}");
+    out.line("");
+    out.finish()
+}
+
+fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
+    let reader = g.rt_type("Reader");
+    let missing = g.rt("missing");
+    let entries = g.rt("mapEntries");
+    let not_one = g.rt("notOneKey");
+    let unknown_name = g.rt("unknownName");
+    let unknown_number = if e.unknown.is_some() {
+        String::new()
+    } else {
+        g.rt("unknownNumber")
+    };
+    let as_array = g.rt("asArray");
+    let w_entries = g.rt("wEntries");
+    let w_int = g.rt("wInt");
+    let w_key = g.rt("wKey");
+    let mut out = Out::at(0);
+    g.reset();
+    out.line(format!(
+        "/** Reads a `{ident}`: `[tag, ...fields]`, or (named shape) `{{ Variant: ... }}`. */"
+    ));
+    out.open(format!(
+        "export function {ident}$read(r: {reader}): {ident} {{"
+    ));
+    out.line("const s = r.readShape();");
+    out.line(format!("let v: {ident};"));
+    out.open("if (s >= 0) {");
+    out.line(format!("if (s === 0) throw {missing}(\"tag\");"));
+    out.line("const tag = r.readInt(0, 4294967295);");
+    out.open("switch (tag) {");
+    for v in &e.variants {
+        out.open(format!("case {}: {{", v.number));
+        let kind = lit(&v.name);
+        match &v.fields {
+            VariantFields::Unit => {
+                out.line("for (let j = 1; j < s; j++) r.skipValue();");
+                out.line(format!("v = {{ kind: {kind} }};"));
+            }
+            VariantFields::Newtype { field } => {
+                out.line(format!("if (s < 2) throw {missing}(\"0\");"));
+                let x = read(g, &mut out, &field.ty, Form::Compact);
+                out.line(format!("const x = {x};"));
+                out.line("for (let j = 2; j < s; j++) r.skipValue();");
+                out.line(format!("v = {{ kind: {kind}, value: x }};"));
+            }
+            VariantFields::Struct { record } => {
+                let ctor = variant_ctor(ident, &v.name);
+                compact_body(
+                    g,
+                    &mut out,
+                    &record.slots,
+                    "s - 1",
+                    &Src::Reader,
+                    "v",
+                    &ctor,
+                );
+            }
+        }
+        out.line("break;");
+        out.close("}");
+    }
+    out.line("default:");
+    if e.unknown.is_some() {
+        out.line("  for (let j = 1; j < s; j++) r.skipValue();");
+        out.line("  v = { kind: \"unknown\", tag };");
+    } else {
+        out.line(format!("  throw {unknown_number}(tag);"));
+    }
+    out.close("}");
+    out.mid("} else {");
+    out.line(format!("const n = {entries}(s);"));
+    out.line(format!("if (n !== 1) throw {not_one}(n);"));
+    out.line("const name = r.readStr(0, 1024);");
+    out.open("switch (name) {");
+    for v in &e.variants {
+        out.open(format!("case {}: {{", lit(&v.name)));
+        let kind = lit(&v.name);
+        match &v.fields {
+            VariantFields::Unit => {
+                out.line("r.skipValue();");
+                out.line(format!("v = {{ kind: {kind} }};"));
+            }
+            VariantFields::Newtype { field } => {
+                let x = read(g, &mut out, &field.ty, Form::Named);
+                out.line(format!("v = {{ kind: {kind}, value: {x} }};"));
+            }
+            VariantFields::Struct { record } => {
+                let ctor = variant_ctor(ident, &v.name);
+                out.line("const t = r.readShape();");
+                out.open("if (t >= 0) {");
+                compact_body(g, &mut out, &record.slots, "t", &Src::Reader, "v", &ctor);
+                out.mid("} else {");
+                out.line(format!("const m = {entries}(t);"));
+                named_body(g, &mut out, &record.slots, "m", &Src::Reader, "v", &ctor);
+                out.close("}");
+                out.line("r.leave();");
+            }
+        }
+        out.line("break;");
+        out.close("}");
+    }
+    out.line("default:");
+    out.line(format!("  throw {unknown_name}(name);"));
+    out.close("}");
+    out.close("}");
+    out.line("r.leave();");
+    out.line("return v;");
+    out.close("}");
+    out.line("");
+
+    // From a decoded JS value.
+    g.reset();
+    out.line(format!(
+        "/** Reads a `{ident}` from a decoded JS value of either shape. */"
+    ));
+    out.open(format!(
+        "export function {ident}$from(x: unknown): {ident} {{"
+    ));
+    out.line(format!("const a = {as_array}(x);"));
+    out.line(format!("let v: {ident};"));
+    out.open("if (a !== undefined) {");
+    out.line(format!("if (a.length === 0) throw {missing}(\"tag\");"));
+    out.line(format!("const tag = {w_int}(a[0], 0, 4294967295);"));
+    out.open("switch (tag) {");
+    for v in &e.variants {
+        out.open(format!("case {}: {{", v.number));
+        let kind = lit(&v.name);
+        match &v.fields {
+            VariantFields::Unit => out.line(format!("v = {{ kind: {kind} }};")),
+            VariantFields::Newtype { field } => {
+                out.line(format!("if (a.length < 2) throw {missing}(\"0\");"));
+                let x = from_wire::value(g, &mut out, &field.ty, Form::Compact, "a[1]");
+                out.line(format!("v = {{ kind: {kind}, value: {x} }};"));
+            }
+            VariantFields::Struct { record } => {
+                let ctor = variant_ctor(ident, &v.name);
+                let src = Src::Value {
+                    arr: "a".into(),
+                    offset: 1,
+                };
+                compact_body(g, &mut out, &record.slots, "a.length - 1", &src, "v", &ctor);
+            }
+        }
+        out.line("break;");
+        out.close("}");
+    }
+    out.line("default:");
+    if e.unknown.is_some() {
+        out.line("  v = { kind: \"unknown\", tag };");
+    } else {
+        out.line(format!("  throw {unknown_number}(tag);"));
+    }
+    out.close("}");
+    out.mid("} else {");
+    out.line(format!("const es = {w_entries}(x, \"array or map\");"));
+    out.line(format!("if (es.length !== 1) throw {not_one}(es.length);"));
+    out.line("const [k0, x0] = es[0] as [unknown, unknown];");
+    out.line(format!("const name = {w_key}(k0);"));
+    out.open("switch (name) {");
+    for v in &e.variants {
+        out.open(format!("case {}: {{", lit(&v.name)));
+        let kind = lit(&v.name);
+        match &v.fields {
+            VariantFields::Unit => out.line(format!("v = {{ kind: {kind} }};")),
+            VariantFields::Newtype { field } => {
+                let x = from_wire::value(g, &mut out, &field.ty, Form::Named, "x0");
+                out.line(format!("v = {{ kind: {kind}, value: {x} }};"));
+            }
+            VariantFields::Struct { record } => {
+                let ctor = variant_ctor(ident, &v.name);
+                out.line(format!("const b = {as_array}(x0);"));
+                out.open("if (b !== undefined) {");
+                let src = Src::Value {
+                    arr: "b".into(),
+                    offset: 0,
+                };
+                compact_body(g, &mut out, &record.slots, "b.length", &src, "v", &ctor);
+                out.mid("} else {");
+                out.line(format!("const bs = {w_entries}(x0, \"array or map\");"));
+                let src = Src::Value {
+                    arr: "bs".into(),
+                    offset: 0,
+                };
+                named_body(g, &mut out, &record.slots, "bs.length", &src, "v", &ctor);
+                out.close("}");
+            }
+        }
+        out.line("break;");
+        out.close("}");
+    }
+    out.line("default:");
+    out.line(format!("  throw {unknown_name}(name);"));
+    out.close("}");
+    out.close("}");
+    out.line("return v;");
+    out.close("}");
+    out.line("");
+    out.finish()
+}
+
+fn variant_ctor<'a>(ident: &str, name: &'a str) -> Ctor<'a> {
+    Ctor {
+        ty: format!("Extract<{ident}, {{ kind: {} }}>", lit(name)),
+        kind: Some(name),
+    }
+}
+
+/// The mask of a flag set's known bits.
+pub fn known_bits(f: &Flags) -> u64 {
+    f.bits.iter().fold(0u64, |a, b| a | (1u64 << b.bit))
+}
+
+/// `X$read` and `X$from` of a flag set: one uint, unknown bits rejected (or kept as `rest`).
+pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
+    let reader = g.rt_type("Reader");
+    let unknown = g.rt("unknownFlags");
+    let big = f.prim == IntPrim::U64;
+    let width_max = f.prim.bounds(true).1;
+    let known = known_bits(f);
+    let mask = (width_max as u64) & !known;
+    let mut body = Out::at(1);
+    if big {
+        body.line(format!("const u = b & {mask}n;"));
+        if f.rest.is_none() {
+            body.line(format!("if (u !== 0n) throw {unknown}(u);"));
+        }
+    } else {
+        body.line(format!("const u = (b & {mask}) >>> 0;"));
+        if f.rest.is_none() {
+            body.line(format!("if (u !== 0) throw {unknown}(u);"));
+        }
+    }
+    let bits: Vec<String> = f
+        .bits
+        .iter()
+        .map(|b| {
+            if big {
+                format!("{}: (b & {}n) !== 0n", b.name, 1u64 << b.bit)
+            } else {
+                format!("{}: (b & {}) !== 0", b.name, 1u64 << b.bit)
+            }
+        })
+        .collect();
+    match &f.rest {
+        Some(rest) => {
+            body.line(format!("const v: {ident} = {{ {} }};", bits.join(", ")));
+            let zero = if big { "0n" } else { "0" };
+            body.line(format!("if (u !== {zero}) v.{rest} = u;"));
+            body.line("return v;");
+        }
+        None => body.line(format!("return {{ {} }};", bits.join(", "))),
+    }
+    let body = body.finish();
+    let (read, from) = if big {
+        let w = g.rt("wBigInt");
+        (
+            format!("r.readBigInt(0n, {width_max}n)"),
+            format!("{w}(x, 0n, {width_max}n)"),
+        )
+    } else {
+        let w = g.rt("wInt");
+        (
+            format!("r.readInt(0, {width_max})"),
+            format!("{w}(x, 0, {width_max})"),
+        )
+    };
+    format!(
+        "/** Reads a `{ident}` (one uint of flag bits). */\nexport function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n\
+         /** Reads a `{ident}` from a decoded JS value (an int). */\nexport function {ident}$from(x: unknown): {ident} {{\n  const b = {from};\n{body}}}\n\n"
+    )
+}

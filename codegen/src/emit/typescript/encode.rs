@@ -1,0 +1,578 @@
+//! Encoding, as the Rust derive encodes, byte for byte: `X$write(w, v, named)` appends the
+//! compact shape (trailing absent options trimmed, reserved slots nil) or the named one
+//! (legacy keys, arrays spread over their keys, quantized floats as natural f64), and
+//! `X$wire(v, named)` builds the same as JS data for a framework that msgpack-encodes
+//! (`toWire`). Both check every value first (TupletError).
+
+use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
+
+use super::decode::{float_bounds, known_bits, quant};
+use super::{int_lit, is_option, len_bounds, lit, num, Gen, Out};
+
+/// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
+pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
+    match t {
+        TypeRef::Option { inner } => {
+            out.open(format!("if ({v} === undefined) w.nil();"));
+            out.mid("else {");
+            write(g, out, inner, v);
+            out.close("}");
+        }
+        TypeRef::Vec { inner, len } => {
+            let (min, max) = len_bounds(len);
+            let list = g.rt("vList");
+            let a = g.fresh("a");
+            let x = g.fresh("x");
+            out.line(format!("const {a} = {list}({v}, {min}, {max});"));
+            out.line(format!("w.arrayLen({a}.length);"));
+            out.open(format!("for (const {x} of {a}) {{"));
+            write(g, out, inner, &x);
+            out.close("}");
+        }
+        TypeRef::Array { inner, len } => {
+            let fixed = g.rt("vFixed");
+            let a = g.fresh("a");
+            let x = g.fresh("x");
+            out.line(format!("const {a} = {fixed}({v}, {len});"));
+            out.line(format!("w.arrayLen({len});"));
+            out.open(format!("for (const {x} of {a}) {{"));
+            write(g, out, inner, &x);
+            out.close("}");
+        }
+        TypeRef::Map { key, value, len } => {
+            let (min, max) = len_bounds(len);
+            let vmap = g.rt("vMap");
+            let sorted = g.rt("sorted");
+            let m = g.fresh("m");
+            let (k, x) = (g.fresh("k"), g.fresh("x"));
+            out.line(format!("const {m} = {vmap}({v}, {min}, {max});"));
+            out.line(format!("w.mapLen({m}.size);"));
+            out.open(format!("for (const [{k}, {x}] of {sorted}({m})) {{"));
+            write(g, out, key, &k);
+            write(g, out, value, &x);
+            out.close("}");
+        }
+        TypeRef::Named { path } => {
+            let f = g.fn_ref(path, "write");
+            out.line(format!("{f}(w, {v}, named);"));
+        }
+        TypeRef::Float(ft) if ft.quant.is_some() => {
+            let (scale, qmin, qmax) = quant(ft).expect("quantized");
+            let f = g.rt("writeQuant");
+            out.line(format!(
+                "{f}(w, {v}, {}, {qmin}, {qmax}, {}, named);",
+                num(scale),
+                ft.bits == 32
+            ));
+        }
+        leaf => {
+            let e = wire(g, leaf, v);
+            let m = match leaf {
+                TypeRef::Bool => "bool",
+                TypeRef::Int(i) if i.bigint => "bigInt",
+                TypeRef::Int(_) => "int",
+                TypeRef::Float(ft) if ft.bits == 32 => "f32",
+                TypeRef::Float(_) => "f64",
+                TypeRef::String { .. } => "str",
+                _ => "bin",
+            };
+            out.line(format!("w.{m}({e});"));
+        }
+    }
+}
+
+/// An expression: the value `v` of `t` as JS data for a msgpack encoder, checked.
+pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
+    match t {
+        TypeRef::Bool => format!("{}({v})", g.rt("vBool")),
+        TypeRef::Int(i) => {
+            let (min, max) = i.bounds();
+            if i.bigint {
+                let f = g.rt("vBigInt");
+                format!("{f}({v}, {}, {})", int_lit(min, true), int_lit(max, true))
+            } else {
+                format!("{}({v}, {min}, {max})", g.rt("vInt"))
+            }
+        }
+        TypeRef::Float(ft) => match quant(ft) {
+            Some((scale, qmin, qmax)) => {
+                let f = g.rt("vQuant");
+                format!(
+                    "{f}({v}, {}, {qmin}, {qmax}, {}, named)",
+                    num(scale),
+                    ft.bits == 32
+                )
+            }
+            None => {
+                let (min, max) = float_bounds(ft);
+                let f = g.rt(if ft.bits == 32 { "vF32" } else { "vF64" });
+                format!("{f}({v}, {}, {})", num(min), num(max))
+            }
+        },
+        TypeRef::String { len } => {
+            let (min, max) = len_bounds(len);
+            format!("{}({v}, {min}, {max})", g.rt("vStr"))
+        }
+        TypeRef::Bytes { len } => {
+            let (min, max) = len_bounds(len);
+            format!("{}({v}, {min}, {max})", g.rt("vBin"))
+        }
+        TypeRef::Option { inner } => {
+            let e = wire(g, inner, v);
+            format!("({v} === undefined ? null : {e})")
+        }
+        TypeRef::Vec { inner, len } => {
+            let (min, max) = len_bounds(len);
+            let list = g.rt("vList");
+            let x = g.fresh("x");
+            let e = wire(g, inner, &x);
+            format!("{list}({v}, {min}, {max}).map(({x}) => {e})")
+        }
+        TypeRef::Array { inner, len } => {
+            let fixed = g.rt("vFixed");
+            let x = g.fresh("x");
+            let e = wire(g, inner, &x);
+            format!("{fixed}({v}, {len}).map(({x}) => {e})")
+        }
+        TypeRef::Map { key, value, len } => {
+            let (min, max) = len_bounds(len);
+            let vmap = g.rt("vMap");
+            let sorted = g.rt("sorted");
+            let (k, x) = (g.fresh("k"), g.fresh("x"));
+            let ke = wire(g, key, &k);
+            let xe = wire(g, value, &x);
+            format!(
+                "new Map<unknown, unknown>({sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}]))"
+            )
+        }
+        TypeRef::Named { path } => format!("{}({v}, named)", g.fn_ref(path, "wire")),
+    }
+}
+
+/// The slots that must always be written: up to the last non-option field.
+fn required(slots: &[Slot]) -> usize {
+    slots
+        .iter()
+        .rposition(|s| matches!(s, Slot::Field(f) if !is_option(&f.ty)))
+        .map_or(0, |i| i + 1)
+}
+
+/// The compact length: `required`, or one past the last present option after it.
+fn compact_len(out: &mut Out, slots: &[Slot], obj: &str, declare_fixed: bool) {
+    let req = required(slots);
+    let trailing: Vec<(usize, &Field)> = slots
+        .iter()
+        .enumerate()
+        .skip(req)
+        .filter_map(|(i, s)| match s {
+            Slot::Field(f) => Some((i, f)),
+            Slot::Reserved(_) => None,
+        })
+        .collect();
+    if trailing.is_empty() {
+        if declare_fixed {
+            out.line(format!("const len = {req};"));
+        }
+        return;
+    }
+    out.line(format!("let len = {req};"));
+    let mut first = true;
+    for (i, f) in trailing.iter().rev() {
+        let kw = if first { "if" } else { "else if" };
+        first = false;
+        out.line(format!(
+            "{kw} ({obj}.{} !== undefined) len = {};",
+            f.name,
+            i + 1
+        ));
+    }
+}
+
+fn spread(f: &Field) -> Option<&TypeRef> {
+    match &f.ty {
+        TypeRef::Array { inner, .. } if f.legacy.len() > 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// Statements writing a record's compact array: `extra` leading elements written by
+/// `prefix` (an enum tag).
+fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u32, prefix: &str) {
+    compact_len(out, slots, obj, true);
+    if extra > 0 {
+        out.line(format!("w.arrayLen(len + {extra});"));
+        out.line(prefix);
+    } else {
+        out.line("w.arrayLen(len);");
+    }
+    let req = required(slots);
+    for (i, slot) in slots.iter().enumerate() {
+        let mut body = Out::at(out.depth() + usize::from(i >= req));
+        match slot {
+            Slot::Reserved(_) => body.line("w.nil();"),
+            Slot::Field(f) => write(g, &mut body, &f.ty, &format!("{obj}.{}", f.name)),
+        }
+        if i < req {
+            out.append(body);
+        } else {
+            out.open(format!("if (len > {i}) {{"));
+            out.append(body);
+            out.close("}");
+        }
+    }
+}
+
+/// Statements writing a record's named map.
+fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
+    let mut fixed = 0;
+    let mut optional = Vec::new();
+    for slot in slots {
+        let Slot::Field(f) = slot else { continue };
+        if is_option(&f.ty) {
+            optional.push(format!(" + ({obj}.{} !== undefined ? 1 : 0)", f.name));
+        } else if spread(f).is_some() {
+            fixed += f.legacy.len();
+        } else {
+            fixed += 1;
+        }
+    }
+    out.line(format!("w.mapLen({fixed}{});", optional.concat()));
+    for slot in slots {
+        let Slot::Field(f) = slot else { continue };
+        let access = format!("{obj}.{}", f.name);
+        if let Some(inner) = spread(f) {
+            let fixed = g.rt("vFixed");
+            out.line(format!("{fixed}({access}, {});", f.legacy.len()));
+            for (i, key) in f.legacy.iter().enumerate() {
+                out.line(format!("w.str({});", lit(key)));
+                write(g, out, inner, &format!("{access}[{i}]"));
+            }
+            continue;
+        }
+        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        match &f.ty {
+            TypeRef::Option { inner } => {
+                out.open(format!("if ({access} !== undefined) {{"));
+                out.line(format!("w.str({key});"));
+                write(g, out, inner, &access);
+                out.close("}");
+            }
+            t => {
+                out.line(format!("w.str({key});"));
+                write(g, out, t, &access);
+            }
+        }
+    }
+}
+
+/// Statements building a record's compact array into `a` (after `prefix` elements).
+fn wire_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, prefix: &[String]) {
+    compact_len(out, slots, obj, false);
+    let req = required(slots);
+    let mut items: Vec<String> = prefix.to_vec();
+    for slot in &slots[..req] {
+        items.push(match slot {
+            Slot::Reserved(_) => "null".into(),
+            Slot::Field(f) => wire(g, &f.ty, &format!("{obj}.{}", f.name)),
+        });
+    }
+    out.line(format!("const a: unknown[] = [{}];", items.join(", ")));
+    let trailing = slots[req..].iter().any(|s| matches!(s, Slot::Field(_)));
+    for (i, slot) in slots.iter().enumerate().skip(req).filter(|_| trailing) {
+        let e = match slot {
+            Slot::Reserved(_) => "null".into(),
+            Slot::Field(f) => wire(g, &f.ty, &format!("{obj}.{}", f.name)),
+        };
+        out.line(format!("if (len > {i}) a.push({e});"));
+    }
+}
+
+/// Statements building a record's named map into `o`.
+fn wire_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
+    out.line("const o: Record<string, unknown> = {};");
+    for slot in slots {
+        let Slot::Field(f) = slot else { continue };
+        let access = format!("{obj}.{}", f.name);
+        if let Some(inner) = spread(f) {
+            let fixed = g.rt("vFixed");
+            out.line(format!("{fixed}({access}, {});", f.legacy.len()));
+            for (i, key) in f.legacy.iter().enumerate() {
+                let e = wire(g, inner, &format!("{access}[{i}]"));
+                out.line(format!("o[{}] = {e};", lit(key)));
+            }
+            continue;
+        }
+        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        match &f.ty {
+            TypeRef::Option { inner } => {
+                let e = wire(g, inner, &access);
+                out.line(format!("if ({access} !== undefined) o[{key}] = {e};"));
+            }
+            t => {
+                let e = wire(g, t, &access);
+                out.line(format!("o[{key}] = {e};"));
+            }
+        }
+    }
+}
+
+/// `X$write` and `X$wire` of a record.
+pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
+    let writer = g.rt_type("Writer");
+    let obj = g.rt("vObject");
+    let mut out = Out::at(0);
+    g.reset();
+    out.line(format!(
+        "/** Writes a `{ident}`: the compact array, or the named map; throws TupletError. */"
+    ));
+    out.open(format!(
+        "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
+    ));
+    out.line(format!("{obj}(v);"));
+    out.open("if (named) {");
+    write_named(g, &mut out, slots, "v");
+    out.line("return;");
+    out.close("}");
+    write_compact(g, &mut out, slots, "v", 0, "");
+    out.close("}");
+    out.line("");
+    g.reset();
+    out.line(format!(
+        "/** A `{ident}` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */"
+    ));
+    out.open(format!(
+        "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
+    ));
+    out.line(format!("{obj}(v);"));
+    out.open("if (named) {");
+    wire_named(g, &mut out, slots, "v");
+    out.line("return o;");
+    out.close("}");
+    wire_compact(g, &mut out, slots, "v", &[]);
+    out.line("return a;");
+    out.close("}");
+    out.line("");
+    out.finish()
+}
+
+/// `X$write` and `X$wire` of an enum (and `X$num` of a unit enum).
+pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
+    let writer = g.rt_type("Writer");
+    let bad = g.rt("badVariant");
+    let mut out = Out::at(0);
+    g.reset();
+    if e.is_unit() {
+        out.line(format!("/** The number of a `{ident}` (checked). */"));
+        out.open(format!(
+            "export function {ident}$num(v: {ident}): number {{"
+        ));
+        out.open("switch (v) {");
+        for v in &e.variants {
+            out.line(format!("case {}:", lit(&v.name)));
+            out.line(format!("  return {};", v.number));
+        }
+        out.close("}");
+        if e.unknown.is_some() {
+            let vint = g.rt("vInt");
+            out.line(format!(
+                "if (typeof v === \"number\") return {vint}(v, -9007199254740991, 9007199254740991);"
+            ));
+        }
+        out.line(format!("throw {bad}(v);"));
+        out.close("}");
+        out.line("");
+        out.line(format!(
+            "/** Writes a `{ident}`: its number, or (named) its name. */"
+        ));
+        out.open(format!(
+            "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
+        ));
+        out.line(format!("const n = {ident}$num(v);"));
+        out.line("if (named && typeof v === \"string\") w.str(v);");
+        out.line("else w.int(n);");
+        out.close("}");
+        out.line("");
+        out.line(format!(
+            "/** A `{ident}` as JS data: its number, or (named) its name. */"
+        ));
+        out.open(format!(
+            "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
+        ));
+        out.line(format!("const n = {ident}$num(v);"));
+        out.line("return named && typeof v === \"string\" ? v : n;");
+        out.close("}");
+        out.line("");
+        return out.finish();
+    }
+    let obj = g.rt("vObject");
+    // write
+    out.line(format!(
+        "/** Writes a `{ident}`: `[tag, ...fields]`, or (named) `{{ Variant: ... }}`; throws TupletError. */"
+    ));
+    out.open(format!(
+        "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
+    ));
+    out.line(format!("{obj}(v);"));
+    out.open("switch (v.kind) {");
+    for v in &e.variants {
+        let key = lit(&v.name);
+        let tag = v.number;
+        out.open(format!("case {key}: {{"));
+        match &v.fields {
+            VariantFields::Unit => {
+                out.line(format!(
+                    "if (named) {{ w.mapLen(1); w.str({key}); w.mapLen(0); }} else {{ w.arrayLen(1); w.int({tag}); }}"
+                ));
+            }
+            VariantFields::Newtype { field } => {
+                out.line(format!(
+                    "if (named) {{ w.mapLen(1); w.str({key}); }} else {{ w.arrayLen(2); w.int({tag}); }}"
+                ));
+                write(g, &mut out, &field.ty, "v.value");
+            }
+            VariantFields::Struct { record } => {
+                out.open("if (named) {");
+                out.line(format!("w.mapLen(1); w.str({key});"));
+                write_named(g, &mut out, &record.slots, "v");
+                out.mid("} else {");
+                write_compact(
+                    g,
+                    &mut out,
+                    &record.slots,
+                    "v",
+                    1,
+                    &format!("w.int({tag});"),
+                );
+                out.close("}");
+            }
+        }
+        out.line("return;");
+        out.close("}");
+    }
+    if e.unknown.is_some() {
+        let vint = g.rt("vInt");
+        out.line("case \"unknown\":");
+        out.line("  w.arrayLen(1);");
+        out.line(format!("  w.int({vint}(v.tag, 0, 4294967295));"));
+        out.line("  return;");
+    }
+    out.close("}");
+    out.line(format!("throw {bad}((v as {{ kind: unknown }}).kind);"));
+    out.close("}");
+    out.line("");
+    // wire
+    g.reset();
+    out.line(format!(
+        "/** A `{ident}` as JS data (`[tag, ...]`, or named `{{ Variant: ... }}`); throws TupletError. */"
+    ));
+    out.open(format!(
+        "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
+    ));
+    out.line(format!("{obj}(v);"));
+    out.open("switch (v.kind) {");
+    for v in &e.variants {
+        let key = lit(&v.name);
+        let tag = v.number;
+        out.open(format!("case {key}: {{"));
+        match &v.fields {
+            VariantFields::Unit => {
+                out.line(format!("return named ? {{ {key}: {{}} }} : [{tag}];"));
+            }
+            VariantFields::Newtype { field } => {
+                let x = wire(g, &field.ty, "v.value");
+                out.line(format!("const x = {x};"));
+                out.line(format!("return named ? {{ {key}: x }} : [{tag}, x];"));
+            }
+            VariantFields::Struct { record } => {
+                out.open("if (named) {");
+                wire_named(g, &mut out, &record.slots, "v");
+                out.line(format!("return {{ {key}: o }};"));
+                out.close("}");
+                wire_compact(g, &mut out, &record.slots, "v", &[tag.to_string()]);
+                out.line("return a;");
+            }
+        }
+        out.close("}");
+    }
+    if e.unknown.is_some() {
+        let vint = g.rt("vInt");
+        out.line("case \"unknown\":");
+        out.line(format!("  return [{vint}(v.tag, 0, 4294967295)];"));
+    }
+    out.close("}");
+    out.line(format!("throw {bad}((v as {{ kind: unknown }}).kind);"));
+    out.close("}");
+    out.line("");
+    out.finish()
+}
+
+/// `X$bits`, `X$write` and `X$wire` of a flag set.
+pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
+    let writer = g.rt_type("Writer");
+    let obj = g.rt("vObject");
+    let vbool = g.rt("vBool");
+    let big = f.prim == IntPrim::U64;
+    let (ty, zero) = if big {
+        ("bigint", "0n")
+    } else {
+        ("number", "0")
+    };
+    let known = known_bits(f);
+    let width_max = f.prim.bounds(true).1;
+    let mut out = Out::at(0);
+    out.line(format!(
+        "/** The wire uint of a `{ident}`: its flags' bits (plus kept unknown bits). */"
+    ));
+    out.open(format!("export function {ident}$bits(v: {ident}): {ty} {{"));
+    out.line(format!("{obj}(v);"));
+    out.line(format!("let b = {zero};"));
+    for bit in &f.bits {
+        let m = 1u64 << bit.bit;
+        if big {
+            out.line(format!("if ({vbool}(v.{})) b |= {m}n;", bit.name));
+        } else {
+            out.line(format!("if ({vbool}(v.{})) b += {m};", bit.name));
+        }
+    }
+    if let Some(rest) = &f.rest {
+        let unknown = g.rt("unknownFlags");
+        if big {
+            let vb = g.rt("vBigInt");
+            out.line(format!(
+                "const rest = {vb}(v.{rest} ?? 0n, 0n, {width_max}n);"
+            ));
+            out.line(format!(
+                "if ((rest & {known}n) !== 0n) throw {unknown}(rest & {known}n);"
+            ));
+            out.line("b |= rest;");
+        } else {
+            let vi = g.rt("vInt");
+            out.line(format!("const rest = {vi}(v.{rest} ?? 0, 0, {width_max});"));
+            out.line(format!(
+                "if (((rest & {known}) >>> 0) !== 0) throw {unknown}((rest & {known}) >>> 0);"
+            ));
+            out.line("b += rest;");
+        }
+    }
+    out.line("return b;");
+    out.close("}");
+    out.line("");
+    let put = if big { "bigInt" } else { "int" };
+    out.line(format!(
+        "/** Writes a `{ident}` (one uint, both shapes). */"
+    ));
+    out.open(format!(
+        "export function {ident}$write(w: {writer}, v: {ident}, _named: boolean): void {{"
+    ));
+    out.line(format!("w.{put}({ident}$bits(v));"));
+    out.close("}");
+    out.line("");
+    out.line(format!("/** A `{ident}` as JS data: its uint. */"));
+    out.open(format!(
+        "export function {ident}$wire(v: {ident}, _named: boolean): unknown {{"
+    ));
+    out.line(format!("return {ident}$bits(v);"));
+    out.close("}");
+    out.line("");
+    out.finish()
+}

@@ -1,0 +1,185 @@
+/**
+ * The codec constant of a message (DESIGN.md, "Generated TypeScript"): `name`, `id`,
+ * `fromWire`, `decode`, `validate`, `toWire`, `encode` and the Standard Schema face. Built by
+ * `codec()` from the message's generated straight-line functions. Part of the package's
+ * runtime (hand-written, embedded by the emitter from codegen/src/emit/typescript/ts).
+ */
+
+import { TupletError, type Issue, type Result, type Seg } from "./errors.js";
+import { Reader } from "./reader.js";
+import { Writer } from "./writer.js";
+import { errorAt, type PathIssue } from "./values.js";
+
+/** The Standard Schema interface (standardschema.dev, v1), declared here: no dependency. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard Schema properties. */
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+
+/** Types of the Standard Schema interface. */
+export declare namespace StandardSchemaV1 {
+  /** The Standard Schema properties. */
+  export interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  /** The result of `validate`. */
+  export type Result<Output> = SuccessResult<Output> | FailureResult;
+  /** A valid value. */
+  export interface SuccessResult<Output> {
+    readonly value: Output;
+    readonly issues?: undefined;
+  }
+  /** An invalid value's issues. */
+  export interface FailureResult {
+    readonly issues: ReadonlyArray<Issue>;
+  }
+  /** One issue. */
+  export interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
+  }
+  /** One step of an issue's path. */
+  export interface PathSegment {
+    readonly key: PropertyKey;
+  }
+  /** The input and output types. */
+  export interface Types<Input = unknown, Output = Input> {
+    readonly input: Input;
+    readonly output: Output;
+  }
+  /** The input type of a schema. */
+  export type InferInput<Schema extends StandardSchemaV1> = NonNullable<Schema["~standard"]["types"]>["input"];
+  /** The output type of a schema. */
+  export type InferOutput<Schema extends StandardSchemaV1> = NonNullable<Schema["~standard"]["types"]>["output"];
+}
+
+/** Options of `encode` and `toWire`: the compact shape (default) or the named (legacy) one. */
+export interface EncodeOptions {
+  readonly shape?: "compact" | "named" | undefined;
+}
+
+/** The generated functions of one type. */
+export interface TypeFns<T> {
+  /** Reads one value of either shape (throws TupletError). */
+  readonly read: (r: Reader) => T;
+  /** Reads one already-decoded JS value of either shape (throws TupletError). */
+  readonly from: (v: unknown) => T;
+  /** Writes one checked value (throws TupletError). */
+  readonly write: (w: Writer, v: T, named: boolean) => void;
+  /** The value as msgpack-ready JS data (throws TupletError). */
+  readonly wire: (v: T, named: boolean) => unknown;
+  /** Records every issue of the value at `path`. */
+  readonly validate: (v: T, path: Seg[], issues: Issue[]) => void;
+}
+
+/** A message's codec: the decided API of DESIGN.md. */
+export interface MessageCodec<T, N extends string = string, I extends number = number>
+  extends StandardSchemaV1<T, T> {
+  /** The wire name (`player:move`). */
+  readonly name: N;
+  /** The envelope id. */
+  readonly id: I;
+  /** Reads an already-decoded JS value of either shape (ints `number | bigint`, nil `null | undefined`). */
+  fromWire(v: unknown): Result<T>;
+  /** Decodes one whole message of either shape; trailing bytes are an error. */
+  decode(bytes: Uint8Array): Result<T>;
+  /** Checks a natural value: every issue, each with its path. */
+  validate(value: T): Result<T>;
+  /** The compact tuple (or, with `{ shape: "named" }`, the named map) as JS data; throws TupletError. */
+  toWire(value: T, opts?: EncodeOptions): unknown;
+  /** The bytes of the compact (or named) shape; throws TupletError on an invalid value. */
+  encode(value: T, opts?: EncodeOptions): Uint8Array;
+  /** Appends the payload to a writer (for envelopes); throws TupletError. */
+  writeTo(w: Writer, value: T, opts?: EncodeOptions): void;
+}
+
+/** The issue list of a thrown value (a TupletError's one issue; anything else is rethrown). */
+function issuesOf(e: unknown): Issue[] {
+  if (e instanceof TupletError) return [e.issue()];
+  throw e;
+}
+
+/** Standard Schema path of a TupletError: names, indices and `{ key }` for map keys. */
+function standardPath(segs: readonly Seg[]): (PropertyKey | StandardSchemaV1.PathSegment)[] {
+  return segs.map((s) => (typeof s === "object" ? { key: s.key } : s));
+}
+
+/** The TupletError to throw for an invalid value: its first validation issue, with the path. */
+function invalid<T>(e: unknown, value: T, fns: TypeFns<T>): never {
+  if (e instanceof TupletError) {
+    const issues: Issue[] = [];
+    fns.validate(value, [], issues);
+    const issue = issues[0] as PathIssue | undefined;
+    if (issue !== undefined) throw errorAt(issue.code, issue.message, issue.segments ?? []);
+  }
+  throw e;
+}
+
+/** Builds a message's codec from its generated functions. */
+export function codec<T, N extends string, I extends number>(name: N, id: I, fns: TypeFns<T>): MessageCodec<T, N, I> {
+  const fromWire = (v: unknown): Result<T> => {
+    try {
+      return { ok: true, value: fns.from(v) };
+    } catch (e) {
+      return { ok: false, issues: issuesOf(e) };
+    }
+  };
+  return {
+    name,
+    id,
+    fromWire,
+    decode(bytes: Uint8Array): Result<T> {
+      try {
+        const r = new Reader(bytes);
+        const value = fns.read(r);
+        r.finish();
+        return { ok: true, value };
+      } catch (e) {
+        return { ok: false, issues: issuesOf(e) };
+      }
+    },
+    validate(value: T): Result<T> {
+      const issues: Issue[] = [];
+      fns.validate(value, [], issues);
+      return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
+    },
+    toWire(value: T, opts?: EncodeOptions): unknown {
+      try {
+        return fns.wire(value, opts?.shape === "named");
+      } catch (e) {
+        return invalid(e, value, fns);
+      }
+    },
+    encode(value: T, opts?: EncodeOptions): Uint8Array {
+      const w = new Writer();
+      try {
+        fns.write(w, value, opts?.shape === "named");
+      } catch (e) {
+        return invalid(e, value, fns);
+      }
+      return w.finish();
+    },
+    writeTo(w: Writer, value: T, opts?: EncodeOptions): void {
+      try {
+        fns.write(w, value, opts?.shape === "named");
+      } catch (e) {
+        invalid(e, value, fns);
+      }
+    },
+    "~standard": {
+      version: 1,
+      vendor: "tuplet",
+      validate(v: unknown): StandardSchemaV1.Result<T> {
+        try {
+          return { value: fns.from(v) };
+        } catch (e) {
+          if (!(e instanceof TupletError)) throw e;
+          return { issues: [{ message: e.message, path: standardPath(e.segments) }] };
+        }
+      },
+    },
+  };
+}

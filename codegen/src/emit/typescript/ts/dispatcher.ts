@@ -1,0 +1,163 @@
+/**
+ * Typed dispatch of one direction's messages over a plain WebSocket (binary envelope: the id
+ * as a msgpack uint, then the payload) or a Colyseus room (a structural room type: no
+ * dependency on colyseus.js). Input is validated inside the handler: an invalid message is
+ * dropped and counted, the connection is kept. Part of the package's runtime (hand-written,
+ * embedded by the emitter from codegen/src/emit/typescript/ts).
+ */
+
+import { Code, TupletError, type Issue } from "./errors.js";
+import { Reader } from "./reader.js";
+import { Writer } from "./writer.js";
+import type { EncodeOptions, MessageCodec } from "./codec.js";
+
+/** The messages of one direction: wire name -> natural value type. */
+export type MessageMap = object;
+
+/** A message of a direction as a discriminated union member: `{ name, value }`. */
+export type MessageOf<M extends MessageMap> = { [K in keyof M & string]: { readonly name: K; readonly value: M[K] } }[keyof M & string];
+
+/** One direction: its codecs by name and by id. */
+export interface Direction<M extends MessageMap> {
+  /** `"c2s"` or `"s2c"`. */
+  readonly dir: string;
+  /** The codec of every message, by wire name. */
+  readonly byName: { readonly [K in keyof M & string]: MessageCodec<M[K], K> };
+  /** The codec of every message, by envelope id. */
+  readonly byId: ReadonlyMap<number, MessageCodec<unknown>>;
+}
+
+/** Builds a direction from its codecs. */
+export function direction<M extends MessageMap>(dir: string, codecs: readonly MessageCodec<unknown>[]): Direction<M> {
+  const byName: Record<string, MessageCodec<unknown>> = {};
+  const byId = new Map<number, MessageCodec<unknown>>();
+  for (const c of codecs) {
+    byName[c.name] = c;
+    byId.set(c.id, c);
+  }
+  return { dir, byName: byName as unknown as Direction<M>["byName"], byId };
+}
+
+/** A handler per message name; messages without one are ignored (not counted as dropped). */
+export type Handlers<M extends MessageMap> = { readonly [K in keyof M & string]?: (value: M[K], name: K) => void };
+
+/** A Colyseus room as the client sees it (structural: colyseus.js's `Room` fits). */
+export interface RoomLike {
+  onMessage(type: string, cb: (payload: unknown) => void): unknown;
+  send(type: string, payload: unknown): void;
+}
+
+/** A plain binary socket (a browser `WebSocket` with `binaryType = "arraybuffer"` fits). */
+export interface SocketLike {
+  send(data: Uint8Array): void;
+}
+
+/** Options of a dispatcher. */
+export interface DispatcherOptions {
+  /** Called for every dropped message: its name (`"#<id>"` for an unknown id) and issues. */
+  readonly onInvalid?: (name: string, issues: readonly Issue[]) => void;
+}
+
+/** A typed dispatcher of one direction's incoming messages. */
+export interface Dispatcher<M extends MessageMap> {
+  /** The direction it dispatches. */
+  readonly direction: Direction<M>;
+  /** Dropped messages per name (`"#<id>"` for an unknown envelope id). */
+  readonly dropped: Record<string, number>;
+  /** Handles one binary envelope; returns whether a handler ran. */
+  onBytes(bytes: Uint8Array | ArrayBuffer): boolean;
+  /** Handles one payload the transport framed with its name (a decoded value or bytes). */
+  onPayload(name: string, payload: unknown): boolean;
+  /** Registers one `room.onMessage` per handled message name. */
+  attach(room: RoomLike): void;
+}
+
+function drop(dropped: Record<string, number>, options: DispatcherOptions | undefined, name: string, issues: readonly Issue[]): false {
+  dropped[name] = (dropped[name] ?? 0) + 1;
+  options?.onInvalid?.(name, issues);
+  return false;
+}
+
+function issuesOf(e: unknown): Issue[] {
+  if (e instanceof TupletError) return [e.issue()];
+  throw e;
+}
+
+/** A dispatcher calling `handlers` with validated natural values. */
+export function createDispatcher<M extends MessageMap>(
+  dir: Direction<M>,
+  handlers: Handlers<M>,
+  options?: DispatcherOptions,
+): Dispatcher<M> {
+  const dropped: Record<string, number> = {};
+  const hs = handlers as Record<string, ((value: unknown, name: string) => void) | undefined>;
+  const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
+  const run = (name: string, res: { ok: true; value: unknown } | { ok: false; issues: readonly Issue[] }): boolean => {
+    if (!res.ok) return drop(dropped, options, name, res.issues);
+    const h = hs[name];
+    if (h === undefined) return false;
+    h(res.value, name);
+    return true;
+  };
+  const onPayload = (name: string, payload: unknown): boolean => {
+    const c = byName[name];
+    if (c === undefined) {
+      return drop(dropped, options, name, [{ code: Code.UnknownMessage, path: "", message: `unknown message ${name}` }]);
+    }
+    if (hs[name] === undefined) return false;
+    return run(name, payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload));
+  };
+  return {
+    direction: dir,
+    dropped,
+    onBytes(data: Uint8Array | ArrayBuffer): boolean {
+      const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+      let id: number;
+      const r = new Reader(bytes);
+      try {
+        id = r.readInt(0, 4294967295);
+      } catch (e) {
+        return drop(dropped, options, "#?", issuesOf(e));
+      }
+      const c = dir.byId.get(id);
+      if (c === undefined) {
+        return drop(dropped, options, "#" + String(id), [
+          { code: Code.UnknownMessage, path: "", message: `unknown message id ${id}` },
+        ]);
+      }
+      if (hs[c.name] === undefined) return false;
+      return run(c.name, c.decode(bytes.subarray(r.position())));
+    },
+    onPayload,
+    attach(room: RoomLike): void {
+      for (const name of Object.keys(hs)) {
+        if (hs[name] !== undefined) room.onMessage(name, (payload) => onPayload(name, payload));
+      }
+    },
+  };
+}
+
+/** The binary envelope of a message: its id as a msgpack uint, then its payload. */
+export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf<M>, opts?: EncodeOptions): Uint8Array {
+  const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
+  if (c === undefined) throw new TupletError(Code.UnknownMessage, `unknown message ${msg.name}`);
+  const w = new Writer();
+  w.uint(c.id);
+  c.writeTo(w, msg.value, opts);
+  return w.finish();
+}
+
+/**
+ * Sends a message in the shape this peer expects (`{ shape: "named" }` for a peer still on
+ * the legacy maps): to a Colyseus room as `room.send(name, toWire(value))`, to a plain socket
+ * as a binary envelope. Throws TupletError on an invalid value.
+ */
+export function send<M extends MessageMap>(dir: Direction<M>, target: RoomLike | SocketLike, msg: MessageOf<M>, opts?: EncodeOptions): void {
+  if ("onMessage" in target) {
+    const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
+    if (c === undefined) throw new TupletError(Code.UnknownMessage, `unknown message ${msg.name}`);
+    target.send(msg.name, c.toWire(msg.value, opts));
+  } else {
+    target.send(envelope(dir, msg, opts));
+  }
+}

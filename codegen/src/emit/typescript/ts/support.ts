@@ -1,0 +1,6 @@
+/** Everything generated modules import: the runtime, value helpers, codecs and dispatch. */
+
+export * from "./index.js";
+export * from "./values.js";
+export * from "./codec.js";
+export * from "./dispatcher.js";
