@@ -194,7 +194,31 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
         Format::Text => print!("{}", report.text()),
         Format::Json => print!("{}", report.json()),
     }
-    report.exit_code()
+    report.exit_code().max(budgets(config, args.format))
+}
+
+/// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
+/// whose largest possible size exceeds its budget, naming the field that dominates (on
+/// stdout after a text report, on stderr beside a JSON one); `BREAKING` when any does.
+pub fn budgets(config: &Config, format: Format) -> u8 {
+    let Ok(schema) = crate::load(config) else {
+        return BAD_INPUT;
+    };
+    let findings = tuplet_schema::sizes::budget_findings(&schema);
+    for f in &findings {
+        let file = config.schema_crate().join(&f.file);
+        let line =
+            format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
+        match format {
+            Format::Text => println!("{line}"),
+            Format::Json => eprintln!("{line}"),
+        }
+    }
+    if findings.is_empty() {
+        OK
+    } else {
+        BREAKING
+    }
 }
 
 #[cfg(test)]

@@ -141,7 +141,7 @@ pub fn unhex(text: &str) -> Option<Vec<u8>> {
             )
         })
         .collect();
-    if digits.len() % 2 != 0 {
+    if digits.len() & 1 == 1 {
         return None;
     }
     digits
