@@ -122,3 +122,22 @@ fn compat_fails_on_a_budget_naming_the_field() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn village_readme_quotes_the_current_sizes_table() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let schema =
+        tuplet_schema::load(&root.join("examples/village")).unwrap_or_else(|e| panic!("{e}"));
+    let rows = tuplet_codegen::commands::sizes::rows(&schema);
+    let table = tuplet_codegen::commands::sizes::table(&rows, Some(40));
+    let readme = std::fs::read_to_string(root.join("examples/village/README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "examples/village/README.md is stale: paste the output of `tuplet sizes --top 40` under \
+         \"## Sizes (tuplet sizes)\""
+    );
+    assert!(
+        budget_findings(&schema).is_empty(),
+        "village fits its budgets"
+    );
+}
