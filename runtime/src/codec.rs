@@ -78,18 +78,33 @@ pub trait Message: Wire {
     const FIELDS: &'static [FieldInfo];
 }
 
-/// The compact encoding of `value`.
+/// The compact encoding of `value`; an invalid value is an error with its path.
 pub fn to_vec<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(T::MAX_SIZE.unwrap_or(64).min(1024));
-    value.encode_compact(&mut out)?;
+    value
+        .encode_compact(&mut out)
+        .map_err(|e| with_path(value, e))?;
     Ok(out)
 }
 
-/// The named (legacy) encoding of `value`.
+/// The named (legacy) encoding of `value`; an invalid value is an error with its path.
 pub fn to_vec_named<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    value.encode_named(&mut out)?;
+    value
+        .encode_named(&mut out)
+        .map_err(|e| with_path(value, e))?;
     Ok(out)
+}
+
+/// Encoders stop at the first failed check without tracking where they are (the fast path
+/// stays free of path bookkeeping); on that rare failure, `validate` finds the same issue
+/// again with its path.
+#[cold]
+pub(crate) fn with_path<T: Wire>(value: &T, err: Error) -> Error {
+    validate(value)
+        .into_iter()
+        .find(|i| i.code == err.code() && i.message == err.issue().message)
+        .map_or(err, Error::from)
 }
 
 /// Decodes one whole value of either shape; bytes left over are an error.

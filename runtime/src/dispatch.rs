@@ -74,15 +74,26 @@ pub trait Dispatch: Sized {
     fn to_envelope(&self, encoding: Encoding) -> Result<Vec<u8>, Error> {
         let mut out = Vec::with_capacity(64);
         write::uint(&mut out, self.id() as u64);
-        self.encode_payload(&mut out, encoding)?;
+        self.encode_payload(&mut out, encoding)
+            .map_err(|e| self.with_path(e))?;
         Ok(out)
     }
 
     /// Encodes the payload alone (the transport frames the name).
     fn to_payload(&self, encoding: Encoding) -> Result<Vec<u8>, Error> {
         let mut out = Vec::with_capacity(64);
-        self.encode_payload(&mut out, encoding)?;
+        self.encode_payload(&mut out, encoding)
+            .map_err(|e| self.with_path(e))?;
         Ok(out)
+    }
+
+    /// The encode error `err` with its path, found again by `validate` (see `to_vec`).
+    #[doc(hidden)]
+    fn with_path(&self, err: Error) -> Error {
+        self.validate()
+            .into_iter()
+            .find(|i| i.code == err.code() && i.message == err.issue().message)
+            .map_or(err, Error::from)
     }
 }
 

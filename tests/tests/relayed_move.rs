@@ -105,6 +105,11 @@ fn out_of_range_component_has_canonical_path() {
     m.p[1] = 9000.0;
     let err = tuplet::to_vec(&m).unwrap_err();
     assert_eq!(err.code(), Code::OutOfRange);
+    assert_eq!(
+        err.path().to_string(),
+        "p[1]",
+        "encode errors carry their path"
+    );
     let issues = tuplet::validate(&m);
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0].path.to_string(), "p[1]");
