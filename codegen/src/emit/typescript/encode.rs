@@ -141,9 +141,15 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
             let (k, x) = (g.fresh("k"), g.fresh("x"));
             let ke = wire(g, key, &k);
             let xe = wire(g, value, &x);
-            format!(
-                "new Map<unknown, unknown>({sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}]))"
-            )
+            let pairs = format!(
+                "{sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}])"
+            );
+            if matches!(**key, TypeRef::String { .. }) {
+                // String keys: a plain object, as msgpack encoders expect a JS map.
+                format!("{}({pairs})", g.rt("objectOf"))
+            } else {
+                format!("new Map<unknown, unknown>({pairs})")
+            }
         }
         TypeRef::Named { path } => format!("{}({v}, named)", g.fn_ref(path, "wire")),
     }

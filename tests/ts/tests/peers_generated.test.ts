@@ -1,0 +1,139 @@
+// Real peers against the generated package (issue 7, item 5): `fromWire` accepts what
+// @msgpack/msgpack (with and without `useBigInt64`) and msgpackr produce when they decode our
+// bytes, and `decode` reads what those libraries encode from `toWire` output, in both shapes.
+// Over every valid vector of every village message (bigint fields, bytes, maps, enums, flags
+// included).
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { decode as mpDecode, encode as mpEncode } from "@msgpack/msgpack";
+import { Packr, pack, unpack } from "msgpackr";
+import { codecOf, fromHex, loadVectors, sameNatural, toNatural, type DirName } from "./generated_support.js";
+
+type Decoder = (bytes: Uint8Array) => unknown;
+type Encoder = (value: unknown) => Uint8Array;
+
+const decoders: Record<string, Decoder> = {
+  msgpackr: (b) => unpack(b),
+  "msgpackr (mapsAsObjects: false)": (b) => new Packr({ mapsAsObjects: false, useRecords: false }).unpack(b),
+  "@msgpack/msgpack": (b) => mpDecode(b),
+  "@msgpack/msgpack (useBigInt64)": (b) => mpDecode(b, { useBigInt64: true }),
+};
+
+const encoders: Record<string, Encoder> = {
+  msgpackr: (v) => pack(v),
+  "msgpackr (useRecords: false)": (v) => new Packr({ useRecords: false }).pack(v),
+  "@msgpack/msgpack (useBigInt64)": (v) => mpEncode(v, { useBigInt64: true }),
+};
+
+/** Whether a natural value holds a 64-bit int beyond 2^53 (a `bigint` field's big value). */
+function hasBigInt(v: unknown): boolean {
+  if (typeof v === "bigint") return v > 9007199254740991n || v < -9007199254740991n;
+  if (v instanceof Map) return Array.from(v as Map<unknown, unknown>).some(([k, x]) => hasBigInt(k) || hasBigInt(x));
+  if (Array.isArray(v)) return v.some(hasBigInt);
+  if (typeof v === "object" && v !== null && !(v instanceof Uint8Array)) return Object.values(v).some(hasBigInt);
+  return false;
+}
+
+/** Whether toWire output holds a JS Map (int-keyed maps). */
+function hasMap(v: unknown): boolean {
+  if (v instanceof Map) return true;
+  if (Array.isArray(v)) return v.some(hasMap);
+  if (typeof v === "object" && v !== null && !(v instanceof Uint8Array)) return Object.values(v).some(hasMap);
+  return false;
+}
+
+for (const dir of ["c2s", "s2c"] as const satisfies readonly DirName[]) {
+  test(`${dir}: fromWire accepts what msgpackr and @msgpack/msgpack decode from our bytes`, () => {
+    const { valid } = loadVectors(dir);
+    const bad: string[] = [];
+    const counts: Record<string, number> = {};
+    let skipped = 0;
+    for (const v of valid) {
+      const c = codecOf(dir, v.message);
+      const own = c.decode(fromHex(v.compact));
+      assert.ok(own.ok);
+      for (const shape of ["compact", "named"] as const) {
+        for (const [name, dec] of Object.entries(decoders)) {
+          // Without useBigInt64, @msgpack/msgpack reads a 64-bit int beyond 2^53 as an inexact
+          // number: a `bigint` field's large values cannot survive it (nor would they in JSON).
+          if (name === "@msgpack/msgpack" && hasBigInt(own.value)) {
+            skipped++;
+            continue;
+          }
+          let decoded: unknown;
+          try {
+            decoded = dec(fromHex(v[shape]));
+          } catch (e) {
+            bad.push(`${v.message} ${shape} ${name}: the library threw ${String(e)}`);
+            continue;
+          }
+          const res = c.fromWire(decoded);
+          if (!res.ok) bad.push(`${v.message} ${v.mode}/${v.seed} ${shape} ${name}: ${JSON.stringify(res.issues[0])}`);
+          else if (!sameNatural(toNatural(res.value), v.value)) bad.push(`${v.message} ${shape} ${name}: value differs`);
+          else counts[name] = (counts[name] ?? 0) + 1;
+        }
+      }
+    }
+    console.log(`${dir}: fromWire over ${valid.length} vectors x 2 shapes:`, counts, `(${skipped} skipped: bigint beyond 2^53 without useBigInt64)`);
+    assert.deepEqual(bad.slice(0, 20), []);
+  });
+
+  test(`${dir}: decode reads what msgpackr and @msgpack/msgpack encode from toWire output`, () => {
+    const { valid } = loadVectors(dir);
+    const bad: string[] = [];
+    let n = 0;
+    let skipped = 0;
+    for (const v of valid) {
+      const c = codecOf(dir, v.message);
+      const own = c.decode(fromHex(v.compact));
+      assert.ok(own.ok);
+      for (const shape of ["compact", "named"] as const) {
+        const wire = c.toWire(own.value, { shape });
+        for (const [name, enc] of Object.entries(encoders)) {
+          // @msgpack/msgpack cannot encode a JS Map (an int-keyed map's toWire form).
+          if (name.startsWith("@msgpack/msgpack") && hasMap(wire)) {
+            skipped++;
+            continue;
+          }
+          const res = c.decode(enc(wire));
+          if (!res.ok) bad.push(`${v.message} ${v.mode}/${v.seed} ${shape} ${name}: ${JSON.stringify(res.issues[0])}`);
+          else if (!sameNatural(toNatural(res.value), v.value)) bad.push(`${v.message} ${shape} ${name}: value differs`);
+          else n++;
+        }
+        // And fromWire takes toWire's output as it is.
+        const back = c.fromWire(wire);
+        if (!back.ok || !sameNatural(toNatural(back.value), v.value)) bad.push(`${v.message} ${shape}: fromWire(toWire(v)) differs`);
+      }
+    }
+    console.log(`${dir}: ${n} peer-encoded toWire payloads decoded (${skipped} skipped: @msgpack/msgpack cannot encode a Map)`);
+    assert.deepEqual(bad.slice(0, 20), []);
+  });
+}
+
+test("the selection covers bigint fields, bytes, maps (string and int keys), enums with data", () => {
+  const found = { bigint: 0, bytes: 0, intMap: 0, strMap: 0, dataEnum: 0 };
+  const walk = (v: unknown): void => {
+    if (typeof v === "bigint") found.bigint++;
+    else if (v instanceof Uint8Array) found.bytes++;
+    else if (v instanceof Map) {
+      for (const [k, x] of v as Map<unknown, unknown>) {
+        if (typeof k === "string") found.strMap++;
+        else found.intMap++;
+        walk(x);
+      }
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (typeof v === "object" && v !== null) {
+      if ("kind" in v) found.dataEnum++;
+      Object.values(v).forEach(walk);
+    }
+  };
+  for (const dir of ["c2s", "s2c"] as const) {
+    for (const v of loadVectors(dir).valid) {
+      const res = codecOf(dir, v.message).decode(fromHex(v.compact));
+      if (res.ok) walk(res.value);
+    }
+  }
+  console.log("covered:", found);
+  for (const [what, n] of Object.entries(found)) assert.ok(n > 0, `no ${what} in the vectors`);
+});
