@@ -307,7 +307,9 @@ mod wide_int {
         } else if let Ok(v) = u64::try_from(*v) {
             s.serialize_u64(v)
         } else {
-            Err(serde::ser::Error::custom("int bound beyond i64::MIN..=u64::MAX"))
+            Err(serde::ser::Error::custom(
+                "int bound beyond i64::MIN..=u64::MAX",
+            ))
         }
     }
 
