@@ -15,6 +15,7 @@ fn repo() -> PathBuf {
 fn config_into(out: &Path) -> Config {
     let mut config = Config::read(&repo().join("tuplet.toml")).unwrap();
     config.outputs.jsonschema = Some(out.join("jsonschema"));
+    config.outputs.ts = Some(out.join("ts"));
     config
 }
 
@@ -47,6 +48,10 @@ fn two_runs_are_byte_identical() {
     let first = gen_into(a.path());
     let second = gen_into(b.path());
     assert!(first.len() > 290, "{} files", first.len());
+    assert!(
+        first.iter().any(|(p, _)| p.starts_with("ts")),
+        "the TypeScript package is compared too"
+    );
     assert_eq!(first, second);
 }
 
@@ -86,6 +91,30 @@ fn check_fails_after_a_hand_edit() {
             Change::Stale(edited),
         ]
     );
+}
+
+/// Regression: the tests once wrote the repository's own `generated/ts`, so a stale
+/// committed package was regenerated before `gen --check` could see it.
+#[test]
+fn check_sees_a_hand_edit_in_the_typescript_package() {
+    let out = tempfile::tempdir().unwrap();
+    gen_into(out.path());
+    let config = config_into(out.path());
+    let schema = tuplet_codegen::load(&config).unwrap();
+    let outputs = tuplet_codegen::generate(&config, &schema);
+    let (dir, files) = outputs
+        .iter()
+        .find(|(dir, _)| dir.ends_with("ts"))
+        .expect("a ts output");
+    assert!(
+        dir.starts_with(out.path()),
+        "tests never write the repository's generated/"
+    );
+    let edited = dir.join("src/player.ts");
+    let mut text = std::fs::read_to_string(&edited).unwrap();
+    text.push_str("// hand edit\n");
+    std::fs::write(&edited, text).unwrap();
+    assert_eq!(writer::diff(dir, files).unwrap(), [Change::Stale(edited)]);
 }
 
 /// The binary: exit 0 when fresh, 1 after a hand edit (naming the file), 2 on a bad config.
