@@ -316,3 +316,20 @@ fn sizes_prints_a_sorted_table_and_json() {
     assert_eq!(table.lines().count(), 2 + 5 + 1);
     assert!(table.contains("**total: 304 messages"));
 }
+
+/// Regression: `tuplet sizes | head` panicked on the closed pipe.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuplet"))
+        .args(["sizes"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before the first line
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{:?}", out.status);
+}
