@@ -66,7 +66,7 @@ fn side_by_side(runs: usize, iters: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     let (runs, iters) = if bench { (31, 100_000) } else { (1, 100) };
-    let meter = Meter::new::<ServerMsg>();
+    let meter = Meter::<ServerMsg>::new();
     println!("| message | bytes | decode ns | decode + meter ns | meter share |");
     println!("|---|---:|---:|---:|---:|");
     for index in 0..ServerMsg::MESSAGES.len() {

@@ -3,6 +3,7 @@
 //! relaxed atomic add per counter, indexed by the dispatch enum's variant index.
 
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::dispatch::Dispatch;
@@ -16,11 +17,16 @@ struct Counters {
     bytes_out: AtomicU64,
 }
 
-/// Per-message-type byte meter for one dispatch enum. Shareable across threads.
+/// Per-message-type byte meter for one dispatch enum `D` (so a `ClientMessage` can never be
+/// counted in a `ServerMessage` meter's rows). Shareable across threads.
+///
+/// A server typically keeps a `Meter<ClientMessage>` for what it receives (plus the inputs
+/// it dropped) and a `Meter<ServerMessage>` for what it sends.
 #[derive(Debug)]
-pub struct Meter {
-    messages: &'static [(&'static str, u32)],
+pub struct Meter<D> {
     counters: Box<[Counters]>,
+    dropped: Counters,
+    _messages: PhantomData<fn() -> D>,
 }
 
 /// One row of a meter report.
@@ -47,18 +53,35 @@ impl MeterRow {
     }
 }
 
-impl Meter {
+impl<D: Dispatch> Default for Meter<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<D: Dispatch> Meter<D> {
     /// A meter for every message of `D`.
-    pub fn new<D: Dispatch>() -> Meter {
+    pub fn new() -> Meter<D> {
         Meter {
-            messages: D::MESSAGES,
             counters: D::MESSAGES.iter().map(|_| Counters::default()).collect(),
+            dropped: Counters::default(),
+            _messages: PhantomData,
         }
+    }
+
+    /// Counts one received input of `bytes` bytes that failed to decode or validate (so an
+    /// attack or a broken client shows up in the report, not only what decoded).
+    #[inline]
+    pub fn record_dropped(&self, bytes: usize) {
+        self.dropped.count_in.fetch_add(1, Ordering::Relaxed);
+        self.dropped
+            .bytes_in
+            .fetch_add(bytes as u64, Ordering::Relaxed);
     }
 
     /// Counts one received message of `bytes` bytes.
     #[inline]
-    pub fn record_in<D: Dispatch>(&self, msg: &D, bytes: usize) {
+    pub fn record_in(&self, msg: &D, bytes: usize) {
         if let Some(c) = self.counters.get(msg.index()) {
             c.count_in.fetch_add(1, Ordering::Relaxed);
             c.bytes_in.fetch_add(bytes as u64, Ordering::Relaxed);
@@ -68,7 +91,7 @@ impl Meter {
     /// Counts one sent message of `bytes` bytes (sent `fanout` times: a broadcast to 39
     /// players costs 39 sends).
     #[inline]
-    pub fn record_out<D: Dispatch>(&self, msg: &D, bytes: usize, fanout: u64) {
+    pub fn record_out(&self, msg: &D, bytes: usize, fanout: u64) {
         if let Some(c) = self.counters.get(msg.index()) {
             c.count_out.fetch_add(fanout, Ordering::Relaxed);
             c.bytes_out
@@ -76,12 +99,13 @@ impl Meter {
         }
     }
 
-    /// Every message type seen, sorted by total bytes, largest first (then by name).
+    /// Every message type seen, sorted by total bytes, largest first (then by name); inputs
+    /// that were dropped appear as a row named `(dropped)` with id `u32::MAX`.
     pub fn report(&self) -> Vec<MeterRow> {
-        let mut rows: Vec<MeterRow> = self
-            .messages
+        let mut rows: Vec<MeterRow> = D::MESSAGES
             .iter()
-            .zip(self.counters.iter())
+            .chain([&("(dropped)", u32::MAX)])
+            .zip(self.counters.iter().chain([&self.dropped]))
             .map(|(&(name, id), c)| MeterRow {
                 name,
                 id,
@@ -98,7 +122,7 @@ impl Meter {
 
     /// Sets every counter back to zero.
     pub fn reset(&self) {
-        for c in self.counters.iter() {
+        for c in self.counters.iter().chain([&self.dropped]) {
             for a in [&c.count_in, &c.bytes_in, &c.count_out, &c.bytes_out] {
                 a.store(0, Ordering::Relaxed);
             }
@@ -106,7 +130,7 @@ impl Meter {
     }
 }
 
-impl fmt::Display for Meter {
+impl<D: Dispatch> fmt::Display for Meter<D> {
     /// The report as a text table.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(

@@ -117,7 +117,7 @@ fn bad_input_is_rejected_with_its_path() {
 
 #[test]
 fn meter_counts_bytes_per_message_type_sorted_by_bytes() {
-    let meter = Meter::new::<ServerMsg>();
+    let meter = Meter::<ServerMsg>::new();
     let birds = ServerMsg::sample_variant(5, 1, SampleMode::Max).unwrap();
     let left = ServerMsg::from(Left {
         s: "abcdefghi".into(),
@@ -127,8 +127,13 @@ fn meter_counts_bytes_per_message_type_sorted_by_bytes() {
         meter.record_out(&birds, bytes.len(), 39);
     }
     meter.record_in(&left, 11);
+    meter.record_dropped(3);
     let rows = meter.report();
-    assert_eq!(rows.len(), 2);
+    assert_eq!(rows.len(), 3);
+    assert_eq!(
+        (rows[2].name, rows[2].count_in, rows[2].bytes_in),
+        ("(dropped)", 1, 3)
+    );
     assert_eq!(rows[0].name, "birds:update");
     assert_eq!(rows[0].count_out, 3 * 39);
     assert!(rows[0].bytes_out > 80 * 10 * 3 * 39);
