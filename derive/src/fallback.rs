@@ -17,31 +17,31 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let wire = quote! {
         #[automatically_derived]
-        impl #impl_generics ::tuplet::__private::Wire for #ident #ty_generics #where_clause {
+        impl #impl_generics ::tuplet::__private_0_1::Wire for #ident #ty_generics #where_clause {
             const IR: &'static str = "";
             const MAX_SIZE: ::core::option::Option<usize> = ::core::option::Option::None;
 
             fn encode_compact(
                 &self,
-                _: &mut ::tuplet::__private::Vec<u8>,
-            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
+                _: &mut ::tuplet::__private_0_1::Vec<u8>,
+            ) -> ::core::result::Result<(), ::tuplet::__private_0_1::Error> {
                 ::core::panic!("tuplet derive failed")
             }
             fn encode_named(
                 &self,
-                _: &mut ::tuplet::__private::Vec<u8>,
-            ) -> ::core::result::Result<(), ::tuplet::__private::Error> {
+                _: &mut ::tuplet::__private_0_1::Vec<u8>,
+            ) -> ::core::result::Result<(), ::tuplet::__private_0_1::Error> {
                 ::core::panic!("tuplet derive failed")
             }
             fn decode(
-                _: &mut ::tuplet::__private::Reader<'_>,
-            ) -> ::core::result::Result<Self, ::tuplet::__private::Error> {
+                _: &mut ::tuplet::__private_0_1::Reader<'_>,
+            ) -> ::core::result::Result<Self, ::tuplet::__private_0_1::Error> {
                 ::core::panic!("tuplet derive failed")
             }
             fn validate_at(
                 &self,
-                _: &mut ::tuplet::__private::Vec<::tuplet::__private::Seg>,
-                _: &mut ::tuplet::__private::Vec<::tuplet::__private::Issue>,
+                _: &mut ::tuplet::__private_0_1::Vec<::tuplet::__private_0_1::Seg>,
+                _: &mut ::tuplet::__private_0_1::Vec<::tuplet::__private_0_1::Issue>,
             ) {
                 ::core::panic!("tuplet derive failed")
             }
@@ -49,8 +49,8 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
                 ::core::panic!("tuplet derive failed")
             }
             fn sample(
-                _: &mut ::tuplet::__private::SampleRng,
-                _: ::tuplet::__private::SampleMode,
+                _: &mut ::tuplet::__private_0_1::SampleRng,
+                _: ::tuplet::__private_0_1::SampleMode,
             ) -> Self {
                 ::core::panic!("tuplet derive failed")
             }
@@ -62,11 +62,11 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     quote! {
         #wire
         #[automatically_derived]
-        impl #impl_generics ::tuplet::__private::Message for #ident #ty_generics #where_clause {
+        impl #impl_generics ::tuplet::__private_0_1::Message for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
             const ID: u32 = 0;
-            const DIR: ::tuplet::__private::Dir = ::tuplet::__private::Dir::C2s;
-            const FIELDS: &'static [::tuplet::__private::FieldInfo] = &[];
+            const DIR: ::tuplet::__private_0_1::Dir = ::tuplet::__private_0_1::Dir::C2s;
+            const FIELDS: &'static [::tuplet::__private_0_1::FieldInfo] = &[];
         }
     }
 }

@@ -31,10 +31,11 @@ pub use sample::{SampleMode, SampleRng};
 #[cfg(feature = "derive")]
 pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 
-/// Not public API: what derived code calls. Versioned with the derive, which the facade
-/// pins with `=`; anything here may change in any release.
+/// Not public API: what derived code calls. Versioned by name (`0_1`) and by the `=` pin
+/// of the derive, so derived code from another release fails to compile instead of calling
+/// the wrong thing; anything here may change in any release.
 #[doc(hidden)]
-pub mod __private {
+pub mod __private_0_1 {
     pub use crate::codec::{validate, Dir, FieldInfo, Message, Reserved, Wire};
     pub use crate::dispatch::*;
     pub use crate::error::{Code, Error, Issue, Seg};

@@ -1,4 +1,4 @@
-//! Checks, sizes and sample helpers that derived code calls (through `__private`).
+//! Checks, sizes and sample helpers that derived code calls (through `__private_0_1`).
 //!
 //! Each check is written once here so that encode, validate and decode report the same
 //! code and the same message for the same problem.

@@ -103,7 +103,7 @@ fn round_trip_within_half_a_step() {
 /// and TypeScript share one set of templates.
 #[test]
 fn field_checks_share_the_reader_templates() {
-    use tuplet::__private::{check_f32, check_f64};
+    use tuplet::__private_0_1::{check_f32, check_f64};
     let msg = |e: tuplet::Error| e.issue().message.clone();
     assert_eq!(
         msg(check_f64(f64::NAN, -1.0, 1.0).unwrap_err()),

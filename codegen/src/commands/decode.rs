@@ -98,13 +98,13 @@ pub fn find_message(schema: &ResolvedSchema, dir: Dir, word: &str) -> Result<Str
     }
     if let Ok(id) = word.parse::<u32>() {
         return ircodec::message_with_id(schema, dir, id)
-            .ok_or_else(|| tuplet::__private::unknown_id(id));
+            .ok_or_else(|| tuplet::__private_0_1::unknown_id(id));
     }
     schema
         .messages(dir)
         .find(|(i, _)| i.path == word || i.path.rsplit("::").next() == Some(word))
         .map(|(i, _)| i.path.clone())
-        .ok_or_else(|| tuplet::__private::unknown_message_name(word))
+        .ok_or_else(|| tuplet::__private_0_1::unknown_message_name(word))
 }
 
 /// The bytes of a payload as pasted: hex (any spacing, commas, `0x`), a JSON array of byte

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
-use tuplet::__private as rt;
+use tuplet::__private_0_1 as rt;
 use tuplet::wire::{Kind, Limits, Reader, Shape as WireShape};
 use tuplet::Error;
 use tuplet_schema::ir::{

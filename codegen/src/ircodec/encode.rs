@@ -11,7 +11,7 @@
 //! `[value, ...]` as extra trailing elements.
 
 use serde_json::{Map, Value};
-use tuplet::__private as rt;
+use tuplet::__private_0_1 as rt;
 use tuplet::wire::write;
 use tuplet::Error;
 use tuplet_schema::ir::{

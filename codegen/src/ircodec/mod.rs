@@ -5,7 +5,7 @@
 //!
 //! It is an independent second implementation: it shares with the derived code only the
 //! wire primitives (`tuplet::wire::{Reader, write}`), quantization (`tuplet::quant`) and the
-//! error constructors and templates (`tuplet::__private`); a test in `examples/village`
+//! error constructors and templates (`tuplet::__private_0_1`); a test in `examples/village`
 //! checks that both agree on every village vector, valid and invalid. `tuplet decode`,
 //! `tuplet encode` and `tuplet sizes` run on it.
 //!

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
-use tuplet::__private as rt;
+use tuplet::__private_0_1 as rt;
 use tuplet::{SampleMode, SampleRng};
 use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;

@@ -1,5 +1,5 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
-//! runtime's traits. Every path goes through `::tuplet::__private`.
+//! runtime's traits. Every path goes through `::tuplet::__private_0_1`.
 
 mod dispatch;
 mod enums;

@@ -12,7 +12,7 @@ use tuplet_schema::ir::{FloatType, IntType, Len, TypeRef};
 
 /// The private runtime module every emitted path goes through.
 pub fn rt() -> TokenStream {
-    quote!(::tuplet::__private)
+    quote!(::tuplet::__private_0_1)
 }
 
 /// Which shape the enclosing record is being read or written in. It decides how quantized
