@@ -87,6 +87,21 @@ fn named_uses_legacy_keys_and_is_over_80_bytes() {
     assert_eq!(map[1].1.as_f64(), Some(123.45));
     let back: RelayedMove = tuplet::from_slice(&bytes).unwrap();
     assert!(back.wire_eq(&the_move()));
+    // Byte for byte what an independent encoder writes for the legacy object of doubles.
+    use rmpv::Value;
+    let legacy = Value::Map(vec![
+        ("sessionId".into(), "abc123def".into()),
+        ("x".into(), Value::F64(123.45)),
+        ("y".into(), Value::F64(1.5)),
+        ("z".into(), Value::F64(-25.0)),
+        ("rotationY".into(), Value::F64(3.141)),
+        ("t".into(), Value::from(1_764_000_000_000u64)),
+        ("seq".into(), Value::from(1234)),
+    ]);
+    let mut expected = Vec::new();
+    rmpv::encode::write_value(&mut expected, &legacy).unwrap();
+    assert_eq!(hex(&bytes), hex(&expected));
+    assert_eq!(bytes.len(), 91);
 }
 
 #[test]

@@ -135,6 +135,33 @@ fn near_pose() -> impl Strategy<Value = Pose> {
 }
 
 prop_compose! {
+    /// A sampled `AllKinds` with its strings, lists, maps, bytes and flags replaced by
+    /// arbitrary values (valid or not: `check_arbitrary` holds either way).
+    fn any_all_kinds()(
+        seed in any::<u64>(),
+        name in "\\PC{0,30}",
+        blob in prop::collection::vec(any::<u8>(), 0..70),
+        tags in prop::collection::vec("\\PC{0,10}", 0..7),
+        scores in prop::collection::btree_map("\\PC{0,6}", any::<i32>(), 0..8),
+        path in prop::collection::vec(-120.0f32..120.0, 0..5),
+        flags in any::<(bool, bool, bool)>(),
+        perms in any::<(bool, bool, u16)>(),
+        note in proptest::option::of("\\PC{0,8}"),
+    ) -> AllKinds {
+        let mut x: AllKinds = tuplet::sample(seed, SampleMode::Random);
+        x.name = name;
+        x.blob = blob;
+        x.tags = tags;
+        x.scores = scores;
+        x.path = path;
+        x.flags = MoveFlags { running: flags.0, crouching: flags.1, afk: flags.2 };
+        x.perms = Perms { chat: perms.0, build: perms.1, rest: perms.2 };
+        x.note = note;
+        x
+    }
+}
+
+prop_compose! {
     fn any_scalars()(
         flag in any::<bool>(), a in any::<u8>(), b in any::<u16>(), c in any::<u32>(),
         d in any::<u64>(), e in any::<i8>(), f in any::<i16>(), g in any::<i32>(),
@@ -170,11 +197,21 @@ proptest! {
     }
 
     #[test]
-    fn seeds_drive_valid_samples(seed in any::<u64>()) {
-        let x: AllKinds = tuplet::sample(seed, SampleMode::Random);
-        let bytes = tuplet::to_vec(&x).unwrap();
-        let y: AllKinds = tuplet::from_slice(&bytes).unwrap();
-        prop_assert_eq!(y, x);
+    fn seeds_drive_valid_samples(seed in any::<u64>(), mode in 0usize..5) {
+        let mode = SampleMode::ALL[mode];
+        let x: AllKinds = tuplet::sample(seed, mode);
+        let compact = tuplet::to_vec(&x).unwrap();
+        let y: AllKinds = tuplet::from_slice(&compact).unwrap();
+        prop_assert_eq!(&y, &x);
+        let named: AllKinds = tuplet::from_slice(&tuplet::to_vec_named(&x).unwrap()).unwrap();
+        prop_assert_eq!(&named, &x);
+        let w: AllKinds = tuplet::from_slice(&widen(&compact)).unwrap();
+        prop_assert_eq!(tuplet::to_vec(&w).unwrap(), compact);
+    }
+
+    #[test]
+    fn arbitrary_containers_strings_bytes_and_flags(x in any_all_kinds()) {
+        check_arbitrary(&x)?;
     }
 
     #[test]
