@@ -97,7 +97,36 @@ pub struct MoveFlags {
     pub jumping: bool,
 }
 
-/// The client's move (WIRE.md points at DESIGN.md; declared as in examples/village).
+/// WIRE.md, "Open enums and flags".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, tuplet::Enum)]
+#[tuplet(open)]
+#[repr(i64)]
+pub enum Weather {
+    Clear = 0,
+    Rain = 1,
+    #[tuplet(unknown)]
+    Unknown(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, tuplet::Enum)]
+#[tuplet(open)]
+pub enum Reward {
+    #[tuplet(tag = 1)]
+    Coins(u32),
+    #[tuplet(unknown)]
+    Unknown(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, tuplet::Flags)]
+#[tuplet(int = "u8", open)]
+pub struct Perms {
+    #[tuplet(bit = 0)]
+    pub chat: bool,
+    #[tuplet(rest)]
+    pub rest: u8,
+}
+
+/// The client's move (declared as in examples/village).
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "player:move", id = 1, dir = "c2s")]
 pub struct PlayerMove {
@@ -378,6 +407,11 @@ fn table() -> Vec<(&'static str, &'static str, Check)> {
         ),
         ("Species", "Owl", |ex| check(ex, Species::Owl)),
         ("Held", "Idle", |ex| check(ex, Held::Idle)),
+        ("Weather", "Unknown(5)", |ex| check(ex, Weather::Unknown(5))),
+        ("Reward", "Unknown(9)", |ex| check(ex, Reward::Unknown(9))),
+        ("Perms", "{ chat: true, rest: 0x80 }", |ex| {
+            check(ex, Perms { chat: true, rest: 0x80 })
+        }),
         (
             "Held",
             "Boat(BoatState { speed: 40, moored: true })",
@@ -482,7 +516,7 @@ fn table_covers_exactly_the_wire_md_examples() {
         extra.is_empty(),
         "table entries WIRE.md does not have exactly once: {extra:#?}"
     );
-    assert_eq!(examples.len(), 18, "the wire-derived example count changed");
+    assert_eq!(examples.len(), 21, "the wire-derived example count changed");
 }
 
 #[test]
