@@ -109,6 +109,17 @@ fn compat_fails_on_a_budget_naming_the_field() {
         out.contains(&format!("{}:11", Path::new("s/src/lib.rs").display())),
         "{out}"
     );
+    // The JSON report carries the same findings and says it is not compatible.
+    let o = run(&["compat", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["compatible"], false, "{json}");
+    let budgets = json["budgets"].as_array().unwrap();
+    assert_eq!(budgets.len(), 2, "{json}");
+    assert_eq!(budgets[0]["rule"], "budget-exceeded");
+    assert!(budgets
+        .iter()
+        .any(|b| b["message"] == "bag:full" && b["field"] == "items" && b["largest"] == 377));
     // Within budget: exit 0.
     let src = SRC
         .replace("budget = 100", "budget = 400")

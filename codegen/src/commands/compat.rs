@@ -191,16 +191,53 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
     };
     let report = compat::check(&old, &new, deploy(config));
     match args.format {
-        Format::Text => print!("{}", report.text()),
-        Format::Json => print!("{}", report.json()),
+        Format::Text => {
+            print!("{}", report.text());
+            report.exit_code().max(budgets(config))
+        }
+        Format::Json => {
+            let Ok(schema) = crate::load(config) else {
+                return BAD_INPUT;
+            };
+            let findings = tuplet_schema::sizes::budget_findings(&schema);
+            let mut json: serde_json::Value =
+                serde_json::from_str(&report.json()).unwrap_or_default();
+            if let Some(obj) = json.as_object_mut() {
+                let list = findings.iter().map(|f| budget_json(config, f)).collect();
+                obj.insert("budgets".into(), serde_json::Value::Array(list));
+                if !findings.is_empty() {
+                    obj.insert("compatible".into(), false.into());
+                }
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            );
+            let budget_code = if findings.is_empty() { OK } else { BREAKING };
+            report.exit_code().max(budget_code)
+        }
     }
-    report.exit_code().max(budgets(config, args.format))
+}
+
+/// One budget finding for the JSON report.
+fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serde_json::Value {
+    serde_json::json!({
+        "rule": "budget-exceeded",
+        "message": f.message,
+        "dir": f.dir.as_str(),
+        "id": f.id,
+        "budget": f.budget,
+        "largest": f.largest,
+        "field": f.field,
+        "reason": f.reason,
+        "location": format!("{}:{}", config.schema_crate().join(&f.file).display(), f.line),
+    })
 }
 
 /// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
-/// whose largest possible size exceeds its budget, naming the field that dominates (on
-/// stdout after a text report, on stderr beside a JSON one); `BREAKING` when any does.
-pub fn budgets(config: &Config, format: Format) -> u8 {
+/// whose largest possible size exceeds its budget, naming the field that dominates (after a
+/// text report; the JSON report carries them as `budgets`); `BREAKING` when any does.
+pub fn budgets(config: &Config) -> u8 {
     let Ok(schema) = crate::load(config) else {
         return BAD_INPUT;
     };
@@ -209,10 +246,7 @@ pub fn budgets(config: &Config, format: Format) -> u8 {
         let file = config.schema_crate().join(&f.file);
         let line =
             format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
-        match format {
-            Format::Text => println!("{line}"),
-            Format::Json => eprintln!("{line}"),
-        }
+        println!("{line}");
     }
     if findings.is_empty() {
         OK
