@@ -317,7 +317,7 @@ macro_rules! peers {
                 }),
             },
             Peer {
-                name: "tuplet named",
+                name: "tuplet named (field names as keys)",
                 bytes: named.len(),
                 encode: Box::new({
                     let t = t.clone();
