@@ -4,7 +4,7 @@
  */
 
 import { Code, TupletError } from "./errors.js";
-import { floatText } from "./format.js";
+import { floatText, rustDebugStr } from "./format.js";
 
 /** `truncated`: "input ends inside a value". */
 export function truncated(): TupletError {
@@ -107,4 +107,14 @@ export function tooDeep(maxDepth: number): TupletError {
 /** `too_many_elements`: "more than {max_elements} elements". */
 export function tooManyElements(maxElements: number): TupletError {
   return new TupletError(Code.TooManyElements, `more than ${maxElements} elements`);
+}
+
+/** `unknown_message`: "no message has id {id}" (Rust `dispatch::unknown_id`). */
+export function unknownMessageId(id: number): TupletError {
+  return new TupletError(Code.UnknownMessage, `no message has id ${id}`);
+}
+
+/** `unknown_message`: "no message is named {name:?}", the name Rust-Debug-quoted (Rust `dispatch::unknown_message_name`). */
+export function unknownMessageName(name: string): TupletError {
+  return new TupletError(Code.UnknownMessage, `no message is named ${rustDebugStr(name)}`);
 }

@@ -128,5 +128,5 @@ export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
-export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, direction, envelope, send, codec } from "./runtime/support.js";
-export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike } from "./runtime/support.js";
+export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec } from "./runtime/support.js";
+export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";

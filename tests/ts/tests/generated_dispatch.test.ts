@@ -1,13 +1,16 @@
 // The generated dispatcher: a plain WebSocket (binary envelope) and a Colyseus-like room
-// (structural type), validation inside the handler (invalid input dropped and counted, the
-// connection kept, `onInvalid` told), and `send` in either shape per peer.
+// (structural type), client side and server side (`attachServer`), validation inside the
+// handler (invalid input dropped and counted, the connection kept, `onInvalid` told), the
+// `unknown_message` templates of Rust's dispatch, and `send` in either shape per peer.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { pack } from "msgpackr";
 import {
   PlayerMoveCodec,
+  TupletError,
   c2s,
+  attachServer,
   createDispatcher,
   envelope,
   send,
@@ -15,6 +18,7 @@ import {
   type Issue,
   type PlayerMove,
   type RoomLike,
+  type ServerRoomLike,
 } from "../../../generated/ts/src/index.js";
 
 const move: PlayerMove = { p: [1.5, -2, 0.25], r: 0.5, t: 1700000000000, seq: 7, flags: { running: true, jumping: false, crouching: false, swimming: false, mounted: false, sitting: false, carrying: true } };
@@ -45,10 +49,95 @@ test("a binary envelope reaches its typed handler; invalid and unknown input is 
   assert.equal(d.dropped["player:move"], 1);
   assert.equal(invalid[0]?.[1][0]?.code, "out_of_range");
   assert.equal(invalid[0]?.[1][0]?.path, "p[0]");
-  // Unknown id.
+  // Unknown id: Rust's template (runtime/src/dispatch.rs, WIRE.md).
   assert.equal(d.onBytes(Uint8Array.from([0xcd, 0x27, 0x0f, 0x90])), false);
   assert.equal(d.dropped["#9999"], 1);
+  assert.deepEqual(invalid[1]?.[1], [{ code: "unknown_message", path: "", message: "no message has id 9999" }]);
   assert.equal(got.length, 2);
+});
+
+test("unknown_message: the templates of Rust's dispatch, the name Rust-Debug-quoted", () => {
+  const invalid: [string, readonly Issue[]][] = [];
+  const d = createDispatcher(c2s, {}, { onInvalid: (name, issues) => invalid.push([name, issues]) });
+  assert.equal(d.onPayload("no:such", [1]), false);
+  assert.equal(d.onPayload('say "hi"\n', [1]), false);
+  assert.equal(d.onBytes(Uint8Array.from([0x00, 0x90])), false);
+  assert.deepEqual(
+    invalid.map(([name, issues]) => [name, issues[0]?.code, issues[0]?.message]),
+    [
+      ["no:such", "unknown_message", 'no message is named "no:such"'],
+      ['say "hi"\n', "unknown_message", 'no message is named "say \\"hi\\"\\n"'],
+      ["#0", "unknown_message", "no message has id 0"],
+    ],
+  );
+  // envelope and send throw the same error for a name the direction lacks.
+  const msg = { name: "no:such", value: {} } as unknown as C2sMessage;
+  const unknown = (e: unknown): boolean =>
+    e instanceof TupletError && e.issue().code === "unknown_message" && e.issue().message === 'no message is named "no:such"';
+  assert.throws(() => envelope(c2s, msg), unknown);
+  assert.throws(() => send(c2s, new FakeRoom(), msg), unknown);
+});
+
+/** A Colyseus server room, as @colyseus/core calls `onMessage` callbacks: (client, message). */
+class FakeServerRoom implements ServerRoomLike<FakeClient> {
+  handlers = new Map<string, (client: FakeClient, payload: unknown) => void>();
+  unbound: string[] = [];
+  onMessage(type: string, cb: (client: FakeClient, payload: unknown) => void): () => void {
+    this.handlers.set(type, cb);
+    return () => this.unbound.push(type);
+  }
+  /** A client's message arriving: Colyseus calls the one handler registered for its type. */
+  receive(client: FakeClient, type: string, payload: unknown): void {
+    const cb = this.handlers.get(type);
+    if (cb === undefined) {
+      client.left = true; // Colyseus 0.17's "not registered" fallback in production
+      return;
+    }
+    cb(client, payload);
+  }
+}
+
+interface FakeClient {
+  sessionId: string;
+  left: boolean;
+}
+
+test("attachServer: one handler per message, invalid input dropped and counted, the sender stays connected", () => {
+  const room = new FakeServerRoom();
+  const alice: FakeClient = { sessionId: "alice", left: false };
+  const bob: FakeClient = { sessionId: "bob", left: false };
+  const got: [string, PlayerMove][] = [];
+  const invalid: [string, string, string | undefined][] = [];
+  const d = attachServer(
+    room,
+    c2s,
+    { "player:move": (client, m) => got.push([client.sessionId, m]) },
+    { onInvalid: (name, issues, client) => invalid.push([client.sessionId, name, issues[0]?.code]) },
+  );
+  // Every c2s message has a handler registered, so none reaches Colyseus's fallback.
+  assert.deepEqual([...room.handlers.keys()].sort(), Object.keys(c2s.byName).sort());
+  room.receive(alice, "player:move", PlayerMoveCodec.toWire(move)); // msgpack-decoded by Colyseus
+  room.receive(alice, "player:move", PlayerMoveCodec.toWire(move, { shape: "named" })); // an old client
+  room.receive(bob, "player:move", PlayerMoveCodec.encode(move)); // onMessageBytes: raw bytes
+  room.receive(bob, "player:move", { x: 1 }); // missing fields
+  room.receive(bob, "player:move", [[600000, 0, 0], 0, 1]); // out of range (6000 m)
+  room.receive(alice, "player:move", "garbage");
+  room.receive(alice, "chat:typing", ["hi"]); // a message without a handler: ignored, not dropped
+  assert.deepEqual(got.map(([who]) => who), ["alice", "alice", "bob"]);
+  assert.deepEqual(got[0]?.[1].p, [1.5, -2, 0.25]);
+  assert.equal(d.dropped["player:move"], 3);
+  assert.equal(d.dropped["chat:typing"], undefined);
+  assert.deepEqual(invalid, [
+    ["bob", "player:move", "missing_field"],
+    ["bob", "player:move", "out_of_range"],
+    ["alice", "player:move", "wrong_type"],
+  ]);
+  assert.equal(alice.left || bob.left, false, "nobody disconnected");
+  // onPayload directly, with a name the direction lacks.
+  assert.equal(d.onPayload(alice, "no:such", []), false);
+  assert.equal(d.dropped["no:such"], 1);
+  d.detach();
+  assert.equal(room.unbound.length, room.handlers.size);
 });
 
 test("a Colyseus room: handlers attached per name, payload validated inside (msgpack value or bytes)", () => {

@@ -29,9 +29,20 @@ export interface InvalidVector {
   what?: string;
 }
 
+/** A mutated input Rust decodes successfully: its natural value and compact re-encoding. */
+export interface AcceptedVector {
+  message: string;
+  shape: "compact" | "named";
+  bytes: string;
+  value: unknown;
+  canonical: string;
+  what?: string;
+}
+
 export interface Vectors {
   valid: ValidVector[];
   invalid: InvalidVector[];
+  accepted: AcceptedVector[];
 }
 
 export type DirName = "c2s" | "s2c";

@@ -1,6 +1,8 @@
 // Real peers against the generated package (issue 7, item 5): `fromWire` accepts what
 // @msgpack/msgpack (with and without `useBigInt64`) and msgpackr produce when they decode our
-// bytes, and `decode` reads what those libraries encode from `toWire` output, in both shapes.
+// bytes, and `decode` reads what those libraries encode from `toWire` output, in both shapes
+// (maps are `Map`s in UTF-8 key order: msgpackr keeps that order; @msgpack/msgpack cannot
+// encode a `Map` at all, so payloads holding one are skipped for it).
 // Over every valid vector of every village message (bigint fields, bytes, maps, enums, flags
 // included).
 
@@ -8,7 +10,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decode as mpDecode, encode as mpEncode } from "@msgpack/msgpack";
 import { Packr, pack, unpack } from "msgpackr";
-import { codecOf, fromHex, loadVectors, sameNatural, toNatural, type DirName } from "./generated_support.js";
+import { codecOf, fromHex, loadVectors, sameNatural, toHex, toNatural, type DirName } from "./generated_support.js";
+import { AchievementListCodec, type AchievementList } from "../../../generated/ts/src/index.js";
 
 type Decoder = (bytes: Uint8Array) => unknown;
 type Encoder = (value: unknown) => Uint8Array;
@@ -35,7 +38,7 @@ function hasBigInt(v: unknown): boolean {
   return false;
 }
 
-/** Whether toWire output holds a JS Map (int-keyed maps). */
+/** Whether toWire output holds a JS Map (every map field). */
 function hasMap(v: unknown): boolean {
   if (v instanceof Map) return true;
   if (Array.isArray(v)) return v.some(hasMap);
@@ -136,4 +139,41 @@ test("the selection covers bigint fields, bytes, maps (string and int keys), enu
   }
   console.log("covered:", found);
   for (const [what, n] of Object.entries(found)) assert.ok(n > 0, `no ${what} in the vectors`);
+});
+
+test("toWire gives every map as a Map in UTF-8 key order, which msgpackr encodes byte for byte as Rust", () => {
+  // A plain object would order "9" and "10" first, numerically; UTF-16 order would put
+  // "😀" (d83d) before "｡" (ff61). UTF-8 order: "10" < "9" < "a" < "｡" (ef bd a1) < "😀" (f0 9f 98 80).
+  const keys = ["😀", "a", "10", "｡", "9"];
+  const value: AchievementList = { unlocked: new Map(keys.map((k, i) => [k, 1000 + i])), locked: [], points: 3 };
+  const order = ["10", "9", "a", "｡", "😀"];
+  const UNLOCKED = "85a23130cd03eaa139cd03eca161cd03e9a3efbda1cd03eba4f09f9880cd03e8";
+  for (const shape of ["compact", "named"] as const) {
+    const wire = AchievementListCodec.toWire(value, { shape });
+    const unlocked = Array.isArray(wire) ? wire[0] : (wire as Record<string, unknown>)["unlocked"];
+    assert.ok(unlocked instanceof Map, `${shape}: the map is a Map`);
+    assert.deepEqual([...(unlocked as Map<unknown, unknown>).keys()], order);
+    const own = AchievementListCodec.encode(value, { shape });
+    for (const [name, enc] of [
+      ["msgpackr", (v: unknown) => pack(v)],
+      ["msgpackr (useRecords: false)", (v: unknown) => new Packr({ useRecords: false }).pack(v)],
+    ] as const) {
+      const bytes = enc(wire);
+      // The map's entries, byte for byte (msgpackr writes a record's plain object with a
+      // map16 header, so the whole named payload differs from ours in that header only).
+      assert.ok(toHex(bytes).includes(UNLOCKED), `${shape} ${name}: the map's bytes`);
+      if (shape === "compact") assert.equal(toHex(bytes), toHex(own), `${shape} ${name}: same bytes as encode`);
+      const back = AchievementListCodec.decode(bytes);
+      assert.ok(back.ok, `${shape} ${name}: decodes`);
+      assert.deepEqual([...back.value.unlocked.keys()], order);
+    }
+  }
+  // The compact bytes are the ones Rust writes (keys in UTF-8 byte order, WIRE.md "Maps").
+  assert.equal(
+    toHex(AchievementListCodec.encode(value)),
+    "93" + UNLOCKED + "9003",
+  );
+  // @msgpack/msgpack cannot encode a JS Map: it writes the Map's own enumerable properties,
+  // none, as an empty map. Encode with the package's own `encode` (or msgpackr) instead.
+  assert.equal(toHex(mpEncode(AchievementListCodec.toWire(value))), "9380" + "9003");
 });

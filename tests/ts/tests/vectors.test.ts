@@ -1,13 +1,15 @@
-// Cross-language vectors (issue 7, item 4): every valid and invalid vector the Rust tests
-// wrote (target/tuplet-vectors/{c2s,s2c}.json, every village message, both directions, both
-// shapes) decodes, validates and re-encodes in TypeScript exactly as in Rust; zero
-// disagreements. Then writes target/tuplet-vectors/ts_encoded.json, TypeScript-encoded
+// Cross-language vectors (issue 7, item 4): every valid, invalid and accepted vector the Rust
+// tests wrote (target/tuplet-vectors/{c2s,s2c}.json, every village message, both directions,
+// both shapes) decodes, validates and re-encodes in TypeScript exactly as in Rust: the same
+// values and bytes, the same error codes, paths and messages, the same natural value and
+// canonical re-encoding of every non-canonical input Rust accepts; zero disagreements. Then writes target/tuplet-vectors/ts_encoded.json, TypeScript-encoded
 // samples the ignored Rust test `ts_encoded_samples_decode_in_rust` decodes.
 
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { Packr } from "msgpackr";
 import {
   codecOf,
   fromHex,
@@ -90,14 +92,88 @@ for (const dir of ["c2s", "s2c"] as const) {
         bad.push(`${v.message} ${v.shape} ${v.what ?? ""} ${v.bytes}: ${first?.code} at ${first?.path} != ${v.code} at ${v.path}`);
         continue;
       }
-      if (v.error === undefined || first.message === v.error) sameMessage++;
+      if (first.message === v.error) sameMessage++;
+      else bad.push(`${v.message} ${v.shape} ${v.what ?? ""} ${v.bytes}: message ${JSON.stringify(first.message)} != ${JSON.stringify(v.error)}`);
     }
     console.log(
       `${dir}: ${invalid.length} invalid vectors (${shapes.compact} compact, ${shapes.named} named): ${bad.length} disagreements on code and path; ${sameMessage} with the identical message`,
     );
     assert.deepEqual(bad.slice(0, 20), []);
+    assert.equal(sameMessage, invalid.length);
+  });
+
+  test(`${dir}: every accepted (non-canonical) input decodes to Rust's value and re-encodes to Rust's canonical bytes`, () => {
+    const { accepted } = loadVectors(dir);
+    assert.ok(accepted.length > 0, "no accepted vectors");
+    const bad: string[] = [];
+    const kinds = new Map<string, number>();
+    for (const v of accepted) {
+      const what = (v.what ?? "").split(" at /")[0] ?? "";
+      kinds.set(what, (kinds.get(what) ?? 0) + 1);
+      const c = codecOf(dir, v.message);
+      const where = `${v.message} ${v.shape} ${v.what ?? ""} ${v.bytes}`;
+      const res = c.decode(fromHex(v.bytes));
+      if (!res.ok) {
+        bad.push(`${where}: decode failed: ${JSON.stringify(res.issues[0])}`);
+        continue;
+      }
+      const nat = toNatural(res.value);
+      if (!sameNatural(nat, v.value)) {
+        bad.push(`${where}: value ${JSON.stringify(nat)} != ${JSON.stringify(v.value)}`);
+        continue;
+      }
+      const checked = c.validate(res.value);
+      if (!checked.ok) bad.push(`${where}: validate: ${JSON.stringify(checked.issues)}`);
+      let bytes: Uint8Array;
+      try {
+        bytes = c.encode(res.value);
+      } catch (e) {
+        bad.push(`${where}: encode threw ${String(e)}`);
+        continue;
+      }
+      if (toHex(bytes) !== v.canonical) bad.push(`${where}: re-encoded ${toHex(bytes)} != ${v.canonical}`);
+    }
+    console.log(`${dir}: ${accepted.length} accepted inputs (${kinds.size} kinds of mutation): ${bad.length} disagreements`);
+    assert.deepEqual(bad.slice(0, 20), []);
+    // And fromWire reads what msgpackr makes of the same bytes (64-bit markers, floats, nil
+    // as undefined, unknown keys) to the same value.
+    const packr = new Packr({ mapsAsObjects: false, useRecords: false, int64AsType: "bigint" });
+    for (const v of accepted) {
+      const res = codecOf(dir, v.message).fromWire(packr.unpack(fromHex(v.bytes)));
+      if (!res.ok) bad.push(`${v.message} ${v.shape} ${v.what ?? ""} ${v.bytes}: fromWire(msgpackr) failed: ${JSON.stringify(res.issues[0])}`);
+      else if (!sameNatural(toNatural(res.value), v.value)) bad.push(`${v.message} ${v.what ?? ""}: fromWire(msgpackr) value differs`);
+    }
+    assert.deepEqual(bad.slice(0, 20), []);
+    // The kinds of non-canonical input real encoders and older or newer peers send.
+    for (const kind of [
+      "an integral float",
+      "msgpackr's undefined",
+      "extra elements",
+      "unknown named keys",
+      "every int at a 64-bit marker",
+      "every int as an integral float64",
+      "every header at its widest marker",
+    ]) {
+      assert.ok(kinds.has(kind), `no accepted vector of kind ${kind}`);
+    }
   });
 }
+
+test("accepted vectors cover open enums and flags, wider floats and canonical names for aliases", () => {
+  const kinds = new Set<string>();
+  for (const dir of ["c2s", "s2c"] as const) {
+    for (const v of loadVectors(dir).accepted) kinds.add((v.what ?? "").split(" at /")[0] ?? "");
+  }
+  for (const kind of [
+    "an unknown variant number",
+    "an unknown tag",
+    "an unknown flag bit",
+    "every float32 as a float64",
+    "canonical names instead of every legacy alias",
+  ]) {
+    assert.ok(kinds.has(kind), `no accepted vector of kind ${kind}`);
+  }
+});
 
 test("every message of both directions has vectors; TypeScript-encoded samples written for Rust", () => {
   for (const [dir, d] of [["c2s", c2s], ["s2c", s2c]] as const) {

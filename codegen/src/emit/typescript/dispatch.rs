@@ -130,8 +130,8 @@ fn index(source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem>>) -> String {
     }
     text.push_str(
         "export * from \"./c2s.js\";\nexport * from \"./s2c.js\";\n\
-         export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, direction, envelope, send, codec } from \"./runtime/support.js\";\n\
-         export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike } from \"./runtime/support.js\";\n",
+         export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec } from \"./runtime/support.js\";\n\
+         export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
     );
     text
 }

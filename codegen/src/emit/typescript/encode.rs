@@ -141,15 +141,11 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
             let (k, x) = (g.fresh("k"), g.fresh("x"));
             let ke = wire(g, key, &k);
             let xe = wire(g, value, &x);
-            let pairs = format!(
-                "{sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}])"
-            );
-            if matches!(**key, TypeRef::String { .. }) {
-                // String keys: a plain object, as msgpack encoders expect a JS map.
-                format!("{}({pairs})", g.rt("objectOf"))
-            } else {
-                format!("new Map<unknown, unknown>({pairs})")
-            }
+            // Every map a `Map` in wire order (string keys by UTF-8 bytes): a plain object
+            // would put integer-like keys ("9", "10") first, in numeric order.
+            format!(
+                "new Map<unknown, unknown>({sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}]))"
+            )
         }
         TypeRef::Named { path } => format!("{}({v}, named)", g.fn_ref(path, "wire")),
     }

@@ -289,20 +289,6 @@ export function sorted<K extends string | number | bigint, V>(m: ReadonlyMap<K, 
   return entries;
 }
 
-/**
- * A string-keyed map as a plain object (what msgpack encoders turn into a map), entries in
- * the given order; a `__proto__` key is defined as an own property, not a prototype.
- */
-export function objectOf(entries: readonly [unknown, unknown][]): Record<string, unknown> {
-  const o: Record<string, unknown> = {};
-  for (const [k, x] of entries) {
-    const key = String(k);
-    if (key === "__proto__") Object.defineProperty(o, key, { value: x, enumerable: true, writable: true, configurable: true });
-    else o[key] = x;
-  }
-  return o;
-}
-
 /** Writes a map key (string or int) of a checked map. */
 export function writeKey(w: Writer, k: string | number | bigint): void {
   if (typeof k === "string") w.str(k);

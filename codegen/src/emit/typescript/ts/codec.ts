@@ -88,7 +88,7 @@ export interface MessageCodec<T, N extends string = string, I extends number = n
   decode(bytes: Uint8Array): Result<T>;
   /** Checks a natural value: every issue, each with its path. */
   validate(value: T): Result<T>;
-  /** The compact tuple (or, with `{ shape: "named" }`, the named map) as JS data; throws TupletError. */
+  /** The compact tuple (or, with `{ shape: "named" }`, the named map) as JS data, every map field a `Map` in wire order (UTF-8 key order); throws TupletError. */
   toWire(value: T, opts?: EncodeOptions): unknown;
   /** The bytes of the compact (or named) shape; throws TupletError on an invalid value. */
   encode(value: T, opts?: EncodeOptions): Uint8Array;

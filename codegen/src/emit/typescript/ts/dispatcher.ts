@@ -1,12 +1,15 @@
 /**
  * Typed dispatch of one direction's messages over a plain WebSocket (binary envelope: the id
- * as a msgpack uint, then the payload) or a Colyseus room (a structural room type: no
- * dependency on colyseus.js). Input is validated inside the handler: an invalid message is
- * dropped and counted, the connection is kept. Part of the package's runtime (hand-written,
+ * as a msgpack uint, then the payload) or a Colyseus room, client side (`createDispatcher`,
+ * `attach`) or server side (`attachServer`), through structural room types: no dependency on
+ * colyseus.js or @colyseus/core. Input is validated inside the handler: an invalid message is
+ * dropped and counted, the connection is kept (Colyseus's own validation, `onMessage`'s
+ * validate or schema argument, disconnects the sender instead). Part of the package's runtime (hand-written,
  * embedded by the emitter from codegen/src/emit/typescript/ts).
  */
 
-import { Code, TupletError, type Issue } from "./errors.js";
+import { TupletError, type Issue } from "./errors.js";
+import { unknownMessageId, unknownMessageName } from "./fail.js";
 import { Reader } from "./reader.js";
 import { Writer } from "./writer.js";
 import type { EncodeOptions, MessageCodec } from "./codec.js";
@@ -69,7 +72,7 @@ export interface Dispatcher<M extends MessageMap> {
   /** Handles one payload the transport framed with its name (a decoded value or bytes). */
   onPayload(name: string, payload: unknown): boolean;
   /** Registers one `room.onMessage` per handled message name. */
-  attach(room: RoomLike): void;
+  attach(room: Pick<RoomLike, "onMessage">): void;
 }
 
 function drop(dropped: Record<string, number>, options: DispatcherOptions | undefined, name: string, issues: readonly Issue[]): false {
@@ -102,7 +105,7 @@ export function createDispatcher<M extends MessageMap>(
   const onPayload = (name: string, payload: unknown): boolean => {
     const c = byName[name];
     if (c === undefined) {
-      return drop(dropped, options, name, [{ code: Code.UnknownMessage, path: "", message: `unknown message ${name}` }]);
+      return drop(dropped, options, name, [unknownMessageName(name).issue()]);
     }
     if (hs[name] === undefined) return false;
     return run(name, payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload));
@@ -121,15 +124,13 @@ export function createDispatcher<M extends MessageMap>(
       }
       const c = dir.byId.get(id);
       if (c === undefined) {
-        return drop(dropped, options, "#" + String(id), [
-          { code: Code.UnknownMessage, path: "", message: `unknown message id ${id}` },
-        ]);
+        return drop(dropped, options, "#" + String(id), [unknownMessageId(id).issue()]);
       }
       if (hs[c.name] === undefined) return false;
       return run(c.name, c.decode(bytes.subarray(r.position())));
     },
     onPayload,
-    attach(room: RoomLike): void {
+    attach(room: Pick<RoomLike, "onMessage">): void {
       for (const name of Object.keys(hs)) {
         if (hs[name] !== undefined) room.onMessage(name, (payload) => onPayload(name, payload));
       }
@@ -137,10 +138,94 @@ export function createDispatcher<M extends MessageMap>(
   };
 }
 
+/**
+ * A Colyseus room as the server sees it (structural: @colyseus/core's `Room`, 0.16 and 0.17,
+ * fits): `onMessage(type, (client, payload) => ...)`, used without a validation argument.
+ */
+export interface ServerRoomLike<C> {
+  onMessage(type: string, cb: (client: C, payload: unknown) => void): unknown;
+}
+
+/** A server-side handler per message name: the sending client, then the validated value. */
+export type ServerHandlers<M extends MessageMap, C> = {
+  readonly [K in keyof M & string]?: (client: C, value: M[K], name: K) => void;
+};
+
+/** Options of `attachServer`. */
+export interface ServerDispatcherOptions<C> {
+  /** Called for every dropped message: its name, its issues and the client that sent it. */
+  readonly onInvalid?: (name: string, issues: readonly Issue[], client: C) => void;
+}
+
+/** What `attachServer` returns: the counts, the dispatch it registered, and a way to undo it. */
+export interface ServerDispatcher<M extends MessageMap, C> {
+  /** The direction it dispatches (the one clients send: `c2s`). */
+  readonly direction: Direction<M>;
+  /** Dropped (invalid) messages per name; the senders stay connected. */
+  readonly dropped: Record<string, number>;
+  /** Handles one payload from `client` framed with its name (a decoded value or bytes). */
+  onPayload(client: C, name: string, payload: unknown): boolean;
+  /** Calls every unbind function the room's `onMessage` returned (Colyseus 0.17 returns one). */
+  detach(): void;
+}
+
+/**
+ * Server side of a Colyseus room: registers one plain `room.onMessage(name, cb)` for every
+ * message of the direction (so none reaches Colyseus's "not registered" fallback, which
+ * disconnects in production), each validating with `fromWire` (or `decode` for bytes) inside
+ * the callback: a valid value goes to its handler, an invalid one is dropped, counted in
+ * `dropped` and reported to `onInvalid`, and the sender stays connected. A message without a
+ * handler is ignored. Do not pass the codec as `onMessage`'s validation argument for input you
+ * do not trust: Colyseus disconnects a sender whose input fails it.
+ *
+ * ```ts
+ * onCreate() {
+ *   this.village = attachServer(this, c2s, { "player:move": (client, m) => move(client, m) }, { onInvalid: log });
+ * }
+ * ```
+ */
+export function attachServer<M extends MessageMap, C>(
+  room: ServerRoomLike<C>,
+  dir: Direction<M>,
+  handlers: ServerHandlers<M, C>,
+  options?: ServerDispatcherOptions<C>,
+): ServerDispatcher<M, C> {
+  const dropped: Record<string, number> = {};
+  const hs = handlers as Record<string, ((client: C, value: unknown, name: string) => void) | undefined>;
+  const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
+  const dropFrom = (client: C, name: string, issues: readonly Issue[]): false => {
+    dropped[name] = (dropped[name] ?? 0) + 1;
+    options?.onInvalid?.(name, issues, client);
+    return false;
+  };
+  const onPayload = (client: C, name: string, payload: unknown): boolean => {
+    const c = byName[name];
+    if (c === undefined) return dropFrom(client, name, [unknownMessageName(name).issue()]);
+    const h = hs[name];
+    if (h === undefined) return false;
+    const res = payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload);
+    if (!res.ok) return dropFrom(client, name, res.issues);
+    h(client, res.value, name);
+    return true;
+  };
+  const unbind: unknown[] = [];
+  for (const name of Object.keys(byName)) {
+    unbind.push(room.onMessage(name, (client, payload) => onPayload(client, name, payload)));
+  }
+  return {
+    direction: dir,
+    dropped,
+    onPayload,
+    detach(): void {
+      for (const u of unbind.splice(0)) if (typeof u === "function") (u as () => unknown)();
+    },
+  };
+}
+
 /** The binary envelope of a message: its id as a msgpack uint, then its payload. */
 export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf<M>, opts?: EncodeOptions): Uint8Array {
   const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
-  if (c === undefined) throw new TupletError(Code.UnknownMessage, `unknown message ${msg.name}`);
+  if (c === undefined) throw unknownMessageName(msg.name);
   const w = new Writer();
   w.uint(c.id);
   c.writeTo(w, msg.value, opts);
@@ -155,7 +240,7 @@ export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf
 export function send<M extends MessageMap>(dir: Direction<M>, target: RoomLike | SocketLike, msg: MessageOf<M>, opts?: EncodeOptions): void {
   if ("onMessage" in target) {
     const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
-    if (c === undefined) throw new TupletError(Code.UnknownMessage, `unknown message ${msg.name}`);
+    if (c === undefined) throw unknownMessageName(msg.name);
     target.send(msg.name, c.toWire(msg.value, opts));
   } else {
     target.send(envelope(dir, msg, opts));
