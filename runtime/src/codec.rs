@@ -101,7 +101,14 @@ pub fn to_vec_named<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
 /// again with its path.
 #[cold]
 pub(crate) fn with_path<T: Wire>(value: &T, err: Error) -> Error {
-    validate(value)
+    same_issue(validate(value), err)
+}
+
+/// The issue among `issues` that `err` is (same code and message), which has its path;
+/// `err` itself when none is.
+#[cold]
+pub(crate) fn same_issue(issues: Vec<Issue>, err: Error) -> Error {
+    issues
         .into_iter()
         .find(|i| i.code == err.code() && i.message == err.issue().message)
         .map_or(err, Error::from)

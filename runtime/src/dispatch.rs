@@ -90,10 +90,7 @@ pub trait Dispatch: Sized {
     /// The encode error `err` with its path, found again by `validate` (see `to_vec`).
     #[doc(hidden)]
     fn with_path(&self, err: Error) -> Error {
-        self.validate()
-            .into_iter()
-            .find(|i| i.code == err.code() && i.message == err.issue().message)
-            .map_or(err, Error::from)
+        crate::codec::same_issue(self.validate(), err)
     }
 }
 

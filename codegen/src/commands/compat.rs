@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use tuplet_schema::compat::{self, Deploy, Lock};
 
 use crate::config::{self, Config};
@@ -30,15 +30,7 @@ pub struct LockArgs {
     pub config: Option<PathBuf>,
 }
 
-/// How `tuplet compat` prints its report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Readable text.
-    #[default]
-    Text,
-    /// JSON, for machines.
-    Json,
-}
+pub use super::Format;
 
 /// `tuplet compat`.
 #[derive(Debug, Args)]

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::{json, Value};
 use tuplet::SampleMode;
 use tuplet_schema::sizes::{message_sizes, MessageSize};
@@ -19,15 +19,7 @@ use tuplet_schema::ResolvedSchema;
 use super::decode::{load_schema, BAD_INPUT, OK};
 use crate::ircodec::{self, Shape};
 
-/// How `tuplet sizes` prints.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// A Markdown table.
-    #[default]
-    Text,
-    /// JSON.
-    Json,
-}
+pub use super::Format;
 
 /// `tuplet sizes`.
 #[derive(Debug, Args)]
