@@ -401,7 +401,10 @@ pub fn named_body(
         }
         Src::Value { arr, .. } => {
             let wkey = g.rt("wKey");
-            out.open(format!("for (const [k0, x0] of {arr}) {{"));
+            // A record without fields reads no value: `x0` would be an unused local.
+            let fields = slots.iter().any(|s| matches!(s, Slot::Field(_)));
+            let entry = if fields { "[k0, x0]" } else { "[k0]" };
+            out.open(format!("for (const {entry} of {arr}) {{"));
             out.line("k = undefined;");
             out.line("ix = -1;");
             out.line(format!("const key = {wkey}(k0);"));

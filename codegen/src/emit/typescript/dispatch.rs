@@ -8,11 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use tuplet_schema::ir::{Dir, ItemKind};
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
-use super::{doc, header, lit, module_file};
+use super::{doc, header, lit, Names};
 
 /// `src/c2s.ts`, `src/s2c.ts` and `src/index.ts`.
 pub fn files(
     schema: &ResolvedSchema,
+    names: &Names,
     source: &str,
     modules: &BTreeMap<&str, Vec<&ResolvedItem>>,
 ) -> Vec<(String, String)> {
@@ -23,24 +24,31 @@ pub fn files(
     ] {
         out.push((
             format!("src/{}.ts", dir.as_str()),
-            direction(schema, source, dir, title, who),
+            direction(schema, names, source, dir, title, who),
         ));
     }
-    out.push(("src/index.ts".into(), index(source, modules)));
+    out.push(("src/index.ts".into(), index(names, source, modules)));
     out
 }
 
-fn direction(schema: &ResolvedSchema, source: &str, dir: Dir, title: &str, who: &str) -> String {
+fn direction(
+    schema: &ResolvedSchema,
+    names: &Names,
+    source: &str,
+    dir: Dir,
+    title: &str,
+    who: &str,
+) -> String {
     let d = dir.as_str();
     let mut imports: BTreeMap<String, BTreeSet<(String, bool)>> = BTreeMap::new();
     let mut map = String::new();
     let mut union = String::new();
     let mut codecs = Vec::new();
     for (item, msg) in schema.messages(dir) {
-        let ident = &item.item.ident;
-        let file = module_file(&item.module);
+        let ident = names.item(&item.path);
+        let file = names.file(&item.module);
         let set = imports.entry(file).or_default();
-        set.insert((ident.clone(), true));
+        set.insert((ident.to_string(), true));
         set.insert((format!("{ident}Codec"), false));
         let name = lit(&msg.name);
         map.push_str(&format!("  /** Id {}. */\n  {name}: {ident};\n", msg.id));
@@ -96,15 +104,15 @@ fn direction(schema: &ResolvedSchema, source: &str, dir: Dir, title: &str, who: 
     text
 }
 
-fn index(source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem>>) -> String {
+fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem>>) -> String {
     let mut text = header(source);
     text.push_str("//\n// Every public name of the package: natural types, codec constants (`PlayerMoveCodec`),\n// unit enum objects, the two directions and the runtime's public API.\n\n");
     for (module, items) in modules {
-        let file = lit(&format!("./{}.js", module_file(module)));
+        let file = lit(&format!("./{}.js", names.file(module)));
         let mut types = Vec::new();
         let mut values = Vec::new();
         for item in items {
-            let ident = item.item.ident.clone();
+            let ident = names.item(&item.path).to_string();
             match &item.item.kind {
                 ItemKind::Message(_) => {
                     types.push(ident.clone());

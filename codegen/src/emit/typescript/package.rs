@@ -79,6 +79,14 @@ const RUNTIME: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Every name the embedded runtime exports (generated modules import from it).
+pub fn runtime_exports() -> std::collections::BTreeSet<String> {
+    RUNTIME
+        .iter()
+        .flat_map(|(_, _, text)| super::names::exports(text))
+        .collect()
+}
+
 /// The package name: the schema crate folder's last component plus `-protocol`.
 pub fn package_name(source: &str) -> String {
     let last = source

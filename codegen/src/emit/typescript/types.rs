@@ -64,7 +64,7 @@ pub fn members(g: &mut Gen, slots: &[Slot], indent: &str) -> String {
 
 /// The type declarations of one item.
 pub fn declare(g: &mut Gen, item: &ResolvedItem) -> String {
-    let ident = &item.item.ident;
+    let ident = &g.names.item(&item.path).to_string();
     let mut out = doc(&item.item.doc, "");
     match &item.item.kind {
         ItemKind::Message(m) => {

@@ -35,7 +35,7 @@ export interface Direction<M extends MessageMap> {
 
 /** Builds a direction from its codecs. */
 export function direction<M extends MessageMap>(dir: string, codecs: readonly MessageCodec<unknown>[]): Direction<M> {
-  const byName: Record<string, MessageCodec<unknown>> = {};
+  const byName = table<MessageCodec<unknown>>();
   const byId = new Map<number, MessageCodec<unknown>>();
   for (const c of codecs) {
     byName[c.name] = c;
@@ -78,6 +78,19 @@ export interface Dispatcher<M extends MessageMap> {
   attach(room: Pick<RoomLike, "onMessage">): void;
 }
 
+/**
+ * An empty lookup table without a prototype: a message name from the wire (`"toString"`,
+ * `"__proto__"`) finds only what was put in it.
+ */
+function table<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/** The handler of `name` the user passed (own properties only, never `Object.prototype`'s). */
+function handlerOf<H>(handlers: Record<string, H | undefined>, name: string): H | undefined {
+  return Object.prototype.hasOwnProperty.call(handlers, name) ? handlers[name] : undefined;
+}
+
 function drop(dropped: Record<string, number>, options: DispatcherOptions | undefined, name: string, issues: readonly Issue[]): false {
   dropped[name] = (dropped[name] ?? 0) + 1;
   options?.onInvalid?.(name, issues);
@@ -95,12 +108,12 @@ export function createDispatcher<M extends MessageMap>(
   handlers: Handlers<M>,
   options?: DispatcherOptions,
 ): Dispatcher<M> {
-  const dropped: Record<string, number> = {};
+  const dropped = table<number>();
   const hs = handlers as Record<string, ((value: unknown, name: string) => void) | undefined>;
   const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
   const run = (name: string, res: { ok: true; value: unknown } | { ok: false; issues: readonly Issue[] }): boolean => {
     if (!res.ok) return drop(dropped, options, name, res.issues);
-    const h = hs[name];
+    const h = handlerOf(hs, name);
     if (h === undefined) return false;
     h(res.value, name);
     return true;
@@ -110,7 +123,7 @@ export function createDispatcher<M extends MessageMap>(
     if (c === undefined) {
       return drop(dropped, options, name, [unknownMessageName(name).issue()]);
     }
-    if (hs[name] === undefined) return false;
+    if (handlerOf(hs, name) === undefined) return false;
     return run(name, payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload));
   };
   return {
@@ -129,13 +142,13 @@ export function createDispatcher<M extends MessageMap>(
       if (c === undefined) {
         return drop(dropped, options, "#" + String(id), [unknownMessageId(id).issue()]);
       }
-      if (hs[c.name] === undefined) return false;
+      if (handlerOf(hs, c.name) === undefined) return false;
       return run(c.name, c.decode(bytes.subarray(r.position())));
     },
     onPayload,
     attach(room: Pick<RoomLike, "onMessage">): void {
       for (const name of Object.keys(hs)) {
-        if (hs[name] !== undefined) room.onMessage(name, (payload) => onPayload(name, payload));
+        if (handlerOf(hs, name) !== undefined) room.onMessage(name, (payload) => onPayload(name, payload));
       }
     },
   };
@@ -193,7 +206,7 @@ export function attachServer<M extends MessageMap, C>(
   handlers: ServerHandlers<M, C>,
   options?: ServerDispatcherOptions<C>,
 ): ServerDispatcher<M, C> {
-  const dropped: Record<string, number> = {};
+  const dropped = table<number>();
   const hs = handlers as Record<string, ((client: C, value: unknown, name: string) => void) | undefined>;
   const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
   const dropFrom = (client: C, name: string, issues: readonly Issue[]): false => {
@@ -204,7 +217,7 @@ export function attachServer<M extends MessageMap, C>(
   const onPayload = (client: C, name: string, payload: unknown): boolean => {
     const c = byName[name];
     if (c === undefined) return dropFrom(client, name, [unknownMessageName(name).issue()]);
-    const h = hs[name];
+    const h = handlerOf(hs, name);
     if (h === undefined) return false;
     const res = payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload);
     if (!res.ok) return dropFrom(client, name, res.issues);

@@ -1,0 +1,164 @@
+//! Valid schemas nobody here wrote: names and shapes legal in Rust that a flat TypeScript
+//! namespace, a plain JS object or the package's own files do not take. Each gives a package
+//! that type-checks under its own tsconfig and loads and round-trips in node.
+
+mod support;
+
+use support::package_works;
+
+/// Round-trips `value` through the codec of message `name` in direction `dir`, in node.
+fn roundtrip(dir: &str, name: &str, value: &str) -> String {
+    format!(
+        r#"{{
+const c = pkg.{dir}.byName[{name:?}];
+const v = {value};
+const back = c.decode(c.encode(v));
+if (!back.ok) throw new Error(JSON.stringify(back.issues));
+if (JSON.stringify(back.value) !== JSON.stringify(v)) throw new Error(JSON.stringify(back.value));
+}}
+"#
+    )
+}
+
+fn ok(files: &[(&str, &str)], script: &str) {
+    if let Err(e) = package_works(files, script) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn modules_named_like_the_package_files() {
+    let msg = |name: &str, id: u32, dir: &str| {
+        format!(
+            "#[derive(tuplet::Message)]\n#[tuplet(name = \"{name}\", id = {id}, dir = \"{dir}\")]\npub struct Ping {{ pub n: u8 }}\n"
+        )
+    };
+    let (a, b, c) = (
+        msg("c2s:ping", 1, "c2s"),
+        msg("s2c:ping", 1, "s2c"),
+        msg("index:ping", 2, "both"),
+    );
+    let d = msg("runtime:ping", 3, "c2s");
+    let script = roundtrip("c2s", "c2s:ping", "{ n: 3 }")
+        + &roundtrip("s2c", "index:ping", "{ n: 4 }")
+        + &roundtrip("c2s", "runtime:ping", "{ n: 5 }");
+    ok(
+        &[
+            (
+                "lib.rs",
+                "pub mod c2s;\npub mod s2c;\npub mod index;\npub mod runtime { pub mod support; }\n",
+            ),
+            ("c2s.rs", &a),
+            ("s2c.rs", &b),
+            ("index.rs", &c),
+            ("runtime/support.rs", &d),
+        ],
+        &script,
+    );
+}
+
+#[test]
+fn one_type_name_in_two_modules() {
+    let module = |id: u32| {
+        format!(
+            "#[derive(tuplet::Record)]\npub struct Pos {{ pub x: i16 }}\n\
+             #[derive(tuplet::Message)]\n#[tuplet(name = \"ping:{id}\", id = {id}, dir = \"c2s\")]\n\
+             pub struct Ping {{ pub at: Pos }}\n"
+        )
+    };
+    let script = roundtrip("c2s", "ping:1", "{ at: { x: -3 } }")
+        + &roundtrip("c2s", "ping:2", "{ at: { x: 7 } }")
+        + "if (pkg.a_PingCodec.name !== \"ping:1\" || pkg.b_PingCodec.name !== \"ping:2\") throw new Error(\"qualified\");\n";
+    ok(
+        &[
+            ("lib.rs", "pub mod a;\npub mod b;\n"),
+            ("a.rs", &module(1)),
+            ("b.rs", &module(2)),
+        ],
+        &script,
+    );
+}
+
+#[test]
+fn type_names_of_the_runtime_and_of_js_globals() {
+    let lib = r#"
+use std::collections::BTreeMap;
+#[derive(tuplet::Record)]
+pub struct Reader { pub a: u8 }
+#[derive(tuplet::Record)]
+pub struct Writer { pub b: u8 }
+#[derive(tuplet::Record)]
+pub struct Issue { pub c: u8 }
+#[derive(tuplet::Record)]
+pub struct Map { pub d: u8 }
+#[derive(tuplet::Enum)]
+pub enum Object { A = 1, B = 2 }
+#[derive(tuplet::Record)]
+pub struct PingCodec { pub e: u8 }
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 1, dir = "c2s")]
+pub struct Ping {
+    pub r: Reader,
+    pub w: Writer,
+    pub i: Issue,
+    pub m: Map,
+    pub o: Object,
+    pub p: PingCodec,
+    pub by: BTreeMap<String, u8>,
+}
+"#;
+    let script = roundtrip(
+        "c2s",
+        "ping",
+        r#"{ r: { a: 1 }, w: { b: 2 }, i: { c: 3 }, m: { d: 4 }, o: "B", p: { e: 5 }, by: new Map([["k", 6]]) }"#,
+    ) + "if (typeof pkg.Reader !== \"function\" || pkg.Object_.B !== 2) throw new Error(\"names\");\n";
+    ok(&[("lib.rs", lib)], &script);
+}
+
+#[test]
+fn records_with_no_fields() {
+    let lib = r#"
+#[derive(tuplet::Record)]
+pub struct Empty {}
+#[derive(tuplet::Record)]
+pub struct Unit;
+#[derive(tuplet::Message)]
+#[tuplet(name = "nothing", id = 1, dir = "both")]
+pub struct Nothing;
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 2, dir = "c2s")]
+pub struct Ping { pub e: Empty, pub u: Unit }
+"#;
+    let script = roundtrip("c2s", "ping", "{ e: {}, u: {} }") + &roundtrip("s2c", "nothing", "{}");
+    ok(&[("lib.rs", lib)], &script);
+}
+
+#[test]
+fn dispatcher_names_of_object_prototype() {
+    let lib = r#"
+#[derive(tuplet::Message)]
+#[tuplet(name = "constructor", id = 1, dir = "c2s")]
+pub struct Ctor { pub n: u8 }
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 2, dir = "c2s")]
+pub struct Ping { pub n: u8 }
+"#;
+    let script = r#"
+const unknown = [];
+const d = pkg.createDispatcher(pkg.c2s, { ping: () => {} }, { onInvalid: (name, issues) => unknown.push([name, issues[0].code]) });
+for (const name of ["toString", "hasOwnProperty", "__proto__", "valueOf"]) {
+  if (d.onPayload(name, {}) !== false) throw new Error(name + " ran");
+}
+if (JSON.stringify(unknown) !== JSON.stringify([["toString", "unknown_message"], ["hasOwnProperty", "unknown_message"], ["__proto__", "unknown_message"], ["valueOf", "unknown_message"]])) throw new Error(JSON.stringify(unknown));
+if (d.dropped["__proto__"] !== 1 || d.dropped["toString"] !== 1) throw new Error("dropped");
+// a message named like an Object.prototype member with no handler: ignored, not Object() called
+if (d.onBytes(pkg.envelope(pkg.c2s, { name: "constructor", value: { n: 1 } })) !== false) throw new Error("constructor ran");
+const registered = [];
+const room = { onMessage: (name, cb) => { registered.push([name, cb]); } };
+const server = [];
+const s = pkg.attachServer(room, pkg.c2s, { ping: () => {} }, { onInvalid: (name, issues) => server.push([name, issues[0].code]) });
+for (const name of ["toString", "constructor", "__proto__"]) s.onPayload({}, name, {});
+if (JSON.stringify(server) !== JSON.stringify([["toString", "unknown_message"], ["__proto__", "unknown_message"]])) throw new Error(JSON.stringify(server));
+"#;
+    ok(&[("lib.rs", lib)], script);
+}
