@@ -13,6 +13,7 @@ for (const dir of ["c2s", "s2c"]) {
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const codes = Object.entries(r.codes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(", ");
   console.log(`${dir}: seed ${seed}, ${r.inputs} inputs in ${secs} s: ${r.handled} handled, ${r.dropped} dropped (${codes}), ${r.fromWire} also through fromWire, slowest ${r.slowestMs.toFixed(1)} ms, ${r.failures.length} failures`);
+  console.log(`  slowest input: ${r.slowest.slice(0, 200)}`);
   for (const f of r.failures.slice(0, 10)) console.log("  " + f);
   failed ||= r.failures.length > 0 || r.slowestMs >= 1000;
 }
