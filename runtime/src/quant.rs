@@ -89,7 +89,8 @@ pub fn dequantize_f32(q: i64, scale: f64) -> f32 {
 #[inline(always)]
 pub fn reciprocal(scale: f64) -> Option<f64> {
     const MANTISSA: u64 = (1 << 52) - 1;
-    let power_of_two = scale.to_bits() & MANTISSA == 0 && (1.0 / 65536.0..=65536.0).contains(&scale);
+    let power_of_two =
+        scale.to_bits() & MANTISSA == 0 && (1.0 / 65536.0..=65536.0).contains(&scale);
     if scale == 10.0 || scale == 100.0 || scale == 1000.0 || power_of_two {
         Some(1.0 / scale)
     } else {

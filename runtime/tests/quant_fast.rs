@@ -14,8 +14,7 @@ fn quantize_reference(x: f64, scale: f64, min: i64, max: i64) -> Result<i64, Str
         return Err("not_finite".into());
     }
     let q = (x * scale).round();
-    if q < min as f64 || q > max as f64 || !q.is_finite() || (q as i64) < min || (q as i64) > max
-    {
+    if q < min as f64 || q > max as f64 || !q.is_finite() || (q as i64) < min || (q as i64) > max {
         return Err("out_of_range".into());
     }
     Ok(q as i64)
@@ -52,7 +51,13 @@ fn round_exact_is_round() {
         check_round(y);
         check_round(-y);
     }
-    for y in [0.0, -0.0, 0.49999999999999994, -0.49999999999999994, TWO_POW_52.next_down()] {
+    for y in [
+        0.0,
+        -0.0,
+        0.49999999999999994,
+        -0.49999999999999994,
+        TWO_POW_52.next_down(),
+    ] {
         check_round(y);
     }
 }
@@ -62,11 +67,20 @@ fn round_exact_is_round() {
 #[test]
 fn quantize_is_reference() {
     let units = [10.0, 100.0, 1000.0, 64.0, 0.5, 3.0, 1e-3, 1e9];
-    let bounds = [(-500_000, 500_000), (-3142, 3142), (0, 1000), (-(1 << 23), 1 << 23)];
+    let bounds = [
+        (-500_000, 500_000),
+        (-3142, 3142),
+        (0, 1000),
+        (-(1 << 23), 1 << 23),
+    ];
     let mut rng = SampleRng::new(23);
     let check = |x: f64, scale: f64, (min, max): (i64, i64)| {
         let got = quantize(x, scale, min, max).map_err(|e| e.code().as_str().to_owned());
-        assert_eq!(got, quantize_reference(x, scale, min, max), "x={x:e} scale={scale}");
+        assert_eq!(
+            got,
+            quantize_reference(x, scale, min, max),
+            "x={x:e} scale={scale}"
+        );
     };
     for &scale in &units {
         for &b in &bounds {
@@ -81,7 +95,14 @@ fn quantize_is_reference() {
                 let x = f32::from_bits(rng.next_u64() as u32);
                 check(f64::from(x), scale, b);
             }
-            for x in [f64::NAN, f64::INFINITY, -f64::INFINITY, 1e300, -1e300, TWO_POW_52] {
+            for x in [
+                f64::NAN,
+                f64::INFINITY,
+                -f64::INFINITY,
+                1e300,
+                -1e300,
+                TWO_POW_52,
+            ] {
                 check(x, scale, b);
                 check(x / scale, scale, b);
                 check(x.next_down() / scale, scale, b);
@@ -89,7 +110,14 @@ fn quantize_is_reference() {
         }
     }
     for (min, max) in [(i64::MIN, i64::MAX), (-(1 << 53), 1 << 53)] {
-        for x in [9.2e18, -9.2e18, 9.3e18, TWO_POW_52, TWO_POW_52.next_down(), 2f64.powi(63)] {
+        for x in [
+            9.2e18,
+            -9.2e18,
+            9.3e18,
+            TWO_POW_52,
+            TWO_POW_52.next_down(),
+            2f64.powi(63),
+        ] {
             check(x, 1.0, (min, max));
         }
     }
@@ -104,11 +132,19 @@ fn reciprocal_is_division() {
     // power is checked on a stride, five of them (both ends included) on every q.
     for k in -16..=16 {
         let scale = 2f64.powi(k);
-        let stride = if [-16, -1, 0, 6, 16].contains(&k) { 1 } else { 4099 };
+        let stride = if [-16, -1, 0, 6, 16].contains(&k) {
+            1
+        } else {
+            4099
+        };
         let inv = reciprocal(scale).expect("a power of two is dequantized by its reciprocal");
         assert_eq!(inv * scale, 1.0);
         for q in (-MAX_Q..=MAX_Q).step_by(stride) {
-            assert_eq!((q as f64 * inv) as f32, (q as f64 / scale) as f32, "q={q} {scale}");
+            assert_eq!(
+                (q as f64 * inv) as f32,
+                (q as f64 / scale) as f32,
+                "q={q} {scale}"
+            );
         }
     }
     for scale in [10.0, 100.0, 1000.0] {

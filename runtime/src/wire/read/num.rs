@@ -114,7 +114,7 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn raw_int(&mut self) -> Option<RawInt> {
         let b = *self.rest.first()?;
-        if b < 0x80 || b >= 0xe0 {
+        if !(0x80..0xe0).contains(&b) {
             self.bump(1);
             return Some(RawInt {
                 bits: b as i8 as i64 as u64,
