@@ -328,7 +328,7 @@ impl<'a> Reader<'a> {
     fn unexpected(&self, expected: &str, b: u8) -> Error {
         if b == 0xd4 && self.undefined_at() == Some(true) {
             fail::unexpected_nil(expected)
-        } else if b == 0xd4 && self.buf.get(self.pos + 1) == Some(&MSGPACKR_RECORD) {
+        } else if b == 0xd4 && self.rest.get(1) == Some(&MSGPACKR_RECORD) {
             fail::msgpackr_record(expected)
         } else {
             fail::unexpected(expected, b)
