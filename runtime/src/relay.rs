@@ -14,10 +14,10 @@
 //! let tiers = Tiers::new(&[Tier::new(50.0, 1), Tier::new(200.0, 3)], 10).unwrap();
 //! let mut cadence = Cadence::default();
 //! let far = 120.0_f32 * 120.0;
-//! let sent: Vec<bool> = (0..6).map(|_| tiers.due(cadence.next(), far)).collect();
+//! let sent: Vec<bool> = (0..6).map(|_| tiers.due(cadence.advance(), far)).collect();
 //! assert_eq!(sent, [false, false, true, false, false, true]);
 //! // A viewer that has never seen the mover gets the update whatever its stride.
-//! assert!(tiers.should_send(Cadence::default().next(), far, false, false));
+//! assert!(tiers.should_send(Cadence::default().advance(), far, false, false));
 //! ```
 
 /// One distance tier: viewers within `radius` metres get every `stride`-th update.
@@ -95,7 +95,10 @@ impl Tiers {
             return Err(TiersError::ZeroStride);
         }
         Ok(Tiers {
-            tiers: tiers.iter().map(|t| (t.radius * t.radius, t.stride)).collect(),
+            tiers: tiers
+                .iter()
+                .map(|t| (t.radius * t.radius, t.stride))
+                .collect(),
             beyond: beyond_stride,
         })
     }
@@ -127,7 +130,7 @@ impl Tiers {
     /// Whether `update` is due for a viewer at squared distance `d2`.
     #[inline]
     pub fn due(&self, update: Update, d2: f32) -> bool {
-        update.0 % u64::from(self.stride(d2)) == 0
+        update.0.is_multiple_of(u64::from(self.stride(d2)))
     }
 
     /// The whole rule: a viewer gets `update` when it is due at its distance, when the
@@ -149,7 +152,7 @@ pub struct Cadence {
 impl Cadence {
     /// Counts one more relayed update and returns its number (the first is 1).
     #[inline]
-    pub fn next(&mut self) -> Update {
+    pub fn advance(&mut self) -> Update {
         self.n += 1;
         Update(self.n)
     }
@@ -160,7 +163,7 @@ impl Cadence {
     }
 }
 
-/// The number of one relayed update of a mover (see [`Cadence::next`]).
+/// The number of one relayed update of a mover (see [`Cadence::advance`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Update(pub u64);
 
@@ -183,7 +186,7 @@ mod tests {
     fn received(d: f32, updates: usize) -> Vec<u64> {
         let (t, mut c) = (tiers(), Cadence::default());
         (0..updates)
-            .map(|_| c.next())
+            .map(|_| c.advance())
             .filter(|&u| t.due(u, d * d))
             .map(|u| u.0)
             .collect()

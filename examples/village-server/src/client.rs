@@ -82,6 +82,8 @@ pub struct Client {
     pub shape: Encoding,
     /// The session id the server gave it (empty before `session:welcome`).
     pub session: String,
+    /// Where the server spawned it (from its own `player:joined`).
+    pub spawn: [f32; 3],
     nonce: u32,
 }
 
@@ -93,6 +95,7 @@ impl Client {
             ws,
             shape,
             session: String::new(),
+            spawn: [0.0; 3],
             nonce: 0,
         })
     }
@@ -129,6 +132,7 @@ impl Client {
         loop {
             if let ServerMessage::PlayerJoined(j) = c.next_message().await? {
                 if j.s == c.session {
+                    c.spawn = [j.spawn.x, j.spawn.y, j.spawn.z];
                     return Ok(c);
                 }
             }

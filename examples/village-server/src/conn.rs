@@ -19,6 +19,8 @@ use crate::server::Shared;
 /// Frames written per flush at most, so one busy client cannot starve its own reads.
 const BATCH: usize = 64;
 
+// The handshake callback's error type is tungstenite's own (an HTTP response).
+#[allow(clippy::result_large_err)]
 pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64) {
     let _ = stream.set_nodelay(true);
     let cfg = &shared.config;

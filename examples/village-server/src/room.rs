@@ -467,7 +467,7 @@ impl Room {
         if !report.relay() {
             return;
         }
-        let update = p.cadence.next();
+        let update = p.cadence.advance();
         let mover = (idx, p.gen);
         let relayed = ServerMessage::from(PlayerMoveRelayed {
             s: p.session.clone(),
@@ -534,15 +534,15 @@ impl Room {
         self.stats
             .record_tick(Instant::now().saturating_duration_since(scheduled));
         self.tick = self.tick.wrapping_add(1);
-        if self.tick % self.config.tick_hz.max(1) == 0 {
+        if self.tick.is_multiple_of(self.config.tick_hz.max(1)) {
             self.stats.moves_last_s = std::mem::take(&mut self.stats.moves_this_s);
         }
         if self.by_conn.is_empty() {
             return;
         }
         self.world.step(self.tick);
-        let keyframe = self.tick % self.config.keyframe_every.max(1) == 0;
-        let birds_due = self.tick % self.config.birds_every.max(1) == 0;
+        let keyframe = self.tick.is_multiple_of(self.config.keyframe_every.max(1));
+        let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {
             slots,

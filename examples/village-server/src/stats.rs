@@ -115,13 +115,11 @@ impl RoomStats {
         }
     }
 
-    /// Starts a new measuring window (percentiles, counts, drops); the smoothed cost and
-    /// its all-time peak carry on.
+    /// Starts a new measuring window for the percentiles; the counts (moves, accepted,
+    /// dropped, unsent), the smoothed cost and its all-time peak carry on.
     pub fn reset(&mut self) {
-        let (ewma, peak) = (self.move_cost_ewma_ms, self.move_cost_peak_ms);
-        *self = RoomStats::new();
-        self.move_cost_ewma_ms = ewma;
-        self.move_cost_peak_ms = peak;
+        self.move_cost = Histogram::default();
+        self.tick_late = Histogram::default();
     }
 
     pub fn record_move(&mut self, cost: Duration) {

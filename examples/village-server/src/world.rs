@@ -92,7 +92,11 @@ impl World {
 /// An angle in (-π, π].
 fn wrap(a: f32) -> f32 {
     let a = a.rem_euclid(TAU);
-    if a > std::f32::consts::PI { a - TAU } else { a }.clamp(-3.1416, 3.1416)
+    if a > std::f32::consts::PI {
+        a - TAU
+    } else {
+        a
+    }
 }
 
 #[cfg(test)]

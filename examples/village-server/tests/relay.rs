@@ -342,7 +342,9 @@ async fn diagnostics_answer_the_asker_alone() {
     assert!(b.out["player:move"] > 0 && b.inbound["player:move"] > 0);
     let seen = other.sync().await.unwrap();
     assert!(named(&seen, "diag:pong").is_empty() && named(&seen, "diag:bytes").is_empty());
-    assert_eq!(asker.stats().await.unwrap().moves, Some(0), "reset");
+    let after = asker.stats().await.unwrap();
+    assert_eq!(after.moves, Some(2), "counts are since the room opened");
+    assert_eq!(after.move_cost_p95_ms, Some(0.0), "percentiles are reset");
 }
 
 #[tokio::test]

@@ -42,16 +42,16 @@ pub struct ServerStats {
     pub move_cost_p50_ms: Option<f32>,
     /// The same cost, 95th percentile, ms.
     pub move_cost_p95_ms: Option<f32>,
-    /// Moves handled since the last reset.
+    /// Moves handled since the room opened.
     pub moves: Option<u64>,
-    /// Valid messages handled since the last reset.
+    /// Valid messages handled since the room opened.
     pub accepted: Option<u64>,
-    /// Inputs dropped since the last reset, by message type and code
+    /// Inputs dropped since the room opened, by message type and code
     /// (`"player:move out_of_range"`, `"(frame) too_large"`).
     #[tuplet(len(max = 64))]
     pub dropped: Option<BTreeMap<String, u32>>,
-    /// Frames the server could not queue because a client's queue was full, since the last
-    /// reset.
+    /// Frames the server could not queue because a client's queue was full, since the room
+    /// opened.
     pub unsent: Option<u64>,
 }
 

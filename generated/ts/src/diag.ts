@@ -1516,21 +1516,21 @@ export interface ServerStats {
    */
   move_cost_p95_ms?: number;
   /**
-   * Moves handled since the last reset.
+   * Moves handled since the room opened.
    */
   moves?: number;
   /**
-   * Valid messages handled since the last reset.
+   * Valid messages handled since the room opened.
    */
   accepted?: number;
   /**
-   * Inputs dropped since the last reset, by message type and code
+   * Inputs dropped since the room opened, by message type and code
    * (`"player:move out_of_range"`, `"(frame) too_large"`).
    */
   dropped?: Map<string, number>;
   /**
-   * Frames the server could not queue because a client's queue was full, since the last
-   * reset.
+   * Frames the server could not queue because a client's queue was full, since the room
+   * opened.
    */
   unsent?: number;
 }
