@@ -14,6 +14,7 @@
 //! the room's percentiles; at the end they stop, drain, and read the room's numbers.
 
 mod bot;
+mod floor;
 mod report;
 
 use std::time::Duration;
@@ -75,8 +76,12 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio runtime");
+    let floor = floor::start(
+        Duration::from_secs_f64(args.warmup),
+        Duration::from_secs_f64(args.secs),
+    );
     match rt.block_on(run(&args)) {
-        Ok(totals) => report::print(&args, &totals),
+        Ok(totals) => report::print(&args, &totals, &floor.join().unwrap_or_default()),
         Err(e) => {
             eprintln!("village-bots: {e}");
             std::process::exit(1);

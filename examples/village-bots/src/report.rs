@@ -15,7 +15,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[i]
 }
 
-pub fn print(args: &Args, t: &Totals) {
+pub fn print(args: &Args, t: &Totals, floor: &[f64]) {
     let windows: Vec<_> = t.bots.iter().filter_map(|b| b.window.as_ref()).collect();
     let secs = windows.iter().map(|w| w.secs).fold(0.0, f64::max).max(1e-9);
     let moves_per_s: f64 = windows
@@ -81,6 +81,10 @@ pub fn print(args: &Args, t: &Totals) {
         cost_p50, cost_p95
     );
     println!("  tick lateness            p95 {late_p95:.3} ms, max {late_max:.3} ms");
+    let (floor_p95, floor_max) = (quantile(floor, 0.95), quantile(floor, 1.0));
+    println!(
+        "  machine floor            p95 {floor_p95:.3} ms, max {floor_max:.3} ms (a bare thread's 50 ms sleep, overslept)"
+    );
     println!(
         "  ping (round trip)        p95 {ping_p95:.3} ms over {} pings",
         rtts.len()
@@ -108,7 +112,7 @@ pub fn print(args: &Args, t: &Totals) {
     println!(
         "RESULT rooms={} bots={} secs={secs:.1} moves_per_s={moves_per_s:.0} cost_p50_ms={cost_p50:.4} \
          cost_p95_ms={cost_p95:.4} late_p95_ms={late_p95:.3} late_max_ms={late_max:.3} \
-         ping_p95_ms={ping_p95:.3} sent={sent} accepted={accepted} lost={lost} unsent={unsent} \
+         ping_p95_ms={ping_p95:.3} floor_p95_ms={floor_p95:.3} floor_max_ms={floor_max:.3} sent={sent} accepted={accepted} lost={lost} unsent={unsent} \
          garbage={garbage} dropped={drops} bytes_per_client_s={:.0}",
         args.rooms,
         args.bots,
