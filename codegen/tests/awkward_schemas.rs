@@ -162,3 +162,35 @@ if (JSON.stringify(server) !== JSON.stringify([["toString", "unknown_message"], 
 "#;
     ok(&[("lib.rs", lib)], script);
 }
+
+#[test]
+fn enum_numbers_beyond_2_53() {
+    let lib = r#"
+#[derive(tuplet::Enum)]
+#[repr(i64)]
+pub enum Wide { A = 9007199254740992, B = 9007199254740993, C = -5 }
+#[derive(tuplet::Enum)]
+#[tuplet(open)]
+#[repr(i64)]
+pub enum Open { A = 1, #[tuplet(unknown)] Unknown(i64) }
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 1, dir = "c2s")]
+pub struct Ping { pub w: Wide, pub o: Open }
+"#;
+    let script = r#"
+const c = pkg.PingCodec;
+const hex = (b) => Buffer.from(b).toString("hex");
+const b = c.encode({ w: "B", o: -71776121208700929n });
+if (hex(b) !== "92cf0020000000000001d3ff00ffff7fffffff") throw new Error(hex(b));
+const back = c.decode(b);
+if (!back.ok || back.value.w !== "B" || back.value.o !== -71776121208700929n) throw new Error(String(back.value?.o));
+const a = c.decode(Uint8Array.from(Buffer.from("92cf002000000000000001", "hex")));
+if (!a.ok || a.value.w !== "A" || a.value.o !== 1 && a.value.o !== "A") throw new Error(JSON.stringify(a));
+const near = c.decode(Uint8Array.from(Buffer.from("92cf0020000000000002d1fffe", "hex")));
+if (near.ok || near.issues[0].code !== "unknown_variant") throw new Error(JSON.stringify(near.issues ?? near.value));
+const small = c.decode(Uint8Array.from(Buffer.from("92fb07", "hex")));
+if (!small.ok || small.value.w !== "C" || small.value.o !== 7) throw new Error("small");
+if (pkg.Wide.B !== 9007199254740993n) throw new Error("const");
+"#;
+    ok(&[("lib.rs", lib)], script);
+}

@@ -29,11 +29,20 @@ pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
                 match &v.fields {
                     VariantFields::Unit => {}
                     VariantFields::Newtype { field } => check_field(cx, field, &vs.fields[0]),
-                    VariantFields::Struct { record } => check_record(cx, record, &vs.fields),
+                    VariantFields::Struct { record } => {
+                        check_record(cx, record, &vs.fields);
+                        check_variant_field_names(cx, record, &vs.fields);
+                    }
                 }
             }
         }
         ItemKind::Flags(f) => {
+            for (bit, sp) in f.bits.iter().zip(&spans.fields) {
+                check_key_name(cx, &bit.name, sp.ident, "flag");
+            }
+            if let Some(rest) = &f.rest {
+                check_key_name(cx, rest, spans.rest.unwrap_or(spans.ident), "field");
+            }
             check_flag_bits(cx, f, spans);
             check_reserved_bits(cx, f, spans);
             check_open_rest(cx, f, spans);
@@ -52,6 +61,10 @@ fn check_record(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
 }
 
 fn check_field(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
+    check_key_name(cx, &f.name, sp.ident, "field");
+    for key in &f.legacy {
+        check_key_name(cx, key, sp.key("legacy"), "legacy key");
+    }
     check_type(cx, &f.ty, sp, true);
     check_legacy_spread(cx, f, sp);
 }
@@ -199,6 +212,37 @@ fn check_legacy_spread(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
                 describe(other)
             ),
         ),
+    }
+}
+
+/// A named-shape key (a field or flag name, a legacy alias) is never `__proto__`: JavaScript
+/// objects take it as their prototype, so the TypeScript value would lose the field.
+fn check_key_name(cx: &Ctxt, name: &str, span: proc_macro2::Span, what: &str) {
+    if name == "__proto__" {
+        cx.error(
+            span,
+            format!(
+                "a {what} named `__proto__` sets a JavaScript object's prototype instead of a \
+                 property, so TypeScript would lose it; rename it"
+            ),
+        );
+    }
+}
+
+/// No field of a struct variant is named `kind`: the TypeScript value of an enum with data is
+/// `{ kind: "Variant", ...fields }`.
+fn check_variant_field_names(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
+    for (slot, sp) in record.slots.iter().zip(spans) {
+        if let Slot::Field(f) = slot {
+            if f.name == "kind" {
+                cx.error(
+                    sp.ident,
+                    "a field of a struct variant cannot be named `kind`: the TypeScript value of \
+                     an enum with data is `{ kind: \"Variant\", ...fields }`; rename the field \
+                     (`#[tuplet(legacy = \"kind\")]` keeps its named-shape key)",
+                );
+            }
+        }
     }
 }
 

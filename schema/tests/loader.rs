@@ -227,3 +227,21 @@ fn message_missing_from_dispatch_is_rejected() {
         "message `b` (c2s, id 2) is in no c2s dispatch enum: add a variant `B(crate::B)`",
     );
 }
+
+#[test]
+fn struct_variant_field_named_kind_is_rejected() {
+    assert_one(
+        "variant_field_kind",
+        "src/lib.rs:4:14",
+        "a field of a struct variant cannot be named `kind`",
+    );
+}
+
+#[test]
+fn field_named_proto_is_rejected() {
+    assert_one(
+        "proto_field",
+        "src/lib.rs:3:9",
+        "a field named `__proto__` sets a JavaScript object's prototype",
+    );
+}

@@ -1382,7 +1382,8 @@ export function Tier$read(r: Reader): Tier {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Bronze";
     case 2:
@@ -1392,7 +1393,7 @@ export function Tier$read(r: Reader): Tier {
     case 4:
       return "Secret";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Tier` from a decoded JS value: its number or its name. */
@@ -1411,7 +1412,8 @@ export function Tier$from(x: unknown): Tier {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Bronze";
     case 2:
@@ -1421,7 +1423,7 @@ export function Tier$from(x: unknown): Tier {
     case 4:
       return "Secret";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Tier` (checked). */

@@ -53,7 +53,8 @@ export function Channel$read(r: Reader): Channel {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Local";
     case 1:
@@ -65,7 +66,7 @@ export function Channel$read(r: Reader): Channel {
     case 5:
       return "Staff";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Channel` from a decoded JS value: its number or its name. */
@@ -86,7 +87,8 @@ export function Channel$from(x: unknown): Channel {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Local";
     case 1:
@@ -98,7 +100,7 @@ export function Channel$from(x: unknown): Channel {
     case 5:
       return "Staff";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Channel` (checked). */

@@ -297,7 +297,8 @@ export function Medium$read(r: Reader): Medium {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Land";
     case 1:
@@ -307,7 +308,7 @@ export function Medium$read(r: Reader): Medium {
     case 3:
       return "Air";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Medium` from a decoded JS value: its number or its name. */
@@ -326,7 +327,8 @@ export function Medium$from(x: unknown): Medium {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Land";
     case 1:
@@ -336,7 +338,7 @@ export function Medium$from(x: unknown): Medium {
     case 3:
       return "Air";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Medium` (checked). */

@@ -1054,7 +1054,8 @@ export function MoonPhase$read(r: Reader): MoonPhase {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "New";
     case 1:
@@ -1072,7 +1073,7 @@ export function MoonPhase$read(r: Reader): MoonPhase {
     case 7:
       return "WaningCrescent";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `MoonPhase` from a decoded JS value: its number or its name. */
@@ -1099,7 +1100,8 @@ export function MoonPhase$from(x: unknown): MoonPhase {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "New";
     case 1:
@@ -1117,7 +1119,7 @@ export function MoonPhase$from(x: unknown): MoonPhase {
     case 7:
       return "WaningCrescent";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `MoonPhase` (checked). */

@@ -45,7 +45,8 @@ export function DoorState$read(r: Reader): DoorState {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Closed";
     case 1:
@@ -55,7 +56,7 @@ export function DoorState$read(r: Reader): DoorState {
     case 3:
       return "Jammed";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `DoorState` from a decoded JS value: its number or its name. */
@@ -74,7 +75,8 @@ export function DoorState$from(x: unknown): DoorState {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Closed";
     case 1:
@@ -84,7 +86,7 @@ export function DoorState$from(x: unknown): DoorState {
     case 3:
       return "Jammed";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `DoorState` (checked). */

@@ -75,7 +75,8 @@ export function Emote$read(r: Reader): Emote {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Wave";
     case 2:
@@ -95,7 +96,7 @@ export function Emote$read(r: Reader): Emote {
     case 10:
       return "Cry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Emote` from a decoded JS value: its number or its name. */
@@ -124,7 +125,8 @@ export function Emote$from(x: unknown): Emote {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Wave";
     case 2:
@@ -144,7 +146,7 @@ export function Emote$from(x: unknown): Emote {
     case 10:
       return "Cry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Emote` (checked). */

@@ -972,7 +972,8 @@ export function Pier$read(r: Reader): Pier {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Harbour";
     case 2:
@@ -980,7 +981,7 @@ export function Pier$read(r: Reader): Pier {
     case 3:
       return "Rock";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Pier` from a decoded JS value: its number or its name. */
@@ -997,7 +998,8 @@ export function Pier$from(x: unknown): Pier {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Harbour";
     case 2:
@@ -1005,7 +1007,7 @@ export function Pier$from(x: unknown): Pier {
     case 3:
       return "Rock";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Pier` (checked). */

@@ -1471,7 +1471,8 @@ export function Shell$read(r: Reader): Shell {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Peony";
     case 2:
@@ -1483,7 +1484,7 @@ export function Shell$read(r: Reader): Shell {
     case 5:
       return "Strobe";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Shell` from a decoded JS value: its number or its name. */
@@ -1504,7 +1505,8 @@ export function Shell$from(x: unknown): Shell {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Peony";
     case 2:
@@ -1516,7 +1518,7 @@ export function Shell$from(x: unknown): Shell {
     case 5:
       return "Strobe";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Shell` (checked). */

@@ -1898,7 +1898,8 @@ export function Water$read(r: Reader): Water {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Pond";
     case 2:
@@ -1908,7 +1909,7 @@ export function Water$read(r: Reader): Water {
     case 4:
       return "Sea";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Water` from a decoded JS value: its number or its name. */
@@ -1927,7 +1928,8 @@ export function Water$from(x: unknown): Water {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Pond";
     case 2:
@@ -1937,7 +1939,7 @@ export function Water$from(x: unknown): Water {
     case 4:
       return "Sea";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Water` (checked). */

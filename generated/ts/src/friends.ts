@@ -1509,7 +1509,8 @@ export function Presence$read(r: Reader): Presence {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offline";
     case 1:
@@ -1521,7 +1522,7 @@ export function Presence$read(r: Reader): Presence {
     case 4:
       return "Busy";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Presence` from a decoded JS value: its number or its name. */
@@ -1542,7 +1543,8 @@ export function Presence$from(x: unknown): Presence {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offline";
     case 1:
@@ -1554,7 +1556,7 @@ export function Presence$from(x: unknown): Presence {
     case 4:
       return "Busy";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Presence` (checked). */

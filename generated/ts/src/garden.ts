@@ -1684,7 +1684,8 @@ export function Stage$read(r: Reader): Stage {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Empty";
     case 1:
@@ -1698,7 +1699,7 @@ export function Stage$read(r: Reader): Stage {
     case 5:
       return "Withered";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Stage` from a decoded JS value: its number or its name. */
@@ -1721,7 +1722,8 @@ export function Stage$from(x: unknown): Stage {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Empty";
     case 1:
@@ -1735,7 +1737,7 @@ export function Stage$from(x: unknown): Stage {
     case 5:
       return "Withered";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Stage` (checked). */

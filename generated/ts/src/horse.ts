@@ -51,7 +51,8 @@ export function Gait$read(r: Reader): Gait {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Halt";
     case 1:
@@ -63,7 +64,7 @@ export function Gait$read(r: Reader): Gait {
     case 4:
       return "Gallop";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Gait` from a decoded JS value: its number or its name. */
@@ -84,7 +85,8 @@ export function Gait$from(x: unknown): Gait {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Halt";
     case 1:
@@ -96,7 +98,7 @@ export function Gait$from(x: unknown): Gait {
     case 4:
       return "Gallop";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Gait` (checked). */

@@ -2173,7 +2173,8 @@ export function Visitors$read(r: Reader): Visitors {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Locked";
     case 1:
@@ -2183,7 +2184,7 @@ export function Visitors$read(r: Reader): Visitors {
     case 3:
       return "Open";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Visitors` from a decoded JS value: its number or its name. */
@@ -2202,7 +2203,8 @@ export function Visitors$from(x: unknown): Visitors {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Locked";
     case 1:
@@ -2212,7 +2214,7 @@ export function Visitors$from(x: unknown): Visitors {
     case 3:
       return "Open";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Visitors` (checked). */

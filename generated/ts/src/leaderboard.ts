@@ -51,7 +51,8 @@ export function Board$read(r: Reader): Board {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Fishing";
     case 3:
@@ -63,7 +64,7 @@ export function Board$read(r: Reader): Board {
     case 6:
       return "Harvest";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Board` from a decoded JS value: its number or its name. */
@@ -84,7 +85,8 @@ export function Board$from(x: unknown): Board {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Fishing";
     case 3:
@@ -96,7 +98,7 @@ export function Board$from(x: unknown): Board {
     case 6:
       return "Harvest";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Board` (checked). */

@@ -57,7 +57,8 @@ export function Icon$read(r: Reader): Icon {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Pin";
     case 1:
@@ -71,7 +72,7 @@ export function Icon$read(r: Reader): Icon {
     case 5:
       return "Home";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Icon` from a decoded JS value: its number or its name. */
@@ -94,7 +95,8 @@ export function Icon$from(x: unknown): Icon {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Pin";
     case 1:
@@ -108,7 +110,7 @@ export function Icon$from(x: unknown): Icon {
     case 5:
       return "Home";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Icon` (checked). */

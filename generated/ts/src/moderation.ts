@@ -1385,7 +1385,7 @@ export const ReportCategory = {
 /**
  * What a report is about.
  */
-export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Content" | number;
+export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Content" | number | bigint;
 
 /** Reads a `ReportCategory`: its number, or (named shape) its name. */
 export function ReportCategory$read(r: Reader): ReportCategory {
@@ -1405,7 +1405,8 @@ export function ReportCategory$read(r: Reader): ReportCategory {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Harassment";
     case 2:
@@ -1417,7 +1418,7 @@ export function ReportCategory$read(r: Reader): ReportCategory {
     case 6:
       return "Content";
   }
-  return Number(b);
+  return n;
 }
 
 /** Reads a `ReportCategory` from a decoded JS value: its number or its name. */
@@ -1438,7 +1439,8 @@ export function ReportCategory$from(x: unknown): ReportCategory {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Harassment";
     case 2:
@@ -1450,11 +1452,11 @@ export function ReportCategory$from(x: unknown): ReportCategory {
     case 6:
       return "Content";
   }
-  return Number(b);
+  return n;
 }
 
 /** The number of a `ReportCategory` (checked). */
-export function ReportCategory$num(v: ReportCategory): number {
+export function ReportCategory$num(v: ReportCategory): number | bigint {
   switch (v) {
     case "Harassment":
       return 1;
@@ -1468,6 +1470,7 @@ export function ReportCategory$num(v: ReportCategory): number {
       return 6;
   }
   if (typeof v === "number") return vInt(v, -9007199254740991, 9007199254740991);
+  if (typeof v === "bigint") return vBigInt(v, -9223372036854775808n, 9223372036854775807n);
   throw badVariant(v);
 }
 
@@ -1475,6 +1478,7 @@ export function ReportCategory$num(v: ReportCategory): number {
 export function ReportCategory$write(w: Writer, v: ReportCategory, named: boolean): void {
   const n = ReportCategory$num(v);
   if (named && typeof v === "string") w.str(v);
+  else if (typeof n === "bigint") w.bigInt(n);
   else w.int(n);
 }
 

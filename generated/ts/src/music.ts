@@ -51,7 +51,8 @@ export function Instrument$read(r: Reader): Instrument {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Guitar";
     case 2:
@@ -63,7 +64,7 @@ export function Instrument$read(r: Reader): Instrument {
     case 5:
       return "Harp";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Instrument` from a decoded JS value: its number or its name. */
@@ -84,7 +85,8 @@ export function Instrument$from(x: unknown): Instrument {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Guitar";
     case 2:
@@ -96,7 +98,7 @@ export function Instrument$from(x: unknown): Instrument {
     case 5:
       return "Harp";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Instrument` (checked). */

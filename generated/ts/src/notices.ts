@@ -39,7 +39,8 @@ export function Level$read(r: Reader): Level {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Toast";
     case 1:
@@ -47,7 +48,7 @@ export function Level$read(r: Reader): Level {
     case 2:
       return "Modal";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Level` from a decoded JS value: its number or its name. */
@@ -64,7 +65,8 @@ export function Level$from(x: unknown): Level {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Toast";
     case 1:
@@ -72,7 +74,7 @@ export function Level$from(x: unknown): Level {
     case 2:
       return "Modal";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Level` (checked). */

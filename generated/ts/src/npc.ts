@@ -45,7 +45,8 @@ export function Mood$read(r: Reader): Mood {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case -1:
       return "Cross";
     case 0:
@@ -55,7 +56,7 @@ export function Mood$read(r: Reader): Mood {
     case 2:
       return "Delighted";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Mood` from a decoded JS value: its number or its name. */
@@ -74,7 +75,8 @@ export function Mood$from(x: unknown): Mood {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case -1:
       return "Cross";
     case 0:
@@ -84,7 +86,7 @@ export function Mood$from(x: unknown): Mood {
     case 2:
       return "Delighted";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Mood` (checked). */

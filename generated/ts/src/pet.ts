@@ -1273,7 +1273,8 @@ export function PetKind$read(r: Reader): PetKind {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Dog";
     case 2:
@@ -1285,7 +1286,7 @@ export function PetKind$read(r: Reader): PetKind {
     case 6:
       return "Fox";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `PetKind` from a decoded JS value: its number or its name. */
@@ -1306,7 +1307,8 @@ export function PetKind$from(x: unknown): PetKind {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Dog";
     case 2:
@@ -1318,7 +1320,7 @@ export function PetKind$from(x: unknown): PetKind {
     case 6:
       return "Fox";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `PetKind` (checked). */

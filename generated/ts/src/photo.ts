@@ -47,7 +47,8 @@ export function PhotoFilter$read(r: Reader): PhotoFilter {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Plain";
     case 1:
@@ -57,7 +58,7 @@ export function PhotoFilter$read(r: Reader): PhotoFilter {
     case 3:
       return "Miniature";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `PhotoFilter` from a decoded JS value: its number or its name. */
@@ -76,7 +77,8 @@ export function PhotoFilter$from(x: unknown): PhotoFilter {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Plain";
     case 1:
@@ -86,7 +88,7 @@ export function PhotoFilter$from(x: unknown): PhotoFilter {
     case 3:
       return "Miniature";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `PhotoFilter` (checked). */

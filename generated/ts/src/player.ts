@@ -53,7 +53,8 @@ export function LeaveReason$read(r: Reader): LeaveReason {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Closed";
     case 1:
@@ -65,7 +66,7 @@ export function LeaveReason$read(r: Reader): LeaveReason {
     case 5:
       return "Shutdown";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `LeaveReason` from a decoded JS value: its number or its name. */
@@ -86,7 +87,8 @@ export function LeaveReason$from(x: unknown): LeaveReason {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Closed";
     case 1:
@@ -98,7 +100,7 @@ export function LeaveReason$from(x: unknown): LeaveReason {
     case 5:
       return "Shutdown";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `LeaveReason` (checked). */
@@ -4410,7 +4412,8 @@ export function RejectReason$read(r: Reader): RejectReason {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "OutOfBounds";
     case 2:
@@ -4420,7 +4423,7 @@ export function RejectReason$read(r: Reader): RejectReason {
     case 4:
       return "NoEntry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `RejectReason` from a decoded JS value: its number or its name. */
@@ -4439,7 +4442,8 @@ export function RejectReason$from(x: unknown): RejectReason {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "OutOfBounds";
     case 2:
@@ -4449,7 +4453,7 @@ export function RejectReason$from(x: unknown): RejectReason {
     case 4:
       return "NoEntry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `RejectReason` (checked). */

@@ -2006,7 +2006,8 @@ export function QuestState$read(r: Reader): QuestState {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offered";
     case 1:
@@ -2018,7 +2019,7 @@ export function QuestState$read(r: Reader): QuestState {
     case 4:
       return "Abandoned";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `QuestState` from a decoded JS value: its number or its name. */
@@ -2039,7 +2040,8 @@ export function QuestState$from(x: unknown): QuestState {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offered";
     case 1:
@@ -2051,7 +2053,7 @@ export function QuestState$from(x: unknown): QuestState {
     case 4:
       return "Abandoned";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `QuestState` (checked). */

@@ -45,7 +45,8 @@ export function RevokeReason$read(r: Reader): RevokeReason {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "LoggedOut";
     case 2:
@@ -55,7 +56,7 @@ export function RevokeReason$read(r: Reader): RevokeReason {
     case 4:
       return "Banned";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `RevokeReason` from a decoded JS value: its number or its name. */
@@ -74,7 +75,8 @@ export function RevokeReason$from(x: unknown): RevokeReason {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "LoggedOut";
     case 2:
@@ -84,7 +86,7 @@ export function RevokeReason$from(x: unknown): RevokeReason {
     case 4:
       return "Banned";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `RevokeReason` (checked). */

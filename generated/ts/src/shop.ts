@@ -714,7 +714,8 @@ export function ShopRefusal$read(r: Reader): ShopRefusal {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Funds";
     case 2:
@@ -726,7 +727,7 @@ export function ShopRefusal$read(r: Reader): ShopRefusal {
     case 5:
       return "NotWanted";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `ShopRefusal` from a decoded JS value: its number or its name. */
@@ -747,7 +748,8 @@ export function ShopRefusal$from(x: unknown): ShopRefusal {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Funds";
     case 2:
@@ -759,7 +761,7 @@ export function ShopRefusal$from(x: unknown): ShopRefusal {
     case 5:
       return "NotWanted";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `ShopRefusal` (checked). */

@@ -432,7 +432,8 @@ export function TeleportRefusal$read(r: Reader): TeleportRefusal {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Locked";
     case 2:
@@ -442,7 +443,7 @@ export function TeleportRefusal$read(r: Reader): TeleportRefusal {
     case 4:
       return "Fare";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `TeleportRefusal` from a decoded JS value: its number or its name. */
@@ -461,7 +462,8 @@ export function TeleportRefusal$from(x: unknown): TeleportRefusal {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Locked";
     case 2:
@@ -471,7 +473,7 @@ export function TeleportRefusal$from(x: unknown): TeleportRefusal {
     case 4:
       return "Fare";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `TeleportRefusal` (checked). */

@@ -1370,7 +1370,8 @@ export function TradeStage$read(r: Reader): TradeStage {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Open";
     case 1:
@@ -1382,7 +1383,7 @@ export function TradeStage$read(r: Reader): TradeStage {
     case 4:
       return "Cancelled";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `TradeStage` from a decoded JS value: its number or its name. */
@@ -1403,7 +1404,8 @@ export function TradeStage$from(x: unknown): TradeStage {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Open";
     case 1:
@@ -1415,7 +1417,7 @@ export function TradeStage$from(x: unknown): TradeStage {
     case 4:
       return "Cancelled";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `TradeStage` (checked). */

@@ -51,7 +51,8 @@ export function Seat$read(r: Reader): Seat {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Driver";
     case 1:
@@ -63,7 +64,7 @@ export function Seat$read(r: Reader): Seat {
     case 4:
       return "Bed";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Seat` from a decoded JS value: its number or its name. */
@@ -84,7 +85,8 @@ export function Seat$from(x: unknown): Seat {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Driver";
     case 1:
@@ -96,7 +98,7 @@ export function Seat$from(x: unknown): Seat {
     case 4:
       return "Bed";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Seat` (checked). */
@@ -176,7 +178,8 @@ export function VehicleAction$read(r: Reader): VehicleAction {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Lock";
     case 2:
@@ -186,7 +189,7 @@ export function VehicleAction$read(r: Reader): VehicleAction {
     case 4:
       return "Locate";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `VehicleAction` from a decoded JS value: its number or its name. */
@@ -205,7 +208,8 @@ export function VehicleAction$from(x: unknown): VehicleAction {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Lock";
     case 2:
@@ -215,7 +219,7 @@ export function VehicleAction$from(x: unknown): VehicleAction {
     case 4:
       return "Locate";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `VehicleAction` (checked). */

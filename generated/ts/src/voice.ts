@@ -230,7 +230,8 @@ export function SignalKind$read(r: Reader): SignalKind {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offer";
     case 1:
@@ -238,7 +239,7 @@ export function SignalKind$read(r: Reader): SignalKind {
     case 2:
       return "Candidate";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `SignalKind` from a decoded JS value: its number or its name. */
@@ -255,7 +256,8 @@ export function SignalKind$from(x: unknown): SignalKind {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Offer";
     case 1:
@@ -263,7 +265,7 @@ export function SignalKind$from(x: unknown): SignalKind {
     case 2:
       return "Candidate";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `SignalKind` (checked). */

@@ -690,7 +690,8 @@ export function WearSlot$read(r: Reader): WearSlot {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Head";
     case 1:
@@ -704,7 +705,7 @@ export function WearSlot$read(r: Reader): WearSlot {
     case 5:
       return "Hand";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `WearSlot` from a decoded JS value: its number or its name. */
@@ -727,7 +728,8 @@ export function WearSlot$from(x: unknown): WearSlot {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Head";
     case 1:
@@ -741,7 +743,7 @@ export function WearSlot$from(x: unknown): WearSlot {
     case 5:
       return "Hand";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `WearSlot` (checked). */

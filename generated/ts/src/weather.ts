@@ -1031,7 +1031,8 @@ export function WeatherKind$read(r: Reader): WeatherKind {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Clear";
     case 1:
@@ -1045,7 +1046,7 @@ export function WeatherKind$read(r: Reader): WeatherKind {
     case 6:
       return "Snow";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `WeatherKind` from a decoded JS value: its number or its name. */
@@ -1068,7 +1069,8 @@ export function WeatherKind$from(x: unknown): WeatherKind {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 0:
       return "Clear";
     case 1:
@@ -1082,7 +1084,7 @@ export function WeatherKind$from(x: unknown): WeatherKind {
     case 6:
       return "Snow";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `WeatherKind` (checked). */

@@ -57,7 +57,8 @@ export function EntityKind$read(r: Reader): EntityKind {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Npc";
     case 2:
@@ -71,7 +72,7 @@ export function EntityKind$read(r: Reader): EntityKind {
     case 6:
       return "Ferry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `EntityKind` from a decoded JS value: its number or its name. */
@@ -94,7 +95,8 @@ export function EntityKind$from(x: unknown): EntityKind {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Npc";
     case 2:
@@ -108,7 +110,7 @@ export function EntityKind$from(x: unknown): EntityKind {
     case 6:
       return "Ferry";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `EntityKind` (checked). */

@@ -8,7 +8,7 @@ use tuplet_schema::ir::{Enum, Flags, FloatType, IntPrim, Slot, TypeRef, VariantF
 
 use super::from_wire;
 use super::types::{is_tuple, ts_type};
-use super::{int_lit, is_option, len_bounds, lit, num, Gen, Out};
+use super::{enum_num, int_lit, is_option, len_bounds, lit, num, Gen, Out, MAX_SAFE};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -611,19 +611,24 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.close("}");
     };
     let numbers = |out: &mut Out, b: &str| {
-        out.open(format!("switch (Number({b})) {{"));
+        // A `number` within ±(2^53−1), where it is exact; a `bigint` beyond, compared with the
+        // wide variants' bigint literals, so no two numbers meet by rounding.
+        out.line(format!(
+            "const n = typeof {b} === \"number\" || {b} < -{MAX_SAFE}n || {b} > {MAX_SAFE}n ? {b} : Number({b});"
+        ));
+        out.open("switch (n) {");
         for v in &e.variants {
             out.line(format!(
                 "case {}:\n      return {};",
-                v.number,
+                enum_num(v.number),
                 lit(&v.name)
             ));
         }
         out.close("}");
         if e.unknown.is_some() {
-            out.line(format!("return Number({b});"));
+            out.line("return n;");
         } else {
-            out.line(format!("throw {unknown_number}({b});"));
+            out.line(format!("throw {unknown_number}(n);"));
         }
     };
     out.line(format!(

@@ -7,7 +7,7 @@
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
 use super::decode::{float_bounds, known_bits, quant};
-use super::{int_lit, is_option, len_bounds, lit, num, Gen, Out};
+use super::{enum_num, enum_wide, int_lit, is_option, len_bounds, lit, num, Gen, Out, MAX_SAFE};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -365,19 +365,25 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     g.reset();
     if e.is_unit() {
         out.line(format!("/** The number of a `{ident}` (checked). */"));
+        let wide = enum_wide(e);
+        let num_ty = if wide { "number | bigint" } else { "number" };
         out.open(format!(
-            "export function {ident}$num(v: {ident}): number {{"
+            "export function {ident}$num(v: {ident}): {num_ty} {{"
         ));
         out.open("switch (v) {");
         for v in &e.variants {
             out.line(format!("case {}:", lit(&v.name)));
-            out.line(format!("  return {};", v.number));
+            out.line(format!("  return {};", enum_num(v.number)));
         }
         out.close("}");
         if e.unknown.is_some() {
             let vint = g.rt("vInt");
+            let vbig = g.rt("vBigInt");
             out.line(format!(
-                "if (typeof v === \"number\") return {vint}(v, -9007199254740991, 9007199254740991);"
+                "if (typeof v === \"number\") return {vint}(v, -{MAX_SAFE}, {MAX_SAFE});"
+            ));
+            out.line(format!(
+                "if (typeof v === \"bigint\") return {vbig}(v, -9223372036854775808n, 9223372036854775807n);"
             ));
         }
         out.line(format!("throw {bad}(v);"));
@@ -391,6 +397,9 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         ));
         out.line(format!("const n = {ident}$num(v);"));
         out.line("if (named && typeof v === \"string\") w.str(v);");
+        if wide {
+            out.line("else if (typeof n === \"bigint\") w.bigInt(n);");
+        }
         out.line("else w.int(n);");
         out.close("}");
         out.line("");

@@ -366,6 +366,27 @@ pub fn int_lit(v: i128, big: bool) -> String {
     }
 }
 
+/// The largest int a TypeScript `number` holds exactly: 2^53 − 1.
+pub const MAX_SAFE: i64 = 9_007_199_254_740_991;
+
+/// A JS literal for a unit enum's number: a `number`, or a `bigint` beyond ±(2^53−1).
+pub fn enum_num(n: i64) -> String {
+    if n.unsigned_abs() > MAX_SAFE as u64 {
+        format!("{n}n")
+    } else {
+        n.to_string()
+    }
+}
+
+/// Whether a unit enum's numbers may be `bigint` in TypeScript: a declared number beyond
+/// ±(2^53−1), or an open enum (whose unknown numbers may be any i64).
+pub fn enum_wide(e: &tuplet_schema::ir::Enum) -> bool {
+    e.unknown.is_some()
+        || e.variants
+            .iter()
+            .any(|v| v.number.unsigned_abs() > MAX_SAFE as u64)
+}
+
 /// Whether the type is an `Option`.
 pub fn is_option(t: &TypeRef) -> bool {
     matches!(t, TypeRef::Option { .. })

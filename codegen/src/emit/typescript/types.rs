@@ -5,7 +5,7 @@
 use tuplet_schema::ir::{Enum, Flags, IntPrim, ItemKind, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedItem;
 
-use super::{doc, lit, Gen};
+use super::{doc, enum_num, lit, Gen};
 
 /// The TS type of a value of `t`.
 pub fn ts_type(g: &mut Gen, t: &TypeRef) -> String {
@@ -112,13 +112,14 @@ fn unit_enum(ident: &str, e: &Enum, docs: &str) -> String {
     let mut out = format!("export const {ident} = {{\n");
     for v in &e.variants {
         out.push_str(&doc(&v.doc, "  "));
-        out.push_str(&format!("  {}: {},\n", v.name, v.number));
+        out.push_str(&format!("  {}: {},\n", v.name, enum_num(v.number)));
     }
     out.push_str("} as const;\n");
     out.push_str(docs);
     let mut names: Vec<String> = e.variants.iter().map(|v| lit(&v.name)).collect();
     if e.unknown.is_some() {
-        names.push("number".into());
+        // An unknown number: a `bigint` only beyond ±(2^53−1), where a `number` would round.
+        names.push("number | bigint".into());
     }
     out.push_str(&format!("export type {ident} = {};\n\n", names.join(" | ")));
     out

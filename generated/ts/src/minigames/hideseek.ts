@@ -1231,7 +1231,8 @@ export function Role$read(r: Reader): Role {
     }
     throw unknownName(b);
   }
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Seeker";
     case 2:
@@ -1241,7 +1242,7 @@ export function Role$read(r: Reader): Role {
     case 4:
       return "Spectator";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** Reads a `Role` from a decoded JS value: its number or its name. */
@@ -1260,7 +1261,8 @@ export function Role$from(x: unknown): Role {
     throw unknownName(x);
   }
   const b = wBigInt(x, -9223372036854775808n, 9223372036854775807n);
-  switch (Number(b)) {
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  switch (n) {
     case 1:
       return "Seeker";
     case 2:
@@ -1270,7 +1272,7 @@ export function Role$from(x: unknown): Role {
     case 4:
       return "Spectator";
   }
-  throw unknownNumber(b);
+  throw unknownNumber(n);
 }
 
 /** The number of a `Role` (checked). */

@@ -1,0 +1,4 @@
+#[derive(tuplet::Record)]
+pub struct Odd {
+    pub __proto__: u8,
+}

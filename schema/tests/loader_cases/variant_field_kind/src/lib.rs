@@ -1,0 +1,5 @@
+#[derive(tuplet::Enum)]
+pub enum Shape {
+    #[tuplet(tag = 0)]
+    Circle { kind: u8, radius: u16 },
+}
