@@ -4,20 +4,15 @@
 //! flag set. Records accept either shape (array: compact, map: named); trailing absent options
 //! may be missing, extra trailing elements and unknown keys are skipped.
 
-use tuplet_schema::ir::{Enum, Flags, FloatType, IntPrim, Slot, TypeRef, VariantFields};
+use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{Quantized, VARIANT_NAME_MAX};
 
 use super::from_wire;
 use super::types::{is_tuple, ts_type};
-use super::{int_lit, is_option, len_bounds, lit, num, Gen, Out};
+use super::{int_lit, is_option, lit, num, Gen, Out};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// Positional arrays: quantized floats as wire ints.
-    Compact,
-    /// Maps: quantized floats as natural f64.
-    Named,
-}
+pub use tuplet_schema::plan::Form;
 
 /// Where a body reads from.
 #[derive(Clone)]
@@ -32,22 +27,6 @@ pub enum Src {
         /// The index of the first field (1 after an enum tag).
         offset: usize,
     },
-}
-
-/// `(scale, qmin, qmax)` of a quantized float.
-pub fn quant(ft: &FloatType) -> Option<(f64, i64, i64)> {
-    let q = ft.quant.as_ref()?;
-    let (qmin, qmax) = ft.quant_bounds()?;
-    Some((q.scale, qmin, qmax))
-}
-
-/// The natural-unit bounds of a raw float (the type's own without a range).
-pub fn float_bounds(ft: &FloatType) -> (f64, f64) {
-    match ft.range {
-        Some(r) => (r.min, r.max),
-        None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
-        None => (f64::MIN, f64::MAX),
-    }
 }
 
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
@@ -75,11 +54,11 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             if ft.quant.is_some() {
                 g.rt(deq);
             }
-            match (quant(ft), form) {
-                (Some((scale, qmin, qmax)), Form::Compact) => {
+            match (ft.quantized(), form) {
+                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
                     format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
                 }
-                (Some((scale, qmin, qmax)), Form::Named) => {
+                (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
                     let s = num(scale);
                     format!("{deq}({q}(r.readF64(), {s}, {qmin}, {qmax}), {s})")
@@ -92,7 +71,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
                     };
                     match ft.range {
                         Some(_) => {
-                            let (min, max) = float_bounds(ft);
+                            let (min, max) = ft.value_bounds();
                             let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
                             format!("{f}({read}, {}, {})", num(min), num(max))
                         }
@@ -102,11 +81,11 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::String { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("r.readStr({min}, {max})")
         }
         TypeRef::Bytes { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("r.readBin({min}, {max})")
         }
         TypeRef::Option { inner } => {
@@ -126,7 +105,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::Vec { inner, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
@@ -146,7 +125,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::Map { key, value, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readMapLen();"));
@@ -630,7 +609,7 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
     out.open("if (r.peekKind() === \"str\") {");
-    out.line("const s = r.readStr(0, 1024);");
+    out.line(format!("const s = r.readStr(0, {VARIANT_NAME_MAX});"));
     names(&mut out, "s");
     out.line(format!("throw {unknown_name}(s);"));
     out.close("}");
@@ -726,7 +705,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
     out.line(format!("if (n !== 1) throw {not_one}(n);"));
-    out.line("const name = r.readStr(0, 1024);");
+    out.line(format!("const name = r.readStr(0, {VARIANT_NAME_MAX});"));
     out.open("switch (name) {");
     for v in &e.variants {
         out.open(format!("case {}: {{", lit(&v.name)));

@@ -357,11 +357,6 @@ impl<'a> Gen<'a> {
     }
 }
 
-/// Inclusive length bounds, `0..=u32::MAX` when unbounded.
-pub fn len_bounds(len: &tuplet_schema::ir::Len) -> (u32, u32) {
-    (len.min.unwrap_or(0), len.max.unwrap_or(u32::MAX))
-}
-
 /// A JS int literal for an int bound (`n` suffixed for bigint).
 pub fn int_lit(v: i128, big: bool) -> String {
     if big {
