@@ -5,7 +5,7 @@
 //! may be missing, extra trailing elements and unknown keys are skipped.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Quantized, VARIANT_NAME_MAX};
+use tuplet_schema::plan::{Legacy, Quantized, VARIANT_NAME_MAX};
 
 use super::from_wire;
 use super::types::{is_tuple, ts_type};
@@ -241,7 +241,7 @@ fn construct(out: &mut Out, slots: &[Slot], target: &str, ctor: &Ctor, spread_v:
         if is_option(&f.ty) {
             optional.push((i, &f.name));
         } else {
-            let spread = spread_v && f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
+            let spread = spread_v && Legacy::of(f).spread().is_some();
             let v = if spread { "v" } else { "" };
             parts.push(format!("{}: {}{v}", f.name, field_local(i)));
         }
@@ -359,9 +359,9 @@ pub fn named_body(
         if is_option(&f.ty) {
             out.line(format!("let {l}s = false;"));
         }
-        if let (true, TypeRef::Array { inner, .. }) = (f.legacy.len() > 1, &f.ty) {
+        if let Some((keys, inner)) = Legacy::of(f).spread() {
             let et = ts_type(g, inner);
-            for e in 0..f.legacy.len() {
+            for e in 0..keys.len() {
                 out.line(format!("let {l}_{e}: {et} | undefined;"));
             }
         }
@@ -392,15 +392,14 @@ pub fn named_body(
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
         let l = field_local(i);
-        let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
-        let elems: Vec<String> = if spread {
-            (0..f.legacy.len()).map(|e| format!("{l}_{e}")).collect()
-        } else {
-            Vec::new()
+        let legacy = Legacy::of(f);
+        let elems: Vec<String> = match legacy.spread() {
+            Some((keys, _)) => (0..keys.len()).map(|e| format!("{l}_{e}")).collect(),
+            None => Vec::new(),
         };
         let mut keys = vec![f.name.clone()];
-        if !spread {
-            keys.extend(f.legacy.iter().cloned());
+        if let Legacy::Alias(alias) = legacy {
+            keys.push(alias.to_owned());
         }
         let seen = if is_option(&f.ty) {
             format!("{l}s")
@@ -432,11 +431,8 @@ pub fn named_body(
             out.line("break;");
             out.close("}");
         }
-        if spread {
-            let TypeRef::Array { inner, .. } = &f.ty else {
-                continue;
-            };
-            for (e, key) in f.legacy.iter().enumerate() {
+        if let Some((spread_keys, inner)) = legacy.spread() {
+            for (e, key) in spread_keys.iter().enumerate() {
                 if !used.insert(key.clone()) {
                     continue;
                 }

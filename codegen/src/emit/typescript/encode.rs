@@ -8,7 +8,7 @@ use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantField
 
 use super::decode::known_bits;
 use super::{int_lit, is_option, lit, num, Gen, Out};
-use tuplet_schema::plan::{Quantized, RecordPlan};
+use tuplet_schema::plan::{Legacy, Quantized, RecordPlan};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -188,11 +188,14 @@ fn compact_len(out: &mut Out, slots: &[Slot], obj: &str, declare_fixed: bool) {
     }
 }
 
+/// The element type of a field spread over one key per element.
 fn spread(f: &Field) -> Option<&TypeRef> {
-    match &f.ty {
-        TypeRef::Array { inner, .. } if f.legacy.len() > 1 => Some(inner),
-        _ => None,
-    }
+    Legacy::of(f).spread().map(|(_, elem)| elem)
+}
+
+/// The key the named shape writes for a field that is not spread.
+fn named_key(f: &Field) -> String {
+    lit(Legacy::of(f).key(f).unwrap_or(&f.name))
 }
 
 /// Statements writing a record's compact array: `extra` leading elements written by
@@ -249,7 +252,7 @@ fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
             }
             continue;
         }
-        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        let key = named_key(f);
         match &f.ty {
             TypeRef::Option { inner } => {
                 out.open(format!("if ({access} !== undefined) {{"));
@@ -302,7 +305,7 @@ fn wire_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
             }
             continue;
         }
-        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        let key = named_key(f);
         match &f.ty {
             TypeRef::Option { inner } => {
                 let e = wire(g, inner, &access);
