@@ -56,7 +56,7 @@ pub struct Outputs {
     pub ts: Option<PathBuf>,
 }
 
-/// The deploy order (DESIGN.md, Compatibility).
+/// The deploy order (RULES.md, "Deploy order").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Deploy {

@@ -467,7 +467,7 @@ pub fn named_body(
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
         let l = field_local(i);
-        if f.legacy.len() > 1 {
+        if Legacy::of(f).spread().is_some() {
             if let TypeRef::Array { len, .. } = &f.ty {
                 let raise = g.rt("raise");
                 let mi = g.rt("missingIndex");

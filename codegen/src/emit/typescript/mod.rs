@@ -1,4 +1,4 @@
-//! The TypeScript package (DESIGN.md, "Generated TypeScript"): one module per schema file
+//! The TypeScript package (README.md, "TypeScript package"): one module per schema file
 //! with, per type, an interface and straight-line functions (`X$read`, `X$from`, `X$write`,
 //! `X$wire`, `X$validate`), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
