@@ -112,7 +112,13 @@ fn gen(args: &GenArgs) -> u8 {
             return BAD_INPUT;
         }
     };
-    let outputs = crate::generate(&config, &schema);
+    let outputs = match crate::generate(&config, &schema) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
     let mut stale = 0;
     for (dir, files) in &outputs {
         if args.check {
