@@ -30,7 +30,9 @@ impl Package {
             match package.get(key) {
                 None => Ok(None),
                 Some(Value::String(s)) => Ok(Some(s.clone())),
-                Some(Value::Table(t)) if t.get("workspace").and_then(Value::as_bool) == Some(true) => {
+                Some(Value::Table(t))
+                    if t.get("workspace").and_then(Value::as_bool) == Some(true) =>
+                {
                     if workspace.is_none() {
                         workspace = Some(workspace_package(path)?);
                     }
@@ -114,8 +116,11 @@ mod tests {
         std::fs::write(&manifest, "[package]\nname = \"g\"\n").unwrap();
         let p = Package::read(&manifest).unwrap();
         assert_eq!((p.version.as_str(), p.description), ("0.0.0", None));
-        std::fs::write(&manifest, "[package]\nname = \"g\"\ndescription.workspace = true\n")
-            .unwrap();
+        std::fs::write(
+            &manifest,
+            "[package]\nname = \"g\"\ndescription.workspace = true\n",
+        )
+        .unwrap();
         let e = Package::read(&manifest).unwrap_err();
         assert!(e.contains("the workspace sets no `description`"), "{e}");
     }

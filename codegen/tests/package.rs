@@ -59,7 +59,10 @@ fn package_json_defaults_from_the_crates_cargo_toml() {
     assert_eq!(p["name"], "my-game");
     assert_eq!(p["version"], "1.4.2");
     assert_eq!(p["description"], "My game's messages");
-    assert!(p.get("private").is_none(), "publishable unless [ts] private = true");
+    assert!(
+        p.get("private").is_none(),
+        "publishable unless [ts] private = true"
+    );
     assert_eq!(p["exports"]["."]["default"], "./src/index.ts");
 }
 
@@ -83,7 +86,11 @@ fn package_json_keys_override_and_a_missing_description_is_not_a_path() {
     let tmp = scratch("[package]\nname = \"game\"\n", "[ts]\nnmae = \"x\"\n");
     let o = tuplet(tmp.path(), &["gen"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown field `nmae`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown field `nmae`"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -107,7 +114,12 @@ fn js_is_compiled_imported_by_plain_node_and_checked() {
     let o = tuplet(dir, &["gen"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = dir.join("out/ts");
-    for f in ["dist/index.js", "dist/index.d.ts", "dist/lib.js", "dist/runtime/support.d.ts"] {
+    for f in [
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/lib.js",
+        "dist/runtime/support.d.ts",
+    ] {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     let p = package_json(dir);

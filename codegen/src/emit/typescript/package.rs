@@ -141,7 +141,9 @@ fn package_json(source: &str, p: &Package) -> String {
         s.push_str("  \"private\": true,\n");
     }
     s.push_str("  \"type\": \"module\",\n  \"sideEffects\": false,\n");
-    s.push_str(&format!("  \"types\": \"./{dir}/index.{types}\",\n  \"exports\": {{\n"));
+    s.push_str(&format!(
+        "  \"types\": \"./{dir}/index.{types}\",\n  \"exports\": {{\n"
+    ));
     for (i, (key, module)) in ENTRIES.iter().enumerate() {
         let comma = if i + 1 < ENTRIES.len() { "," } else { "" };
         s.push_str(&format!(
