@@ -183,6 +183,27 @@ fn bad_payloads_print_the_issue_and_exit_1() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not hex"), "{}", stderr(&o));
+    // What `new Packr()` writes for a plain object: msgpackr's record extension, named with
+    // the fix.
+    let o = tuplet(
+        &[
+            "decode",
+            "player:move",
+            "--dir",
+            "c2s",
+            "d4 72 40 91 a1 78 01",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "wrong_type at (root): expected array or map, found a msgpackr record (ext 0x72); \
+             send tuples, or encode with useRecords: false"
+        ),
+        "{}",
+        stderr(&o)
+    );
     // Not hex nor base64: bad input.
     let o = tuplet(&["decode", "player:move", "--dir", "c2s", "%%%"], None);
     assert_eq!(o.status.code(), Some(2));

@@ -59,6 +59,17 @@ export function wrongType(expected: string, found: string): TupletError {
   return new TupletError(Code.WrongType, `expected ${expected}, found ${found}`);
 }
 
+/**
+ * `wrong_type` for msgpackr's record extension (`d4 72`, what `new Packr()` and the Colyseus
+ * client write for plain objects) where a value is expected: names it and the fix.
+ */
+export function msgpackrRecord(expected: string): TupletError {
+  return new TupletError(
+    Code.WrongType,
+    `expected ${expected}, found a msgpackr record (ext 0x72); send tuples, or encode with useRecords: false`,
+  );
+}
+
 /** `trailing_bytes`: "{n} bytes after the end of the message". */
 export function trailing(n: number): TupletError {
   return new TupletError(Code.TrailingBytes, `${n} bytes after the end of the message`);

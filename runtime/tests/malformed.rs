@@ -196,6 +196,21 @@ fn message_templates() {
     assert_eq!(m("c0", "f64"), "expected number, found nil");
     assert_eq!(m("d4 00 00", "f64"), "expected number, found nil");
     assert_eq!(m("d4 01 00", "f64"), "expected number, found ext");
+    // msgpackr's record extension (`new Packr().pack({x: 1})`) is named, with the fix.
+    for (input, op, expected) in [
+        ("d4 72 40 91 a1 78 01", "shape", "array or map"),
+        ("d4 72 40 91 a1 78 01", "i64", "int"),
+        ("d4 72 41", "str", "str"),
+    ] {
+        assert_eq!(err(input, op).code(), WrongType);
+        assert_eq!(
+            m(input, op),
+            format!(
+                "expected {expected}, found a msgpackr record (ext 0x72); \
+                 send tuples, or encode with useRecords: false"
+            )
+        );
+    }
     assert_eq!(m("c4 00", "str"), "expected str, found bin");
     assert_eq!(m("00 00", "finish"), "2 bytes after the end of the message");
     assert_eq!(m("a1 ff", "str"), "string is not valid utf-8");

@@ -9,11 +9,9 @@ use crate::grammar::spans::{FieldSpans, ItemSpans};
 use crate::grammar::ty::describe;
 use crate::ir::{
     Enum, Field, Flags, FloatType, IntPrim, IntType, Item, ItemKind, Len, Record, Slot, TypeRef,
-    VariantFields, MAX_Q_F64,
+    VariantFields,
 };
-
-/// The largest |q| a quantized f32 may reach: 2^23.
-const F32_STEPS: f64 = 8_388_608.0;
+use crate::limits::{MAX_Q_F32, MAX_Q_F64};
 
 /// Runs every check that applies to `item`.
 pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
@@ -159,7 +157,7 @@ fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
                 show(m)
             ),
         );
-    } else if f.bits == 32 && m > F32_STEPS {
+    } else if f.bits == 32 && m > MAX_Q_F32 as f64 {
         cx.error(
             sp.key("range"),
             format!(

@@ -268,7 +268,7 @@ impl IntPrim {
 
     /// The type's own bounds, as i128. 64-bit types are bounded to ±(2^53−1) unless `bigint`.
     pub fn bounds(self, bigint: bool) -> (i128, i128) {
-        const SAFE: i128 = (1 << 53) - 1;
+        const SAFE: i128 = SAFE_INT;
         match self {
             IntPrim::U8 => (0, u8::MAX as i128),
             IntPrim::U16 => (0, u16::MAX as i128),
@@ -288,53 +288,11 @@ impl IntPrim {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IntRange {
     /// Smallest allowed value.
-    #[serde(with = "wide_int")]
+    #[serde(with = "crate::wide_int")]
     pub min: i128,
     /// Largest allowed value.
-    #[serde(with = "wide_int")]
+    #[serde(with = "crate::wide_int")]
     pub max: i128,
-}
-
-/// Int bounds span `i64::MIN..=u64::MAX`, so they are written as an i64 or a u64: serde's
-/// buffering of internally tagged enums cannot carry an i128 (the loader's regression).
-mod wide_int {
-    use serde::de::{Error, Visitor};
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
-        if let Ok(v) = i64::try_from(*v) {
-            s.serialize_i64(v)
-        } else if let Ok(v) = u64::try_from(*v) {
-            s.serialize_u64(v)
-        } else {
-            Err(serde::ser::Error::custom(
-                "int bound beyond i64::MIN..=u64::MAX",
-            ))
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
-        struct Wide;
-        impl Visitor<'_> for Wide {
-            type Value = i128;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an integer in i64::MIN..=u64::MAX")
-            }
-            fn visit_i64<E: Error>(self, v: i64) -> Result<i128, E> {
-                Ok(v.into())
-            }
-            fn visit_u64<E: Error>(self, v: u64) -> Result<i128, E> {
-                Ok(v.into())
-            }
-            fn visit_i128<E: Error>(self, v: i128) -> Result<i128, E> {
-                Ok(v)
-            }
-            fn visit_u128<E: Error>(self, v: u128) -> Result<i128, E> {
-                i128::try_from(v).map_err(E::custom)
-            }
-        }
-        d.deserialize_any(Wide)
-    }
 }
 
 /// A float field: raw, or quantized to an integer on the wire.
@@ -531,56 +489,4 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// The largest integer both languages hold exactly: 2^53 − 1.
-pub const SAFE_INT: i128 = (1 << 53) - 1;
-
-/// The largest |q| of a quantized f32 field: beyond 2^23, `q / scale` narrowed to f32 no
-/// longer re-quantizes to `q` for every step.
-pub const MAX_Q_F32: i64 = 1 << 23;
-
-/// The largest |q| of a quantized f64 field: beyond 2^50, `q / scale` in f64 no longer
-/// re-quantizes to `q` for every step (two roundings of 2^-53 each; found by the
-/// round-trip property test at |q| ≈ 3.9e15).
-pub const MAX_Q_F64: i64 = 1 << 50;
-
-impl IntType {
-    /// The inclusive bounds a value must lie in: the schema range, else the type's own
-    /// (64-bit types: ±(2^53−1) unless `bigint`).
-    pub fn bounds(&self) -> (i128, i128) {
-        match self.range {
-            Some(r) => (r.min, r.max),
-            None => self.prim.bounds(self.bigint),
-        }
-    }
-}
-
-impl Quant {
-    /// `round_half_away_from_zero(bound × scale)`, in f64: a natural-unit bound as a wire int.
-    pub fn wire_bound(&self, bound: f64) -> f64 {
-        (bound * self.scale).round()
-    }
-}
-
-impl FloatType {
-    /// For a quantized float, the inclusive bounds of the wire integer `q`: the range's
-    /// bounds quantized, else ±`MAX_Q_F32` / ±`MAX_Q_F64`. `None` for a raw float.
-    pub fn quant_bounds(&self) -> Option<(i64, i64)> {
-        let quant = self.quant.as_ref()?;
-        Some(match self.range {
-            Some(r) => (
-                quant.wire_bound(r.min) as i64,
-                quant.wire_bound(r.max) as i64,
-            ),
-            None => (-self.max_q(), self.max_q()),
-        })
-    }
-
-    /// The largest |q| this float width round-trips exactly.
-    pub fn max_q(&self) -> i64 {
-        if self.bits == 32 {
-            MAX_Q_F32
-        } else {
-            MAX_Q_F64
-        }
-    }
-}
+pub use crate::limits::{MAX_Q_F32, MAX_Q_F64, SAFE_INT};

@@ -8,9 +8,12 @@ pub mod compat;
 pub mod delta;
 pub mod grammar;
 pub mod ir;
+pub mod limits;
 pub mod loader;
+pub mod plan;
 pub mod resolved;
 pub mod sizes;
+mod wide_int;
 
 pub use grammar::{parse_item, parse_item_tokens, Derive};
 pub use loader::{load, load_from, load_items, LoadError, LoadErrors};

@@ -8,6 +8,7 @@
 //! bin, list and map at its shortest allowed length.
 
 use crate::ir::{Dir, Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFields};
+use crate::plan::{EnumForm, EnumPlan, RecordPlan};
 use crate::resolved::ResolvedSchema;
 
 /// Why a size has no bound: the field path (`notes[].text`) and what is unbounded there.
@@ -210,8 +211,8 @@ impl<'s> Sizer<'s> {
                 let (min, max) = it.bounds();
                 Ok(int_max(min, max))
             }
-            TypeRef::Float(ft) => Ok(match ft.quant_bounds() {
-                Some((qmin, qmax)) => int_max(qmin as i128, qmax as i128),
+            TypeRef::Float(ft) => Ok(match ft.quantized() {
+                Some(q) => int_max(q.qmin as i128, q.qmax as i128),
                 None if ft.bits == 32 => 5,
                 None => 9,
             }),
@@ -274,17 +275,17 @@ impl<'s> Sizer<'s> {
     }
 
     fn enum_max(&self, e: &Enum, path: &str) -> Max {
-        if e.is_unit() {
-            if e.unknown.is_some() {
-                return Ok(9);
+        let plan = EnumPlan::of(e);
+        if plan.form == EnumForm::Unit {
+            if let Some(n) = plan.unknown_max_size() {
+                return Ok(n);
             }
-            let min = e.variants.iter().map(|v| v.number).min().unwrap_or(0) as i128;
-            let max = e.variants.iter().map(|v| v.number).max().unwrap_or(0) as i128;
+            let (min, max) = plan.number_range();
             return Ok(int_max(min, max));
         }
-        let mut best = if e.unknown.is_some() { 6 } else { 0 };
-        for v in &e.variants {
-            let tag = int_max(0, v.number as u64 as i128);
+        let mut best = plan.unknown_max_size().unwrap_or(0);
+        for v in plan.variants {
+            let tag = int_max(0, EnumPlan::tag(v) as i128);
             let here = join(path, &v.name);
             let size = match &v.fields {
                 VariantFields::Unit => 1 + tag,
@@ -307,8 +308,8 @@ impl<'s> Sizer<'s> {
                 let (min, max) = it.bounds();
                 int_min(min, max)
             }
-            TypeRef::Float(ft) => match ft.quant_bounds() {
-                Some((qmin, qmax)) => int_min(qmin as i128, qmax as i128),
+            TypeRef::Float(ft) => match ft.quantized() {
+                Some(q) => int_min(q.qmin as i128, q.qmax as i128),
                 None if ft.bits == 32 => 5,
                 None => 9,
             },
@@ -345,7 +346,7 @@ impl<'s> Sizer<'s> {
                     .variants
                     .iter()
                     .map(|v| {
-                        let tag = int_one(v.number as u64 as i128);
+                        let tag = int_one(EnumPlan::tag(v) as i128);
                         match &v.fields {
                             VariantFields::Unit => 1 + tag,
                             VariantFields::Newtype { field } => 1 + tag + self.min(&field.ty),
@@ -361,17 +362,11 @@ impl<'s> Sizer<'s> {
 
     /// A record with its trailing options omitted.
     fn record_min(&self, r: &Record, extra: usize) -> usize {
-        let required = r
-            .slots
+        let plan = RecordPlan::of(r);
+        let required = plan.required;
+        let body: usize = plan.slots[..required]
             .iter()
-            .rposition(|s| matches!(s, Slot::Field(f) if !matches!(f.ty, TypeRef::Option { .. })))
-            .map_or(0, |i| i + 1);
-        let body: usize = r.slots[..required]
-            .iter()
-            .map(|s| match s {
-                Slot::Field(f) => self.min(&f.ty),
-                Slot::Reserved(_) => 1,
-            })
+            .map(|s| s.field.map_or(1, |f| self.min(&f.ty)))
             .sum();
         container_header(required + extra) + body
     }

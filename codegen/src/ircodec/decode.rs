@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 use tuplet::__private_0_1 as rt;
 use tuplet::wire::{Kind, Limits, Reader, Shape as WireShape};
 use tuplet::Error;
-use tuplet_schema::ir::{
-    Enum, Field, FloatType, IntType, ItemKind, Len, Record, Slot, TypeRef, VariantFields,
+use tuplet_schema::ir::{FloatType, IntType, ItemKind, Record, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{
+    EnumForm, EnumPlan, Form, Quantized, RecordPlan, TAG_MAX, VARIANT_NAME_MAX,
 };
 use tuplet_schema::ResolvedSchema;
 
@@ -42,23 +43,13 @@ pub fn decode_envelope(
     bytes: &[u8],
 ) -> Result<(String, Value), Error> {
     let mut r = Reader::new(bytes);
-    let id = r.read_u64(0, u32::MAX as u64)? as u32;
+    let id = r.read_u64(0, TAG_MAX)? as u32;
     let Some(path) = super::message_with_id(schema, dir, id) else {
         return Err(rt::unknown_id(id));
     };
     let v = Dec { schema }.named(&path, &mut r)?;
     r.finish()?;
     Ok((path, v))
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Form {
-    Compact,
-    Named,
-}
-
-pub(crate) fn len_bounds(len: &Len) -> (u32, u32) {
-    (len.min.unwrap_or(0), len.max.unwrap_or(u32::MAX))
 }
 
 /// A decoded map key, ordered as the derive's `BTreeMap` orders it (ints numerically,
@@ -97,8 +88,10 @@ impl Dec<'_> {
         match &item.item.kind {
             ItemKind::Message(m) => self.record(&m.record, r),
             ItemKind::Record(rec) => self.record(rec, r),
-            ItemKind::Enum(e) if e.is_unit() => self.unit_enum(e, r),
-            ItemKind::Enum(e) => self.data_enum(e, r),
+            ItemKind::Enum(e) => match EnumPlan::of(e) {
+                p if p.form == EnumForm::Unit => self.unit_enum(p, r),
+                p => self.data_enum(p, r),
+            },
             ItemKind::Flags(f) => {
                 let width_max = f.prim.bounds(true).1 as u64;
                 let known = f.bits.iter().fold(0u64, |a, b| a | (1u64 << b.bit));
@@ -136,23 +129,23 @@ impl Dec<'_> {
         r: &mut Reader<'_>,
     ) -> Result<Map<String, Value>, Error> {
         let mut o = Map::new();
-        for (i, slot) in slots.iter().enumerate() {
-            let present = avail > i as u32;
-            match slot {
-                Slot::Field(f) => {
+        for s in RecordPlan::of_slots(slots).slots {
+            let present = avail > s.index as u32;
+            match s.field {
+                Some(f) => {
                     let name = intern(&f.name);
                     if present {
                         let v = self
                             .value(&f.ty, Form::Compact, r)
                             .map_err(|e| e.in_field(name))?;
-                        if !v.is_null() || !matches!(f.ty, TypeRef::Option { .. }) {
+                        if !v.is_null() || !s.trimmable {
                             o.insert(f.name.clone(), v);
                         }
-                    } else if !matches!(f.ty, TypeRef::Option { .. }) {
+                    } else if !s.trimmable {
                         return Err(rt::missing(name));
                     }
                 }
-                Slot::Reserved(_) => {
+                None => {
                     if present {
                         r.skip_value()?;
                     }
@@ -172,85 +165,56 @@ impl Dec<'_> {
         n: u32,
         r: &mut Reader<'_>,
     ) -> Result<Map<String, Value>, Error> {
-        let fields: Vec<&Field> = slots
+        let plan = RecordPlan::of_slots(slots);
+        let arms = plan.key_arms();
+        let mut whole: Vec<Option<Value>> = vec![None; plan.slots.len()];
+        let mut elems: Vec<Vec<Option<Value>>> = plan
+            .slots
             .iter()
-            .filter_map(|s| match s {
-                Slot::Field(f) => Some(f),
-                Slot::Reserved(_) => None,
-            })
-            .collect();
-        // The derive's match arms, in order: (key, field index, spread element).
-        let mut arms: Vec<(&str, usize, Option<usize>)> = Vec::new();
-        for (fi, f) in fields.iter().enumerate() {
-            let spread = f.legacy.len() > 1;
-            arms.push((&f.name, fi, None));
-            if !spread {
-                for l in &f.legacy {
-                    arms.push((l, fi, None));
-                }
-            } else if matches!(f.ty, TypeRef::Array { .. }) {
-                for (e, l) in f.legacy.iter().enumerate() {
-                    arms.push((l, fi, Some(e)));
-                }
-            }
-        }
-        let mut whole: Vec<Option<Value>> = vec![None; fields.len()];
-        let mut elems: Vec<Vec<Option<Value>>> = fields
-            .iter()
-            .map(|f| {
-                let k = if f.legacy.len() > 1 {
-                    f.legacy.len()
-                } else {
-                    0
-                };
-                vec![None; k]
-            })
+            .map(|s| vec![None; s.legacy.spread().map_or(0, |(keys, _)| keys.len())])
             .collect();
         for _ in 0..n {
             let key = r.read_str(0, u32::MAX)?;
-            let Some(&(_, fi, elem)) = arms.iter().find(|(k, _, _)| *k == key) else {
+            let Some(arm) = arms.iter().find(|a| a.key == key) else {
                 r.skip_value()?;
                 continue;
             };
-            let f = fields[fi];
+            let (si, s) = (arm.slot, &plan.slots[arm.slot]);
+            let Some(f) = s.field else { continue };
             let name = intern(&f.name);
-            match elem {
-                None => {
-                    if whole[fi].is_some() || elems[fi].iter().any(Option::is_some) {
+            match (arm.elem, s.legacy.spread()) {
+                (Some(e), Some((_, inner))) => {
+                    if whole[si].is_some() || elems[si][e].is_some() {
+                        return Err(rt::duplicate(key).in_field(name));
+                    }
+                    let v = self
+                        .value(inner, Form::Named, r)
+                        .map_err(|err| err.in_index(e).in_field(name))?;
+                    elems[si][e] = Some(v);
+                }
+                _ => {
+                    if whole[si].is_some() || elems[si].iter().any(Option::is_some) {
                         return Err(rt::duplicate(key).in_field(name));
                     }
                     let v = self
                         .value(&f.ty, Form::Named, r)
                         .map_err(|e| e.in_field(name))?;
-                    whole[fi] = Some(v);
-                }
-                Some(e) => {
-                    if whole[fi].is_some() || elems[fi][e].is_some() {
-                        return Err(rt::duplicate(key).in_field(name));
-                    }
-                    let TypeRef::Array { inner, .. } = &f.ty else {
-                        unreachable!("spread arms exist only for arrays")
-                    };
-                    let v = self
-                        .value(inner, Form::Named, r)
-                        .map_err(|err| err.in_index(e).in_field(name))?;
-                    elems[fi][e] = Some(v);
+                    whole[si] = Some(v);
                 }
             }
         }
         let mut o = Map::new();
-        for (fi, f) in fields.iter().enumerate() {
+        for (s, f) in plan.fields() {
             let name = intern(&f.name);
-            let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
-            match whole[fi].take() {
+            match whole[s.index].take() {
                 Some(v) => {
-                    if !v.is_null() || !matches!(f.ty, TypeRef::Option { .. }) {
+                    if !v.is_null() || !s.trimmable {
                         o.insert(f.name.clone(), v);
                     }
                 }
-                None if spread => {
+                None if s.legacy.spread().is_some() => {
                     let mut parts = Vec::new();
-                    for (e, x) in elems[fi].iter_mut().enumerate() {
+                    for (e, x) in elems[s.index].iter_mut().enumerate() {
                         match x.take() {
                             Some(x) => parts.push(x),
                             None => return Err(rt::missing_index(name, e)),
@@ -258,38 +222,38 @@ impl Dec<'_> {
                     }
                     o.insert(f.name.clone(), Value::Array(parts));
                 }
-                None if matches!(f.ty, TypeRef::Option { .. }) => {}
+                None if s.trimmable => {}
                 None => return Err(rt::missing(name)),
             }
         }
         Ok(o)
     }
 
-    fn unit_enum(&self, e: &Enum, r: &mut Reader<'_>) -> Result<Value, Error> {
+    fn unit_enum(&self, e: EnumPlan, r: &mut Reader<'_>) -> Result<Value, Error> {
         if r.peek_kind()? == Kind::Str {
-            let s = r.read_str(0, 1024)?;
-            return match e.variants.iter().find(|v| v.name == s) {
+            let s = r.read_str(0, VARIANT_NAME_MAX)?;
+            return match e.by_name(s) {
                 Some(v) => Ok(Value::String(v.name.clone())),
                 None => Err(rt::unknown_name(s)),
             };
         }
         let n = r.read_i64(i64::MIN, i64::MAX)?;
-        match e.variants.iter().find(|v| v.number == n) {
+        match e.by_number(n) {
             Some(v) => Ok(Value::String(v.name.clone())),
-            None if e.unknown.is_some() => Ok(Value::from(n)),
+            None if e.open() => Ok(Value::from(n)),
             None => Err(rt::unknown_number(n)),
         }
     }
 
-    fn data_enum(&self, e: &Enum, r: &mut Reader<'_>) -> Result<Value, Error> {
+    fn data_enum(&self, e: EnumPlan, r: &mut Reader<'_>) -> Result<Value, Error> {
         let mut o = Map::new();
         match r.read_shape()? {
             WireShape::Array(n) => {
                 if n == 0 {
                     return Err(rt::missing("tag"));
                 }
-                let tag = r.read_u64(0, u32::MAX as u64)?;
-                match e.variants.iter().find(|v| v.number as u64 == tag) {
+                let tag = r.read_u64(0, TAG_MAX)?;
+                match e.by_tag(tag) {
                     Some(v) => {
                         o.insert("kind".into(), Value::String(v.name.clone()));
                         match &v.fields {
@@ -313,7 +277,7 @@ impl Dec<'_> {
                             }
                         }
                     }
-                    None if e.unknown.is_some() => {
+                    None if e.open() => {
                         for _ in 1..n {
                             r.skip_value()?;
                         }
@@ -327,8 +291,8 @@ impl Dec<'_> {
                 if n != 1 {
                     return Err(rt::not_one_key(n));
                 }
-                let name = r.read_str(0, 1024)?;
-                let Some(v) = e.variants.iter().find(|v| v.name == name) else {
+                let name = r.read_str(0, VARIANT_NAME_MAX)?;
+                let Some(v) = e.by_name(name) else {
                     return Err(rt::unknown_name(name));
                 };
                 o.insert("kind".into(), Value::String(v.name.clone()));
@@ -355,15 +319,15 @@ impl Dec<'_> {
 
     fn float(&self, ft: &FloatType, form: Form, r: &mut Reader<'_>) -> Result<Value, Error> {
         let narrow = |x: f64| if ft.bits == 32 { x as f32 as f64 } else { x };
-        if let (Some(q), Some((qmin, qmax))) = (&ft.quant, ft.quant_bounds()) {
+        if let Some(Quantized { scale, qmin, qmax }) = ft.quantized() {
             let wire = match form {
                 Form::Compact => r.read_i64(qmin, qmax)?,
-                Form::Named => rt::quant::quantize(r.read_f64()?, q.scale, qmin, qmax)?,
+                Form::Named => rt::quant::quantize(r.read_f64()?, scale, qmin, qmax)?,
             };
             let x = if ft.bits == 32 {
-                rt::quant::dequantize_f32(wire, q.scale) as f64
+                rt::quant::dequantize_f32(wire, scale) as f64
             } else {
-                rt::quant::dequantize_f64(wire, q.scale)
+                rt::quant::dequantize_f64(wire, scale)
             };
             return Ok(f64_json(x));
         }
@@ -396,11 +360,11 @@ impl Dec<'_> {
             }
             TypeRef::Float(ft) => self.float(ft, form, r)?,
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 Value::String(r.read_str(min, max)?.to_owned())
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 Value::String(hex(r.read_bin(min, max)?))
             }
             TypeRef::Option { inner } => {
@@ -411,7 +375,7 @@ impl Dec<'_> {
                 }
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let n = r.read_array_len()? as usize;
                 rt::check_len(n, min, max, "elements")?;
                 let mut v = Vec::with_capacity(n);
@@ -434,7 +398,7 @@ impl Dec<'_> {
                 Value::Array(v)
             }
             TypeRef::Map { key, value, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let n = r.read_map_len()? as usize;
                 rt::check_len(n, min, max, "entries")?;
                 let mut m: BTreeMap<KeyOrd, (Value, Value)> = BTreeMap::new();

@@ -17,9 +17,9 @@ use tuplet::Error;
 use tuplet_schema::ir::{
     Enum, Field, FloatType, IntType, ItemKind, Record, Slot, TypeRef, VariantFields,
 };
+use tuplet_schema::plan::{Quantized, RecordPlan, TAG_MAX};
 use tuplet_schema::ResolvedSchema;
 
-use super::decode::len_bounds;
 use super::{intern, json_type, unhex, Shape};
 
 /// Encodes the natural value `value` of the message at `path` in `shape`, with every check
@@ -134,15 +134,11 @@ fn write_i128(out: &mut Vec<u8>, v: i128) {
     }
 }
 
-fn is_option(f: &Field) -> bool {
-    matches!(f.ty, TypeRef::Option { .. })
-}
-
 /// Whether a field has a value in the object (an option's null is absent).
 fn present(o: &Map<String, Value>, f: &Field) -> bool {
     match o.get(&f.name) {
         None => false,
-        Some(Value::Null) => !is_option(f),
+        Some(Value::Null) => !matches!(f.ty, TypeRef::Option { .. }),
         Some(_) => true,
     }
 }
@@ -239,26 +235,17 @@ impl Enc<'_> {
         tag: Option<u64>,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        fn field(s: &Slot) -> Option<&Field> {
-            match s {
-                Slot::Field(f) => Some(f),
-                Slot::Reserved(_) => None,
-            }
-        }
-        let required = slots
+        let plan = RecordPlan::of_slots(slots);
+        let required = plan.required;
+        let last_present = plan
+            .slots
             .iter()
-            .rposition(|s| field(s).is_some_and(|f| !is_option(f)))
-            .map_or(0, |i| i + 1);
-        let last_present = slots
-            .iter()
-            .rposition(|s| field(s).is_some_and(|f| present(o, f)))
+            .rposition(|s| s.field.is_some_and(|f| present(o, f)))
             .map_or(0, |i| i + 1);
         let len = if self.checked {
-            for s in &slots[..required] {
-                if let Some(f) = field(s) {
-                    if !is_option(f) && !present(o, f) {
-                        return Err(rt::missing(intern(&f.name)));
-                    }
+            for (s, f) in plan.fields() {
+                if s.index < required && !s.trimmable && !present(o, f) {
+                    return Err(rt::missing(intern(&f.name)));
                 }
             }
             required.max(last_present)
@@ -274,8 +261,8 @@ impl Enc<'_> {
         if let Some(t) = tag {
             write::uint(out, t);
         }
-        for s in &slots[..len] {
-            match field(s) {
+        for s in &plan.slots[..len] {
+            match s.field {
                 Some(f) => match o.get(&f.name) {
                     Some(x) => self
                         .value(&f.ty, x, out)
@@ -297,31 +284,25 @@ impl Enc<'_> {
         o: &Map<String, Value>,
         out: &mut Vec<u8>,
     ) -> Result<(), Error> {
-        let fields: Vec<&Field> = slots
-            .iter()
-            .filter_map(|s| match s {
-                Slot::Field(f) => Some(f),
-                Slot::Reserved(_) => None,
-            })
-            .collect();
+        let plan = RecordPlan::of_slots(slots);
         let mut count = 0u32;
-        for f in &fields {
-            let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
-            if self.checked && !is_option(f) && !present(o, f) {
+        for (s, f) in plan.fields() {
+            if self.checked && !s.trimmable && !present(o, f) {
                 return Err(rt::missing(intern(&f.name)));
             }
             if !present(o, f) {
                 continue;
             }
-            if spread {
-                let n = o.get(&f.name).and_then(Value::as_array).map_or(0, Vec::len);
-                count += if self.checked {
-                    f.legacy.len()
-                } else {
-                    n.min(f.legacy.len())
-                } as u32;
-            } else {
-                count += 1;
+            match s.legacy.spread() {
+                Some((keys, _)) => {
+                    let n = o.get(&f.name).and_then(Value::as_array).map_or(0, Vec::len);
+                    count += if self.checked {
+                        keys.len()
+                    } else {
+                        n.min(keys.len())
+                    } as u32;
+                }
+                None => count += 1,
             }
         }
         let extra = match o.get("$extra") {
@@ -329,34 +310,33 @@ impl Enc<'_> {
             _ => &[],
         };
         write::map_len(out, count + extra.len() as u32);
-        for f in &fields {
+        for (s, f) in plan.fields() {
             if !present(o, f) {
                 continue;
             }
             let name = intern(&f.name);
             let x = &o[&f.name];
-            let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
-            if spread {
-                let TypeRef::Array { inner, len } = &f.ty else {
-                    unreachable!()
-                };
-                let Some(a) = x.as_array() else {
-                    if self.checked {
-                        return Err(json_type("array", x).in_field(name));
+            let key = match (s.named_key(), &f.ty) {
+                (Some(key), _) => key,
+                (None, TypeRef::Array { inner, len }) => {
+                    let Some(a) = x.as_array() else {
+                        if self.checked {
+                            return Err(json_type("array", x).in_field(name));
+                        }
+                        continue;
+                    };
+                    if self.checked && a.len() != *len as usize {
+                        return Err(rt::wrong_length(a.len() as u32, *len).in_field(name));
+                    }
+                    for (i, (key, e)) in f.legacy.iter().zip(a).enumerate() {
+                        write::str(out, key);
+                        self.value(inner, e, out)
+                            .map_err(|err| err.in_index(i).in_field(name))?;
                     }
                     continue;
-                };
-                if self.checked && a.len() != *len as usize {
-                    return Err(rt::wrong_length(a.len() as u32, *len).in_field(name));
                 }
-                for (i, (key, e)) in f.legacy.iter().zip(a).enumerate() {
-                    write::str(out, key);
-                    self.value(inner, e, out)
-                        .map_err(|err| err.in_index(i).in_field(name))?;
-                }
-                continue;
-            }
-            let key = f.legacy.first().unwrap_or(&f.name);
+                (None, _) => unreachable!("only arrays are spread"),
+            };
             write::str(out, key);
             let ty = match &f.ty {
                 TypeRef::Option { inner } => inner,
@@ -364,6 +344,7 @@ impl Enc<'_> {
             };
             self.value(ty, x, out).map_err(|e| e.in_field(name))?;
         }
+        let arms = plan.key_arms();
         for entry in extra {
             let (k, x) = match entry.as_array().map(Vec::as_slice) {
                 Some([k, x]) => (k, x),
@@ -375,10 +356,8 @@ impl Enc<'_> {
             };
             generic(k, out);
             let target = k.as_str().and_then(|k| {
-                fields
-                    .iter()
-                    .find(|f| f.name == k || f.legacy.iter().any(|l| l == k))
-                    .map(|f| (f, f.legacy.len() > 1 && f.name != k))
+                let arm = arms.iter().find(|a| a.key == k)?;
+                Some((plan.slots[arm.slot].field?, arm.elem.is_some()))
             });
             match target {
                 Some((f, true)) => match &f.ty {
@@ -452,7 +431,7 @@ impl Enc<'_> {
                         write_i128(out, t);
                         return Ok(());
                     }
-                    Some(t) if (0..=u32::MAX as i128).contains(&t) => {
+                    Some(t) if (0..=TAG_MAX as i128).contains(&t) => {
                         if e.unknown.is_none() || e.variants.iter().any(|x| x.number as i128 == t) {
                             return self.fail(rt::unknown_number(t as i64));
                         }
@@ -461,7 +440,7 @@ impl Enc<'_> {
                         return Ok(());
                     }
                     Some(t) => {
-                        return self.fail(rt::check_int(t, 0, u32::MAX as i128).unwrap_err());
+                        return self.fail(rt::check_int(t, 0, TAG_MAX as i128).unwrap_err());
                     }
                     None => return self.mismatch("tag", v, out),
                 }
@@ -550,37 +529,33 @@ impl Enc<'_> {
         };
         // The Rust field holds an f32: narrow first (widened again exactly below).
         let x = if ft.bits == 32 { x as f32 as f64 } else { x };
-        if let (Some(q), Some((qmin, qmax))) = (&ft.quant, ft.quant_bounds()) {
+        if let Some(Quantized { scale, qmin, qmax }) = ft.quantized() {
             if !self.checked {
                 match self.shape {
                     Shape::Compact => {
-                        let w = (x * q.scale).round();
+                        let w = (x * scale).round();
                         if w.abs() < 9.2e18 {
                             write::int(out, w as i64)
                         } else {
                             write::f64(out, w)
                         }
                     }
-                    Shape::Named => match rt::quant::quantize(x, q.scale, qmin, qmax) {
-                        Ok(w) => write::f64(out, rt::quant::dequantize_f64(w, q.scale)),
+                    Shape::Named => match rt::quant::quantize(x, scale, qmin, qmax) {
+                        Ok(w) => write::f64(out, rt::quant::dequantize_f64(w, scale)),
                         Err(_) => write::f64(out, x),
                     },
                 }
                 return Ok(());
             }
-            let w = rt::quant::quantize(x, q.scale, qmin, qmax)?;
+            let w = rt::quant::quantize(x, scale, qmin, qmax)?;
             match self.shape {
                 Shape::Compact => write::int(out, w),
-                Shape::Named => write::f64(out, rt::quant::dequantize_f64(w, q.scale)),
+                Shape::Named => write::f64(out, rt::quant::dequantize_f64(w, scale)),
             }
             return Ok(());
         }
         if self.checked {
-            let (min, max) = match ft.range {
-                Some(r) => (r.min, r.max),
-                None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
-                None => (f64::MIN, f64::MAX),
-            };
+            let (min, max) = ft.value_bounds();
             if ft.bits == 32 {
                 rt::check_f32(x as f32, min, max)?;
             } else {
@@ -614,7 +589,7 @@ impl Enc<'_> {
                     return self.mismatch("string", v, out);
                 };
                 if self.checked {
-                    let (min, max) = len_bounds(len);
+                    let (min, max) = len.bounds();
                     rt::check_len(s.len(), min, max, "bytes")?;
                 }
                 write::str(out, s);
@@ -625,7 +600,7 @@ impl Enc<'_> {
                     return self.mismatch("hex string", v, out);
                 };
                 if self.checked {
-                    let (min, max) = len_bounds(len);
+                    let (min, max) = len.bounds();
                     rt::check_len(bytes.len(), min, max, "bytes")?;
                 }
                 write::bin(out, &bytes);
@@ -639,7 +614,7 @@ impl Enc<'_> {
                     return self.mismatch("array", v, out);
                 };
                 if self.checked {
-                    let (min, max) = len_bounds(len);
+                    let (min, max) = len.bounds();
                     rt::check_len(a.len(), min, max, "elements")?;
                 }
                 write::array_len(out, a.len() as u32);
@@ -698,7 +673,7 @@ impl Enc<'_> {
             }
             return Ok(());
         }
-        let (min, max) = len_bounds(len);
+        let (min, max) = len.bounds();
         rt::check_len(pairs.len(), min, max, "entries")?;
         // Key order as the derive's BTreeMap: ints numerically, strings by UTF-8 bytes.
         let int_keys = matches!(key, TypeRef::Int(_));

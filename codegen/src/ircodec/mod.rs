@@ -53,24 +53,9 @@ pub use decode::{decode, decode_envelope, decode_with};
 pub use encode::{encode, encode_unchecked};
 pub use sample::sample;
 
-/// Which record shape an encoder writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Shape {
-    /// Positional arrays (the default).
-    Compact,
-    /// Maps keyed by legacy alias or name.
-    Named,
-}
-
-impl Shape {
-    /// `compact` or `named`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Shape::Compact => "compact",
-            Shape::Named => "named",
-        }
-    }
-}
+/// Which record shape an encoder writes: positional arrays (the default) or maps keyed by
+/// legacy alias or name.
+pub use tuplet_schema::plan::Form as Shape;
 
 /// The message item at a canonical path (`crate::player::PlayerMove`).
 pub fn message_at<'s>(

@@ -12,8 +12,6 @@ use serde_json::{json, Map, Value};
 use tuplet_schema::ir::{Enum, Flags, ItemKind, Record, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
-use super::decode::len_bounds;
-
 /// One mutated value: what was done, and the whole message value after it.
 #[derive(Debug, Clone)]
 pub struct Mutation {
@@ -293,8 +291,9 @@ impl Walk<'_, '_> {
                 self.common(at, json!("x"));
             }
             TypeRef::Float(ft) => {
-                match (&ft.quant, ft.quant_bounds()) {
-                    (Some(q), Some((qmin, qmax))) => {
+                match ft.quantized() {
+                    Some(q) => {
+                        let (qmin, qmax) = (q.qmin, q.qmax);
                         self.edit(
                             "a quantized float above its range",
                             at,
@@ -336,7 +335,7 @@ impl Walk<'_, '_> {
                 self.common(at, json!("x"));
             }
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 if max < 70_000 {
                     self.edit(
                         "a string too long",
@@ -358,7 +357,7 @@ impl Walk<'_, '_> {
                 self.common(at, json!(5));
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 if max < 70_000 {
                     self.edit(
                         "bytes too long",
@@ -384,7 +383,7 @@ impl Walk<'_, '_> {
                 self.edit("msgpackr's undefined", at, Some(raw("d40000")));
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let a = v.as_array().cloned().unwrap_or_default();
                 if max < 5000 {
                     if let Some(first) = a.first() {
@@ -428,7 +427,7 @@ impl Walk<'_, '_> {
                 self.elements(inner, &a, at);
             }
             TypeRef::Map { value, len, key } => {
-                let (min, _) = len_bounds(len);
+                let (min, _) = len.bounds();
                 let a = v.as_array().cloned().unwrap_or_default();
                 if let Some(first) = a.first() {
                     let mut dup = a.clone();

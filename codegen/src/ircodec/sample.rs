@@ -10,7 +10,6 @@ use tuplet::{SampleMode, SampleRng};
 use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
-use super::decode::len_bounds;
 use super::hex;
 
 /// The sample of the message (or any item) at `path` for `seed` and `mode`, as
@@ -134,21 +133,17 @@ impl Sampler<'_> {
                 }
             }
             TypeRef::Float(ft) => {
-                let x = match (&ft.quant, ft.quant_bounds()) {
-                    (Some(q), Some((qmin, qmax))) => {
-                        let w = rt::sample_q(rng, mode, qmin, qmax);
+                let x = match ft.quantized() {
+                    Some(q) => {
+                        let w = rt::sample_q(rng, mode, q.qmin, q.qmax);
                         if ft.bits == 32 {
                             rt::quant::dequantize_f32(w, q.scale) as f64
                         } else {
                             rt::quant::dequantize_f64(w, q.scale)
                         }
                     }
-                    _ => {
-                        let (min, max) = match ft.range {
-                            Some(r) => (r.min, r.max),
-                            None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
-                            None => (f64::MIN, f64::MAX),
-                        };
+                    None => {
+                        let (min, max) = ft.value_bounds();
                         if ft.bits == 32 {
                             rt::sample_f32(rng, mode, min, max) as f64
                         } else {
@@ -159,11 +154,11 @@ impl Sampler<'_> {
                 serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
             }
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 Value::String(rt::sample_string(rng, mode, min, max))
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 Value::String(hex(&rt::sample_bytes(rng, mode, min, max)))
             }
             TypeRef::Option { inner } => {
@@ -174,7 +169,7 @@ impl Sampler<'_> {
                 }
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let n = rt::sample_len(rng, mode, min, max);
                 Value::Array((0..n).map(|_| self.value(inner, rng, mode)).collect())
             }
@@ -182,7 +177,7 @@ impl Sampler<'_> {
                 Value::Array((0..*len).map(|_| self.value(inner, rng, mode)).collect())
             }
             TypeRef::Map { key, value, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let n = rt::sample_len(rng, mode, min, max);
                 let mut m: BTreeMap<KeyOrd, (Value, Value)> = BTreeMap::new();
                 let mut tries = 0usize;

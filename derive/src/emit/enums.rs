@@ -4,6 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use tuplet_schema::ir::{Enum, Variant, VariantFields};
+use tuplet_schema::plan::{EnumForm, EnumPlan, TAG_MAX, VARIANT_NAME_MAX};
 
 use super::field_span;
 use super::record::{self, Member};
@@ -11,7 +12,7 @@ use super::ty::{rt, Form, TyGen};
 
 /// The `Wire` impl of an enum.
 pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
-    if e.is_unit() {
+    if EnumPlan::of(e).form == EnumForm::Unit {
         unit(e, input, ir)
     } else {
         data(e, input, ir)
@@ -63,12 +64,11 @@ fn unit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
             quote!(other => return Err(#rt::unknown_number(other)),),
         ),
     };
-    let min = numbers.iter().copied().min().unwrap_or(0) as i128;
-    let max = numbers.iter().copied().max().unwrap_or(0) as i128;
-    let max_size = if unknown.is_some() {
-        quote!(Some(9))
-    } else {
-        quote!(Some(#rt::int_size(#min, #max)))
+    let plan = EnumPlan::of(e);
+    let (min, max) = plan.number_range();
+    let max_size = match plan.unknown_max_size() {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(Some(#rt::int_size(#min, #max))),
     };
     let samples = idents.iter().map(|i| quote!(Self::#i)).collect();
     let sample = pick(samples);
@@ -93,7 +93,7 @@ fn unit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
                 Ok(match r.peek_kind()? {
                     #rt::Kind::Str => {
-                        let s = r.read_str(0, 1024)?;
+                        let s = r.read_str(0, #VARIANT_NAME_MAX)?;
                         match s { #(#names => Self::#idents,)* _ => return Err(#rt::unknown_name(s)), }
                     }
                     _ => match r.read_i64(i64::MIN, i64::MAX)? {
@@ -181,7 +181,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
     for v in &e.variants {
         let vi = ident(&v.name);
         let name = &v.name;
-        let tag = v.number as u64;
+        let tag = EnumPlan::tag(v);
         let tag_size = quote!(#rt::int_size(0, #tag as i128));
         match &v.fields {
             VariantFields::Unit => {
@@ -270,8 +270,8 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
             quote!(),
         ),
     };
-    if e.unknown.is_some() {
-        sizes.push(quote!(Some(6)));
+    if let Some(n) = EnumPlan::of(e).unknown_max_size() {
+        sizes.push(quote!(Some(#n)));
     }
     let max_size = sizes
         .iter()
@@ -300,14 +300,14 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
                 let value = match r.read_shape()? {
                     #rt::Shape::Array(n) => {
                         if n == 0 { return Err(#rt::missing("tag")); }
-                        match r.read_u64(0, u32::MAX as u64)? {
+                        match r.read_u64(0, #TAG_MAX)? {
                             #(#dec_c,)*
                             #unknown_d
                         }
                     }
                     #rt::Shape::Map(n) => {
                         if n != 1 { return Err(#rt::not_one_key(n)); }
-                        let name = r.read_str(0, 1024)?;
+                        let name = r.read_str(0, #VARIANT_NAME_MAX)?;
                         match name {
                             #(#dec_n,)*
                             _ => return Err(#rt::unknown_name(name)),

@@ -1,10 +1,11 @@
 //! Code for a record body: the slots of a message, a record or a struct variant, in both
-//! shapes. Trailing absent options are trimmed from the compact array; the named shape
-//! writes legacy aliases and spreads arrays declared with one legacy key per element.
+//! shapes, following the record's wire plan (`tuplet_schema::plan::RecordPlan`): which
+//! trailing slots the compact array may trim, and the named shape's keys.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use tuplet_schema::ir::{Field, Slot, TypeRef};
+use tuplet_schema::plan::RecordPlan;
 
 use super::ty::{at, rt, Form, TyGen};
 
@@ -30,14 +31,6 @@ impl Member<'_> {
         TyGen { span: self.span }
     }
 
-    /// Whether the slot may be left off the end of the compact array.
-    fn trimmable(&self) -> bool {
-        match self.field() {
-            Some(f) => matches!(f.ty, TypeRef::Option { .. }),
-            None => true,
-        }
-    }
-
     /// The Rust field name.
     pub fn ident(&self) -> syn::Ident {
         let name = match self.slot {
@@ -48,14 +41,9 @@ impl Member<'_> {
     }
 }
 
-/// The named-shape key of a field: its single legacy alias, else its name. `None` when an
-/// array is spread over one key per element.
-fn named_key(f: &Field) -> Option<&str> {
-    match f.legacy.len() {
-        0 => Some(&f.name),
-        1 => Some(&f.legacy[0]),
-        _ => None,
-    }
+/// The wire plan of the members' slots, one slot plan per member.
+fn plan<'a>(members: &[Member<'a>]) -> RecordPlan<'a> {
+    RecordPlan::of_slots(members.iter().map(|m| m.slot))
 }
 
 fn local(i: usize) -> syn::Ident {
@@ -66,10 +54,7 @@ fn local(i: usize) -> syn::Ident {
 /// caller writes in `prefix`, such as an enum tag) and every slot up to the last present.
 pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> TokenStream {
     let rt = rt();
-    let required = members
-        .iter()
-        .rposition(|m| !m.trimmable())
-        .map_or(0, |i| i + 1);
+    let required = plan(members).required;
     let mut chain = quote!();
     for (i, m) in members.iter().enumerate().skip(required).rev() {
         if m.field().is_none() {
@@ -108,12 +93,14 @@ pub fn encode_named(members: &[Member]) -> TokenStream {
     let mut fixed = 0u32;
     let mut optional = Vec::new();
     let mut entries = Vec::new();
-    for m in members {
-        let Some(f) = m.field() else { continue };
+    let plan = plan(members);
+    for (m, s) in members.iter().zip(&plan.slots) {
+        let Some(f) = s.field else { continue };
         let access = &m.access;
         let g = m.gen();
-        match named_key(f) {
-            Some(key) => {
+        match s.legacy.spread() {
+            None => {
+                let key = s.legacy.key(f);
                 let body = g.encode(&f.ty, access, Form::Named);
                 if let TypeRef::Option { inner } = &f.ty {
                     optional.push(quote!(#access.is_some() as u32));
@@ -127,12 +114,9 @@ pub fn encode_named(members: &[Member]) -> TokenStream {
                     entries.push(quote!(#rt::write::str(out, #key); #body));
                 }
             }
-            None => {
-                let TypeRef::Array { inner, .. } = &f.ty else {
-                    continue;
-                };
-                fixed += f.legacy.len() as u32;
-                for (i, key) in f.legacy.iter().enumerate() {
+            Some((keys, inner)) => {
+                fixed += keys.len() as u32;
+                for (i, key) in keys.iter().enumerate() {
                     let elem = g.encode(inner, &quote!(&#access[#i]), Form::Named);
                     entries.push(quote!(#rt::write::str(out, #key); #elem));
                 }
@@ -150,26 +134,31 @@ pub fn encode_named(members: &[Member]) -> TokenStream {
 pub fn decode_compact(members: &[Member], avail: TokenStream, ctor: &TokenStream) -> TokenStream {
     let rt = rt();
     let count = members.len() as u32;
-    let reads = members.iter().enumerate().map(|(i, m)| {
-        let local = local(i);
-        let idx = i as u32;
-        match m.field() {
-            Some(f) => {
-                let name = &f.name;
-                let read = at(
-                    quote!(in_field(#name)),
-                    m.gen().decode(&f.ty, Form::Compact),
-                );
-                let absent = if m.trimmable() {
-                    quote!(None)
-                } else {
-                    quote!(return Err(#rt::missing(#name)))
-                };
-                quote!(let #local = if avail > #idx { #read } else { #absent };)
+    let plan = plan(members);
+    let reads = members
+        .iter()
+        .zip(&plan.slots)
+        .enumerate()
+        .map(|(i, (m, s))| {
+            let local = local(i);
+            let idx = i as u32;
+            match m.field() {
+                Some(f) => {
+                    let name = &f.name;
+                    let read = at(
+                        quote!(in_field(#name)),
+                        m.gen().decode(&f.ty, Form::Compact),
+                    );
+                    let absent = if s.trimmable {
+                        quote!(None)
+                    } else {
+                        quote!(return Err(#rt::missing(#name)))
+                    };
+                    quote!(let #local = if avail > #idx { #read } else { #absent };)
+                }
+                None => quote!(if avail > #idx { r.skip_value()?; }),
             }
-            None => quote!(if avail > #idx { r.skip_value()?; }),
-        }
-    });
+        });
     let inits = construct(members);
     quote!({
         let avail: u32 = #avail;
@@ -201,19 +190,21 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
     let mut decls = Vec::new();
     let mut arms = Vec::new();
     let mut finals = Vec::new();
-    for (i, m) in members.iter().enumerate() {
-        let Some(f) = m.field() else { continue };
+    let plan = plan(members);
+    let key_arms = plan.key_arms();
+    for (i, (m, s)) in members.iter().zip(&plan.slots).enumerate() {
+        let Some(f) = s.field else { continue };
         let local = local(i);
         let name = &f.name;
         let g = m.gen();
         let read = at(quote!(in_field(#name)), g.decode(&f.ty, Form::Named));
         decls.push(quote!(let mut #local = None;));
-        let mut keys = vec![f.name.clone()];
-        let spread = f.legacy.len() > 1;
-        if !spread {
-            keys.extend(f.legacy.iter().cloned());
-        }
-        let elems: Vec<syn::Ident> = (0..if spread { f.legacy.len() } else { 0 })
+        let keys = key_arms
+            .iter()
+            .filter(|a| a.slot == i && a.elem.is_none())
+            .map(|a| a.key);
+        let spread = s.legacy.spread();
+        let elems: Vec<syn::Ident> = (0..spread.map_or(0, |(keys, _)| keys.len()))
             .map(|e| format_ident!("__f{}_{}", i, e))
             .collect();
         let any_elem = elems.iter().map(|e| quote!(|| #e.is_some()));
@@ -221,11 +212,8 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
             if #local.is_some() #(#any_elem)* { return Err(#rt::duplicate(key).in_field(#name)); }
             #local = Some(#read);
         }));
-        if spread {
-            let TypeRef::Array { inner, .. } = &f.ty else {
-                continue;
-            };
-            for (e, (key, elem)) in f.legacy.iter().zip(&elems).enumerate() {
+        if let Some((keys, inner)) = spread {
+            for (e, (key, elem)) in keys.iter().zip(&elems).enumerate() {
                 decls.push(quote!(let mut #elem = None;));
                 let read = at(
                     quote!(in_index(#e).in_field(#name)),
@@ -242,7 +230,7 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
                 quote!(match #elem { Some(x) => x, None => return Err(#rt::missing_index(#name, #e)) })
             });
             finals.push(quote!(let #local = match #local { Some(a) => a, None => [#(#parts),*] };));
-        } else if m.trimmable() {
+        } else if s.trimmable {
             finals.push(quote!(let #local = #local.flatten();));
         } else {
             finals.push(quote!(let #local = match #local { Some(x) => x, None => return Err(#rt::missing(#name)) };));

@@ -8,21 +8,13 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tuplet_schema::ir::{FloatType, IntType, Len, TypeRef};
+use tuplet_schema::ir::{IntType, TypeRef};
+pub use tuplet_schema::plan::Form;
+use tuplet_schema::plan::Quantized;
 
 /// The private runtime module every emitted path goes through.
 pub fn rt() -> TokenStream {
     quote!(::tuplet::__private_0_1)
-}
-
-/// Which shape the enclosing record is being read or written in. It decides how quantized
-/// floats travel (wire ints in the compact shape, natural floats in the named one).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// Positional arrays.
-    Compact,
-    /// Maps keyed by name.
-    Named,
 }
 
 /// Emits code for values of one type; `span` points errors about the type at the field.
@@ -34,29 +26,6 @@ pub struct TyGen {
 fn int_prim(it: &IntType) -> TokenStream {
     let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());
     quote!(#ident)
-}
-
-/// Whether an int needs a range check beyond what its Rust type already guarantees.
-fn int_needs_check(it: &IntType) -> bool {
-    it.bounds() != it.prim.bounds(true)
-}
-
-fn len_bounds(len: &Len) -> (u32, u32) {
-    (len.min.unwrap_or(0), len.max.unwrap_or(u32::MAX))
-}
-
-fn float_bounds(ft: &FloatType) -> (f64, f64) {
-    match ft.range {
-        Some(r) => (r.min, r.max),
-        None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
-        None => (f64::MIN, f64::MAX),
-    }
-}
-
-fn quant(ft: &FloatType) -> Option<(f64, i64, i64)> {
-    let q = ft.quant.as_ref()?;
-    let (qmin, qmax) = ft.quant_bounds()?;
-    Some((q.scale, qmin, qmax))
 }
 
 fn lit_i128(v: i128) -> TokenStream {
@@ -83,17 +52,17 @@ impl TyGen {
     pub fn check(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
         let rt = rt();
         match ty {
-            TypeRef::Int(it) if int_needs_check(it) => {
+            TypeRef::Int(it) if it.needs_check() => {
                 let (min, max) = it.bounds();
                 let (min, max) = (lit_i128(min), lit_i128(max));
                 quote!(#rt::check_int(*#v as i128, #min, #max)?;)
             }
-            TypeRef::Float(ft) => match quant(ft) {
-                Some((scale, qmin, qmax)) => {
+            TypeRef::Float(ft) => match ft.quantized() {
+                Some(Quantized { scale, qmin, qmax }) => {
                     quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?;)
                 }
                 None => {
-                    let (min, max) = float_bounds(ft);
+                    let (min, max) = ft.value_bounds();
                     let f = if ft.bits == 32 {
                         quote!(check_f32)
                     } else {
@@ -103,7 +72,7 @@ impl TyGen {
                 }
             },
             TypeRef::String { len } | TypeRef::Bytes { len } if !len.is_unbounded() => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?;)
             }
             _ => TokenStream::new(),
@@ -123,11 +92,11 @@ impl TyGen {
                     quote!(#check #rt::write::uint(out, *#v as u64);)
                 }
             }
-            TypeRef::Float(ft) => match (quant(ft), form) {
-                (Some((scale, qmin, qmax)), Form::Compact) => quote!(
+            TypeRef::Float(ft) => match (ft.quantized(), form) {
+                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => quote!(
                     #rt::write::int(out, #rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?);
                 ),
-                (Some((scale, qmin, qmax)), Form::Named) => quote!(
+                (Some(Quantized { scale, qmin, qmax }), Form::Named) => quote!(
                     #rt::write::f64(out, #rt::quant::dequantize_f64(
                         #rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?, #scale));
                 ),
@@ -141,11 +110,11 @@ impl TyGen {
                 }
             },
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?; #rt::write::str(out, #v);)
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?; #rt::write::bin(out, #v);)
             }
             TypeRef::Option { inner } => {
@@ -153,7 +122,7 @@ impl TyGen {
                 quote!(match #v { Some(x) => { #inner } None => #rt::write::nil(out), })
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let inner = self.encode(inner, &quote!(x), form);
                 quote!(
                     #rt::check_len(#v.len(), #min, #max, "elements")?;
@@ -169,7 +138,7 @@ impl TyGen {
                 )
             }
             TypeRef::Map { key, value, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let k = self.encode(key, &quote!(k), form);
                 let x = self.encode(value, &quote!(x), form);
                 quote!(
@@ -210,12 +179,14 @@ impl TyGen {
                 } else {
                     quote!(dequantize_f64)
                 };
-                match (quant(ft), form) {
-                    (Some((scale, qmin, qmax)), Form::Compact) => {
+                match (ft.quantized(), form) {
+                    (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
                         quote!(#rt::quant::#deq(r.read_i64(#qmin, #qmax)?, #scale))
                     }
-                    (Some((scale, qmin, qmax)), Form::Named) => quote!(#rt::quant::#deq(
-                        #rt::quant::quantize(r.read_f64()?, #scale, #qmin, #qmax)?, #scale)),
+                    (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
+                        quote!(#rt::quant::#deq(
+                        #rt::quant::quantize(r.read_f64()?, #scale, #qmin, #qmax)?, #scale))
+                    }
                     (None, _) => {
                         let read = if ft.bits == 32 {
                             quote!(r.read_f32()?)
@@ -232,11 +203,11 @@ impl TyGen {
                 }
             }
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(::std::string::String::from(r.read_str(#min, #max)?))
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(r.read_bin(#min, #max)?.to_vec())
             }
             TypeRef::Option { inner } => {
@@ -244,7 +215,7 @@ impl TyGen {
                 quote!(if r.try_nil()? { None } else { Some(#inner) })
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let elem = at(quote!(in_index(i)), self.decode(inner, form));
                 quote!({
                     let n = r.read_array_len()? as usize;
@@ -269,7 +240,7 @@ impl TyGen {
                 })
             }
             TypeRef::Map { key, value, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let k = self.decode(key, form);
                 let x = at(quote!(in_key(&k)), self.decode(value, form));
                 quote!({
@@ -317,7 +288,7 @@ impl TyGen {
                 }
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let head = quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "elements") {
                     #rt::report(path, issues, e);
                 });
@@ -335,7 +306,7 @@ impl TyGen {
                 quote!(#each)
             }
             TypeRef::Map { value, len, .. } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let head = (!len.is_unbounded()).then(|| {
                     quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "entries") {
                         #rt::report(path, issues, e);
@@ -361,8 +332,8 @@ impl TyGen {
     pub fn wire_eq(&self, ty: &TypeRef, a: &TokenStream, b: &TokenStream) -> TokenStream {
         let rt = rt();
         match ty {
-            TypeRef::Float(ft) => match quant(ft) {
-                Some((scale, _, _)) => {
+            TypeRef::Float(ft) => match ft.quantized() {
+                Some(Quantized { scale, .. }) => {
                     quote!(#rt::q_of(*#a as f64, #scale) == #rt::q_of(*#b as f64, #scale))
                 }
                 None => quote!(#a.to_bits() == #b.to_bits()),
@@ -399,8 +370,8 @@ impl TyGen {
                 let prim = int_prim(it);
                 quote!((#rt::sample_int(rng, mode, #min, #max) as #prim))
             }
-            TypeRef::Float(ft) => match quant(ft) {
-                Some((scale, qmin, qmax)) => {
+            TypeRef::Float(ft) => match ft.quantized() {
+                Some(Quantized { scale, qmin, qmax }) => {
                     let deq = if ft.bits == 32 {
                         quote!(dequantize_f32)
                     } else {
@@ -409,7 +380,7 @@ impl TyGen {
                     quote!(#rt::quant::#deq(#rt::sample_q(rng, mode, #qmin, #qmax), #scale))
                 }
                 None => {
-                    let (min, max) = float_bounds(ft);
+                    let (min, max) = ft.value_bounds();
                     if ft.bits == 32 {
                         quote!(#rt::sample_f32(rng, mode, #min, #max))
                     } else {
@@ -418,11 +389,11 @@ impl TyGen {
                 }
             },
             TypeRef::String { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(#rt::sample_string(rng, mode, #min, #max))
             }
             TypeRef::Bytes { len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 quote!(#rt::sample_bytes(rng, mode, #min, #max))
             }
             TypeRef::Option { inner } => {
@@ -430,7 +401,7 @@ impl TyGen {
                 quote!(if #rt::sample_present(rng, mode) { Some(#inner) } else { None })
             }
             TypeRef::Vec { inner, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let inner = self.sample(inner);
                 quote!({
                     let n = #rt::sample_len(rng, mode, #min, #max);
@@ -444,7 +415,7 @@ impl TyGen {
                 quote!(::core::array::from_fn(|_| #inner))
             }
             TypeRef::Map { key, value, len } => {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let k = self.sample(key);
                 let x = self.sample(value);
                 quote!({
@@ -477,8 +448,8 @@ impl TyGen {
                 let (min, max) = (lit_i128(min), lit_i128(max));
                 quote!(Some(#rt::int_size(#min, #max)))
             }
-            TypeRef::Float(ft) => match quant(ft) {
-                Some((_, qmin, qmax)) => {
+            TypeRef::Float(ft) => match ft.quantized() {
+                Some(Quantized { qmin, qmax, .. }) => {
                     quote!(Some(#rt::int_size(#qmin as i128, #qmax as i128)))
                 }
                 None if ft.bits == 32 => quote!(Some(5)),

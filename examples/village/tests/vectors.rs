@@ -445,3 +445,47 @@ fn ts_encoded_samples_decode_in_rust() {
         failures.join("\n")
     );
 }
+
+/// `ok`, or `code@path`, as the TypeScript hostile-input run writes its verdicts.
+fn envelope_verdict<D: Dispatch>(bytes: &[u8]) -> String {
+    match D::from_envelope(bytes) {
+        Ok(_) => "ok".to_owned(),
+        Err(e) => format!("{}@{}", e.code().as_str(), e.path()),
+    }
+}
+
+#[test]
+#[ignore = "reads target/tuplet-vectors/ts_hostile_sample.json, written by the TypeScript tests"]
+fn ts_hostile_sample_gets_the_same_verdicts_in_rust() {
+    let file = vectors_dir().join("ts_hostile_sample.json");
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; the TypeScript tests write it (cd tests/ts && npm test)",
+            file.display()
+        )
+    });
+    let sample: BTreeMap<String, Vec<Value>> = serde_json::from_str(&text).expect("JSON");
+    let mut checked = 0;
+    let mut disagree = Vec::new();
+    for (dir, entries) in &sample {
+        for e in entries {
+            let hex = e["hex"].as_str().expect("hex");
+            let bytes = ircodec::unhex(hex).expect("hex bytes");
+            let rust = match dir.as_str() {
+                "c2s" => envelope_verdict::<ClientMessage>(&bytes),
+                _ => envelope_verdict::<ServerMessage>(&bytes),
+            };
+            if rust != e["verdict"] {
+                disagree.push(format!("{dir} {hex}: rust {rust}, ts {}", e["verdict"]));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 2000, "only {checked} sampled inputs");
+    assert!(
+        disagree.is_empty(),
+        "{} disagreements:\n{}",
+        disagree.len(),
+        disagree.join("\n")
+    );
+}

@@ -50,6 +50,20 @@ pub(crate) fn unexpected_nil(expected: &str) -> Error {
     Error::new(Code::WrongType, format!("expected {expected}, found nil"))
 }
 
+/// `wrong_type` for msgpackr's record extension (`d4 72`, what `new Packr()` and the
+/// Colyseus client write for plain objects) where a value is expected: names it and the fix.
+#[cold]
+#[inline(never)]
+pub(crate) fn msgpackr_record(expected: &str) -> Error {
+    Error::new(
+        Code::WrongType,
+        format!(
+            "expected {expected}, found a msgpackr record (ext 0x72); \
+             send tuples, or encode with useRecords: false"
+        ),
+    )
+}
+
 /// `trailing_bytes`: "{n} bytes after the end of the message".
 #[cold]
 #[inline(never)]

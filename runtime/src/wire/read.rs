@@ -9,6 +9,7 @@
 //! | `truncated`         | `{count} {elements\|entries\|bytes} declared, {remaining} bytes left` |
 //! | `reserved_marker`   | `reserved byte 0xc1`                                  |
 //! | `wrong_type`        | `expected {expected}, found {found}`                  |
+//! | `wrong_type`        | `expected {expected}, found a msgpackr record (ext 0x72); send tuples, or encode with useRecords: false` |
 //! | `trailing_bytes`    | `{n} bytes after the end of the message`              |
 //! | `invalid_utf8`      | `string is not valid utf-8`                           |
 //! | `not_finite`        | `expected a finite number, found {nan\|infinity\|-infinity}` |
@@ -45,6 +46,10 @@ use crate::error::Error;
 
 mod num;
 mod skip;
+
+/// The ext type of msgpackr's record extension (`d4 72 id`, then the keys and the values),
+/// what `new Packr()` writes for a plain object.
+const MSGPACKR_RECORD: u8 = 0x72;
 
 /// Caps that bound a decode in time and memory whatever the input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,11 +321,14 @@ impl<'a> Reader<'a> {
             .map(|s| s.get(1) == Some(&0) && s.get(2) == Some(&0))
     }
 
-    /// The error for an unexpected marker at the cursor (`d4 00 00` is named nil).
+    /// The error for an unexpected marker at the cursor (`d4 00 00` is named nil, `d4 72`
+    /// msgpackr's record extension).
     #[cold]
     fn unexpected(&self, expected: &str, b: u8) -> Error {
         if b == 0xd4 && self.undefined_at() == Some(true) {
             fail::unexpected_nil(expected)
+        } else if b == 0xd4 && self.buf.get(self.pos + 1) == Some(&MSGPACKR_RECORD) {
+            fail::msgpackr_record(expected)
         } else {
             fail::unexpected(expected, b)
         }

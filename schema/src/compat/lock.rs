@@ -157,10 +157,10 @@ pub enum Ty {
         /// `u8` ... `i64`.
         prim: String,
         /// Smallest value.
-        #[serde(with = "int_bound")]
+        #[serde(with = "crate::wide_int")]
         min: i128,
         /// Largest value.
-        #[serde(with = "int_bound")]
+        #[serde(with = "crate::wide_int")]
         max: i128,
         /// TypeScript `bigint`.
         #[serde(default, skip_serializing_if = "is_false")]
@@ -776,43 +776,4 @@ fn index_lines(text: &str) -> BTreeMap<String, usize> {
         }
     }
     out
-}
-
-/// i128 bounds as plain JSON numbers (every int bound fits an i64 or a u64), readable
-/// inside an internally tagged enum, whose buffering has no i128.
-mod int_bound {
-    use serde::de::{self, Visitor};
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
-        match i64::try_from(*v) {
-            Ok(i) => s.serialize_i64(i),
-            Err(_) => match u64::try_from(*v) {
-                Ok(u) => s.serialize_u64(u),
-                Err(_) => Err(serde::ser::Error::custom("int bound beyond 64 bits")),
-            },
-        }
-    }
-
-    struct V;
-
-    impl Visitor<'_> for V {
-        type Value = i128;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an integer")
-        }
-
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i128, E> {
-            Ok(v as i128)
-        }
-
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i128, E> {
-            Ok(v as i128)
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
-        d.deserialize_any(V)
-    }
 }

@@ -75,6 +75,17 @@ test("message templates", () => {
   assert.equal(m("c0", "f64"), "expected number, found nil");
   assert.equal(m("d4 00 00", "f64"), "expected number, found nil");
   assert.equal(m("d4 01 00", "f64"), "expected number, found ext");
+  // msgpackr's record extension (`new Packr().pack({x: 1})`) is named, with the fix.
+  for (const [input, op, expected] of [
+    ["d4 72 40 91 a1 78 01", "shape", "array or map"],
+    ["d4 72 40 91 a1 78 01", "i64", "int"],
+    ["d4 72 41", "str", "str"],
+  ] as const) {
+    assert.equal(
+      m(input, op),
+      `expected ${expected}, found a msgpackr record (ext 0x72); send tuples, or encode with useRecords: false`,
+    );
+  }
   assert.equal(m("c4 00", "str"), "expected str, found bin");
   assert.equal(m("00 00", "finish"), "2 bytes after the end of the message");
   assert.equal(m("a1 ff", "str"), "string is not valid utf-8");

@@ -177,3 +177,20 @@ test("toWire gives every map as a Map in UTF-8 key order, which msgpackr encodes
   // none, as an empty map. Encode with the package's own `encode` (or msgpackr) instead.
   assert.equal(toHex(mpEncode(AchievementListCodec.toWire(value))), "9380" + "9003");
 });
+
+test("msgpackr's record extension (new Packr() on a plain object) is named with the fix", () => {
+  const value: AchievementList = { unlocked: new Map([["a", 1]]), locked: [], points: 3 };
+  const wire = AchievementListCodec.toWire(value, { shape: "named" });
+  const bytes = new Packr().pack(wire);
+  assert.equal(toHex(bytes.subarray(0, 2)), "d472", "new Packr() writes a record");
+  const back = AchievementListCodec.decode(bytes);
+  assert.ok(!back.ok);
+  assert.equal(back.issues.length, 1);
+  assert.equal(back.issues[0]!.code, "wrong_type");
+  assert.equal(
+    back.issues[0]!.message,
+    "expected array or map, found a msgpackr record (ext 0x72); send tuples, or encode with useRecords: false",
+  );
+  // The fix named in the message works.
+  assert.ok(AchievementListCodec.decode(new Packr({ useRecords: false }).pack(wire)).ok);
+});

@@ -22,6 +22,7 @@ import {
   tooShort,
   trailing,
   truncated,
+  msgpackrRecord,
   unexpected,
   wrongType,
 } from "./fail.js";
@@ -34,6 +35,8 @@ export type Kind = "nil" | "bool" | "int" | "float" | "str" | "bin" | "array" | 
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_64 = 18446744073709551616;
+/** The ext type of msgpackr's record extension (`d4 72 id`, then the keys and the values). */
+const MSGPACKR_RECORD = 0x72;
 /** The largest `hi` word of a 64-bit int whose value is at most 2^53 - 1. */
 const SAFE_HI = 0x1fffff;
 
@@ -581,9 +584,12 @@ export class Reader {
     return this.buf[this.pos + 1] === 0 && this.buf[this.pos + 2] === 0;
   }
 
-  /** The error for an unexpected marker at the cursor (`d4 00 00` is named nil). */
+  /** The error for an unexpected marker at the cursor (`d4 00 00` is named nil, `d4 72` msgpackr's record extension). */
   private unexpected(expected: string, b: number): TupletError {
     if (b === 0xd4 && this.undefinedAt() === true) return wrongType(expected, "nil");
+    if (b === 0xd4 && this.end - this.pos >= 2 && this.buf[this.pos + 1] === MSGPACKR_RECORD) {
+      return msgpackrRecord(expected);
+    }
     return unexpected(expected, b);
   }
 
