@@ -16,7 +16,9 @@ mod dispatch;
 pub mod error;
 pub mod meter;
 pub mod quant;
+pub mod relay;
 mod sample;
+pub mod silence;
 mod support;
 pub mod wire;
 
