@@ -354,3 +354,20 @@ fn a_closed_pipe_ends_output_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "{:?}", out.status);
 }
+
+/// Caught by the `decode_input` fuzz target (a 648-byte input timed out): the plain view
+/// wrote a map key holding maps as JSON text, escaping the keys inside it again at every
+/// level, so 40 nested maps as keys doubled the backslashes 40 times.
+#[test]
+fn the_plain_view_of_maps_keyed_by_maps_stays_small() {
+    let depth = 40;
+    // {{{...{nil: nil}...: nil}: nil}: nil}
+    let mut bytes = vec![0x81; depth];
+    bytes.extend(vec![0xc0; depth + 1]);
+    let started = std::time::Instant::now();
+    let v = tuplet_codegen::commands::decode::plain(&bytes).expect("plain msgpack");
+    let text = v.to_string();
+    assert!(text.len() < 2000, "{} bytes of text", text.len());
+    assert!(started.elapsed().as_secs() < 5);
+    assert!(text.starts_with(r#"{"{{{"#), "{text}");
+}

@@ -80,7 +80,8 @@ pub trait Message: Wire {
 
 /// The compact encoding of `value`; an invalid value is an error with its path.
 pub fn to_vec<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(T::MAX_SIZE.unwrap_or(64).min(1024));
+    // 8 bytes of slack: the writer appends ints as one fixed 9-byte copy and cuts it back.
+    let mut out = Vec::with_capacity(T::MAX_SIZE.unwrap_or(64).min(1024) + 8);
     value
         .encode_compact(&mut out)
         .map_err(|e| with_path(value, e))?;

@@ -1,19 +1,31 @@
 //! tuplet against real peers, side by side in one run: rmp-serde (tuple and map shapes),
-//! serde_json, bitcode (a size reference) and a hand-written rmp codec that quantizes like
-//! tuplet but validates nothing (the practical limit). Datasets: the relayed `player:move`,
-//! an 80-bird stream and a 50-entity snapshot.
+//! serde_json, bitcode (a size reference) and two hand-written msgpack codecs that quantize
+//! like tuplet, one checking nothing and one checking every range (`peers/hand.rs`).
+//! Datasets: the relayed `player:move`, an 80-bird stream and a 50-entity snapshot.
 //!
-//! `cargo bench -p tuplet-tests --bench peers` prints the tables README.md quotes. Sizes are
-//! exact; times are medians of alternating rounds, reported as ratios to tuplet because
-//! absolute times drift on shared machines. Under `cargo test` it runs one short pass.
+//! `cargo bench -p tuplet-tests --bench peers` prints the tables of BENCHMARKS.md
+//! (`scripts/bench rust-peers` runs it several times and writes them). Sizes are exact; times
+//! are medians of alternating rounds with their spread, compared as ratios within the run
+//! because absolute times drift on shared machines. Under `cargo test` it runs one short
+//! pass (a smoke test: every row encodes and decodes, the hand codecs agree with tuplet).
+//!
+//! Other modes: `--targets` prints only the targets table's rows; `--profile DATASET ROW
+//! OP ITERS` runs one row's encode or decode alone (for callgrind or perf); `--dump DIR`
+//! writes every row's bytes per dataset (for the size table).
 
 // 3.141 rad is the seeds' example heading, not an approximation of pi.
 #![allow(clippy::approx_constant)]
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+#[path = "peers/hand.rs"]
+mod hand;
+#[path = "peers/measure.rs"]
+mod measure;
+
+use measure::{Row, Table};
 
 // ---- the tuplet declarations ------------------------------------------------------------
 
@@ -179,245 +191,188 @@ fn snapshot_s(s: &Snapshot) -> SnapshotS {
     }
 }
 
-// ---- the hand-written rmp codec of the move: quantizes, validates nothing ----------------
+// ---- the rows of one dataset --------------------------------------------------------------
 
-fn q(x: f32, scale: f64) -> i64 {
-    (x as f64 * scale).round() as i64
+/// The hand-written codecs of one dataset.
+struct Hand<S> {
+    encode: fn(&S, &mut Vec<u8>),
+    encode_checked: fn(&S, &mut Vec<u8>) -> Result<(), hand::Bad>,
+    decode: fn(&[u8]) -> Result<S, hand::Bad>,
+    decode_checked: fn(&[u8]) -> Result<S, hand::Bad>,
 }
 
-fn hand_encode_move(m: &MoveS, out: &mut Vec<u8>) {
-    use rmp::encode::*;
-    let n = if m.seq.is_some() { 5 } else { 4 };
-    let _ = write_array_len(out, n);
-    let _ = write_str(out, &m.s);
-    let _ = write_array_len(out, 3);
-    for x in m.p {
-        let _ = write_sint(out, q(x, 100.0));
-    }
-    let _ = write_sint(out, q(m.r, 1000.0));
-    let _ = write_uint(out, m.t);
-    if let Some(seq) = m.seq {
-        let _ = write_uint(out, seq as u64);
-    }
-}
-
-fn hand_decode_move(mut buf: &[u8]) -> Option<MoveS> {
-    use rmp::decode::*;
-    let n = read_array_len(&mut buf).ok()?;
-    let (s, rest) = read_str_from_slice(buf).ok()?;
-    buf = rest;
-    read_array_len(&mut buf).ok()?;
-    let mut p = [0f32; 3];
-    for x in &mut p {
-        *x = (read_int::<i64, _>(&mut buf).ok()? as f64 / 100.0) as f32;
-    }
-    let r = (read_int::<i64, _>(&mut buf).ok()? as f64 / 1000.0) as f32;
-    let t = read_int(&mut buf).ok()?;
-    let seq = if n > 4 {
-        Some(read_int(&mut buf).ok()?)
-    } else {
-        None
-    };
-    Some(MoveS {
-        s: s.to_owned(),
-        p,
-        r,
-        t,
-        seq,
-    })
-}
-
-// ---- measurement -----------------------------------------------------------------------
-
-/// Median ns per call of each closure, timed in alternating rounds.
-fn side_by_side(runs: usize, iters: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut samples = vec![Vec::with_capacity(runs); fs.len()];
-    for _ in 0..runs {
-        for (f, s) in fs.iter_mut().zip(samples.iter_mut()) {
-            let start = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            s.push(start.elapsed().as_nanos() as f64 / iters as f64);
-        }
-    }
-    samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(|a, b| a.total_cmp(b));
-            s[s.len() / 2]
-        })
-        .collect()
-}
-
-struct Peer<'a> {
-    name: &'static str,
-    bytes: usize,
-    encode: Box<dyn FnMut() + 'a>,
-    decode: Box<dyn FnMut() + 'a>,
-}
-
-fn table(title: &str, runs: usize, iters: usize, mut peers: Vec<Peer>) {
-    let mut enc: Vec<&mut dyn FnMut()> = Vec::new();
-    let mut dec: Vec<&mut dyn FnMut()> = Vec::new();
-    let names: Vec<(&str, usize)> = peers.iter().map(|p| (p.name, p.bytes)).collect();
-    for p in peers.iter_mut() {
-        enc.push(&mut *p.encode);
-        dec.push(&mut *p.decode);
-    }
-    let e = side_by_side(runs, iters, &mut enc);
-    let d = side_by_side(runs, iters, &mut dec);
-    println!("\n{title}\n");
-    println!("| codec | bytes | encode (x tuplet) | decode (x tuplet) |");
-    println!("|---|---:|---:|---:|");
-    for (i, (name, bytes)) in names.iter().enumerate() {
-        println!(
-            "| {name} | {bytes} | {:.2} | {:.2} |",
-            e[i] / e[0],
-            d[i] / d[0]
-        );
-    }
-    println!(
-        "\n(tuplet: encode {:.0} ns, decode {:.0} ns on this run)",
-        e[0], d[0]
+/// Every row for one value: `t` for tuplet, `s` (the same data, raw floats) for serde and
+/// bitcode; `q` is `s` after quantization (what tuplet and the hand codecs decode to).
+fn rows<'a, T, S>(t: T, s: S, q: S, hand: Hand<S>) -> Vec<Row<'a>>
+where
+    T: tuplet::Wire + Clone + PartialEq + std::fmt::Debug + 'a,
+    S: Serialize
+        + DeserializeOwned
+        + bitcode::Encode
+        + bitcode::DecodeOwned
+        + Clone
+        + PartialEq
+        + std::fmt::Debug
+        + 'a,
+{
+    let compact = tuplet::to_vec(&t).unwrap();
+    let named = tuplet::to_vec_named(&t).unwrap();
+    let rmp_tuple = rmp_serde::to_vec(&s).unwrap();
+    let rmp_map = rmp_serde::to_vec_named(&s).unwrap();
+    let json = serde_json::to_vec(&s).unwrap();
+    let bitcode_bytes = bitcode::encode(&s);
+    assert_eq!(tuplet::from_slice::<T>(&compact).unwrap(), t);
+    assert_eq!(tuplet::from_slice::<T>(&named).unwrap(), t);
+    assert_eq!(rmp_serde::from_slice::<S>(&rmp_tuple).unwrap(), s);
+    let mut hand_bytes = Vec::new();
+    (hand.encode)(&s, &mut hand_bytes);
+    assert_eq!(hand_bytes, compact, "the hand codec writes tuplet's bytes");
+    hand_bytes.clear();
+    (hand.encode_checked)(&s, &mut hand_bytes).unwrap();
+    assert_eq!(
+        hand_bytes, compact,
+        "the checked hand codec writes tuplet's bytes"
     );
+    assert_eq!(
+        (hand.decode)(&compact).unwrap(),
+        q,
+        "the hand codec reads tuplet's values"
+    );
+    assert_eq!((hand.decode_checked)(&compact).unwrap(), q);
+
+    // Encoders append to a buffer that is cleared, not reallocated, between calls.
+    fn buf() -> Vec<u8> {
+        Vec::with_capacity(16 * 1024)
+    }
+    vec![
+        Row::new("tuplet compact", compact.clone())
+            .encode({
+                let (t, mut out) = (t.clone(), buf());
+                move || {
+                    out.clear();
+                    tuplet::Wire::encode_compact(black_box(&t), &mut out).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = compact.clone();
+                move || {
+                    black_box(tuplet::from_slice::<T>(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new("tuplet named (field names as keys)", named.clone())
+            .encode({
+                let (t, mut out) = (t.clone(), buf());
+                move || {
+                    out.clear();
+                    tuplet::Wire::encode_named(black_box(&t), &mut out).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = named;
+                move || {
+                    black_box(tuplet::from_slice::<T>(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new("rmp-serde tuple", rmp_tuple.clone())
+            .encode({
+                let (s, mut out) = (s.clone(), buf());
+                move || {
+                    out.clear();
+                    rmp_serde::encode::write(&mut out, black_box(&s)).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = rmp_tuple;
+                move || {
+                    black_box(rmp_serde::from_slice::<S>(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new("rmp-serde map", rmp_map.clone())
+            .encode({
+                let (s, mut out) = (s.clone(), buf());
+                move || {
+                    out.clear();
+                    rmp_serde::encode::write_named(&mut out, black_box(&s)).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = rmp_map;
+                move || {
+                    black_box(rmp_serde::from_slice::<S>(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new("serde_json", json.clone())
+            .encode({
+                let (s, mut out) = (s.clone(), buf());
+                move || {
+                    out.clear();
+                    serde_json::to_writer(&mut out, black_box(&s)).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = json;
+                move || {
+                    black_box(serde_json::from_slice::<S>(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new(
+            "bitcode (not msgpack; size reference)",
+            bitcode_bytes.clone(),
+        )
+        .encode({
+            let s = s.clone();
+            let mut buf = bitcode::Buffer::new();
+            move || {
+                black_box(buf.encode(black_box(&s)));
+            }
+        })
+        .decode({
+            let b = bitcode_bytes;
+            let mut buf = bitcode::Buffer::new();
+            move || {
+                black_box(buf.decode::<S>(black_box(&b)).unwrap());
+            }
+        }),
+        Row::new("hand-written, no checks", compact.clone())
+            .encode({
+                let (s, mut out) = (s.clone(), buf());
+                move || {
+                    out.clear();
+                    (hand.encode)(black_box(&s), &mut out);
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = compact.clone();
+                move || {
+                    black_box((hand.decode)(black_box(&b)).unwrap());
+                }
+            }),
+        Row::new("hand-written, ranges checked", compact.clone())
+            .encode({
+                let (s, mut out) = (s, buf());
+                move || {
+                    out.clear();
+                    (hand.encode_checked)(black_box(&s), &mut out).unwrap();
+                    black_box(&out);
+                }
+            })
+            .decode({
+                let b = compact;
+                move || {
+                    black_box((hand.decode_checked)(black_box(&b)).unwrap());
+                }
+            }),
+    ]
 }
 
-macro_rules! peers {
-    ($t:expr, $s:expr, $T:ty, $S:ty) => {{
-        let t = $t;
-        let s = $s;
-        let compact = tuplet::to_vec(&t).unwrap();
-        let named = tuplet::to_vec_named(&t).unwrap();
-        let rmp_tuple = rmp_serde::to_vec(&s).unwrap();
-        let rmp_map = rmp_serde::to_vec_named(&s).unwrap();
-        let json = serde_json::to_vec(&s).unwrap();
-        let bitcode_bytes = bitcode::encode(&s);
-        assert_eq!(tuplet::from_slice::<$T>(&compact).unwrap(), t);
-        assert_eq!(rmp_serde::from_slice::<$S>(&rmp_tuple).unwrap(), s);
-        let mut out = Vec::with_capacity(8192);
-        vec![
-            Peer {
-                name: "tuplet compact",
-                bytes: compact.len(),
-                encode: Box::new({
-                    let t = t.clone();
-                    let mut out = out.clone();
-                    move || {
-                        out.clear();
-                        tuplet::Wire::encode_compact(black_box(&t), &mut out).unwrap();
-                        black_box(&out);
-                    }
-                }),
-                decode: Box::new({
-                    let b = compact.clone();
-                    move || {
-                        black_box(tuplet::from_slice::<$T>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-            Peer {
-                name: "tuplet named (field names as keys)",
-                bytes: named.len(),
-                encode: Box::new({
-                    let t = t.clone();
-                    let mut out = out.clone();
-                    move || {
-                        out.clear();
-                        tuplet::Wire::encode_named(black_box(&t), &mut out).unwrap();
-                        black_box(&out);
-                    }
-                }),
-                decode: Box::new({
-                    let b = named.clone();
-                    move || {
-                        black_box(tuplet::from_slice::<$T>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-            Peer {
-                name: "rmp-serde tuple",
-                bytes: rmp_tuple.len(),
-                encode: Box::new({
-                    let s = s.clone();
-                    let mut out = out.clone();
-                    move || {
-                        out.clear();
-                        rmp_serde::encode::write(&mut out, black_box(&s)).unwrap();
-                        black_box(&out);
-                    }
-                }),
-                decode: Box::new({
-                    let b = rmp_tuple.clone();
-                    move || {
-                        black_box(rmp_serde::from_slice::<$S>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-            Peer {
-                name: "rmp-serde map",
-                bytes: rmp_map.len(),
-                encode: Box::new({
-                    let s = s.clone();
-                    let mut out = out.clone();
-                    move || {
-                        out.clear();
-                        rmp_serde::encode::write_named(&mut out, black_box(&s)).unwrap();
-                        black_box(&out);
-                    }
-                }),
-                decode: Box::new({
-                    let b = rmp_map.clone();
-                    move || {
-                        black_box(rmp_serde::from_slice::<$S>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-            Peer {
-                name: "serde_json",
-                bytes: json.len(),
-                encode: Box::new({
-                    let s = s.clone();
-                    move || {
-                        out.clear();
-                        serde_json::to_writer(&mut out, black_box(&s)).unwrap();
-                        black_box(&out);
-                    }
-                }),
-                decode: Box::new({
-                    let b = json.clone();
-                    move || {
-                        black_box(serde_json::from_slice::<$S>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-            Peer {
-                name: "bitcode (size reference)",
-                bytes: bitcode_bytes.len(),
-                encode: Box::new({
-                    let s = s.clone();
-                    let mut buf = bitcode::Buffer::new();
-                    move || {
-                        black_box(buf.encode(black_box(&s)));
-                    }
-                }),
-                decode: Box::new({
-                    let b = bitcode_bytes.clone();
-                    let mut buf = bitcode::Buffer::new();
-                    move || {
-                        black_box(buf.decode::<$S>(black_box(&b)).unwrap());
-                    }
-                }),
-            },
-        ]
-    }};
-}
-
-fn main() {
-    let bench = std::env::args().any(|a| a == "--bench");
-    let (runs, iters) = if bench { (21, 20_000) } else { (1, 10) };
-    let big = if bench { 20 } else { 1 };
-
+/// The three datasets: (key, title, rows, iterations per round).
+fn datasets<'a>() -> Vec<(&'static str, &'static str, Vec<Row<'a>>, usize)> {
     let mv = Move {
         s: "abc123def".into(),
         p: [123.45, 1.5, -25.0],
@@ -425,52 +380,108 @@ fn main() {
         t: 1_764_000_000_000,
         seq: Some(1234),
     };
-    let mut peers = peers!(mv.clone(), mv_s(&mv), Move, MoveS);
-    let hand = {
-        let mut b = Vec::new();
-        hand_encode_move(&mv_s(&mv), &mut b);
-        b
-    };
-    assert_eq!(
-        hand,
-        tuplet::to_vec(&mv).unwrap(),
-        "the hand codec writes tuplet's bytes"
-    );
-    let s = mv_s(&mv);
-    let mut out = Vec::with_capacity(64);
-    peers.push(Peer {
-        name: "hand-written rmp (no checks)",
-        bytes: hand.len(),
-        encode: Box::new(move || {
-            out.clear();
-            hand_encode_move(black_box(&s), &mut out);
-            black_box(&out);
-        }),
-        decode: Box::new(move || {
-            black_box(hand_decode_move(black_box(&hand)).unwrap());
-        }),
-    });
-    table(
-        "player:move (relayed, 10 Hz per player)",
-        runs,
-        iters,
-        peers,
-    );
-
+    let mv_q = tuplet::from_slice::<Move>(&tuplet::to_vec(&mv).unwrap()).unwrap();
     let birds: Birds = tuplet::sample(7, tuplet::SampleMode::Max);
     assert_eq!(birds.birds.len(), 80);
-    table(
-        "birds:stream (80 birds, 5 Hz)",
-        runs,
-        iters / big,
-        peers!(birds.clone(), birds_s(&birds), Birds, BirdsS),
-    );
-
     let snapshot: Snapshot = tuplet::sample(7, tuplet::SampleMode::Max);
-    table(
-        "world:snapshot (50 entities, full)",
-        runs,
-        iters / big,
-        peers!(snapshot.clone(), snapshot_s(&snapshot), Snapshot, SnapshotS),
-    );
+    assert_eq!(snapshot.entities.len(), 50);
+    vec![
+        (
+            "move",
+            "player:move (relayed, 10 Hz per player)",
+            rows(
+                mv.clone(),
+                mv_s(&mv),
+                mv_s(&mv_q),
+                Hand {
+                    encode: hand::encode_move,
+                    encode_checked: hand::encode_move_checked,
+                    decode: hand::decode_move,
+                    decode_checked: hand::decode_move_checked,
+                },
+            ),
+            20_000,
+        ),
+        (
+            "birds",
+            "birds:stream (80 birds, 5 Hz)",
+            rows(
+                birds.clone(),
+                birds_s(&birds),
+                birds_s(&birds),
+                Hand {
+                    encode: hand::encode_birds,
+                    encode_checked: hand::encode_birds_checked,
+                    decode: hand::decode_birds,
+                    decode_checked: hand::decode_birds_checked,
+                },
+            ),
+            1_000,
+        ),
+        (
+            "snapshot",
+            "world:snapshot (50 entities, full)",
+            rows(
+                snapshot.clone(),
+                snapshot_s(&snapshot),
+                snapshot_s(&snapshot),
+                Hand {
+                    encode: hand::encode_snapshot,
+                    encode_checked: hand::encode_snapshot_checked,
+                    decode: hand::decode_snapshot,
+                    decode_checked: hand::decode_snapshot_checked,
+                },
+            ),
+            1_000,
+        ),
+    ]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| args.iter().position(|a| a == name);
+    if let Some(i) = flag("--profile") {
+        let want = |k: usize| args.get(i + k).map(String::as_str).unwrap_or("");
+        let iters: usize = want(4).parse().expect("--profile DATASET ROW OP ITERS");
+        for (key, _, mut rows, _) in datasets() {
+            if key == want(1) {
+                let row = rows
+                    .iter_mut()
+                    .find(|r| r.name.starts_with(want(2)))
+                    .expect("a row whose name starts with ROW");
+                measure::profile(row, want(3), iters);
+            }
+        }
+        return;
+    }
+    if let Some(i) = flag("--dump") {
+        let dir = std::path::Path::new(&args[i + 1]);
+        for (key, _, rows, _) in datasets() {
+            for row in &rows {
+                let name: String = row.name.split([' ', ',']).collect::<Vec<_>>().join("_");
+                std::fs::create_dir_all(dir.join(key)).unwrap();
+                std::fs::write(dir.join(key).join(name), &row.bytes).unwrap();
+            }
+        }
+        return;
+    }
+    let bench = flag("--bench").is_some();
+    let rounds = if bench { 31 } else { 1 };
+    let targets_only = flag("--targets").is_some();
+    let mut tables = Vec::new();
+    for (_, title, rows, iters) in datasets() {
+        let iters = if bench { iters } else { 2 };
+        let table = Table::measure(title, rows, rounds, iters);
+        if !targets_only {
+            table.print();
+        }
+        tables.push(table);
+    }
+    if !targets_only {
+        println!("\n### Targets on this run\n");
+        println!("{}", measure::TARGETS_HEADER);
+    }
+    for t in &tables {
+        println!("{}", t.targets_row());
+    }
 }

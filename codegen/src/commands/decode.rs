@@ -340,10 +340,7 @@ fn plain_value(r: &mut Reader<'_>) -> Result<Value, Error> {
             let n = r.read_map_len()?;
             let mut o = serde_json::Map::new();
             for _ in 0..n {
-                let k = match plain_value(r)? {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                };
+                let k = key_text(plain_value(r)?);
                 o.insert(k, plain_value(r)?);
             }
             r.leave();
@@ -354,6 +351,27 @@ fn plain_value(r: &mut Reader<'_>) -> Result<Value, Error> {
             json!("<ext>")
         }
     })
+}
+
+/// A map key as text: a string as itself, anything else written out without escaping the
+/// strings inside it. (JSON text of a key holding keys would escape them again at every level,
+/// doubling the backslashes: 40 nested maps as keys made gigabytes.)
+fn key_text(key: Value) -> String {
+    match key {
+        Value::String(s) => s,
+        Value::Array(a) => {
+            let items: Vec<String> = a.into_iter().map(key_text).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(o) => {
+            let entries: Vec<String> = o
+                .into_iter()
+                .map(|(k, v)| format!("{k}:{}", key_text(v)))
+                .collect();
+            format!("{{{}}}", entries.join(","))
+        }
+        other => other.to_string(),
+    }
 }
 
 /// `tuplet decode`.

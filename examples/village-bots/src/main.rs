@@ -1,1 +1,116 @@
-fn main() {}
+//! village-bots: scripted village players that load a running `village-server`, then
+//! report what it cost. Bounded in time.
+//!
+//! ```sh
+//! cargo run --release -p village-server &
+//! cargo run --release -p village-bots -- --bots 40 --rooms 1 --secs 20
+//! ```
+//!
+//! Every bot walks at 10 Hz (out from the square and back, standing still for a while on
+//! each lap, so silence and the forced first report are exercised), heartbeats at 2 Hz,
+//! pings every 2 s, chats, emotes and sprays now and then. One in four signed-in bots
+//! subscribes to birds, one in ten is a guest, one in ten announces the old (named) shape,
+//! and one in twenty also sends a garbage frame every second. After a warm-up the bots reset
+//! the room's percentiles; at the end they stop, drain, and read the room's numbers.
+
+mod bot;
+mod floor;
+mod report;
+
+use std::time::Duration;
+
+use bot::{BotPlan, Totals};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Args {
+    url: String,
+    bots: usize,
+    rooms: usize,
+    secs: f64,
+    warmup: f64,
+    tag: String,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut a = Args {
+        url: "ws://127.0.0.1:7878".into(),
+        bots: 10,
+        rooms: 1,
+        secs: 20.0,
+        warmup: 3.0,
+        tag: format!("run{}", std::process::id()),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or(format!("{flag} needs a value"))?;
+        let num = |v: &str| v.parse::<f64>().map_err(|e| format!("{flag} {v}: {e}"));
+        match flag.as_str() {
+            "--url" => a.url = value.trim_end_matches('/').to_string(),
+            "--bots" => a.bots = num(&value)? as usize,
+            "--rooms" => a.rooms = num(&value)? as usize,
+            "--secs" => a.secs = num(&value)?,
+            "--warmup" => a.warmup = num(&value)?,
+            "--tag" => a.tag = value,
+            _ => return Err(format!("unknown flag {flag}")),
+        }
+    }
+    if a.bots == 0 || a.rooms == 0 || a.secs <= 0.0 {
+        return Err("--bots, --rooms and --secs must be positive".into());
+    }
+    Ok(a)
+}
+
+fn main() {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!(
+                "village-bots: {e}\nusage: village-bots [--url ws://127.0.0.1:7878] [--bots N per room] \
+                 [--rooms N] [--secs S] [--warmup S] [--tag NAME]"
+            );
+            std::process::exit(2);
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let floor = floor::start(
+        Duration::from_secs_f64(args.warmup),
+        Duration::from_secs_f64(args.secs),
+    );
+    match rt.block_on(run(&args)) {
+        Ok(totals) => report::print(&args, &totals, &floor.join().unwrap_or_default()),
+        Err(e) => {
+            eprintln!("village-bots: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+async fn run(args: &Args) -> Result<Totals, String> {
+    // A fresh room name per run, so the room's counts are this run's alone.
+    let urls: Vec<String> = (0..args.rooms)
+        .map(|r| format!("{}/{}-{r}", args.url, args.tag))
+        .collect();
+    let clock = bot::Clock::new(
+        Duration::from_secs_f64(args.warmup),
+        Duration::from_secs_f64(args.secs),
+    );
+    let mut tasks = Vec::new();
+    for (r, url) in urls.iter().enumerate() {
+        for i in 0..args.bots {
+            let plan = BotPlan::new(i, url.clone(), i == 0, r);
+            tasks.push(tokio::spawn(bot::run(plan, clock.clone())));
+            // Stagger the joins a little, as real arrivals are.
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    let mut totals = Totals::default();
+    for t in tasks {
+        let one = t.await.map_err(|e| e.to_string())??;
+        totals.add(one);
+    }
+    Ok(totals)
+}

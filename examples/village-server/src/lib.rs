@@ -1,1 +1,31 @@
-//! village-server
+//! village-server: a room server for the village protocol on tuplet.
+//!
+//! Every client message is decoded and validated by the derived codecs; bad input is
+//! dropped and counted by message type and error code, and its sender stays connected.
+//! Moves are checked against the map and a speed limit (a rejected one is answered with a
+//! correction to its sender alone) and relayed by distance tier
+//! ([`tuplet::relay`]), silent while a pose does not change ([`tuplet::silence`]). Each
+//! client gets the entity snapshot every tick and, when signed in and subscribed, the bird
+//! stream. A room is one task: rooms, not players per room, are the unit of scale.
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let server = village_server::start(village_server::Config::default()).await?;
+//! println!("listening on {}", server.url("village"));
+//! server.wait().await;
+//! # Ok(()) }
+//! ```
+
+pub mod client;
+pub mod config;
+mod conn;
+mod fanout;
+mod limits;
+mod room;
+mod server;
+mod snapshot;
+pub mod stats;
+mod world;
+
+pub use config::Config;
+pub use server::{start, Server};

@@ -33,6 +33,26 @@ pub struct ServerStats {
     pub moves_per_s: u16,
     /// Process uptime, seconds.
     pub uptime_s: u32,
+    /// Tick lateness since the last reset (`diag:bytes` with `reset`), 95th percentile, ms.
+    pub tick_late_p95_ms: Option<f32>,
+    /// Tick lateness since the last reset, worst, ms.
+    pub tick_late_max_ms: Option<f32>,
+    /// Cost of one `player:move` (decode, validate, fan-out encode, enqueue) since the last
+    /// reset, median, ms.
+    pub move_cost_p50_ms: Option<f32>,
+    /// The same cost, 95th percentile, ms.
+    pub move_cost_p95_ms: Option<f32>,
+    /// Moves handled since the room opened.
+    pub moves: Option<u64>,
+    /// Valid messages handled since the room opened.
+    pub accepted: Option<u64>,
+    /// Inputs dropped since the room opened, by message type and code
+    /// (`"player:move out_of_range"`, `"(frame) too_large"`).
+    #[tuplet(len(max = 64))]
+    pub dropped: Option<BTreeMap<String, u32>>,
+    /// Frames the server could not queue because a client's queue was full, since the room
+    /// opened.
+    pub unsent: Option<u64>,
 }
 
 /// The answer to `diag:ping`, sent to that client only.

@@ -149,9 +149,12 @@ pub fn lock_file(data: &[u8]) -> bool {
     true
 }
 
-/// A private copy of the village crate (`Cargo.toml` and `src/`) and its source files, sorted.
-fn village_copy() -> &'static (PathBuf, Vec<(PathBuf, Vec<u8>)>) {
-    static COPY: OnceLock<(PathBuf, Vec<(PathBuf, Vec<u8>)>)> = OnceLock::new();
+/// A crate's folder and its source files (path, text), sorted.
+type CrateCopy = (PathBuf, Vec<(PathBuf, Vec<u8>)>);
+
+/// A private copy of the village crate (`Cargo.toml` and `src/`) and its source files.
+fn village_copy() -> &'static CrateCopy {
+    static COPY: OnceLock<CrateCopy> = OnceLock::new();
     COPY.get_or_init(|| {
         let base = std::env::temp_dir().join(format!("tuplet-fuzz-loader-{}", std::process::id()));
         let mut files = Vec::new();

@@ -1368,9 +1368,9 @@ export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 /** Reads a `Tier`: its number, or (named shape) its name. */
 export function Tier$read(r: Reader): Tier {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Bronze":
       return "Bronze";
       case "Silver":
@@ -1380,9 +1380,8 @@ export function Tier$read(r: Reader): Tier {
       case "Secret":
       return "Secret";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Bronze";

@@ -1416,9 +1416,9 @@ export type BirdState = "Perched" | "Hopping" | "Flying" | "Gliding" | "Landing"
 
 /** Reads a `BirdState`: its number, or (named shape) its name. */
 export function BirdState$read(r: Reader): BirdState {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Perched":
       return "Perched";
       case "Hopping":
@@ -1432,9 +1432,8 @@ export function BirdState$read(r: Reader): BirdState {
       case "Fleeing":
       return "Fleeing";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Perched";
@@ -1955,9 +1954,9 @@ export type Species = "Sparrow" | "Robin" | "Pigeon" | "Gull" | "Crow" | "Heron"
 
 /** Reads a `Species`: its number, or (named shape) its name. */
 export function Species$read(r: Reader): Species {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Sparrow":
       return "Sparrow";
       case "Robin":
@@ -1975,9 +1974,8 @@ export function Species$read(r: Reader): Species {
       case "Kingfisher":
       return "Kingfisher";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Sparrow";

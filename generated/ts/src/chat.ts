@@ -37,9 +37,9 @@ export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 /** Reads a `Channel`: its number, or (named shape) its name. */
 export function Channel$read(r: Reader): Channel {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Local":
       return "Local";
       case "Room":
@@ -51,9 +51,8 @@ export function Channel$read(r: Reader): Channel {
       case "Staff":
       return "Staff";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Local";

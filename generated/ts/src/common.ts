@@ -283,9 +283,9 @@ export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 /** Reads a `Medium`: its number, or (named shape) its name. */
 export function Medium$read(r: Reader): Medium {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Land":
       return "Land";
       case "Water":
@@ -295,9 +295,8 @@ export function Medium$read(r: Reader): Medium {
       case "Air":
       return "Air";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Land";

@@ -1032,9 +1032,9 @@ export type MoonPhase = "New" | "WaxingCrescent" | "FirstQuarter" | "WaxingGibbo
 
 /** Reads a `MoonPhase`: its number, or (named shape) its name. */
 export function MoonPhase$read(r: Reader): MoonPhase {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "New":
       return "New";
       case "WaxingCrescent":
@@ -1052,9 +1052,8 @@ export function MoonPhase$read(r: Reader): MoonPhase {
       case "WaningCrescent":
       return "WaningCrescent";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "New";

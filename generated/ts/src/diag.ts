@@ -1498,6 +1498,41 @@ export interface ServerStats {
    * Process uptime, seconds.
    */
   uptime_s: number;
+  /**
+   * Tick lateness since the last reset (`diag:bytes` with `reset`), 95th percentile, ms.
+   */
+  tick_late_p95_ms?: number;
+  /**
+   * Tick lateness since the last reset, worst, ms.
+   */
+  tick_late_max_ms?: number;
+  /**
+   * Cost of one `player:move` (decode, validate, fan-out encode, enqueue) since the last
+   * reset, median, ms.
+   */
+  move_cost_p50_ms?: number;
+  /**
+   * The same cost, 95th percentile, ms.
+   */
+  move_cost_p95_ms?: number;
+  /**
+   * Moves handled since the room opened.
+   */
+  moves?: number;
+  /**
+   * Valid messages handled since the room opened.
+   */
+  accepted?: number;
+  /**
+   * Inputs dropped since the room opened, by message type and code
+   * (`"player:move out_of_range"`, `"(frame) too_large"`).
+   */
+  dropped?: Map<string, number>;
+  /**
+   * Frames the server could not queue because a client's queue was full, since the room
+   * opened.
+   */
+  unsent?: number;
 }
 
 /** Reads a `ServerStats` of either shape. */
@@ -1549,9 +1584,77 @@ export function ServerStats$read(r: Reader): ServerStats {
       }
       k = "uptime_s";
       const f6 = r.readInt(0, 4294967295);
+      let f7: number | undefined;
+      if (s > 7) {
+        k = "tick_late_p95_ms";
+        f7 = (r.tryNil() ? undefined : r.readF32());
+      }
+      let f8: number | undefined;
+      if (s > 8) {
+        k = "tick_late_max_ms";
+        f8 = (r.tryNil() ? undefined : r.readF32());
+      }
+      let f9: number | undefined;
+      if (s > 9) {
+        k = "move_cost_p50_ms";
+        f9 = (r.tryNil() ? undefined : r.readF32());
+      }
+      let f10: number | undefined;
+      if (s > 10) {
+        k = "move_cost_p95_ms";
+        f10 = (r.tryNil() ? undefined : r.readF32());
+      }
+      let f11: number | undefined;
+      if (s > 11) {
+        k = "moves";
+        f11 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+      }
+      let f12: number | undefined;
+      if (s > 12) {
+        k = "accepted";
+        f12 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+      }
+      let f13: Map<string, number> | undefined;
+      if (s > 13) {
+        k = "dropped";
+        let o6: Map<string, number> | undefined;
+        if (!r.tryNil()) {
+          const n1 = r.readMapLen();
+          checkLen(n1, 0, 64, "entries");
+          const m2 = new Map<string, number>();
+          for (let j3 = 0; j3 < n1; j3++) {
+            const k4 = r.readStr(0, 4294967295);
+            if (m2.has(k4)) throw duplicate(k4).inKey(k4);
+            let x5: number;
+            try {
+              x5 = r.readInt(0, 4294967295);
+            } catch (e) {
+              throw atKey(e, k4);
+            }
+            m2.set(k4, x5);
+          }
+          r.leave();
+          o6 = m2;
+        }
+        f13 = o6;
+      }
+      let f14: number | undefined;
+      if (s > 14) {
+        k = "unsent";
+        f14 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+      }
       k = undefined;
-      for (let j1 = 7; j1 < s; j1++) r.skipValue();
-      v = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      for (let j7 = 15; j7 < s; j7++) r.skipValue();
+      const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      if (f7 !== undefined) o.tick_late_p95_ms = f7;
+      if (f8 !== undefined) o.tick_late_max_ms = f8;
+      if (f9 !== undefined) o.move_cost_p50_ms = f9;
+      if (f10 !== undefined) o.move_cost_p95_ms = f10;
+      if (f11 !== undefined) o.moves = f11;
+      if (f12 !== undefined) o.accepted = f12;
+      if (f13 !== undefined) o.dropped = f13;
+      if (f14 !== undefined) o.unsent = f14;
+      v = o;
     } catch (e) {
       throw at(e, k);
     }
@@ -1564,10 +1667,26 @@ export function ServerStats$read(r: Reader): ServerStats {
     let f4: number | undefined;
     let f5: number | undefined;
     let f6: number | undefined;
+    let f7: number | undefined;
+    let f7s = false;
+    let f8: number | undefined;
+    let f8s = false;
+    let f9: number | undefined;
+    let f9s = false;
+    let f10: number | undefined;
+    let f10s = false;
+    let f11: number | undefined;
+    let f11s = false;
+    let f12: number | undefined;
+    let f12s = false;
+    let f13: Map<string, number> | undefined;
+    let f13s = false;
+    let f14: number | undefined;
+    let f14s = false;
     let k: string | undefined;
     let ix = -1;
     try {
-      for (let j2 = 0; j2 < n; j2++) {
+      for (let j8 = 0; j8 < n; j8++) {
         k = undefined;
         ix = -1;
         const key = r.readStr(0, 4294967295);
@@ -1621,6 +1740,89 @@ export function ServerStats$read(r: Reader): ServerStats {
             f6 = r.readInt(0, 4294967295);
             break;
           }
+          case "tick_late_p95_ms":
+          {
+            if (f7s) throw duplicate(key).inField("tick_late_p95_ms");
+            f7s = true;
+            k = "tick_late_p95_ms";
+            f7 = (r.tryNil() ? undefined : r.readF32());
+            break;
+          }
+          case "tick_late_max_ms":
+          {
+            if (f8s) throw duplicate(key).inField("tick_late_max_ms");
+            f8s = true;
+            k = "tick_late_max_ms";
+            f8 = (r.tryNil() ? undefined : r.readF32());
+            break;
+          }
+          case "move_cost_p50_ms":
+          {
+            if (f9s) throw duplicate(key).inField("move_cost_p50_ms");
+            f9s = true;
+            k = "move_cost_p50_ms";
+            f9 = (r.tryNil() ? undefined : r.readF32());
+            break;
+          }
+          case "move_cost_p95_ms":
+          {
+            if (f10s) throw duplicate(key).inField("move_cost_p95_ms");
+            f10s = true;
+            k = "move_cost_p95_ms";
+            f10 = (r.tryNil() ? undefined : r.readF32());
+            break;
+          }
+          case "moves":
+          {
+            if (f11s) throw duplicate(key).inField("moves");
+            f11s = true;
+            k = "moves";
+            f11 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+            break;
+          }
+          case "accepted":
+          {
+            if (f12s) throw duplicate(key).inField("accepted");
+            f12s = true;
+            k = "accepted";
+            f12 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+            break;
+          }
+          case "dropped":
+          {
+            if (f13s) throw duplicate(key).inField("dropped");
+            f13s = true;
+            k = "dropped";
+            let o14: Map<string, number> | undefined;
+            if (!r.tryNil()) {
+              const n9 = r.readMapLen();
+              checkLen(n9, 0, 64, "entries");
+              const m10 = new Map<string, number>();
+              for (let j11 = 0; j11 < n9; j11++) {
+                const k12 = r.readStr(0, 4294967295);
+                if (m10.has(k12)) throw duplicate(k12).inKey(k12);
+                let x13: number;
+                try {
+                  x13 = r.readInt(0, 4294967295);
+                } catch (e) {
+                  throw atKey(e, k12);
+                }
+                m10.set(k12, x13);
+              }
+              r.leave();
+              o14 = m10;
+            }
+            f13 = o14;
+            break;
+          }
+          case "unsent":
+          {
+            if (f14s) throw duplicate(key).inField("unsent");
+            f14s = true;
+            k = "unsent";
+            f14 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+            break;
+          }
           default:
             r.skipValue();
         }
@@ -1634,7 +1836,16 @@ export function ServerStats$read(r: Reader): ServerStats {
       if (f4 === undefined) throw missing("heap_used");
       if (f5 === undefined) throw missing("moves_per_s");
       if (f6 === undefined) throw missing("uptime_s");
-      v = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      if (f7 !== undefined) o.tick_late_p95_ms = f7;
+      if (f8 !== undefined) o.tick_late_max_ms = f8;
+      if (f9 !== undefined) o.move_cost_p50_ms = f9;
+      if (f10 !== undefined) o.move_cost_p95_ms = f10;
+      if (f11 !== undefined) o.moves = f11;
+      if (f12 !== undefined) o.accepted = f12;
+      if (f13 !== undefined) o.dropped = f13;
+      if (f14 !== undefined) o.unsent = f14;
+      v = o;
     } catch (e) {
       throw at(e, k, ix);
     }
@@ -1692,8 +1903,75 @@ export function ServerStats$from(x: unknown): ServerStats {
       }
       k = "uptime_s";
       const f6 = wInt(a[6], 0, 4294967295);
+      let f7: number | undefined;
+      if (a.length > 7) {
+        k = "tick_late_p95_ms";
+        f7 = (isNil(a[7]) ? undefined : wF32(a[7]));
+      }
+      let f8: number | undefined;
+      if (a.length > 8) {
+        k = "tick_late_max_ms";
+        f8 = (isNil(a[8]) ? undefined : wF32(a[8]));
+      }
+      let f9: number | undefined;
+      if (a.length > 9) {
+        k = "move_cost_p50_ms";
+        f9 = (isNil(a[9]) ? undefined : wF32(a[9]));
+      }
+      let f10: number | undefined;
+      if (a.length > 10) {
+        k = "move_cost_p95_ms";
+        f10 = (isNil(a[10]) ? undefined : wF32(a[10]));
+      }
+      let f11: number | undefined;
+      if (a.length > 11) {
+        k = "moves";
+        f11 = (isNil(a[11]) ? undefined : wInt(a[11], 0, 9007199254740991));
+      }
+      let f12: number | undefined;
+      if (a.length > 12) {
+        k = "accepted";
+        f12 = (isNil(a[12]) ? undefined : wInt(a[12], 0, 9007199254740991));
+      }
+      let f13: Map<string, number> | undefined;
+      if (a.length > 13) {
+        k = "dropped";
+        let o7: Map<string, number> | undefined;
+        if (!isNil(a[13])) {
+          const e1 = wEntries(a[13]);
+          checkLen(e1.length, 0, 64, "entries");
+          const m2 = new Map<string, number>();
+          for (const [k3, x4] of e1) {
+            const k5 = wStr(k3, 0, 4294967295);
+            if (m2.has(k5)) throw duplicate(k5).inKey(k5);
+            let x6: number;
+            try {
+              x6 = wInt(x4, 0, 4294967295);
+            } catch (e) {
+              throw atKey(e, k5);
+            }
+            m2.set(k5, x6);
+          }
+          o7 = m2;
+        }
+        f13 = o7;
+      }
+      let f14: number | undefined;
+      if (a.length > 14) {
+        k = "unsent";
+        f14 = (isNil(a[14]) ? undefined : wInt(a[14], 0, 9007199254740991));
+      }
       k = undefined;
-      v = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      if (f7 !== undefined) o.tick_late_p95_ms = f7;
+      if (f8 !== undefined) o.tick_late_max_ms = f8;
+      if (f9 !== undefined) o.move_cost_p50_ms = f9;
+      if (f10 !== undefined) o.move_cost_p95_ms = f10;
+      if (f11 !== undefined) o.moves = f11;
+      if (f12 !== undefined) o.accepted = f12;
+      if (f13 !== undefined) o.dropped = f13;
+      if (f14 !== undefined) o.unsent = f14;
+      v = o;
     } catch (e) {
       throw at(e, k);
     }
@@ -1706,6 +1984,22 @@ export function ServerStats$from(x: unknown): ServerStats {
     let f4: number | undefined;
     let f5: number | undefined;
     let f6: number | undefined;
+    let f7: number | undefined;
+    let f7s = false;
+    let f8: number | undefined;
+    let f8s = false;
+    let f9: number | undefined;
+    let f9s = false;
+    let f10: number | undefined;
+    let f10s = false;
+    let f11: number | undefined;
+    let f11s = false;
+    let f12: number | undefined;
+    let f12s = false;
+    let f13: Map<string, number> | undefined;
+    let f13s = false;
+    let f14: number | undefined;
+    let f14s = false;
     let k: string | undefined;
     let ix = -1;
     try {
@@ -1763,6 +2057,88 @@ export function ServerStats$from(x: unknown): ServerStats {
             f6 = wInt(x0, 0, 4294967295);
             break;
           }
+          case "tick_late_p95_ms":
+          {
+            if (f7s) throw duplicate(key).inField("tick_late_p95_ms");
+            f7s = true;
+            k = "tick_late_p95_ms";
+            f7 = (isNil(x0) ? undefined : wF32(x0));
+            break;
+          }
+          case "tick_late_max_ms":
+          {
+            if (f8s) throw duplicate(key).inField("tick_late_max_ms");
+            f8s = true;
+            k = "tick_late_max_ms";
+            f8 = (isNil(x0) ? undefined : wF32(x0));
+            break;
+          }
+          case "move_cost_p50_ms":
+          {
+            if (f9s) throw duplicate(key).inField("move_cost_p50_ms");
+            f9s = true;
+            k = "move_cost_p50_ms";
+            f9 = (isNil(x0) ? undefined : wF32(x0));
+            break;
+          }
+          case "move_cost_p95_ms":
+          {
+            if (f10s) throw duplicate(key).inField("move_cost_p95_ms");
+            f10s = true;
+            k = "move_cost_p95_ms";
+            f10 = (isNil(x0) ? undefined : wF32(x0));
+            break;
+          }
+          case "moves":
+          {
+            if (f11s) throw duplicate(key).inField("moves");
+            f11s = true;
+            k = "moves";
+            f11 = (isNil(x0) ? undefined : wInt(x0, 0, 9007199254740991));
+            break;
+          }
+          case "accepted":
+          {
+            if (f12s) throw duplicate(key).inField("accepted");
+            f12s = true;
+            k = "accepted";
+            f12 = (isNil(x0) ? undefined : wInt(x0, 0, 9007199254740991));
+            break;
+          }
+          case "dropped":
+          {
+            if (f13s) throw duplicate(key).inField("dropped");
+            f13s = true;
+            k = "dropped";
+            let o14: Map<string, number> | undefined;
+            if (!isNil(x0)) {
+              const e8 = wEntries(x0);
+              checkLen(e8.length, 0, 64, "entries");
+              const m9 = new Map<string, number>();
+              for (const [k10, x11] of e8) {
+                const k12 = wStr(k10, 0, 4294967295);
+                if (m9.has(k12)) throw duplicate(k12).inKey(k12);
+                let x13: number;
+                try {
+                  x13 = wInt(x11, 0, 4294967295);
+                } catch (e) {
+                  throw atKey(e, k12);
+                }
+                m9.set(k12, x13);
+              }
+              o14 = m9;
+            }
+            f13 = o14;
+            break;
+          }
+          case "unsent":
+          {
+            if (f14s) throw duplicate(key).inField("unsent");
+            f14s = true;
+            k = "unsent";
+            f14 = (isNil(x0) ? undefined : wInt(x0, 0, 9007199254740991));
+            break;
+          }
           default:
             break;
         }
@@ -1776,7 +2152,16 @@ export function ServerStats$from(x: unknown): ServerStats {
       if (f4 === undefined) throw missing("heap_used");
       if (f5 === undefined) throw missing("moves_per_s");
       if (f6 === undefined) throw missing("uptime_s");
-      v = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
+      if (f7 !== undefined) o.tick_late_p95_ms = f7;
+      if (f8 !== undefined) o.tick_late_max_ms = f8;
+      if (f9 !== undefined) o.move_cost_p50_ms = f9;
+      if (f10 !== undefined) o.move_cost_p95_ms = f10;
+      if (f11 !== undefined) o.moves = f11;
+      if (f12 !== undefined) o.accepted = f12;
+      if (f13 !== undefined) o.dropped = f13;
+      if (f14 !== undefined) o.unsent = f14;
+      v = o;
     } catch (e) {
       throw at(e, k, ix);
     }
@@ -1788,7 +2173,7 @@ export function ServerStats$from(x: unknown): ServerStats {
 export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(7);
+    w.mapLen(7 + (v.tick_late_p95_ms !== undefined ? 1 : 0) + (v.tick_late_max_ms !== undefined ? 1 : 0) + (v.move_cost_p50_ms !== undefined ? 1 : 0) + (v.move_cost_p95_ms !== undefined ? 1 : 0) + (v.moves !== undefined ? 1 : 0) + (v.accepted !== undefined ? 1 : 0) + (v.dropped !== undefined ? 1 : 0) + (v.unsent !== undefined ? 1 : 0));
     w.str("loop_lag_ms");
     w.f64(vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308));
     w.str("move_cost_ms");
@@ -1803,9 +2188,54 @@ export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): vo
     w.int(vInt(v.moves_per_s, 0, 65535));
     w.str("uptime_s");
     w.int(vInt(v.uptime_s, 0, 4294967295));
+    if (v.tick_late_p95_ms !== undefined) {
+      w.str("tick_late_p95_ms");
+      w.f32(vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+    if (v.tick_late_max_ms !== undefined) {
+      w.str("tick_late_max_ms");
+      w.f32(vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+    if (v.move_cost_p50_ms !== undefined) {
+      w.str("move_cost_p50_ms");
+      w.f32(vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+    if (v.move_cost_p95_ms !== undefined) {
+      w.str("move_cost_p95_ms");
+      w.f32(vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+    if (v.moves !== undefined) {
+      w.str("moves");
+      w.int(vInt(v.moves, 0, 9007199254740991));
+    }
+    if (v.accepted !== undefined) {
+      w.str("accepted");
+      w.int(vInt(v.accepted, 0, 9007199254740991));
+    }
+    if (v.dropped !== undefined) {
+      w.str("dropped");
+      const m1 = vMap(v.dropped, 0, 64);
+      w.mapLen(m1.size);
+      for (const [k2, x3] of sorted(m1)) {
+        w.str(vStr(k2, 0, 4294967295));
+        w.int(vInt(x3, 0, 4294967295));
+      }
+    }
+    if (v.unsent !== undefined) {
+      w.str("unsent");
+      w.int(vInt(v.unsent, 0, 9007199254740991));
+    }
     return;
   }
-  const len = 7;
+  let len = 7;
+  if (v.unsent !== undefined) len = 15;
+  else if (v.dropped !== undefined) len = 14;
+  else if (v.accepted !== undefined) len = 13;
+  else if (v.moves !== undefined) len = 12;
+  else if (v.move_cost_p95_ms !== undefined) len = 11;
+  else if (v.move_cost_p50_ms !== undefined) len = 10;
+  else if (v.tick_late_max_ms !== undefined) len = 9;
+  else if (v.tick_late_p95_ms !== undefined) len = 8;
   w.arrayLen(len);
   w.f64(vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308));
   w.f32(vF32(v.move_cost_ms, -3.4028234663852886e38, 3.4028234663852886e38));
@@ -1814,6 +2244,59 @@ export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): vo
   w.int(vInt(v.heap_used, 0, 9007199254740991));
   w.int(vInt(v.moves_per_s, 0, 65535));
   w.int(vInt(v.uptime_s, 0, 4294967295));
+  if (len > 7) {
+    if (v.tick_late_p95_ms === undefined) w.nil();
+    else {
+      w.f32(vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+  }
+  if (len > 8) {
+    if (v.tick_late_max_ms === undefined) w.nil();
+    else {
+      w.f32(vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+  }
+  if (len > 9) {
+    if (v.move_cost_p50_ms === undefined) w.nil();
+    else {
+      w.f32(vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+  }
+  if (len > 10) {
+    if (v.move_cost_p95_ms === undefined) w.nil();
+    else {
+      w.f32(vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38));
+    }
+  }
+  if (len > 11) {
+    if (v.moves === undefined) w.nil();
+    else {
+      w.int(vInt(v.moves, 0, 9007199254740991));
+    }
+  }
+  if (len > 12) {
+    if (v.accepted === undefined) w.nil();
+    else {
+      w.int(vInt(v.accepted, 0, 9007199254740991));
+    }
+  }
+  if (len > 13) {
+    if (v.dropped === undefined) w.nil();
+    else {
+      const m4 = vMap(v.dropped, 0, 64);
+      w.mapLen(m4.size);
+      for (const [k5, x6] of sorted(m4)) {
+        w.str(vStr(k5, 0, 4294967295));
+        w.int(vInt(x6, 0, 4294967295));
+      }
+    }
+  }
+  if (len > 14) {
+    if (v.unsent === undefined) w.nil();
+    else {
+      w.int(vInt(v.unsent, 0, 9007199254740991));
+    }
+  }
 }
 
 /** A `ServerStats` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
@@ -1828,9 +2311,34 @@ export function ServerStats$wire(v: ServerStats, named: boolean): unknown {
     o["heap_used"] = vInt(v.heap_used, 0, 9007199254740991);
     o["moves_per_s"] = vInt(v.moves_per_s, 0, 65535);
     o["uptime_s"] = vInt(v.uptime_s, 0, 4294967295);
+    if (v.tick_late_p95_ms !== undefined) o["tick_late_p95_ms"] = vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38);
+    if (v.tick_late_max_ms !== undefined) o["tick_late_max_ms"] = vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38);
+    if (v.move_cost_p50_ms !== undefined) o["move_cost_p50_ms"] = vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38);
+    if (v.move_cost_p95_ms !== undefined) o["move_cost_p95_ms"] = vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38);
+    if (v.moves !== undefined) o["moves"] = vInt(v.moves, 0, 9007199254740991);
+    if (v.accepted !== undefined) o["accepted"] = vInt(v.accepted, 0, 9007199254740991);
+    if (v.dropped !== undefined) o["dropped"] = new Map<unknown, unknown>(sorted(vMap(v.dropped, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 4294967295)]));
+    if (v.unsent !== undefined) o["unsent"] = vInt(v.unsent, 0, 9007199254740991);
     return o;
   }
+  let len = 7;
+  if (v.unsent !== undefined) len = 15;
+  else if (v.dropped !== undefined) len = 14;
+  else if (v.accepted !== undefined) len = 13;
+  else if (v.moves !== undefined) len = 12;
+  else if (v.move_cost_p95_ms !== undefined) len = 11;
+  else if (v.move_cost_p50_ms !== undefined) len = 10;
+  else if (v.tick_late_max_ms !== undefined) len = 9;
+  else if (v.tick_late_p95_ms !== undefined) len = 8;
   const a: unknown[] = [vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308), vF32(v.move_cost_ms, -3.4028234663852886e38, 3.4028234663852886e38), vF32(v.move_cost_peak_ms, -3.4028234663852886e38, 3.4028234663852886e38), vInt(v.rss, 0, 9007199254740991), vInt(v.heap_used, 0, 9007199254740991), vInt(v.moves_per_s, 0, 65535), vInt(v.uptime_s, 0, 4294967295)];
+  if (len > 7) a.push((v.tick_late_p95_ms === undefined ? null : vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
+  if (len > 8) a.push((v.tick_late_max_ms === undefined ? null : vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
+  if (len > 9) a.push((v.move_cost_p50_ms === undefined ? null : vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
+  if (len > 10) a.push((v.move_cost_p95_ms === undefined ? null : vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
+  if (len > 11) a.push((v.moves === undefined ? null : vInt(v.moves, 0, 9007199254740991)));
+  if (len > 12) a.push((v.accepted === undefined ? null : vInt(v.accepted, 0, 9007199254740991)));
+  if (len > 13) a.push((v.dropped === undefined ? null : new Map<unknown, unknown>(sorted(vMap(v.dropped, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 4294967295)]))));
+  if (len > 14) a.push((v.unsent === undefined ? null : vInt(v.unsent, 0, 9007199254740991)));
   return a;
 }
 
@@ -1857,6 +2365,62 @@ export function ServerStats$validate(v: ServerStats, path: Seg[], issues: Issue[
   path.pop();
   path.push("uptime_s");
   check(path, issues, () => vInt(v.uptime_s, 0, 4294967295));
+  path.pop();
+  path.push("tick_late_p95_ms");
+  const y1 = v.tick_late_p95_ms;
+  if (y1 !== undefined) {
+    check(path, issues, () => vF32(y1, -3.4028234663852886e38, 3.4028234663852886e38));
+  }
+  path.pop();
+  path.push("tick_late_max_ms");
+  const y2 = v.tick_late_max_ms;
+  if (y2 !== undefined) {
+    check(path, issues, () => vF32(y2, -3.4028234663852886e38, 3.4028234663852886e38));
+  }
+  path.pop();
+  path.push("move_cost_p50_ms");
+  const y3 = v.move_cost_p50_ms;
+  if (y3 !== undefined) {
+    check(path, issues, () => vF32(y3, -3.4028234663852886e38, 3.4028234663852886e38));
+  }
+  path.pop();
+  path.push("move_cost_p95_ms");
+  const y4 = v.move_cost_p95_ms;
+  if (y4 !== undefined) {
+    check(path, issues, () => vF32(y4, -3.4028234663852886e38, 3.4028234663852886e38));
+  }
+  path.pop();
+  path.push("moves");
+  const y5 = v.moves;
+  if (y5 !== undefined) {
+    check(path, issues, () => vInt(y5, 0, 9007199254740991));
+  }
+  path.pop();
+  path.push("accepted");
+  const y6 = v.accepted;
+  if (y6 !== undefined) {
+    check(path, issues, () => vInt(y6, 0, 9007199254740991));
+  }
+  path.pop();
+  path.push("dropped");
+  const y7 = v.dropped;
+  if (y7 !== undefined) {
+    if (check(path, issues, () => vMapType(y7))) {
+      check(path, issues, () => checkLen(y7.size, 0, 64, "entries"));
+      for (const [k8, x9] of y7) {
+        path.push({ key: String(k8) });
+        check(path, issues, () => vStr(k8, 0, 4294967295));
+        check(path, issues, () => vInt(x9, 0, 4294967295));
+        path.pop();
+      }
+    }
+  }
+  path.pop();
+  path.push("unsent");
+  const y10 = v.unsent;
+  if (y10 !== undefined) {
+    check(path, issues, () => vInt(y10, 0, 9007199254740991));
+  }
   path.pop();
 }
 

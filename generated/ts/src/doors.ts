@@ -31,9 +31,9 @@ export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 /** Reads a `DoorState`: its number, or (named shape) its name. */
 export function DoorState$read(r: Reader): DoorState {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Closed":
       return "Closed";
       case "Open":
@@ -43,9 +43,8 @@ export function DoorState$read(r: Reader): DoorState {
       case "Jammed":
       return "Jammed";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Closed";

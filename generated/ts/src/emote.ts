@@ -51,9 +51,9 @@ export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" 
 
 /** Reads a `Emote`: its number, or (named shape) its name. */
 export function Emote$read(r: Reader): Emote {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Wave":
       return "Wave";
       case "Clap":
@@ -73,9 +73,8 @@ export function Emote$read(r: Reader): Emote {
       case "Cry":
       return "Cry";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Wave";

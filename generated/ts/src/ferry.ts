@@ -960,9 +960,9 @@ export type Pier = "Harbour" | "Island" | "Rock";
 
 /** Reads a `Pier`: its number, or (named shape) its name. */
 export function Pier$read(r: Reader): Pier {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Harbour":
       return "Harbour";
       case "Island":
@@ -970,9 +970,8 @@ export function Pier$read(r: Reader): Pier {
       case "Rock":
       return "Rock";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Harbour";

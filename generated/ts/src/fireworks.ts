@@ -1455,9 +1455,9 @@ export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 /** Reads a `Shell`: its number, or (named shape) its name. */
 export function Shell$read(r: Reader): Shell {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Peony":
       return "Peony";
       case "Willow":
@@ -1469,9 +1469,8 @@ export function Shell$read(r: Reader): Shell {
       case "Strobe":
       return "Strobe";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Peony";

@@ -1884,9 +1884,9 @@ export type Water = "Pond" | "River" | "Harbour" | "Sea";
 
 /** Reads a `Water`: its number, or (named shape) its name. */
 export function Water$read(r: Reader): Water {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Pond":
       return "Pond";
       case "River":
@@ -1896,9 +1896,8 @@ export function Water$read(r: Reader): Water {
       case "Sea":
       return "Sea";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Pond";

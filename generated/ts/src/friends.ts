@@ -1493,9 +1493,9 @@ export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 /** Reads a `Presence`: its number, or (named shape) its name. */
 export function Presence$read(r: Reader): Presence {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Offline":
       return "Offline";
       case "Here":
@@ -1507,9 +1507,8 @@ export function Presence$read(r: Reader): Presence {
       case "Busy":
       return "Busy";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Offline";

@@ -1666,9 +1666,9 @@ export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Wither
 
 /** Reads a `Stage`: its number, or (named shape) its name. */
 export function Stage$read(r: Reader): Stage {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Empty":
       return "Empty";
       case "Seeded":
@@ -1682,9 +1682,8 @@ export function Stage$read(r: Reader): Stage {
       case "Withered":
       return "Withered";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Empty";

@@ -35,9 +35,9 @@ export type Gait = "Halt" | "Walk" | "Trot" | "Canter" | "Gallop";
 
 /** Reads a `Gait`: its number, or (named shape) its name. */
 export function Gait$read(r: Reader): Gait {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Halt":
       return "Halt";
       case "Walk":
@@ -49,9 +49,8 @@ export function Gait$read(r: Reader): Gait {
       case "Gallop":
       return "Gallop";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Halt";

@@ -2159,9 +2159,9 @@ export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 /** Reads a `Visitors`: its number, or (named shape) its name. */
 export function Visitors$read(r: Reader): Visitors {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Locked":
       return "Locked";
       case "Friends":
@@ -2171,9 +2171,8 @@ export function Visitors$read(r: Reader): Visitors {
       case "Open":
       return "Open";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Locked";

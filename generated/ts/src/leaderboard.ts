@@ -35,9 +35,9 @@ export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 /** Reads a `Board`: its number, or (named shape) its name. */
 export function Board$read(r: Reader): Board {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Fishing":
       return "Fishing";
       case "RaceLap":
@@ -49,9 +49,8 @@ export function Board$read(r: Reader): Board {
       case "Harvest":
       return "Harvest";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Fishing";

@@ -39,9 +39,9 @@ export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 /** Reads a `Icon`: its number, or (named shape) its name. */
 export function Icon$read(r: Reader): Icon {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Pin":
       return "Pin";
       case "Star":
@@ -55,9 +55,8 @@ export function Icon$read(r: Reader): Icon {
       case "Home":
       return "Home";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Pin";

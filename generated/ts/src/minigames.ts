@@ -33,9 +33,9 @@ export type Game = "Race" | "HideSeek" | "Kickball" | "Snowball" | number;
 
 /** Reads a `Game`: its number, or (named shape) its name. */
 export function Game$read(r: Reader): Game {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Race":
       return "Race";
       case "HideSeek":
@@ -45,9 +45,8 @@ export function Game$read(r: Reader): Game {
       case "Snowball":
       return "Snowball";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Race";

@@ -1389,9 +1389,9 @@ export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Cont
 
 /** Reads a `ReportCategory`: its number, or (named shape) its name. */
 export function ReportCategory$read(r: Reader): ReportCategory {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Harassment":
       return "Harassment";
       case "Spam":
@@ -1403,9 +1403,8 @@ export function ReportCategory$read(r: Reader): ReportCategory {
       case "Content":
       return "Content";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Harassment";

@@ -35,9 +35,9 @@ export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 /** Reads a `Instrument`: its number, or (named shape) its name. */
 export function Instrument$read(r: Reader): Instrument {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Guitar":
       return "Guitar";
       case "Piano":
@@ -49,9 +49,8 @@ export function Instrument$read(r: Reader): Instrument {
       case "Harp":
       return "Harp";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Guitar";

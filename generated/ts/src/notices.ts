@@ -27,9 +27,9 @@ export type Level = "Toast" | "Banner" | "Modal";
 
 /** Reads a `Level`: its number, or (named shape) its name. */
 export function Level$read(r: Reader): Level {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Toast":
       return "Toast";
       case "Banner":
@@ -37,9 +37,8 @@ export function Level$read(r: Reader): Level {
       case "Modal":
       return "Modal";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Toast";

@@ -31,9 +31,9 @@ export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 /** Reads a `Mood`: its number, or (named shape) its name. */
 export function Mood$read(r: Reader): Mood {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Cross":
       return "Cross";
       case "Neutral":
@@ -43,9 +43,8 @@ export function Mood$read(r: Reader): Mood {
       case "Delighted":
       return "Delighted";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case -1:
       return "Cross";

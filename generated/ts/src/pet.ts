@@ -1257,9 +1257,9 @@ export type PetKind = "Dog" | "Cat" | "Rabbit" | "Duck" | "Fox";
 
 /** Reads a `PetKind`: its number, or (named shape) its name. */
 export function PetKind$read(r: Reader): PetKind {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Dog":
       return "Dog";
       case "Cat":
@@ -1271,9 +1271,8 @@ export function PetKind$read(r: Reader): PetKind {
       case "Fox":
       return "Fox";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Dog";

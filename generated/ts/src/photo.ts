@@ -33,9 +33,9 @@ export type PhotoFilter = "Plain" | "Mono" | "Sepia" | "Miniature";
 
 /** Reads a `PhotoFilter`: its number, or (named shape) its name. */
 export function PhotoFilter$read(r: Reader): PhotoFilter {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Plain":
       return "Plain";
       case "Mono":
@@ -45,9 +45,8 @@ export function PhotoFilter$read(r: Reader): PhotoFilter {
       case "Miniature":
       return "Miniature";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Plain";

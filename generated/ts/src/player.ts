@@ -37,9 +37,9 @@ export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shut
 
 /** Reads a `LeaveReason`: its number, or (named shape) its name. */
 export function LeaveReason$read(r: Reader): LeaveReason {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Closed":
       return "Closed";
       case "TimedOut":
@@ -51,9 +51,8 @@ export function LeaveReason$read(r: Reader): LeaveReason {
       case "Shutdown":
       return "Shutdown";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Closed";
@@ -4397,9 +4396,9 @@ export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry"
 
 /** Reads a `RejectReason`: its number, or (named shape) its name. */
 export function RejectReason$read(r: Reader): RejectReason {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "OutOfBounds":
       return "OutOfBounds";
       case "WrongMedium":
@@ -4409,9 +4408,8 @@ export function RejectReason$read(r: Reader): RejectReason {
       case "NoEntry":
       return "NoEntry";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "OutOfBounds";

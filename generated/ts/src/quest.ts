@@ -1990,9 +1990,9 @@ export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 /** Reads a `QuestState`: its number, or (named shape) its name. */
 export function QuestState$read(r: Reader): QuestState {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Offered":
       return "Offered";
       case "Active":
@@ -2004,9 +2004,8 @@ export function QuestState$read(r: Reader): QuestState {
       case "Abandoned":
       return "Abandoned";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Offered";

@@ -31,9 +31,9 @@ export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned
 
 /** Reads a `RevokeReason`: its number, or (named shape) its name. */
 export function RevokeReason$read(r: Reader): RevokeReason {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "LoggedOut":
       return "LoggedOut";
       case "PasswordReset":
@@ -43,9 +43,8 @@ export function RevokeReason$read(r: Reader): RevokeReason {
       case "Banned":
       return "Banned";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "LoggedOut";

@@ -698,9 +698,9 @@ export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "No
 
 /** Reads a `ShopRefusal`: its number, or (named shape) its name. */
 export function ShopRefusal$read(r: Reader): ShopRefusal {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Funds":
       return "Funds";
       case "SoldOut":
@@ -712,9 +712,8 @@ export function ShopRefusal$read(r: Reader): ShopRefusal {
       case "NotWanted":
       return "NotWanted";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Funds";

@@ -418,9 +418,9 @@ export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 /** Reads a `TeleportRefusal`: its number, or (named shape) its name. */
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Locked":
       return "Locked";
       case "Cooldown":
@@ -430,9 +430,8 @@ export function TeleportRefusal$read(r: Reader): TeleportRefusal {
       case "Fare":
       return "Fare";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Locked";

@@ -1354,9 +1354,9 @@ export type TradeStage = "Open" | "OneLocked" | "BothLocked" | "Completed" | "Ca
 
 /** Reads a `TradeStage`: its number, or (named shape) its name. */
 export function TradeStage$read(r: Reader): TradeStage {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Open":
       return "Open";
       case "OneLocked":
@@ -1368,9 +1368,8 @@ export function TradeStage$read(r: Reader): TradeStage {
       case "Cancelled":
       return "Cancelled";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Open";

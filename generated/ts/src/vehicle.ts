@@ -35,9 +35,9 @@ export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 /** Reads a `Seat`: its number, or (named shape) its name. */
 export function Seat$read(r: Reader): Seat {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Driver":
       return "Driver";
       case "Front":
@@ -49,9 +49,8 @@ export function Seat$read(r: Reader): Seat {
       case "Bed":
       return "Bed";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Driver";
@@ -163,9 +162,9 @@ export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 /** Reads a `VehicleAction`: its number, or (named shape) its name. */
 export function VehicleAction$read(r: Reader): VehicleAction {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Lock":
       return "Lock";
       case "Unlock":
@@ -175,9 +174,8 @@ export function VehicleAction$read(r: Reader): VehicleAction {
       case "Locate":
       return "Locate";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Lock";

@@ -218,9 +218,9 @@ export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 /** Reads a `SignalKind`: its number, or (named shape) its name. */
 export function SignalKind$read(r: Reader): SignalKind {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Offer":
       return "Offer";
       case "Answer":
@@ -228,9 +228,8 @@ export function SignalKind$read(r: Reader): SignalKind {
       case "Candidate":
       return "Candidate";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Offer";

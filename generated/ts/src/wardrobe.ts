@@ -672,9 +672,9 @@ export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 /** Reads a `WearSlot`: its number, or (named shape) its name. */
 export function WearSlot$read(r: Reader): WearSlot {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Head":
       return "Head";
       case "Top":
@@ -688,9 +688,8 @@ export function WearSlot$read(r: Reader): WearSlot {
       case "Hand":
       return "Hand";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Head";

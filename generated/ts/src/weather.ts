@@ -1013,9 +1013,9 @@ export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow"
 
 /** Reads a `WeatherKind`: its number, or (named shape) its name. */
 export function WeatherKind$read(r: Reader): WeatherKind {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Clear":
       return "Clear";
       case "Cloudy":
@@ -1029,9 +1029,8 @@ export function WeatherKind$read(r: Reader): WeatherKind {
       case "Snow":
       return "Snow";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 0:
       return "Clear";

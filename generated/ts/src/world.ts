@@ -39,9 +39,9 @@ export type EntityKind = "Npc" | "Pet" | "Vehicle" | "Boat" | "Horse" | "Ferry";
 
 /** Reads a `EntityKind`: its number, or (named shape) its name. */
 export function EntityKind$read(r: Reader): EntityKind {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Npc":
       return "Npc";
       case "Pet":
@@ -55,9 +55,8 @@ export function EntityKind$read(r: Reader): EntityKind {
       case "Ferry":
       return "Ferry";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Npc";

@@ -111,8 +111,10 @@ pub enum Shape {
 /// left with [`leave`](Reader::leave) once their elements are read.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
+    /// The bytes not yet consumed: the cursor is the start of this slice.
+    rest: &'a [u8],
+    /// The length of the whole message, for [`position`](Reader::position).
+    len: usize,
     elements_left: u32,
     depth: u32,
     limits: Limits,
@@ -129,8 +131,8 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn with_limits(buf: &'a [u8], limits: Limits) -> Self {
         Reader {
-            buf,
-            pos: 0,
+            rest: buf,
+            len: buf.len(),
             elements_left: limits.max_elements,
             depth: 0,
             limits,
@@ -140,13 +142,13 @@ impl<'a> Reader<'a> {
     /// Bytes consumed so far.
     #[inline]
     pub fn position(&self) -> usize {
-        self.pos
+        self.len - self.rest.len()
     }
 
     /// Bytes not yet consumed.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.buf.len().saturating_sub(self.pos)
+        self.rest.len()
     }
 
     /// Succeeds when every byte was consumed; `trailing_bytes` otherwise.
@@ -181,12 +183,12 @@ impl<'a> Reader<'a> {
     pub fn try_nil(&mut self) -> Result<bool, Error> {
         match self.peek()? {
             0xc0 => {
-                self.pos += 1;
+                self.bump(1);
                 Ok(true)
             }
             0xd4 => match self.undefined_at() {
                 Some(true) => {
-                    self.pos += 3;
+                    self.bump(3);
                     Ok(true)
                 }
                 Some(false) => Ok(false),
@@ -242,11 +244,11 @@ impl<'a> Reader<'a> {
     pub fn read_bool(&mut self) -> Result<bool, Error> {
         match self.peek()? {
             0xc2 => {
-                self.pos += 1;
+                self.bump(1);
                 Ok(false)
             }
             0xc3 => {
-                self.pos += 1;
+                self.bump(1);
                 Ok(true)
             }
             b => Err(self.unexpected("bool", b)),
@@ -260,19 +262,19 @@ impl<'a> Reader<'a> {
         let b = self.peek()?;
         let len = match b {
             0xa0..=0xbf => {
-                self.pos += 1;
+                self.bump(1);
                 u32::from(b & 0x1f)
             }
             0xd9 => {
-                self.pos += 1;
+                self.bump(1);
                 u32::from(self.be_u8()?)
             }
             0xda => {
-                self.pos += 1;
+                self.bump(1);
                 u32::from(self.be_u16()?)
             }
             0xdb => {
-                self.pos += 1;
+                self.bump(1);
                 self.be_u32()?
             }
             _ => return Err(self.unexpected("str", b)),
@@ -288,15 +290,15 @@ impl<'a> Reader<'a> {
         let b = self.peek()?;
         let len = match b {
             0xc4 => {
-                self.pos += 1;
+                self.bump(1);
                 u32::from(self.be_u8()?)
             }
             0xc5 => {
-                self.pos += 1;
+                self.bump(1);
                 u32::from(self.be_u16()?)
             }
             0xc6 => {
-                self.pos += 1;
+                self.bump(1);
                 self.be_u32()?
             }
             _ => return Err(self.unexpected("bin", b)),
@@ -309,15 +311,14 @@ impl<'a> Reader<'a> {
     /// The next byte, not consumed.
     #[inline]
     fn peek(&self) -> Result<u8, Error> {
-        self.buf.get(self.pos).copied().ok_or_else(fail::truncated)
+        self.rest.first().copied().ok_or_else(fail::truncated)
     }
 
     /// For a `d4` at the cursor: whether it is `d4 00 00`; `None` when the input ends first.
     #[inline]
     fn undefined_at(&self) -> Option<bool> {
-        let end = self.pos.checked_add(3)?;
-        self.buf
-            .get(self.pos..end)
+        self.rest
+            .get(..3)
             .map(|s| s.get(1) == Some(&0) && s.get(2) == Some(&0))
     }
 
@@ -327,7 +328,7 @@ impl<'a> Reader<'a> {
     fn unexpected(&self, expected: &str, b: u8) -> Error {
         if b == 0xd4 && self.undefined_at() == Some(true) {
             fail::unexpected_nil(expected)
-        } else if b == 0xd4 && self.buf.get(self.pos + 1) == Some(&MSGPACKR_RECORD) {
+        } else if b == 0xd4 && self.rest.get(1) == Some(&MSGPACKR_RECORD) {
             fail::msgpackr_record(expected)
         } else {
             fail::unexpected(expected, b)
@@ -337,17 +338,31 @@ impl<'a> Reader<'a> {
     /// Consumes `n` bytes.
     #[inline]
     fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
-        let end = self.pos.checked_add(n).ok_or_else(fail::truncated)?;
-        let s = self.buf.get(self.pos..end).ok_or_else(fail::truncated)?;
-        self.pos = end;
-        Ok(s)
+        match self.rest.split_at_checked(n) {
+            Some((s, rest)) => {
+                self.rest = rest;
+                Ok(s)
+            }
+            None => Err(fail::truncated()),
+        }
+    }
+
+    /// Consumes `n` bytes already known to be there (after a peek).
+    #[inline(always)]
+    fn bump(&mut self, n: usize) {
+        self.rest = self.rest.get(n..).unwrap_or_default();
     }
 
     /// Consumes `N` bytes as an array.
     #[inline]
     fn take_n<const N: usize>(&mut self) -> Result<[u8; N], Error> {
-        let s = self.take(N)?;
-        <[u8; N]>::try_from(s).map_err(|_| fail::truncated())
+        match self.rest.split_first_chunk::<N>() {
+            Some((a, rest)) => {
+                self.rest = rest;
+                Ok(*a)
+            }
+            None => Err(fail::truncated()),
+        }
     }
 
     #[inline]
@@ -388,7 +403,7 @@ impl<'a> Reader<'a> {
     /// The header of an array whose marker `b` is at the cursor.
     #[inline]
     fn array_header(&mut self, b: u8) -> Result<u32, Error> {
-        self.pos += 1;
+        self.bump(1);
         let n = match b {
             0xdc => u32::from(self.be_u16()?),
             0xdd => self.be_u32()?,
@@ -401,7 +416,7 @@ impl<'a> Reader<'a> {
     /// The header of a map whose marker `b` is at the cursor.
     #[inline]
     fn map_header(&mut self, b: u8) -> Result<u32, Error> {
-        self.pos += 1;
+        self.bump(1);
         let n = match b {
             0xde => u32::from(self.be_u16()?),
             0xdf => self.be_u32()?,

@@ -25,17 +25,8 @@ pub fn bool(out: &mut Vec<u8>, v: bool) {
 pub fn uint(out: &mut Vec<u8>, v: u64) {
     if v < 0x80 {
         out.push(v as u8);
-    } else if v <= 0xff {
-        out.extend_from_slice(&[0xcc, v as u8]);
-    } else if v <= 0xffff {
-        out.push(0xcd);
-        out.extend_from_slice(&(v as u16).to_be_bytes());
-    } else if v <= 0xffff_ffff {
-        out.push(0xce);
-        out.extend_from_slice(&(v as u32).to_be_bytes());
     } else {
-        out.push(0xcf);
-        out.extend_from_slice(&v.to_be_bytes());
+        wide_int(out, 0xcc, v, 64 - v.leading_zeros());
     }
 }
 
@@ -43,36 +34,55 @@ pub fn uint(out: &mut Vec<u8>, v: u64) {
 /// fixint, int8, int16, int32 or int64, the smallest that holds it.
 #[inline]
 pub fn int(out: &mut Vec<u8>, v: i64) {
-    if v >= 0 {
-        uint(out, v as u64);
-    } else if v >= -32 {
+    if (-32..0x80).contains(&v) {
         out.push(v as u8);
-    } else if v >= i64::from(i8::MIN) {
-        out.extend_from_slice(&[0xd0, v as u8]);
-    } else if v >= i64::from(i16::MIN) {
-        out.push(0xd1);
-        out.extend_from_slice(&(v as i16).to_be_bytes());
-    } else if v >= i64::from(i32::MIN) {
-        out.push(0xd2);
-        out.extend_from_slice(&(v as i32).to_be_bytes());
+    } else if v >= 0 {
+        wide_int(out, 0xcc, v as u64, 64 - (v as u64).leading_zeros());
     } else {
-        out.push(0xd3);
-        out.extend_from_slice(&v.to_be_bytes());
+        // Significant bits of a negative value, its sign bit included.
+        wide_int(out, 0xd0, v as u64, 65 - (!v as u64).leading_zeros());
     }
+}
+
+/// `log2` of the int width (1, 2, 4 or 8 bytes) that holds `n` significant bytes.
+const WIDTH_LOG: [u8; 9] = [0, 0, 1, 2, 2, 3, 3, 3, 3];
+
+/// The marker `base + log2(width)` (`cc` uint family, `d0` int family) and the low `width`
+/// bytes of `bits`, big-endian, where `width` is the smallest of 1, 2, 4, 8 bytes holding
+/// `significant` bits. Branch-free: one fixed 9-byte append, then the length is cut back.
+#[inline(always)]
+fn wide_int(out: &mut Vec<u8>, base: u8, bits: u64, significant: u32) {
+    let log = WIDTH_LOG[(significant.div_ceil(8) as usize).min(8)];
+    let width = 1usize << log;
+    let body = (bits << (64 - 8 * width)).to_be_bytes();
+    let mut head = [0u8; 9];
+    head[0] = base + log;
+    head[1..].copy_from_slice(&body);
+    put(out, &head, 1 + width);
+}
+
+/// Appends the first `n` bytes of `bytes` with one fixed-size copy (no variable-length
+/// `memcpy`): all of `bytes` is appended, then the length is cut back to `n`.
+#[inline(always)]
+fn put<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], n: usize) {
+    let len = out.len();
+    out.extend_from_slice(bytes);
+    out.truncate(len + n);
 }
 
 /// Appends a float32 (`ca`), always, whatever the value.
 #[inline]
 pub fn f32(out: &mut Vec<u8>, v: f32) {
-    out.push(0xca);
-    out.extend_from_slice(&v.to_be_bytes());
+    let b = v.to_bits().to_be_bytes();
+    out.extend_from_slice(&[0xca, b[0], b[1], b[2], b[3]]);
 }
 
 /// Appends a float64 (`cb`), always, whatever the value.
 #[inline]
 pub fn f64(out: &mut Vec<u8>, v: f64) {
-    out.push(0xcb);
-    out.extend_from_slice(&v.to_be_bytes());
+    let mut head = [0xcb; 9];
+    head[1..].copy_from_slice(&v.to_be_bytes());
+    out.extend_from_slice(&head);
 }
 
 /// Appends a string: fixstr, str8, str16 or str32 header (length in UTF-8 bytes), then its

@@ -23,6 +23,8 @@ export interface HostileReport {
   /** Exceptions that were not a drop with issues (must stay empty). */
   failures: string[];
   slowestMs: number;
+  /** The slowest input, as hex. */
+  slowest: string;
   /** The first `sample` envelopes with their verdicts (`ok`, or `code@path`), for Rust. */
   sample: { hex: string; verdict: string }[];
 }
@@ -109,7 +111,7 @@ export function hostileRun(dir: DirName, seed: number, count: number, sample = 0
   const randomBytes = fc.sample(fc.uint8Array({ maxLength: 96 }), { seed, numRuns: Math.ceil(count / 4) });
   const next = rng(seed);
   const before = prototypeKeys();
-  const report: HostileReport = { dir, inputs: 0, handled: 0, dropped: 0, fromWire: 0, codes: {}, failures: [], slowestMs: 0, sample: [] };
+  const report: HostileReport = { dir, inputs: 0, handled: 0, dropped: 0, fromWire: 0, codes: {}, failures: [], slowestMs: 0, slowest: "", sample: [] };
   const note = (ok: boolean): string => {
     if (ok) {
       report.handled++;
@@ -146,7 +148,11 @@ export function hostileRun(dir: DirName, seed: number, count: number, sample = 0
     } catch (e) {
       report.failures.push(`${toHex(input)}: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
     }
-    report.slowestMs = Math.max(report.slowestMs, performance.now() - t0);
+    const ms = performance.now() - t0;
+    if (ms > report.slowestMs) {
+      report.slowestMs = ms;
+      report.slowest = toHex(input);
+    }
     report.inputs++;
   }
   if (prototypeKeys() !== before) report.failures.push("a prototype changed");

@@ -629,12 +629,11 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.open("if (r.peekKind() === \"str\") {");
-    out.line("const s = r.readStr(0, 1024);");
-    names(&mut out, "s");
-    out.line(format!("throw {unknown_name}(s);"));
+    out.line("const b = r.readVariant();");
+    out.open("if (typeof b === \"string\") {");
+    names(&mut out, "b");
+    out.line(format!("throw {unknown_name}(b);"));
     out.close("}");
-    out.line(format!("const b = r.readBigInt({I64_MIN}, {I64_MAX});"));
     numbers(&mut out, "b");
     out.close("}");
     out.line("");

@@ -23,6 +23,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/fail.ts"),
     ),
     (
+        "floats.ts",
+        "codegen/ts-runtime/floats.ts",
+        include_str!("../../../ts-runtime/floats.ts"),
+    ),
+    (
         "format.ts",
         "codegen/ts-runtime/format.ts",
         include_str!("../../../ts-runtime/format.ts"),

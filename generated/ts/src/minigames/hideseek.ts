@@ -1217,9 +1217,9 @@ export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 /** Reads a `Role`: its number, or (named shape) its name. */
 export function Role$read(r: Reader): Role {
-  if (r.peekKind() === "str") {
-    const s = r.readStr(0, 1024);
-    switch (s) {
+  const b = r.readVariant();
+  if (typeof b === "string") {
+    switch (b) {
       case "Seeker":
       return "Seeker";
       case "Hider":
@@ -1229,9 +1229,8 @@ export function Role$read(r: Reader): Role {
       case "Spectator":
       return "Spectator";
     }
-    throw unknownName(s);
+    throw unknownName(b);
   }
-  const b = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
   switch (Number(b)) {
     case 1:
       return "Seeker";

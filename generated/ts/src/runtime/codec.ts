@@ -121,6 +121,13 @@ function invalid<T>(e: unknown, value: T, fns: TypeFns<T>): never {
   throw e;
 }
 
+/** The reader every `decode` reuses (decoding runs no user code, so it is never re-entered). */
+let reader: Reader | undefined;
+
+/** The writer every `encode` reuses while it is not busy (a getter may encode re-entrantly). */
+let shared: Writer | undefined;
+let busy = false;
+
 /** Builds a message's codec from its generated functions. */
 export function codec<T, N extends string, I extends number>(name: N, id: I, fns: TypeFns<T>): MessageCodec<T, N, I> {
   const fromWire = (v: unknown): Result<T> => {
@@ -135,8 +142,8 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
     id,
     fromWire,
     decode(bytes: Uint8Array): Result<T> {
+      const r = reader === undefined ? (reader = new Reader(bytes)) : reader.reset(bytes);
       try {
-        const r = new Reader(bytes);
         const value = fns.read(r);
         r.finish();
         return { ok: true, value };
@@ -157,11 +164,18 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
       }
     },
     encode(value: T, opts?: EncodeOptions): Uint8Array {
-      const w = new Writer();
+      const mine = !busy;
+      const w = mine ? (shared ??= new Writer(256)) : new Writer();
+      if (mine) {
+        w.reset();
+        busy = true;
+      }
       try {
         fns.write(w, value, opts?.shape === "named");
       } catch (e) {
         return invalid(e, value, fns);
+      } finally {
+        if (mine) busy = false;
       }
       return w.finish();
     },

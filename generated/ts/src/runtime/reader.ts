@@ -28,6 +28,7 @@ import {
 } from "./fail.js";
 import { floatText, intText } from "./format.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { floats } from "./floats.js";
 import { decodeUtf8 } from "./utf8.js";
 
 /** The broad kind of the next value, from its marker alone. */
@@ -62,6 +63,26 @@ function integral(x: number, min: number | bigint, max: number | bigint): number
   return x === 0 ? 0 : x;
 }
 
+/** The big-endian uint16 at `at` (bounds checked by the caller). */
+function u16At(buf: Uint8Array, at: number): number {
+  return (buf[at]! << 8) | buf[at + 1]!;
+}
+
+/** The big-endian uint32 at `at` (bounds checked by the caller). */
+function u32At(buf: Uint8Array, at: number): number {
+  return buf[at]! * 0x1000000 + ((buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!);
+}
+
+/** The big-endian float32 at `at`, widened exactly (bounds checked by the caller). */
+function f32At(buf: Uint8Array, at: number): number {
+  return floats.read32(buf, at);
+}
+
+/** The big-endian float64 at `at` (bounds checked by the caller). */
+function f64At(buf: Uint8Array, at: number): number {
+  return floats.read64(buf, at);
+}
+
 function u64Text(hi: number, lo: number): string {
   return ((BigInt(hi) << 32n) | BigInt(lo)).toString();
 }
@@ -88,20 +109,32 @@ export function mapEntries(s: Shape): number {
 
 /** A bounded msgpack reader over one message. */
 export class Reader {
-  private readonly buf: Uint8Array;
-  private readonly view: DataView;
-  private readonly end: number;
+  private buf: Uint8Array;
+  private end: number;
   private pos = 0;
   private elementsLeft: number;
   private depth = 0;
-  private readonly limits: Limits;
+  private limits: Limits;
 
   constructor(buf: Uint8Array, limits: Limits = DEFAULT_LIMITS) {
     this.buf = buf;
-    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
     this.end = buf.length;
     this.limits = limits;
     this.elementsLeft = limits.maxElements;
+  }
+
+  /**
+   * Starts over on another message, as a new reader would (decoders reuse one reader: no
+   * allocation per message).
+   */
+  reset(buf: Uint8Array, limits: Limits = DEFAULT_LIMITS): this {
+    this.buf = buf;
+    this.end = buf.length;
+    this.pos = 0;
+    this.depth = 0;
+    this.limits = limits;
+    this.elementsLeft = limits.maxElements;
+    return this;
   }
 
   /** Bytes consumed so far. */
@@ -213,28 +246,28 @@ export class Reader {
       this.pos += 1;
       v = b - 256;
     } else {
-      const view = this.view;
+      const buf = this.buf;
       const at = this.pos + 1;
       switch (b) {
         case 0xcc:
           this.need(2);
-          v = view.getUint8(at);
+          v = buf[at]!;
           this.pos += 2;
           break;
         case 0xcd:
           this.need(3);
-          v = view.getUint16(at);
+          v = u16At(buf, at);
           this.pos += 3;
           break;
         case 0xce:
           this.need(5);
-          v = view.getUint32(at);
+          v = u32At(buf, at);
           this.pos += 5;
           break;
         case 0xcf: {
           this.need(9);
-          const hi = view.getUint32(at);
-          const lo = view.getUint32(at + 4);
+          const hi = u32At(buf, at);
+          const lo = u32At(buf, at + 4);
           this.pos += 9;
           if (hi > SAFE_HI) throw outOfRange(u64Text(hi, lo), intText(min), intText(max));
           v = hi * TWO_POW_32 + lo;
@@ -242,23 +275,23 @@ export class Reader {
         }
         case 0xd0:
           this.need(2);
-          v = view.getInt8(at);
+          v = (buf[at]! << 24) >> 24;
           this.pos += 2;
           break;
         case 0xd1:
           this.need(3);
-          v = view.getInt16(at);
+          v = (u16At(buf, at) << 16) >> 16;
           this.pos += 3;
           break;
         case 0xd2:
           this.need(5);
-          v = view.getInt32(at);
+          v = u32At(buf, at) | 0;
           this.pos += 5;
           break;
         case 0xd3: {
           this.need(9);
-          const hi = view.getInt32(at);
-          const lo = view.getUint32(at + 4);
+          const hi = u32At(buf, at) | 0;
+          const lo = u32At(buf, at + 4);
           this.pos += 9;
           if (hi > SAFE_HI || hi < -SAFE_HI - 1) {
             throw outOfRange(i64Text(hi, lo), intText(min), intText(max));
@@ -268,12 +301,12 @@ export class Reader {
         }
         case 0xca:
           this.need(5);
-          v = integral(view.getFloat32(at), min, max);
+          v = integral(f32At(buf, at), min, max);
           this.pos += 5;
           break;
         case 0xcb:
           this.need(9);
-          v = integral(view.getFloat64(at), min, max);
+          v = integral(f64At(buf, at), min, max);
           this.pos += 9;
           break;
         default:
@@ -291,19 +324,19 @@ export class Reader {
   readBigInt(min: bigint, max: bigint): bigint {
     const b = this.peek();
     let v: bigint;
-    const view = this.view;
+    const buf = this.buf;
     if (b === 0xcf) {
       this.need(9);
-      v = view.getBigUint64(this.pos + 1);
+      v = (BigInt(u32At(buf, this.pos + 1)) << 32n) | BigInt(u32At(buf, this.pos + 5));
       this.pos += 9;
     } else if (b === 0xd3) {
       this.need(9);
-      v = view.getBigInt64(this.pos + 1);
+      v = (BigInt(u32At(buf, this.pos + 1) | 0) << 32n) + BigInt(u32At(buf, this.pos + 5));
       this.pos += 9;
     } else if (b === 0xca || b === 0xcb) {
       this.pos += 1;
       this.need(b === 0xca ? 4 : 8);
-      const x = b === 0xca ? view.getFloat32(this.pos) : view.getFloat64(this.pos);
+      const x = b === 0xca ? f32At(buf, this.pos) : f64At(buf, this.pos);
       v = BigInt(integral(x, min, max));
       this.pos += b === 0xca ? 4 : 8;
     } else {
@@ -311,6 +344,28 @@ export class Reader {
     }
     if (v < min || v > max) throw outOfRange(v.toString(), min.toString(), max.toString());
     return v;
+  }
+
+  /**
+   * Reads a unit enum's value: its number (any int marker or an integral float, within the
+   * i64 range; a number when it is within +-2^32, else a bigint) or, in the named shape, its
+   * name (a str of at most 1024 bytes). The same checks and messages as `readStr` and
+   * `readBigInt`.
+   */
+  readVariant(): number | bigint | string {
+    const b = this.peek();
+    if (b <= 0x7f) {
+      this.pos += 1;
+      return b;
+    }
+    if (b >= 0xe0) {
+      this.pos += 1;
+      return b - 256;
+    }
+    if ((b >= 0xa0 && b <= 0xbf) || (b >= 0xd9 && b <= 0xdb)) return this.readStr(0, 1024);
+    if (b >= 0xcc && b <= 0xd2 && b !== 0xcf) return this.readInt(-2147483648, 4294967295);
+    if (b === 0xd4) this.peekKind(); // `truncated` before `wrong_type` on a short `d4`
+    return this.readBigInt(-9223372036854775808n, 9223372036854775807n);
   }
 
   /**
@@ -327,56 +382,57 @@ export class Reader {
       this.pos += 1;
       return b - 256;
     }
-    const view = this.view;
+    const buf = this.buf;
+    const at = this.pos + 1;
     switch (b) {
       case 0xca:
         this.need(5);
-        x = view.getFloat32(this.pos + 1);
+        x = f32At(buf, at);
         this.pos += 5;
         break;
       case 0xcb:
         this.need(9);
-        x = view.getFloat64(this.pos + 1);
+        x = f64At(buf, at);
         this.pos += 9;
         break;
       case 0xcc:
         this.need(2);
-        x = view.getUint8(this.pos + 1);
+        x = buf[at]!;
         this.pos += 2;
         break;
       case 0xcd:
         this.need(3);
-        x = view.getUint16(this.pos + 1);
+        x = u16At(buf, at);
         this.pos += 3;
         break;
       case 0xce:
         this.need(5);
-        x = view.getUint32(this.pos + 1);
+        x = u32At(buf, at);
         this.pos += 5;
         break;
       case 0xcf:
         this.need(9);
-        x = view.getUint32(this.pos + 1) * TWO_POW_32 + view.getUint32(this.pos + 5);
+        x = u32At(buf, at) * TWO_POW_32 + u32At(buf, at + 4);
         this.pos += 9;
         break;
       case 0xd0:
         this.need(2);
-        x = view.getInt8(this.pos + 1);
+        x = (buf[at]! << 24) >> 24;
         this.pos += 2;
         break;
       case 0xd1:
         this.need(3);
-        x = view.getInt16(this.pos + 1);
+        x = (u16At(buf, at) << 16) >> 16;
         this.pos += 3;
         break;
       case 0xd2:
         this.need(5);
-        x = view.getInt32(this.pos + 1);
+        x = u32At(buf, at) | 0;
         this.pos += 5;
         break;
       case 0xd3:
         this.need(9);
-        x = view.getInt32(this.pos + 1) * TWO_POW_32 + view.getUint32(this.pos + 5);
+        x = (u32At(buf, at) | 0) * TWO_POW_32 + u32At(buf, at + 4);
         this.pos += 9;
         break;
       default:
@@ -602,14 +658,14 @@ export class Reader {
 
   private u16(): number {
     this.need(2);
-    const v = this.view.getUint16(this.pos);
+    const v = u16At(this.buf, this.pos);
     this.pos += 2;
     return v;
   }
 
   private u32(): number {
     this.need(4);
-    const v = this.view.getUint32(this.pos);
+    const v = u32At(this.buf, this.pos);
     this.pos += 4;
     return v;
   }

@@ -97,7 +97,11 @@ let decoder: Decoder | undefined;
  */
 export function decodeUtf8(buf: Uint8Array, at: number, len: number): string {
   const end = at + len;
-  if (len <= 64) {
+  if (len <= 16) {
+    let any = 0;
+    for (let i = at; i < end; i++) any |= buf[i]!;
+    if (any < 0x80) return shortAscii(buf, at, len);
+  } else if (len <= 64) {
     let s = "";
     let i = at;
     for (; i < end; i++) {
@@ -115,6 +119,47 @@ export function decodeUtf8(buf: Uint8Array, at: number, len: number): string {
     return decoder.decode(buf.subarray(at, end));
   } catch {
     throw invalidUtf8();
+  }
+}
+
+/** `len` (at most 16) ASCII bytes of `b` at `i` as a string, in one call (no concatenation). */
+function shortAscii(b: Uint8Array, i: number, len: number): string {
+  const c = String.fromCharCode;
+  switch (len) {
+    case 1:
+      return c(b[i]!);
+    case 2:
+      return c(b[i]!, b[i + 1]!);
+    case 3:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!);
+    case 4:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!);
+    case 5:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!);
+    case 6:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!);
+    case 7:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!);
+    case 8:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!);
+    case 9:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!);
+    case 10:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!);
+    case 11:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!);
+    case 12:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!, b[i + 11]!);
+    case 13:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!, b[i + 11]!, b[i + 12]!);
+    case 14:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!, b[i + 11]!, b[i + 12]!, b[i + 13]!);
+    case 15:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!, b[i + 11]!, b[i + 12]!, b[i + 13]!, b[i + 14]!);
+    case 16:
+      return c(b[i]!, b[i + 1]!, b[i + 2]!, b[i + 3]!, b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!, b[i + 8]!, b[i + 9]!, b[i + 10]!, b[i + 11]!, b[i + 12]!, b[i + 13]!, b[i + 14]!, b[i + 15]!);
+    default:
+      return "";
   }
 }
 

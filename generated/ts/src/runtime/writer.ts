@@ -8,6 +8,7 @@
  * validates first); a lone surrogate in a string still throws `invalid_utf8`.
  */
 
+import { floats } from "./floats.js";
 import { encodeUtf8Into, utf8Length } from "./utf8.js";
 
 const TWO_POW_32 = 4294967296;
@@ -15,12 +16,10 @@ const TWO_POW_32 = 4294967296;
 /** A growable msgpack byte writer. */
 export class Writer {
   private buf: Uint8Array;
-  private view: DataView;
   private pos = 0;
 
   constructor(capacity = 64) {
     this.buf = new Uint8Array(Math.max(16, capacity));
-    this.view = new DataView(this.buf.buffer);
   }
 
   /** Bytes written so far. */
@@ -33,7 +32,7 @@ export class Writer {
     return this.buf.slice(0, this.pos);
   }
 
-  /** Forgets what was written, keeping the buffer. */
+  /** Forgets what was written, keeping the buffer (encoders reuse one writer). */
   reset(): void {
     this.pos = 0;
   }
@@ -58,7 +57,6 @@ export class Writer {
   int(v: number): void {
     this.ensure(9);
     const buf = this.buf;
-    const view = this.view;
     const p = this.pos;
     if (v >= 0) {
       if (v < 0x80) {
@@ -70,17 +68,18 @@ export class Writer {
         this.pos = p + 2;
       } else if (v <= 0xffff) {
         buf[p] = 0xcd;
-        view.setUint16(p + 1, v);
+        buf[p + 1] = v >>> 8;
+        buf[p + 2] = v;
         this.pos = p + 3;
       } else if (v <= 0xffffffff) {
         buf[p] = 0xce;
-        view.setUint32(p + 1, v);
+        put32(buf, p + 1, v);
         this.pos = p + 5;
       } else {
         buf[p] = 0xcf;
         const hi = Math.floor(v / TWO_POW_32);
-        view.setUint32(p + 1, hi);
-        view.setUint32(p + 5, v - hi * TWO_POW_32);
+        put32(buf, p + 1, hi);
+        put32(buf, p + 5, v - hi * TWO_POW_32);
         this.pos = p + 9;
       }
     } else if (v >= -32) {
@@ -88,21 +87,22 @@ export class Writer {
       this.pos = p + 1;
     } else if (v >= -128) {
       buf[p] = 0xd0;
-      view.setInt8(p + 1, v);
+      buf[p + 1] = v;
       this.pos = p + 2;
     } else if (v >= -32768) {
       buf[p] = 0xd1;
-      view.setInt16(p + 1, v);
+      buf[p + 1] = v >> 8;
+      buf[p + 2] = v;
       this.pos = p + 3;
     } else if (v >= -2147483648) {
       buf[p] = 0xd2;
-      view.setInt32(p + 1, v);
+      put32(buf, p + 1, v);
       this.pos = p + 5;
     } else {
       buf[p] = 0xd3;
       const hi = Math.floor(v / TWO_POW_32);
-      view.setInt32(p + 1, hi);
-      view.setUint32(p + 5, v - hi * TWO_POW_32);
+      put32(buf, p + 1, hi);
+      put32(buf, p + 5, v - hi * TWO_POW_32);
       this.pos = p + 9;
     }
   }
@@ -123,13 +123,9 @@ export class Writer {
     }
     this.ensure(9);
     const p = this.pos;
-    if (v > 0n) {
-      this.buf[p] = 0xcf;
-      this.view.setBigUint64(p + 1, v);
-    } else {
-      this.buf[p] = 0xd3;
-      this.view.setBigInt64(p + 1, v);
-    }
+    this.buf[p] = v > 0n ? 0xcf : 0xd3;
+    put32(this.buf, p + 1, Number((v >> 32n) & 0xffffffffn));
+    put32(this.buf, p + 5, Number(v & 0xffffffffn));
     this.pos = p + 9;
   }
 
@@ -137,7 +133,7 @@ export class Writer {
   f32(v: number): void {
     this.ensure(5);
     this.buf[this.pos] = 0xca;
-    this.view.setFloat32(this.pos + 1, v);
+    floats.write32(this.buf, this.pos + 1, v);
     this.pos += 5;
   }
 
@@ -145,7 +141,7 @@ export class Writer {
   f64(v: number): void {
     this.ensure(9);
     this.buf[this.pos] = 0xcb;
-    this.view.setFloat64(this.pos + 1, v);
+    floats.write64(this.buf, this.pos + 1, v);
     this.pos += 9;
   }
 
@@ -204,11 +200,12 @@ export class Writer {
       this.pos = p + 2;
     } else if (len <= 0xffff) {
       this.buf[p] = m + 1;
-      this.view.setUint16(p + 1, len);
+      this.buf[p + 1] = len >>> 8;
+      this.buf[p + 2] = len;
       this.pos = p + 3;
     } else {
       this.buf[p] = m + 2;
-      this.view.setUint32(p + 1, len);
+      put32(this.buf, p + 1, len);
       this.pos = p + 5;
     }
   }
@@ -218,11 +215,12 @@ export class Writer {
     const p = this.pos;
     if (len <= 0xffff) {
       this.buf[p] = m;
-      this.view.setUint16(p + 1, len);
+      this.buf[p + 1] = len >>> 8;
+      this.buf[p + 2] = len;
       this.pos = p + 3;
     } else {
       this.buf[p] = m + 1;
-      this.view.setUint32(p + 1, len);
+      put32(this.buf, p + 1, len);
       this.pos = p + 5;
     }
   }
@@ -234,8 +232,15 @@ export class Writer {
     const next = new Uint8Array(cap);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
-    this.view = new DataView(next.buffer);
   }
+}
+
+/** Writes the low 32 bits of `v` big-endian at `at`. */
+function put32(buf: Uint8Array, at: number, v: number): void {
+  buf[at] = v >>> 24;
+  buf[at + 1] = v >>> 16;
+  buf[at + 2] = v >>> 8;
+  buf[at + 3] = v;
 }
 
 function isAscii(s: string): boolean {

@@ -1,4 +1,10 @@
 //! Numbers: every int and float marker, under the policy of WIRE.md.
+//!
+//! The hot path reads ints without 128-bit arithmetic: a fixint is its own marker; the eight
+//! wider int markers (`cc`..`d3`) share one branch-free read of the 8 bytes after the marker,
+//! shifted down to the marker's width (arithmetic shift for the signed ones), whenever 8
+//! bytes follow. Everything else (floats in int fields, the last bytes of the input, wrong
+//! markers) goes through the exact general path, which decides codes and messages.
 
 use super::super::fail;
 use super::Reader;
@@ -13,30 +19,73 @@ enum Num {
 
 const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
 
+/// An int as read on the fast path: its 64 bits and whether the marker was signed (the
+/// value is `bits as i64`) or unsigned (`bits` as u64).
+#[derive(Clone, Copy)]
+struct RawInt {
+    bits: u64,
+    signed: bool,
+}
+
 impl<'a> Reader<'a> {
     /// Reads a signed int in `min..=max` from any int marker, or from a float holding an
     /// integral finite value.
     #[inline]
     pub fn read_i64(&mut self, min: i64, max: i64) -> Result<i64, Error> {
-        let v = self.read_integral("int", min as i128, max as i128)?;
-        Ok(v as i64)
+        match self.raw_int() {
+            Some(RawInt { bits, signed }) => {
+                let v = bits as i64;
+                if (!signed && v < 0) || v < min || v > max {
+                    return Err(int_out_of_range(bits, signed, min as i128, max as i128));
+                }
+                Ok(v)
+            }
+            None => self
+                .read_integral("int", min as i128, max as i128)
+                .map(|v| v as i64),
+        }
     }
 
     /// Reads an unsigned int in `min..=max` from any int marker, or from a float holding an
     /// integral finite value.
     #[inline]
     pub fn read_u64(&mut self, min: u64, max: u64) -> Result<u64, Error> {
-        let v = self.read_integral("int", min as i128, max as i128)?;
-        Ok(v as u64)
+        match self.raw_int() {
+            Some(RawInt { bits, signed }) => {
+                if (signed && (bits as i64) < 0) || bits < min || bits > max {
+                    return Err(int_out_of_range(bits, signed, min as i128, max as i128));
+                }
+                Ok(bits)
+            }
+            None => self
+                .read_integral("int", min as i128, max as i128)
+                .map(|v| v as u64),
+        }
     }
 
     /// Reads a finite number from any int or float marker (float32 widened exactly; a uint64
     /// beyond 2^53 rounds to the nearest f64).
     #[inline]
     pub fn read_f64(&mut self) -> Result<f64, Error> {
-        let x = match self.read_num("number")? {
-            Num::Int(v) => v as f64,
-            Num::Float(x) => x,
+        let x = match self.rest {
+            [0xcb, b @ ..] if b.len() >= 8 => {
+                let x = f64::from_bits(self.be_at::<8>(1));
+                self.bump(9);
+                x
+            }
+            [0xca, b @ ..] if b.len() >= 4 => {
+                let x = f64::from(f32::from_bits(self.be_at::<4>(1) as u32));
+                self.bump(5);
+                x
+            }
+            _ => match self.raw_int() {
+                Some(RawInt { bits, signed: true }) => return Ok(bits as i64 as f64),
+                Some(RawInt { bits, .. }) => return Ok(bits as f64),
+                None => match self.read_num("number")? {
+                    Num::Int(v) => v as f64,
+                    Num::Float(x) => x,
+                },
+            },
         };
         if x.is_finite() {
             Ok(x)
@@ -60,21 +109,61 @@ impl<'a> Reader<'a> {
 
     // ---- internals -------------------------------------------------------------------
 
+    /// The fast path of an int: a fixint, or a wider int marker followed by at least 8
+    /// bytes. Consumes the int; `None` (consuming nothing) for anything else.
+    #[inline(always)]
+    fn raw_int(&mut self) -> Option<RawInt> {
+        let b = *self.rest.first()?;
+        if !(0x80..0xe0).contains(&b) {
+            self.bump(1);
+            return Some(RawInt {
+                bits: b as i8 as i64 as u64,
+                signed: b >= 0xe0,
+            });
+        }
+        if !(0xcc..=0xd3).contains(&b) || self.rest.len() < 9 {
+            return None;
+        }
+        // cc..cf: uint 8/16/32/64; d0..d3: int 8/16/32/64. Width 1 << (b & 3) bytes.
+        let width = 1u32 << (b & 3);
+        let shift = 64 - 8 * width;
+        let raw = self.be_at::<8>(1);
+        let signed = b >= 0xd0;
+        let bits = if signed {
+            ((raw as i64) >> shift) as u64
+        } else {
+            raw >> shift
+        };
+        self.bump(1 + width as usize);
+        Some(RawInt { bits, signed })
+    }
+
+    /// The `N` bytes at `offset` from the cursor as a big-endian number; the caller has
+    /// checked they are there (0 otherwise, never a panic).
+    #[inline(always)]
+    fn be_at<const N: usize>(&self, offset: usize) -> u64 {
+        let mut a = [0u8; 8];
+        if let Some(s) = self.rest.get(offset..offset + N) {
+            a[8 - N..].copy_from_slice(s);
+        }
+        u64::from_be_bytes(a)
+    }
+
     /// Reads any int or float marker.
-    #[inline]
+    #[inline(never)]
     fn read_num(&mut self, expected: &str) -> Result<Num, Error> {
         let b = self.peek()?;
         if b < 0x80 {
-            self.pos += 1;
+            self.bump(1);
             return Ok(Num::Int(i128::from(b)));
         }
         if b >= 0xe0 {
-            self.pos += 1;
+            self.bump(1);
             return Ok(Num::Int(i128::from(b as i8)));
         }
         let num = match b {
             0xca..=0xd3 => {
-                self.pos += 1;
+                self.bump(1);
                 match b {
                     0xcc => Num::Int(i128::from(self.be_u8()?)),
                     0xcd => Num::Int(i128::from(self.be_u16()?)),
@@ -93,8 +182,9 @@ impl<'a> Reader<'a> {
         Ok(num)
     }
 
-    /// Reads an int (or integral float) in `min..=max`.
-    #[inline]
+    /// Reads an int (or integral float) in `min..=max`: the general path, for everything
+    /// [`raw_int`](Reader::raw_int) leaves.
+    #[inline(never)]
     fn read_integral(&mut self, expected: &str, min: i128, max: i128) -> Result<i128, Error> {
         let v = match self.read_num(expected)? {
             Num::Int(v) => v,
@@ -116,4 +206,16 @@ impl<'a> Reader<'a> {
         }
         Ok(v)
     }
+}
+
+/// `out_of_range` for a fast-path int, with the same text the general path writes.
+#[cold]
+#[inline(never)]
+fn int_out_of_range(bits: u64, signed: bool, min: i128, max: i128) -> Error {
+    let v = if signed {
+        i128::from(bits as i64)
+    } else {
+        i128::from(bits)
+    };
+    fail::out_of_range(v, min, max)
 }

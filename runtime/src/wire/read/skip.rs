@@ -89,7 +89,7 @@ impl<'a> Reader<'a> {
     #[inline]
     fn skip_one(&mut self) -> Result<Option<u64>, Error> {
         let b = self.peek()?;
-        self.pos += 1;
+        self.bump(1);
         let body: usize = match b {
             0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => 0,
             0xc1 => return Err(fail::reserved()),

@@ -1,0 +1,308 @@
+//! One scripted player, and what it counted.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use tokio::time::MissedTickBehavior;
+use village::chat::{Channel, ChatSay};
+use village::diag::{DiagBytesRequest, DiagPing, ServerStats};
+use village::emote::{Emote, EmotePlay};
+use village::player::{PlayerHeartbeat, PlayerMove};
+use village::watergun::WatergunSpray;
+use village_server::client::{Client, Identity};
+
+/// The run's phases, shared by every bot.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    start: Instant,
+    warmup: Duration,
+    secs: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Warmup,
+    Measure,
+    Stop,
+}
+
+impl Clock {
+    pub fn new(warmup: Duration, secs: Duration) -> Clock {
+        Clock {
+            start: Instant::now(),
+            warmup,
+            secs,
+        }
+    }
+
+    fn phase(&self) -> Phase {
+        let t = self.start.elapsed();
+        if t < self.warmup {
+            Phase::Warmup
+        } else if t < self.warmup + self.secs {
+            Phase::Measure
+        } else {
+            Phase::Stop
+        }
+    }
+}
+
+/// Who a bot is and what it does.
+#[derive(Debug, Clone)]
+pub struct BotPlan {
+    index: usize,
+    url: String,
+    room: usize,
+    /// Resets the room's percentiles after the warm-up and reads its numbers.
+    leader: bool,
+    who: Identity,
+    birds: bool,
+    garbage: bool,
+}
+
+impl BotPlan {
+    pub fn new(index: usize, url: String, leader: bool, room: usize) -> BotPlan {
+        let guest = index % 10 == 3;
+        BotPlan {
+            index,
+            url,
+            room,
+            leader,
+            who: Identity {
+                name: format!("bot{index}"),
+                guest,
+                old_shape: index % 10 == 7,
+            },
+            // Guests subscribe too: the server must not stream to them.
+            birds: guest || index % 4 == 1,
+            garbage: index % 20 == 19,
+        }
+    }
+}
+
+/// What one bot counted during the measured window (and its valid sends overall).
+#[derive(Debug, Default)]
+pub struct BotResult {
+    pub room: usize,
+    /// Every valid message sent since connecting (the room must have accepted each).
+    pub valid_sent: u64,
+    pub garbage_sent: u64,
+    pub moves_sent: u64,
+    pub corrections: u64,
+    pub rtts: Vec<Duration>,
+    /// Bytes and frames received per message type in the window.
+    pub bytes_in: BTreeMap<&'static str, (u64, u64)>,
+    /// The leader's reads of the room's numbers.
+    pub window: Option<Window>,
+}
+
+/// The room's numbers at the window's start, at its stop, and after draining.
+#[derive(Debug)]
+pub struct Window {
+    pub start: ServerStats,
+    pub stop: ServerStats,
+    pub end: ServerStats,
+    pub secs: f64,
+}
+
+/// Everything, per room.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub bots: Vec<BotResult>,
+}
+
+impl Totals {
+    pub fn add(&mut self, r: BotResult) {
+        self.bots.push(r);
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The pose at step `n`: out from the square along the spawn's bearing and back at 3 m/s,
+/// standing still for 2 s of every 12.
+struct Walk {
+    dir: [f32; 2],
+    r: f32,
+    r_min: f32,
+    r_max: f32,
+    out: bool,
+}
+
+impl Walk {
+    fn new(spawn: [f32; 3], index: usize) -> Walk {
+        let r = (spawn[0] * spawn[0] + spawn[2] * spawn[2]).sqrt().max(1.0);
+        Walk {
+            dir: [spawn[0] / r, spawn[2] / r],
+            r,
+            r_min: r,
+            r_max: r + 30.0 + (index % 4) as f32 * 60.0,
+            out: true,
+        }
+    }
+
+    fn step(&mut self, n: u64) -> ([f32; 3], f32) {
+        let standing = n % 120 >= 100;
+        if !standing {
+            self.r += if self.out { 0.3 } else { -0.3 };
+            if self.r >= self.r_max {
+                self.out = false;
+            } else if self.r <= self.r_min {
+                self.out = true;
+            }
+        }
+        let heading = self.dir[1].atan2(self.dir[0]) + if self.out { 0.0 } else { 3.0 };
+        let heading = (heading + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU)
+            - std::f32::consts::PI;
+        ([self.dir[0] * self.r, 0.0, self.dir[1] * self.r], heading)
+    }
+}
+
+/// Garbage of a few kinds: not msgpack, an unknown id, an out-of-range move.
+fn garbage(n: u64) -> Vec<u8> {
+    match n % 3 {
+        0 => vec![0xc1, 0x00],
+        1 => vec![0xcd, 0x27, 0x0f, 0xc0],
+        _ => vec![
+            0x01, 0x93, 0x93, 0xce, 0x00, 0x0d, 0xbb, 0xa0, 0x00, 0x00, 0x00, 0x00,
+        ],
+    }
+}
+
+pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
+    let err = |e: village_server::client::ClientError| format!("bot {}: {e}", plan.index);
+    let mut c = Client::join(&plan.url, &plan.who).await.map_err(err)?;
+    let mut res = BotResult {
+        room: plan.room,
+        valid_sent: 2, // hello, join
+        ..BotResult::default()
+    };
+    let mut walk = Walk::new(c.spawn, plan.index);
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let off = (plan.index * 7) as u64;
+    let mut pings: Vec<(u32, Instant)> = Vec::new();
+    let mut n = 0u64;
+    let mut window_start: Option<(ServerStats, Instant)> = None;
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {
+                let phase = clock.phase();
+                if phase == Phase::Stop {
+                    break;
+                }
+                if plan.leader && phase == Phase::Measure && window_start.is_none() {
+                    c.send(DiagBytesRequest { reset: true }).await.map_err(err)?;
+                    let stats = c.stats().await.map_err(err)?;
+                    res.valid_sent += 2;
+                    window_start = Some((stats, Instant::now()));
+                }
+                n += 1;
+                let measuring = phase == Phase::Measure;
+                let (p, r) = walk.step(n);
+                let seq = n as u32;
+                c.send(PlayerMove { p, r, t: now_ms(), seq: Some(seq), flags: None })
+                    .await
+                    .map_err(err)?;
+                res.valid_sent += 1;
+                res.moves_sent += u64::from(measuring);
+                if n.is_multiple_of(5) {
+                    c.send(PlayerHeartbeat { t: now_ms(), visible: true, fps: Some(60) })
+                        .await
+                        .map_err(err)?;
+                    res.valid_sent += 1;
+                }
+                if (n + off).is_multiple_of(20) {
+                    let nonce = n as u32;
+                    c.send(DiagPing { nonce, sent: now_ms(), want_stats: false })
+                        .await
+                        .map_err(err)?;
+                    res.valid_sent += 1;
+                    if measuring {
+                        pings.push((nonce, Instant::now()));
+                    }
+                }
+                if (n + off).is_multiple_of(50) {
+                    let text = format!("hello from bot {} ({n})", plan.index);
+                    c.send(ChatSay { text, channel: Channel::Local, reply_to: None })
+                        .await
+                        .map_err(err)?;
+                    res.valid_sent += 1;
+                }
+                if (n + off).is_multiple_of(70) {
+                    c.send(EmotePlay { emote: Emote::Wave, looping: false }).await.map_err(err)?;
+                    res.valid_sent += 1;
+                }
+                if (n + off).is_multiple_of(90) {
+                    c.send(WatergunSpray { from: p, yaw: r, pitch: 0.1, pressure: 0.7 })
+                        .await
+                        .map_err(err)?;
+                    res.valid_sent += 1;
+                }
+                if n == 3 && plan.birds {
+                    c.send(village::birds::BirdSubscribe { on: true }).await.map_err(err)?;
+                    res.valid_sent += 1;
+                }
+                if plan.garbage && n.is_multiple_of(10) {
+                    c.send_raw(garbage(n / 10)).await.map_err(err)?;
+                    res.garbage_sent += 1;
+                }
+            }
+            frame = c.next() => {
+                let Some(f) = frame else {
+                    return Err(format!("bot {}: the server closed the connection", plan.index));
+                };
+                let name = f.name();
+                if clock.phase() == Phase::Measure {
+                    let e = res.bytes_in.entry(name).or_default();
+                    e.0 += f.bytes.len() as u64;
+                    e.1 += 1;
+                }
+                match name {
+                    "player:correction" => res.corrections += 1,
+                    "diag:pong" => {
+                        if let Ok(village::dispatch::ServerMessage::DiagPong(p)) = f.decode() {
+                            if let Some(i) = pings.iter().position(|x| x.0 == p.nonce) {
+                                res.rtts.push(pings.swap_remove(i).1.elapsed());
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Stop sending. The leader reads the window's percentiles now; then everyone lets the
+    // room handle what is in flight, and the leader reads the room's counts (its own stats
+    // ping is the room's last valid message).
+    let stopped = Instant::now();
+    let mut at_stop = None;
+    if plan.leader {
+        at_stop = Some(c.stats().await.map_err(err)?);
+        res.valid_sent += 1;
+    }
+    let drain_until = Instant::now() + Duration::from_millis(1500);
+    while let Some(left) = drain_until.checked_duration_since(Instant::now()) {
+        if c.next_within(left).await.is_none() {
+            break;
+        }
+    }
+    if plan.leader {
+        // Not counted: a stats answer covers the messages handled before its own ping.
+        let end = c.stats().await.map_err(err)?;
+        if let (Some((start, at)), Some(stop)) = (window_start, at_stop) {
+            res.window = Some(Window {
+                start,
+                stop,
+                end,
+                secs: stopped.duration_since(at).as_secs_f64(),
+            });
+        }
+    }
+    c.close().await;
+    Ok(res)
+}

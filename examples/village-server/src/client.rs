@@ -1,0 +1,242 @@
+//! A minimal village client over a WebSocket: the handshake (hello, welcome, join), typed
+//! sends in the shape the client announced, raw frames for tests, and a `sync` that
+//! returns everything the server queued for this client before it answered a ping. Used
+//! by the relay tests and by `village-bots`.
+
+use std::error::Error;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tuplet::wire::Reader;
+use tuplet::{Dispatch, Encoding};
+use village::diag::{DiagPing, ServerStats};
+use village::dispatch::{ClientMessage, ServerMessage};
+use village::player::PlayerJoin;
+use village::session::SessionHello;
+
+/// Any client error.
+pub type ClientError = Box<dyn Error + Send + Sync>;
+
+/// How a scripted client presents itself.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    /// Display name (1 to 24 bytes, or empty for a generated one).
+    pub name: String,
+    /// A guest sends no token, and gets no bird stream.
+    pub guest: bool,
+    /// An old client announces protocol revision 1 and sends and receives the named shape.
+    pub old_shape: bool,
+}
+
+impl Identity {
+    /// A signed-in, current client.
+    pub fn player(name: &str) -> Identity {
+        Identity {
+            name: name.into(),
+            guest: false,
+            old_shape: false,
+        }
+    }
+}
+
+/// One frame from the server: its envelope id and bytes.
+#[derive(Debug, Clone)]
+pub struct Incoming {
+    /// The envelope id (`None` if unreadable: never from this server).
+    pub id: Option<u32>,
+    /// The whole frame.
+    pub bytes: Bytes,
+}
+
+impl Incoming {
+    /// Decodes the frame (either shape).
+    pub fn decode(&self) -> Result<ServerMessage, tuplet::Error> {
+        ServerMessage::from_envelope(&self.bytes)
+    }
+
+    /// The message name, by envelope id.
+    pub fn name(&self) -> &'static str {
+        self.id
+            .and_then(|id| ServerMessage::MESSAGES.iter().find(|m| m.1 == id))
+            .map_or("(unknown)", |m| m.0)
+    }
+
+    /// Whether the payload is in the named (map) shape.
+    pub fn is_named(&self) -> bool {
+        let mut r = Reader::new(&self.bytes);
+        let _ = r.read_u64(0, u64::MAX);
+        let at = r.position();
+        self.bytes
+            .get(at)
+            .is_some_and(|&m| (0x80..=0x8f).contains(&m) || m == 0xde || m == 0xdf)
+    }
+}
+
+/// A connected client.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The shape this client sends (and announced it reads).
+    pub shape: Encoding,
+    /// The session id the server gave it (empty before `session:welcome`).
+    pub session: String,
+    /// Where the server spawned it (from its own `player:joined`).
+    pub spawn: [f32; 3],
+    nonce: u32,
+}
+
+impl Client {
+    /// Opens the WebSocket only.
+    pub async fn connect(url: &str, shape: Encoding) -> Result<Client, ClientError> {
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+        Ok(Client {
+            ws,
+            shape,
+            session: String::new(),
+            spawn: [0.0; 3],
+            nonce: 0,
+        })
+    }
+
+    /// Connects, says hello, waits for the welcome, joins and waits for its own
+    /// `player:joined`.
+    pub async fn join(url: &str, who: &Identity) -> Result<Client, ClientError> {
+        let shape = if who.old_shape {
+            Encoding::Named
+        } else {
+            Encoding::Compact
+        };
+        let mut c = Client::connect(url, shape).await?;
+        c.send(SessionHello {
+            protocol: if who.old_shape { 1 } else { 2 },
+            build: "bots".into(),
+            token: (!who.guest).then(|| "bot-token-0123456789".into()),
+            locale: "en".into(),
+            resume: None,
+        })
+        .await?;
+        loop {
+            if let ServerMessage::SessionWelcome(w) = c.next_message().await? {
+                c.session = w.s;
+                break;
+            }
+        }
+        c.send(PlayerJoin {
+            name: who.name.clone(),
+            colour: 0x3366cc,
+            outfit: None,
+        })
+        .await?;
+        loop {
+            if let ServerMessage::PlayerJoined(j) = c.next_message().await? {
+                if j.s == c.session {
+                    c.spawn = [j.spawn.x, j.spawn.y, j.spawn.z];
+                    return Ok(c);
+                }
+            }
+        }
+    }
+
+    /// Sends a message in this client's shape.
+    pub async fn send(&mut self, msg: impl Into<ClientMessage>) -> Result<(), ClientError> {
+        let bytes = msg.into().to_envelope(self.shape)?;
+        self.send_raw(bytes).await
+    }
+
+    /// Sends raw bytes as one binary frame.
+    pub async fn send_raw(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        Ok(self.ws.send(Message::Binary(bytes.into())).await?)
+    }
+
+    /// Queues raw bytes without flushing (call `flush` after a batch).
+    pub async fn feed_raw(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        Ok(self.ws.feed(Message::Binary(bytes.into())).await?)
+    }
+
+    /// Flushes queued frames.
+    pub async fn flush(&mut self) -> Result<(), ClientError> {
+        Ok(self.ws.flush().await?)
+    }
+
+    /// Sends a text frame (the village protocol is binary: the server drops it).
+    pub async fn send_text(&mut self, text: &str) -> Result<(), ClientError> {
+        Ok(self.ws.send(Message::Text(text.into())).await?)
+    }
+
+    /// The next binary frame; `None` when the connection closed.
+    pub async fn next(&mut self) -> Option<Incoming> {
+        loop {
+            match self.ws.next().await? {
+                Ok(Message::Binary(bytes)) => {
+                    let id = Reader::new(&bytes)
+                        .read_u64(0, u64::from(u32::MAX))
+                        .ok()
+                        .map(|id| id as u32);
+                    return Some(Incoming { id, bytes });
+                }
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => continue,
+            }
+        }
+    }
+
+    /// The next frame, decoded.
+    pub async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
+        let frame = self.next().await.ok_or("connection closed")?;
+        Ok(frame.decode()?)
+    }
+
+    /// The next frame within `wait`, if any.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Incoming> {
+        tokio::time::timeout(wait, self.next()).await.ok().flatten()
+    }
+
+    /// Sends a `diag:ping` and returns every frame that arrived before its pong, and the
+    /// pong's stats when `want_stats`. The room handles messages in order, so everything
+    /// it queued for this client before handling the ping is in the list.
+    pub async fn sync_with(
+        &mut self,
+        want_stats: bool,
+    ) -> Result<(Vec<Incoming>, Option<ServerStats>), ClientError> {
+        self.nonce += 1;
+        let nonce = self.nonce;
+        self.send(DiagPing {
+            nonce,
+            sent: 0,
+            want_stats,
+        })
+        .await?;
+        let mut before = Vec::new();
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.next())
+                .await?
+                .ok_or("connection closed")?;
+            if frame.name() == "diag:pong" {
+                if let ServerMessage::DiagPong(p) = frame.decode()? {
+                    if p.nonce == nonce {
+                        return Ok((before, p.stats));
+                    }
+                }
+            }
+            before.push(frame);
+        }
+    }
+
+    /// Every frame queued for this client before the server answered a ping.
+    pub async fn sync(&mut self) -> Result<Vec<Incoming>, ClientError> {
+        Ok(self.sync_with(false).await?.0)
+    }
+
+    /// The room's numbers, from the answer to `diag:ping` with `want_stats`.
+    pub async fn stats(&mut self) -> Result<ServerStats, ClientError> {
+        let (_, stats) = self.sync_with(true).await?;
+        stats.ok_or_else(|| "no stats on the pong".into())
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}

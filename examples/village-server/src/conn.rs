@@ -1,0 +1,122 @@
+//! One WebSocket connection: the handshake (the path names the room), the frame-size and
+//! message-rate caps, and the writer that drains the room's queue for this client.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+use tuplet::wire::Reader;
+
+use crate::limits::RateCap;
+use crate::room::{Event, Out};
+use crate::server::Shared;
+
+/// Frames written per flush at most, so one busy client cannot starve its own reads.
+const BATCH: usize = 64;
+
+// The handshake callback's error type is tungstenite's own (an HTTP response).
+#[allow(clippy::result_large_err)]
+pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64) {
+    let _ = stream.set_nodelay(true);
+    let cfg = &shared.config;
+    let mut path = String::new();
+    let ws_config = WebSocketConfig::default()
+        .max_message_size(Some(cfg.hard_frame_cap))
+        .max_frame_size(Some(cfg.hard_frame_cap));
+    let callback = |req: &Request, resp: Response| {
+        path = req.uri().path().to_string();
+        Ok(resp)
+    };
+    let Ok(mut ws) =
+        tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(ws_config)).await
+    else {
+        return;
+    };
+    let room = shared.room(&path);
+    let (tx, mut rx) = mpsc::channel(cfg.queue);
+    if room.send(Event::Open { conn, tx }).await.is_err() {
+        return;
+    }
+    let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
+    loop {
+        tokio::select! {
+            out = rx.recv() => {
+                let Some(Out::Frame(first)) = out else {
+                    let _ = ws.close(None).await;
+                    break;
+                };
+                if ws.feed(Message::Binary(first)).await.is_err() {
+                    break;
+                }
+                let mut close = false;
+                for _ in 1..BATCH {
+                    match rx.try_recv() {
+                        Ok(Out::Frame(bytes)) => {
+                            if ws.feed(Message::Binary(bytes)).await.is_err() {
+                                close = true;
+                                break;
+                            }
+                        }
+                        Ok(Out::Close) => {
+                            close = true;
+                            break;
+                        }
+                        Err(_) => break,
+                    }
+                }
+                if ws.flush().await.is_err() {
+                    break;
+                }
+                if close {
+                    let _ = ws.close(None).await;
+                    break;
+                }
+            }
+            incoming = ws.next() => {
+                let event = match incoming {
+                    Some(Ok(Message::Binary(bytes))) => {
+                        if bytes.len() > cfg.frame_cap {
+                            dropped(conn, &bytes, "too_large")
+                        } else if !cap.take(Instant::now()) {
+                            dropped(conn, &bytes, "rate_limited")
+                        } else {
+                            Event::Input { conn, bytes }
+                        }
+                    }
+                    Some(Ok(Message::Text(text))) => Event::Dropped {
+                        conn,
+                        id: None,
+                        code: "text_frame",
+                        len: text.len(),
+                    },
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(_)) => continue, // ping, pong: the library answers pings
+                };
+                if room.send(event).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = room.send(Event::Close { conn }).await;
+}
+
+/// A frame dropped before decoding, attributed to its message type when the envelope id
+/// can be read.
+fn dropped(conn: u64, bytes: &[u8], code: &'static str) -> Event {
+    let id = Reader::new(bytes)
+        .read_u64(0, u64::from(u32::MAX))
+        .ok()
+        .map(|id| id as u32);
+    Event::Dropped {
+        conn,
+        id,
+        code,
+        len: bytes.len(),
+    }
+}
