@@ -1,6 +1,7 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
 //! runtime's traits. Every path goes through `::tuplet::__private_0_1`.
 
+mod delta;
 mod dispatch;
 mod enums;
 mod flags;
@@ -22,9 +23,18 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
         ItemKind::Message(m) => {
             let wire = record_impl(&m.record, input, &ir);
             let message = message_impl(m, input);
-            quote!(#wire #message)
+            let delta = if m.delta {
+                delta::delta_impl(&m.record, input)
+            } else {
+                quote!()
+            };
+            quote!(#wire #message #delta)
         }
-        ItemKind::Record(r) => record_impl(r, input, &ir),
+        ItemKind::Record(r) => {
+            let wire = record_impl(r, input, &ir);
+            let entity = delta::entity_impl(r, input);
+            quote!(#wire #entity)
+        }
         ItemKind::Enum(e) => enums::emit(e, input, &ir),
         ItemKind::Flags(f) => flags::emit(f, input, &ir),
         ItemKind::Dispatch(d) => dispatch::emit(d, input),

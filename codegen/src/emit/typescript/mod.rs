@@ -21,11 +21,14 @@ use tuplet_schema::ir::{ItemKind, TypeRef};
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
 use super::Emitter;
+pub use package::Package;
 
 /// The TypeScript emitter.
 pub struct TypeScript {
     /// The schema crate's folder as `tuplet.toml` names it, for headers.
     pub source: String,
+    /// What `package.json` says.
+    pub package: Package,
 }
 
 impl Emitter for TypeScript {
@@ -55,7 +58,7 @@ impl Emitter for TypeScript {
             );
             files.insert(format!("src/{}.ts", module_file(module)), text);
         }
-        for (path, text) in package::files(&self.source) {
+        for (path, text) in package::files(&self.source, &self.package) {
             files.insert(path, text);
         }
         for (path, text) in dispatch::files(schema, &self.source, &modules) {
