@@ -28,7 +28,7 @@ pub struct Cli {
 pub enum Command {
     /// Write every output named in tuplet.toml (only files whose bytes changed).
     Gen(GenArgs),
-    /// Write tuplet.lock.json, refusing unaccepted breaks (RULES.md).
+    /// Write tuplet.lock.json, refusing unaccepted breaks (`tuplet explain` lists the rules).
     Lock(crate::commands::compat::LockArgs),
     /// Check the schema against tuplet.lock.json (exit 1 when a change breaks peers).
     Compat(crate::commands::compat::CompatArgs),
@@ -38,6 +38,8 @@ pub enum Command {
     Decode(crate::commands::decode::DecodeArgs),
     /// Encode a message from JSON in natural units; prints hex (or base64).
     Encode(crate::commands::encode::EncodeArgs),
+    /// Print a compatibility rule's documentation (every rule without an argument).
+    Explain(crate::commands::explain::ExplainArgs),
 }
 
 /// `tuplet gen`.
@@ -77,6 +79,7 @@ pub fn run(cli: &Cli) -> u8 {
         Command::Sizes(args) => crate::commands::sizes::run(args),
         Command::Decode(args) => crate::commands::decode::run(args),
         Command::Encode(args) => crate::commands::encode::run(args),
+        Command::Explain(args) => crate::commands::explain::run(args),
     }
 }
 
@@ -112,7 +115,13 @@ fn gen(args: &GenArgs) -> u8 {
             return BAD_INPUT;
         }
     };
-    let outputs = crate::generate(&config, &schema);
+    let outputs = match crate::generate(&config, &schema) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
     let mut stale = 0;
     for (dir, files) in &outputs {
         if args.check {

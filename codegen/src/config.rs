@@ -10,6 +10,12 @@
 //! [outputs]
 //! jsonschema = "generated/jsonschema"
 //! ts = "generated/ts"
+//!
+//! [ts]                            # the TypeScript package's package.json; every key optional
+//! name = "village-protocol"       # default: the schema crate's name (Cargo.toml)
+//! version = "1.4.0"               # default: the schema crate's version
+//! description = "..."             # default: the schema crate's description
+//! js = true                       # also emit dist/*.js and *.d.ts (a pinned tsc, see `js`)
 //! ```
 
 use std::fmt;
@@ -32,6 +38,9 @@ pub struct Config {
     /// The output folders, one per emitter; an absent one is not generated.
     #[serde(default)]
     pub outputs: Outputs,
+    /// `[ts]`: the TypeScript package's metadata and whether it ships JavaScript.
+    #[serde(default)]
+    pub ts: TsPackage,
     /// The folder holding the file: the base of every relative path.
     #[serde(skip)]
     pub base: PathBuf,
@@ -56,7 +65,27 @@ pub struct Outputs {
     pub ts: Option<PathBuf>,
 }
 
-/// The deploy order (DESIGN.md, Compatibility).
+/// `[ts]`: what the TypeScript package's `package.json` says. Unset keys default from the
+/// schema crate's `Cargo.toml` ([`Config::read`] fills them in).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TsPackage {
+    /// The npm package name (default: the schema crate's name, lowercased).
+    pub name: Option<String>,
+    /// The package version (default: the schema crate's version).
+    pub version: Option<String>,
+    /// The package description (default: the schema crate's description).
+    pub description: Option<String>,
+    /// `"private": true` in package.json, so `npm publish` refuses it (default: false).
+    #[serde(default)]
+    pub private: bool,
+    /// Also emit JavaScript and `.d.ts` under `dist/` (compiled by the pinned TypeScript
+    /// compiler, [`crate::js`]), so plain node and any bundler import the package.
+    #[serde(default)]
+    pub js: bool,
+}
+
+/// The deploy order, which the compatibility rules judge by.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Deploy {
@@ -97,6 +126,9 @@ impl Config {
         let mut config = Config::parse(&text).map_err(|e| err(e.trim_end().to_string()))?;
         config.base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         config.check().map_err(err)?;
+        if config.outputs.ts.is_some() {
+            config.fill_package_defaults()?;
+        }
         Ok(config)
     }
 
@@ -137,6 +169,35 @@ impl Config {
     /// An output folder, resolved against the base.
     pub fn output(&self, dir: &Path) -> PathBuf {
         self.base.join(dir)
+    }
+
+    /// Fills `[ts]`'s unset name, version and description from the schema crate's
+    /// `Cargo.toml` (following `version.workspace = true` to the workspace's).
+    fn fill_package_defaults(&mut self) -> Result<(), ConfigError> {
+        let ts = &self.ts;
+        if ts.name.is_some() && ts.version.is_some() && ts.description.is_some() {
+            return Ok(());
+        }
+        let manifest = self.schema_crate().join("Cargo.toml");
+        let krate = crate::manifest::Package::read(&manifest).map_err(|message| ConfigError {
+            file: manifest.clone(),
+            message: format!(
+                "{message} (the TypeScript package's name, version and description default \
+                 from it; set them under [ts] in {FILE_NAME} instead)"
+            ),
+        })?;
+        let ts = &mut self.ts;
+        ts.name.get_or_insert_with(|| krate.name.to_lowercase());
+        ts.version.get_or_insert(krate.version);
+        if ts.description.is_none() {
+            ts.description = Some(krate.description.unwrap_or_else(|| {
+                format!(
+                    "The {} protocol: types, codecs, validators and a typed dispatcher.",
+                    krate.name
+                )
+            }));
+        }
+        Ok(())
     }
 
     /// Output folders belong to tuplet (extra files in them are removed), so none may be

@@ -12,6 +12,8 @@ pub mod commands;
 pub mod config;
 pub mod emit;
 pub mod ircodec;
+pub mod js;
+pub mod manifest;
 pub mod writer;
 
 use std::collections::BTreeMap;
@@ -28,10 +30,17 @@ pub fn load(config: &Config) -> Result<ResolvedSchema, LoadErrors> {
     tuplet_schema::load(&config.schema_crate())
 }
 
-/// Runs every configured emitter on `schema`.
-pub fn generate(config: &Config, schema: &ResolvedSchema) -> Outputs {
-    emit::configured(config)
-        .into_iter()
-        .map(|(emitter, dir)| (dir, emitter.emit(schema)))
-        .collect()
+/// Runs every configured emitter on `schema`; with `[ts] js = true`, compiles the
+/// TypeScript package's `dist/` too ([`js::compile`]), which is the only way this fails.
+pub fn generate(config: &Config, schema: &ResolvedSchema) -> Result<Outputs, js::JsError> {
+    let mut outputs = Outputs::new();
+    for (emitter, dir) in emit::configured(config) {
+        let mut files = emitter.emit(schema);
+        if emitter.name() == "ts" && config.ts.js {
+            let dist = js::compile(&files)?;
+            files.extend(dist);
+        }
+        outputs.insert(dir, files);
+    }
+    Ok(outputs)
 }

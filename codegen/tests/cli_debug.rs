@@ -161,7 +161,7 @@ fn bad_payloads_print_the_issue_and_exit_1() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("truncated at p: 3 elements declared, 1 bytes left"),
+        stderr(&o).contains("truncated at p: 3 elements declared, 1 byte left"),
         "{}",
         stderr(&o)
     );

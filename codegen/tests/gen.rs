@@ -22,7 +22,7 @@ fn config_into(out: &Path) -> Config {
 fn gen_into(out: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let config = config_into(out);
     let schema = tuplet_codegen::load(&config).unwrap_or_else(|e| panic!("{e}"));
-    for (dir, files) in tuplet_codegen::generate(&config, &schema) {
+    for (dir, files) in tuplet_codegen::generate(&config, &schema).unwrap() {
         writer::write(&dir, &files).unwrap();
     }
     let mut all = Vec::new();
@@ -61,7 +61,7 @@ fn rewriting_leaves_unchanged_files_untouched_and_removes_extras() {
     gen_into(out.path());
     let config = config_into(out.path());
     let schema = tuplet_codegen::load(&config).unwrap();
-    let outputs = tuplet_codegen::generate(&config, &schema);
+    let outputs = tuplet_codegen::generate(&config, &schema).unwrap();
     let (dir, files) = outputs.iter().next().unwrap();
     std::fs::write(dir.join("c2s/not_ours.json"), "{}\n").unwrap();
     let w = writer::write(dir, files).unwrap();
@@ -76,7 +76,7 @@ fn check_fails_after_a_hand_edit() {
     gen_into(out.path());
     let config = config_into(out.path());
     let schema = tuplet_codegen::load(&config).unwrap();
-    let outputs = tuplet_codegen::generate(&config, &schema);
+    let outputs = tuplet_codegen::generate(&config, &schema).unwrap();
     let (dir, files) = outputs.iter().next().unwrap();
     assert_eq!(writer::diff(dir, files).unwrap(), []);
     let edited = dir.join("c2s/player_move.json");
@@ -101,7 +101,7 @@ fn check_sees_a_hand_edit_in_the_typescript_package() {
     gen_into(out.path());
     let config = config_into(out.path());
     let schema = tuplet_codegen::load(&config).unwrap();
-    let outputs = tuplet_codegen::generate(&config, &schema);
+    let outputs = tuplet_codegen::generate(&config, &schema).unwrap();
     let (dir, files) = outputs
         .iter()
         .find(|(dir, _)| dir.ends_with("ts"))

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use tuplet_codegen::emit::{jsonschema::JsonSchema, typescript::TypeScript, Emitter};
+use tuplet_codegen::emit::typescript::{Package, TypeScript};
+use tuplet_codegen::emit::{jsonschema::JsonSchema, Emitter};
 
 #[test]
 fn jsonschema_of_each_case() {
@@ -29,6 +30,13 @@ fn typescript_of_each_case() {
         let schema = tuplet_schema::load_from(dir, input).unwrap_or_else(|e| panic!("{e}"));
         let emitter = TypeScript {
             source: "input".into(),
+            package: Package {
+                name: "input-protocol".into(),
+                version: "0.0.0".into(),
+                description: "A case.".into(),
+                private: true,
+                js: false,
+            },
         };
         let files = emitter.emit(&schema);
         let mut text = String::new();

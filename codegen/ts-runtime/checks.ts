@@ -6,7 +6,7 @@
 
 import { Code, TupletError } from "./errors.js";
 import { f32Overflow, notFinite, notIntegral, outOfRange } from "./fail.js";
-import { floatText, intText, rustDebugStr } from "./format.js";
+import { floatText, intText, rustDebugStr, units } from "./format.js";
 
 /**
  * An int value (a JS number or bigint) must be an integer in `min..=max`: NaN or an infinity
@@ -45,13 +45,13 @@ export function checkF32(v: number, min: number, max: number): void {
 
 /** A length (`unit` "bytes", "elements" or "entries") must lie in `min..=max`. */
 export function checkLen(len: number, min: number, max: number, unit: "bytes" | "elements" | "entries"): void {
-  if (len > max) throw new TupletError(Code.TooLong, `${len} ${unit}, at most ${max}`);
-  if (len < min) throw new TupletError(Code.TooShort, `${len} ${unit}, at least ${min}`);
+  if (len > max) throw new TupletError(Code.TooLong, `${units(len, unit)}, at most ${max}`);
+  if (len < min) throw new TupletError(Code.TooShort, `${units(len, unit)}, at least ${min}`);
 }
 
 /** `wrong_length`: a fixed-size array arrived with `len` elements instead of `expected`. */
 export function wrongLength(len: number, expected: number): TupletError {
-  return new TupletError(Code.WrongLength, `${len} elements, expected ${expected}`);
+  return new TupletError(Code.WrongLength, `${units(len, "elements")}, expected ${expected}`);
 }
 
 /** `missing_field`: a required field is absent (path: the field). */

@@ -98,3 +98,9 @@ export function rustDebugStr(s: string): string {
   }
   return out + '"';
 }
+
+/** `{n} {unit}` with the unit singular when `n` is 1: `1 byte`, `2 bytes`, `1 entry` (as Rust's `units`). */
+export function units(n: number, plural: "bytes" | "elements" | "entries"): string {
+  if (n !== 1) return `${n} ${plural}`;
+  return plural === "entries" ? "1 entry" : `1 ${plural.slice(0, -1)}`;
+}

@@ -15,10 +15,17 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     }
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let ir = if cfg!(feature = "testkit") {
+        quote!(
+            const IR: &'static str = "";
+        )
+    } else {
+        quote!()
+    };
     let wire = quote! {
         #[automatically_derived]
         impl #impl_generics ::tuplet::__private_0_1::Wire for #ident #ty_generics #where_clause {
-            const IR: &'static str = "";
+            #ir
             const MAX_SIZE: ::core::option::Option<usize> = ::core::option::Option::None;
 
             fn encode_compact(

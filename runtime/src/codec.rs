@@ -35,7 +35,9 @@ impl Dir {
     note = "derive `tuplet::Record`, `tuplet::Enum` or `tuplet::Flags` on `{Self}` (or use a supported type: see ATTRIBUTES.md)"
 )]
 pub trait Wire: Sized {
-    /// This type's per-item IR as JSON, for the test that the derive and the loader agree.
+    /// This type's per-item IR as JSON, for the test that the derive and the loader agree
+    /// (only under the `testkit` feature).
+    #[cfg(feature = "testkit")]
     const IR: &'static str;
     /// The largest compact encoding in bytes, or `None` when unbounded.
     const MAX_SIZE: Option<usize>;

@@ -43,6 +43,9 @@ pub enum Code {
     TooManyElements,
     /// A message id or name that no message of this direction has.
     UnknownMessage,
+    /// A delta that refers to state the receiver does not hold (an entity it never got, or
+    /// no keyframe yet): drop the mirror and ask for a keyframe.
+    NoBaseline,
 }
 
 impl Code {
@@ -66,6 +69,7 @@ impl Code {
         Code::TooDeep,
         Code::TooManyElements,
         Code::UnknownMessage,
+        Code::NoBaseline,
     ];
 
     /// The stable snake_case spelling shared with TypeScript.
@@ -89,6 +93,7 @@ impl Code {
             Code::TooDeep => "too_deep",
             Code::TooManyElements => "too_many_elements",
             Code::UnknownMessage => "unknown_message",
+            Code::NoBaseline => "no_baseline",
         }
     }
 }

@@ -11,6 +11,7 @@
 extern crate self as tuplet;
 
 mod codec;
+pub mod delta;
 mod dispatch;
 pub mod error;
 pub mod meter;
@@ -39,6 +40,8 @@ pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 #[doc(hidden)]
 pub mod __private_0_1 {
     pub use crate::codec::{validate, Dir, FieldInfo, Message, Reserved, Wire};
+    pub use crate::delta::list::{EntityProbe, KeyedList, WholeList};
+    pub use crate::delta::{add_int, add_q, mask_count, no_baseline, Delta, Entity};
     pub use crate::dispatch::*;
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::quant;

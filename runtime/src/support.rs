@@ -5,7 +5,7 @@
 
 use crate::error::{Code, Error, Issue, Path, Seg};
 use crate::sample::{SampleMode, SampleRng};
-use crate::wire::fail::{self, float_text};
+use crate::wire::fail::{self, float_text, units};
 
 /// `v` must lie in `min..=max`.
 #[inline]
@@ -44,13 +44,13 @@ pub fn check_len(len: usize, min: u32, max: u32, unit: &'static str) -> Result<(
     if len > max as usize {
         return Err(Error::new(
             Code::TooLong,
-            format!("{len} {unit}, at most {max}"),
+            format!("{}, at most {max}", units(len as u64, unit)),
         ));
     }
     if len < min as usize {
         return Err(Error::new(
             Code::TooShort,
-            format!("{len} {unit}, at least {min}"),
+            format!("{}, at least {min}", units(len as u64, unit)),
         ));
     }
     Ok(())
@@ -61,7 +61,7 @@ pub fn check_len(len: usize, min: u32, max: u32, unit: &'static str) -> Result<(
 pub fn wrong_length(len: u32, expected: u32) -> Error {
     Error::new(
         Code::WrongLength,
-        format!("{len} elements, expected {expected}"),
+        format!("{}, expected {expected}", units(len.into(), "elements")),
     )
 }
 

@@ -241,13 +241,17 @@ fn message_templates() {
         "1099511627776 is outside 0..=255"
     );
     assert_eq!(m("aa 61 62", "str3"), "10 bytes, at most 3");
-    assert_eq!(m("a1 61", "str2.."), "1 bytes, at least 2");
-    assert_eq!(m("a3 61", "str"), "3 bytes declared, 1 bytes left");
+    assert_eq!(m("a1 61", "str2.."), "1 byte, at least 2");
+    assert_eq!(m("a3 61", "str"), "3 bytes declared, 1 byte left");
     assert_eq!(
         m("dd ff ff ff ff 01 02 03 04 05", "array"),
         "4294967295 elements declared, 5 bytes left"
     );
     assert_eq!(m("83 01 02 03", "map"), "3 entries declared, 3 bytes left");
+    // Singular units when the count is 1.
+    assert_eq!(m("00", "finish"), "1 byte after the end of the message");
+    assert_eq!(m("91", "array"), "1 element declared, 0 bytes left");
+    assert_eq!(m("81 01", "map"), "1 entry declared, 1 byte left");
     assert_eq!(m("91*100 c0", "skip"), "nesting deeper than 64");
     let bytes = hex("95 01 02 03 04 05");
     let e = Reader::with_limits(&bytes, small_limits())

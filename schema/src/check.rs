@@ -16,10 +16,18 @@ use crate::limits::{MAX_Q_F32, MAX_Q_F64};
 /// Runs every check that applies to `item`.
 pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
     match &item.kind {
-        ItemKind::Message(m) => check_record(cx, &m.record, &spans.fields),
+        ItemKind::Message(m) => {
+            check_record(cx, &m.record, &spans.fields);
+            if m.delta {
+                check_delta_fields(cx, &m.record, spans, "delta");
+            }
+        }
         ItemKind::Record(r) => {
             check_record(cx, r, &spans.fields);
             check_entity_key(cx, r, spans);
+            if r.entity_key.is_some() {
+                check_delta_fields(cx, r, spans, "entity");
+            }
         }
         ItemKind::Enum(e) => {
             check_variant_numbers(cx, e, spans);
@@ -322,6 +330,21 @@ fn check_entity_key(cx: &Ctxt, record: &Record, spans: &ItemSpans) {
             ),
         ),
         Some(_) => {}
+    }
+}
+
+/// An entity or a delta message fits its changed-field mask: at most 32 fields.
+fn check_delta_fields(cx: &Ctxt, record: &Record, spans: &ItemSpans, key: &str) {
+    let n = crate::delta::mask_slots(record).len();
+    if n > crate::delta::MAX_DELTA_FIELDS {
+        let span = spans.keys.get(key).copied().unwrap_or(spans.ident);
+        cx.error(
+            span,
+            format!(
+                "`{key}` allows at most {} fields (the changed-field mask), found {n}",
+                crate::delta::MAX_DELTA_FIELDS
+            ),
+        );
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod check;
 pub mod compat;
+pub mod delta;
 pub mod grammar;
 pub mod ir;
 pub mod limits;

@@ -273,6 +273,50 @@ fn a_removed_message_points_at_its_entry_in_the_lock() {
 }
 
 #[test]
+fn a_removed_messages_fix_offers_reserving_its_id_and_name() {
+    let dir = cases_dir().join("message_removed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    let text = report.text();
+    assert!(
+        text.contains(
+            "fix: reserve it on the c2s dispatch enum (beside any ids and names already there), \
+             so no later message takes it: #[tuplet(dir = \"c2s\", reserved_ids = [2], \
+             reserved_names = [\"m:other\"])]"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("or accept the removal:"), "{text}");
+    assert!(text.contains("accept(rule = \"message-removed\""), "{text}");
+    assert!(
+        text.contains("rule: `tuplet explain message-removed`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn reports_point_at_tuplet_explain_not_at_a_repository_file() {
+    let dir = cases_dir().join("range_narrowed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    let text = report.text();
+    assert!(!text.contains("RULES.md"), "{text}");
+    assert!(
+        text.contains("fix: `tuplet explain range-narrowed` says how to make it safely"),
+        "{text}"
+    );
+    let entry = compat::explain::explain("range-narrowed").unwrap();
+    assert!(entry.starts_with("### `range-narrowed`\n"), "{entry}");
+    assert!(entry.contains("**Catches**"), "{entry}");
+}
+
+#[test]
 fn assert_compatible_panics_with_the_readable_report() {
     let tmp = std::env::temp_dir().join(format!("tuplet-compat-{}", std::process::id()));
     let src = tmp.join("src");

@@ -1,6 +1,6 @@
 //! The grammar on representative items: `parse_quote!` in, IR out.
 
-#![allow(clippy::approx_constant)] // the DESIGN.md example writes 3.1416 on purpose
+#![allow(clippy::approx_constant)] // the README's example writes 3.1416 on purpose
 
 use syn::parse_quote;
 use tuplet_schema::ir::*;

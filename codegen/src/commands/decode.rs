@@ -39,14 +39,22 @@ impl Direction {
 
 /// `tuplet decode`.
 #[derive(Debug, Args)]
+#[command(
+    override_usage = "tuplet decode [OPTIONS] <MESSAGE> <PAYLOAD>\n       \
+                            tuplet decode [OPTIONS] --envelope <PAYLOAD>"
+)]
 pub struct DecodeArgs {
-    /// The message (wire name such as `player:move`, envelope id, or type name), then the
-    /// payload; with `--envelope` the payload alone. `-` reads the payload from stdin.
-    #[arg(value_name = "MESSAGE] [PAYLOAD", num_args = 1..=2, required = true)]
-    pub args: Vec<String>,
-    /// Which way the message travels.
+    /// The message: wire name such as `player:move`, envelope id, or type name (none with
+    /// `--envelope`, whose id names it).
+    #[arg(value_name = "MESSAGE", required = true)]
+    pub message: Option<String>,
+    /// The payload: hex, base64 or a JSON byte array; `-` reads it from stdin.
+    #[arg(value_name = "PAYLOAD")]
+    pub payload: Option<String>,
+    /// Which way the message travels; needed only when the message (or the envelope's id)
+    /// exists in both directions as different messages.
     #[arg(long, value_enum)]
-    pub dir: Direction,
+    pub dir: Option<Direction>,
     /// The payload is a binary envelope: the message id, then the message.
     #[arg(long)]
     pub envelope: bool,
@@ -88,6 +96,101 @@ pub fn load_schema(config: Option<&std::path::Path>) -> Result<ResolvedSchema, u
         eprintln!("{errors}");
         BAD_INPUT
     })
+}
+
+/// Why a command-line word names no single message.
+#[derive(Debug)]
+pub enum Pick {
+    /// No message of the direction(s) looked in: `unknown_message`.
+    Unknown(Error),
+    /// Two different messages, one per direction, and no `--dir`: what to pass.
+    Ambiguous(String),
+}
+
+impl Pick {
+    /// Prints it; returns the exit code (1 unknown, 2 ambiguous).
+    pub fn report(&self) -> u8 {
+        match self {
+            Pick::Unknown(e) => {
+                print_issue(e);
+                INVALID
+            }
+            Pick::Ambiguous(m) => {
+                eprintln!("error: {m}");
+                BAD_INPUT
+            }
+        }
+    }
+}
+
+/// The one message that `found` (per direction) names, or why not.
+fn pick_one(
+    schema: &ResolvedSchema,
+    what: &str,
+    found: [(Dir, Result<String, Error>); 2],
+) -> Result<(Dir, String), Pick> {
+    match found {
+        [(dir, Ok(path)), (_, Err(_))] | [(_, Err(_)), (dir, Ok(path))] => Ok((dir, path)),
+        [(dir, Ok(a)), (_, Ok(b))] if a == b => Ok((dir, a)),
+        [(d1, Ok(a)), (d2, Ok(b))] => {
+            let describe = |d: Dir, path: &str| {
+                let (_, m) = ircodec::message_at(schema, path).expect("a message");
+                format!("{} `{}` (id {}, {path})", d.as_str(), m.name, m.id)
+            };
+            Err(Pick::Ambiguous(format!(
+                "{what} names a message in both directions: {} and {}; pass --dir {} or --dir {}",
+                describe(d1, &a),
+                describe(d2, &b),
+                d1.as_str(),
+                d2.as_str()
+            )))
+        }
+        [(_, Err(e)), (_, Err(_))] => Err(Pick::Unknown(e)),
+    }
+}
+
+/// The message a command-line word names, in `dir` or, without one, in whichever direction
+/// has it (see [`find_message`]).
+pub fn pick_message(
+    schema: &ResolvedSchema,
+    dir: Option<Direction>,
+    word: &str,
+) -> Result<(Dir, String), Pick> {
+    if let Some(d) = dir {
+        let d = d.ir();
+        return find_message(schema, d, word)
+            .map(|p| (d, p))
+            .map_err(Pick::Unknown);
+    }
+    let found = [Dir::C2s, Dir::S2c].map(|d| (d, find_message(schema, d, word)));
+    pick_one(schema, &format!("`{word}`"), found)
+}
+
+/// The direction of an envelope: `dir`, or the one direction whose ids include the
+/// envelope's leading id (c2s when the id cannot be read or is in neither, so decoding
+/// reports why).
+pub fn pick_envelope_dir(
+    schema: &ResolvedSchema,
+    dir: Option<Direction>,
+    bytes: &[u8],
+) -> Result<Dir, Pick> {
+    if let Some(d) = dir {
+        return Ok(d.ir());
+    }
+    let Ok(id) = Reader::new(bytes).read_u64(0, u64::from(u32::MAX)) else {
+        return Ok(Dir::C2s);
+    };
+    let id = id as u32;
+    let found = [Dir::C2s, Dir::S2c].map(|d| {
+        let path = ircodec::message_with_id(schema, d, id)
+            .ok_or_else(|| tuplet::__private_0_1::unknown_id(id));
+        (d, path)
+    });
+    match pick_one(schema, &format!("the envelope's id {id}"), found) {
+        Ok((d, _)) => Ok(d),
+        Err(Pick::Unknown(_)) => Ok(Dir::C2s),
+        Err(ambiguous) => Err(ambiguous),
+    }
 }
 
 /// The message of direction `dir` a command-line word names: a wire name, an envelope id
@@ -173,6 +276,15 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     s
+}
+
+/// `1 byte`, `2 bytes`: a count with its noun, plural unless one.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// Prints an issue as `code at path: message`.
@@ -264,14 +376,15 @@ fn key_text(key: Value) -> String {
 
 /// `tuplet decode`.
 pub fn run(args: &DecodeArgs) -> u8 {
-    let (message, payload) = match (args.envelope, args.args.as_slice()) {
-        (true, [p]) => (None, p),
-        (false, [m, p]) => (Some(m.as_str()), p),
-        (true, _) => {
-            eprintln!("error: with --envelope, give the payload alone");
+    // Clap fills MESSAGE first: with --envelope, a lone argument is the payload.
+    let (message, payload) = match (args.envelope, &args.message, &args.payload) {
+        (true, Some(p), None) => (None, p),
+        (false, Some(m), Some(p)) => (Some(m.as_str()), p),
+        (true, _, _) => {
+            eprintln!("error: with --envelope, give the payload alone (its id names the message)");
             return BAD_INPUT;
         }
-        (false, _) => {
+        (false, _, _) => {
             eprintln!("error: give the message and the payload (or --envelope and the payload)");
             return BAD_INPUT;
         }
@@ -291,16 +404,18 @@ pub fn run(args: &DecodeArgs) -> u8 {
             return BAD_INPUT;
         }
     };
-    let dir = args.dir.ir();
     let result = match message {
-        Some(word) => find_message(&schema, dir, word).and_then(|path| {
-            let v = ircodec::decode(&schema, &path, &bytes)?;
-            Ok(v)
-        }),
-        None => ircodec::decode_envelope(&schema, dir, &bytes).map(|(path, v)| {
-            let (_, m) = ircodec::message_at(&schema, &path).expect("a message");
-            json!({ "message": m.name, "id": m.id, "value": v })
-        }),
+        Some(word) => match pick_message(&schema, args.dir, word) {
+            Ok((_, path)) => ircodec::decode(&schema, &path, &bytes),
+            Err(pick) => return pick.report(),
+        },
+        None => match pick_envelope_dir(&schema, args.dir, &bytes) {
+            Ok(dir) => ircodec::decode_envelope(&schema, dir, &bytes).map(|(path, v)| {
+                let (_, m) = ircodec::message_at(&schema, &path).expect("a message");
+                json!({ "message": m.name, "id": m.id, "value": v })
+            }),
+            Err(pick) => return pick.report(),
+        },
     };
     match result {
         Ok(v) => {
@@ -309,7 +424,7 @@ pub fn run(args: &DecodeArgs) -> u8 {
         }
         Err(e) => {
             print_issue(&e);
-            eprintln!("({} bytes: {})", bytes.len(), ircodec::hex(&bytes));
+            eprintln!("({}: {})", count(bytes.len(), "byte"), ircodec::hex(&bytes));
             if let Ok(p) = plain(&bytes) {
                 eprintln!("as plain msgpack: {p}");
             }

@@ -19,9 +19,10 @@ pub struct EncodeArgs {
     pub message: String,
     /// The value as natural JSON; `-` reads it from stdin.
     pub json: String,
-    /// Which way the message travels.
+    /// Which way the message travels; needed only when the message exists in both
+    /// directions as different messages.
     #[arg(long, value_enum)]
-    pub dir: Direction,
+    pub dir: Option<Direction>,
     /// Write the named (legacy map) shape instead of the compact one.
     #[arg(long)]
     pub named: bool,
@@ -53,13 +54,9 @@ pub fn run(args: &EncodeArgs) -> u8 {
             return BAD_INPUT;
         }
     };
-    let dir = args.dir.ir();
-    let path = match decode::find_message(&schema, dir, &args.message) {
-        Ok(p) => p,
-        Err(e) => {
-            decode::print_issue(&e);
-            return INVALID;
-        }
+    let path = match decode::pick_message(&schema, args.dir, &args.message) {
+        Ok((_, p)) => p,
+        Err(pick) => return pick.report(),
     };
     let shape = if args.named {
         Shape::Named

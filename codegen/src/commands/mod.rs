@@ -3,6 +3,7 @@
 pub mod compat;
 pub mod decode;
 pub mod encode;
+pub mod explain;
 pub mod sizes;
 
 /// How a command prints its report: readable text (a Markdown table for `sizes`) or JSON.

@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 use tuplet_schema::ir::{
     Dir, Enum, Field, Flags, IntType, ItemKind, Len, Message, Record, Slot, TypeRef, VariantFields,
 };
+use tuplet_schema::plan::Legacy;
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
 use super::{to_json, Emitter};
@@ -127,20 +128,19 @@ impl Defs<'_> {
     }
 
     fn field(&mut self, f: &Field, props: &mut Map<String, Value>, required: &mut Vec<String>) {
-        // A legacy key list spreads a fixed array over one key per element.
-        if f.legacy.len() > 1 {
-            if let TypeRef::Array { inner, .. } = &f.ty {
-                for (i, key) in f.legacy.iter().enumerate() {
-                    let mut s = self.ty(inner);
-                    let doc = format!("{} (element {i} of `{}`)", f.doc, f.name);
-                    describe(&mut s, &doc);
-                    props.insert(key.clone(), s);
-                    required.push(key.clone());
-                }
-                return;
+        let legacy = Legacy::of(f);
+        if let Some((keys, inner)) = legacy.spread() {
+            // A spread array: one key per element.
+            for (i, key) in keys.iter().enumerate() {
+                let mut s = self.ty(inner);
+                let doc = format!("{} (element {i} of `{}`)", f.doc, f.name);
+                describe(&mut s, &doc);
+                props.insert(key.clone(), s);
+                required.push(key.clone());
             }
+            return;
         }
-        let key = f.legacy.first().unwrap_or(&f.name).clone();
+        let key = legacy.key(f).unwrap_or(&f.name).to_owned();
         let mut s = self.ty(&f.ty);
         describe(&mut s, &f.doc);
         if !matches!(f.ty, TypeRef::Option { .. }) {

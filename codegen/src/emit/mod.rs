@@ -29,8 +29,19 @@ pub fn configured(config: &Config) -> Vec<(Box<dyn Emitter>, PathBuf)> {
     }
     if let Some(dir) = &config.outputs.ts {
         let source = config.schema.krate.to_string_lossy().replace('\\', "/");
+        let ts = &config.ts;
+        let name = ts.name.clone().unwrap_or_else(|| "protocol".into());
+        let package = typescript::Package {
+            description: ts.description.clone().unwrap_or_else(|| {
+                format!("The {name} protocol: types, codecs, validators and a typed dispatcher.")
+            }),
+            name,
+            version: ts.version.clone().unwrap_or_else(|| "0.0.0".into()),
+            private: ts.private,
+            js: ts.js,
+        };
         out.push((
-            Box::new(typescript::TypeScript { source }),
+            Box::new(typescript::TypeScript { source, package }),
             config.output(dir),
         ));
     }

@@ -38,6 +38,7 @@
 
 mod decode;
 mod encode;
+#[cfg(feature = "testkit")]
 pub mod mutate;
 mod sample;
 

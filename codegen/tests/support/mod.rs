@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tuplet_codegen::emit::{typescript::TypeScript, Emitter};
+use tuplet_codegen::emit::typescript::{Package, TypeScript};
+use tuplet_codegen::emit::Emitter;
 use tuplet_schema::{LoadErrors, ResolvedSchema};
 
 /// The repository root.
@@ -36,6 +37,13 @@ pub fn load(dir: &Path) -> Result<ResolvedSchema, LoadErrors> {
 pub fn emit_ts(schema: &ResolvedSchema, out: &Path) {
     let files = TypeScript {
         source: "schema".into(),
+        package: Package {
+            name: "schema-protocol".into(),
+            version: "0.0.0".into(),
+            description: "A test schema.".into(),
+            private: true,
+            js: false,
+        },
     }
     .emit(schema);
     for (path, text) in files {

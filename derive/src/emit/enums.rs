@@ -11,7 +11,7 @@ use super::record::{self, Member};
 use super::ty::{rt, Form, TyGen};
 
 /// The `Wire` impl of an enum.
-pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     if EnumPlan::of(e).form == EnumForm::Unit {
         unit(e, input, ir)
     } else {
@@ -45,7 +45,7 @@ fn pick(arms: Vec<TokenStream>) -> TokenStream {
     })
 }
 
-fn unit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+fn unit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ty = &input.ident;
     let names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
@@ -75,7 +75,7 @@ fn unit(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
-            const IR: &'static str = #ir;
+            #ir
             const MAX_SIZE: Option<usize> = #max_size;
 
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
@@ -167,7 +167,7 @@ fn newtype_span(input: &syn::DeriveInput, v: &Variant) -> Span {
         .map_or_else(Span::call_site, |f| f.ty.span())
 }
 
-fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ty = &input.ident;
     let mut enc_c = Vec::new();
@@ -280,7 +280,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &str) -> TokenStream {
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
-            const IR: &'static str = #ir;
+            #ir
             const MAX_SIZE: Option<usize> = #max_size;
 
             #[allow(unused_variables, clippy::all)]

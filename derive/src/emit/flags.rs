@@ -7,7 +7,7 @@ use tuplet_schema::ir::Flags;
 use super::ty::rt;
 
 /// The `Wire` impl of a flag set.
-pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ty = &input.ident;
     let idents: Vec<syn::Ident> = f
@@ -45,7 +45,7 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &str) -> TokenStream {
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
-            const IR: &'static str = #ir;
+            #ir
             const MAX_SIZE: Option<usize> = Some(#rt::int_size(0, #width_max as i128));
 
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {

@@ -1,6 +1,7 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
 //! runtime's traits. Every path goes through `::tuplet::__private_0_1`.
 
+mod delta;
 mod dispatch;
 mod enums;
 mod flags;
@@ -17,14 +18,23 @@ pub use ty::rt;
 
 /// The impls for one parsed, checked item.
 pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
-    let ir = serde_json::to_string(item).unwrap_or_default();
+    let ir = ir_const(item);
     match &item.kind {
         ItemKind::Message(m) => {
             let wire = record_impl(&m.record, input, &ir);
             let message = message_impl(m, input);
-            quote!(#wire #message)
+            let delta = if m.delta {
+                delta::delta_impl(&m.record, input)
+            } else {
+                quote!()
+            };
+            quote!(#wire #message #delta)
         }
-        ItemKind::Record(r) => record_impl(r, input, &ir),
+        ItemKind::Record(r) => {
+            let wire = record_impl(r, input, &ir);
+            let entity = delta::entity_impl(r, input);
+            quote!(#wire #entity)
+        }
         ItemKind::Enum(e) => enums::emit(e, input, &ir),
         ItemKind::Flags(f) => flags::emit(f, input, &ir),
         ItemKind::Dispatch(d) => dispatch::emit(d, input),
@@ -70,7 +80,18 @@ fn self_members<'a>(record: &'a Record, input: &syn::DeriveInput) -> Vec<Member<
         .collect()
 }
 
-fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &str) -> TokenStream {
+/// `Wire::IR`, the item's IR as JSON, for the test that the derive and the loader agree:
+/// emitted only under the `testkit` feature (the runtime's `testkit` turns it on).
+fn ir_const(item: &Item) -> TokenStream {
+    if cfg!(feature = "testkit") {
+        let ir = serde_json::to_string(item).unwrap_or_default();
+        quote!(const IR: &'static str = #ir;)
+    } else {
+        TokenStream::new()
+    }
+}
+
+fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ident = &input.ident;
     let members = self_members(record, input);
@@ -90,7 +111,7 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &str) -> TokenStre
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ident {
-            const IR: &'static str = #ir;
+            #ir
             const MAX_SIZE: Option<usize> =
                 #rt::size_add(Some(#rt::container_header(#slots)), #max_size);
 

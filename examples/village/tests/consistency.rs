@@ -1,4 +1,4 @@
-//! The derive and the loader agree (DESIGN.md, "Decided: derive and loader agree by test"):
+//! The derive and the loader agree (ARCHITECTURE.md, "Two front ends, one IR"):
 //! for every tuplet type of the village crate, the per-item IR the derive emitted
 //! (`<T as tuplet::Wire>::IR`, JSON) equals the one the source loader builds from the files.
 //!

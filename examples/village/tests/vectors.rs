@@ -1,4 +1,4 @@
-//! Cross-language vectors (issue 7, item 4): the Rust side.
+//! Cross-language vectors: the Rust side.
 //!
 //! `write_vectors` writes `target/tuplet-vectors/{c2s,s2c}.json` (from the workspace root):
 //!

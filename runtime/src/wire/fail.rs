@@ -6,6 +6,19 @@ use std::fmt::Display;
 use super::marker::found_name;
 use crate::error::{Code, Error};
 
+/// `{n} {unit}` with the unit singular when `n` is 1: `1 byte`, `2 bytes`, `1 entry`.
+/// `plural` is one of "bytes", "elements", "entries".
+pub(crate) fn units(n: u64, plural: &str) -> String {
+    if n != 1 {
+        return format!("{n} {plural}");
+    }
+    let one = match plural {
+        "entries" => "entry",
+        other => other.strip_suffix('s').unwrap_or(other),
+    };
+    format!("1 {one}")
+}
+
 /// `truncated`: "input ends inside a value".
 #[cold]
 #[inline(never)]
@@ -19,7 +32,11 @@ pub(crate) fn truncated() -> Error {
 pub(crate) fn declared(count: u64, unit: &str, remaining: usize) -> Error {
     Error::new(
         Code::Truncated,
-        format!("{count} {unit} declared, {remaining} bytes left"),
+        format!(
+            "{} declared, {} left",
+            units(count, unit),
+            units(remaining as u64, "bytes")
+        ),
     )
 }
 
@@ -70,7 +87,7 @@ pub(crate) fn msgpackr_record(expected: &str) -> Error {
 pub(crate) fn trailing(n: usize) -> Error {
     Error::new(
         Code::TrailingBytes,
-        format!("{n} bytes after the end of the message"),
+        format!("{} after the end of the message", units(n as u64, "bytes")),
     )
 }
 
@@ -133,14 +150,20 @@ pub(crate) fn out_of_range(value: impl Display, min: impl Display, max: impl Dis
 #[cold]
 #[inline(never)]
 pub(crate) fn too_long(len: u32, max: u32) -> Error {
-    Error::new(Code::TooLong, format!("{len} bytes, at most {max}"))
+    Error::new(
+        Code::TooLong,
+        format!("{}, at most {max}", units(len.into(), "bytes")),
+    )
 }
 
 /// `too_short`: "{len} bytes, at least {min}".
 #[cold]
 #[inline(never)]
 pub(crate) fn too_short(len: u32, min: u32) -> Error {
-    Error::new(Code::TooShort, format!("{len} bytes, at least {min}"))
+    Error::new(
+        Code::TooShort,
+        format!("{}, at least {min}", units(len.into(), "bytes")),
+    )
 }
 
 /// `too_deep`: "nesting deeper than {max_depth}".

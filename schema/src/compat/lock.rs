@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::ir::{self, Dir, ItemKind, Slot, TypeRef, VariantFields};
+use crate::plan::Quantized;
 use crate::resolved::ResolvedSchema;
 
 /// The lock format's version, written as `format`.
@@ -415,10 +416,10 @@ pub fn ty_of(t: &TypeRef) -> Ty {
                 bigint: i.bigint,
             }
         }
-        TypeRef::Float(f) => match (&f.quant, f.quant_bounds()) {
-            (Some(q), Some((qmin, qmax))) => Ty::Quant {
+        TypeRef::Float(f) => match (&f.quant, f.quantized()) {
+            (Some(q), Some(Quantized { scale, qmin, qmax })) => Ty::Quant {
                 bits: f.bits,
-                scale: q.scale,
+                scale,
                 unit: q.unit.clone(),
                 qmin,
                 qmax,

@@ -11,6 +11,7 @@
 //! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks.
 
 pub mod diff;
+pub mod explain;
 pub mod lock;
 pub mod rules;
 
@@ -92,7 +93,7 @@ pub fn check(old: &Lock, new: &Lock, deploy: Deploy) -> Report {
         let known = if rules::by_name(&a.accept.rule).is_some() {
             ""
         } else {
-            " (no such rule; see RULES.md)"
+            " (no such rule; `tuplet explain` lists them)"
         };
         findings.push(Finding {
             rule: r.name.to_string(),
@@ -229,16 +230,26 @@ impl Report {
             if let Some(reason) = &f.accepted {
                 let _ = writeln!(s, "  accepted: {reason}");
             } else if f.fails() && f.rule != rules::ACCEPT_UNMATCHED.name {
+                if let Some(reserve) = reservation(f) {
+                    let _ = writeln!(s, "  fix: {reserve}");
+                    let _ = writeln!(s, "       or accept the removal:");
+                } else {
+                    let _ = writeln!(
+                        s,
+                        "  fix: {} says how to make it safely; or accept it:",
+                        explain::pointer(&f.rule)
+                    );
+                }
                 let _ = writeln!(
                     s,
-                    "  fix: see RULES.md#{}; or accept it on {}: #[tuplet(accept(rule = {:?}, was = \
-                     {:?}, now = {:?}, reason = \"...\"))]",
-                    f.rule,
+                    "       on {}: #[tuplet(accept(rule = {:?}, was = {:?}, now = {:?}, reason = \
+                     \"...\"))]",
                     accept_site(f),
                     f.rule,
                     f.was,
                     f.now
                 );
+                let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
             }
         }
         let fails = self.failures().count();
@@ -260,6 +271,30 @@ impl Report {
         );
         s
     }
+}
+
+/// For `message-removed`: the dispatch enum attribute that reserves what is still free of
+/// the removed message (its id, its name or both), read from the finding's `was`
+/// (`name (id N)`, plus which one is already reserved).
+fn reservation(f: &Finding) -> Option<String> {
+    if f.rule != rules::MESSAGE_REMOVED.name {
+        return None;
+    }
+    let dir = f.dir?.as_str();
+    let (name, rest) = f.was.split_once(" (id ")?;
+    let id: u32 = rest.split(')').next()?.parse().ok()?;
+    let mut keys = Vec::new();
+    if !rest.contains("its id is reserved") {
+        keys.push(format!("reserved_ids = [{id}]"));
+    }
+    if !rest.contains("its name is reserved") {
+        keys.push(format!("reserved_names = [{name:?}]"));
+    }
+    Some(format!(
+        "reserve it on the {dir} dispatch enum (beside any ids and names already there), so \
+         no later message takes it: #[tuplet(dir = {dir:?}, {})]",
+        keys.join(", ")
+    ))
 }
 
 fn or_none(s: &str) -> &str {

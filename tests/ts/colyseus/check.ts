@@ -1,4 +1,4 @@
-// Type-check fixture (issue 7, item 3), against @colyseus/core 0.17's real `Room`:
+// Type-check fixture, against @colyseus/core 0.17's real `Room`:
 // `attachServer(this, c2s, handlers)` accepts the room as a `ServerRoomLike` (its plain
 // `onMessage(type, (client, message) => ...)`) and hands each handler the room's `Client` and
 // the natural type; and the generated codec constants are Standard Schemas that

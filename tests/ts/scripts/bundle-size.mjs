@@ -1,4 +1,4 @@
-// Bundle cost of the generated package (issue 7, must-show): minified + gzipped size, with
+// Bundle cost of the generated package: minified + gzipped size, with
 // esbuild, of one message's codec imported alone (tree-shaking: the rest of the package must
 // drop out), of one direction with the dispatcher, and of the whole package. Prints a table
 // (quoted in README.md, "TypeScript package") and fails when tree-shaking does not work.

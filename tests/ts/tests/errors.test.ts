@@ -108,7 +108,7 @@ test("field-level checks use support.rs's templates", () => {
   assert.equal(err(() => checkF32(1e300, -1, 1)).detail, "1e300 overflows f32");
   checkF32(0.5, 0, 1);
   assert.equal(err(() => checkLen(10, 0, 3, "bytes")).detail, "10 bytes, at most 3");
-  assert.equal(err(() => checkLen(1, 2, 3, "elements")).detail, "1 elements, at least 2");
+  assert.equal(err(() => checkLen(1, 2, 3, "elements")).detail, "1 element, at least 2");
   assert.equal(err(() => checkLen(4, 0, 3, "entries")).code, "too_long");
   assert.equal(wrongLength(2, 3).detail, "2 elements, expected 3");
   assert.deepEqual(missing("t").issue(), { code: "missing_field", path: "t", message: "missing field t" });

@@ -98,10 +98,14 @@ test("message templates", () => {
   assert.equal(m("cb 7e 37 e4 3c 88 00 75 9c", "u8"), "1e300 is outside 0..=255");
   assert.equal(m("cb 42 70 00 00 00 00 00 00", "u8"), "1099511627776 is outside 0..=255");
   assert.equal(m("aa 61 62", "str3"), "10 bytes, at most 3");
-  assert.equal(m("a1 61", "str2.."), "1 bytes, at least 2");
-  assert.equal(m("a3 61", "str"), "3 bytes declared, 1 bytes left");
+  assert.equal(m("a1 61", "str2.."), "1 byte, at least 2");
+  assert.equal(m("a3 61", "str"), "3 bytes declared, 1 byte left");
   assert.equal(m("dd ff ff ff ff 01 02 03 04 05", "array"), "4294967295 elements declared, 5 bytes left");
   assert.equal(m("83 01 02 03", "map"), "3 entries declared, 3 bytes left");
+  // Singular units when the count is 1.
+  assert.equal(m("00", "finish"), "1 byte after the end of the message");
+  assert.equal(m("91", "array"), "1 element declared, 0 bytes left");
+  assert.equal(m("81 01", "map"), "1 entry declared, 1 byte left");
   assert.equal(m("91*100 c0", "skip"), "nesting deeper than 64");
   assert.equal(m("95 01 02 03 04 05", "skip@small"), "more than 4 elements");
   // 64-bit values outside the safe range, printed exactly (number fields).

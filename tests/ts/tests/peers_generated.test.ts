@@ -1,4 +1,4 @@
-// Real peers against the generated package (issue 7, item 5): `fromWire` accepts what
+// Real peers against the generated package: `fromWire` accepts what
 // @msgpack/msgpack (with and without `useBigInt64`) and msgpackr produce when they decode our
 // bytes, and `decode` reads what those libraries encode from `toWire` output, in both shapes
 // (maps are `Map`s in UTF-8 key order: msgpackr keeps that order; @msgpack/msgpack cannot

@@ -1,4 +1,4 @@
-// Cross-language vectors (issue 7, item 4): every valid, invalid and accepted vector the Rust
+// Cross-language vectors: every valid, invalid and accepted vector the Rust
 // tests wrote (target/tuplet-vectors/{c2s,s2c}.json, every village message, both directions,
 // both shapes) decodes, validates and re-encodes in TypeScript exactly as in Rust: the same
 // values and bytes, the same error codes, paths and messages, the same natural value and

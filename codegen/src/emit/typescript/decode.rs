@@ -4,20 +4,15 @@
 //! flag set. Records accept either shape (array: compact, map: named); trailing absent options
 //! may be missing, extra trailing elements and unknown keys are skipped.
 
-use tuplet_schema::ir::{Enum, Flags, FloatType, IntPrim, Slot, TypeRef, VariantFields};
+use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{Legacy, Quantized, VARIANT_NAME_MAX};
 
 use super::from_wire;
 use super::types::{is_tuple, ts_type};
-use super::{enum_num, int_lit, is_option, len_bounds, lit, num, Gen, Out, MAX_SAFE};
+use super::{enum_num, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// Positional arrays: quantized floats as wire ints.
-    Compact,
-    /// Maps: quantized floats as natural f64.
-    Named,
-}
+pub use tuplet_schema::plan::Form;
 
 /// Where a body reads from.
 #[derive(Clone)]
@@ -32,22 +27,6 @@ pub enum Src {
         /// The index of the first field (1 after an enum tag).
         offset: usize,
     },
-}
-
-/// `(scale, qmin, qmax)` of a quantized float.
-pub fn quant(ft: &FloatType) -> Option<(f64, i64, i64)> {
-    let q = ft.quant.as_ref()?;
-    let (qmin, qmax) = ft.quant_bounds()?;
-    Some((q.scale, qmin, qmax))
-}
-
-/// The natural-unit bounds of a raw float (the type's own without a range).
-pub fn float_bounds(ft: &FloatType) -> (f64, f64) {
-    match ft.range {
-        Some(r) => (r.min, r.max),
-        None if ft.bits == 32 => (f32::MIN as f64, f32::MAX as f64),
-        None => (f64::MIN, f64::MAX),
-    }
 }
 
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
@@ -75,11 +54,11 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             if ft.quant.is_some() {
                 g.rt(deq);
             }
-            match (quant(ft), form) {
-                (Some((scale, qmin, qmax)), Form::Compact) => {
+            match (ft.quantized(), form) {
+                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
                     format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
                 }
-                (Some((scale, qmin, qmax)), Form::Named) => {
+                (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
                     let s = num(scale);
                     format!("{deq}({q}(r.readF64(), {s}, {qmin}, {qmax}), {s})")
@@ -92,7 +71,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
                     };
                     match ft.range {
                         Some(_) => {
-                            let (min, max) = float_bounds(ft);
+                            let (min, max) = ft.value_bounds();
                             let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
                             format!("{f}({read}, {}, {})", num(min), num(max))
                         }
@@ -102,11 +81,11 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::String { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("r.readStr({min}, {max})")
         }
         TypeRef::Bytes { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("r.readBin({min}, {max})")
         }
         TypeRef::Option { inner } => {
@@ -126,7 +105,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::Vec { inner, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
@@ -146,7 +125,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
         }
         TypeRef::Map { key, value, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readMapLen();"));
@@ -262,7 +241,7 @@ fn construct(out: &mut Out, slots: &[Slot], target: &str, ctor: &Ctor, spread_v:
         if is_option(&f.ty) {
             optional.push((i, &f.name));
         } else {
-            let spread = spread_v && f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
+            let spread = spread_v && Legacy::of(f).spread().is_some();
             let v = if spread { "v" } else { "" };
             parts.push(format!("{}: {}{v}", f.name, field_local(i)));
         }
@@ -380,9 +359,9 @@ pub fn named_body(
         if is_option(&f.ty) {
             out.line(format!("let {l}s = false;"));
         }
-        if let (true, TypeRef::Array { inner, .. }) = (f.legacy.len() > 1, &f.ty) {
+        if let Some((keys, inner)) = Legacy::of(f).spread() {
             let et = ts_type(g, inner);
-            for e in 0..f.legacy.len() {
+            for e in 0..keys.len() {
                 out.line(format!("let {l}_{e}: {et} | undefined;"));
             }
         }
@@ -416,15 +395,14 @@ pub fn named_body(
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
         let l = field_local(i);
-        let spread = f.legacy.len() > 1 && matches!(f.ty, TypeRef::Array { .. });
-        let elems: Vec<String> = if spread {
-            (0..f.legacy.len()).map(|e| format!("{l}_{e}")).collect()
-        } else {
-            Vec::new()
+        let legacy = Legacy::of(f);
+        let elems: Vec<String> = match legacy.spread() {
+            Some((keys, _)) => (0..keys.len()).map(|e| format!("{l}_{e}")).collect(),
+            None => Vec::new(),
         };
         let mut keys = vec![f.name.clone()];
-        if !spread {
-            keys.extend(f.legacy.iter().cloned());
+        if let Legacy::Alias(alias) = legacy {
+            keys.push(alias.to_owned());
         }
         let seen = if is_option(&f.ty) {
             format!("{l}s")
@@ -456,11 +434,8 @@ pub fn named_body(
             out.line("break;");
             out.close("}");
         }
-        if spread {
-            let TypeRef::Array { inner, .. } = &f.ty else {
-                continue;
-            };
-            for (e, key) in f.legacy.iter().enumerate() {
+        if let Some((spread_keys, inner)) = legacy.spread() {
+            for (e, key) in spread_keys.iter().enumerate() {
                 if !used.insert(key.clone()) {
                     continue;
                 }
@@ -495,7 +470,7 @@ pub fn named_body(
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
         let l = field_local(i);
-        if f.legacy.len() > 1 {
+        if Legacy::of(f).spread().is_some() {
             if let TypeRef::Array { len, .. } = &f.ty {
                 let raise = g.rt("raise");
                 let mi = g.rt("missingIndex");
@@ -733,7 +708,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
     out.line(format!("if (n !== 1) throw {not_one}(n);"));
-    out.line("const name = r.readStr(0, 1024);");
+    out.line(format!("const name = r.readStr(0, {VARIANT_NAME_MAX});"));
     out.open("switch (name) {");
     for v in &e.variants {
         out.open(format!("case {}: {{", lit(&v.name)));

@@ -6,8 +6,9 @@
 
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
-use super::decode::{float_bounds, known_bits, quant};
-use super::{enum_num, enum_wide, int_lit, is_option, len_bounds, lit, num, Gen, Out, MAX_SAFE};
+use super::decode::known_bits;
+use super::{enum_num, enum_wide, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
+use tuplet_schema::plan::{Legacy, Quantized, RecordPlan};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -19,7 +20,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             out.close("}");
         }
         TypeRef::Vec { inner, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let list = g.rt("vList");
             let a = g.fresh("a");
             let x = g.fresh("x");
@@ -40,7 +41,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             out.close("}");
         }
         TypeRef::Map { key, value, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let vmap = g.rt("vMap");
             let sorted = g.rt("sorted");
             let m = g.fresh("m");
@@ -57,7 +58,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             out.line(format!("{f}(w, {v}, named);"));
         }
         TypeRef::Float(ft) if ft.quant.is_some() => {
-            let (scale, qmin, qmax) = quant(ft).expect("quantized");
+            let Quantized { scale, qmin, qmax } = ft.quantized().expect("quantized");
             let f = g.rt("writeQuant");
             out.line(format!(
                 "{f}(w, {v}, {}, {qmin}, {qmax}, {}, named);",
@@ -94,8 +95,8 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
                 format!("{}({v}, {min}, {max})", g.rt("vInt"))
             }
         }
-        TypeRef::Float(ft) => match quant(ft) {
-            Some((scale, qmin, qmax)) => {
+        TypeRef::Float(ft) => match ft.quantized() {
+            Some(Quantized { scale, qmin, qmax }) => {
                 let f = g.rt("vQuant");
                 format!(
                     "{f}({v}, {}, {qmin}, {qmax}, {}, named)",
@@ -104,17 +105,17 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
                 )
             }
             None => {
-                let (min, max) = float_bounds(ft);
+                let (min, max) = ft.value_bounds();
                 let f = g.rt(if ft.bits == 32 { "vF32" } else { "vF64" });
                 format!("{f}({v}, {}, {})", num(min), num(max))
             }
         },
         TypeRef::String { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("{}({v}, {min}, {max})", g.rt("vStr"))
         }
         TypeRef::Bytes { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("{}({v}, {min}, {max})", g.rt("vBin"))
         }
         TypeRef::Option { inner } => {
@@ -122,7 +123,7 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
             format!("({v} === undefined ? null : {e})")
         }
         TypeRef::Vec { inner, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let list = g.rt("vList");
             let x = g.fresh("x");
             let e = wire(g, inner, &x);
@@ -135,7 +136,7 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
             format!("{fixed}({v}, {len}).map(({x}) => {e})")
         }
         TypeRef::Map { key, value, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let vmap = g.rt("vMap");
             let sorted = g.rt("sorted");
             let (k, x) = (g.fresh("k"), g.fresh("x"));
@@ -153,10 +154,7 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
 
 /// The slots that must always be written: up to the last non-option field.
 fn required(slots: &[Slot]) -> usize {
-    slots
-        .iter()
-        .rposition(|s| matches!(s, Slot::Field(f) if !is_option(&f.ty)))
-        .map_or(0, |i| i + 1)
+    RecordPlan::of_slots(slots).required
 }
 
 /// The compact length: `required`, or one past the last present option after it.
@@ -190,11 +188,14 @@ fn compact_len(out: &mut Out, slots: &[Slot], obj: &str, declare_fixed: bool) {
     }
 }
 
+/// The element type of a field spread over one key per element.
 fn spread(f: &Field) -> Option<&TypeRef> {
-    match &f.ty {
-        TypeRef::Array { inner, .. } if f.legacy.len() > 1 => Some(inner),
-        _ => None,
-    }
+    Legacy::of(f).spread().map(|(_, elem)| elem)
+}
+
+/// The key the named shape writes for a field that is not spread.
+fn named_key(f: &Field) -> String {
+    lit(Legacy::of(f).key(f).unwrap_or(&f.name))
 }
 
 /// Statements writing a record's compact array: `extra` leading elements written by
@@ -251,7 +252,7 @@ fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
             }
             continue;
         }
-        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        let key = named_key(f);
         match &f.ty {
             TypeRef::Option { inner } => {
                 out.open(format!("if ({access} !== undefined) {{"));
@@ -304,7 +305,7 @@ fn wire_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
             }
             continue;
         }
-        let key = lit(f.legacy.first().unwrap_or(&f.name));
+        let key = named_key(f);
         match &f.ty {
             TypeRef::Option { inner } => {
                 let e = wire(g, inner, &access);

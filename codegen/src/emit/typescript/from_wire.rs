@@ -4,9 +4,10 @@
 
 use tuplet_schema::ir::TypeRef;
 
-use super::decode::{float_bounds, list, map_entry, quant, Form};
+use super::decode::{list, map_entry, Form};
 use super::types::{is_tuple, ts_type};
-use super::{int_lit, len_bounds, num, Gen, Out};
+use super::{int_lit, num, Gen, Out};
+use tuplet_schema::plan::Quantized;
 
 /// An expression reading one `t` from the JS value `src` (a simple expression, evaluated
 /// more than once); statements it needs first go to `out`.
@@ -31,12 +32,12 @@ pub fn value(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form, src: &str) -> 
             if ft.quant.is_some() {
                 g.rt(deq);
             }
-            match (quant(ft), form) {
-                (Some((scale, qmin, qmax)), Form::Compact) => {
+            match (ft.quantized(), form) {
+                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
                     let w = g.rt("wInt");
                     format!("{deq}({w}({src}, {qmin}, {qmax}), {})", num(scale))
                 }
-                (Some((scale, qmin, qmax)), Form::Named) => {
+                (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
                     let w = g.rt("wF64");
                     let s = num(scale);
@@ -46,7 +47,7 @@ pub fn value(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form, src: &str) -> 
                     let w = g.rt(if ft.bits == 32 { "wF32" } else { "wF64" });
                     match ft.range {
                         Some(_) => {
-                            let (min, max) = float_bounds(ft);
+                            let (min, max) = ft.value_bounds();
                             let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
                             format!("{f}({w}({src}), {}, {})", num(min), num(max))
                         }
@@ -56,11 +57,11 @@ pub fn value(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form, src: &str) -> 
             }
         }
         TypeRef::String { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("{}({src}, {min}, {max})", g.rt("wStr"))
         }
         TypeRef::Bytes { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("{}({src}, {min}, {max})", g.rt("wBin"))
         }
         TypeRef::Option { inner } => {
@@ -81,7 +82,7 @@ pub fn value(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form, src: &str) -> 
             }
         }
         TypeRef::Vec { inner, len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let w = g.rt("wArray");
             let check = g.rt("checkLen");
             let arr = g.fresh("v");
@@ -111,7 +112,7 @@ pub fn value(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form, src: &str) -> 
             value: val,
             len,
         } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             let w = g.rt("wEntries");
             let check = g.rt("checkLen");
             let es = g.fresh("e");
@@ -148,7 +149,7 @@ fn key_value(g: &mut Gen, key: &TypeRef, src: &str) -> String {
             }
         }
         TypeRef::String { len } => {
-            let (min, max) = len_bounds(len);
+            let (min, max) = len.bounds();
             format!("{}({src}, {min}, {max})", g.rt("wStr"))
         }
         other => {

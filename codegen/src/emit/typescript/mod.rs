@@ -1,4 +1,4 @@
-//! The TypeScript package (DESIGN.md, "Generated TypeScript"): one module per schema file
+//! The TypeScript package (README.md, "TypeScript package"): one module per schema file
 //! with, per type, an interface and straight-line functions (`X$read`, `X$from`, `X$write`,
 //! `X$wire`, `X$validate`), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
@@ -23,11 +23,14 @@ use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
 use super::Emitter;
 pub use names::Names;
+pub use package::Package;
 
 /// The TypeScript emitter.
 pub struct TypeScript {
     /// The schema crate's folder as `tuplet.toml` names it, for headers.
     pub source: String,
+    /// What `package.json` says.
+    pub package: Package,
 }
 
 impl Emitter for TypeScript {
@@ -58,7 +61,7 @@ impl Emitter for TypeScript {
             );
             files.insert(format!("src/{}.ts", names.file(module)), text);
         }
-        for (path, text) in package::files(&self.source) {
+        for (path, text) in package::files(&self.source, &self.package) {
             files.insert(path, text);
         }
         for (path, text) in dispatch::files(schema, &names, &self.source, &modules) {
@@ -350,11 +353,6 @@ impl<'a> Gen<'a> {
         }
         out
     }
-}
-
-/// Inclusive length bounds, `0..=u32::MAX` when unbounded.
-pub fn len_bounds(len: &tuplet_schema::ir::Len) -> (u32, u32) {
-    (len.min.unwrap_or(0), len.max.unwrap_or(u32::MAX))
 }
 
 /// A JS int literal for an int bound (`n` suffixed for bigint).

@@ -4,9 +4,9 @@
 
 use tuplet_schema::ir::{Enum, Flags, Slot, TypeRef, VariantFields};
 
-use super::decode::quant;
 use super::encode::wire;
-use super::{len_bounds, lit, num, Gen, Out};
+use super::{lit, num, Gen, Out};
+use tuplet_schema::plan::Quantized;
 
 /// Statements recording every issue of the value `v` of `t`.
 pub fn validate(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -23,7 +23,7 @@ pub fn validate(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             let arr = g.rt("vArr");
             out.open(format!("if ({check}(path, issues, () => {arr}({v}))) {{"));
             if !len.is_unbounded() {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let cl = g.rt("checkLen");
                 out.line(format!(
                     "{check}(path, issues, () => {cl}({v}.length, {min}, {max}, \"elements\"));"
@@ -44,7 +44,7 @@ pub fn validate(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             let mt = g.rt("vMapType");
             out.open(format!("if ({check}(path, issues, () => {mt}({v}))) {{"));
             if !len.is_unbounded() {
-                let (min, max) = len_bounds(len);
+                let (min, max) = len.bounds();
                 let cl = g.rt("checkLen");
                 out.line(format!(
                     "{check}(path, issues, () => {cl}({v}.size, {min}, {max}, \"entries\"));"
@@ -64,7 +64,7 @@ pub fn validate(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             out.line(format!("{f}({v}, path, issues);"));
         }
         TypeRef::Float(ft) if ft.quant.is_some() => {
-            let (scale, qmin, qmax) = quant(ft).expect("quantized");
+            let Quantized { scale, qmin, qmax } = ft.quantized().expect("quantized");
             let f = g.rt("vQuant");
             out.line(format!(
                 "{check}(path, issues, () => {f}({v}, {}, {qmin}, {qmax}, {}, false));",

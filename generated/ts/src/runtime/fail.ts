@@ -7,7 +7,7 @@
  */
 
 import { Code, TupletError } from "./errors.js";
-import { floatText, rustDebugStr } from "./format.js";
+import { floatText, rustDebugStr, units } from "./format.js";
 
 /** `truncated`: "input ends inside a value". */
 export function truncated(): TupletError {
@@ -16,7 +16,7 @@ export function truncated(): TupletError {
 
 /** `truncated`: "{count} {unit} declared, {remaining} bytes left". */
 export function declared(count: number, unit: "elements" | "entries" | "bytes", remaining: number): TupletError {
-  return new TupletError(Code.Truncated, `${count} ${unit} declared, ${remaining} bytes left`);
+  return new TupletError(Code.Truncated, `${units(count, unit)} declared, ${units(remaining, "bytes")} left`);
 }
 
 /** `reserved_marker`: "reserved byte 0xc1". */
@@ -75,7 +75,7 @@ export function msgpackrRecord(expected: string): TupletError {
 
 /** `trailing_bytes`: "{n} bytes after the end of the message". */
 export function trailing(n: number): TupletError {
-  return new TupletError(Code.TrailingBytes, `${n} bytes after the end of the message`);
+  return new TupletError(Code.TrailingBytes, `${units(n, "bytes")} after the end of the message`);
 }
 
 /** `invalid_utf8`: "string is not valid utf-8". */
@@ -105,12 +105,12 @@ export function outOfRange(value: string, min: string, max: string): TupletError
 
 /** `too_long`: "{len} bytes, at most {max}". */
 export function tooLong(len: number, max: number): TupletError {
-  return new TupletError(Code.TooLong, `${len} bytes, at most ${max}`);
+  return new TupletError(Code.TooLong, `${units(len, "bytes")}, at most ${max}`);
 }
 
 /** `too_short`: "{len} bytes, at least {min}". */
 export function tooShort(len: number, min: number): TupletError {
-  return new TupletError(Code.TooShort, `${len} bytes, at least ${min}`);
+  return new TupletError(Code.TooShort, `${units(len, "bytes")}, at least ${min}`);
 }
 
 /** `too_deep`: "nesting deeper than {max_depth}". */

@@ -1,5 +1,5 @@
 /**
- * The codec constant of a message (DESIGN.md, "Generated TypeScript"): `name`, `id`,
+ * The codec constant of a message (README.md, "TypeScript package"): `name`, `id`,
  * `fromWire`, `decode`, `validate`, `toWire`, `encode` and the Standard Schema face. Built by
  * `codec()` from the message's generated straight-line functions. Part of the package's
  * runtime (hand-written, embedded by the emitter from codegen/src/emit/typescript/ts).
@@ -75,7 +75,7 @@ export interface TypeFns<T> {
   readonly validate: (v: T, path: Seg[], issues: Issue[]) => void;
 }
 
-/** A message's codec: the decided API of DESIGN.md. */
+/** A message's codec: the package's public API for one message. */
 export interface MessageCodec<T, N extends string = string, I extends number = number>
   extends StandardSchemaV1<T, T> {
   /** The wire name (`player:move`). */

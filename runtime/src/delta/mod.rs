@@ -1,0 +1,259 @@
+//! Delta snapshots: send each client only what changed since what it last received
+//! (WIRE.md, "Delta snapshots").
+//!
+//! Declare a message `#[tuplet(delta)]` and the records its lists hold
+//! `#[tuplet(entity(key = "id"))]`; the derives implement [`Delta`] and [`Entity`]. A server
+//! keeps one [`Tracker`] per client and per delta message, a client one [`Mirror`]:
+//!
+//! ```ignore
+//! // server, every tick, for each client:
+//! let mut out = Vec::new();
+//! match client.snapshots.encode(&snapshot_for(client), &mut out)? {
+//!     tuplet::delta::Sent::Nothing => {}
+//!     _ => client.send(WorldSnapshot::ID, &out),
+//! }
+//! // on `world:keyframe` from that client:
+//! client.snapshots.request_keyframe();
+//!
+//! // client, on each `world:snapshot` payload:
+//! match mirror.apply(payload) {
+//!     Ok(snapshot) => render(snapshot),          // the full value, server-quantized
+//!     Err(_) => send(WorldKeyframeRequest { .. }), // mirror dropped; wait for a keyframe
+//! }
+//! ```
+//!
+//! The baseline is what was last *sent*, which is what the client holds on an ordered,
+//! reliable transport (a WebSocket). A client that cannot apply a delta (a gap, a decode
+//! error, a tab that slept through messages) drops its mirror, asks for a keyframe, and
+//! ignores deltas until one arrives: the cost is one keyframe (about one full compact
+//! snapshot) plus the ticks between the request and the keyframe's arrival, about one round
+//! trip, during which the client shows its last good state.
+
+pub(crate) mod list;
+
+use crate::codec::{same_issue, validate, Message};
+use crate::error::{Code, Error};
+use crate::wire::Reader;
+
+pub use list::{apply_entities, encode_entities, sort_entities, EntityProbe};
+
+/// A record sent as changes against a baseline, identified by an int key field
+/// (`#[tuplet(entity(key = "id"))]`). Implemented by the derive.
+pub trait Entity: crate::Wire + Clone {
+    /// The key field's type.
+    type Key: Copy + Ord + std::fmt::Display;
+    /// The key field's name, for paths.
+    const KEY: &'static str;
+
+    /// This entity's key.
+    fn key(&self) -> Self::Key;
+    /// Writes a key as a msgpack int.
+    fn write_key(key: Self::Key, out: &mut Vec<u8>);
+    /// Reads a key, checked against the key field's range.
+    fn read_key(r: &mut Reader<'_>) -> Result<Self::Key, Error>;
+    /// Writes the changed-field mask and the changed fields of `self` against `base` (same
+    /// key) and returns how many msgpack values it wrote (the mask plus one per field), or
+    /// writes nothing and returns 0 when every field is wire-equal.
+    fn encode_changes(&self, base: &Self, out: &mut Vec<u8>) -> Result<u32, Error>;
+    /// Reads the values announced by `mask` (nonzero) and applies them to `self`.
+    fn apply_changes(&mut self, mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
+}
+
+/// A message declared `#[tuplet(delta)]`: encoded against a per-client baseline, applied to
+/// a client's mirror. Implemented by the derive; [`Tracker`] and [`Mirror`] are the
+/// friendly front ends.
+pub trait Delta: Message + Clone {
+    /// Writes `self`, numbered `seq` (0..=127), as a keyframe (when `keyframe` or there is
+    /// no baseline) or as the changes against `base`, then makes `base` what was sent (its
+    /// entity lists sorted by key). Returns false, writing nothing, when nothing changed. On
+    /// an error nothing is written and `base` is cleared, so the next message is a keyframe.
+    fn encode_delta(
+        &self,
+        base: &mut Option<Self>,
+        keyframe: bool,
+        seq: u8,
+        out: &mut Vec<u8>,
+    ) -> Result<bool, Error>;
+    /// Reads one payload and applies it to `mirror`, returning its number: a keyframe
+    /// replaces the mirror whatever its number; a delta must be numbered `seq` (else
+    /// `no_baseline`: a message was missed). On an error `mirror` may be partly updated:
+    /// drop it ([`Mirror`] does).
+    fn apply_delta(mirror: &mut Option<Self>, seq: u8, r: &mut Reader<'_>) -> Result<u8, Error>;
+}
+
+/// What [`Tracker::encode`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// Every field, every entity whole: the client's mirror is replaced.
+    Keyframe,
+    /// Only what changed.
+    Delta,
+    /// Nothing changed; nothing was written and nothing needs sending.
+    Nothing,
+}
+
+/// The server side for one client and one delta message: the baseline (what this client
+/// last received), the keyframe cadence and keyframe requests.
+#[derive(Debug, Clone)]
+pub struct Tracker<M> {
+    base: Option<M>,
+    every: u32,
+    since: u32,
+    wanted: bool,
+    seq: u8,
+}
+
+impl<M: Delta> Tracker<M> {
+    /// A tracker that sends a keyframe first and then every `keyframe_every` encodes
+    /// (0 never repeats one unless requested).
+    pub fn new(keyframe_every: u32) -> Self {
+        Tracker {
+            base: None,
+            every: keyframe_every,
+            since: 0,
+            wanted: true,
+            seq: 0,
+        }
+    }
+
+    /// A tracker with the default cadence, a keyframe every 5 s at `ticks_per_second`.
+    pub fn at_rate(ticks_per_second: u32) -> Self {
+        Self::new(ticks_per_second.saturating_mul(5))
+    }
+
+    /// Makes the next encode a keyframe (on the client's `world:keyframe`-style request).
+    pub fn request_keyframe(&mut self) {
+        self.wanted = true;
+    }
+
+    /// What this client was last sent (entity lists sorted by key), if anything.
+    pub fn baseline(&self) -> Option<&M> {
+        self.base.as_ref()
+    }
+
+    /// Appends the next message for this client to `out` and advances the baseline. A
+    /// keyframe goes when requested, when due, or when there is no baseline. An invalid
+    /// value is an error with its path; nothing is written and the next message is a
+    /// keyframe.
+    pub fn encode(&mut self, value: &M, out: &mut Vec<u8>) -> Result<Sent, Error> {
+        let keyframe =
+            self.wanted || self.base.is_none() || (self.every > 0 && self.since >= self.every);
+        match value.encode_delta(&mut self.base, keyframe, self.seq, out) {
+            Ok(wrote) => {
+                if wrote {
+                    self.seq = next_seq(self.seq);
+                }
+                if keyframe {
+                    self.wanted = false;
+                    self.since = 1;
+                    return Ok(Sent::Keyframe);
+                }
+                self.since += 1;
+                Ok(if wrote { Sent::Delta } else { Sent::Nothing })
+            }
+            Err(e) => {
+                self.wanted = true;
+                Err(if e.path().0.is_empty() {
+                    same_issue(validate(value), e)
+                } else {
+                    e
+                })
+            }
+        }
+    }
+}
+
+/// The client side of one delta message: the full value rebuilt from keyframes and deltas,
+/// with exactly the server's quantized numbers and entity lists in key order.
+#[derive(Debug, Clone)]
+pub struct Mirror<M> {
+    value: Option<M>,
+    seq: u8,
+}
+
+impl<M: Delta> Default for Mirror<M> {
+    fn default() -> Self {
+        Mirror {
+            value: None,
+            seq: 0,
+        }
+    }
+}
+
+impl<M: Delta> Mirror<M> {
+    /// An empty mirror: it accepts a keyframe first.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Applies one payload (a keyframe or a delta) and returns the full value. On any error
+    /// (a decode error, or a delta with no mirror to apply to: `no_baseline`) the mirror is
+    /// dropped: ask the server for a keyframe and keep calling `apply`, which fails until
+    /// the keyframe arrives.
+    pub fn apply(&mut self, payload: &[u8]) -> Result<&M, Error> {
+        let mut r = Reader::new(payload);
+        let applied = M::apply_delta(&mut self.value, self.seq, &mut r);
+        match applied.and_then(|got| r.finish().map(|()| got)) {
+            Ok(got) => {
+                self.seq = next_seq(got);
+                self.value
+                    .as_ref()
+                    .ok_or_else(|| no_baseline("the keyframe"))
+            }
+            Err(e) => {
+                self.value = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// The last full value, if the mirror holds one.
+    pub fn value(&self) -> Option<&M> {
+        self.value.as_ref()
+    }
+
+    /// Drops the mirror (for instance after a reconnect); the next payload must be a keyframe.
+    pub fn clear(&mut self) {
+        self.value = None;
+    }
+}
+
+/// The number after `seq`: every message sent counts, 0..=127 (one msgpack byte), wrapping.
+fn next_seq(seq: u8) -> u8 {
+    (seq + 1) & 0x7f
+}
+
+/// A delta refers to state the receiver does not hold: `what` names it (`entity 7`, `the
+/// previous message`).
+#[cold]
+pub fn no_baseline(what: impl std::fmt::Display) -> Error {
+    Error::new(Code::NoBaseline, format!("no baseline for {what}"))
+}
+
+/// The wire int of a quantized field after a difference: the baseline's wire int (of the
+/// value held, re-quantized) plus `d`, checked against `qmin..=qmax` (the message in natural
+/// units, as on decode).
+#[inline]
+pub fn add_q(held: f64, d: i64, scale: f64, qmin: i64, qmax: i64) -> Result<i64, Error> {
+    let q = crate::support::q_of(held, scale)
+        .unwrap_or(0)
+        .saturating_add(d);
+    if q < qmin || q > qmax {
+        return crate::quant::quantize(q as f64 / scale, scale, qmin, qmax);
+    }
+    Ok(q)
+}
+
+/// An int field after a difference: `held + d`, checked against `min..=max`.
+#[inline]
+pub fn add_int(held: i128, d: i64, min: i128, max: i128) -> Result<i128, Error> {
+    let v = held + d as i128;
+    crate::support::check_int(v, min, max)?;
+    Ok(v)
+}
+
+/// A delta payload must hold at least its mask; `n` values do not match the mask's count.
+#[cold]
+pub fn mask_count(n: u32, expected: u32) -> Error {
+    crate::support::wrong_length(n, expected)
+}

@@ -1,0 +1,46 @@
+//! The rules' documentation, embedded: RULES.md is compiled into the crate, so `tuplet
+//! explain RULE` (and anyone holding the binary) reads a rule's entry without the
+//! repository at hand.
+
+/// RULES.md, as built into this crate.
+pub const RULES_MD: &str = include_str!("../../../RULES.md");
+
+/// The RULES.md entry of the rule named `name`: its `### \`name\`` section, heading
+/// included, up to the next heading. `None` for a name RULES.md has no entry for.
+pub fn explain(name: &str) -> Option<&'static str> {
+    let heading = format!("### `{name}`\n");
+    let start = RULES_MD.find(&heading)?;
+    let body = &RULES_MD[start + heading.len()..];
+    let end = body
+        .match_indices("\n#")
+        .map(|(i, _)| i + 1)
+        .next()
+        .unwrap_or(body.len());
+    Some(RULES_MD[start..start + heading.len() + end].trim_end())
+}
+
+/// How a report points at a rule's entry: a command that works wherever the CLI does.
+pub fn pointer(name: &str) -> String {
+    format!("`tuplet explain {name}`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compat::rules;
+
+    #[test]
+    fn every_rule_has_an_entry_that_stops_at_the_next_heading() {
+        for r in rules::ALL {
+            let text = explain(r.name).unwrap_or_else(|| panic!("no entry for {}", r.name));
+            assert!(text.starts_with(&format!("### `{}`\n", r.name)));
+            assert!(
+                !text[4..].contains("\n#"),
+                "{} runs into the next one",
+                r.name
+            );
+            assert!(text.lines().count() > 2, "{} has an empty entry", r.name);
+        }
+        assert_eq!(explain("no-such-rule"), None);
+    }
+}
