@@ -25,6 +25,7 @@ export const Code = /*@__PURE__*/ Object.freeze({
   TooDeep: "too_deep",
   TooManyElements: "too_many_elements",
   UnknownMessage: "unknown_message",
+  NoBaseline: "no_baseline",
 } as const);
 
 /** A stable code: `"truncated"`, `"wrong_type"`, ... */

@@ -6,6 +6,9 @@
 //! The files live in `tests/ts/bench/fixtures/` and are checked here byte for byte;
 //! `TUPLET_BLESS=1 cargo test -p village --test bench_fixtures` rewrites them.
 
+// Headings in radians near ±π are realistic values, not approximations of π.
+#![allow(clippy::approx_constant)]
+
 use std::path::{Path, PathBuf};
 
 use village::birds::{Bird, BirdState, BirdStream, Species};
