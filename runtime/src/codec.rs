@@ -78,6 +78,10 @@ pub trait Message: Wire {
     const DIR: Dir;
     /// The fields in wire order (reserved slots excluded).
     const FIELDS: &'static [FieldInfo];
+    /// Set only by the stub a failed derive leaves behind, so a dispatch enum holding the
+    /// message skips its checks instead of reporting the stub's id 0 and empty name.
+    #[doc(hidden)]
+    const DERIVE_FAILED: bool = false;
 }
 
 /// The compact encoding of `value`; an invalid value is an error with its path.

@@ -117,7 +117,8 @@ pub fn encode_named(members: &[Member]) -> TokenStream {
             Some((keys, inner)) => {
                 fixed += keys.len() as u32;
                 for (i, key) in keys.iter().enumerate() {
-                    let elem = g.encode(inner, &quote!(&#access[#i]), Form::Named);
+                    // Parenthesised: the element is spliced before `.len()` and the like.
+                    let elem = g.encode(inner, &quote!((&#access[#i])), Form::Named);
                     entries.push(quote!(#rt::write::str(out, #key); #elem));
                 }
             }
