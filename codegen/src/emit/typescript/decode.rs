@@ -299,16 +299,10 @@ pub fn compact_body(
     out.close("}");
 }
 
-/// The named body: every entry of the map (`n` entries); a field's legacy alias or canonical name, spread arrays one key per
-/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order.
-pub fn named_body(
-    g: &mut Gen,
-    out: &mut Out,
-    slots: &[Slot],
-    n: &str,
-    target: &str,
-    ctor: &Ctor,
-) {
+/// The named body: every entry of the map (`n` entries); a field's legacy alias or canonical
+/// name, spread arrays one key per element; duplicates rejected, unknown keys skipped, then
+/// missing fields in slot order.
+pub fn named_body(g: &mut Gen, out: &mut Out, slots: &[Slot], n: &str, target: &str, ctor: &Ctor) {
     let at = g.rt("at");
     let dup = g.rt("duplicate");
     // Declarations: a local per field (a `seen` flag for options), one per spread element.
@@ -467,7 +461,6 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.finish()
 }
 
-
 /// `X$read` of an enum.
 pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     if e.is_unit() {
@@ -573,14 +566,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             }
             VariantFields::Struct { record } => {
                 let ctor = variant_ctor(ident, &v.name);
-                compact_body(
-                    g,
-                    &mut out,
-                    &record.slots,
-                    "s - 1",
-                    "v",
-                    &ctor,
-                );
+                compact_body(g, &mut out, &record.slots, "s - 1", "v", &ctor);
             }
         }
         out.line("break;");
