@@ -7,7 +7,7 @@
 //! must TypeScript, whose `Number#toString` may take the other. The vectors are generated here
 //! from a fixed seed; `TUPLET_WRITE_FIXTURES=1` rewrites the file after a deliberate change.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use tuplet::__private_0_1::{check_f32, check_f64};
 use tuplet::quant::{quantize, wire_bound};
 
@@ -40,7 +40,8 @@ fn f64_tie(x: f64) -> bool {
     digits.len() == 18 && digits.ends_with('5')
 }
 
-fn vectors() -> Vec<Value> {
+/// `(check, bits, message)` of every vector.
+fn vectors() -> Vec<(&'static str, String, String)> {
     let mut rng = Rng(0x7475_706c_6574);
     let mut f32s: Vec<f32> = vec![
         -1000.500_06,
@@ -96,16 +97,16 @@ fn vectors() -> Vec<Value> {
     let mut out = Vec::new();
     for &x in &f32s {
         let text = message(check_f32(x, NOWHERE.0, NOWHERE.1).unwrap_err());
-        out.push(json!({"check": "f32", "bits": format!("{:08x}", x.to_bits()), "message": text}));
+        out.push(("f32", format!("{:08x}", x.to_bits()), text));
         if x.abs() >= 0.02 {
             let (min, max) = (wire_bound(-0.01, 100.0), wire_bound(0.01, 100.0));
             let text = message(quantize(x as f64, 100.0, min, max).unwrap_err());
-            out.push(json!({"check": "quant_f32", "bits": format!("{:08x}", x.to_bits()), "message": text}));
+            out.push(("quant_f32", format!("{:08x}", x.to_bits()), text));
         }
     }
     for &x in &f64s {
         let text = message(check_f64(x, NOWHERE.0, NOWHERE.1).unwrap_err());
-        out.push(json!({"check": "f64", "bits": format!("{:016x}", x.to_bits()), "message": text}));
+        out.push(("f64", format!("{:016x}", x.to_bits()), text));
     }
     out
 }
@@ -116,38 +117,44 @@ fn float_text_vectors() {
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/float_text_vectors.json"
     );
-    let doc = json!({
-        "about": "Float text in error messages, Rust's (runtime/tests/float_text.rs writes it; \
-                  tests/ts/tests/float_text.test.ts checks TypeScript prints the same). bits: \
-                  the value's IEEE bits in hex (8 digits: an f32). Checks: f32 and f64 against \
-                  the range 1e300..=1e300; quant_f32 at scale 100 against -0.01..=0.01.",
-        "vectors": vectors(),
-    });
-    // One vector a line: the file stays readable and diffs stay small.
-    let lines: Vec<String> = doc["vectors"]
-        .as_array()
-        .unwrap()
+    let about = "Float text in error messages, Rust's (runtime/tests/float_text.rs writes it; \
+                 tests/ts/tests/float_text.test.ts checks TypeScript prints the same). bits: \
+                 the value's IEEE bits in hex (8 digits: an f32). Checks: f32 and f64 against \
+                 the range 1e300..=1e300; quant_f32 at scale 100 against -0.01..=0.01.";
+    let vectors = vectors();
+    // One vector a line, keys in a fixed order: the file stays readable and diffs small.
+    let lines: Vec<String> = vectors
         .iter()
-        .map(|v| format!("    {v}"))
+        .map(|(check, bits, message)| {
+            format!(
+                "    {{\"check\": {}, \"bits\": {}, \"message\": {}}}",
+                json!(check),
+                json!(bits),
+                json!(message)
+            )
+        })
         .collect();
     let want = format!(
         "{{\n  \"about\": {},\n  \"vectors\": [\n{}\n  ]\n}}\n",
-        doc["about"],
+        json!(about),
         lines.join(",\n")
     );
     if std::env::var_os("TUPLET_WRITE_FIXTURES").is_some() {
         std::fs::write(path, &want).unwrap();
     }
     let have = std::fs::read_to_string(path).expect("fixture present");
+    if have != want {
+        let actual = concat!(env!("CARGO_TARGET_TMPDIR"), "/float_text_vectors.json");
+        std::fs::write(actual, &want).unwrap();
+        eprintln!("Rust's messages: {actual}");
+    }
     assert!(
         have == want,
         "{path} differs from Rust's messages (TUPLET_WRITE_FIXTURES=1 rewrites it)"
     );
-    let tie = doc["vectors"]
-        .as_array()
-        .unwrap()
+    let tie = vectors
         .iter()
-        .filter(|v| v["check"] == "f64" && v["message"].as_str().unwrap().len() > 30)
+        .filter(|(check, _, message)| *check == "f64" && message.len() > 30)
         .count();
     assert!(tie > 100, "{tie}");
     assert!(want.contains("\"-1000.5000610351563 is outside 1e300..=1e300\""));
