@@ -75,7 +75,7 @@ const hex = (b) => Buffer.from(b).toString("hex");
 const bytes = (h) => Uint8Array.from(Buffer.from(h, "hex"));
 let checked = 0;
 const bad = [];
-for (const line of readFileSync("samples.txt", "utf8").split("\n")) {
+for (const line of readFileSync(new URL("./samples.txt", import.meta.url), "utf8").split("\n")) {
   if (!line) continue;
   const [dir, name, compact, named] = line.split(" ");
   const table = dir === "S2c" ? pkg.s2c : pkg.c2s;
@@ -244,5 +244,14 @@ fn generated_schemas_load() {
         if let Err(e) = load(krate.path()) {
             panic!("seed {seed}: {e}\n{}", s.text);
         }
+    }
+}
+
+/// Prints the schema of `TUPLET_RANDOM_PRINT=seed` (to reproduce a failure by hand).
+#[test]
+#[ignore = "a tool: TUPLET_RANDOM_PRINT=seed"]
+fn print_schema() {
+    if let Ok(seed) = std::env::var("TUPLET_RANDOM_PRINT") {
+        print!("{}", schema(seed.parse().unwrap()).text);
     }
 }

@@ -304,7 +304,14 @@ pub fn compact_body(
 /// missing fields in slot order.
 pub fn named_body(g: &mut Gen, out: &mut Out, slots: &[Slot], n: &str, target: &str, ctor: &Ctor) {
     let at = g.rt("at");
-    let dup = g.rt("duplicate");
+    // Imported only when used: a record without fields has no key to repeat (and the
+    // package's tsconfig refuses unused imports).
+    let has_fields = slots.iter().any(|s| matches!(s, Slot::Field(_)));
+    let dup = if has_fields {
+        g.rt("duplicate")
+    } else {
+        String::new()
+    };
     // Declarations: a local per field (a `seen` flag for options), one per spread element.
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
