@@ -68,6 +68,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("ts/values.ts"),
     ),
     (
+        "named.ts",
+        "codegen/src/emit/typescript/ts/named.ts",
+        include_str!("ts/named.ts"),
+    ),
+    (
         "codec.ts",
         "codegen/src/emit/typescript/ts/codec.ts",
         include_str!("ts/codec.ts"),

@@ -2,5 +2,6 @@
 
 export * from "./index.js";
 export * from "./values.js";
+export * from "./named.js";
 export * from "./codec.js";
 export * from "./dispatcher.js";
