@@ -128,7 +128,7 @@ export function AchievementList$read(r: Reader): AchievementList {
 export function AchievementList$write(w: Writer, v: AchievementList, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("unlocked");
     const m1 = vMap(v.unlocked, 0, 256);
     w.mapLen(m1.size);
@@ -160,20 +160,6 @@ export function AchievementList$write(w: Writer, v: AchievementList, named: bool
     w.str(vStr(x10, 1, 32));
   }
   w.int(vInt(v.points, 0, 4294967295));
-}
-
-/** A `AchievementList` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AchievementList$wire(v: AchievementList, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["unlocked"] = new Map<unknown, unknown>(sorted(vMap(v.unlocked, 0, 256)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 9007199254740991)]));
-    o["locked"] = vList(v.locked, 0, 256).map((x3) => vStr(x3, 1, 32));
-    o["points"] = vInt(v.points, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.unlocked, 0, 256)).map(([k4, x5]): [unknown, unknown] => [vStr(k4, 0, 4294967295), vInt(x5, 0, 9007199254740991)])), vList(v.locked, 0, 256).map((x6) => vStr(x6, 1, 32)), vInt(v.points, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `AchievementList` at `path` (canonical names and indices). */
@@ -212,7 +198,6 @@ export function AchievementList$validate(v: AchievementList, path: Seg[], issues
 export const AchievementListCodec: MessageCodec<AchievementList, "achievement:list", 712> = /*@__PURE__*/ codec("achievement:list", 712, {
   read: AchievementList$read,
   write: AchievementList$write,
-  wire: AchievementList$wire,
   validate: AchievementList$validate,
 });
 
@@ -261,7 +246,7 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
 export function AchievementListOpen$write(w: Writer, v: AchievementListOpen, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("locked");
     w.bool(vBool(v.locked));
     return;
@@ -269,18 +254,6 @@ export function AchievementListOpen$write(w: Writer, v: AchievementListOpen, nam
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.locked));
-}
-
-/** A `AchievementListOpen` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AchievementListOpen$wire(v: AchievementListOpen, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["locked"] = vBool(v.locked);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.locked)];
-  return a;
 }
 
 /** Records every issue of a `AchievementListOpen` at `path` (canonical names and indices). */
@@ -297,7 +270,6 @@ export function AchievementListOpen$validate(v: AchievementListOpen, path: Seg[]
 export const AchievementListOpenCodec: MessageCodec<AchievementListOpen, "achievement:list", 712> = /*@__PURE__*/ codec("achievement:list", 712, {
   read: AchievementListOpen$read,
   write: AchievementListOpen$write,
-  wire: AchievementListOpen$wire,
   validate: AchievementListOpen$validate,
 });
 
@@ -402,7 +374,7 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
 export function AchievementProgress$write(w: Writer, v: AchievementProgress, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("counters");
     const m1 = vMap(v.counters, 0, 128);
     w.mapLen(m1.size);
@@ -428,18 +400,6 @@ export function AchievementProgress$write(w: Writer, v: AchievementProgress, nam
       w.int(vInt(x10, 0, 4294967295));
     }
   }
-}
-
-/** A `AchievementProgress` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AchievementProgress$wire(v: AchievementProgress, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["counters"] = new Map<unknown, unknown>(sorted(vMap(v.counters, 0, 128)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vFixed(x2, 2).map((x3) => vInt(x3, 0, 4294967295))]));
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.counters, 0, 128)).map(([k4, x5]): [unknown, unknown] => [vStr(k4, 0, 4294967295), vFixed(x5, 2).map((x6) => vInt(x6, 0, 4294967295))]))];
-  return a;
 }
 
 /** Records every issue of a `AchievementProgress` at `path` (canonical names and indices). */
@@ -471,7 +431,6 @@ export function AchievementProgress$validate(v: AchievementProgress, path: Seg[]
 export const AchievementProgressCodec: MessageCodec<AchievementProgress, "achievement:progress", 711> = /*@__PURE__*/ codec("achievement:progress", 711, {
   read: AchievementProgress$read,
   write: AchievementProgress$write,
-  wire: AchievementProgress$wire,
   validate: AchievementProgress$validate,
 });
 
@@ -546,7 +505,7 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
 export function AchievementShowcase$write(w: Writer, v: AchievementShowcase, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("keys");
     const a1 = vList(v.keys, 0, 6);
     w.arrayLen(a1.length);
@@ -562,18 +521,6 @@ export function AchievementShowcase$write(w: Writer, v: AchievementShowcase, nam
   for (const x4 of a3) {
     w.str(vStr(x4, 1, 32));
   }
-}
-
-/** A `AchievementShowcase` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AchievementShowcase$wire(v: AchievementShowcase, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["keys"] = vList(v.keys, 0, 6).map((x1) => vStr(x1, 1, 32));
-    return o;
-  }
-  const a: unknown[] = [vList(v.keys, 0, 6).map((x2) => vStr(x2, 1, 32))];
-  return a;
 }
 
 /** Records every issue of a `AchievementShowcase` at `path` (canonical names and indices). */
@@ -598,7 +545,6 @@ export function AchievementShowcase$validate(v: AchievementShowcase, path: Seg[]
 export const AchievementShowcaseCodec: MessageCodec<AchievementShowcase, "achievement:showcase", 713> = /*@__PURE__*/ codec("achievement:showcase", 713, {
   read: AchievementShowcase$read,
   write: AchievementShowcase$write,
-  wire: AchievementShowcase$wire,
   validate: AchievementShowcase$validate,
 });
 
@@ -680,7 +626,7 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
 export function AchievementUnlocked$write(w: Writer, v: AchievementUnlocked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("key");
     w.str(vStr(v.key, 1, 32));
     w.str("tier");
@@ -697,21 +643,6 @@ export function AchievementUnlocked$write(w: Writer, v: AchievementUnlocked, nam
   Tier$write(w, v.tier, named);
   writeQuant(w, v.rarity, 1000, 0, 1000, true, named);
   w.int(vInt(v.points, 0, 65535));
-}
-
-/** A `AchievementUnlocked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AchievementUnlocked$wire(v: AchievementUnlocked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 32);
-    o["tier"] = Tier$wire(v.tier, named);
-    o["rarity"] = vQuant(v.rarity, 1000, 0, 1000, true, named);
-    o["points"] = vInt(v.points, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 32), Tier$wire(v.tier, named), vQuant(v.rarity, 1000, 0, 1000, true, named), vInt(v.points, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `AchievementUnlocked` at `path` (canonical names and indices). */
@@ -737,7 +668,6 @@ export function AchievementUnlocked$validate(v: AchievementUnlocked, path: Seg[]
 export const AchievementUnlockedCodec: MessageCodec<AchievementUnlocked, "achievement:unlocked", 710> = /*@__PURE__*/ codec("achievement:unlocked", 710, {
   read: AchievementUnlocked$read,
   write: AchievementUnlocked$write,
-  wire: AchievementUnlocked$wire,
   validate: AchievementUnlocked$validate,
 });
 
@@ -817,12 +747,6 @@ export function Tier$write(w: Writer, v: Tier, named: boolean): void {
   const n = Tier$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Tier` as JS data: its number, or (named) its name. */
-export function Tier$wire(v: Tier, named: boolean): unknown {
-  const n = Tier$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Tier` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vF64, vInt, vMap, vMapType, vObject, vStr } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Sent by an admin client acting on one player.
@@ -72,7 +72,7 @@ export function AdminAct$read(r: Reader): AdminAct {
 export function AdminAct$write(w: Writer, v: AdminAct, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("target");
     w.str(vStr(v.target, 9, 9));
     w.str("action");
@@ -86,20 +86,6 @@ export function AdminAct$write(w: Writer, v: AdminAct, named: boolean): void {
   w.str(vStr(v.target, 9, 9));
   AdminAction$write(w, v.action, named);
   w.str(vStr(v.note, 0, 500));
-}
-
-/** A `AdminAct` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminAct$wire(v: AdminAct, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["target"] = vStr(v.target, 9, 9);
-    o["action"] = AdminAction$wire(v.action, named);
-    o["note"] = vStr(v.note, 0, 500);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.target, 9, 9), AdminAction$wire(v.action, named), vStr(v.note, 0, 500)];
-  return a;
 }
 
 /** Records every issue of a `AdminAct` at `path` (canonical names and indices). */
@@ -122,7 +108,6 @@ export function AdminAct$validate(v: AdminAct, path: Seg[], issues: Issue[]): vo
 export const AdminActCodec: MessageCodec<AdminAct, "admin:act", 530> = /*@__PURE__*/ codec("admin:act", 530, {
   read: AdminAct$read,
   write: AdminAct$write,
-  wire: AdminAct$wire,
   validate: AdminAct$validate,
 });
 
@@ -306,13 +291,13 @@ export function AdminAction$write(w: Writer, v: AdminAction, named: boolean): vo
   vObject(v);
   switch (v.kind) {
     case "Kick": {
-      if (named) { w.mapLen(1); w.str("Kick"); w.mapLen(0); } else { w.arrayLen(1); w.int(1); }
+      if (named) { w.recordLen(1); w.str("Kick"); w.recordLen(0); } else { w.arrayLen(1); w.int(1); }
       return;
     }
     case "Ban": {
       if (named) {
-        w.mapLen(1); w.str("Ban");
-        w.mapLen(1 + (v.hours !== undefined ? 1 : 0));
+        w.recordLen(1); w.str("Ban");
+        w.recordLen(1 + (v.hours !== undefined ? 1 : 0));
         if (v.hours !== undefined) {
           w.str("hours");
           w.int(vInt(v.hours, 0, 4294967295));
@@ -332,57 +317,22 @@ export function AdminAction$write(w: Writer, v: AdminAction, named: boolean): vo
       return;
     }
     case "Summon": {
-      if (named) { w.mapLen(1); w.str("Summon"); } else { w.arrayLen(2); w.int(3); }
+      if (named) { w.recordLen(1); w.str("Summon"); } else { w.arrayLen(2); w.int(3); }
       WorldPos$write(w, v.value, named);
       return;
     }
     case "Freeze": {
-      if (named) { w.mapLen(1); w.str("Freeze"); w.mapLen(0); } else { w.arrayLen(1); w.int(4); }
+      if (named) { w.recordLen(1); w.str("Freeze"); w.recordLen(0); } else { w.arrayLen(1); w.int(4); }
       return;
     }
     case "ResetPosition": {
-      if (named) { w.mapLen(1); w.str("ResetPosition"); w.mapLen(0); } else { w.arrayLen(1); w.int(5); }
+      if (named) { w.recordLen(1); w.str("ResetPosition"); w.recordLen(0); } else { w.arrayLen(1); w.int(5); }
       return;
     }
     case "Grant": {
-      if (named) { w.mapLen(1); w.str("Grant"); } else { w.arrayLen(2); w.int(6); }
+      if (named) { w.recordLen(1); w.str("Grant"); } else { w.arrayLen(2); w.int(6); }
       w.int(vInt(v.value, -2147483648, 2147483647));
       return;
-    }
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `AdminAction` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function AdminAction$wire(v: AdminAction, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Kick": {
-      return named ? { "Kick": {} } : [1];
-    }
-    case "Ban": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        if (v.hours !== undefined) o["hours"] = vInt(v.hours, 0, 4294967295);
-        o["reason"] = vStr(v.reason, 1, 200);
-        return { "Ban": o };
-      }
-      const a: unknown[] = [2, (v.hours === undefined ? null : vInt(v.hours, 0, 4294967295)), vStr(v.reason, 1, 200)];
-      return a;
-    }
-    case "Summon": {
-      const x = WorldPos$wire(v.value, named);
-      return named ? { "Summon": x } : [3, x];
-    }
-    case "Freeze": {
-      return named ? { "Freeze": {} } : [4];
-    }
-    case "ResetPosition": {
-      return named ? { "ResetPosition": {} } : [5];
-    }
-    case "Grant": {
-      const x = vInt(v.value, -2147483648, 2147483647);
-      return named ? { "Grant": x } : [6, x];
     }
   }
   throw badVariant((v as { kind: unknown }).kind);
@@ -483,7 +433,7 @@ export function AdminConfig$read(r: Reader): AdminConfig {
 export function AdminConfig$write(w: Writer, v: AdminConfig, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("key");
     w.str(vStr(v.key, 1, 64));
     w.str("value");
@@ -494,19 +444,6 @@ export function AdminConfig$write(w: Writer, v: AdminConfig, named: boolean): vo
   w.arrayLen(len);
   w.str(vStr(v.key, 1, 64));
   w.f64(vF64(v.value, -1.7976931348623157e308, 1.7976931348623157e308));
-}
-
-/** A `AdminConfig` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminConfig$wire(v: AdminConfig, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 64);
-    o["value"] = vF64(v.value, -1.7976931348623157e308, 1.7976931348623157e308);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 64), vF64(v.value, -1.7976931348623157e308, 1.7976931348623157e308)];
-  return a;
 }
 
 /** Records every issue of a `AdminConfig` at `path` (canonical names and indices). */
@@ -526,7 +463,6 @@ export function AdminConfig$validate(v: AdminConfig, path: Seg[], issues: Issue[
 export const AdminConfigCodec: MessageCodec<AdminConfig, "admin:config", 532> = /*@__PURE__*/ codec("admin:config", 532, {
   read: AdminConfig$read,
   write: AdminConfig$write,
-  wire: AdminConfig$wire,
   validate: AdminConfig$validate,
 });
 
@@ -618,7 +554,7 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
 export function AdminConfigTable$write(w: Writer, v: AdminConfigTable, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("values");
     const m1 = vMap(v.values, 0, 200);
     w.mapLen(m1.size);
@@ -639,19 +575,6 @@ export function AdminConfigTable$write(w: Writer, v: AdminConfigTable, named: bo
     w.f64(vF64(x6, -1.7976931348623157e308, 1.7976931348623157e308));
   }
   w.str(vStr(v.build, 0, 32));
-}
-
-/** A `AdminConfigTable` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminConfigTable$wire(v: AdminConfigTable, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["values"] = new Map<unknown, unknown>(sorted(vMap(v.values, 0, 200)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vF64(x2, -1.7976931348623157e308, 1.7976931348623157e308)]));
-    o["build"] = vStr(v.build, 0, 32);
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.values, 0, 200)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vF64(x4, -1.7976931348623157e308, 1.7976931348623157e308)])), vStr(v.build, 0, 32)];
-  return a;
 }
 
 /** Records every issue of a `AdminConfigTable` at `path` (canonical names and indices). */
@@ -679,7 +602,6 @@ export function AdminConfigTable$validate(v: AdminConfigTable, path: Seg[], issu
 export const AdminConfigTableCodec: MessageCodec<AdminConfigTable, "admin:config", 532> = /*@__PURE__*/ codec("admin:config", 532, {
   read: AdminConfigTable$read,
   write: AdminConfigTable$write,
-  wire: AdminConfigTable$wire,
   validate: AdminConfigTable$validate,
 });
 
@@ -740,7 +662,7 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
 export function AdminMaintenance$write(w: Writer, v: AdminMaintenance, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.restart_in_min !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.restart_in_min !== undefined ? 1 : 0));
     w.str("on");
     w.bool(vBool(v.on));
     if (v.restart_in_min !== undefined) {
@@ -759,22 +681,6 @@ export function AdminMaintenance$write(w: Writer, v: AdminMaintenance, named: bo
       w.int(vInt(v.restart_in_min, 0, 120));
     }
   }
-}
-
-/** A `AdminMaintenance` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminMaintenance$wire(v: AdminMaintenance, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["on"] = vBool(v.on);
-    if (v.restart_in_min !== undefined) o["restart_in_min"] = vInt(v.restart_in_min, 0, 120);
-    return o;
-  }
-  let len = 1;
-  if (v.restart_in_min !== undefined) len = 2;
-  const a: unknown[] = [vBool(v.on)];
-  if (len > 1) a.push((v.restart_in_min === undefined ? null : vInt(v.restart_in_min, 0, 120)));
-  return a;
 }
 
 /** Records every issue of a `AdminMaintenance` at `path` (canonical names and indices). */
@@ -797,7 +703,6 @@ export function AdminMaintenance$validate(v: AdminMaintenance, path: Seg[], issu
 export const AdminMaintenanceCodec: MessageCodec<AdminMaintenance, "admin:maintenance", 531> = /*@__PURE__*/ codec("admin:maintenance", 531, {
   read: AdminMaintenance$read,
   write: AdminMaintenance$write,
-  wire: AdminMaintenance$wire,
   validate: AdminMaintenance$validate,
 });
 
@@ -869,7 +774,7 @@ export function AdminResult$read(r: Reader): AdminResult {
 export function AdminResult$write(w: Writer, v: AdminResult, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.error !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.error !== undefined ? 1 : 0));
     w.str("audit");
     w.bigInt(vBigInt(v.audit, 0n, 18446744073709551615n));
     w.str("ok");
@@ -891,23 +796,6 @@ export function AdminResult$write(w: Writer, v: AdminResult, named: boolean): vo
       w.str(vStr(v.error, 0, 200));
     }
   }
-}
-
-/** A `AdminResult` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminResult$wire(v: AdminResult, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["audit"] = vBigInt(v.audit, 0n, 18446744073709551615n);
-    o["ok"] = vBool(v.ok);
-    if (v.error !== undefined) o["error"] = vStr(v.error, 0, 200);
-    return o;
-  }
-  let len = 2;
-  if (v.error !== undefined) len = 3;
-  const a: unknown[] = [vBigInt(v.audit, 0n, 18446744073709551615n), vBool(v.ok)];
-  if (len > 2) a.push((v.error === undefined ? null : vStr(v.error, 0, 200)));
-  return a;
 }
 
 /** Records every issue of a `AdminResult` at `path` (canonical names and indices). */
@@ -933,7 +821,6 @@ export function AdminResult$validate(v: AdminResult, path: Seg[], issues: Issue[
 export const AdminResultCodec: MessageCodec<AdminResult, "admin:result", 530> = /*@__PURE__*/ codec("admin:result", 530, {
   read: AdminResult$read,
   write: AdminResult$write,
-  wire: AdminResult$wire,
   validate: AdminResult$validate,
 });
 
@@ -1005,7 +892,7 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
 export function AdminSpawn$write(w: Writer, v: AdminSpawn, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.seed !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.seed !== undefined ? 1 : 0));
     w.str("prefab");
     w.str(vStr(v.prefab, 1, 48));
     w.str("count");
@@ -1027,23 +914,6 @@ export function AdminSpawn$write(w: Writer, v: AdminSpawn, named: boolean): void
       w.bigInt(vBigInt(v.seed, 0n, 18446744073709551615n));
     }
   }
-}
-
-/** A `AdminSpawn` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function AdminSpawn$wire(v: AdminSpawn, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["prefab"] = vStr(v.prefab, 1, 48);
-    o["count"] = vInt(v.count, 1, 50);
-    if (v.seed !== undefined) o["seed"] = vBigInt(v.seed, 0n, 18446744073709551615n);
-    return o;
-  }
-  let len = 2;
-  if (v.seed !== undefined) len = 3;
-  const a: unknown[] = [vStr(v.prefab, 1, 48), vInt(v.count, 1, 50)];
-  if (len > 2) a.push((v.seed === undefined ? null : vBigInt(v.seed, 0n, 18446744073709551615n)));
-  return a;
 }
 
 /** Records every issue of a `AdminSpawn` at `path` (canonical names and indices). */
@@ -1069,7 +939,6 @@ export function AdminSpawn$validate(v: AdminSpawn, path: Seg[], issues: Issue[])
 export const AdminSpawnCodec: MessageCodec<AdminSpawn, "admin:spawn", 533> = /*@__PURE__*/ codec("admin:spawn", 533, {
   read: AdminSpawn$read,
   write: AdminSpawn$write,
-  wire: AdminSpawn$wire,
   validate: AdminSpawn$validate,
 });
 

@@ -96,7 +96,7 @@ export function BankAccount$read(r: Reader): BankAccount {
 export function BankAccount$write(w: Writer, v: BankAccount, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("savings");
     writeQuant(w, v.savings, 100, -1125899906842624, 1125899906842624, false, named);
     w.str("rate");
@@ -118,20 +118,6 @@ export function BankAccount$write(w: Writer, v: BankAccount, named: boolean): vo
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 255));
   }
-}
-
-/** A `BankAccount` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BankAccount$wire(v: BankAccount, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["savings"] = vQuant(v.savings, 100, -1125899906842624, 1125899906842624, false, named);
-    o["rate"] = vQuant(v.rate, 1000, 0, 100, true, named);
-    o["vault"] = vFixed(v.vault, 2).map((x1) => vInt(x1, 0, 255));
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.savings, 100, -1125899906842624, 1125899906842624, false, named), vQuant(v.rate, 1000, 0, 100, true, named), vFixed(v.vault, 2).map((x2) => vInt(x2, 0, 255))];
-  return a;
 }
 
 /** Records every issue of a `BankAccount` at `path` (canonical names and indices). */
@@ -161,7 +147,6 @@ export function BankAccount$validate(v: BankAccount, path: Seg[], issues: Issue[
 export const BankAccountCodec: MessageCodec<BankAccount, "bank:account", 870> = /*@__PURE__*/ codec("bank:account", 870, {
   read: BankAccount$read,
   write: BankAccount$write,
-  wire: BankAccount$wire,
   validate: BankAccount$validate,
 });
 
@@ -248,7 +233,7 @@ export function BankLedger$read(r: Reader): BankLedger {
 export function BankLedger$write(w: Writer, v: BankLedger, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.next !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.next !== undefined ? 1 : 0));
     w.str("entries");
     const a1 = vList(v.entries, 0, 50);
     w.arrayLen(a1.length);
@@ -275,22 +260,6 @@ export function BankLedger$write(w: Writer, v: BankLedger, named: boolean): void
       w.bigInt(vBigInt(v.next, -9223372036854775808n, 9223372036854775807n));
     }
   }
-}
-
-/** A `BankLedger` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BankLedger$wire(v: BankLedger, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["entries"] = vList(v.entries, 0, 50).map((x1) => LedgerEntry$wire(x1, named));
-    if (v.next !== undefined) o["next"] = vBigInt(v.next, -9223372036854775808n, 9223372036854775807n);
-    return o;
-  }
-  let len = 1;
-  if (v.next !== undefined) len = 2;
-  const a: unknown[] = [vList(v.entries, 0, 50).map((x2) => LedgerEntry$wire(x2, named))];
-  if (len > 1) a.push((v.next === undefined ? null : vBigInt(v.next, -9223372036854775808n, 9223372036854775807n)));
-  return a;
 }
 
 /** Records every issue of a `BankLedger` at `path` (canonical names and indices). */
@@ -321,7 +290,6 @@ export function BankLedger$validate(v: BankLedger, path: Seg[], issues: Issue[])
 export const BankLedgerCodec: MessageCodec<BankLedger, "bank:ledger", 871> = /*@__PURE__*/ codec("bank:ledger", 871, {
   read: BankLedger$read,
   write: BankLedger$write,
-  wire: BankLedger$wire,
   validate: BankLedger$validate,
 });
 
@@ -371,7 +339,7 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
 export function BankLedgerOpen$write(w: Writer, v: BankLedgerOpen, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.before !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.before !== undefined ? 1 : 0));
     if (v.before !== undefined) {
       w.str("before");
       w.bigInt(vBigInt(v.before, -9223372036854775808n, 9223372036854775807n));
@@ -387,21 +355,6 @@ export function BankLedgerOpen$write(w: Writer, v: BankLedgerOpen, named: boolea
       w.bigInt(vBigInt(v.before, -9223372036854775808n, 9223372036854775807n));
     }
   }
-}
-
-/** A `BankLedgerOpen` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BankLedgerOpen$wire(v: BankLedgerOpen, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.before !== undefined) o["before"] = vBigInt(v.before, -9223372036854775808n, 9223372036854775807n);
-    return o;
-  }
-  let len = 0;
-  if (v.before !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.before === undefined ? null : vBigInt(v.before, -9223372036854775808n, 9223372036854775807n)));
-  return a;
 }
 
 /** Records every issue of a `BankLedgerOpen` at `path` (canonical names and indices). */
@@ -421,7 +374,6 @@ export function BankLedgerOpen$validate(v: BankLedgerOpen, path: Seg[], issues: 
 export const BankLedgerOpenCodec: MessageCodec<BankLedgerOpen, "bank:ledger", 871> = /*@__PURE__*/ codec("bank:ledger", 871, {
   read: BankLedgerOpen$read,
   write: BankLedgerOpen$write,
-  wire: BankLedgerOpen$wire,
   validate: BankLedgerOpen$validate,
 });
 
@@ -481,7 +433,7 @@ export function BankTransfer$read(r: Reader): BankTransfer {
 export function BankTransfer$write(w: Writer, v: BankTransfer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("amount");
     w.int(vInt(v.amount, -1000000, 1000000));
     w.str("nonce");
@@ -492,19 +444,6 @@ export function BankTransfer$write(w: Writer, v: BankTransfer, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.amount, -1000000, 1000000));
   w.bigInt(vBigInt(v.nonce, 0n, 18446744073709551615n));
-}
-
-/** A `BankTransfer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BankTransfer$wire(v: BankTransfer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["amount"] = vInt(v.amount, -1000000, 1000000);
-    o["nonce"] = vBigInt(v.nonce, 0n, 18446744073709551615n);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.amount, -1000000, 1000000), vBigInt(v.nonce, 0n, 18446744073709551615n)];
-  return a;
 }
 
 /** Records every issue of a `BankTransfer` at `path` (canonical names and indices). */
@@ -524,7 +463,6 @@ export function BankTransfer$validate(v: BankTransfer, path: Seg[], issues: Issu
 export const BankTransferCodec: MessageCodec<BankTransfer, "bank:transfer", 870> = /*@__PURE__*/ codec("bank:transfer", 870, {
   read: BankTransfer$read,
   write: BankTransfer$write,
-  wire: BankTransfer$wire,
   validate: BankTransfer$validate,
 });
 
@@ -595,7 +533,7 @@ export function BankVault$read(r: Reader): BankVault {
 export function BankVault$write(w: Writer, v: BankVault, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("bag");
     w.int(vInt(v.bag, 0, 47));
     w.str("vault");
@@ -609,20 +547,6 @@ export function BankVault$write(w: Writer, v: BankVault, named: boolean): void {
   w.int(vInt(v.bag, 0, 47));
   w.int(vInt(v.vault, 0, 255));
   w.bool(vBool(v.store));
-}
-
-/** A `BankVault` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BankVault$wire(v: BankVault, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bag"] = vInt(v.bag, 0, 47);
-    o["vault"] = vInt(v.vault, 0, 255);
-    o["store"] = vBool(v.store);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.bag, 0, 47), vInt(v.vault, 0, 255), vBool(v.store)];
-  return a;
 }
 
 /** Records every issue of a `BankVault` at `path` (canonical names and indices). */
@@ -645,7 +569,6 @@ export function BankVault$validate(v: BankVault, path: Seg[], issues: Issue[]): 
 export const BankVaultCodec: MessageCodec<BankVault, "bank:vault", 872> = /*@__PURE__*/ codec("bank:vault", 872, {
   read: BankVault$read,
   write: BankVault$write,
-  wire: BankVault$wire,
   validate: BankVault$validate,
 });
 
@@ -727,7 +650,7 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
 export function LedgerEntry$write(w: Writer, v: LedgerEntry, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("id");
     w.bigInt(vBigInt(v.id, -9223372036854775808n, 9223372036854775807n));
     w.str("at");
@@ -744,21 +667,6 @@ export function LedgerEntry$write(w: Writer, v: LedgerEntry, named: boolean): vo
   w.int(vInt(v.at, 0, 9007199254740991));
   w.int(vInt(v.cents, -9007199254740991, 9007199254740991));
   w.str(vStr(v.memo, 0, 32));
-}
-
-/** A `LedgerEntry` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function LedgerEntry$wire(v: LedgerEntry, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vBigInt(v.id, -9223372036854775808n, 9223372036854775807n);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    o["cents"] = vInt(v.cents, -9007199254740991, 9007199254740991);
-    o["memo"] = vStr(v.memo, 0, 32);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.id, -9223372036854775808n, 9223372036854775807n), vInt(v.at, 0, 9007199254740991), vInt(v.cents, -9007199254740991, 9007199254740991), vStr(v.memo, 0, 32)];
-  return a;
 }
 
 /** Records every issue of a `LedgerEntry` at `path` (canonical names and indices). */

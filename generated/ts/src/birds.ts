@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, unknownName, unknownNumber, vArr, vBigInt, vBool, vInt, vList, vMap, vMapType, vObject, vQuant, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * One bird. The compact form is the ten-int tuple
@@ -151,7 +151,7 @@ export function Bird$read(r: Reader): Bird {
 export function Bird$write(w: Writer, v: Bird, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(10);
+    w.recordLen(10);
     w.str("birdId");
     w.int(vInt(v.id, 0, 65535));
     w.str("kind");
@@ -186,27 +186,6 @@ export function Bird$write(w: Writer, v: Bird, named: boolean): void {
   BirdState$write(w, v.state, named);
   writeQuant(w, v.flap, 1000, 0, 1000, true, named);
   writeQuant(w, v.scale, 100, 50, 200, true, named);
-}
-
-/** A `Bird` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Bird$wire(v: Bird, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["birdId"] = vInt(v.id, 0, 65535);
-    o["kind"] = Species$wire(v.species, named);
-    o["x"] = vQuant(v.x, 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.y, 100, -10000, 100000, true, named);
-    o["z"] = vQuant(v.z, 100, -500000, 500000, true, named);
-    o["rotY"] = vQuant(v.yaw, 1000, -3142, 3142, true, named);
-    o["rotX"] = vQuant(v.pitch, 1000, -1571, 1571, true, named);
-    o["mode"] = BirdState$wire(v.state, named);
-    o["flapPhase"] = vQuant(v.flap, 1000, 0, 1000, true, named);
-    o["size"] = vQuant(v.scale, 100, 50, 200, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 65535), Species$wire(v.species, named), vQuant(v.x, 100, -500000, 500000, true, named), vQuant(v.y, 100, -10000, 100000, true, named), vQuant(v.z, 100, -500000, 500000, true, named), vQuant(v.yaw, 1000, -3142, 3142, true, named), vQuant(v.pitch, 1000, -1571, 1571, true, named), BirdState$wire(v.state, named), vQuant(v.flap, 1000, 0, 1000, true, named), vQuant(v.scale, 100, 50, 200, true, named)];
-  return a;
 }
 
 /** Records every issue of a `Bird` at `path` (canonical names and indices). */
@@ -333,7 +312,7 @@ export function BirdJournal$read(r: Reader): BirdJournal {
 export function BirdJournal$write(w: Writer, v: BirdJournal, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.new_species !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.new_species !== undefined ? 1 : 0));
     w.str("seen");
     const m1 = vMap(v.seen, 0, 64);
     w.mapLen(m1.size);
@@ -364,22 +343,6 @@ export function BirdJournal$write(w: Writer, v: BirdJournal, named: boolean): vo
   }
 }
 
-/** A `BirdJournal` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BirdJournal$wire(v: BirdJournal, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["seen"] = new Map<unknown, unknown>(sorted(vMap(v.seen, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 65535), vInt(x2, 0, 4294967295)]));
-    if (v.new_species !== undefined) o["new_species"] = Species$wire(v.new_species, named);
-    return o;
-  }
-  let len = 1;
-  if (v.new_species !== undefined) len = 2;
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.seen, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 65535), vInt(x4, 0, 4294967295)]))];
-  if (len > 1) a.push((v.new_species === undefined ? null : Species$wire(v.new_species, named)));
-  return a;
-}
-
 /** Records every issue of a `BirdJournal` at `path` (canonical names and indices). */
 export function BirdJournal$validate(v: BirdJournal, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -408,7 +371,6 @@ export function BirdJournal$validate(v: BirdJournal, path: Seg[], issues: Issue[
 export const BirdJournalCodec: MessageCodec<BirdJournal, "birds:journal", 131> = /*@__PURE__*/ codec("birds:journal", 131, {
   read: BirdJournal$read,
   write: BirdJournal$write,
-  wire: BirdJournal$wire,
   validate: BirdJournal$validate,
 });
 
@@ -505,7 +467,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
 export function BirdScatter$write(w: Writer, v: BirdScatter, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("at");
     WorldPos$write(w, v.at, named);
     w.str("radius");
@@ -527,20 +489,6 @@ export function BirdScatter$write(w: Writer, v: BirdScatter, named: boolean): vo
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 65535));
   }
-}
-
-/** A `BirdScatter` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BirdScatter$wire(v: BirdScatter, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = WorldPos$wire(v.at, named);
-    o["radius"] = vQuant(v.radius, 10, 0, 1000, true, named);
-    o["birds"] = vList(v.birds, 0, 80).map((x1) => vInt(x1, 0, 65535));
-    return o;
-  }
-  const a: unknown[] = [WorldPos$wire(v.at, named), vQuant(v.radius, 10, 0, 1000, true, named), vList(v.birds, 0, 80).map((x2) => vInt(x2, 0, 65535))];
-  return a;
 }
 
 /** Records every issue of a `BirdScatter` at `path` (canonical names and indices). */
@@ -571,7 +519,6 @@ export function BirdScatter$validate(v: BirdScatter, path: Seg[], issues: Issue[
 export const BirdScatterCodec: MessageCodec<BirdScatter, "birds:scatter", 132> = /*@__PURE__*/ codec("birds:scatter", 132, {
   read: BirdScatter$read,
   write: BirdScatter$write,
-  wire: BirdScatter$wire,
   validate: BirdScatter$validate,
 });
 
@@ -642,7 +589,7 @@ export function BirdSpot$read(r: Reader): BirdSpot {
 export function BirdSpot$write(w: Writer, v: BirdSpot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("id");
     w.int(vInt(v.id, 0, 65535));
     w.str("guess");
@@ -656,20 +603,6 @@ export function BirdSpot$write(w: Writer, v: BirdSpot, named: boolean): void {
   w.int(vInt(v.id, 0, 65535));
   Species$write(w, v.guess, named);
   w.int(vInt(v.zoom, 1, 12));
-}
-
-/** A `BirdSpot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BirdSpot$wire(v: BirdSpot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 65535);
-    o["guess"] = Species$wire(v.guess, named);
-    o["zoom"] = vInt(v.zoom, 1, 12);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 65535), Species$wire(v.guess, named), vInt(v.zoom, 1, 12)];
-  return a;
 }
 
 /** Records every issue of a `BirdSpot` at `path` (canonical names and indices). */
@@ -692,7 +625,6 @@ export function BirdSpot$validate(v: BirdSpot, path: Seg[], issues: Issue[]): vo
 export const BirdSpotCodec: MessageCodec<BirdSpot, "birds:spot", 131> = /*@__PURE__*/ codec("birds:spot", 131, {
   read: BirdSpot$read,
   write: BirdSpot$write,
-  wire: BirdSpot$wire,
   validate: BirdSpot$validate,
 });
 
@@ -794,12 +726,6 @@ export function BirdState$write(w: Writer, v: BirdState, named: boolean): void {
   else w.int(n);
 }
 
-/** A `BirdState` as JS data: its number, or (named) its name. */
-export function BirdState$wire(v: BirdState, named: boolean): unknown {
-  const n = BirdState$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `BirdState` at `path` (canonical names and indices). */
 export function BirdState$validate(v: BirdState, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => BirdState$num(v));
@@ -877,7 +803,7 @@ export function BirdStream$read(r: Reader): BirdStream {
 export function BirdStream$write(w: Writer, v: BirdStream, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("birds");
     const a1 = vList(v.b, 0, 80);
     w.arrayLen(a1.length);
@@ -893,18 +819,6 @@ export function BirdStream$write(w: Writer, v: BirdStream, named: boolean): void
   for (const x4 of a3) {
     Bird$write(w, x4, named);
   }
-}
-
-/** A `BirdStream` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BirdStream$wire(v: BirdStream, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["birds"] = vList(v.b, 0, 80).map((x1) => Bird$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.b, 0, 80).map((x2) => Bird$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `BirdStream` at `path` (canonical names and indices). */
@@ -929,7 +843,6 @@ export function BirdStream$validate(v: BirdStream, path: Seg[], issues: Issue[])
 export const BirdStreamCodec: MessageCodec<BirdStream, "birds:stream", 130> = /*@__PURE__*/ codec("birds:stream", 130, {
   read: BirdStream$read,
   write: BirdStream$write,
-  wire: BirdStream$wire,
   validate: BirdStream$validate,
 });
 
@@ -978,7 +891,7 @@ export function BirdSubscribe$read(r: Reader): BirdSubscribe {
 export function BirdSubscribe$write(w: Writer, v: BirdSubscribe, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("on");
     w.bool(vBool(v.on));
     return;
@@ -986,18 +899,6 @@ export function BirdSubscribe$write(w: Writer, v: BirdSubscribe, named: boolean)
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.on));
-}
-
-/** A `BirdSubscribe` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BirdSubscribe$wire(v: BirdSubscribe, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["on"] = vBool(v.on);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.on)];
-  return a;
 }
 
 /** Records every issue of a `BirdSubscribe` at `path` (canonical names and indices). */
@@ -1014,7 +915,6 @@ export function BirdSubscribe$validate(v: BirdSubscribe, path: Seg[], issues: Is
 export const BirdSubscribeCodec: MessageCodec<BirdSubscribe, "birds:subscribe", 130> = /*@__PURE__*/ codec("birds:subscribe", 130, {
   read: BirdSubscribe$read,
   write: BirdSubscribe$write,
-  wire: BirdSubscribe$wire,
   validate: BirdSubscribe$validate,
 });
 
@@ -1139,12 +1039,6 @@ export function Species$write(w: Writer, v: Species, named: boolean): void {
   if (named && typeof v === "string") w.str(v);
   else if (typeof n === "bigint") w.bigInt(n);
   else w.int(n);
-}
-
-/** A `Species` as JS data: its number, or (named) its name. */
-export function Species$wire(v: Species, named: boolean): unknown {
-  const n = Species$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Species` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vInt, vList, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * Broadcast when a boat capsizes; everyone aboard is put in the water.
@@ -87,7 +87,7 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
 export function BoatCapsized$write(w: Writer, v: BoatCapsized, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     w.str("overboard");
@@ -106,19 +106,6 @@ export function BoatCapsized$write(w: Writer, v: BoatCapsized, named: boolean): 
   for (const x4 of a3) {
     w.str(vStr(x4, 9, 9));
   }
-}
-
-/** A `BoatCapsized` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatCapsized$wire(v: BoatCapsized, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    o["overboard"] = vList(v.overboard, 0, 4).map((x1) => vStr(x1, 9, 9));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295), vList(v.overboard, 0, 4).map((x2) => vStr(x2, 9, 9))];
-  return a;
 }
 
 /** Records every issue of a `BoatCapsized` at `path` (canonical names and indices). */
@@ -146,7 +133,6 @@ export function BoatCapsized$validate(v: BoatCapsized, path: Seg[], issues: Issu
 export const BoatCapsizedCodec: MessageCodec<BoatCapsized, "boat:capsized", 175> = /*@__PURE__*/ codec("boat:capsized", 175, {
   read: BoatCapsized$read,
   write: BoatCapsized$write,
-  wire: BoatCapsized$wire,
   validate: BoatCapsized$validate,
 });
 
@@ -206,7 +192,7 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
 export function BoatLaunch$write(w: Writer, v: BoatLaunch, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("jetty");
     w.int(vInt(v.jetty, 1, 12));
     w.str("model");
@@ -217,19 +203,6 @@ export function BoatLaunch$write(w: Writer, v: BoatLaunch, named: boolean): void
   w.arrayLen(len);
   w.int(vInt(v.jetty, 1, 12));
   w.str(vStr(v.model, 1, 24));
-}
-
-/** A `BoatLaunch` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatLaunch$wire(v: BoatLaunch, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["jetty"] = vInt(v.jetty, 1, 12);
-    o["model"] = vStr(v.model, 1, 24);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.jetty, 1, 12), vStr(v.model, 1, 24)];
-  return a;
 }
 
 /** Records every issue of a `BoatLaunch` at `path` (canonical names and indices). */
@@ -249,7 +222,6 @@ export function BoatLaunch$validate(v: BoatLaunch, path: Seg[], issues: Issue[])
 export const BoatLaunchCodec: MessageCodec<BoatLaunch, "boat:launch", 170> = /*@__PURE__*/ codec("boat:launch", 170, {
   read: BoatLaunch$read,
   write: BoatLaunch$write,
-  wire: BoatLaunch$wire,
   validate: BoatLaunch$validate,
 });
 
@@ -320,7 +292,7 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
 export function BoatLaunched$write(w: Writer, v: BoatLaunched, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     w.str("skipper");
@@ -334,20 +306,6 @@ export function BoatLaunched$write(w: Writer, v: BoatLaunched, named: boolean): 
   w.int(vInt(v.boat, 0, 4294967295));
   PlayerRef$write(w, v.skipper, named);
   w.int(vInt(v.hull, 0, 16777215));
-}
-
-/** A `BoatLaunched` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatLaunched$wire(v: BoatLaunched, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    o["skipper"] = PlayerRef$wire(v.skipper, named);
-    o["hull"] = vInt(v.hull, 0, 16777215);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295), PlayerRef$wire(v.skipper, named), vInt(v.hull, 0, 16777215)];
-  return a;
 }
 
 /** Records every issue of a `BoatLaunched` at `path` (canonical names and indices). */
@@ -370,7 +328,6 @@ export function BoatLaunched$validate(v: BoatLaunched, path: Seg[], issues: Issu
 export const BoatLaunchedCodec: MessageCodec<BoatLaunched, "boat:launched", 170> = /*@__PURE__*/ codec("boat:launched", 170, {
   read: BoatLaunched$read,
   write: BoatLaunched$write,
-  wire: BoatLaunched$wire,
   validate: BoatLaunched$validate,
 });
 
@@ -431,7 +388,7 @@ export function BoatMoor$read(r: Reader): BoatMoor {
 export function BoatMoor$write(w: Writer, v: BoatMoor, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.buoy !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.buoy !== undefined ? 1 : 0));
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     if (v.buoy !== undefined) {
@@ -450,22 +407,6 @@ export function BoatMoor$write(w: Writer, v: BoatMoor, named: boolean): void {
       w.int(vInt(v.buoy, 0, 65535));
     }
   }
-}
-
-/** A `BoatMoor` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatMoor$wire(v: BoatMoor, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    if (v.buoy !== undefined) o["buoy"] = vInt(v.buoy, 0, 65535);
-    return o;
-  }
-  let len = 1;
-  if (v.buoy !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295)];
-  if (len > 1) a.push((v.buoy === undefined ? null : vInt(v.buoy, 0, 65535)));
-  return a;
 }
 
 /** Records every issue of a `BoatMoor` at `path` (canonical names and indices). */
@@ -488,7 +429,6 @@ export function BoatMoor$validate(v: BoatMoor, path: Seg[], issues: Issue[]): vo
 export const BoatMoorCodec: MessageCodec<BoatMoor, "boat:moor", 174> = /*@__PURE__*/ codec("boat:moor", 174, {
   read: BoatMoor$read,
   write: BoatMoor$write,
-  wire: BoatMoor$wire,
   validate: BoatMoor$validate,
 });
 
@@ -570,7 +510,7 @@ export function BoatSailing$read(r: Reader): BoatSailing {
 export function BoatSailing$write(w: Writer, v: BoatSailing, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     w.str("apparent_wind");
@@ -587,21 +527,6 @@ export function BoatSailing$write(w: Writer, v: BoatSailing, named: boolean): vo
   writeQuant(w, v.apparent_wind, 10, -1800, 1800, true, named);
   writeQuant(w, v.heel, 10, -900, 900, true, named);
   writeQuant(w, v.knots, 10, 0, 200, true, named);
-}
-
-/** A `BoatSailing` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatSailing$wire(v: BoatSailing, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    o["apparent_wind"] = vQuant(v.apparent_wind, 10, -1800, 1800, true, named);
-    o["heel"] = vQuant(v.heel, 10, -900, 900, true, named);
-    o["knots"] = vQuant(v.knots, 10, 0, 200, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295), vQuant(v.apparent_wind, 10, -1800, 1800, true, named), vQuant(v.heel, 10, -900, 900, true, named), vQuant(v.knots, 10, 0, 200, true, named)];
-  return a;
 }
 
 /** Records every issue of a `BoatSailing` at `path` (canonical names and indices). */
@@ -627,7 +552,6 @@ export function BoatSailing$validate(v: BoatSailing, path: Seg[], issues: Issue[
 export const BoatSailingCodec: MessageCodec<BoatSailing, "boat:sailing", 173> = /*@__PURE__*/ codec("boat:sailing", 173, {
   read: BoatSailing$read,
   write: BoatSailing$write,
-  wire: BoatSailing$wire,
   validate: BoatSailing$validate,
 });
 
@@ -698,7 +622,7 @@ export function BoatStroke$read(r: Reader): BoatStroke {
 export function BoatStroke$write(w: Writer, v: BoatStroke, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     w.str("left");
@@ -712,20 +636,6 @@ export function BoatStroke$write(w: Writer, v: BoatStroke, named: boolean): void
   w.int(vInt(v.boat, 0, 4294967295));
   writeQuant(w, v.left, 100, -100, 100, true, named);
   writeQuant(w, v.right, 100, -100, 100, true, named);
-}
-
-/** A `BoatStroke` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatStroke$wire(v: BoatStroke, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    o["left"] = vQuant(v.left, 100, -100, 100, true, named);
-    o["right"] = vQuant(v.right, 100, -100, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295), vQuant(v.left, 100, -100, 100, true, named), vQuant(v.right, 100, -100, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `BoatStroke` at `path` (canonical names and indices). */
@@ -748,7 +658,6 @@ export function BoatStroke$validate(v: BoatStroke, path: Seg[], issues: Issue[])
 export const BoatStrokeCodec: MessageCodec<BoatStroke, "boat:stroke", 171> = /*@__PURE__*/ codec("boat:stroke", 171, {
   read: BoatStroke$read,
   write: BoatStroke$write,
-  wire: BoatStroke$wire,
   validate: BoatStroke$validate,
 });
 
@@ -819,7 +728,7 @@ export function BoatTrim$read(r: Reader): BoatTrim {
 export function BoatTrim$write(w: Writer, v: BoatTrim, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("boat");
     w.int(vInt(v.boat, 0, 4294967295));
     w.str("sheet");
@@ -833,20 +742,6 @@ export function BoatTrim$write(w: Writer, v: BoatTrim, named: boolean): void {
   w.int(vInt(v.boat, 0, 4294967295));
   writeQuant(w, v.sheet, 100, -9000, 9000, true, named);
   writeQuant(w, v.tiller, 100, -4500, 4500, true, named);
-}
-
-/** A `BoatTrim` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoatTrim$wire(v: BoatTrim, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["boat"] = vInt(v.boat, 0, 4294967295);
-    o["sheet"] = vQuant(v.sheet, 100, -9000, 9000, true, named);
-    o["tiller"] = vQuant(v.tiller, 100, -4500, 4500, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.boat, 0, 4294967295), vQuant(v.sheet, 100, -9000, 9000, true, named), vQuant(v.tiller, 100, -4500, 4500, true, named)];
-  return a;
 }
 
 /** Records every issue of a `BoatTrim` at `path` (canonical names and indices). */
@@ -869,7 +764,6 @@ export function BoatTrim$validate(v: BoatTrim, path: Seg[], issues: Issue[]): vo
 export const BoatTrimCodec: MessageCodec<BoatTrim, "boat:trim", 172> = /*@__PURE__*/ codec("boat:trim", 172, {
   read: BoatTrim$read,
   write: BoatTrim$write,
-  wire: BoatTrim$wire,
   validate: BoatTrim$validate,
 });
 

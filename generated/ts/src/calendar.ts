@@ -3,9 +3,9 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, notOneKey, readNamed, unknownName, vArr, vBool, vInt, vList, vObject, vStr } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
-import { Board$read, Board$validate, Board$wire, Board$write } from "./leaderboard.js";
+import { Board$read, Board$validate, Board$write } from "./leaderboard.js";
 
 /**
  * One calendar entry.
@@ -107,7 +107,7 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
 export function CalendarEvent$write(w: Writer, v: CalendarEvent, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6);
+    w.recordLen(6);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("title");
@@ -130,23 +130,6 @@ export function CalendarEvent$write(w: Writer, v: CalendarEvent, named: boolean)
   w.int(vInt(v.starts, 0, 9007199254740991));
   w.int(vInt(v.minutes, 0, 65535));
   w.int(vInt(v.going, 0, 65535));
-}
-
-/** A `CalendarEvent` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CalendarEvent$wire(v: CalendarEvent, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["title"] = vStr(v.title, 1, 60);
-    o["kind"] = EventKind$wire(v.kind, named);
-    o["starts"] = vInt(v.starts, 0, 9007199254740991);
-    o["minutes"] = vInt(v.minutes, 0, 65535);
-    o["going"] = vInt(v.going, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.title, 1, 60), EventKind$wire(v.kind, named), vInt(v.starts, 0, 9007199254740991), vInt(v.minutes, 0, 65535), vInt(v.going, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `CalendarEvent` at `path` (canonical names and indices). */
@@ -280,7 +263,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
 export function CalendarMonth$write(w: Writer, v: CalendarMonth, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("events");
     const a1 = vList(v.events, 0, 60);
     w.arrayLen(a1.length);
@@ -307,19 +290,6 @@ export function CalendarMonth$write(w: Writer, v: CalendarMonth, named: boolean)
   for (const x8 of a7) {
     w.int(vInt(x8, 0, 4294967295));
   }
-}
-
-/** A `CalendarMonth` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CalendarMonth$wire(v: CalendarMonth, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["events"] = vList(v.events, 0, 60).map((x1) => CalendarEvent$wire(x1, named));
-    o["mine"] = vList(v.mine, 0, 60).map((x2) => vInt(x2, 0, 4294967295));
-    return o;
-  }
-  const a: unknown[] = [vList(v.events, 0, 60).map((x3) => CalendarEvent$wire(x3, named)), vList(v.mine, 0, 60).map((x4) => vInt(x4, 0, 4294967295))];
-  return a;
 }
 
 /** Records every issue of a `CalendarMonth` at `path` (canonical names and indices). */
@@ -355,7 +325,6 @@ export function CalendarMonth$validate(v: CalendarMonth, path: Seg[], issues: Is
 export const CalendarMonthCodec: MessageCodec<CalendarMonth, "calendar:month", 910> = /*@__PURE__*/ codec("calendar:month", 910, {
   read: CalendarMonth$read,
   write: CalendarMonth$write,
-  wire: CalendarMonth$wire,
   validate: CalendarMonth$validate,
 });
 
@@ -415,7 +384,7 @@ export function CalendarReminder$read(r: Reader): CalendarReminder {
 export function CalendarReminder$write(w: Writer, v: CalendarReminder, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("event");
     w.int(vInt(v.event, 0, 4294967295));
     w.str("in_min");
@@ -426,19 +395,6 @@ export function CalendarReminder$write(w: Writer, v: CalendarReminder, named: bo
   w.arrayLen(len);
   w.int(vInt(v.event, 0, 4294967295));
   w.int(vInt(v.in_min, 0, 60));
-}
-
-/** A `CalendarReminder` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CalendarReminder$wire(v: CalendarReminder, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["event"] = vInt(v.event, 0, 4294967295);
-    o["in_min"] = vInt(v.in_min, 0, 60);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.event, 0, 4294967295), vInt(v.in_min, 0, 60)];
-  return a;
 }
 
 /** Records every issue of a `CalendarReminder` at `path` (canonical names and indices). */
@@ -458,7 +414,6 @@ export function CalendarReminder$validate(v: CalendarReminder, path: Seg[], issu
 export const CalendarReminderCodec: MessageCodec<CalendarReminder, "calendar:reminder", 912> = /*@__PURE__*/ codec("calendar:reminder", 912, {
   read: CalendarReminder$read,
   write: CalendarReminder$write,
-  wire: CalendarReminder$wire,
   validate: CalendarReminder$validate,
 });
 
@@ -519,7 +474,7 @@ export function CalendarRsvp$read(r: Reader): CalendarRsvp {
 export function CalendarRsvp$write(w: Writer, v: CalendarRsvp, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("event");
     w.int(vInt(v.event, 0, 4294967295));
     w.str("going");
@@ -530,19 +485,6 @@ export function CalendarRsvp$write(w: Writer, v: CalendarRsvp, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.event, 0, 4294967295));
   w.bool(vBool(v.going));
-}
-
-/** A `CalendarRsvp` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CalendarRsvp$wire(v: CalendarRsvp, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["event"] = vInt(v.event, 0, 4294967295);
-    o["going"] = vBool(v.going);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.event, 0, 4294967295), vBool(v.going)];
-  return a;
 }
 
 /** Records every issue of a `CalendarRsvp` at `path` (canonical names and indices). */
@@ -562,7 +504,6 @@ export function CalendarRsvp$validate(v: CalendarRsvp, path: Seg[], issues: Issu
 export const CalendarRsvpCodec: MessageCodec<CalendarRsvp, "calendar:rsvp", 911> = /*@__PURE__*/ codec("calendar:rsvp", 911, {
   read: CalendarRsvp$read,
   write: CalendarRsvp$write,
-  wire: CalendarRsvp$wire,
   validate: CalendarRsvp$validate,
 });
 
@@ -776,18 +717,18 @@ export function EventKind$write(w: Writer, v: EventKind, named: boolean): void {
   vObject(v);
   switch (v.kind) {
     case "Festival": {
-      if (named) { w.mapLen(1); w.str("Festival"); } else { w.arrayLen(2); w.int(1); }
+      if (named) { w.recordLen(1); w.str("Festival"); } else { w.arrayLen(2); w.int(1); }
       w.str(vStr(v.value, 1, 24));
       return;
     }
     case "Market": {
-      if (named) { w.mapLen(1); w.str("Market"); w.mapLen(0); } else { w.arrayLen(1); w.int(2); }
+      if (named) { w.recordLen(1); w.str("Market"); w.recordLen(0); } else { w.arrayLen(1); w.int(2); }
       return;
     }
     case "Contest": {
       if (named) {
-        w.mapLen(1); w.str("Contest");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Contest");
+        w.recordLen(2);
         w.str("board");
         Board$write(w, v.board, named);
         w.str("pool");
@@ -803,8 +744,8 @@ export function EventKind$write(w: Writer, v: EventKind, named: boolean): void {
     }
     case "Meetup": {
       if (named) {
-        w.mapLen(1); w.str("Meetup");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Meetup");
+        w.recordLen(2);
         w.str("at");
         WorldPos$write(w, v.at, named);
         w.str("host");
@@ -822,43 +763,6 @@ export function EventKind$write(w: Writer, v: EventKind, named: boolean): void {
       w.arrayLen(1);
       w.int(vInt(v.tag, 0, 4294967295));
       return;
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `EventKind` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function EventKind$wire(v: EventKind, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Festival": {
-      const x = vStr(v.value, 1, 24);
-      return named ? { "Festival": x } : [1, x];
-    }
-    case "Market": {
-      return named ? { "Market": {} } : [2];
-    }
-    case "Contest": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["board"] = Board$wire(v.board, named);
-        o["pool"] = vInt(v.pool, 0, 4294967295);
-        return { "Contest": o };
-      }
-      const a: unknown[] = [3, Board$wire(v.board, named), vInt(v.pool, 0, 4294967295)];
-      return a;
-    }
-    case "Meetup": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["at"] = WorldPos$wire(v.at, named);
-        o["host"] = vStr(v.host, 1, 24);
-        return { "Meetup": o };
-      }
-      const a: unknown[] = [4, WorldPos$wire(v.at, named), vStr(v.host, 1, 24)];
-      return a;
-    }
-    case "unknown":
-      return [vInt(v.tag, 0, 4294967295)];
   }
   throw badVariant((v as { kind: unknown }).kind);
 }

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vBool, vFixed, vList, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Sent to players at a scripted moment (the festival opening): a camera path to play.
@@ -98,7 +98,7 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
 export function CameraCutscene$write(w: Writer, v: CameraCutscene, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("key");
     w.str(vStr(v.key, 1, 32));
     w.str("shots");
@@ -120,20 +120,6 @@ export function CameraCutscene$write(w: Writer, v: CameraCutscene, named: boolea
     Shot$write(w, x4, named);
   }
   w.bool(vBool(v.skippable));
-}
-
-/** A `CameraCutscene` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CameraCutscene$wire(v: CameraCutscene, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 32);
-    o["shots"] = vList(v.shots, 1, 32).map((x1) => Shot$wire(x1, named));
-    o["skippable"] = vBool(v.skippable);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 32), vList(v.shots, 1, 32).map((x2) => Shot$wire(x2, named)), vBool(v.skippable)];
-  return a;
 }
 
 /** Records every issue of a `CameraCutscene` at `path` (canonical names and indices). */
@@ -164,7 +150,6 @@ export function CameraCutscene$validate(v: CameraCutscene, path: Seg[], issues: 
 export const CameraCutsceneCodec: MessageCodec<CameraCutscene, "camera:cutscene", 950> = /*@__PURE__*/ codec("camera:cutscene", 950, {
   read: CameraCutscene$read,
   write: CameraCutscene$write,
-  wire: CameraCutscene$wire,
   validate: CameraCutscene$validate,
 });
 
@@ -224,7 +209,7 @@ export function CameraDone$read(r: Reader): CameraDone {
 export function CameraDone$write(w: Writer, v: CameraDone, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("key");
     w.str(vStr(v.key, 1, 32));
     w.str("skipped");
@@ -235,19 +220,6 @@ export function CameraDone$write(w: Writer, v: CameraDone, named: boolean): void
   w.arrayLen(len);
   w.str(vStr(v.key, 1, 32));
   w.bool(vBool(v.skipped));
-}
-
-/** A `CameraDone` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CameraDone$wire(v: CameraDone, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 32);
-    o["skipped"] = vBool(v.skipped);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 32), vBool(v.skipped)];
-  return a;
 }
 
 /** Records every issue of a `CameraDone` at `path` (canonical names and indices). */
@@ -267,7 +239,6 @@ export function CameraDone$validate(v: CameraDone, path: Seg[], issues: Issue[])
 export const CameraDoneCodec: MessageCodec<CameraDone, "camera:done", 950> = /*@__PURE__*/ codec("camera:done", 950, {
   read: CameraDone$read,
   write: CameraDone$write,
-  wire: CameraDone$wire,
   validate: CameraDone$validate,
 });
 
@@ -328,7 +299,7 @@ export function CameraFollow$read(r: Reader): CameraFollow {
 export function CameraFollow$write(w: Writer, v: CameraFollow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.target !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.target !== undefined ? 1 : 0));
     if (v.target !== undefined) {
       w.str("target");
       w.str(vStr(v.target, 9, 9));
@@ -344,19 +315,6 @@ export function CameraFollow$write(w: Writer, v: CameraFollow, named: boolean): 
     w.str(vStr(v.target, 9, 9));
   }
   writeQuant(w, v.distance, 10, 10, 500, true, named);
-}
-
-/** A `CameraFollow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CameraFollow$wire(v: CameraFollow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.target !== undefined) o["target"] = vStr(v.target, 9, 9);
-    o["distance"] = vQuant(v.distance, 10, 10, 500, true, named);
-    return o;
-  }
-  const a: unknown[] = [(v.target === undefined ? null : vStr(v.target, 9, 9)), vQuant(v.distance, 10, 10, 500, true, named)];
-  return a;
 }
 
 /** Records every issue of a `CameraFollow` at `path` (canonical names and indices). */
@@ -379,7 +337,6 @@ export function CameraFollow$validate(v: CameraFollow, path: Seg[], issues: Issu
 export const CameraFollowCodec: MessageCodec<CameraFollow, "camera:follow", 951> = /*@__PURE__*/ codec("camera:follow", 951, {
   read: CameraFollow$read,
   write: CameraFollow$write,
-  wire: CameraFollow$wire,
   validate: CameraFollow$validate,
 });
 
@@ -487,7 +444,7 @@ export function Shot$read(r: Reader): Shot {
 export function Shot$write(w: Writer, v: Shot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("eye");
     WorldPos$write(w, v.eye, named);
     w.str("look");
@@ -512,21 +469,6 @@ export function Shot$write(w: Writer, v: Shot, named: boolean): void {
   }
   writeQuant(w, v.fov, 10, 100, 1200, true, named);
   writeQuant(w, v.after, 10, 0, 300, true, named);
-}
-
-/** A `Shot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Shot$wire(v: Shot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["eye"] = WorldPos$wire(v.eye, named);
-    o["look"] = vFixed(v.look, 2).map((x1) => vQuant(x1, 100, -18000, 18000, true, named));
-    o["fov"] = vQuant(v.fov, 10, 100, 1200, true, named);
-    o["after"] = vQuant(v.after, 10, 0, 300, true, named);
-    return o;
-  }
-  const a: unknown[] = [WorldPos$wire(v.eye, named), vFixed(v.look, 2).map((x2) => vQuant(x2, 100, -18000, 18000, true, named)), vQuant(v.fov, 10, 100, 1200, true, named), vQuant(v.after, 10, 0, 300, true, named)];
-  return a;
 }
 
 /** Records every issue of a `Shot` at `path` (canonical names and indices). */

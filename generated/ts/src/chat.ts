@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, missing, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vArr, vBool, vInt, vList, vMap, vMapType, vObject, vStr } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * Where a chat line goes.
@@ -93,12 +93,6 @@ export function Channel$write(w: Writer, v: Channel, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Channel` as JS data: its number, or (named) its name. */
-export function Channel$wire(v: Channel, named: boolean): unknown {
-  const n = Channel$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Channel` at `path` (canonical names and indices). */
 export function Channel$validate(v: Channel, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Channel$num(v));
@@ -156,11 +150,6 @@ export function ChannelMask$write(w: Writer, v: ChannelMask, _named: boolean): v
   w.int(ChannelMask$bits(v));
 }
 
-/** A `ChannelMask` as JS data: its uint. */
-export function ChannelMask$wire(v: ChannelMask, _named: boolean): unknown {
-  return ChannelMask$bits(v);
-}
-
 /** Records every issue of a `ChannelMask` at `path` (canonical names and indices). */
 export function ChannelMask$validate(v: ChannelMask, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => ChannelMask$bits(v));
@@ -211,7 +200,7 @@ export function ChatChannels$read(r: Reader): ChatChannels {
 export function ChatChannels$write(w: Writer, v: ChatChannels, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("listen");
     ChannelMask$write(w, v.listen, named);
     return;
@@ -219,18 +208,6 @@ export function ChatChannels$write(w: Writer, v: ChatChannels, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   ChannelMask$write(w, v.listen, named);
-}
-
-/** A `ChatChannels` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatChannels$wire(v: ChatChannels, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["listen"] = ChannelMask$wire(v.listen, named);
-    return o;
-  }
-  const a: unknown[] = [ChannelMask$wire(v.listen, named)];
-  return a;
 }
 
 /** Records every issue of a `ChatChannels` at `path` (canonical names and indices). */
@@ -247,7 +224,6 @@ export function ChatChannels$validate(v: ChatChannels, path: Seg[], issues: Issu
 export const ChatChannelsCodec: MessageCodec<ChatChannels, "chat:channels", 39> = /*@__PURE__*/ codec("chat:channels", 39, {
   read: ChatChannels$read,
   write: ChatChannels$write,
-  wire: ChatChannels$wire,
   validate: ChatChannels$validate,
 });
 
@@ -333,7 +309,7 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
 export function ChatDeleted$write(w: Writer, v: ChatDeleted, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("ids");
     const a1 = vList(v.ids, 1, 100);
     w.arrayLen(a1.length);
@@ -352,19 +328,6 @@ export function ChatDeleted$write(w: Writer, v: ChatDeleted, named: boolean): vo
     w.int(vInt(x4, 0, 4294967295));
   }
   w.bool(vBool(v.by_staff));
-}
-
-/** A `ChatDeleted` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatDeleted$wire(v: ChatDeleted, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ids"] = vList(v.ids, 1, 100).map((x1) => vInt(x1, 0, 4294967295));
-    o["by_staff"] = vBool(v.by_staff);
-    return o;
-  }
-  const a: unknown[] = [vList(v.ids, 1, 100).map((x2) => vInt(x2, 0, 4294967295)), vBool(v.by_staff)];
-  return a;
 }
 
 /** Records every issue of a `ChatDeleted` at `path` (canonical names and indices). */
@@ -392,7 +355,6 @@ export function ChatDeleted$validate(v: ChatDeleted, path: Seg[], issues: Issue[
 export const ChatDeletedCodec: MessageCodec<ChatDeleted, "chat:deleted", 33> = /*@__PURE__*/ codec("chat:deleted", 33, {
   read: ChatDeleted$read,
   write: ChatDeleted$write,
-  wire: ChatDeleted$wire,
   validate: ChatDeleted$validate,
 });
 
@@ -467,7 +429,7 @@ export function ChatHistory$read(r: Reader): ChatHistory {
 export function ChatHistory$write(w: Writer, v: ChatHistory, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("lines");
     const a1 = vList(v.lines, 0, 50);
     w.arrayLen(a1.length);
@@ -483,18 +445,6 @@ export function ChatHistory$write(w: Writer, v: ChatHistory, named: boolean): vo
   for (const x4 of a3) {
     HistoryLine$write(w, x4, named);
   }
-}
-
-/** A `ChatHistory` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatHistory$wire(v: ChatHistory, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["lines"] = vList(v.lines, 0, 50).map((x1) => HistoryLine$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.lines, 0, 50).map((x2) => HistoryLine$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `ChatHistory` at `path` (canonical names and indices). */
@@ -519,7 +469,6 @@ export function ChatHistory$validate(v: ChatHistory, path: Seg[], issues: Issue[
 export const ChatHistoryCodec: MessageCodec<ChatHistory, "chat:history", 35> = /*@__PURE__*/ codec("chat:history", 35, {
   read: ChatHistory$read,
   write: ChatHistory$write,
-  wire: ChatHistory$wire,
   validate: ChatHistory$validate,
 });
 
@@ -635,7 +584,7 @@ export function ChatLine$read(r: Reader): ChatLine {
 export function ChatLine$write(w: Writer, v: ChatLine, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6 + (v.reply_to !== undefined ? 1 : 0));
+    w.recordLen(6 + (v.reply_to !== undefined ? 1 : 0));
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("sessionId");
@@ -669,27 +618,6 @@ export function ChatLine$write(w: Writer, v: ChatLine, named: boolean): void {
       w.int(vInt(v.reply_to, 0, 4294967295));
     }
   }
-}
-
-/** A `ChatLine` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatLine$wire(v: ChatLine, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["sessionId"] = vStr(v.from, 9, 9);
-    o["name"] = vStr(v.name, 1, 24);
-    o["text"] = vStr(v.text, 1, 280);
-    o["channel"] = Channel$wire(v.channel, named);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    if (v.reply_to !== undefined) o["reply_to"] = vInt(v.reply_to, 0, 4294967295);
-    return o;
-  }
-  let len = 6;
-  if (v.reply_to !== undefined) len = 7;
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.from, 9, 9), vStr(v.name, 1, 24), vStr(v.text, 1, 280), Channel$wire(v.channel, named), vInt(v.at, 0, 9007199254740991)];
-  if (len > 6) a.push((v.reply_to === undefined ? null : vInt(v.reply_to, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `ChatLine` at `path` (canonical names and indices). */
@@ -727,7 +655,6 @@ export function ChatLine$validate(v: ChatLine, path: Seg[], issues: Issue[]): vo
 export const ChatLineCodec: MessageCodec<ChatLine, "chat:message", 30> = /*@__PURE__*/ codec("chat:message", 30, {
   read: ChatLine$read,
   write: ChatLine$write,
-  wire: ChatLine$wire,
   validate: ChatLine$validate,
 });
 
@@ -788,7 +715,7 @@ export function ChatMuted$read(r: Reader): ChatMuted {
 export function ChatMuted$write(w: Writer, v: ChatMuted, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.until !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.until !== undefined ? 1 : 0));
     if (v.until !== undefined) {
       w.str("until");
       w.int(vInt(v.until, 0, 9007199254740991));
@@ -804,19 +731,6 @@ export function ChatMuted$write(w: Writer, v: ChatMuted, named: boolean): void {
     w.int(vInt(v.until, 0, 9007199254740991));
   }
   w.str(vStr(v.reason, 0, 120));
-}
-
-/** A `ChatMuted` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatMuted$wire(v: ChatMuted, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.until !== undefined) o["until"] = vInt(v.until, 0, 9007199254740991);
-    o["reason"] = vStr(v.reason, 0, 120);
-    return o;
-  }
-  const a: unknown[] = [(v.until === undefined ? null : vInt(v.until, 0, 9007199254740991)), vStr(v.reason, 0, 120)];
-  return a;
 }
 
 /** Records every issue of a `ChatMuted` at `path` (canonical names and indices). */
@@ -839,7 +753,6 @@ export function ChatMuted$validate(v: ChatMuted, path: Seg[], issues: Issue[]): 
 export const ChatMutedCodec: MessageCodec<ChatMuted, "chat:muted", 34> = /*@__PURE__*/ codec("chat:muted", 34, {
   read: ChatMuted$read,
   write: ChatMuted$write,
-  wire: ChatMuted$wire,
   validate: ChatMuted$validate,
 });
 
@@ -910,7 +823,7 @@ export function ChatReact$read(r: Reader): ChatReact {
 export function ChatReact$write(w: Writer, v: ChatReact, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("line");
     w.int(vInt(v.line, 0, 4294967295));
     w.str("emoji");
@@ -924,20 +837,6 @@ export function ChatReact$write(w: Writer, v: ChatReact, named: boolean): void {
   w.int(vInt(v.line, 0, 4294967295));
   w.str(vStr(v.emoji, 1, 16));
   w.bool(vBool(v.on));
-}
-
-/** A `ChatReact` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatReact$wire(v: ChatReact, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["line"] = vInt(v.line, 0, 4294967295);
-    o["emoji"] = vStr(v.emoji, 1, 16);
-    o["on"] = vBool(v.on);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.line, 0, 4294967295), vStr(v.emoji, 1, 16), vBool(v.on)];
-  return a;
 }
 
 /** Records every issue of a `ChatReact` at `path` (canonical names and indices). */
@@ -960,7 +859,6 @@ export function ChatReact$validate(v: ChatReact, path: Seg[], issues: Issue[]): 
 export const ChatReactCodec: MessageCodec<ChatReact, "chat:react", 36> = /*@__PURE__*/ codec("chat:react", 36, {
   read: ChatReact$read,
   write: ChatReact$write,
-  wire: ChatReact$wire,
   validate: ChatReact$validate,
 });
 
@@ -1052,7 +950,7 @@ export function ChatReactions$read(r: Reader): ChatReactions {
 export function ChatReactions$write(w: Writer, v: ChatReactions, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("line");
     w.int(vInt(v.line, 0, 4294967295));
     w.str("counts");
@@ -1073,19 +971,6 @@ export function ChatReactions$write(w: Writer, v: ChatReactions, named: boolean)
     w.str(vStr(k5, 0, 4294967295));
     w.int(vInt(x6, 0, 65535));
   }
-}
-
-/** A `ChatReactions` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatReactions$wire(v: ChatReactions, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["line"] = vInt(v.line, 0, 4294967295);
-    o["counts"] = new Map<unknown, unknown>(sorted(vMap(v.counts, 0, 12)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 65535)]));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.line, 0, 4294967295), new Map<unknown, unknown>(sorted(vMap(v.counts, 0, 12)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 65535)]))];
-  return a;
 }
 
 /** Records every issue of a `ChatReactions` at `path` (canonical names and indices). */
@@ -1113,7 +998,6 @@ export function ChatReactions$validate(v: ChatReactions, path: Seg[], issues: Is
 export const ChatReactionsCodec: MessageCodec<ChatReactions, "chat:reactions", 37> = /*@__PURE__*/ codec("chat:reactions", 37, {
   read: ChatReactions$read,
   write: ChatReactions$write,
-  wire: ChatReactions$wire,
   validate: ChatReactions$validate,
 });
 
@@ -1185,7 +1069,7 @@ export function ChatSay$read(r: Reader): ChatSay {
 export function ChatSay$write(w: Writer, v: ChatSay, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.reply_to !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.reply_to !== undefined ? 1 : 0));
     w.str("text");
     w.str(vStr(v.text, 1, 280));
     w.str("channel");
@@ -1207,23 +1091,6 @@ export function ChatSay$write(w: Writer, v: ChatSay, named: boolean): void {
       w.int(vInt(v.reply_to, 0, 4294967295));
     }
   }
-}
-
-/** A `ChatSay` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatSay$wire(v: ChatSay, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["text"] = vStr(v.text, 1, 280);
-    o["channel"] = Channel$wire(v.channel, named);
-    if (v.reply_to !== undefined) o["reply_to"] = vInt(v.reply_to, 0, 4294967295);
-    return o;
-  }
-  let len = 2;
-  if (v.reply_to !== undefined) len = 3;
-  const a: unknown[] = [vStr(v.text, 1, 280), Channel$wire(v.channel, named)];
-  if (len > 2) a.push((v.reply_to === undefined ? null : vInt(v.reply_to, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `ChatSay` at `path` (canonical names and indices). */
@@ -1249,7 +1116,6 @@ export function ChatSay$validate(v: ChatSay, path: Seg[], issues: Issue[]): void
 export const ChatSayCodec: MessageCodec<ChatSay, "chat:message", 30> = /*@__PURE__*/ codec("chat:message", 30, {
   read: ChatSay$read,
   write: ChatSay$write,
-  wire: ChatSay$wire,
   validate: ChatSay$validate,
 });
 
@@ -1341,7 +1207,7 @@ export function ChatSystem$read(r: Reader): ChatSystem {
 export function ChatSystem$write(w: Writer, v: ChatSystem, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("key");
     w.str(vStr(v.key, 1, 64));
     w.str("params");
@@ -1362,19 +1228,6 @@ export function ChatSystem$write(w: Writer, v: ChatSystem, named: boolean): void
     w.str(vStr(k5, 0, 4294967295));
     w.str(vStr(x6, 0, 64));
   }
-}
-
-/** A `ChatSystem` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatSystem$wire(v: ChatSystem, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 64);
-    o["params"] = new Map<unknown, unknown>(sorted(vMap(v.params, 0, 8)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vStr(x2, 0, 64)]));
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 64), new Map<unknown, unknown>(sorted(vMap(v.params, 0, 8)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vStr(x4, 0, 64)]))];
-  return a;
 }
 
 /** Records every issue of a `ChatSystem` at `path` (canonical names and indices). */
@@ -1402,7 +1255,6 @@ export function ChatSystem$validate(v: ChatSystem, path: Seg[], issues: Issue[])
 export const ChatSystemCodec: MessageCodec<ChatSystem, "chat:system", 38> = /*@__PURE__*/ codec("chat:system", 38, {
   read: ChatSystem$read,
   write: ChatSystem$write,
-  wire: ChatSystem$wire,
   validate: ChatSystem$validate,
 });
 
@@ -1464,7 +1316,7 @@ export function ChatTyping$read(r: Reader): ChatTyping {
 export function ChatTyping$write(w: Writer, v: ChatTyping, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.s !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.s !== undefined ? 1 : 0));
     w.str("typing");
     w.bool(vBool(v.typing));
     if (v.s !== undefined) {
@@ -1483,22 +1335,6 @@ export function ChatTyping$write(w: Writer, v: ChatTyping, named: boolean): void
       w.str(vStr(v.s, 9, 9));
     }
   }
-}
-
-/** A `ChatTyping` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ChatTyping$wire(v: ChatTyping, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["typing"] = vBool(v.typing);
-    if (v.s !== undefined) o["s"] = vStr(v.s, 9, 9);
-    return o;
-  }
-  let len = 1;
-  if (v.s !== undefined) len = 2;
-  const a: unknown[] = [vBool(v.typing)];
-  if (len > 1) a.push((v.s === undefined ? null : vStr(v.s, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `ChatTyping` at `path` (canonical names and indices). */
@@ -1521,7 +1357,6 @@ export function ChatTyping$validate(v: ChatTyping, path: Seg[], issues: Issue[])
 export const ChatTypingCodec: MessageCodec<ChatTyping, "chat:typing", 32> = /*@__PURE__*/ codec("chat:typing", 32, {
   read: ChatTyping$read,
   write: ChatTyping$write,
-  wire: ChatTyping$wire,
   validate: ChatTyping$validate,
 });
 
@@ -1603,7 +1438,7 @@ export function HistoryLine$read(r: Reader): HistoryLine {
 export function HistoryLine$write(w: Writer, v: HistoryLine, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("name");
@@ -1620,21 +1455,6 @@ export function HistoryLine$write(w: Writer, v: HistoryLine, named: boolean): vo
   w.str(vStr(v.name, 1, 24));
   w.str(vStr(v.text, 1, 280));
   w.int(vInt(v.at, 0, 9007199254740991));
-}
-
-/** A `HistoryLine` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HistoryLine$wire(v: HistoryLine, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["name"] = vStr(v.name, 1, 24);
-    o["text"] = vStr(v.text, 1, 280);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.name, 1, 24), vStr(v.text, 1, 280), vInt(v.at, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `HistoryLine` at `path` (canonical names and indices). */
@@ -1721,7 +1541,7 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
 export function WhisperDelivered$write(w: Writer, v: WhisperDelivered, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("peer");
     PlayerRef$write(w, v.peer, named);
     w.str("text");
@@ -1735,20 +1555,6 @@ export function WhisperDelivered$write(w: Writer, v: WhisperDelivered, named: bo
   PlayerRef$write(w, v.peer, named);
   w.str(vStr(v.text, 1, 280));
   w.bool(vBool(v.echo));
-}
-
-/** A `WhisperDelivered` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WhisperDelivered$wire(v: WhisperDelivered, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["peer"] = PlayerRef$wire(v.peer, named);
-    o["text"] = vStr(v.text, 1, 280);
-    o["echo"] = vBool(v.echo);
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.peer, named), vStr(v.text, 1, 280), vBool(v.echo)];
-  return a;
 }
 
 /** Records every issue of a `WhisperDelivered` at `path` (canonical names and indices). */
@@ -1771,7 +1577,6 @@ export function WhisperDelivered$validate(v: WhisperDelivered, path: Seg[], issu
 export const WhisperDeliveredCodec: MessageCodec<WhisperDelivered, "chat:whisper", 31> = /*@__PURE__*/ codec("chat:whisper", 31, {
   read: WhisperDelivered$read,
   write: WhisperDelivered$write,
-  wire: WhisperDelivered$wire,
   validate: WhisperDelivered$validate,
 });
 
@@ -1831,7 +1636,7 @@ export function WhisperSend$read(r: Reader): WhisperSend {
 export function WhisperSend$write(w: Writer, v: WhisperSend, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("to");
     w.str(vStr(v.to, 1, 24));
     w.str("text");
@@ -1842,19 +1647,6 @@ export function WhisperSend$write(w: Writer, v: WhisperSend, named: boolean): vo
   w.arrayLen(len);
   w.str(vStr(v.to, 1, 24));
   w.str(vStr(v.text, 1, 280));
-}
-
-/** A `WhisperSend` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WhisperSend$wire(v: WhisperSend, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = vStr(v.to, 1, 24);
-    o["text"] = vStr(v.text, 1, 280);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.to, 1, 24), vStr(v.text, 1, 280)];
-  return a;
 }
 
 /** Records every issue of a `WhisperSend` at `path` (canonical names and indices). */
@@ -1874,7 +1666,6 @@ export function WhisperSend$validate(v: WhisperSend, path: Seg[], issues: Issue[
 export const WhisperSendCodec: MessageCodec<WhisperSend, "chat:whisper", 31> = /*@__PURE__*/ codec("chat:whisper", 31, {
   read: WhisperSend$read,
   write: WhisperSend$write,
-  wire: WhisperSend$wire,
   validate: WhisperSend$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, mapEntries, missing, readNamed, vArr, vInt, vList, vObject, vStr } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * A coin lying in the world.
@@ -72,7 +72,7 @@ export function CoinDrop$read(r: Reader): CoinDrop {
 export function CoinDrop$write(w: Writer, v: CoinDrop, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("at");
@@ -86,20 +86,6 @@ export function CoinDrop$write(w: Writer, v: CoinDrop, named: boolean): void {
   w.int(vInt(v.id, 0, 4294967295));
   WorldPos$write(w, v.at, named);
   w.int(vInt(v.value, 1, 100));
-}
-
-/** A `CoinDrop` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinDrop$wire(v: CoinDrop, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["at"] = WorldPos$wire(v.at, named);
-    o["value"] = vInt(v.value, 1, 100);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), WorldPos$wire(v.at, named), vInt(v.value, 1, 100)];
-  return a;
 }
 
 /** Records every issue of a `CoinDrop` at `path` (canonical names and indices). */
@@ -162,7 +148,7 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
 export function CoinsPickup$write(w: Writer, v: CoinsPickup, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("coin");
     w.int(vInt(v.coin, 0, 4294967295));
     return;
@@ -170,18 +156,6 @@ export function CoinsPickup$write(w: Writer, v: CoinsPickup, named: boolean): vo
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.coin, 0, 4294967295));
-}
-
-/** A `CoinsPickup` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinsPickup$wire(v: CoinsPickup, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["coin"] = vInt(v.coin, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.coin, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `CoinsPickup` at `path` (canonical names and indices). */
@@ -198,7 +172,6 @@ export function CoinsPickup$validate(v: CoinsPickup, path: Seg[], issues: Issue[
 export const CoinsPickupCodec: MessageCodec<CoinsPickup, "coins:pickup", 271> = /*@__PURE__*/ codec("coins:pickup", 271, {
   read: CoinsPickup$read,
   write: CoinsPickup$write,
-  wire: CoinsPickup$wire,
   validate: CoinsPickup$validate,
 });
 
@@ -273,7 +246,7 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
 export function CoinsSpawn$write(w: Writer, v: CoinsSpawn, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("coins");
     const a1 = vList(v.coins, 1, 64);
     w.arrayLen(a1.length);
@@ -289,18 +262,6 @@ export function CoinsSpawn$write(w: Writer, v: CoinsSpawn, named: boolean): void
   for (const x4 of a3) {
     CoinDrop$write(w, x4, named);
   }
-}
-
-/** A `CoinsSpawn` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinsSpawn$wire(v: CoinsSpawn, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["coins"] = vList(v.coins, 1, 64).map((x1) => CoinDrop$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.coins, 1, 64).map((x2) => CoinDrop$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `CoinsSpawn` at `path` (canonical names and indices). */
@@ -325,7 +286,6 @@ export function CoinsSpawn$validate(v: CoinsSpawn, path: Seg[], issues: Issue[])
 export const CoinsSpawnCodec: MessageCodec<CoinsSpawn, "coins:spawn", 270> = /*@__PURE__*/ codec("coins:spawn", 270, {
   read: CoinsSpawn$read,
   write: CoinsSpawn$write,
-  wire: CoinsSpawn$wire,
   validate: CoinsSpawn$validate,
 });
 
@@ -390,7 +350,7 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
 export function CoinsTaken$write(w: Writer, v: CoinsTaken, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.by !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.by !== undefined ? 1 : 0));
     w.str("coin");
     w.int(vInt(v.coin, 0, 4294967295));
     if (v.by !== undefined) {
@@ -414,23 +374,6 @@ export function CoinsTaken$write(w: Writer, v: CoinsTaken, named: boolean): void
   }
 }
 
-/** A `CoinsTaken` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinsTaken$wire(v: CoinsTaken, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["coin"] = vInt(v.coin, 0, 4294967295);
-    if (v.by !== undefined) o["by"] = vStr(v.by, 9, 9);
-    return o;
-  }
-  let len = 1;
-  if (v.by !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.coin, 0, 4294967295)];
-  if (len > 1) a.push((v.by === undefined ? null : vStr(v.by, 9, 9)));
-  if (len > 2) a.push(null);
-  return a;
-}
-
 /** Records every issue of a `CoinsTaken` at `path` (canonical names and indices). */
 export function CoinsTaken$validate(v: CoinsTaken, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -451,7 +394,6 @@ export function CoinsTaken$validate(v: CoinsTaken, path: Seg[], issues: Issue[])
 export const CoinsTakenCodec: MessageCodec<CoinsTaken, "coins:taken", 271> = /*@__PURE__*/ codec("coins:taken", 271, {
   read: CoinsTaken$read,
   write: CoinsTaken$write,
-  wire: CoinsTaken$wire,
   validate: CoinsTaken$validate,
 });
 
@@ -511,7 +453,7 @@ export function CoinsTip$read(r: Reader): CoinsTip {
 export function CoinsTip$write(w: Writer, v: CoinsTip, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("to");
     w.str(vStr(v.to, 9, 9));
     w.str("amount");
@@ -522,19 +464,6 @@ export function CoinsTip$write(w: Writer, v: CoinsTip, named: boolean): void {
   w.arrayLen(len);
   w.str(vStr(v.to, 9, 9));
   w.int(vInt(v.amount, 1, 500));
-}
-
-/** A `CoinsTip` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinsTip$wire(v: CoinsTip, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = vStr(v.to, 9, 9);
-    o["amount"] = vInt(v.amount, 1, 500);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.to, 9, 9), vInt(v.amount, 1, 500)];
-  return a;
 }
 
 /** Records every issue of a `CoinsTip` at `path` (canonical names and indices). */
@@ -554,7 +483,6 @@ export function CoinsTip$validate(v: CoinsTip, path: Seg[], issues: Issue[]): vo
 export const CoinsTipCodec: MessageCodec<CoinsTip, "coins:tip", 273> = /*@__PURE__*/ codec("coins:tip", 273, {
   read: CoinsTip$read,
   write: CoinsTip$write,
-  wire: CoinsTip$wire,
   validate: CoinsTip$validate,
 });
 
@@ -625,7 +553,7 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
 export function CoinsWallet$write(w: Writer, v: CoinsWallet, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("coins");
     w.int(vInt(v.coins, 0, 4294967295));
     w.str("delta");
@@ -639,20 +567,6 @@ export function CoinsWallet$write(w: Writer, v: CoinsWallet, named: boolean): vo
   w.int(vInt(v.coins, 0, 4294967295));
   w.int(vInt(v.delta, -2147483648, 2147483647));
   w.str(vStr(v.cause, 0, 32));
-}
-
-/** A `CoinsWallet` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CoinsWallet$wire(v: CoinsWallet, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["coins"] = vInt(v.coins, 0, 4294967295);
-    o["delta"] = vInt(v.delta, -2147483648, 2147483647);
-    o["cause"] = vStr(v.cause, 0, 32);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.coins, 0, 4294967295), vInt(v.delta, -2147483648, 2147483647), vStr(v.cause, 0, 32)];
-  return a;
 }
 
 /** Records every issue of a `CoinsWallet` at `path` (canonical names and indices). */
@@ -675,7 +589,6 @@ export function CoinsWallet$validate(v: CoinsWallet, path: Seg[], issues: Issue[
 export const CoinsWalletCodec: MessageCodec<CoinsWallet, "coins:wallet", 272> = /*@__PURE__*/ codec("coins:wallet", 272, {
   read: CoinsWallet$read,
   write: CoinsWallet$write,
-  wire: CoinsWallet$wire,
   validate: CoinsWallet$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, vFixed, vInt, vMap, vMapType, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * The collection book, on join and after a new entry: set key to pieces owned (bitmask
@@ -94,7 +94,7 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
 export function CollectiblesBook$write(w: Writer, v: CollectiblesBook, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("sets");
     const m1 = vMap(v.sets, 0, 40);
     w.mapLen(m1.size);
@@ -115,19 +115,6 @@ export function CollectiblesBook$write(w: Writer, v: CollectiblesBook, named: bo
     w.int(vInt(x6, 0, 9007199254740991));
   }
   w.int(vInt(v.complete, 0, 255));
-}
-
-/** A `CollectiblesBook` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CollectiblesBook$wire(v: CollectiblesBook, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sets"] = new Map<unknown, unknown>(sorted(vMap(v.sets, 0, 40)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 9007199254740991)]));
-    o["complete"] = vInt(v.complete, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.sets, 0, 40)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 9007199254740991)])), vInt(v.complete, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `CollectiblesBook` at `path` (canonical names and indices). */
@@ -155,7 +142,6 @@ export function CollectiblesBook$validate(v: CollectiblesBook, path: Seg[], issu
 export const CollectiblesBookCodec: MessageCodec<CollectiblesBook, "collectibles:book", 1091> = /*@__PURE__*/ codec("collectibles:book", 1091, {
   read: CollectiblesBook$read,
   write: CollectiblesBook$write,
-  wire: CollectiblesBook$wire,
   validate: CollectiblesBook$validate,
 });
 
@@ -230,7 +216,7 @@ export function TreasureDig$read(r: Reader): TreasureDig {
 export function TreasureDig$write(w: Writer, v: TreasureDig, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("at");
     const a1 = vFixed(v.at, 2);
     w.arrayLen(2);
@@ -246,18 +232,6 @@ export function TreasureDig$write(w: Writer, v: TreasureDig, named: boolean): vo
   for (const x4 of a3) {
     writeQuant(w, x4, 100, -500000, 500000, true, named);
   }
-}
-
-/** A `TreasureDig` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TreasureDig$wire(v: TreasureDig, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = vFixed(v.at, 2).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.at, 2).map((x2) => vQuant(x2, 100, -500000, 500000, true, named))];
-  return a;
 }
 
 /** Records every issue of a `TreasureDig` at `path` (canonical names and indices). */
@@ -281,7 +255,6 @@ export function TreasureDig$validate(v: TreasureDig, path: Seg[], issues: Issue[
 export const TreasureDigCodec: MessageCodec<TreasureDig, "treasure:dig", 1090> = /*@__PURE__*/ codec("treasure:dig", 1090, {
   read: TreasureDig$read,
   write: TreasureDig$write,
-  wire: TreasureDig$wire,
   validate: TreasureDig$validate,
 });
 
@@ -353,7 +326,7 @@ export function TreasureResult$read(r: Reader): TreasureResult {
 export function TreasureResult$write(w: Writer, v: TreasureResult, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.found !== undefined ? 1 : 0) + (v.clue !== undefined ? 1 : 0) + (v.warmth_m !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.found !== undefined ? 1 : 0) + (v.clue !== undefined ? 1 : 0) + (v.warmth_m !== undefined ? 1 : 0));
     if (v.found !== undefined) {
       w.str("found");
       ItemStack$write(w, v.found, named);
@@ -393,27 +366,6 @@ export function TreasureResult$write(w: Writer, v: TreasureResult, named: boolea
   }
 }
 
-/** A `TreasureResult` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TreasureResult$wire(v: TreasureResult, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.found !== undefined) o["found"] = ItemStack$wire(v.found, named);
-    if (v.clue !== undefined) o["clue"] = vStr(v.clue, 0, 200);
-    if (v.warmth_m !== undefined) o["warmth_m"] = vQuant(v.warmth_m, 0.1, 0, 200, true, named);
-    return o;
-  }
-  let len = 0;
-  if (v.warmth_m !== undefined) len = 3;
-  else if (v.clue !== undefined) len = 2;
-  else if (v.found !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.found === undefined ? null : ItemStack$wire(v.found, named)));
-  if (len > 1) a.push((v.clue === undefined ? null : vStr(v.clue, 0, 200)));
-  if (len > 2) a.push((v.warmth_m === undefined ? null : vQuant(v.warmth_m, 0.1, 0, 200, true, named)));
-  return a;
-}
-
 /** Records every issue of a `TreasureResult` at `path` (canonical names and indices). */
 export function TreasureResult$validate(v: TreasureResult, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -443,7 +395,6 @@ export function TreasureResult$validate(v: TreasureResult, path: Seg[], issues: 
 export const TreasureResultCodec: MessageCodec<TreasureResult, "treasure:result", 1090> = /*@__PURE__*/ codec("treasure:result", 1090, {
   read: TreasureResult$read,
   write: TreasureResult$write,
-  wire: TreasureResult$wire,
   validate: TreasureResult$validate,
 });
 

@@ -71,7 +71,7 @@ export function ItemStack$read(r: Reader): ItemStack {
 export function ItemStack$write(w: Writer, v: ItemStack, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.stars !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.stars !== undefined ? 1 : 0));
     w.str("item");
     w.str(vStr(v.item, 1, 32));
     w.str("count");
@@ -93,23 +93,6 @@ export function ItemStack$write(w: Writer, v: ItemStack, named: boolean): void {
       w.int(vInt(v.stars, 1, 5));
     }
   }
-}
-
-/** A `ItemStack` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ItemStack$wire(v: ItemStack, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["item"] = vStr(v.item, 1, 32);
-    o["count"] = vInt(v.count, 1, 999);
-    if (v.stars !== undefined) o["stars"] = vInt(v.stars, 1, 5);
-    return o;
-  }
-  let len = 2;
-  if (v.stars !== undefined) len = 3;
-  const a: unknown[] = [vStr(v.item, 1, 32), vInt(v.count, 1, 999)];
-  if (len > 2) a.push((v.stars === undefined ? null : vInt(v.stars, 1, 5)));
-  return a;
 }
 
 /** Records every issue of a `ItemStack` at `path` (canonical names and indices). */
@@ -207,12 +190,6 @@ export function Medium$write(w: Writer, v: Medium, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Medium` as JS data: its number, or (named) its name. */
-export function Medium$wire(v: Medium, named: boolean): unknown {
-  const n = Medium$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Medium` at `path` (canonical names and indices). */
 export function Medium$validate(v: Medium, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Medium$num(v));
@@ -274,7 +251,7 @@ export function PlayerRef$read(r: Reader): PlayerRef {
 export function PlayerRef$write(w: Writer, v: PlayerRef, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("name");
@@ -285,19 +262,6 @@ export function PlayerRef$write(w: Writer, v: PlayerRef, named: boolean): void {
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
   w.str(vStr(v.name, 1, 24));
-}
-
-/** A `PlayerRef` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerRef$wire(v: PlayerRef, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["name"] = vStr(v.name, 1, 24);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vStr(v.name, 1, 24)];
-  return a;
 }
 
 /** Records every issue of a `PlayerRef` at `path` (canonical names and indices). */
@@ -378,7 +342,7 @@ export function WorldPos$read(r: Reader): WorldPos {
 export function WorldPos$write(w: Writer, v: WorldPos, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("x");
     writeQuant(w, v.x, 100, -500000, 500000, true, named);
     w.str("y");
@@ -392,20 +356,6 @@ export function WorldPos$write(w: Writer, v: WorldPos, named: boolean): void {
   writeQuant(w, v.x, 100, -500000, 500000, true, named);
   writeQuant(w, v.y, 100, -10000, 100000, true, named);
   writeQuant(w, v.z, 100, -500000, 500000, true, named);
-}
-
-/** A `WorldPos` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WorldPos$wire(v: WorldPos, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["x"] = vQuant(v.x, 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.y, 100, -10000, 100000, true, named);
-    o["z"] = vQuant(v.z, 100, -500000, 500000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.x, 100, -500000, 500000, true, named), vQuant(v.y, 100, -10000, 100000, true, named), vQuant(v.z, 100, -500000, 500000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `WorldPos` at `path` (canonical names and indices). */

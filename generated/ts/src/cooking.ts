@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vBin, vBool, vInt, vList, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * Sent to the cook: the heat curve to follow in the timing mini-game.
@@ -98,7 +98,7 @@ export function CookingCurve$read(r: Reader): CookingCurve {
 export function CookingCurve$write(w: Writer, v: CookingCurve, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("attempt");
     w.int(vInt(v.attempt, 0, 4294967295));
     w.str("target");
@@ -120,20 +120,6 @@ export function CookingCurve$write(w: Writer, v: CookingCurve, named: boolean): 
     writeQuant(w, x4, 100, 0, 100, true, named);
   }
   writeQuant(w, v.band, 100, 0, 50, true, named);
-}
-
-/** A `CookingCurve` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CookingCurve$wire(v: CookingCurve, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["attempt"] = vInt(v.attempt, 0, 4294967295);
-    o["target"] = vList(v.target, 5, 60).map((x1) => vQuant(x1, 100, 0, 100, true, named));
-    o["band"] = vQuant(v.band, 100, 0, 50, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.attempt, 0, 4294967295), vList(v.target, 5, 60).map((x2) => vQuant(x2, 100, 0, 100, true, named)), vQuant(v.band, 100, 0, 50, true, named)];
-  return a;
 }
 
 /** Records every issue of a `CookingCurve` at `path` (canonical names and indices). */
@@ -164,7 +150,6 @@ export function CookingCurve$validate(v: CookingCurve, path: Seg[], issues: Issu
 export const CookingCurveCodec: MessageCodec<CookingCurve, "cooking:curve", 810> = /*@__PURE__*/ codec("cooking:curve", 810, {
   read: CookingCurve$read,
   write: CookingCurve$write,
-  wire: CookingCurve$wire,
   validate: CookingCurve$validate,
 });
 
@@ -247,7 +232,7 @@ export function CookingDone$read(r: Reader): CookingDone {
 export function CookingDone$write(w: Writer, v: CookingDone, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.dish !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.dish !== undefined ? 1 : 0));
     w.str("attempt");
     w.int(vInt(v.attempt, 0, 4294967295));
     if (v.dish !== undefined) {
@@ -269,21 +254,6 @@ export function CookingDone$write(w: Writer, v: CookingDone, named: boolean): vo
   }
   w.bool(vBool(v.burnt));
   writeQuant(w, v.score, 1000, 0, 1000, true, named);
-}
-
-/** A `CookingDone` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CookingDone$wire(v: CookingDone, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["attempt"] = vInt(v.attempt, 0, 4294967295);
-    if (v.dish !== undefined) o["dish"] = ItemStack$wire(v.dish, named);
-    o["burnt"] = vBool(v.burnt);
-    o["score"] = vQuant(v.score, 1000, 0, 1000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.attempt, 0, 4294967295), (v.dish === undefined ? null : ItemStack$wire(v.dish, named)), vBool(v.burnt), vQuant(v.score, 1000, 0, 1000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `CookingDone` at `path` (canonical names and indices). */
@@ -312,7 +282,6 @@ export function CookingDone$validate(v: CookingDone, path: Seg[], issues: Issue[
 export const CookingDoneCodec: MessageCodec<CookingDone, "cooking:done", 811> = /*@__PURE__*/ codec("cooking:done", 811, {
   read: CookingDone$read,
   write: CookingDone$write,
-  wire: CookingDone$wire,
   validate: CookingDone$validate,
 });
 
@@ -383,7 +352,7 @@ export function CookingHeat$read(r: Reader): CookingHeat {
 export function CookingHeat$write(w: Writer, v: CookingHeat, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("attempt");
     w.int(vInt(v.attempt, 0, 4294967295));
     w.str("knob");
@@ -397,20 +366,6 @@ export function CookingHeat$write(w: Writer, v: CookingHeat, named: boolean): vo
   w.int(vInt(v.attempt, 0, 4294967295));
   writeQuant(w, v.knob, 100, 0, 100, true, named);
   w.bool(vBool(v.stir));
-}
-
-/** A `CookingHeat` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CookingHeat$wire(v: CookingHeat, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["attempt"] = vInt(v.attempt, 0, 4294967295);
-    o["knob"] = vQuant(v.knob, 100, 0, 100, true, named);
-    o["stir"] = vBool(v.stir);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.attempt, 0, 4294967295), vQuant(v.knob, 100, 0, 100, true, named), vBool(v.stir)];
-  return a;
 }
 
 /** Records every issue of a `CookingHeat` at `path` (canonical names and indices). */
@@ -433,7 +388,6 @@ export function CookingHeat$validate(v: CookingHeat, path: Seg[], issues: Issue[
 export const CookingHeatCodec: MessageCodec<CookingHeat, "cooking:heat", 811> = /*@__PURE__*/ codec("cooking:heat", 811, {
   read: CookingHeat$read,
   write: CookingHeat$write,
-  wire: CookingHeat$wire,
   validate: CookingHeat$validate,
 });
 
@@ -504,7 +458,7 @@ export function CookingStart$read(r: Reader): CookingStart {
 export function CookingStart$write(w: Writer, v: CookingStart, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("stove");
     w.int(vInt(v.stove, 0, 4294967295));
     w.str("recipe");
@@ -518,20 +472,6 @@ export function CookingStart$write(w: Writer, v: CookingStart, named: boolean): 
   w.int(vInt(v.stove, 0, 4294967295));
   w.str(vStr(v.recipe, 1, 32));
   w.bin(vBin(v.slots, 1, 6));
-}
-
-/** A `CookingStart` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CookingStart$wire(v: CookingStart, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["stove"] = vInt(v.stove, 0, 4294967295);
-    o["recipe"] = vStr(v.recipe, 1, 32);
-    o["slots"] = vBin(v.slots, 1, 6);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.stove, 0, 4294967295), vStr(v.recipe, 1, 32), vBin(v.slots, 1, 6)];
-  return a;
 }
 
 /** Records every issue of a `CookingStart` at `path` (canonical names and indices). */
@@ -554,7 +494,6 @@ export function CookingStart$validate(v: CookingStart, path: Seg[], issues: Issu
 export const CookingStartCodec: MessageCodec<CookingStart, "cooking:start", 810> = /*@__PURE__*/ codec("cooking:start", 810, {
   read: CookingStart$read,
   write: CookingStart$write,
-  wire: CookingStart$wire,
   validate: CookingStart$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, vArr, vInt, vList, vMap, vMapType, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * Sent by a client cancelling the queue (inputs are refunded).
@@ -62,7 +62,7 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
 export function CraftingCancel$write(w: Writer, v: CraftingCancel, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.index !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.index !== undefined ? 1 : 0));
     w.str("bench");
     w.int(vInt(v.bench, 0, 4294967295));
     if (v.index !== undefined) {
@@ -81,22 +81,6 @@ export function CraftingCancel$write(w: Writer, v: CraftingCancel, named: boolea
       w.int(vInt(v.index, 0, 255));
     }
   }
-}
-
-/** A `CraftingCancel` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CraftingCancel$wire(v: CraftingCancel, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bench"] = vInt(v.bench, 0, 4294967295);
-    if (v.index !== undefined) o["index"] = vInt(v.index, 0, 255);
-    return o;
-  }
-  let len = 1;
-  if (v.index !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.bench, 0, 4294967295)];
-  if (len > 1) a.push((v.index === undefined ? null : vInt(v.index, 0, 255)));
-  return a;
 }
 
 /** Records every issue of a `CraftingCancel` at `path` (canonical names and indices). */
@@ -119,7 +103,6 @@ export function CraftingCancel$validate(v: CraftingCancel, path: Seg[], issues: 
 export const CraftingCancelCodec: MessageCodec<CraftingCancel, "crafting:cancel", 832> = /*@__PURE__*/ codec("crafting:cancel", 832, {
   read: CraftingCancel$read,
   write: CraftingCancel$write,
-  wire: CraftingCancel$wire,
   validate: CraftingCancel$validate,
 });
 
@@ -190,7 +173,7 @@ export function CraftingMake$read(r: Reader): CraftingMake {
 export function CraftingMake$write(w: Writer, v: CraftingMake, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("bench");
     w.int(vInt(v.bench, 0, 4294967295));
     w.str("recipe");
@@ -204,20 +187,6 @@ export function CraftingMake$write(w: Writer, v: CraftingMake, named: boolean): 
   w.int(vInt(v.bench, 0, 4294967295));
   w.str(vStr(v.recipe, 1, 32));
   w.int(vInt(v.times, 1, 20));
-}
-
-/** A `CraftingMake` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CraftingMake$wire(v: CraftingMake, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bench"] = vInt(v.bench, 0, 4294967295);
-    o["recipe"] = vStr(v.recipe, 1, 32);
-    o["times"] = vInt(v.times, 1, 20);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.bench, 0, 4294967295), vStr(v.recipe, 1, 32), vInt(v.times, 1, 20)];
-  return a;
 }
 
 /** Records every issue of a `CraftingMake` at `path` (canonical names and indices). */
@@ -240,7 +209,6 @@ export function CraftingMake$validate(v: CraftingMake, path: Seg[], issues: Issu
 export const CraftingMakeCodec: MessageCodec<CraftingMake, "crafting:make", 831> = /*@__PURE__*/ codec("crafting:make", 831, {
   read: CraftingMake$read,
   write: CraftingMake$write,
-  wire: CraftingMake$wire,
   validate: CraftingMake$validate,
 });
 
@@ -349,7 +317,7 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
 export function CraftingQueue$write(w: Writer, v: CraftingQueue, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.ends !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.ends !== undefined ? 1 : 0));
     w.str("bench");
     w.int(vInt(v.bench, 0, 4294967295));
     w.str("queue");
@@ -382,24 +350,6 @@ export function CraftingQueue$write(w: Writer, v: CraftingQueue, named: boolean)
       w.int(vInt(v.ends, 0, 9007199254740991));
     }
   }
-}
-
-/** A `CraftingQueue` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CraftingQueue$wire(v: CraftingQueue, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bench"] = vInt(v.bench, 0, 4294967295);
-    o["queue"] = vList(v.queue, 0, 20).map((x1) => vStr(x1, 1, 32));
-    o["progress"] = vQuant(v.progress, 1000, 0, 1000, true, named);
-    if (v.ends !== undefined) o["ends"] = vInt(v.ends, 0, 9007199254740991);
-    return o;
-  }
-  let len = 3;
-  if (v.ends !== undefined) len = 4;
-  const a: unknown[] = [vInt(v.bench, 0, 4294967295), vList(v.queue, 0, 20).map((x2) => vStr(x2, 1, 32)), vQuant(v.progress, 1000, 0, 1000, true, named)];
-  if (len > 3) a.push((v.ends === undefined ? null : vInt(v.ends, 0, 9007199254740991)));
-  return a;
 }
 
 /** Records every issue of a `CraftingQueue` at `path` (canonical names and indices). */
@@ -436,7 +386,6 @@ export function CraftingQueue$validate(v: CraftingQueue, path: Seg[], issues: Is
 export const CraftingQueueCodec: MessageCodec<CraftingQueue, "crafting:queue", 831> = /*@__PURE__*/ codec("crafting:queue", 831, {
   read: CraftingQueue$read,
   write: CraftingQueue$write,
-  wire: CraftingQueue$wire,
   validate: CraftingQueue$validate,
 });
 
@@ -511,7 +460,7 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
 export function CraftingRecipes$write(w: Writer, v: CraftingRecipes, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("recipes");
     const a1 = vList(v.recipes, 0, 200);
     w.arrayLen(a1.length);
@@ -527,18 +476,6 @@ export function CraftingRecipes$write(w: Writer, v: CraftingRecipes, named: bool
   for (const x4 of a3) {
     Recipe$write(w, x4, named);
   }
-}
-
-/** A `CraftingRecipes` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function CraftingRecipes$wire(v: CraftingRecipes, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["recipes"] = vList(v.recipes, 0, 200).map((x1) => Recipe$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.recipes, 0, 200).map((x2) => Recipe$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `CraftingRecipes` at `path` (canonical names and indices). */
@@ -563,7 +500,6 @@ export function CraftingRecipes$validate(v: CraftingRecipes, path: Seg[], issues
 export const CraftingRecipesCodec: MessageCodec<CraftingRecipes, "crafting:recipes", 830> = /*@__PURE__*/ codec("crafting:recipes", 830, {
   read: CraftingRecipes$read,
   write: CraftingRecipes$write,
-  wire: CraftingRecipes$wire,
   validate: CraftingRecipes$validate,
 });
 
@@ -677,7 +613,7 @@ export function Recipe$read(r: Reader): Recipe {
 export function Recipe$write(w: Writer, v: Recipe, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("key");
     w.str(vStr(v.key, 1, 32));
     w.str("inputs");
@@ -704,21 +640,6 @@ export function Recipe$write(w: Writer, v: Recipe, named: boolean): void {
   }
   ItemStack$write(w, v.output, named);
   w.int(vInt(v.secs, 1, 3600));
-}
-
-/** A `Recipe` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Recipe$wire(v: Recipe, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["key"] = vStr(v.key, 1, 32);
-    o["inputs"] = new Map<unknown, unknown>(sorted(vMap(v.inputs, 1, 6)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 65535)]));
-    o["output"] = ItemStack$wire(v.output, named);
-    o["secs"] = vInt(v.secs, 1, 3600);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.key, 1, 32), new Map<unknown, unknown>(sorted(vMap(v.inputs, 1, 6)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 65535)])), ItemStack$wire(v.output, named), vInt(v.secs, 1, 3600)];
-  return a;
 }
 
 /** Records every issue of a `Recipe` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vFixed, vInt, vList, vObject, vQuant, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * Sent by a client claiming today's reward.
@@ -50,7 +50,7 @@ export function DailyClaim$read(r: Reader): DailyClaim {
 export function DailyClaim$write(w: Writer, v: DailyClaim, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("day");
     w.int(vInt(v.day, 1, 365));
     return;
@@ -58,18 +58,6 @@ export function DailyClaim$write(w: Writer, v: DailyClaim, named: boolean): void
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.day, 1, 365));
-}
-
-/** A `DailyClaim` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DailyClaim$wire(v: DailyClaim, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["day"] = vInt(v.day, 1, 365);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.day, 1, 365)];
-  return a;
 }
 
 /** Records every issue of a `DailyClaim` at `path` (canonical names and indices). */
@@ -86,7 +74,6 @@ export function DailyClaim$validate(v: DailyClaim, path: Seg[], issues: Issue[])
 export const DailyClaimCodec: MessageCodec<DailyClaim, "daily:claim", 891> = /*@__PURE__*/ codec("daily:claim", 891, {
   read: DailyClaim$read,
   write: DailyClaim$write,
-  wire: DailyClaim$wire,
   validate: DailyClaim$validate,
 });
 
@@ -172,7 +159,7 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
 export function DailyClaimed$write(w: Writer, v: DailyClaimed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("granted");
     const a1 = vList(v.granted, 0, 3);
     w.arrayLen(a1.length);
@@ -191,19 +178,6 @@ export function DailyClaimed$write(w: Writer, v: DailyClaimed, named: boolean): 
     ItemStack$write(w, x4, named);
   }
   writeQuant(w, v.multiplier, 10, 10, 30, true, named);
-}
-
-/** A `DailyClaimed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DailyClaimed$wire(v: DailyClaimed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["granted"] = vList(v.granted, 0, 3).map((x1) => ItemStack$wire(x1, named));
-    o["multiplier"] = vQuant(v.multiplier, 10, 10, 30, true, named);
-    return o;
-  }
-  const a: unknown[] = [vList(v.granted, 0, 3).map((x2) => ItemStack$wire(x2, named)), vQuant(v.multiplier, 10, 10, 30, true, named)];
-  return a;
 }
 
 /** Records every issue of a `DailyClaimed` at `path` (canonical names and indices). */
@@ -231,7 +205,6 @@ export function DailyClaimed$validate(v: DailyClaimed, path: Seg[], issues: Issu
 export const DailyClaimedCodec: MessageCodec<DailyClaimed, "daily:claimed", 891> = /*@__PURE__*/ codec("daily:claimed", 891, {
   read: DailyClaimed$read,
   write: DailyClaimed$write,
-  wire: DailyClaimed$wire,
   validate: DailyClaimed$validate,
 });
 
@@ -328,7 +301,7 @@ export function DailyOffer$read(r: Reader): DailyOffer {
 export function DailyOffer$write(w: Writer, v: DailyOffer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("streak");
     w.int(vInt(v.streak, 1, 365));
     w.str("week");
@@ -350,20 +323,6 @@ export function DailyOffer$write(w: Writer, v: DailyOffer, named: boolean): void
     ItemStack$write(w, x4, named);
   }
   w.int(vInt(v.resets, 0, 9007199254740991));
-}
-
-/** A `DailyOffer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DailyOffer$wire(v: DailyOffer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["streak"] = vInt(v.streak, 1, 365);
-    o["week"] = vFixed(v.week, 7).map((x1) => ItemStack$wire(x1, named));
-    o["resets"] = vInt(v.resets, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.streak, 1, 365), vFixed(v.week, 7).map((x2) => ItemStack$wire(x2, named)), vInt(v.resets, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `DailyOffer` at `path` (canonical names and indices). */
@@ -393,7 +352,6 @@ export function DailyOffer$validate(v: DailyOffer, path: Seg[], issues: Issue[])
 export const DailyOfferCodec: MessageCodec<DailyOffer, "daily:offer", 890> = /*@__PURE__*/ codec("daily:offer", 890, {
   read: DailyOffer$read,
   write: DailyOffer$write,
-  wire: DailyOffer$wire,
   validate: DailyOffer$validate,
 });
 

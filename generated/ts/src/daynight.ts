@@ -92,7 +92,7 @@ export function DayClock$read(r: Reader): DayClock {
 export function DayClock$write(w: Writer, v: DayClock, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("day");
     w.int(vInt(v.day, 0, 4294967295));
     w.str("minute");
@@ -112,22 +112,6 @@ export function DayClock$write(w: Writer, v: DayClock, named: boolean): void {
   w.int(vInt(v.ms_per_minute, 100, 60000));
   writeQuant(w, v.sun_elevation, 100, -9000, 9000, true, named);
   writeQuant(w, v.sun_azimuth, 100, -18000, 18000, true, named);
-}
-
-/** A `DayClock` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DayClock$wire(v: DayClock, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["day"] = vInt(v.day, 0, 4294967295);
-    o["minute"] = vInt(v.minute, 0, 1439);
-    o["ms_per_minute"] = vInt(v.ms_per_minute, 100, 60000);
-    o["sun_elevation"] = vQuant(v.sun_elevation, 100, -9000, 9000, true, named);
-    o["sun_azimuth"] = vQuant(v.sun_azimuth, 100, -18000, 18000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.day, 0, 4294967295), vInt(v.minute, 0, 1439), vInt(v.ms_per_minute, 100, 60000), vQuant(v.sun_elevation, 100, -9000, 9000, true, named), vQuant(v.sun_azimuth, 100, -18000, 18000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `DayClock` at `path` (canonical names and indices). */
@@ -156,7 +140,6 @@ export function DayClock$validate(v: DayClock, path: Seg[], issues: Issue[]): vo
 export const DayClockCodec: MessageCodec<DayClock, "daynight:clock", 310> = /*@__PURE__*/ codec("daynight:clock", 310, {
   read: DayClock$read,
   write: DayClock$write,
-  wire: DayClock$wire,
   validate: DayClock$validate,
 });
 
@@ -227,7 +210,7 @@ export function DayDusk$read(r: Reader): DayDusk {
 export function DayDusk$write(w: Writer, v: DayDusk, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("moon");
     MoonPhase$write(w, v.moon, named);
     w.str("market");
@@ -241,20 +224,6 @@ export function DayDusk$write(w: Writer, v: DayDusk, named: boolean): void {
   MoonPhase$write(w, v.moon, named);
   w.bool(vBool(v.market));
   writeQuant(w, v.stars, 1000, 0, 1000, true, named);
-}
-
-/** A `DayDusk` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DayDusk$wire(v: DayDusk, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["moon"] = MoonPhase$wire(v.moon, named);
-    o["market"] = vBool(v.market);
-    o["stars"] = vQuant(v.stars, 1000, 0, 1000, true, named);
-    return o;
-  }
-  const a: unknown[] = [MoonPhase$wire(v.moon, named), vBool(v.market), vQuant(v.stars, 1000, 0, 1000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `DayDusk` at `path` (canonical names and indices). */
@@ -277,7 +246,6 @@ export function DayDusk$validate(v: DayDusk, path: Seg[], issues: Issue[]): void
 export const DayDuskCodec: MessageCodec<DayDusk, "daynight:dusk", 311> = /*@__PURE__*/ codec("daynight:dusk", 311, {
   read: DayDusk$read,
   write: DayDusk$write,
-  wire: DayDusk$wire,
   validate: DayDusk$validate,
 });
 
@@ -363,7 +331,7 @@ export function DayLamps$read(r: Reader): DayLamps {
 export function DayLamps$write(w: Writer, v: DayLamps, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("lamps");
     const a1 = vList(v.lamps, 1, 200);
     w.arrayLen(a1.length);
@@ -382,19 +350,6 @@ export function DayLamps$write(w: Writer, v: DayLamps, named: boolean): void {
     w.int(vInt(x4, 0, 4294967295));
   }
   w.bool(vBool(v.lit));
-}
-
-/** A `DayLamps` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DayLamps$wire(v: DayLamps, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["lamps"] = vList(v.lamps, 1, 200).map((x1) => vInt(x1, 0, 4294967295));
-    o["lit"] = vBool(v.lit);
-    return o;
-  }
-  const a: unknown[] = [vList(v.lamps, 1, 200).map((x2) => vInt(x2, 0, 4294967295)), vBool(v.lit)];
-  return a;
 }
 
 /** Records every issue of a `DayLamps` at `path` (canonical names and indices). */
@@ -422,7 +377,6 @@ export function DayLamps$validate(v: DayLamps, path: Seg[], issues: Issue[]): vo
 export const DayLampsCodec: MessageCodec<DayLamps, "daynight:lamps", 312> = /*@__PURE__*/ codec("daynight:lamps", 312, {
   read: DayLamps$read,
   write: DayLamps$write,
-  wire: DayLamps$wire,
   validate: DayLamps$validate,
 });
 
@@ -471,7 +425,7 @@ export function DaySleep$read(r: Reader): DaySleep {
 export function DaySleep$write(w: Writer, v: DaySleep, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("bed");
     w.int(vInt(v.bed, 0, 4294967295));
     return;
@@ -479,18 +433,6 @@ export function DaySleep$write(w: Writer, v: DaySleep, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.bed, 0, 4294967295));
-}
-
-/** A `DaySleep` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DaySleep$wire(v: DaySleep, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bed"] = vInt(v.bed, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.bed, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `DaySleep` at `path` (canonical names and indices). */
@@ -507,7 +449,6 @@ export function DaySleep$validate(v: DaySleep, path: Seg[], issues: Issue[]): vo
 export const DaySleepCodec: MessageCodec<DaySleep, "daynight:sleep", 313> = /*@__PURE__*/ codec("daynight:sleep", 313, {
   read: DaySleep$read,
   write: DaySleep$write,
-  wire: DaySleep$wire,
   validate: DaySleep$validate,
 });
 
@@ -627,12 +568,6 @@ export function MoonPhase$write(w: Writer, v: MoonPhase, named: boolean): void {
   const n = MoonPhase$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `MoonPhase` as JS data: its number, or (named) its name. */
-export function MoonPhase$wire(v: MoonPhase, named: boolean): unknown {
-  const n = MoonPhase$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `MoonPhase` at `path` (canonical names and indices). */

@@ -135,7 +135,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
 export function DiagBytes$write(w: Writer, v: DiagBytes, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("since");
     w.int(vInt(v.since, 0, 9007199254740991));
     w.str("out");
@@ -169,20 +169,6 @@ export function DiagBytes$write(w: Writer, v: DiagBytes, named: boolean): void {
     w.str(vStr(k11, 0, 4294967295));
     w.int(vInt(x12, 0, 9007199254740991));
   }
-}
-
-/** A `DiagBytes` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DiagBytes$wire(v: DiagBytes, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["since"] = vInt(v.since, 0, 9007199254740991);
-    o["out"] = new Map<unknown, unknown>(sorted(vMap(v.out, 0, 320)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 9007199254740991)]));
-    o["inbound"] = new Map<unknown, unknown>(sorted(vMap(v.inbound, 0, 320)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 9007199254740991)]));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.since, 0, 9007199254740991), new Map<unknown, unknown>(sorted(vMap(v.out, 0, 320)).map(([k5, x6]): [unknown, unknown] => [vStr(k5, 0, 4294967295), vInt(x6, 0, 9007199254740991)])), new Map<unknown, unknown>(sorted(vMap(v.inbound, 0, 320)).map(([k7, x8]): [unknown, unknown] => [vStr(k7, 0, 4294967295), vInt(x8, 0, 9007199254740991)]))];
-  return a;
 }
 
 /** Records every issue of a `DiagBytes` at `path` (canonical names and indices). */
@@ -221,7 +207,6 @@ export function DiagBytes$validate(v: DiagBytes, path: Seg[], issues: Issue[]): 
 export const DiagBytesCodec: MessageCodec<DiagBytes, "diag:bytes", 72> = /*@__PURE__*/ codec("diag:bytes", 72, {
   read: DiagBytes$read,
   write: DiagBytes$write,
-  wire: DiagBytes$wire,
   validate: DiagBytes$validate,
 });
 
@@ -270,7 +255,7 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
 export function DiagBytesRequest$write(w: Writer, v: DiagBytesRequest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("reset");
     w.bool(vBool(v.reset));
     return;
@@ -278,18 +263,6 @@ export function DiagBytesRequest$write(w: Writer, v: DiagBytesRequest, named: bo
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.reset));
-}
-
-/** A `DiagBytesRequest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DiagBytesRequest$wire(v: DiagBytesRequest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["reset"] = vBool(v.reset);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.reset)];
-  return a;
 }
 
 /** Records every issue of a `DiagBytesRequest` at `path` (canonical names and indices). */
@@ -306,7 +279,6 @@ export function DiagBytesRequest$validate(v: DiagBytesRequest, path: Seg[], issu
 export const DiagBytesRequestCodec: MessageCodec<DiagBytesRequest, "diag:bytes", 72> = /*@__PURE__*/ codec("diag:bytes", 72, {
   read: DiagBytesRequest$read,
   write: DiagBytesRequest$write,
-  wire: DiagBytesRequest$wire,
   validate: DiagBytesRequest$validate,
 });
 
@@ -410,7 +382,7 @@ export function DiagFrames$read(r: Reader): DiagFrames {
 export function DiagFrames$write(w: Writer, v: DiagFrames, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6);
+    w.recordLen(6);
     w.str("frame_ms");
     w.f32(vF32(v.frame_ms, 0, 1000));
     w.str("frame_p99_ms");
@@ -433,23 +405,6 @@ export function DiagFrames$write(w: Writer, v: DiagFrames, named: boolean): void
   w.int(vInt(v.nodes, 0, 4294967295));
   w.int(vInt(v.heap_mib, 0, 65535));
   w.str(vStr(v.gpu, 0, 96));
-}
-
-/** A `DiagFrames` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DiagFrames$wire(v: DiagFrames, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["frame_ms"] = vF32(v.frame_ms, 0, 1000);
-    o["frame_p99_ms"] = vF32(v.frame_p99_ms, 0, 1000);
-    o["draw_calls"] = vInt(v.draw_calls, 0, 65535);
-    o["nodes"] = vInt(v.nodes, 0, 4294967295);
-    o["heap_mib"] = vInt(v.heap_mib, 0, 65535);
-    o["gpu"] = vStr(v.gpu, 0, 96);
-    return o;
-  }
-  const a: unknown[] = [vF32(v.frame_ms, 0, 1000), vF32(v.frame_p99_ms, 0, 1000), vInt(v.draw_calls, 0, 65535), vInt(v.nodes, 0, 4294967295), vInt(v.heap_mib, 0, 65535), vStr(v.gpu, 0, 96)];
-  return a;
 }
 
 /** Records every issue of a `DiagFrames` at `path` (canonical names and indices). */
@@ -481,7 +436,6 @@ export function DiagFrames$validate(v: DiagFrames, path: Seg[], issues: Issue[])
 export const DiagFramesCodec: MessageCodec<DiagFrames, "diag:frames", 71> = /*@__PURE__*/ codec("diag:frames", 71, {
   read: DiagFrames$read,
   write: DiagFrames$write,
-  wire: DiagFrames$wire,
   validate: DiagFrames$validate,
 });
 
@@ -553,7 +507,7 @@ export function DiagPing$read(r: Reader): DiagPing {
 export function DiagPing$write(w: Writer, v: DiagPing, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("nonce");
     w.int(vInt(v.nonce, 0, 4294967295));
     w.str("sent");
@@ -567,20 +521,6 @@ export function DiagPing$write(w: Writer, v: DiagPing, named: boolean): void {
   w.int(vInt(v.nonce, 0, 4294967295));
   w.int(vInt(v.sent, 0, 9007199254740991));
   w.bool(vBool(v.want_stats));
-}
-
-/** A `DiagPing` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DiagPing$wire(v: DiagPing, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["nonce"] = vInt(v.nonce, 0, 4294967295);
-    o["sent"] = vInt(v.sent, 0, 9007199254740991);
-    o["want_stats"] = vBool(v.want_stats);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.nonce, 0, 4294967295), vInt(v.sent, 0, 9007199254740991), vBool(v.want_stats)];
-  return a;
 }
 
 /** Records every issue of a `DiagPing` at `path` (canonical names and indices). */
@@ -603,7 +543,6 @@ export function DiagPing$validate(v: DiagPing, path: Seg[], issues: Issue[]): vo
 export const DiagPingCodec: MessageCodec<DiagPing, "diag:ping", 70> = /*@__PURE__*/ codec("diag:ping", 70, {
   read: DiagPing$read,
   write: DiagPing$write,
-  wire: DiagPing$wire,
   validate: DiagPing$validate,
 });
 
@@ -686,7 +625,7 @@ export function DiagPong$read(r: Reader): DiagPong {
 export function DiagPong$write(w: Writer, v: DiagPong, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.stats !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.stats !== undefined ? 1 : 0));
     w.str("nonce");
     w.int(vInt(v.nonce, 0, 4294967295));
     w.str("sent");
@@ -711,24 +650,6 @@ export function DiagPong$write(w: Writer, v: DiagPong, named: boolean): void {
       ServerStats$write(w, v.stats, named);
     }
   }
-}
-
-/** A `DiagPong` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DiagPong$wire(v: DiagPong, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["nonce"] = vInt(v.nonce, 0, 4294967295);
-    o["sent"] = vInt(v.sent, 0, 9007199254740991);
-    o["server_time"] = vInt(v.server_time, 0, 9007199254740991);
-    if (v.stats !== undefined) o["stats"] = ServerStats$wire(v.stats, named);
-    return o;
-  }
-  let len = 3;
-  if (v.stats !== undefined) len = 4;
-  const a: unknown[] = [vInt(v.nonce, 0, 4294967295), vInt(v.sent, 0, 9007199254740991), vInt(v.server_time, 0, 9007199254740991)];
-  if (len > 3) a.push((v.stats === undefined ? null : ServerStats$wire(v.stats, named)));
-  return a;
 }
 
 /** Records every issue of a `DiagPong` at `path` (canonical names and indices). */
@@ -757,7 +678,6 @@ export function DiagPong$validate(v: DiagPong, path: Seg[], issues: Issue[]): vo
 export const DiagPongCodec: MessageCodec<DiagPong, "diag:pong", 70> = /*@__PURE__*/ codec("diag:pong", 70, {
   read: DiagPong$read,
   write: DiagPong$write,
-  wire: DiagPong$wire,
   validate: DiagPong$validate,
 });
 
@@ -1004,7 +924,7 @@ export function ServerStats$read(r: Reader): ServerStats {
 export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(7 + (v.tick_late_p95_ms !== undefined ? 1 : 0) + (v.tick_late_max_ms !== undefined ? 1 : 0) + (v.move_cost_p50_ms !== undefined ? 1 : 0) + (v.move_cost_p95_ms !== undefined ? 1 : 0) + (v.moves !== undefined ? 1 : 0) + (v.accepted !== undefined ? 1 : 0) + (v.dropped !== undefined ? 1 : 0) + (v.unsent !== undefined ? 1 : 0));
+    w.recordLen(7 + (v.tick_late_p95_ms !== undefined ? 1 : 0) + (v.tick_late_max_ms !== undefined ? 1 : 0) + (v.move_cost_p50_ms !== undefined ? 1 : 0) + (v.move_cost_p95_ms !== undefined ? 1 : 0) + (v.moves !== undefined ? 1 : 0) + (v.accepted !== undefined ? 1 : 0) + (v.dropped !== undefined ? 1 : 0) + (v.unsent !== undefined ? 1 : 0));
     w.str("loop_lag_ms");
     w.f64(vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308));
     w.str("move_cost_ms");
@@ -1128,49 +1048,6 @@ export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): vo
       w.int(vInt(v.unsent, 0, 9007199254740991));
     }
   }
-}
-
-/** A `ServerStats` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ServerStats$wire(v: ServerStats, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["loop_lag_ms"] = vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308);
-    o["move_cost_ms"] = vF32(v.move_cost_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    o["move_cost_peak_ms"] = vF32(v.move_cost_peak_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    o["rss"] = vInt(v.rss, 0, 9007199254740991);
-    o["heap_used"] = vInt(v.heap_used, 0, 9007199254740991);
-    o["moves_per_s"] = vInt(v.moves_per_s, 0, 65535);
-    o["uptime_s"] = vInt(v.uptime_s, 0, 4294967295);
-    if (v.tick_late_p95_ms !== undefined) o["tick_late_p95_ms"] = vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    if (v.tick_late_max_ms !== undefined) o["tick_late_max_ms"] = vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    if (v.move_cost_p50_ms !== undefined) o["move_cost_p50_ms"] = vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    if (v.move_cost_p95_ms !== undefined) o["move_cost_p95_ms"] = vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38);
-    if (v.moves !== undefined) o["moves"] = vInt(v.moves, 0, 9007199254740991);
-    if (v.accepted !== undefined) o["accepted"] = vInt(v.accepted, 0, 9007199254740991);
-    if (v.dropped !== undefined) o["dropped"] = new Map<unknown, unknown>(sorted(vMap(v.dropped, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vInt(x2, 0, 4294967295)]));
-    if (v.unsent !== undefined) o["unsent"] = vInt(v.unsent, 0, 9007199254740991);
-    return o;
-  }
-  let len = 7;
-  if (v.unsent !== undefined) len = 15;
-  else if (v.dropped !== undefined) len = 14;
-  else if (v.accepted !== undefined) len = 13;
-  else if (v.moves !== undefined) len = 12;
-  else if (v.move_cost_p95_ms !== undefined) len = 11;
-  else if (v.move_cost_p50_ms !== undefined) len = 10;
-  else if (v.tick_late_max_ms !== undefined) len = 9;
-  else if (v.tick_late_p95_ms !== undefined) len = 8;
-  const a: unknown[] = [vF64(v.loop_lag_ms, -1.7976931348623157e308, 1.7976931348623157e308), vF32(v.move_cost_ms, -3.4028234663852886e38, 3.4028234663852886e38), vF32(v.move_cost_peak_ms, -3.4028234663852886e38, 3.4028234663852886e38), vInt(v.rss, 0, 9007199254740991), vInt(v.heap_used, 0, 9007199254740991), vInt(v.moves_per_s, 0, 65535), vInt(v.uptime_s, 0, 4294967295)];
-  if (len > 7) a.push((v.tick_late_p95_ms === undefined ? null : vF32(v.tick_late_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
-  if (len > 8) a.push((v.tick_late_max_ms === undefined ? null : vF32(v.tick_late_max_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
-  if (len > 9) a.push((v.move_cost_p50_ms === undefined ? null : vF32(v.move_cost_p50_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
-  if (len > 10) a.push((v.move_cost_p95_ms === undefined ? null : vF32(v.move_cost_p95_ms, -3.4028234663852886e38, 3.4028234663852886e38)));
-  if (len > 11) a.push((v.moves === undefined ? null : vInt(v.moves, 0, 9007199254740991)));
-  if (len > 12) a.push((v.accepted === undefined ? null : vInt(v.accepted, 0, 9007199254740991)));
-  if (len > 13) a.push((v.dropped === undefined ? null : new Map<unknown, unknown>(sorted(vMap(v.dropped, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vInt(x4, 0, 4294967295)]))));
-  if (len > 14) a.push((v.unsent === undefined ? null : vInt(v.unsent, 0, 9007199254740991)));
-  return a;
 }
 
 /** Records every issue of a `ServerStats` at `path` (canonical names and indices). */

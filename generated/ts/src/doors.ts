@@ -81,12 +81,6 @@ export function DoorState$write(w: Writer, v: DoorState, named: boolean): void {
   else w.int(n);
 }
 
-/** A `DoorState` as JS data: its number, or (named) its name. */
-export function DoorState$wire(v: DoorState, named: boolean): unknown {
-  const n = DoorState$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `DoorState` at `path` (canonical names and indices). */
 export function DoorState$validate(v: DoorState, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => DoorState$num(v));
@@ -174,7 +168,7 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
 export function DoorsKnock$write(w: Writer, v: DoorsKnock, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("door");
     w.int(vInt(v.door, 0, 4294967295));
     w.str("pattern");
@@ -193,19 +187,6 @@ export function DoorsKnock$write(w: Writer, v: DoorsKnock, named: boolean): void
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 65535));
   }
-}
-
-/** A `DoorsKnock` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DoorsKnock$wire(v: DoorsKnock, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["door"] = vInt(v.door, 0, 4294967295);
-    o["pattern"] = vList(v.pattern, 1, 8).map((x1) => vInt(x1, 0, 65535));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.door, 0, 4294967295), vList(v.pattern, 1, 8).map((x2) => vInt(x2, 0, 65535))];
-  return a;
 }
 
 /** Records every issue of a `DoorsKnock` at `path` (canonical names and indices). */
@@ -233,7 +214,6 @@ export function DoorsKnock$validate(v: DoorsKnock, path: Seg[], issues: Issue[])
 export const DoorsKnockCodec: MessageCodec<DoorsKnock, "doors:knock", 1031> = /*@__PURE__*/ codec("doors:knock", 1031, {
   read: DoorsKnock$read,
   write: DoorsKnock$write,
-  wire: DoorsKnock$wire,
   validate: DoorsKnock$validate,
 });
 
@@ -316,7 +296,7 @@ export function DoorsState$read(r: Reader): DoorsState {
 export function DoorsState$write(w: Writer, v: DoorsState, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.by !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.by !== undefined ? 1 : 0));
     w.str("door");
     w.int(vInt(v.door, 0, 4294967295));
     w.str("state");
@@ -341,24 +321,6 @@ export function DoorsState$write(w: Writer, v: DoorsState, named: boolean): void
       w.str(vStr(v.by, 9, 9));
     }
   }
-}
-
-/** A `DoorsState` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DoorsState$wire(v: DoorsState, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["door"] = vInt(v.door, 0, 4294967295);
-    o["state"] = DoorState$wire(v.state, named);
-    o["swing"] = vQuant(v.swing, 10, -1100, 1100, true, named);
-    if (v.by !== undefined) o["by"] = vStr(v.by, 9, 9);
-    return o;
-  }
-  let len = 3;
-  if (v.by !== undefined) len = 4;
-  const a: unknown[] = [vInt(v.door, 0, 4294967295), DoorState$wire(v.state, named), vQuant(v.swing, 10, -1100, 1100, true, named)];
-  if (len > 3) a.push((v.by === undefined ? null : vStr(v.by, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `DoorsState` at `path` (canonical names and indices). */
@@ -387,7 +349,6 @@ export function DoorsState$validate(v: DoorsState, path: Seg[], issues: Issue[])
 export const DoorsStateCodec: MessageCodec<DoorsState, "doors:state", 1030> = /*@__PURE__*/ codec("doors:state", 1030, {
   read: DoorsState$read,
   write: DoorsState$write,
-  wire: DoorsState$wire,
   validate: DoorsState$validate,
 });
 
@@ -447,7 +408,7 @@ export function DoorsUse$read(r: Reader): DoorsUse {
 export function DoorsUse$write(w: Writer, v: DoorsUse, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("door");
     w.int(vInt(v.door, 0, 4294967295));
     w.str("knock");
@@ -458,19 +419,6 @@ export function DoorsUse$write(w: Writer, v: DoorsUse, named: boolean): void {
   w.arrayLen(len);
   w.int(vInt(v.door, 0, 4294967295));
   w.bool(vBool(v.knock));
-}
-
-/** A `DoorsUse` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function DoorsUse$wire(v: DoorsUse, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["door"] = vInt(v.door, 0, 4294967295);
-    o["knock"] = vBool(v.knock);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.door, 0, 4294967295), vBool(v.knock)];
-  return a;
 }
 
 /** Records every issue of a `DoorsUse` at `path` (canonical names and indices). */
@@ -490,7 +438,6 @@ export function DoorsUse$validate(v: DoorsUse, path: Seg[], issues: Issue[]): vo
 export const DoorsUseCodec: MessageCodec<DoorsUse, "doors:use", 1030> = /*@__PURE__*/ codec("doors:use", 1030, {
   read: DoorsUse$read,
   write: DoorsUse$write,
-  wire: DoorsUse$wire,
   validate: DoorsUse$validate,
 });
 

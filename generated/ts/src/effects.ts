@@ -71,7 +71,7 @@ export function EffectsGround$read(r: Reader): EffectsGround {
 export function EffectsGround$write(w: Writer, v: EffectsGround, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("puddles");
     writeQuant(w, v.puddles, 1000, 0, 1000, true, named);
     w.str("snow");
@@ -85,20 +85,6 @@ export function EffectsGround$write(w: Writer, v: EffectsGround, named: boolean)
   writeQuant(w, v.puddles, 1000, 0, 1000, true, named);
   writeQuant(w, v.snow, 1000, 0, 2000, true, named);
   writeQuant(w, v.leaves, 100, 0, 100, true, named);
-}
-
-/** A `EffectsGround` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EffectsGround$wire(v: EffectsGround, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["puddles"] = vQuant(v.puddles, 1000, 0, 1000, true, named);
-    o["snow"] = vQuant(v.snow, 1000, 0, 2000, true, named);
-    o["leaves"] = vQuant(v.leaves, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.puddles, 1000, 0, 1000, true, named), vQuant(v.snow, 1000, 0, 2000, true, named), vQuant(v.leaves, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `EffectsGround` at `path` (canonical names and indices). */
@@ -121,7 +107,6 @@ export function EffectsGround$validate(v: EffectsGround, path: Seg[], issues: Is
 export const EffectsGroundCodec: MessageCodec<EffectsGround, "effects:ground", 1050> = /*@__PURE__*/ codec("effects:ground", 1050, {
   read: EffectsGround$read,
   write: EffectsGround$write,
-  wire: EffectsGround$wire,
   validate: EffectsGround$validate,
 });
 
@@ -192,7 +177,7 @@ export function EffectsRainbow$read(r: Reader): EffectsRainbow {
 export function EffectsRainbow$write(w: Writer, v: EffectsRainbow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("bearing");
     writeQuant(w, v.bearing, 1000, -3142, 3142, true, named);
     w.str("until");
@@ -206,20 +191,6 @@ export function EffectsRainbow$write(w: Writer, v: EffectsRainbow, named: boolea
   writeQuant(w, v.bearing, 1000, -3142, 3142, true, named);
   w.int(vInt(v.until, 0, 9007199254740991));
   w.bool(vBool(v.double));
-}
-
-/** A `EffectsRainbow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EffectsRainbow$wire(v: EffectsRainbow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bearing"] = vQuant(v.bearing, 1000, -3142, 3142, true, named);
-    o["until"] = vInt(v.until, 0, 9007199254740991);
-    o["double"] = vBool(v.double);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.bearing, 1000, -3142, 3142, true, named), vInt(v.until, 0, 9007199254740991), vBool(v.double)];
-  return a;
 }
 
 /** Records every issue of a `EffectsRainbow` at `path` (canonical names and indices). */
@@ -242,7 +213,6 @@ export function EffectsRainbow$validate(v: EffectsRainbow, path: Seg[], issues: 
 export const EffectsRainbowCodec: MessageCodec<EffectsRainbow, "effects:rainbow", 1051> = /*@__PURE__*/ codec("effects:rainbow", 1051, {
   read: EffectsRainbow$read,
   write: EffectsRainbow$write,
-  wire: EffectsRainbow$wire,
   validate: EffectsRainbow$validate,
 });
 
@@ -314,7 +284,7 @@ export function EffectsWet$read(r: Reader): EffectsWet {
 export function EffectsWet$write(w: Writer, v: EffectsWet, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("wetness");
     writeQuant(w, v.wetness, 100, 0, 100, true, named);
     w.str("dry_rate");
@@ -328,20 +298,6 @@ export function EffectsWet$write(w: Writer, v: EffectsWet, named: boolean): void
   writeQuant(w, v.wetness, 100, 0, 100, true, named);
   writeQuant(w, v.dry_rate, 256, 0, 128, true, named);
   w.bool(vBool(v.sheltered));
-}
-
-/** A `EffectsWet` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EffectsWet$wire(v: EffectsWet, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["wetness"] = vQuant(v.wetness, 100, 0, 100, true, named);
-    o["dry_rate"] = vQuant(v.dry_rate, 256, 0, 128, true, named);
-    o["sheltered"] = vBool(v.sheltered);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.wetness, 100, 0, 100, true, named), vQuant(v.dry_rate, 256, 0, 128, true, named), vBool(v.sheltered)];
-  return a;
 }
 
 /** Records every issue of a `EffectsWet` at `path` (canonical names and indices). */
@@ -364,7 +320,6 @@ export function EffectsWet$validate(v: EffectsWet, path: Seg[], issues: Issue[])
 export const EffectsWetCodec: MessageCodec<EffectsWet, "effects:wet", 1052> = /*@__PURE__*/ codec("effects:wet", 1052, {
   read: EffectsWet$read,
   write: EffectsWet$write,
-  wire: EffectsWet$wire,
   validate: EffectsWet$validate,
 });
 

@@ -131,12 +131,6 @@ export function Emote$write(w: Writer, v: Emote, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Emote` as JS data: its number, or (named) its name. */
-export function Emote$wire(v: Emote, named: boolean): unknown {
-  const n = Emote$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Emote` at `path` (canonical names and indices). */
 export function Emote$validate(v: Emote, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Emote$num(v));
@@ -198,7 +192,7 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
 export function EmotePairOffer$write(w: Writer, v: EmotePairOffer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("partner");
     w.str(vStr(v.partner, 9, 9));
     w.str("pair");
@@ -209,19 +203,6 @@ export function EmotePairOffer$write(w: Writer, v: EmotePairOffer, named: boolea
   w.arrayLen(len);
   w.str(vStr(v.partner, 9, 9));
   w.str(vStr(v.pair, 1, 16));
-}
-
-/** A `EmotePairOffer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmotePairOffer$wire(v: EmotePairOffer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["partner"] = vStr(v.partner, 9, 9);
-    o["pair"] = vStr(v.pair, 1, 16);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.partner, 9, 9), vStr(v.pair, 1, 16)];
-  return a;
 }
 
 /** Records every issue of a `EmotePairOffer` at `path` (canonical names and indices). */
@@ -241,7 +222,6 @@ export function EmotePairOffer$validate(v: EmotePairOffer, path: Seg[], issues: 
 export const EmotePairOfferCodec: MessageCodec<EmotePairOffer, "emote:pair", 572> = /*@__PURE__*/ codec("emote:pair", 572, {
   read: EmotePairOffer$read,
   write: EmotePairOffer$write,
-  wire: EmotePairOffer$wire,
   validate: EmotePairOffer$validate,
 });
 
@@ -364,7 +344,7 @@ export function EmotePaired$read(r: Reader): EmotePaired {
 export function EmotePaired$write(w: Writer, v: EmotePaired, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("partners");
     const a1 = vFixed(v.partners, 2);
     w.arrayLen(2);
@@ -394,20 +374,6 @@ export function EmotePaired$write(w: Writer, v: EmotePaired, named: boolean): vo
   for (const x8 of a7) {
     writeQuant(w, x8, 100, -500000, 500000, true, named);
   }
-}
-
-/** A `EmotePaired` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmotePaired$wire(v: EmotePaired, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["partners"] = vFixed(v.partners, 2).map((x1) => vStr(x1, 9, 9));
-    o["pair"] = vStr(v.pair, 1, 16);
-    o["at"] = vFixed(v.at, 2).map((x2) => vQuant(x2, 100, -500000, 500000, true, named));
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.partners, 2).map((x3) => vStr(x3, 9, 9)), vStr(v.pair, 1, 16), vFixed(v.at, 2).map((x4) => vQuant(x4, 100, -500000, 500000, true, named))];
-  return a;
 }
 
 /** Records every issue of a `EmotePaired` at `path` (canonical names and indices). */
@@ -444,7 +410,6 @@ export function EmotePaired$validate(v: EmotePaired, path: Seg[], issues: Issue[
 export const EmotePairedCodec: MessageCodec<EmotePaired, "emote:paired", 572> = /*@__PURE__*/ codec("emote:paired", 572, {
   read: EmotePaired$read,
   write: EmotePaired$write,
-  wire: EmotePaired$wire,
   validate: EmotePaired$validate,
 });
 
@@ -504,7 +469,7 @@ export function EmotePlay$read(r: Reader): EmotePlay {
 export function EmotePlay$write(w: Writer, v: EmotePlay, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("emote");
     Emote$write(w, v.emote, named);
     w.str("looping");
@@ -515,19 +480,6 @@ export function EmotePlay$write(w: Writer, v: EmotePlay, named: boolean): void {
   w.arrayLen(len);
   Emote$write(w, v.emote, named);
   w.bool(vBool(v.looping));
-}
-
-/** A `EmotePlay` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmotePlay$wire(v: EmotePlay, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["emote"] = Emote$wire(v.emote, named);
-    o["looping"] = vBool(v.looping);
-    return o;
-  }
-  const a: unknown[] = [Emote$wire(v.emote, named), vBool(v.looping)];
-  return a;
 }
 
 /** Records every issue of a `EmotePlay` at `path` (canonical names and indices). */
@@ -547,7 +499,6 @@ export function EmotePlay$validate(v: EmotePlay, path: Seg[], issues: Issue[]): 
 export const EmotePlayCodec: MessageCodec<EmotePlay, "player:emote", 570> = /*@__PURE__*/ codec("player:emote", 570, {
   read: EmotePlay$read,
   write: EmotePlay$write,
-  wire: EmotePlay$wire,
   validate: EmotePlay$validate,
 });
 
@@ -629,7 +580,7 @@ export function EmoteShown$read(r: Reader): EmoteShown {
 export function EmoteShown$write(w: Writer, v: EmoteShown, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("sessionId");
     w.str(vStr(v.s, 9, 9));
     w.str("emote");
@@ -646,21 +597,6 @@ export function EmoteShown$write(w: Writer, v: EmoteShown, named: boolean): void
   Emote$write(w, v.emote, named);
   w.bool(vBool(v.looping));
   w.int(vInt(v.at, 0, 9007199254740991));
-}
-
-/** A `EmoteShown` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmoteShown$wire(v: EmoteShown, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sessionId"] = vStr(v.s, 9, 9);
-    o["emote"] = Emote$wire(v.emote, named);
-    o["looping"] = vBool(v.looping);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), Emote$wire(v.emote, named), vBool(v.looping), vInt(v.at, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `EmoteShown` at `path` (canonical names and indices). */
@@ -686,7 +622,6 @@ export function EmoteShown$validate(v: EmoteShown, path: Seg[], issues: Issue[])
 export const EmoteShownCodec: MessageCodec<EmoteShown, "player:emote", 570> = /*@__PURE__*/ codec("player:emote", 570, {
   read: EmoteShown$read,
   write: EmoteShown$write,
-  wire: EmoteShown$wire,
   validate: EmoteShown$validate,
 });
 
@@ -761,7 +696,7 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
 export function EmoteUnlocked$write(w: Writer, v: EmoteUnlocked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("keys");
     const a1 = vList(v.keys, 0, 64);
     w.arrayLen(a1.length);
@@ -777,18 +712,6 @@ export function EmoteUnlocked$write(w: Writer, v: EmoteUnlocked, named: boolean)
   for (const x4 of a3) {
     w.str(vStr(x4, 1, 24));
   }
-}
-
-/** A `EmoteUnlocked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmoteUnlocked$wire(v: EmoteUnlocked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["keys"] = vList(v.keys, 0, 64).map((x1) => vStr(x1, 1, 24));
-    return o;
-  }
-  const a: unknown[] = [vList(v.keys, 0, 64).map((x2) => vStr(x2, 1, 24))];
-  return a;
 }
 
 /** Records every issue of a `EmoteUnlocked` at `path` (canonical names and indices). */
@@ -813,7 +736,6 @@ export function EmoteUnlocked$validate(v: EmoteUnlocked, path: Seg[], issues: Is
 export const EmoteUnlockedCodec: MessageCodec<EmoteUnlocked, "emote:unlocked", 573> = /*@__PURE__*/ codec("emote:unlocked", 573, {
   read: EmoteUnlocked$read,
   write: EmoteUnlocked$write,
-  wire: EmoteUnlocked$wire,
   validate: EmoteUnlocked$validate,
 });
 
@@ -888,7 +810,7 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
 export function EmoteWheel$write(w: Writer, v: EmoteWheel, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("slots");
     const a1 = vFixed(v.slots, 8);
     w.arrayLen(8);
@@ -904,18 +826,6 @@ export function EmoteWheel$write(w: Writer, v: EmoteWheel, named: boolean): void
   for (const x4 of a3) {
     Emote$write(w, x4, named);
   }
-}
-
-/** A `EmoteWheel` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function EmoteWheel$wire(v: EmoteWheel, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slots"] = vFixed(v.slots, 8).map((x1) => Emote$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.slots, 8).map((x2) => Emote$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `EmoteWheel` at `path` (canonical names and indices). */
@@ -939,7 +849,6 @@ export function EmoteWheel$validate(v: EmoteWheel, path: Seg[], issues: Issue[])
 export const EmoteWheelCodec: MessageCodec<EmoteWheel, "emote:wheel", 571> = /*@__PURE__*/ codec("emote:wheel", 571, {
   read: EmoteWheel$read,
   write: EmoteWheel$write,
-  wire: EmoteWheel$wire,
   validate: EmoteWheel$validate,
 });
 

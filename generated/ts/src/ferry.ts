@@ -70,7 +70,7 @@ export function Departure$read(r: Reader): Departure {
 export function Departure$write(w: Writer, v: Departure, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("at");
     w.int(vInt(v.at, 0, 9007199254740991));
     w.str("to");
@@ -84,20 +84,6 @@ export function Departure$write(w: Writer, v: Departure, named: boolean): void {
   w.int(vInt(v.at, 0, 9007199254740991));
   Pier$write(w, v.to, named);
   w.int(vInt(v.seats, 0, 255));
-}
-
-/** A `Departure` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Departure$wire(v: Departure, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    o["to"] = Pier$wire(v.to, named);
-    o["seats"] = vInt(v.seats, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.at, 0, 9007199254740991), Pier$wire(v.to, named), vInt(v.seats, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `Departure` at `path` (canonical names and indices). */
@@ -159,7 +145,7 @@ export function FerryBoard$read(r: Reader): FerryBoard {
 export function FerryBoard$write(w: Writer, v: FerryBoard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("pier");
     Pier$write(w, v.pier, named);
     return;
@@ -167,18 +153,6 @@ export function FerryBoard$write(w: Writer, v: FerryBoard, named: boolean): void
   const len = 1;
   w.arrayLen(len);
   Pier$write(w, v.pier, named);
-}
-
-/** A `FerryBoard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FerryBoard$wire(v: FerryBoard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["pier"] = Pier$wire(v.pier, named);
-    return o;
-  }
-  const a: unknown[] = [Pier$wire(v.pier, named)];
-  return a;
 }
 
 /** Records every issue of a `FerryBoard` at `path` (canonical names and indices). */
@@ -195,7 +169,6 @@ export function FerryBoard$validate(v: FerryBoard, path: Seg[], issues: Issue[])
 export const FerryBoardCodec: MessageCodec<FerryBoard, "ferry:board", 1110> = /*@__PURE__*/ codec("ferry:board", 1110, {
   read: FerryBoard$read,
   write: FerryBoard$write,
-  wire: FerryBoard$wire,
   validate: FerryBoard$validate,
 });
 
@@ -277,7 +250,7 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
 export function FerryCrossing$write(w: Writer, v: FerryCrossing, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("to");
     Pier$write(w, v.to, named);
     w.str("progress");
@@ -294,21 +267,6 @@ export function FerryCrossing$write(w: Writer, v: FerryCrossing, named: boolean)
   writeQuant(w, v.progress, 1000, 0, 1000, true, named);
   w.int(vInt(v.eta, 0, 9007199254740991));
   writeQuant(w, v.swell, 10, 0, 50, true, named);
-}
-
-/** A `FerryCrossing` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FerryCrossing$wire(v: FerryCrossing, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = Pier$wire(v.to, named);
-    o["progress"] = vQuant(v.progress, 1000, 0, 1000, true, named);
-    o["eta"] = vInt(v.eta, 0, 9007199254740991);
-    o["swell"] = vQuant(v.swell, 10, 0, 50, true, named);
-    return o;
-  }
-  const a: unknown[] = [Pier$wire(v.to, named), vQuant(v.progress, 1000, 0, 1000, true, named), vInt(v.eta, 0, 9007199254740991), vQuant(v.swell, 10, 0, 50, true, named)];
-  return a;
 }
 
 /** Records every issue of a `FerryCrossing` at `path` (canonical names and indices). */
@@ -334,7 +292,6 @@ export function FerryCrossing$validate(v: FerryCrossing, path: Seg[], issues: Is
 export const FerryCrossingCodec: MessageCodec<FerryCrossing, "ferry:crossing", 1111> = /*@__PURE__*/ codec("ferry:crossing", 1111, {
   read: FerryCrossing$read,
   write: FerryCrossing$write,
-  wire: FerryCrossing$wire,
   validate: FerryCrossing$validate,
 });
 
@@ -420,7 +377,7 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
 export function FerryTimetable$write(w: Writer, v: FerryTimetable, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("departures");
     const a1 = vList(v.departures, 0, 12);
     w.arrayLen(a1.length);
@@ -439,19 +396,6 @@ export function FerryTimetable$write(w: Writer, v: FerryTimetable, named: boolea
     Departure$write(w, x4, named);
   }
   w.int(vInt(v.fare, 0, 65535));
-}
-
-/** A `FerryTimetable` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FerryTimetable$wire(v: FerryTimetable, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["departures"] = vList(v.departures, 0, 12).map((x1) => Departure$wire(x1, named));
-    o["fare"] = vInt(v.fare, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vList(v.departures, 0, 12).map((x2) => Departure$wire(x2, named)), vInt(v.fare, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `FerryTimetable` at `path` (canonical names and indices). */
@@ -479,7 +423,6 @@ export function FerryTimetable$validate(v: FerryTimetable, path: Seg[], issues: 
 export const FerryTimetableCodec: MessageCodec<FerryTimetable, "ferry:timetable", 1110> = /*@__PURE__*/ codec("ferry:timetable", 1110, {
   read: FerryTimetable$read,
   write: FerryTimetable$write,
-  wire: FerryTimetable$wire,
   validate: FerryTimetable$validate,
 });
 
@@ -549,12 +492,6 @@ export function Pier$write(w: Writer, v: Pier, named: boolean): void {
   const n = Pier$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Pier` as JS data: its number, or (named) its name. */
-export function Pier$wire(v: Pier, named: boolean): unknown {
-  const n = Pier$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Pier` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vBool, vInt, vList, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * One burst in the sky.
@@ -120,7 +120,7 @@ export function Burst$read(r: Reader): Burst {
 export function Burst$write(w: Writer, v: Burst, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("shell");
     Shell$write(w, v.shell, named);
     w.str("colours");
@@ -148,22 +148,6 @@ export function Burst$write(w: Writer, v: Burst, named: boolean): void {
   WorldPos$write(w, v.at, named);
   w.int(vInt(v.delay_ms, 0, 65535));
   writeQuant(w, v.radius, 10, 10, 800, true, named);
-}
-
-/** A `Burst` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Burst$wire(v: Burst, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["shell"] = Shell$wire(v.shell, named);
-    o["colours"] = vList(v.colours, 1, 3).map((x1) => vInt(x1, 0, 16777215));
-    o["at"] = WorldPos$wire(v.at, named);
-    o["delay_ms"] = vInt(v.delay_ms, 0, 65535);
-    o["radius"] = vQuant(v.radius, 10, 10, 800, true, named);
-    return o;
-  }
-  const a: unknown[] = [Shell$wire(v.shell, named), vList(v.colours, 1, 3).map((x2) => vInt(x2, 0, 16777215)), WorldPos$wire(v.at, named), vInt(v.delay_ms, 0, 65535), vQuant(v.radius, 10, 10, 800, true, named)];
-  return a;
 }
 
 /** Records every issue of a `Burst` at `path` (canonical names and indices). */
@@ -250,7 +234,7 @@ export function FireworksDud$read(r: Reader): FireworksDud {
 export function FireworksDud$write(w: Writer, v: FireworksDud, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("by");
     w.str(vStr(v.by, 9, 9));
     w.str("tipped");
@@ -261,19 +245,6 @@ export function FireworksDud$write(w: Writer, v: FireworksDud, named: boolean): 
   w.arrayLen(len);
   w.str(vStr(v.by, 9, 9));
   w.bool(vBool(v.tipped));
-}
-
-/** A `FireworksDud` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FireworksDud$wire(v: FireworksDud, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["by"] = vStr(v.by, 9, 9);
-    o["tipped"] = vBool(v.tipped);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.by, 9, 9), vBool(v.tipped)];
-  return a;
 }
 
 /** Records every issue of a `FireworksDud` at `path` (canonical names and indices). */
@@ -293,7 +264,6 @@ export function FireworksDud$validate(v: FireworksDud, path: Seg[], issues: Issu
 export const FireworksDudCodec: MessageCodec<FireworksDud, "fireworks:dud", 632> = /*@__PURE__*/ codec("fireworks:dud", 632, {
   read: FireworksDud$read,
   write: FireworksDud$write,
-  wire: FireworksDud$wire,
   validate: FireworksDud$validate,
 });
 
@@ -364,7 +334,7 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
 export function FireworksLaunch$write(w: Writer, v: FireworksLaunch, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("slot");
     w.int(vInt(v.slot, 0, 47));
     w.str("tilt");
@@ -378,20 +348,6 @@ export function FireworksLaunch$write(w: Writer, v: FireworksLaunch, named: bool
   w.int(vInt(v.slot, 0, 47));
   writeQuant(w, v.tilt, 100, 0, 3000, true, named);
   writeQuant(w, v.bearing, 1000, -3142, 3142, true, named);
-}
-
-/** A `FireworksLaunch` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FireworksLaunch$wire(v: FireworksLaunch, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slot"] = vInt(v.slot, 0, 47);
-    o["tilt"] = vQuant(v.tilt, 100, 0, 3000, true, named);
-    o["bearing"] = vQuant(v.bearing, 1000, -3142, 3142, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.slot, 0, 47), vQuant(v.tilt, 100, 0, 3000, true, named), vQuant(v.bearing, 1000, -3142, 3142, true, named)];
-  return a;
 }
 
 /** Records every issue of a `FireworksLaunch` at `path` (canonical names and indices). */
@@ -414,7 +370,6 @@ export function FireworksLaunch$validate(v: FireworksLaunch, path: Seg[], issues
 export const FireworksLaunchCodec: MessageCodec<FireworksLaunch, "fireworks:launch", 630> = /*@__PURE__*/ codec("fireworks:launch", 630, {
   read: FireworksLaunch$read,
   write: FireworksLaunch$write,
-  wire: FireworksLaunch$wire,
   validate: FireworksLaunch$validate,
 });
 
@@ -501,7 +456,7 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
 export function FireworksSchedule$write(w: Writer, v: FireworksSchedule, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.viewpoint !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.viewpoint !== undefined ? 1 : 0));
     w.str("shows");
     const a1 = vList(v.shows, 0, 6);
     w.arrayLen(a1.length);
@@ -528,22 +483,6 @@ export function FireworksSchedule$write(w: Writer, v: FireworksSchedule, named: 
       w.int(vInt(v.viewpoint, 0, 4294967295));
     }
   }
-}
-
-/** A `FireworksSchedule` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FireworksSchedule$wire(v: FireworksSchedule, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["shows"] = vList(v.shows, 0, 6).map((x1) => vInt(x1, 0, 9007199254740991));
-    if (v.viewpoint !== undefined) o["viewpoint"] = vInt(v.viewpoint, 0, 4294967295);
-    return o;
-  }
-  let len = 1;
-  if (v.viewpoint !== undefined) len = 2;
-  const a: unknown[] = [vList(v.shows, 0, 6).map((x2) => vInt(x2, 0, 9007199254740991))];
-  if (len > 1) a.push((v.viewpoint === undefined ? null : vInt(v.viewpoint, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `FireworksSchedule` at `path` (canonical names and indices). */
@@ -574,7 +513,6 @@ export function FireworksSchedule$validate(v: FireworksSchedule, path: Seg[], is
 export const FireworksScheduleCodec: MessageCodec<FireworksSchedule, "fireworks:schedule", 631> = /*@__PURE__*/ codec("fireworks:schedule", 631, {
   read: FireworksSchedule$read,
   write: FireworksSchedule$write,
-  wire: FireworksSchedule$wire,
   validate: FireworksSchedule$validate,
 });
 
@@ -672,7 +610,7 @@ export function FireworksShow$read(r: Reader): FireworksShow {
 export function FireworksShow$write(w: Writer, v: FireworksShow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.by !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.by !== undefined ? 1 : 0));
     if (v.by !== undefined) {
       w.str("by");
       w.str(vStr(v.by, 9, 9));
@@ -699,20 +637,6 @@ export function FireworksShow$write(w: Writer, v: FireworksShow, named: boolean)
     Burst$write(w, x4, named);
   }
   w.int(vInt(v.seed, 0, 4294967295));
-}
-
-/** A `FireworksShow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FireworksShow$wire(v: FireworksShow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.by !== undefined) o["by"] = vStr(v.by, 9, 9);
-    o["bursts"] = vList(v.bursts, 1, 36).map((x1) => Burst$wire(x1, named));
-    o["seed"] = vInt(v.seed, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [(v.by === undefined ? null : vStr(v.by, 9, 9)), vList(v.bursts, 1, 36).map((x2) => Burst$wire(x2, named)), vInt(v.seed, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `FireworksShow` at `path` (canonical names and indices). */
@@ -746,7 +670,6 @@ export function FireworksShow$validate(v: FireworksShow, path: Seg[], issues: Is
 export const FireworksShowCodec: MessageCodec<FireworksShow, "fireworks:show", 630> = /*@__PURE__*/ codec("fireworks:show", 630, {
   read: FireworksShow$read,
   write: FireworksShow$write,
-  wire: FireworksShow$wire,
   validate: FireworksShow$validate,
 });
 
@@ -836,12 +759,6 @@ export function Shell$write(w: Writer, v: Shell, named: boolean): void {
   const n = Shell$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Shell` as JS data: its number, or (named) its name. */
-export function Shell$wire(v: Shell, named: boolean): unknown {
-  const n = Shell$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Shell` at `path` (canonical names and indices). */

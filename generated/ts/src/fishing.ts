@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vMapType, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * One record on the board.
@@ -72,7 +72,7 @@ export function FishRecord$read(r: Reader): FishRecord {
 export function FishRecord$write(w: Writer, v: FishRecord, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("holder");
     w.str(vStr(v.holder, 1, 24));
     w.str("kg");
@@ -86,20 +86,6 @@ export function FishRecord$write(w: Writer, v: FishRecord, named: boolean): void
   w.str(vStr(v.holder, 1, 24));
   writeQuant(w, v.kg, 1000, 10, 80000, false, named);
   w.int(vInt(v.at, 0, 9007199254740991));
-}
-
-/** A `FishRecord` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishRecord$wire(v: FishRecord, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["holder"] = vStr(v.holder, 1, 24);
-    o["kg"] = vQuant(v.kg, 1000, 10, 80000, false, named);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.holder, 1, 24), vQuant(v.kg, 1000, 10, 80000, false, named), vInt(v.at, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `FishRecord` at `path` (canonical names and indices). */
@@ -172,7 +158,7 @@ export function FishingBite$read(r: Reader): FishingBite {
 export function FishingBite$write(w: Writer, v: FishingBite, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("window_ms");
     w.int(vInt(v.window_ms, 200, 2000));
     w.str("pull");
@@ -183,19 +169,6 @@ export function FishingBite$write(w: Writer, v: FishingBite, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.window_ms, 200, 2000));
   writeQuant(w, v.pull, 100, 0, 100, true, named);
-}
-
-/** A `FishingBite` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingBite$wire(v: FishingBite, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["window_ms"] = vInt(v.window_ms, 200, 2000);
-    o["pull"] = vQuant(v.pull, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.window_ms, 200, 2000), vQuant(v.pull, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `FishingBite` at `path` (canonical names and indices). */
@@ -215,7 +188,6 @@ export function FishingBite$validate(v: FishingBite, path: Seg[], issues: Issue[
 export const FishingBiteCodec: MessageCodec<FishingBite, "fishing:bite", 231> = /*@__PURE__*/ codec("fishing:bite", 231, {
   read: FishingBite$read,
   write: FishingBite$write,
-  wire: FishingBite$wire,
   validate: FishingBite$validate,
 });
 
@@ -287,7 +259,7 @@ export function FishingCast$read(r: Reader): FishingCast {
 export function FishingCast$write(w: Writer, v: FishingCast, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.bait !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.bait !== undefined ? 1 : 0));
     w.str("bobber");
     WorldPos$write(w, v.bobber, named);
     w.str("power");
@@ -309,23 +281,6 @@ export function FishingCast$write(w: Writer, v: FishingCast, named: boolean): vo
       w.str(vStr(v.bait, 1, 32));
     }
   }
-}
-
-/** A `FishingCast` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingCast$wire(v: FishingCast, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bobber"] = WorldPos$wire(v.bobber, named);
-    o["power"] = vQuant(v.power, 1000, 0, 1000, true, named);
-    if (v.bait !== undefined) o["bait"] = vStr(v.bait, 1, 32);
-    return o;
-  }
-  let len = 2;
-  if (v.bait !== undefined) len = 3;
-  const a: unknown[] = [WorldPos$wire(v.bobber, named), vQuant(v.power, 1000, 0, 1000, true, named)];
-  if (len > 2) a.push((v.bait === undefined ? null : vStr(v.bait, 1, 32)));
-  return a;
 }
 
 /** Records every issue of a `FishingCast` at `path` (canonical names and indices). */
@@ -351,7 +306,6 @@ export function FishingCast$validate(v: FishingCast, path: Seg[], issues: Issue[
 export const FishingCastCodec: MessageCodec<FishingCast, "fishing:cast", 230> = /*@__PURE__*/ codec("fishing:cast", 230, {
   read: FishingCast$read,
   write: FishingCast$write,
-  wire: FishingCast$wire,
   validate: FishingCast$validate,
 });
 
@@ -422,7 +376,7 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
 export function FishingCastShown$write(w: Writer, v: FishingCastShown, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("bobber");
@@ -436,20 +390,6 @@ export function FishingCastShown$write(w: Writer, v: FishingCastShown, named: bo
   w.str(vStr(v.s, 9, 9));
   WorldPos$write(w, v.bobber, named);
   Water$write(w, v.water, named);
-}
-
-/** A `FishingCastShown` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingCastShown$wire(v: FishingCastShown, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["bobber"] = WorldPos$wire(v.bobber, named);
-    o["water"] = Water$wire(v.water, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), WorldPos$wire(v.bobber, named), Water$wire(v.water, named)];
-  return a;
 }
 
 /** Records every issue of a `FishingCastShown` at `path` (canonical names and indices). */
@@ -472,7 +412,6 @@ export function FishingCastShown$validate(v: FishingCastShown, path: Seg[], issu
 export const FishingCastShownCodec: MessageCodec<FishingCastShown, "fishing:cast", 230> = /*@__PURE__*/ codec("fishing:cast", 230, {
   read: FishingCastShown$read,
   write: FishingCastShown$write,
-  wire: FishingCastShown$wire,
   validate: FishingCastShown$validate,
 });
 
@@ -565,7 +504,7 @@ export function FishingCatch$read(r: Reader): FishingCatch {
 export function FishingCatch$write(w: Writer, v: FishingCatch, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("angler");
     PlayerRef$write(w, v.angler, named);
     w.str("fish");
@@ -585,22 +524,6 @@ export function FishingCatch$write(w: Writer, v: FishingCatch, named: boolean): 
   writeQuant(w, v.kg, 1000, 10, 80000, false, named);
   w.int(vInt(v.length_cm, 2, 250));
   w.bool(vBool(v.best));
-}
-
-/** A `FishingCatch` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingCatch$wire(v: FishingCatch, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["angler"] = PlayerRef$wire(v.angler, named);
-    o["fish"] = vStr(v.fish, 1, 32);
-    o["kg"] = vQuant(v.kg, 1000, 10, 80000, false, named);
-    o["length_cm"] = vInt(v.length_cm, 2, 250);
-    o["best"] = vBool(v.best);
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.angler, named), vStr(v.fish, 1, 32), vQuant(v.kg, 1000, 10, 80000, false, named), vInt(v.length_cm, 2, 250), vBool(v.best)];
-  return a;
 }
 
 /** Records every issue of a `FishingCatch` at `path` (canonical names and indices). */
@@ -629,7 +552,6 @@ export function FishingCatch$validate(v: FishingCatch, path: Seg[], issues: Issu
 export const FishingCatchCodec: MessageCodec<FishingCatch, "fishing:catch", 233> = /*@__PURE__*/ codec("fishing:catch", 233, {
   read: FishingCatch$read,
   write: FishingCatch$write,
-  wire: FishingCatch$wire,
   validate: FishingCatch$validate,
 });
 
@@ -678,7 +600,7 @@ export function FishingLost$read(r: Reader): FishingLost {
 export function FishingLost$write(w: Writer, v: FishingLost, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("snapped");
     w.bool(vBool(v.snapped));
     return;
@@ -686,18 +608,6 @@ export function FishingLost$write(w: Writer, v: FishingLost, named: boolean): vo
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.snapped));
-}
-
-/** A `FishingLost` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingLost$wire(v: FishingLost, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["snapped"] = vBool(v.snapped);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.snapped)];
-  return a;
 }
 
 /** Records every issue of a `FishingLost` at `path` (canonical names and indices). */
@@ -714,7 +624,6 @@ export function FishingLost$validate(v: FishingLost, path: Seg[], issues: Issue[
 export const FishingLostCodec: MessageCodec<FishingLost, "fishing:lost", 234> = /*@__PURE__*/ codec("fishing:lost", 234, {
   read: FishingLost$read,
   write: FishingLost$write,
-  wire: FishingLost$wire,
   validate: FishingLost$validate,
 });
 
@@ -795,7 +704,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
 export function FishingRecords$write(w: Writer, v: FishingRecords, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("records");
     const m1 = vMap(v.records, 0, 40);
     w.mapLen(m1.size);
@@ -813,18 +722,6 @@ export function FishingRecords$write(w: Writer, v: FishingRecords, named: boolea
     w.str(vStr(k5, 0, 4294967295));
     FishRecord$write(w, x6, named);
   }
-}
-
-/** A `FishingRecords` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingRecords$wire(v: FishingRecords, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["records"] = new Map<unknown, unknown>(sorted(vMap(v.records, 0, 40)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), FishRecord$wire(x2, named)]));
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.records, 0, 40)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), FishRecord$wire(x4, named)]))];
-  return a;
 }
 
 /** Records every issue of a `FishingRecords` at `path` (canonical names and indices). */
@@ -849,7 +746,6 @@ export function FishingRecords$validate(v: FishingRecords, path: Seg[], issues: 
 export const FishingRecordsCodec: MessageCodec<FishingRecords, "fishing:records", 235> = /*@__PURE__*/ codec("fishing:records", 235, {
   read: FishingRecords$read,
   write: FishingRecords$write,
-  wire: FishingRecords$wire,
   validate: FishingRecords$validate,
 });
 
@@ -909,7 +805,7 @@ export function FishingReel$read(r: Reader): FishingReel {
 export function FishingReel$write(w: Writer, v: FishingReel, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("tension");
     writeQuant(w, v.tension, 1000, 0, 1200, true, named);
     w.str("line");
@@ -920,19 +816,6 @@ export function FishingReel$write(w: Writer, v: FishingReel, named: boolean): vo
   w.arrayLen(len);
   writeQuant(w, v.tension, 1000, 0, 1200, true, named);
   writeQuant(w, v.line, 10, 0, 600, true, named);
-}
-
-/** A `FishingReel` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FishingReel$wire(v: FishingReel, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["tension"] = vQuant(v.tension, 1000, 0, 1200, true, named);
-    o["line"] = vQuant(v.line, 10, 0, 600, true, named);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.tension, 1000, 0, 1200, true, named), vQuant(v.line, 10, 0, 600, true, named)];
-  return a;
 }
 
 /** Records every issue of a `FishingReel` at `path` (canonical names and indices). */
@@ -952,7 +835,6 @@ export function FishingReel$validate(v: FishingReel, path: Seg[], issues: Issue[
 export const FishingReelCodec: MessageCodec<FishingReel, "fishing:reel", 232> = /*@__PURE__*/ codec("fishing:reel", 232, {
   read: FishingReel$read,
   write: FishingReel$write,
-  wire: FishingReel$wire,
   validate: FishingReel$validate,
 });
 
@@ -1032,12 +914,6 @@ export function Water$write(w: Writer, v: Water, named: boolean): void {
   const n = Water$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Water` as JS data: its number, or (named) its name. */
-export function Water$wire(v: Water, named: boolean): unknown {
-  const n = Water$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Water` at `path` (canonical names and indices). */

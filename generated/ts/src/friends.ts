@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, unknownNumber, vArr, vBigInt, vBool, vInt, vList, vObject, vStr } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * One friend.
@@ -95,7 +95,7 @@ export function Friend$read(r: Reader): Friend {
 export function Friend$write(w: Writer, v: Friend, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.s !== undefined ? 1 : 0) + (v.last_seen !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.s !== undefined ? 1 : 0) + (v.last_seen !== undefined ? 1 : 0));
     w.str("account");
     w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
     w.str("name");
@@ -131,27 +131,6 @@ export function Friend$write(w: Writer, v: Friend, named: boolean): void {
       w.int(vInt(v.last_seen, 0, 9007199254740991));
     }
   }
-}
-
-/** A `Friend` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Friend$wire(v: Friend, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    o["name"] = vStr(v.name, 1, 24);
-    o["presence"] = Presence$wire(v.presence, named);
-    if (v.s !== undefined) o["s"] = vStr(v.s, 9, 9);
-    if (v.last_seen !== undefined) o["last_seen"] = vInt(v.last_seen, 0, 9007199254740991);
-    return o;
-  }
-  let len = 3;
-  if (v.last_seen !== undefined) len = 5;
-  else if (v.s !== undefined) len = 4;
-  const a: unknown[] = [vBigInt(v.account, 0n, 18446744073709551615n), vStr(v.name, 1, 24), Presence$wire(v.presence, named)];
-  if (len > 3) a.push((v.s === undefined ? null : vStr(v.s, 9, 9)));
-  if (len > 4) a.push((v.last_seen === undefined ? null : vInt(v.last_seen, 0, 9007199254740991)));
-  return a;
 }
 
 /** Records every issue of a `Friend` at `path` (canonical names and indices). */
@@ -236,7 +215,7 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
 export function FriendsAnswer$write(w: Writer, v: FriendsAnswer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("account");
     w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
     w.str("accept");
@@ -247,19 +226,6 @@ export function FriendsAnswer$write(w: Writer, v: FriendsAnswer, named: boolean)
   w.arrayLen(len);
   w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
   w.bool(vBool(v.accept));
-}
-
-/** A `FriendsAnswer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FriendsAnswer$wire(v: FriendsAnswer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    o["accept"] = vBool(v.accept);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.account, 0n, 18446744073709551615n), vBool(v.accept)];
-  return a;
 }
 
 /** Records every issue of a `FriendsAnswer` at `path` (canonical names and indices). */
@@ -279,7 +245,6 @@ export function FriendsAnswer$validate(v: FriendsAnswer, path: Seg[], issues: Is
 export const FriendsAnswerCodec: MessageCodec<FriendsAnswer, "friends:answer", 652> = /*@__PURE__*/ codec("friends:answer", 652, {
   read: FriendsAnswer$read,
   write: FriendsAnswer$write,
-  wire: FriendsAnswer$wire,
   validate: FriendsAnswer$validate,
 });
 
@@ -391,7 +356,7 @@ export function FriendsList$read(r: Reader): FriendsList {
 export function FriendsList$write(w: Writer, v: FriendsList, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("friends");
     const a1 = vList(v.friends, 0, 200);
     w.arrayLen(a1.length);
@@ -418,19 +383,6 @@ export function FriendsList$write(w: Writer, v: FriendsList, named: boolean): vo
   for (const x8 of a7) {
     PlayerRef$write(w, x8, named);
   }
-}
-
-/** A `FriendsList` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FriendsList$wire(v: FriendsList, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["friends"] = vList(v.friends, 0, 200).map((x1) => Friend$wire(x1, named));
-    o["incoming"] = vList(v.incoming, 0, 50).map((x2) => PlayerRef$wire(x2, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.friends, 0, 200).map((x3) => Friend$wire(x3, named)), vList(v.incoming, 0, 50).map((x4) => PlayerRef$wire(x4, named))];
-  return a;
 }
 
 /** Records every issue of a `FriendsList` at `path` (canonical names and indices). */
@@ -466,7 +418,6 @@ export function FriendsList$validate(v: FriendsList, path: Seg[], issues: Issue[
 export const FriendsListCodec: MessageCodec<FriendsList, "friends:list", 650> = /*@__PURE__*/ codec("friends:list", 650, {
   read: FriendsList$read,
   write: FriendsList$write,
-  wire: FriendsList$wire,
   validate: FriendsList$validate,
 });
 
@@ -526,7 +477,7 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
 export function FriendsPresence$write(w: Writer, v: FriendsPresence, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("account");
     w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
     w.str("presence");
@@ -537,19 +488,6 @@ export function FriendsPresence$write(w: Writer, v: FriendsPresence, named: bool
   w.arrayLen(len);
   w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
   Presence$write(w, v.presence, named);
-}
-
-/** A `FriendsPresence` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FriendsPresence$wire(v: FriendsPresence, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    o["presence"] = Presence$wire(v.presence, named);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.account, 0n, 18446744073709551615n), Presence$wire(v.presence, named)];
-  return a;
 }
 
 /** Records every issue of a `FriendsPresence` at `path` (canonical names and indices). */
@@ -569,7 +507,6 @@ export function FriendsPresence$validate(v: FriendsPresence, path: Seg[], issues
 export const FriendsPresenceCodec: MessageCodec<FriendsPresence, "friends:presence", 653> = /*@__PURE__*/ codec("friends:presence", 653, {
   read: FriendsPresence$read,
   write: FriendsPresence$write,
-  wire: FriendsPresence$wire,
   validate: FriendsPresence$validate,
 });
 
@@ -618,7 +555,7 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
 export function FriendsRequest$write(w: Writer, v: FriendsRequest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     return;
@@ -626,18 +563,6 @@ export function FriendsRequest$write(w: Writer, v: FriendsRequest, named: boolea
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
-}
-
-/** A `FriendsRequest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FriendsRequest$wire(v: FriendsRequest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `FriendsRequest` at `path` (canonical names and indices). */
@@ -654,7 +579,6 @@ export function FriendsRequest$validate(v: FriendsRequest, path: Seg[], issues: 
 export const FriendsRequestCodec: MessageCodec<FriendsRequest, "friends:request", 651> = /*@__PURE__*/ codec("friends:request", 651, {
   read: FriendsRequest$read,
   write: FriendsRequest$write,
-  wire: FriendsRequest$wire,
   validate: FriendsRequest$validate,
 });
 
@@ -715,7 +639,7 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
 export function FriendsStatus$write(w: Writer, v: FriendsStatus, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.text !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.text !== undefined ? 1 : 0));
     w.str("presence");
     Presence$write(w, v.presence, named);
     if (v.text !== undefined) {
@@ -734,22 +658,6 @@ export function FriendsStatus$write(w: Writer, v: FriendsStatus, named: boolean)
       w.str(vStr(v.text, 0, 60));
     }
   }
-}
-
-/** A `FriendsStatus` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function FriendsStatus$wire(v: FriendsStatus, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["presence"] = Presence$wire(v.presence, named);
-    if (v.text !== undefined) o["text"] = vStr(v.text, 0, 60);
-    return o;
-  }
-  let len = 1;
-  if (v.text !== undefined) len = 2;
-  const a: unknown[] = [Presence$wire(v.presence, named)];
-  if (len > 1) a.push((v.text === undefined ? null : vStr(v.text, 0, 60)));
-  return a;
 }
 
 /** Records every issue of a `FriendsStatus` at `path` (canonical names and indices). */
@@ -772,7 +680,6 @@ export function FriendsStatus$validate(v: FriendsStatus, path: Seg[], issues: Is
 export const FriendsStatusCodec: MessageCodec<FriendsStatus, "friends:status", 654> = /*@__PURE__*/ codec("friends:status", 654, {
   read: FriendsStatus$read,
   write: FriendsStatus$write,
-  wire: FriendsStatus$wire,
   validate: FriendsStatus$validate,
 });
 
@@ -862,12 +769,6 @@ export function Presence$write(w: Writer, v: Presence, named: boolean): void {
   const n = Presence$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Presence` as JS data: its number, or (named) its name. */
-export function Presence$wire(v: Presence, named: boolean): unknown {
-  const n = Presence$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Presence` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, notOneKey, quantize, readNamed, unknownName, unknownNumber, vArr, vBigInt, vInt, vList, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * One bed of a plot.
@@ -95,7 +95,7 @@ export function Bed$read(r: Reader): Bed {
 export function Bed$write(w: Writer, v: Bed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.crop !== undefined ? 1 : 0) + (v.ripe_at !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.crop !== undefined ? 1 : 0) + (v.ripe_at !== undefined ? 1 : 0));
     w.str("bed");
     w.int(vInt(v.bed, 0, 23));
     if (v.crop !== undefined) {
@@ -128,25 +128,6 @@ export function Bed$write(w: Writer, v: Bed, named: boolean): void {
       w.int(vInt(v.ripe_at, 0, 9007199254740991));
     }
   }
-}
-
-/** A `Bed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Bed$wire(v: Bed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bed"] = vInt(v.bed, 0, 23);
-    if (v.crop !== undefined) o["crop"] = vStr(v.crop, 1, 24);
-    o["stage"] = Stage$wire(v.stage, named);
-    o["moisture"] = vQuant(v.moisture, 100, 0, 100, true, named);
-    if (v.ripe_at !== undefined) o["ripe_at"] = vInt(v.ripe_at, 0, 9007199254740991);
-    return o;
-  }
-  let len = 4;
-  if (v.ripe_at !== undefined) len = 5;
-  const a: unknown[] = [vInt(v.bed, 0, 23), (v.crop === undefined ? null : vStr(v.crop, 1, 24)), Stage$wire(v.stage, named), vQuant(v.moisture, 100, 0, 100, true, named)];
-  if (len > 4) a.push((v.ripe_at === undefined ? null : vInt(v.ripe_at, 0, 9007199254740991)));
-  return a;
 }
 
 /** Records every issue of a `Bed` at `path` (canonical names and indices). */
@@ -338,26 +319,26 @@ export function GardenAction$write(w: Writer, v: GardenAction, named: boolean): 
   vObject(v);
   switch (v.kind) {
     case "Plant": {
-      if (named) { w.mapLen(1); w.str("Plant"); } else { w.arrayLen(2); w.int(1); }
+      if (named) { w.recordLen(1); w.str("Plant"); } else { w.arrayLen(2); w.int(1); }
       w.int(vInt(v.value, 0, 255));
       return;
     }
     case "Water": {
-      if (named) { w.mapLen(1); w.str("Water"); w.mapLen(0); } else { w.arrayLen(1); w.int(2); }
+      if (named) { w.recordLen(1); w.str("Water"); w.recordLen(0); } else { w.arrayLen(1); w.int(2); }
       return;
     }
     case "Clear": {
-      if (named) { w.mapLen(1); w.str("Clear"); w.mapLen(0); } else { w.arrayLen(1); w.int(3); }
+      if (named) { w.recordLen(1); w.str("Clear"); w.recordLen(0); } else { w.arrayLen(1); w.int(3); }
       return;
     }
     case "Harvest": {
-      if (named) { w.mapLen(1); w.str("Harvest"); w.mapLen(0); } else { w.arrayLen(1); w.int(4); }
+      if (named) { w.recordLen(1); w.str("Harvest"); w.recordLen(0); } else { w.arrayLen(1); w.int(4); }
       return;
     }
     case "Feed": {
       if (named) {
-        w.mapLen(1); w.str("Feed");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Feed");
+        w.recordLen(2);
         w.str("slot");
         w.int(vInt(v.slot, 0, 255));
         w.str("strength");
@@ -370,37 +351,6 @@ export function GardenAction$write(w: Writer, v: GardenAction, named: boolean): 
         writeQuant(w, v.strength, 100, 0, 100, true, named);
       }
       return;
-    }
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `GardenAction` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function GardenAction$wire(v: GardenAction, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Plant": {
-      const x = vInt(v.value, 0, 255);
-      return named ? { "Plant": x } : [1, x];
-    }
-    case "Water": {
-      return named ? { "Water": {} } : [2];
-    }
-    case "Clear": {
-      return named ? { "Clear": {} } : [3];
-    }
-    case "Harvest": {
-      return named ? { "Harvest": {} } : [4];
-    }
-    case "Feed": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["slot"] = vInt(v.slot, 0, 255);
-        o["strength"] = vQuant(v.strength, 100, 0, 100, true, named);
-        return { "Feed": o };
-      }
-      const a: unknown[] = [5, vInt(v.slot, 0, 255), vQuant(v.strength, 100, 0, 100, true, named)];
-      return a;
     }
   }
   throw badVariant((v as { kind: unknown }).kind);
@@ -521,7 +471,7 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
 export function GardenHarvest$write(w: Writer, v: GardenHarvest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.giant_kg !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.giant_kg !== undefined ? 1 : 0));
     w.str("got");
     const a1 = vList(v.got, 1, 4);
     w.arrayLen(a1.length);
@@ -548,22 +498,6 @@ export function GardenHarvest$write(w: Writer, v: GardenHarvest, named: boolean)
       writeQuant(w, v.giant_kg, 1000, 0, 500000, true, named);
     }
   }
-}
-
-/** A `GardenHarvest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function GardenHarvest$wire(v: GardenHarvest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["got"] = vList(v.got, 1, 4).map((x1) => ItemStack$wire(x1, named));
-    if (v.giant_kg !== undefined) o["giant_kg"] = vQuant(v.giant_kg, 1000, 0, 500000, true, named);
-    return o;
-  }
-  let len = 1;
-  if (v.giant_kg !== undefined) len = 2;
-  const a: unknown[] = [vList(v.got, 1, 4).map((x2) => ItemStack$wire(x2, named))];
-  if (len > 1) a.push((v.giant_kg === undefined ? null : vQuant(v.giant_kg, 1000, 0, 500000, true, named)));
-  return a;
 }
 
 /** Records every issue of a `GardenHarvest` at `path` (canonical names and indices). */
@@ -594,7 +528,6 @@ export function GardenHarvest$validate(v: GardenHarvest, path: Seg[], issues: Is
 export const GardenHarvestCodec: MessageCodec<GardenHarvest, "garden:harvest", 792> = /*@__PURE__*/ codec("garden:harvest", 792, {
   read: GardenHarvest$read,
   write: GardenHarvest$write,
-  wire: GardenHarvest$wire,
   validate: GardenHarvest$validate,
 });
 
@@ -692,7 +625,7 @@ export function GardenPlot$read(r: Reader): GardenPlot {
 export function GardenPlot$write(w: Writer, v: GardenPlot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.owner !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.owner !== undefined ? 1 : 0));
     w.str("plot");
     w.int(vInt(v.plot, 0, 4294967295));
     if (v.owner !== undefined) {
@@ -719,20 +652,6 @@ export function GardenPlot$write(w: Writer, v: GardenPlot, named: boolean): void
   for (const x4 of a3) {
     Bed$write(w, x4, named);
   }
-}
-
-/** A `GardenPlot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function GardenPlot$wire(v: GardenPlot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["plot"] = vInt(v.plot, 0, 4294967295);
-    if (v.owner !== undefined) o["owner"] = vBigInt(v.owner, 0n, 18446744073709551615n);
-    o["beds"] = vList(v.beds, 0, 24).map((x1) => Bed$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.plot, 0, 4294967295), (v.owner === undefined ? null : vBigInt(v.owner, 0n, 18446744073709551615n)), vList(v.beds, 0, 24).map((x2) => Bed$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `GardenPlot` at `path` (canonical names and indices). */
@@ -766,7 +685,6 @@ export function GardenPlot$validate(v: GardenPlot, path: Seg[], issues: Issue[])
 export const GardenPlotCodec: MessageCodec<GardenPlot, "garden:plot", 790> = /*@__PURE__*/ codec("garden:plot", 790, {
   read: GardenPlot$read,
   write: GardenPlot$write,
-  wire: GardenPlot$wire,
   validate: GardenPlot$validate,
 });
 
@@ -837,7 +755,7 @@ export function GardenTend$read(r: Reader): GardenTend {
 export function GardenTend$write(w: Writer, v: GardenTend, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("plot");
     w.int(vInt(v.plot, 0, 4294967295));
     w.str("bed");
@@ -851,20 +769,6 @@ export function GardenTend$write(w: Writer, v: GardenTend, named: boolean): void
   w.int(vInt(v.plot, 0, 4294967295));
   w.int(vInt(v.bed, 0, 23));
   GardenAction$write(w, v.action, named);
-}
-
-/** A `GardenTend` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function GardenTend$wire(v: GardenTend, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["plot"] = vInt(v.plot, 0, 4294967295);
-    o["bed"] = vInt(v.bed, 0, 23);
-    o["action"] = GardenAction$wire(v.action, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.plot, 0, 4294967295), vInt(v.bed, 0, 23), GardenAction$wire(v.action, named)];
-  return a;
 }
 
 /** Records every issue of a `GardenTend` at `path` (canonical names and indices). */
@@ -887,7 +791,6 @@ export function GardenTend$validate(v: GardenTend, path: Seg[], issues: Issue[])
 export const GardenTendCodec: MessageCodec<GardenTend, "garden:tend", 791> = /*@__PURE__*/ codec("garden:tend", 791, {
   read: GardenTend$read,
   write: GardenTend$write,
-  wire: GardenTend$wire,
   validate: GardenTend$validate,
 });
 
@@ -987,12 +890,6 @@ export function Stage$write(w: Writer, v: Stage, named: boolean): void {
   const n = Stage$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Stage` as JS data: its number, or (named) its name. */
-export function Stage$wire(v: Stage, named: boolean): unknown {
-  const n = Stage$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Stage` at `path` (canonical names and indices). */

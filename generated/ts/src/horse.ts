@@ -91,12 +91,6 @@ export function Gait$write(w: Writer, v: Gait, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Gait` as JS data: its number, or (named) its name. */
-export function Gait$wire(v: Gait, named: boolean): unknown {
-  const n = Gait$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Gait` at `path` (canonical names and indices). */
 export function Gait$validate(v: Gait, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Gait$num(v));
@@ -159,7 +153,7 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
 export function HorseGaitChange$write(w: Writer, v: HorseGaitChange, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("horse");
     w.int(vInt(v.horse, 0, 4294967295));
     w.str("gait");
@@ -170,19 +164,6 @@ export function HorseGaitChange$write(w: Writer, v: HorseGaitChange, named: bool
   w.arrayLen(len);
   w.int(vInt(v.horse, 0, 4294967295));
   Gait$write(w, v.gait, named);
-}
-
-/** A `HorseGaitChange` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseGaitChange$wire(v: HorseGaitChange, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["horse"] = vInt(v.horse, 0, 4294967295);
-    o["gait"] = Gait$wire(v.gait, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.horse, 0, 4294967295), Gait$wire(v.gait, named)];
-  return a;
 }
 
 /** Records every issue of a `HorseGaitChange` at `path` (canonical names and indices). */
@@ -202,7 +183,6 @@ export function HorseGaitChange$validate(v: HorseGaitChange, path: Seg[], issues
 export const HorseGaitChangeCodec: MessageCodec<HorseGaitChange, "horse:gait", 191> = /*@__PURE__*/ codec("horse:gait", 191, {
   read: HorseGaitChange$read,
   write: HorseGaitChange$write,
-  wire: HorseGaitChange$wire,
   validate: HorseGaitChange$validate,
 });
 
@@ -273,7 +253,7 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
 export function HorseGaitShown$write(w: Writer, v: HorseGaitShown, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("horse");
     w.int(vInt(v.horse, 0, 4294967295));
     w.str("gait");
@@ -287,20 +267,6 @@ export function HorseGaitShown$write(w: Writer, v: HorseGaitShown, named: boolea
   w.int(vInt(v.horse, 0, 4294967295));
   Gait$write(w, v.gait, named);
   writeQuant(w, v.stamina, 100, 0, 100, true, named);
-}
-
-/** A `HorseGaitShown` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseGaitShown$wire(v: HorseGaitShown, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["horse"] = vInt(v.horse, 0, 4294967295);
-    o["gait"] = Gait$wire(v.gait, named);
-    o["stamina"] = vQuant(v.stamina, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.horse, 0, 4294967295), Gait$wire(v.gait, named), vQuant(v.stamina, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `HorseGaitShown` at `path` (canonical names and indices). */
@@ -323,7 +289,6 @@ export function HorseGaitShown$validate(v: HorseGaitShown, path: Seg[], issues: 
 export const HorseGaitShownCodec: MessageCodec<HorseGaitShown, "horse:gait", 191> = /*@__PURE__*/ codec("horse:gait", 191, {
   read: HorseGaitShown$read,
   write: HorseGaitShown$write,
-  wire: HorseGaitShown$wire,
   validate: HorseGaitShown$validate,
 });
 
@@ -383,7 +348,7 @@ export function HorseGroom$read(r: Reader): HorseGroom {
 export function HorseGroom$write(w: Writer, v: HorseGroom, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("horse");
     w.int(vInt(v.horse, 0, 4294967295));
     w.str("with");
@@ -394,19 +359,6 @@ export function HorseGroom$write(w: Writer, v: HorseGroom, named: boolean): void
   w.arrayLen(len);
   w.int(vInt(v.horse, 0, 4294967295));
   w.str(vStr(v.with, 1, 32));
-}
-
-/** A `HorseGroom` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseGroom$wire(v: HorseGroom, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["horse"] = vInt(v.horse, 0, 4294967295);
-    o["with"] = vStr(v.with, 1, 32);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.horse, 0, 4294967295), vStr(v.with, 1, 32)];
-  return a;
 }
 
 /** Records every issue of a `HorseGroom` at `path` (canonical names and indices). */
@@ -426,7 +378,6 @@ export function HorseGroom$validate(v: HorseGroom, path: Seg[], issues: Issue[])
 export const HorseGroomCodec: MessageCodec<HorseGroom, "horse:groom", 192> = /*@__PURE__*/ codec("horse:groom", 192, {
   read: HorseGroom$read,
   write: HorseGroom$write,
-  wire: HorseGroom$wire,
   validate: HorseGroom$validate,
 });
 
@@ -497,7 +448,7 @@ export function HorseRefused$read(r: Reader): HorseRefused {
 export function HorseRefused$write(w: Writer, v: HorseRefused, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("horse");
     w.int(vInt(v.horse, 0, 4294967295));
     w.str("thrown");
@@ -511,20 +462,6 @@ export function HorseRefused$write(w: Writer, v: HorseRefused, named: boolean): 
   w.int(vInt(v.horse, 0, 4294967295));
   w.bool(vBool(v.thrown));
   writeQuant(w, v.obstacle, 100, 0, 300, true, named);
-}
-
-/** A `HorseRefused` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseRefused$wire(v: HorseRefused, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["horse"] = vInt(v.horse, 0, 4294967295);
-    o["thrown"] = vBool(v.thrown);
-    o["obstacle"] = vQuant(v.obstacle, 100, 0, 300, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.horse, 0, 4294967295), vBool(v.thrown), vQuant(v.obstacle, 100, 0, 300, true, named)];
-  return a;
 }
 
 /** Records every issue of a `HorseRefused` at `path` (canonical names and indices). */
@@ -547,7 +484,6 @@ export function HorseRefused$validate(v: HorseRefused, path: Seg[], issues: Issu
 export const HorseRefusedCodec: MessageCodec<HorseRefused, "horse:refused", 193> = /*@__PURE__*/ codec("horse:refused", 193, {
   read: HorseRefused$read,
   write: HorseRefused$write,
-  wire: HorseRefused$wire,
   validate: HorseRefused$validate,
 });
 
@@ -607,7 +543,7 @@ export function HorseRent$read(r: Reader): HorseRent {
 export function HorseRent$write(w: Writer, v: HorseRent, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("stall");
     w.int(vInt(v.stall, 1, 16));
     w.str("name");
@@ -618,19 +554,6 @@ export function HorseRent$write(w: Writer, v: HorseRent, named: boolean): void {
   w.arrayLen(len);
   w.int(vInt(v.stall, 1, 16));
   w.str(vStr(v.name, 1, 16));
-}
-
-/** A `HorseRent` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseRent$wire(v: HorseRent, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["stall"] = vInt(v.stall, 1, 16);
-    o["name"] = vStr(v.name, 1, 16);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.stall, 1, 16), vStr(v.name, 1, 16)];
-  return a;
 }
 
 /** Records every issue of a `HorseRent` at `path` (canonical names and indices). */
@@ -650,7 +573,6 @@ export function HorseRent$validate(v: HorseRent, path: Seg[], issues: Issue[]): 
 export const HorseRentCodec: MessageCodec<HorseRent, "horse:rent", 190> = /*@__PURE__*/ codec("horse:rent", 190, {
   read: HorseRent$read,
   write: HorseRent$write,
-  wire: HorseRent$wire,
   validate: HorseRent$validate,
 });
 
@@ -743,7 +665,7 @@ export function HorseRented$read(r: Reader): HorseRented {
 export function HorseRented$write(w: Writer, v: HorseRented, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("horse");
     w.int(vInt(v.horse, 0, 4294967295));
     w.str("coat");
@@ -763,22 +685,6 @@ export function HorseRented$write(w: Writer, v: HorseRented, named: boolean): vo
   writeQuant(w, v.top_speed, 10, 40, 200, true, named);
   w.int(vInt(v.stamina_s, 5, 120));
   w.int(vInt(v.until, 0, 9007199254740991));
-}
-
-/** A `HorseRented` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HorseRented$wire(v: HorseRented, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["horse"] = vInt(v.horse, 0, 4294967295);
-    o["coat"] = vInt(v.coat, 0, 16777215);
-    o["top_speed"] = vQuant(v.top_speed, 10, 40, 200, true, named);
-    o["stamina_s"] = vInt(v.stamina_s, 5, 120);
-    o["until"] = vInt(v.until, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.horse, 0, 4294967295), vInt(v.coat, 0, 16777215), vQuant(v.top_speed, 10, 40, 200, true, named), vInt(v.stamina_s, 5, 120), vInt(v.until, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `HorseRented` at `path` (canonical names and indices). */
@@ -807,7 +713,6 @@ export function HorseRented$validate(v: HorseRented, path: Seg[], issues: Issue[
 export const HorseRentedCodec: MessageCodec<HorseRented, "horse:rented", 190> = /*@__PURE__*/ codec("horse:rented", 190, {
   read: HorseRented$read,
   write: HorseRented$write,
-  wire: HorseRented$wire,
   validate: HorseRented$validate,
 });
 

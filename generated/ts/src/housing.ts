@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, unknownName, unknownNumber, vArr, vFixed, vInt, vList, vMap, vMapType, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * A piece of furniture as placed.
@@ -132,7 +132,7 @@ export function Furniture$read(r: Reader): Furniture {
 export function Furniture$write(w: Writer, v: Furniture, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(7 + (v.dye !== undefined ? 1 : 0));
+    w.recordLen(7 + (v.dye !== undefined ? 1 : 0));
     w.str("id");
     w.int(vInt(v.id, 0, 65535));
     w.str("item");
@@ -172,29 +172,6 @@ export function Furniture$write(w: Writer, v: Furniture, named: boolean): void {
       w.int(vInt(v.dye, 0, 16777215));
     }
   }
-}
-
-/** A `Furniture` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Furniture$wire(v: Furniture, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 65535);
-    o["item"] = vStr(v.item, 1, 32);
-    vFixed(v.offset, 3);
-    o["ox"] = vQuant(v.offset[0], 1000, -20000, 20000, true, named);
-    o["oy"] = vQuant(v.offset[1], 1000, -20000, 20000, true, named);
-    o["oz"] = vQuant(v.offset[2], 1000, -20000, 20000, true, named);
-    o["rot"] = vQuant(v.rot, 100, -314, 314, true, named);
-    o["floor"] = vInt(v.floor, -1, 3);
-    if (v.dye !== undefined) o["dye"] = vInt(v.dye, 0, 16777215);
-    return o;
-  }
-  let len = 5;
-  if (v.dye !== undefined) len = 6;
-  const a: unknown[] = [vInt(v.id, 0, 65535), vStr(v.item, 1, 32), vFixed(v.offset, 3).map((x1) => vQuant(x1, 1000, -20000, 20000, true, named)), vQuant(v.rot, 100, -314, 314, true, named), vInt(v.floor, -1, 3)];
-  if (len > 5) a.push((v.dye === undefined ? null : vInt(v.dye, 0, 16777215)));
-  return a;
 }
 
 /** Records every issue of a `Furniture` at `path` (canonical names and indices). */
@@ -313,7 +290,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
 export function HousingChanged$write(w: Writer, v: HousingChanged, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.placed !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.placed !== undefined ? 1 : 0));
     if (v.placed !== undefined) {
       w.str("placed");
       Furniture$write(w, v.placed, named);
@@ -337,19 +314,6 @@ export function HousingChanged$write(w: Writer, v: HousingChanged, named: boolea
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 65535));
   }
-}
-
-/** A `HousingChanged` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingChanged$wire(v: HousingChanged, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.placed !== undefined) o["placed"] = Furniture$wire(v.placed, named);
-    o["removed"] = vList(v.removed, 0, 16).map((x1) => vInt(x1, 0, 65535));
-    return o;
-  }
-  const a: unknown[] = [(v.placed === undefined ? null : Furniture$wire(v.placed, named)), vList(v.removed, 0, 16).map((x2) => vInt(x2, 0, 65535))];
-  return a;
 }
 
 /** Records every issue of a `HousingChanged` at `path` (canonical names and indices). */
@@ -380,7 +344,6 @@ export function HousingChanged$validate(v: HousingChanged, path: Seg[], issues: 
 export const HousingChangedCodec: MessageCodec<HousingChanged, "housing:changed", 411> = /*@__PURE__*/ codec("housing:changed", 411, {
   read: HousingChanged$read,
   write: HousingChanged$write,
-  wire: HousingChanged$wire,
   validate: HousingChanged$validate,
 });
 
@@ -429,7 +392,7 @@ export function HousingDoorbell$read(r: Reader): HousingDoorbell {
 export function HousingDoorbell$write(w: Writer, v: HousingDoorbell, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("plot");
     w.int(vInt(v.plot, 0, 65535));
     return;
@@ -437,18 +400,6 @@ export function HousingDoorbell$write(w: Writer, v: HousingDoorbell, named: bool
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.plot, 0, 65535));
-}
-
-/** A `HousingDoorbell` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingDoorbell$wire(v: HousingDoorbell, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["plot"] = vInt(v.plot, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.plot, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `HousingDoorbell` at `path` (canonical names and indices). */
@@ -465,7 +416,6 @@ export function HousingDoorbell$validate(v: HousingDoorbell, path: Seg[], issues
 export const HousingDoorbellCodec: MessageCodec<HousingDoorbell, "housing:doorbell", 414> = /*@__PURE__*/ codec("housing:doorbell", 414, {
   read: HousingDoorbell$read,
   write: HousingDoorbell$write,
-  wire: HousingDoorbell$wire,
   validate: HousingDoorbell$validate,
 });
 
@@ -525,7 +475,7 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
 export function HousingDoorbellRung$write(w: Writer, v: HousingDoorbellRung, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("visitor");
     PlayerRef$write(w, v.visitor, named);
     w.str("plot");
@@ -536,19 +486,6 @@ export function HousingDoorbellRung$write(w: Writer, v: HousingDoorbellRung, nam
   w.arrayLen(len);
   PlayerRef$write(w, v.visitor, named);
   w.int(vInt(v.plot, 0, 65535));
-}
-
-/** A `HousingDoorbellRung` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingDoorbellRung$wire(v: HousingDoorbellRung, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["visitor"] = PlayerRef$wire(v.visitor, named);
-    o["plot"] = vInt(v.plot, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.visitor, named), vInt(v.plot, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `HousingDoorbellRung` at `path` (canonical names and indices). */
@@ -568,7 +505,6 @@ export function HousingDoorbellRung$validate(v: HousingDoorbellRung, path: Seg[]
 export const HousingDoorbellRungCodec: MessageCodec<HousingDoorbellRung, "housing:doorbell", 414> = /*@__PURE__*/ codec("housing:doorbell", 414, {
   read: HousingDoorbellRung$read,
   write: HousingDoorbellRung$write,
-  wire: HousingDoorbellRung$wire,
   validate: HousingDoorbellRung$validate,
 });
 
@@ -719,7 +655,7 @@ export function HousingInterior$read(r: Reader): HousingInterior {
 export function HousingInterior$write(w: Writer, v: HousingInterior, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("plot");
     w.int(vInt(v.plot, 0, 65535));
     w.str("owner");
@@ -757,22 +693,6 @@ export function HousingInterior$write(w: Writer, v: HousingInterior, named: bool
     w.str(vStr(x10, 0, 32));
   }
   Visitors$write(w, v.visitors, named);
-}
-
-/** A `HousingInterior` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingInterior$wire(v: HousingInterior, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["plot"] = vInt(v.plot, 0, 65535);
-    o["owner"] = PlayerRef$wire(v.owner, named);
-    o["furniture"] = vList(v.furniture, 0, 300).map((x1) => Furniture$wire(x1, named));
-    o["wallpaper"] = new Map<unknown, unknown>(sorted(vMap(v.wallpaper, 0, 12)).map(([k2, x3]): [unknown, unknown] => [vInt(k2, 0, 255), vStr(x3, 0, 32)]));
-    o["visitors"] = Visitors$wire(v.visitors, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.plot, 0, 65535), PlayerRef$wire(v.owner, named), vList(v.furniture, 0, 300).map((x4) => Furniture$wire(x4, named)), new Map<unknown, unknown>(sorted(vMap(v.wallpaper, 0, 12)).map(([k5, x6]): [unknown, unknown] => [vInt(k5, 0, 255), vStr(x6, 0, 32)])), Visitors$wire(v.visitors, named)];
-  return a;
 }
 
 /** Records every issue of a `HousingInterior` at `path` (canonical names and indices). */
@@ -817,7 +737,6 @@ export function HousingInterior$validate(v: HousingInterior, path: Seg[], issues
 export const HousingInteriorCodec: MessageCodec<HousingInterior, "housing:interior", 410> = /*@__PURE__*/ codec("housing:interior", 410, {
   read: HousingInterior$read,
   write: HousingInterior$write,
-  wire: HousingInterior$wire,
   validate: HousingInterior$validate,
 });
 
@@ -866,7 +785,7 @@ export function HousingPickup$read(r: Reader): HousingPickup {
 export function HousingPickup$write(w: Writer, v: HousingPickup, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("id");
     w.int(vInt(v.id, 0, 65535));
     return;
@@ -874,18 +793,6 @@ export function HousingPickup$write(w: Writer, v: HousingPickup, named: boolean)
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.id, 0, 65535));
-}
-
-/** A `HousingPickup` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingPickup$wire(v: HousingPickup, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `HousingPickup` at `path` (canonical names and indices). */
@@ -902,7 +809,6 @@ export function HousingPickup$validate(v: HousingPickup, path: Seg[], issues: Is
 export const HousingPickupCodec: MessageCodec<HousingPickup, "housing:pickup", 412> = /*@__PURE__*/ codec("housing:pickup", 412, {
   read: HousingPickup$read,
   write: HousingPickup$write,
-  wire: HousingPickup$wire,
   validate: HousingPickup$validate,
 });
 
@@ -963,7 +869,7 @@ export function HousingPlace$read(r: Reader): HousingPlace {
 export function HousingPlace$write(w: Writer, v: HousingPlace, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.from_slot !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.from_slot !== undefined ? 1 : 0));
     w.str("piece");
     Furniture$write(w, v.piece, named);
     if (v.from_slot !== undefined) {
@@ -982,22 +888,6 @@ export function HousingPlace$write(w: Writer, v: HousingPlace, named: boolean): 
       w.int(vInt(v.from_slot, 0, 47));
     }
   }
-}
-
-/** A `HousingPlace` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingPlace$wire(v: HousingPlace, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["piece"] = Furniture$wire(v.piece, named);
-    if (v.from_slot !== undefined) o["from_slot"] = vInt(v.from_slot, 0, 47);
-    return o;
-  }
-  let len = 1;
-  if (v.from_slot !== undefined) len = 2;
-  const a: unknown[] = [Furniture$wire(v.piece, named)];
-  if (len > 1) a.push((v.from_slot === undefined ? null : vInt(v.from_slot, 0, 47)));
-  return a;
 }
 
 /** Records every issue of a `HousingPlace` at `path` (canonical names and indices). */
@@ -1020,7 +910,6 @@ export function HousingPlace$validate(v: HousingPlace, path: Seg[], issues: Issu
 export const HousingPlaceCodec: MessageCodec<HousingPlace, "housing:place", 411> = /*@__PURE__*/ codec("housing:place", 411, {
   read: HousingPlace$read,
   write: HousingPlace$write,
-  wire: HousingPlace$wire,
   validate: HousingPlace$validate,
 });
 
@@ -1069,7 +958,7 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
 export function HousingVisitors$write(w: Writer, v: HousingVisitors, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("visitors");
     Visitors$write(w, v.visitors, named);
     return;
@@ -1077,18 +966,6 @@ export function HousingVisitors$write(w: Writer, v: HousingVisitors, named: bool
   const len = 1;
   w.arrayLen(len);
   Visitors$write(w, v.visitors, named);
-}
-
-/** A `HousingVisitors` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HousingVisitors$wire(v: HousingVisitors, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["visitors"] = Visitors$wire(v.visitors, named);
-    return o;
-  }
-  const a: unknown[] = [Visitors$wire(v.visitors, named)];
-  return a;
 }
 
 /** Records every issue of a `HousingVisitors` at `path` (canonical names and indices). */
@@ -1105,7 +982,6 @@ export function HousingVisitors$validate(v: HousingVisitors, path: Seg[], issues
 export const HousingVisitorsCodec: MessageCodec<HousingVisitors, "housing:visitors", 413> = /*@__PURE__*/ codec("housing:visitors", 413, {
   read: HousingVisitors$read,
   write: HousingVisitors$write,
-  wire: HousingVisitors$wire,
   validate: HousingVisitors$validate,
 });
 
@@ -1185,12 +1061,6 @@ export function Visitors$write(w: Writer, v: Visitors, named: boolean): void {
   const n = Visitors$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Visitors` as JS data: its number, or (named) its name. */
-export function Visitors$wire(v: Visitors, named: boolean): unknown {
-  const n = Visitors$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Visitors` at `path` (canonical names and indices). */

@@ -84,11 +84,6 @@ export function Buttons$write(w: Writer, v: Buttons, _named: boolean): void {
   w.int(Buttons$bits(v));
 }
 
-/** A `Buttons` as JS data: its uint. */
-export function Buttons$wire(v: Buttons, _named: boolean): unknown {
-  return Buttons$bits(v);
-}
-
 /** Records every issue of a `Buttons` at `path` (canonical names and indices). */
 export function Buttons$validate(v: Buttons, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Buttons$bits(v));
@@ -162,7 +157,7 @@ export function InputAck$read(r: Reader): InputAck {
 export function InputAck$write(w: Writer, v: InputAck, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("applied");
     w.int(vInt(v.applied, 0, 4294967295));
     w.str("tick");
@@ -176,20 +171,6 @@ export function InputAck$write(w: Writer, v: InputAck, named: boolean): void {
   w.int(vInt(v.applied, 0, 4294967295));
   w.int(vInt(v.tick, 0, 4294967295));
   w.int(vInt(v.queued, 0, 32));
-}
-
-/** A `InputAck` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InputAck$wire(v: InputAck, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["applied"] = vInt(v.applied, 0, 4294967295);
-    o["tick"] = vInt(v.tick, 0, 4294967295);
-    o["queued"] = vInt(v.queued, 0, 32);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.applied, 0, 4294967295), vInt(v.tick, 0, 4294967295), vInt(v.queued, 0, 32)];
-  return a;
 }
 
 /** Records every issue of a `InputAck` at `path` (canonical names and indices). */
@@ -212,7 +193,6 @@ export function InputAck$validate(v: InputAck, path: Seg[], issues: Issue[]): vo
 export const InputAckCodec: MessageCodec<InputAck, "input:ack", 90> = /*@__PURE__*/ codec("input:ack", 90, {
   read: InputAck$read,
   write: InputAck$write,
-  wire: InputAck$wire,
   validate: InputAck$validate,
 });
 
@@ -298,7 +278,7 @@ export function InputBatch$read(r: Reader): InputBatch {
 export function InputBatch$write(w: Writer, v: InputBatch, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("first");
     w.int(vInt(v.first, 0, 4294967295));
     w.str("frames");
@@ -317,19 +297,6 @@ export function InputBatch$write(w: Writer, v: InputBatch, named: boolean): void
   for (const x4 of a3) {
     InputFrame$write(w, x4, named);
   }
-}
-
-/** A `InputBatch` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InputBatch$wire(v: InputBatch, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["first"] = vInt(v.first, 0, 4294967295);
-    o["frames"] = vList(v.frames, 1, 8).map((x1) => InputFrame$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.first, 0, 4294967295), vList(v.frames, 1, 8).map((x2) => InputFrame$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `InputBatch` at `path` (canonical names and indices). */
@@ -357,7 +324,6 @@ export function InputBatch$validate(v: InputBatch, path: Seg[], issues: Issue[])
 export const InputBatchCodec: MessageCodec<InputBatch, "input:batch", 90> = /*@__PURE__*/ codec("input:batch", 90, {
   read: InputBatch$read,
   write: InputBatch$write,
-  wire: InputBatch$wire,
   validate: InputBatch$validate,
 });
 
@@ -418,7 +384,7 @@ export function InputBuffer$read(r: Reader): InputBuffer {
 export function InputBuffer$write(w: Writer, v: InputBuffer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("target");
     w.int(vInt(v.target, 1, 32));
     w.str("jitter_ms");
@@ -429,19 +395,6 @@ export function InputBuffer$write(w: Writer, v: InputBuffer, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.target, 1, 32));
   writeQuant(w, v.jitter_ms, 4, 0, 4000, true, named);
-}
-
-/** A `InputBuffer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InputBuffer$wire(v: InputBuffer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["target"] = vInt(v.target, 1, 32);
-    o["jitter_ms"] = vQuant(v.jitter_ms, 4, 0, 4000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.target, 1, 32), vQuant(v.jitter_ms, 4, 0, 4000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `InputBuffer` at `path` (canonical names and indices). */
@@ -461,7 +414,6 @@ export function InputBuffer$validate(v: InputBuffer, path: Seg[], issues: Issue[
 export const InputBufferCodec: MessageCodec<InputBuffer, "input:buffer", 91> = /*@__PURE__*/ codec("input:buffer", 91, {
   read: InputBuffer$read,
   write: InputBuffer$write,
-  wire: InputBuffer$wire,
   validate: InputBuffer$validate,
 });
 
@@ -569,7 +521,7 @@ export function InputFrame$read(r: Reader): InputFrame {
 export function InputFrame$write(w: Writer, v: InputFrame, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("dt");
     w.int(vInt(v.dt, 1, 100));
     w.str("buttons");
@@ -593,23 +545,6 @@ export function InputFrame$write(w: Writer, v: InputFrame, named: boolean): void
     writeQuant(w, x2, 1000, -1500, 1500, true, named);
   }
   w.int(vInt(v.steer, -100, 100));
-}
-
-/** A `InputFrame` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InputFrame$wire(v: InputFrame, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["dt"] = vInt(v.dt, 1, 100);
-    o["buttons"] = Buttons$wire(v.buttons, named);
-    vFixed(v.look, 2);
-    o["dx"] = vQuant(v.look[0], 1000, -1500, 1500, true, named);
-    o["dy"] = vQuant(v.look[1], 1000, -1500, 1500, true, named);
-    o["steer"] = vInt(v.steer, -100, 100);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.dt, 1, 100), Buttons$wire(v.buttons, named), vFixed(v.look, 2).map((x1) => vQuant(x1, 1000, -1500, 1500, true, named)), vInt(v.steer, -100, 100)];
-  return a;
 }
 
 /** Records every issue of a `InputFrame` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, quantize, readNamed, sorted, vArr, vBin, vFixed, vInt, vList, vMap, vMapType, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * Sent by a client dropping items on the ground.
@@ -61,7 +61,7 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
 export function InventoryDrop$write(w: Writer, v: InventoryDrop, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("slot");
     w.int(vInt(v.slot, 0, 47));
     w.str("count");
@@ -72,19 +72,6 @@ export function InventoryDrop$write(w: Writer, v: InventoryDrop, named: boolean)
   w.arrayLen(len);
   w.int(vInt(v.slot, 0, 47));
   w.int(vInt(v.count, 1, 999));
-}
-
-/** A `InventoryDrop` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryDrop$wire(v: InventoryDrop, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slot"] = vInt(v.slot, 0, 47);
-    o["count"] = vInt(v.count, 1, 999);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.slot, 0, 47), vInt(v.count, 1, 999)];
-  return a;
 }
 
 /** Records every issue of a `InventoryDrop` at `path` (canonical names and indices). */
@@ -104,7 +91,6 @@ export function InventoryDrop$validate(v: InventoryDrop, path: Seg[], issues: Is
 export const InventoryDropCodec: MessageCodec<InventoryDrop, "inventory:drop", 333> = /*@__PURE__*/ codec("inventory:drop", 333, {
   read: InventoryDrop$read,
   write: InventoryDrop$write,
-  wire: InventoryDrop$wire,
   validate: InventoryDrop$validate,
 });
 
@@ -233,7 +219,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
 export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("slots");
     const a1 = vList(v.slots, 0, 48);
     w.arrayLen(a1.length);
@@ -265,20 +251,6 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
     w.str(vStr(k9, 0, 4294967295));
     w.int(vInt(x10, 0, 4294967295));
   }
-}
-
-/** A `InventoryFull` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryFull$wire(v: InventoryFull, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slots"] = vList(v.slots, 0, 48).map((x1) => Slot$wire(x1, named));
-    o["size"] = vInt(v.size, 16, 48);
-    o["totals"] = new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k2, x3]): [unknown, unknown] => [vStr(k2, 0, 4294967295), vInt(x3, 0, 4294967295)]));
-    return o;
-  }
-  const a: unknown[] = [vList(v.slots, 0, 48).map((x4) => Slot$wire(x4, named)), vInt(v.size, 16, 48), new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k5, x6]): [unknown, unknown] => [vStr(k5, 0, 4294967295), vInt(x6, 0, 4294967295)]))];
-  return a;
 }
 
 /** Records every issue of a `InventoryFull` at `path` (canonical names and indices). */
@@ -317,7 +289,6 @@ export function InventoryFull$validate(v: InventoryFull, path: Seg[], issues: Is
 export const InventoryFullCodec: MessageCodec<InventoryFull, "inventory:full", 330> = /*@__PURE__*/ codec("inventory:full", 330, {
   read: InventoryFull$read,
   write: InventoryFull$write,
-  wire: InventoryFull$wire,
   validate: InventoryFull$validate,
 });
 
@@ -392,7 +363,7 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
 export function InventoryHotbar$write(w: Writer, v: InventoryHotbar, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("keys");
     const a1 = vFixed(v.keys, 8);
     w.arrayLen(8);
@@ -408,18 +379,6 @@ export function InventoryHotbar$write(w: Writer, v: InventoryHotbar, named: bool
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 255));
   }
-}
-
-/** A `InventoryHotbar` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryHotbar$wire(v: InventoryHotbar, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["keys"] = vFixed(v.keys, 8).map((x1) => vInt(x1, 0, 255));
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.keys, 8).map((x2) => vInt(x2, 0, 255))];
-  return a;
 }
 
 /** Records every issue of a `InventoryHotbar` at `path` (canonical names and indices). */
@@ -443,7 +402,6 @@ export function InventoryHotbar$validate(v: InventoryHotbar, path: Seg[], issues
 export const InventoryHotbarCodec: MessageCodec<InventoryHotbar, "inventory:hotbar", 335> = /*@__PURE__*/ codec("inventory:hotbar", 335, {
   read: InventoryHotbar$read,
   write: InventoryHotbar$write,
-  wire: InventoryHotbar$wire,
   validate: InventoryHotbar$validate,
 });
 
@@ -515,7 +473,7 @@ export function InventoryMove$read(r: Reader): InventoryMove {
 export function InventoryMove$write(w: Writer, v: InventoryMove, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.count !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.count !== undefined ? 1 : 0));
     w.str("from");
     w.int(vInt(v.from, 0, 47));
     w.str("to");
@@ -537,23 +495,6 @@ export function InventoryMove$write(w: Writer, v: InventoryMove, named: boolean)
       w.int(vInt(v.count, 1, 999));
     }
   }
-}
-
-/** A `InventoryMove` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryMove$wire(v: InventoryMove, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["from"] = vInt(v.from, 0, 47);
-    o["to"] = vInt(v.to, 0, 47);
-    if (v.count !== undefined) o["count"] = vInt(v.count, 1, 999);
-    return o;
-  }
-  let len = 2;
-  if (v.count !== undefined) len = 3;
-  const a: unknown[] = [vInt(v.from, 0, 47), vInt(v.to, 0, 47)];
-  if (len > 2) a.push((v.count === undefined ? null : vInt(v.count, 1, 999)));
-  return a;
 }
 
 /** Records every issue of a `InventoryMove` at `path` (canonical names and indices). */
@@ -579,7 +520,6 @@ export function InventoryMove$validate(v: InventoryMove, path: Seg[], issues: Is
 export const InventoryMoveCodec: MessageCodec<InventoryMove, "inventory:move", 332> = /*@__PURE__*/ codec("inventory:move", 332, {
   read: InventoryMove$read,
   write: InventoryMove$write,
-  wire: InventoryMove$wire,
   validate: InventoryMove$validate,
 });
 
@@ -639,7 +579,7 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
 export function InventoryOverflow$write(w: Writer, v: InventoryOverflow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("stack");
     ItemStack$write(w, v.stack, named);
     w.str("ground");
@@ -650,19 +590,6 @@ export function InventoryOverflow$write(w: Writer, v: InventoryOverflow, named: 
   w.arrayLen(len);
   ItemStack$write(w, v.stack, named);
   w.int(vInt(v.ground, 0, 4294967295));
-}
-
-/** A `InventoryOverflow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryOverflow$wire(v: InventoryOverflow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["stack"] = ItemStack$wire(v.stack, named);
-    o["ground"] = vInt(v.ground, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [ItemStack$wire(v.stack, named), vInt(v.ground, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `InventoryOverflow` at `path` (canonical names and indices). */
@@ -682,7 +609,6 @@ export function InventoryOverflow$validate(v: InventoryOverflow, path: Seg[], is
 export const InventoryOverflowCodec: MessageCodec<InventoryOverflow, "inventory:overflow", 336> = /*@__PURE__*/ codec("inventory:overflow", 336, {
   read: InventoryOverflow$read,
   write: InventoryOverflow$write,
-  wire: InventoryOverflow$wire,
   validate: InventoryOverflow$validate,
 });
 
@@ -768,7 +694,7 @@ export function InventorySlots$read(r: Reader): InventorySlots {
 export function InventorySlots$write(w: Writer, v: InventorySlots, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("set");
     const a1 = vList(v.set, 0, 48);
     w.arrayLen(a1.length);
@@ -787,19 +713,6 @@ export function InventorySlots$write(w: Writer, v: InventorySlots, named: boolea
     Slot$write(w, x4, named);
   }
   w.bin(vBin(v.cleared, 0, 48));
-}
-
-/** A `InventorySlots` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventorySlots$wire(v: InventorySlots, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["set"] = vList(v.set, 0, 48).map((x1) => Slot$wire(x1, named));
-    o["cleared"] = vBin(v.cleared, 0, 48);
-    return o;
-  }
-  const a: unknown[] = [vList(v.set, 0, 48).map((x2) => Slot$wire(x2, named)), vBin(v.cleared, 0, 48)];
-  return a;
 }
 
 /** Records every issue of a `InventorySlots` at `path` (canonical names and indices). */
@@ -827,7 +740,6 @@ export function InventorySlots$validate(v: InventorySlots, path: Seg[], issues: 
 export const InventorySlotsCodec: MessageCodec<InventorySlots, "inventory:slots", 331> = /*@__PURE__*/ codec("inventory:slots", 331, {
   read: InventorySlots$read,
   write: InventorySlots$write,
-  wire: InventorySlots$wire,
   validate: InventorySlots$validate,
 });
 
@@ -888,7 +800,7 @@ export function InventoryUse$read(r: Reader): InventoryUse {
 export function InventoryUse$write(w: Writer, v: InventoryUse, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.target !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.target !== undefined ? 1 : 0));
     w.str("slot");
     w.int(vInt(v.slot, 0, 47));
     if (v.target !== undefined) {
@@ -907,22 +819,6 @@ export function InventoryUse$write(w: Writer, v: InventoryUse, named: boolean): 
       w.int(vInt(v.target, 0, 4294967295));
     }
   }
-}
-
-/** A `InventoryUse` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function InventoryUse$wire(v: InventoryUse, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slot"] = vInt(v.slot, 0, 47);
-    if (v.target !== undefined) o["target"] = vInt(v.target, 0, 4294967295);
-    return o;
-  }
-  let len = 1;
-  if (v.target !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.slot, 0, 47)];
-  if (len > 1) a.push((v.target === undefined ? null : vInt(v.target, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `InventoryUse` at `path` (canonical names and indices). */
@@ -945,7 +841,6 @@ export function InventoryUse$validate(v: InventoryUse, path: Seg[], issues: Issu
 export const InventoryUseCodec: MessageCodec<InventoryUse, "inventory:use", 334> = /*@__PURE__*/ codec("inventory:use", 334, {
   read: InventoryUse$read,
   write: InventoryUse$write,
-  wire: InventoryUse$wire,
   validate: InventoryUse$validate,
 });
 
@@ -1017,7 +912,7 @@ export function Slot$read(r: Reader): Slot {
 export function Slot$write(w: Writer, v: Slot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.wear !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.wear !== undefined ? 1 : 0));
     w.str("index");
     w.int(vInt(v.index, 0, 47));
     w.str("stack");
@@ -1039,23 +934,6 @@ export function Slot$write(w: Writer, v: Slot, named: boolean): void {
       writeQuant(w, v.wear, 1000, 0, 1000, true, named);
     }
   }
-}
-
-/** A `Slot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Slot$wire(v: Slot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["index"] = vInt(v.index, 0, 47);
-    o["stack"] = ItemStack$wire(v.stack, named);
-    if (v.wear !== undefined) o["wear"] = vQuant(v.wear, 1000, 0, 1000, true, named);
-    return o;
-  }
-  let len = 2;
-  if (v.wear !== undefined) len = 3;
-  const a: unknown[] = [vInt(v.index, 0, 47), ItemStack$wire(v.stack, named)];
-  if (len > 2) a.push((v.wear === undefined ? null : vQuant(v.wear, 1000, 0, 1000, true, named)));
-  return a;
 }
 
 /** Records every issue of a `Slot` at `path` (canonical names and indices). */

@@ -91,12 +91,6 @@ export function Board$write(w: Writer, v: Board, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Board` as JS data: its number, or (named) its name. */
-export function Board$wire(v: Board, named: boolean): unknown {
-  const n = Board$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Board` at `path` (canonical names and indices). */
 export function Board$validate(v: Board, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Board$num(v));
@@ -213,7 +207,7 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
 export function LeaderboardBoard$write(w: Writer, v: LeaderboardBoard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.mine !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.mine !== undefined ? 1 : 0));
     w.str("board");
     Board$write(w, v.board, named);
     w.str("top");
@@ -245,21 +239,6 @@ export function LeaderboardBoard$write(w: Writer, v: LeaderboardBoard, named: bo
     w.int(vInt(v.mine, 0, 4294967295));
   }
   w.int(vInt(v.closes, 0, 9007199254740991));
-}
-
-/** A `LeaderboardBoard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function LeaderboardBoard$wire(v: LeaderboardBoard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = Board$wire(v.board, named);
-    o["top"] = new Map<unknown, unknown>(sorted(vMap(v.top, 0, 50)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 65535), RankRow$wire(x2, named)]));
-    if (v.mine !== undefined) o["mine"] = vInt(v.mine, 0, 4294967295);
-    o["closes"] = vInt(v.closes, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [Board$wire(v.board, named), new Map<unknown, unknown>(sorted(vMap(v.top, 0, 50)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 65535), RankRow$wire(x4, named)])), (v.mine === undefined ? null : vInt(v.mine, 0, 4294967295)), vInt(v.closes, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `LeaderboardBoard` at `path` (canonical names and indices). */
@@ -296,7 +275,6 @@ export function LeaderboardBoard$validate(v: LeaderboardBoard, path: Seg[], issu
 export const LeaderboardBoardCodec: MessageCodec<LeaderboardBoard, "leaderboard:board", 730> = /*@__PURE__*/ codec("leaderboard:board", 730, {
   read: LeaderboardBoard$read,
   write: LeaderboardBoard$write,
-  wire: LeaderboardBoard$wire,
   validate: LeaderboardBoard$validate,
 });
 
@@ -367,7 +345,7 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
 export function LeaderboardGet$write(w: Writer, v: LeaderboardGet, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("board");
     Board$write(w, v.board, named);
     w.str("weeks_back");
@@ -381,20 +359,6 @@ export function LeaderboardGet$write(w: Writer, v: LeaderboardGet, named: boolea
   Board$write(w, v.board, named);
   w.int(vInt(v.weeks_back, 0, 12));
   w.bool(vBool(v.friends));
-}
-
-/** A `LeaderboardGet` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function LeaderboardGet$wire(v: LeaderboardGet, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = Board$wire(v.board, named);
-    o["weeks_back"] = vInt(v.weeks_back, 0, 12);
-    o["friends"] = vBool(v.friends);
-    return o;
-  }
-  const a: unknown[] = [Board$wire(v.board, named), vInt(v.weeks_back, 0, 12), vBool(v.friends)];
-  return a;
 }
 
 /** Records every issue of a `LeaderboardGet` at `path` (canonical names and indices). */
@@ -417,7 +381,6 @@ export function LeaderboardGet$validate(v: LeaderboardGet, path: Seg[], issues: 
 export const LeaderboardGetCodec: MessageCodec<LeaderboardGet, "leaderboard:get", 730> = /*@__PURE__*/ codec("leaderboard:get", 730, {
   read: LeaderboardGet$read,
   write: LeaderboardGet$write,
-  wire: LeaderboardGet$wire,
   validate: LeaderboardGet$validate,
 });
 
@@ -489,7 +452,7 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
 export function LeaderboardRanked$write(w: Writer, v: LeaderboardRanked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.passed !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.passed !== undefined ? 1 : 0));
     w.str("board");
     Board$write(w, v.board, named);
     w.str("rank");
@@ -511,23 +474,6 @@ export function LeaderboardRanked$write(w: Writer, v: LeaderboardRanked, named: 
       w.str(vStr(v.passed, 1, 24));
     }
   }
-}
-
-/** A `LeaderboardRanked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function LeaderboardRanked$wire(v: LeaderboardRanked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = Board$wire(v.board, named);
-    o["rank"] = vInt(v.rank, 1, 10);
-    if (v.passed !== undefined) o["passed"] = vStr(v.passed, 1, 24);
-    return o;
-  }
-  let len = 2;
-  if (v.passed !== undefined) len = 3;
-  const a: unknown[] = [Board$wire(v.board, named), vInt(v.rank, 1, 10)];
-  if (len > 2) a.push((v.passed === undefined ? null : vStr(v.passed, 1, 24)));
-  return a;
 }
 
 /** Records every issue of a `LeaderboardRanked` at `path` (canonical names and indices). */
@@ -553,7 +499,6 @@ export function LeaderboardRanked$validate(v: LeaderboardRanked, path: Seg[], is
 export const LeaderboardRankedCodec: MessageCodec<LeaderboardRanked, "leaderboard:ranked", 731> = /*@__PURE__*/ codec("leaderboard:ranked", 731, {
   read: LeaderboardRanked$read,
   write: LeaderboardRanked$write,
-  wire: LeaderboardRanked$wire,
   validate: LeaderboardRanked$validate,
 });
 
@@ -624,7 +569,7 @@ export function RankRow$read(r: Reader): RankRow {
 export function RankRow$write(w: Writer, v: RankRow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("name");
     w.str(vStr(v.name, 1, 24));
     w.str("score");
@@ -638,20 +583,6 @@ export function RankRow$write(w: Writer, v: RankRow, named: boolean): void {
   w.str(vStr(v.name, 1, 24));
   w.int(vInt(v.score, -9007199254740991, 9007199254740991));
   w.int(vInt(v.trend, -32768, 32767));
-}
-
-/** A `RankRow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RankRow$wire(v: RankRow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["name"] = vStr(v.name, 1, 24);
-    o["score"] = vInt(v.score, -9007199254740991, 9007199254740991);
-    o["trend"] = vInt(v.trend, -32768, 32767);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.name, 1, 24), vInt(v.score, -9007199254740991, 9007199254740991), vInt(v.trend, -32768, 32767)];
-  return a;
 }
 
 /** Records every issue of a `RankRow` at `path` (canonical names and indices). */

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, mapEntries, missing, readNamed, vArr, vBin, vBool, vInt, vList, vObject, vStr } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
 /**
  * A letter header in the mailbox.
@@ -105,7 +105,7 @@ export function Letter$read(r: Reader): Letter {
 export function Letter$write(w: Writer, v: Letter, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6);
+    w.recordLen(6);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("from");
@@ -128,23 +128,6 @@ export function Letter$write(w: Writer, v: Letter, named: boolean): void {
   w.int(vInt(v.at, 0, 9007199254740991));
   w.bool(vBool(v.read));
   w.bool(vBool(v.parcel));
-}
-
-/** A `Letter` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Letter$wire(v: Letter, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["from"] = vStr(v.from, 1, 24);
-    o["subject"] = vStr(v.subject, 0, 60);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    o["read"] = vBool(v.read);
-    o["parcel"] = vBool(v.parcel);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.from, 1, 24), vStr(v.subject, 0, 60), vInt(v.at, 0, 9007199254740991), vBool(v.read), vBool(v.parcel)];
-  return a;
 }
 
 /** Records every issue of a `Letter` at `path` (canonical names and indices). */
@@ -226,7 +209,7 @@ export function MailArrived$read(r: Reader): MailArrived {
 export function MailArrived$write(w: Writer, v: MailArrived, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("from");
     w.str(vStr(v.from, 1, 24));
     w.str("unread");
@@ -237,19 +220,6 @@ export function MailArrived$write(w: Writer, v: MailArrived, named: boolean): vo
   w.arrayLen(len);
   w.str(vStr(v.from, 1, 24));
   w.int(vInt(v.unread, 0, 65535));
-}
-
-/** A `MailArrived` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailArrived$wire(v: MailArrived, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["from"] = vStr(v.from, 1, 24);
-    o["unread"] = vInt(v.unread, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.from, 1, 24), vInt(v.unread, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `MailArrived` at `path` (canonical names and indices). */
@@ -269,7 +239,6 @@ export function MailArrived$validate(v: MailArrived, path: Seg[], issues: Issue[
 export const MailArrivedCodec: MessageCodec<MailArrived, "mail:arrived", 694> = /*@__PURE__*/ codec("mail:arrived", 694, {
   read: MailArrived$read,
   write: MailArrived$write,
-  wire: MailArrived$wire,
   validate: MailArrived$validate,
 });
 
@@ -355,7 +324,7 @@ export function MailBox$read(r: Reader): MailBox {
 export function MailBox$write(w: Writer, v: MailBox, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("letters");
     const a1 = vList(v.letters, 0, 100);
     w.arrayLen(a1.length);
@@ -374,19 +343,6 @@ export function MailBox$write(w: Writer, v: MailBox, named: boolean): void {
     Letter$write(w, x4, named);
   }
   w.int(vInt(v.unread, 0, 65535));
-}
-
-/** A `MailBox` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailBox$wire(v: MailBox, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["letters"] = vList(v.letters, 0, 100).map((x1) => Letter$wire(x1, named));
-    o["unread"] = vInt(v.unread, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vList(v.letters, 0, 100).map((x2) => Letter$wire(x2, named)), vInt(v.unread, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `MailBox` at `path` (canonical names and indices). */
@@ -414,7 +370,6 @@ export function MailBox$validate(v: MailBox, path: Seg[], issues: Issue[]): void
 export const MailBoxCodec: MessageCodec<MailBox, "mail:box", 690> = /*@__PURE__*/ codec("mail:box", 690, {
   read: MailBox$read,
   write: MailBox$write,
-  wire: MailBox$wire,
   validate: MailBox$validate,
 });
 
@@ -463,7 +418,7 @@ export function MailCollect$read(r: Reader): MailCollect {
 export function MailCollect$write(w: Writer, v: MailCollect, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("letter");
     w.int(vInt(v.letter, 0, 4294967295));
     return;
@@ -471,18 +426,6 @@ export function MailCollect$write(w: Writer, v: MailCollect, named: boolean): vo
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.letter, 0, 4294967295));
-}
-
-/** A `MailCollect` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailCollect$wire(v: MailCollect, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["letter"] = vInt(v.letter, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.letter, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `MailCollect` at `path` (canonical names and indices). */
@@ -499,7 +442,6 @@ export function MailCollect$validate(v: MailCollect, path: Seg[], issues: Issue[
 export const MailCollectCodec: MessageCodec<MailCollect, "mail:collect", 693> = /*@__PURE__*/ codec("mail:collect", 693, {
   read: MailCollect$read,
   write: MailCollect$write,
-  wire: MailCollect$wire,
   validate: MailCollect$validate,
 });
 
@@ -618,7 +560,7 @@ export function MailLetter$read(r: Reader): MailLetter {
 export function MailLetter$write(w: Writer, v: MailLetter, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("body");
@@ -646,22 +588,6 @@ export function MailLetter$write(w: Writer, v: MailLetter, named: boolean): void
   }
   w.int(vInt(v.coins, 0, 4294967295));
   w.int(vInt(v.paper, 0, 255));
-}
-
-/** A `MailLetter` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailLetter$wire(v: MailLetter, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["body"] = vStr(v.body, 0, 2000);
-    o["parcel"] = vList(v.parcel, 0, 4).map((x1) => ItemStack$wire(x1, named));
-    o["coins"] = vInt(v.coins, 0, 4294967295);
-    o["paper"] = vInt(v.paper, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.body, 0, 2000), vList(v.parcel, 0, 4).map((x2) => ItemStack$wire(x2, named)), vInt(v.coins, 0, 4294967295), vInt(v.paper, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `MailLetter` at `path` (canonical names and indices). */
@@ -698,7 +624,6 @@ export function MailLetter$validate(v: MailLetter, path: Seg[], issues: Issue[])
 export const MailLetterCodec: MessageCodec<MailLetter, "mail:letter", 691> = /*@__PURE__*/ codec("mail:letter", 691, {
   read: MailLetter$read,
   write: MailLetter$write,
-  wire: MailLetter$wire,
   validate: MailLetter$validate,
 });
 
@@ -748,7 +673,7 @@ export function MailOpen$read(r: Reader): MailOpen {
 export function MailOpen$write(w: Writer, v: MailOpen, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.letter !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.letter !== undefined ? 1 : 0));
     if (v.letter !== undefined) {
       w.str("letter");
       w.int(vInt(v.letter, 0, 4294967295));
@@ -764,21 +689,6 @@ export function MailOpen$write(w: Writer, v: MailOpen, named: boolean): void {
       w.int(vInt(v.letter, 0, 4294967295));
     }
   }
-}
-
-/** A `MailOpen` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailOpen$wire(v: MailOpen, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.letter !== undefined) o["letter"] = vInt(v.letter, 0, 4294967295);
-    return o;
-  }
-  let len = 0;
-  if (v.letter !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.letter === undefined ? null : vInt(v.letter, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `MailOpen` at `path` (canonical names and indices). */
@@ -798,7 +708,6 @@ export function MailOpen$validate(v: MailOpen, path: Seg[], issues: Issue[]): vo
 export const MailOpenCodec: MessageCodec<MailOpen, "mail:open", 690> = /*@__PURE__*/ codec("mail:open", 690, {
   read: MailOpen$read,
   write: MailOpen$write,
-  wire: MailOpen$wire,
   validate: MailOpen$validate,
 });
 
@@ -891,7 +800,7 @@ export function MailSend$read(r: Reader): MailSend {
 export function MailSend$write(w: Writer, v: MailSend, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("to");
     w.str(vStr(v.to, 1, 24));
     w.str("subject");
@@ -911,22 +820,6 @@ export function MailSend$write(w: Writer, v: MailSend, named: boolean): void {
   w.str(vStr(v.body, 0, 2000));
   w.bin(vBin(v.attach, 0, 4));
   w.int(vInt(v.paper, 0, 255));
-}
-
-/** A `MailSend` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MailSend$wire(v: MailSend, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = vStr(v.to, 1, 24);
-    o["subject"] = vStr(v.subject, 0, 60);
-    o["body"] = vStr(v.body, 0, 2000);
-    o["attach"] = vBin(v.attach, 0, 4);
-    o["paper"] = vInt(v.paper, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.to, 1, 24), vStr(v.subject, 0, 60), vStr(v.body, 0, 2000), vBin(v.attach, 0, 4), vInt(v.paper, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `MailSend` at `path` (canonical names and indices). */
@@ -955,7 +848,6 @@ export function MailSend$validate(v: MailSend, path: Seg[], issues: Issue[]): vo
 export const MailSendCodec: MessageCodec<MailSend, "mail:send", 692> = /*@__PURE__*/ codec("mail:send", 692, {
   read: MailSend$read,
   write: MailSend$write,
-  wire: MailSend$wire,
   validate: MailSend$validate,
 });
 

@@ -101,12 +101,6 @@ export function Icon$write(w: Writer, v: Icon, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Icon` as JS data: its number, or (named) its name. */
-export function Icon$wire(v: Icon, named: boolean): unknown {
-  const n = Icon$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Icon` at `path` (canonical names and indices). */
 export function Icon$validate(v: Icon, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Icon$num(v));
@@ -227,7 +221,7 @@ export function Marker$read(r: Reader): Marker {
 export function Marker$write(w: Writer, v: Marker, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6);
+    w.recordLen(6);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     vFixed(v.at, 2);
@@ -254,24 +248,6 @@ export function Marker$write(w: Writer, v: Marker, named: boolean): void {
   Icon$write(w, v.icon, named);
   w.str(vStr(v.label, 0, 32));
   w.int(vInt(v.tint, 0, 16777215));
-}
-
-/** A `Marker` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Marker$wire(v: Marker, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    vFixed(v.at, 2);
-    o["mx"] = vQuant(v.at[0], 10, -50000, 50000, true, named);
-    o["mz"] = vQuant(v.at[1], 10, -50000, 50000, true, named);
-    o["icon"] = Icon$wire(v.icon, named);
-    o["label"] = vStr(v.label, 0, 32);
-    o["tint"] = vInt(v.tint, 0, 16777215);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vFixed(v.at, 2).map((x1) => vQuant(x1, 10, -50000, 50000, true, named)), Icon$wire(v.icon, named), vStr(v.label, 0, 32), vInt(v.tint, 0, 16777215)];
-  return a;
 }
 
 /** Records every issue of a `Marker` at `path` (canonical names and indices). */
@@ -477,7 +453,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
 export function MarkersAll$write(w: Writer, v: MarkersAll, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("own");
     const a1 = vList(v.own, 0, 100);
     w.arrayLen(a1.length);
@@ -525,20 +501,6 @@ export function MarkersAll$write(w: Writer, v: MarkersAll, named: boolean): void
   for (const x18 of a17) {
     Marker$write(w, x18, named);
   }
-}
-
-/** A `MarkersAll` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MarkersAll$wire(v: MarkersAll, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["own"] = vList(v.own, 0, 100).map((x1) => Marker$wire(x1, named));
-    o["shared"] = new Map<unknown, unknown>(sorted(vMap(v.shared, 0, 8)).map(([k2, x3]): [unknown, unknown] => [vStr(k2, 0, 4294967295), vList(x3, 0, 4294967295).map((x4) => Marker$wire(x4, named))]));
-    o["poi"] = vList(v.poi, 0, 64).map((x5) => Marker$wire(x5, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.own, 0, 100).map((x6) => Marker$wire(x6, named)), new Map<unknown, unknown>(sorted(vMap(v.shared, 0, 8)).map(([k7, x8]): [unknown, unknown] => [vStr(k7, 0, 4294967295), vList(x8, 0, 4294967295).map((x9) => Marker$wire(x9, named))])), vList(v.poi, 0, 64).map((x10) => Marker$wire(x10, named))];
-  return a;
 }
 
 /** Records every issue of a `MarkersAll` at `path` (canonical names and indices). */
@@ -592,7 +554,6 @@ export function MarkersAll$validate(v: MarkersAll, path: Seg[], issues: Issue[])
 export const MarkersAllCodec: MessageCodec<MarkersAll, "markers:all", 970> = /*@__PURE__*/ codec("markers:all", 970, {
   read: MarkersAll$read,
   write: MarkersAll$write,
-  wire: MarkersAll$wire,
   validate: MarkersAll$validate,
 });
 
@@ -652,7 +613,7 @@ export function MarkersPut$read(r: Reader): MarkersPut {
 export function MarkersPut$write(w: Writer, v: MarkersPut, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("marker");
     Marker$write(w, v.marker, named);
     w.str("share");
@@ -663,19 +624,6 @@ export function MarkersPut$write(w: Writer, v: MarkersPut, named: boolean): void
   w.arrayLen(len);
   Marker$write(w, v.marker, named);
   w.bool(vBool(v.share));
-}
-
-/** A `MarkersPut` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MarkersPut$wire(v: MarkersPut, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["marker"] = Marker$wire(v.marker, named);
-    o["share"] = vBool(v.share);
-    return o;
-  }
-  const a: unknown[] = [Marker$wire(v.marker, named), vBool(v.share)];
-  return a;
 }
 
 /** Records every issue of a `MarkersPut` at `path` (canonical names and indices). */
@@ -695,7 +643,6 @@ export function MarkersPut$validate(v: MarkersPut, path: Seg[], issues: Issue[])
 export const MarkersPutCodec: MessageCodec<MarkersPut, "markers:put", 970> = /*@__PURE__*/ codec("markers:put", 970, {
   read: MarkersPut$read,
   write: MarkersPut$write,
-  wire: MarkersPut$wire,
   validate: MarkersPut$validate,
 });
 
@@ -770,7 +717,7 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
 export function MarkersRemove$write(w: Writer, v: MarkersRemove, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("ids");
     const a1 = vList(v.ids, 1, 100);
     w.arrayLen(a1.length);
@@ -786,18 +733,6 @@ export function MarkersRemove$write(w: Writer, v: MarkersRemove, named: boolean)
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 4294967295));
   }
-}
-
-/** A `MarkersRemove` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MarkersRemove$wire(v: MarkersRemove, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ids"] = vList(v.ids, 1, 100).map((x1) => vInt(x1, 0, 4294967295));
-    return o;
-  }
-  const a: unknown[] = [vList(v.ids, 1, 100).map((x2) => vInt(x2, 0, 4294967295))];
-  return a;
 }
 
 /** Records every issue of a `MarkersRemove` at `path` (canonical names and indices). */
@@ -822,7 +757,6 @@ export function MarkersRemove$validate(v: MarkersRemove, path: Seg[], issues: Is
 export const MarkersRemoveCodec: MessageCodec<MarkersRemove, "markers:remove", 971> = /*@__PURE__*/ codec("markers:remove", 971, {
   read: MarkersRemove$read,
   write: MarkersRemove$write,
-  wire: MarkersRemove$wire,
   validate: MarkersRemove$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, vArr, vBigInt, vBool, vInt, vList, vObject } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * The mini-games the lobby board offers. Open: new games appear server-side first.
@@ -86,12 +86,6 @@ export function Game$write(w: Writer, v: Game, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Game` as JS data: its number, or (named) its name. */
-export function Game$wire(v: Game, named: boolean): unknown {
-  const n = Game$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Game` at `path` (canonical names and indices). */
 export function Game$validate(v: Game, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Game$num(v));
@@ -142,7 +136,7 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
 export function MinigameForfeit$write(w: Writer, v: MinigameForfeit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     return;
@@ -150,18 +144,6 @@ export function MinigameForfeit$write(w: Writer, v: MinigameForfeit, named: bool
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.round, 0, 4294967295));
-}
-
-/** A `MinigameForfeit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MinigameForfeit$wire(v: MinigameForfeit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `MinigameForfeit` at `path` (canonical names and indices). */
@@ -178,7 +160,6 @@ export function MinigameForfeit$validate(v: MinigameForfeit, path: Seg[], issues
 export const MinigameForfeitCodec: MessageCodec<MinigameForfeit, "minigame:forfeit", 453> = /*@__PURE__*/ codec("minigame:forfeit", 453, {
   read: MinigameForfeit$read,
   write: MinigameForfeit$write,
-  wire: MinigameForfeit$wire,
   validate: MinigameForfeit$validate,
 });
 
@@ -287,7 +268,7 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
 export function MinigameLobby$write(w: Writer, v: MinigameLobby, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.countdown !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.countdown !== undefined ? 1 : 0));
     w.str("game");
     Game$write(w, v.game, named);
     w.str("queued");
@@ -320,24 +301,6 @@ export function MinigameLobby$write(w: Writer, v: MinigameLobby, named: boolean)
       w.int(vInt(v.countdown, 0, 60));
     }
   }
-}
-
-/** A `MinigameLobby` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MinigameLobby$wire(v: MinigameLobby, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["game"] = Game$wire(v.game, named);
-    o["queued"] = vList(v.queued, 0, 40).map((x1) => PlayerRef$wire(x1, named));
-    o["needed"] = vInt(v.needed, 2, 16);
-    if (v.countdown !== undefined) o["countdown"] = vInt(v.countdown, 0, 60);
-    return o;
-  }
-  let len = 3;
-  if (v.countdown !== undefined) len = 4;
-  const a: unknown[] = [Game$wire(v.game, named), vList(v.queued, 0, 40).map((x2) => PlayerRef$wire(x2, named)), vInt(v.needed, 2, 16)];
-  if (len > 3) a.push((v.countdown === undefined ? null : vInt(v.countdown, 0, 60)));
-  return a;
 }
 
 /** Records every issue of a `MinigameLobby` at `path` (canonical names and indices). */
@@ -374,7 +337,6 @@ export function MinigameLobby$validate(v: MinigameLobby, path: Seg[], issues: Is
 export const MinigameLobbyCodec: MessageCodec<MinigameLobby, "minigame:lobby", 450> = /*@__PURE__*/ codec("minigame:lobby", 450, {
   read: MinigameLobby$read,
   write: MinigameLobby$write,
-  wire: MinigameLobby$wire,
   validate: MinigameLobby$validate,
 });
 
@@ -434,7 +396,7 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
 export function MinigameQueue$write(w: Writer, v: MinigameQueue, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("game");
     Game$write(w, v.game, named);
     w.str("join");
@@ -445,19 +407,6 @@ export function MinigameQueue$write(w: Writer, v: MinigameQueue, named: boolean)
   w.arrayLen(len);
   Game$write(w, v.game, named);
   w.bool(vBool(v.join));
-}
-
-/** A `MinigameQueue` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MinigameQueue$wire(v: MinigameQueue, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["game"] = Game$wire(v.game, named);
-    o["join"] = vBool(v.join);
-    return o;
-  }
-  const a: unknown[] = [Game$wire(v.game, named), vBool(v.join)];
-  return a;
 }
 
 /** Records every issue of a `MinigameQueue` at `path` (canonical names and indices). */
@@ -477,7 +426,6 @@ export function MinigameQueue$validate(v: MinigameQueue, path: Seg[], issues: Is
 export const MinigameQueueCodec: MessageCodec<MinigameQueue, "minigame:queue", 450> = /*@__PURE__*/ codec("minigame:queue", 450, {
   read: MinigameQueue$read,
   write: MinigameQueue$write,
-  wire: MinigameQueue$wire,
   validate: MinigameQueue$validate,
 });
 
@@ -563,7 +511,7 @@ export function MinigameResults$read(r: Reader): MinigameResults {
 export function MinigameResults$write(w: Writer, v: MinigameResults, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("table");
@@ -582,19 +530,6 @@ export function MinigameResults$write(w: Writer, v: MinigameResults, named: bool
   for (const x4 of a3) {
     Placing$write(w, x4, named);
   }
-}
-
-/** A `MinigameResults` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MinigameResults$wire(v: MinigameResults, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["table"] = vList(v.table, 0, 40).map((x1) => Placing$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), vList(v.table, 0, 40).map((x2) => Placing$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `MinigameResults` at `path` (canonical names and indices). */
@@ -622,7 +557,6 @@ export function MinigameResults$validate(v: MinigameResults, path: Seg[], issues
 export const MinigameResultsCodec: MessageCodec<MinigameResults, "minigame:results", 452> = /*@__PURE__*/ codec("minigame:results", 452, {
   read: MinigameResults$read,
   write: MinigameResults$write,
-  wire: MinigameResults$wire,
   validate: MinigameResults$validate,
 });
 
@@ -704,7 +638,7 @@ export function MinigameStart$read(r: Reader): MinigameStart {
 export function MinigameStart$write(w: Writer, v: MinigameStart, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("game");
@@ -721,21 +655,6 @@ export function MinigameStart$write(w: Writer, v: MinigameStart, named: boolean)
   Game$write(w, v.game, named);
   w.int(vInt(v.go_at, 0, 9007199254740991));
   w.int(vInt(v.length_s, 30, 1800));
-}
-
-/** A `MinigameStart` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MinigameStart$wire(v: MinigameStart, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["game"] = Game$wire(v.game, named);
-    o["go_at"] = vInt(v.go_at, 0, 9007199254740991);
-    o["length_s"] = vInt(v.length_s, 30, 1800);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), Game$wire(v.game, named), vInt(v.go_at, 0, 9007199254740991), vInt(v.length_s, 30, 1800)];
-  return a;
 }
 
 /** Records every issue of a `MinigameStart` at `path` (canonical names and indices). */
@@ -761,7 +680,6 @@ export function MinigameStart$validate(v: MinigameStart, path: Seg[], issues: Is
 export const MinigameStartCodec: MessageCodec<MinigameStart, "minigame:start", 451> = /*@__PURE__*/ codec("minigame:start", 451, {
   read: MinigameStart$read,
   write: MinigameStart$write,
-  wire: MinigameStart$wire,
   validate: MinigameStart$validate,
 });
 
@@ -843,7 +761,7 @@ export function Placing$read(r: Reader): Placing {
 export function Placing$write(w: Writer, v: Placing, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("player");
     PlayerRef$write(w, v.player, named);
     w.str("place");
@@ -860,21 +778,6 @@ export function Placing$write(w: Writer, v: Placing, named: boolean): void {
   w.int(vInt(v.place, 1, 40));
   w.int(vInt(v.score, -2147483648, 2147483647));
   w.int(vInt(v.coins, 0, 65535));
-}
-
-/** A `Placing` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Placing$wire(v: Placing, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["player"] = PlayerRef$wire(v.player, named);
-    o["place"] = vInt(v.place, 1, 40);
-    o["score"] = vInt(v.score, -2147483648, 2147483647);
-    o["coins"] = vInt(v.coins, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.player, named), vInt(v.place, 1, 40), vInt(v.score, -2147483648, 2147483647), vInt(v.coins, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `Placing` at `path` (canonical names and indices). */

@@ -48,7 +48,7 @@ export function ModerationAck$read(r: Reader): ModerationAck {
 export function ModerationAck$write(w: Writer, v: ModerationAck, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     return;
@@ -56,18 +56,6 @@ export function ModerationAck$write(w: Writer, v: ModerationAck, named: boolean)
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.id, 0, 4294967295));
-}
-
-/** A `ModerationAck` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ModerationAck$wire(v: ModerationAck, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `ModerationAck` at `path` (canonical names and indices). */
@@ -84,7 +72,6 @@ export function ModerationAck$validate(v: ModerationAck, path: Seg[], issues: Is
 export const ModerationAckCodec: MessageCodec<ModerationAck, "moderation:ack", 554> = /*@__PURE__*/ codec("moderation:ack", 554, {
   read: ModerationAck$read,
   write: ModerationAck$write,
-  wire: ModerationAck$wire,
   validate: ModerationAck$validate,
 });
 
@@ -144,7 +131,7 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
 export function ModerationBlock$write(w: Writer, v: ModerationBlock, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("account");
     w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
     w.str("block");
@@ -155,19 +142,6 @@ export function ModerationBlock$write(w: Writer, v: ModerationBlock, named: bool
   w.arrayLen(len);
   w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
   w.bool(vBool(v.block));
-}
-
-/** A `ModerationBlock` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ModerationBlock$wire(v: ModerationBlock, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    o["block"] = vBool(v.block);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.account, 0n, 18446744073709551615n), vBool(v.block)];
-  return a;
 }
 
 /** Records every issue of a `ModerationBlock` at `path` (canonical names and indices). */
@@ -187,7 +161,6 @@ export function ModerationBlock$validate(v: ModerationBlock, path: Seg[], issues
 export const ModerationBlockCodec: MessageCodec<ModerationBlock, "moderation:block", 551> = /*@__PURE__*/ codec("moderation:block", 551, {
   read: ModerationBlock$read,
   write: ModerationBlock$write,
-  wire: ModerationBlock$wire,
   validate: ModerationBlock$validate,
 });
 
@@ -262,7 +235,7 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
 export function ModerationBlocked$write(w: Writer, v: ModerationBlocked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("accounts");
     const a1 = vList(v.accounts, 0, 500);
     w.arrayLen(a1.length);
@@ -278,18 +251,6 @@ export function ModerationBlocked$write(w: Writer, v: ModerationBlocked, named: 
   for (const x4 of a3) {
     w.bigInt(vBigInt(x4, 0n, 18446744073709551615n));
   }
-}
-
-/** A `ModerationBlocked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ModerationBlocked$wire(v: ModerationBlocked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["accounts"] = vList(v.accounts, 0, 500).map((x1) => vBigInt(x1, 0n, 18446744073709551615n));
-    return o;
-  }
-  const a: unknown[] = [vList(v.accounts, 0, 500).map((x2) => vBigInt(x2, 0n, 18446744073709551615n))];
-  return a;
 }
 
 /** Records every issue of a `ModerationBlocked` at `path` (canonical names and indices). */
@@ -314,7 +275,6 @@ export function ModerationBlocked$validate(v: ModerationBlocked, path: Seg[], is
 export const ModerationBlockedCodec: MessageCodec<ModerationBlocked, "moderation:blocked", 551> = /*@__PURE__*/ codec("moderation:blocked", 551, {
   read: ModerationBlocked$read,
   write: ModerationBlocked$write,
-  wire: ModerationBlocked$wire,
   validate: ModerationBlocked$validate,
 });
 
@@ -389,7 +349,7 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
 export function ModerationQueue$write(w: Writer, v: ModerationQueue, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("open");
     const a1 = vList(v.open, 0, 100);
     w.arrayLen(a1.length);
@@ -405,18 +365,6 @@ export function ModerationQueue$write(w: Writer, v: ModerationQueue, named: bool
   for (const x4 of a3) {
     QueueItem$write(w, x4, named);
   }
-}
-
-/** A `ModerationQueue` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ModerationQueue$wire(v: ModerationQueue, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["open"] = vList(v.open, 0, 100).map((x1) => QueueItem$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.open, 0, 100).map((x2) => QueueItem$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `ModerationQueue` at `path` (canonical names and indices). */
@@ -441,7 +389,6 @@ export function ModerationQueue$validate(v: ModerationQueue, path: Seg[], issues
 export const ModerationQueueCodec: MessageCodec<ModerationQueue, "moderation:queue", 552> = /*@__PURE__*/ codec("moderation:queue", 552, {
   read: ModerationQueue$read,
   write: ModerationQueue$write,
-  wire: ModerationQueue$wire,
   validate: ModerationQueue$validate,
 });
 
@@ -512,7 +459,7 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
 export function ModerationWarning$write(w: Writer, v: ModerationWarning, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("text");
@@ -526,20 +473,6 @@ export function ModerationWarning$write(w: Writer, v: ModerationWarning, named: 
   w.int(vInt(v.id, 0, 4294967295));
   w.str(vStr(v.text, 1, 500));
   w.int(vInt(v.strikes, 1, 3));
-}
-
-/** A `ModerationWarning` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ModerationWarning$wire(v: ModerationWarning, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["text"] = vStr(v.text, 1, 500);
-    o["strikes"] = vInt(v.strikes, 1, 3);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), vStr(v.text, 1, 500), vInt(v.strikes, 1, 3)];
-  return a;
 }
 
 /** Records every issue of a `ModerationWarning` at `path` (canonical names and indices). */
@@ -562,7 +495,6 @@ export function ModerationWarning$validate(v: ModerationWarning, path: Seg[], is
 export const ModerationWarningCodec: MessageCodec<ModerationWarning, "moderation:warning", 553> = /*@__PURE__*/ codec("moderation:warning", 553, {
   read: ModerationWarning$read,
   write: ModerationWarning$write,
-  wire: ModerationWarning$wire,
   validate: ModerationWarning$validate,
 });
 
@@ -655,7 +587,7 @@ export function QueueItem$read(r: Reader): QueueItem {
 export function QueueItem$write(w: Writer, v: QueueItem, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("ticket");
     w.int(vInt(v.ticket, 0, 4294967295));
     w.str("category");
@@ -675,22 +607,6 @@ export function QueueItem$write(w: Writer, v: QueueItem, named: boolean): void {
   w.str(vStr(v.target, 1, 24));
   w.int(vInt(v.reports_24h, 0, 65535));
   w.int(vInt(v.at, 0, 9007199254740991));
-}
-
-/** A `QueueItem` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QueueItem$wire(v: QueueItem, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ticket"] = vInt(v.ticket, 0, 4294967295);
-    o["category"] = ReportCategory$wire(v.category, named);
-    o["target"] = vStr(v.target, 1, 24);
-    o["reports_24h"] = vInt(v.reports_24h, 0, 65535);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.ticket, 0, 4294967295), ReportCategory$wire(v.category, named), vStr(v.target, 1, 24), vInt(v.reports_24h, 0, 65535), vInt(v.at, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `QueueItem` at `path` (canonical names and indices). */
@@ -804,12 +720,6 @@ export function ReportCategory$write(w: Writer, v: ReportCategory, named: boolea
   else w.int(n);
 }
 
-/** A `ReportCategory` as JS data: its number, or (named) its name. */
-export function ReportCategory$wire(v: ReportCategory, named: boolean): unknown {
-  const n = ReportCategory$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `ReportCategory` at `path` (canonical names and indices). */
 export function ReportCategory$validate(v: ReportCategory, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => ReportCategory$num(v));
@@ -871,7 +781,7 @@ export function ReportReceived$read(r: Reader): ReportReceived {
 export function ReportReceived$write(w: Writer, v: ReportReceived, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("ticket");
     w.int(vInt(v.ticket, 0, 4294967295));
     w.str("auto_muted");
@@ -882,19 +792,6 @@ export function ReportReceived$write(w: Writer, v: ReportReceived, named: boolea
   w.arrayLen(len);
   w.int(vInt(v.ticket, 0, 4294967295));
   w.bool(vBool(v.auto_muted));
-}
-
-/** A `ReportReceived` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ReportReceived$wire(v: ReportReceived, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ticket"] = vInt(v.ticket, 0, 4294967295);
-    o["auto_muted"] = vBool(v.auto_muted);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.ticket, 0, 4294967295), vBool(v.auto_muted)];
-  return a;
 }
 
 /** Records every issue of a `ReportReceived` at `path` (canonical names and indices). */
@@ -914,7 +811,6 @@ export function ReportReceived$validate(v: ReportReceived, path: Seg[], issues: 
 export const ReportReceivedCodec: MessageCodec<ReportReceived, "report:received", 550> = /*@__PURE__*/ codec("report:received", 550, {
   read: ReportReceived$read,
   write: ReportReceived$write,
-  wire: ReportReceived$wire,
   validate: ReportReceived$validate,
 });
 
@@ -1034,7 +930,7 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
 export function ReportSubmit$write(w: Writer, v: ReportSubmit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4 + (v.screenshot !== undefined ? 1 : 0));
+    w.recordLen(4 + (v.screenshot !== undefined ? 1 : 0));
     w.str("target");
     w.str(vStr(v.target, 9, 9));
     w.str("category");
@@ -1070,25 +966,6 @@ export function ReportSubmit$write(w: Writer, v: ReportSubmit, named: boolean): 
       w.bin(vBin(v.screenshot, 0, 262144));
     }
   }
-}
-
-/** A `ReportSubmit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ReportSubmit$wire(v: ReportSubmit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["target"] = vStr(v.target, 9, 9);
-    o["category"] = ReportCategory$wire(v.category, named);
-    o["lines"] = vList(v.lines, 0, 20).map((x1) => vInt(x1, 0, 4294967295));
-    o["details"] = vStr(v.details, 0, 1000);
-    if (v.screenshot !== undefined) o["screenshot"] = vBin(v.screenshot, 0, 262144);
-    return o;
-  }
-  let len = 4;
-  if (v.screenshot !== undefined) len = 5;
-  const a: unknown[] = [vStr(v.target, 9, 9), ReportCategory$wire(v.category, named), vList(v.lines, 0, 20).map((x2) => vInt(x2, 0, 4294967295)), vStr(v.details, 0, 1000)];
-  if (len > 4) a.push((v.screenshot === undefined ? null : vBin(v.screenshot, 0, 262144)));
-  return a;
 }
 
 /** Records every issue of a `ReportSubmit` at `path` (canonical names and indices). */
@@ -1128,7 +1005,6 @@ export function ReportSubmit$validate(v: ReportSubmit, path: Seg[], issues: Issu
 export const ReportSubmitCodec: MessageCodec<ReportSubmit, "report:submit", 550> = /*@__PURE__*/ codec("report:submit", 550, {
   read: ReportSubmit$read,
   write: ReportSubmit$write,
-  wire: ReportSubmit$wire,
   validate: ReportSubmit$validate,
 });
 

@@ -91,12 +91,6 @@ export function Instrument$write(w: Writer, v: Instrument, named: boolean): void
   else w.int(n);
 }
 
-/** A `Instrument` as JS data: its number, or (named) its name. */
-export function Instrument$wire(v: Instrument, named: boolean): unknown {
-  const n = Instrument$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Instrument` at `path` (canonical names and indices). */
 export function Instrument$validate(v: Instrument, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Instrument$num(v));
@@ -218,7 +212,7 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
 export function MusicJukebox$write(w: Writer, v: MusicJukebox, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4 + (v.now !== undefined ? 1 : 0));
+    w.recordLen(4 + (v.now !== undefined ? 1 : 0));
     if (v.now !== undefined) {
       w.str("now");
       w.str(vStr(v.now, 0, 40));
@@ -251,22 +245,6 @@ export function MusicJukebox$write(w: Writer, v: MusicJukebox, named: boolean): 
     w.str(vStr(x4, 1, 40));
   }
   writeQuant(w, v.volume, 100, 0, 100, true, named);
-}
-
-/** A `MusicJukebox` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MusicJukebox$wire(v: MusicJukebox, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.now !== undefined) o["now"] = vStr(v.now, 0, 40);
-    o["position_s"] = vQuant(v.position_s, 100, -1125899906842624, 1125899906842624, false, named);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    o["queue"] = vList(v.queue, 0, 20).map((x1) => vStr(x1, 1, 40));
-    o["volume"] = vQuant(v.volume, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [(v.now === undefined ? null : vStr(v.now, 0, 40)), vQuant(v.position_s, 100, -1125899906842624, 1125899906842624, false, named), vInt(v.at, 0, 9007199254740991), vList(v.queue, 0, 20).map((x2) => vStr(x2, 1, 40)), vQuant(v.volume, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `MusicJukebox` at `path` (canonical names and indices). */
@@ -306,7 +284,6 @@ export function MusicJukebox$validate(v: MusicJukebox, path: Seg[], issues: Issu
 export const MusicJukeboxCodec: MessageCodec<MusicJukebox, "music:jukebox", 611> = /*@__PURE__*/ codec("music:jukebox", 611, {
   read: MusicJukebox$read,
   write: MusicJukebox$write,
-  wire: MusicJukebox$wire,
   validate: MusicJukebox$validate,
 });
 
@@ -388,7 +365,7 @@ export function MusicMix$read(r: Reader): MusicMix {
 export function MusicMix$write(w: Writer, v: MusicMix, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("gains");
     const m1 = vMap(v.gains, 0, 8);
     w.mapLen(m1.size);
@@ -406,18 +383,6 @@ export function MusicMix$write(w: Writer, v: MusicMix, named: boolean): void {
     w.str(vStr(k5, 0, 4294967295));
     writeQuant(w, x6, 100, 0, 150, true, named);
   }
-}
-
-/** A `MusicMix` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MusicMix$wire(v: MusicMix, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["gains"] = new Map<unknown, unknown>(sorted(vMap(v.gains, 0, 8)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vQuant(x2, 100, 0, 150, true, named)]));
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.gains, 0, 8)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vQuant(x4, 100, 0, 150, true, named)]))];
-  return a;
 }
 
 /** Records every issue of a `MusicMix` at `path` (canonical names and indices). */
@@ -442,7 +407,6 @@ export function MusicMix$validate(v: MusicMix, path: Seg[], issues: Issue[]): vo
 export const MusicMixCodec: MessageCodec<MusicMix, "music:mix", 612> = /*@__PURE__*/ codec("music:mix", 612, {
   read: MusicMix$read,
   write: MusicMix$write,
-  wire: MusicMix$wire,
   validate: MusicMix$validate,
 });
 
@@ -524,7 +488,7 @@ export function MusicNotes$read(r: Reader): MusicNotes {
 export function MusicNotes$write(w: Writer, v: MusicNotes, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("instrument");
     Instrument$write(w, v.instrument, named);
     w.str("notes");
@@ -541,21 +505,6 @@ export function MusicNotes$write(w: Writer, v: MusicNotes, named: boolean): void
   w.bin(vBin(v.notes, 1, 16));
   w.bin(vBin(v.offsets, 1, 16));
   writeQuant(w, v.velocity, 100, 0, 100, true, named);
-}
-
-/** A `MusicNotes` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MusicNotes$wire(v: MusicNotes, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["instrument"] = Instrument$wire(v.instrument, named);
-    o["notes"] = vBin(v.notes, 1, 16);
-    o["offsets"] = vBin(v.offsets, 1, 16);
-    o["velocity"] = vQuant(v.velocity, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [Instrument$wire(v.instrument, named), vBin(v.notes, 1, 16), vBin(v.offsets, 1, 16), vQuant(v.velocity, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `MusicNotes` at `path` (canonical names and indices). */
@@ -581,7 +530,6 @@ export function MusicNotes$validate(v: MusicNotes, path: Seg[], issues: Issue[])
 export const MusicNotesCodec: MessageCodec<MusicNotes, "music:notes", 610> = /*@__PURE__*/ codec("music:notes", 610, {
   read: MusicNotes$read,
   write: MusicNotes$write,
-  wire: MusicNotes$wire,
   validate: MusicNotes$validate,
 });
 
@@ -652,7 +600,7 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
 export function MusicNotesHeard$write(w: Writer, v: MusicNotesHeard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("instrument");
@@ -666,20 +614,6 @@ export function MusicNotesHeard$write(w: Writer, v: MusicNotesHeard, named: bool
   w.str(vStr(v.s, 9, 9));
   Instrument$write(w, v.instrument, named);
   w.bin(vBin(v.packed, 2, 32));
-}
-
-/** A `MusicNotesHeard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MusicNotesHeard$wire(v: MusicNotesHeard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["instrument"] = Instrument$wire(v.instrument, named);
-    o["packed"] = vBin(v.packed, 2, 32);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), Instrument$wire(v.instrument, named), vBin(v.packed, 2, 32)];
-  return a;
 }
 
 /** Records every issue of a `MusicNotesHeard` at `path` (canonical names and indices). */
@@ -702,7 +636,6 @@ export function MusicNotesHeard$validate(v: MusicNotesHeard, path: Seg[], issues
 export const MusicNotesHeardCodec: MessageCodec<MusicNotesHeard, "music:notes", 610> = /*@__PURE__*/ codec("music:notes", 610, {
   read: MusicNotesHeard$read,
   write: MusicNotesHeard$write,
-  wire: MusicNotesHeard$wire,
   validate: MusicNotesHeard$validate,
 });
 
@@ -751,7 +684,7 @@ export function MusicQueue$read(r: Reader): MusicQueue {
 export function MusicQueue$write(w: Writer, v: MusicQueue, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("track");
     w.str(vStr(v.track, 1, 40));
     return;
@@ -759,18 +692,6 @@ export function MusicQueue$write(w: Writer, v: MusicQueue, named: boolean): void
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.track, 1, 40));
-}
-
-/** A `MusicQueue` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function MusicQueue$wire(v: MusicQueue, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["track"] = vStr(v.track, 1, 40);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.track, 1, 40)];
-  return a;
 }
 
 /** Records every issue of a `MusicQueue` at `path` (canonical names and indices). */
@@ -787,7 +708,6 @@ export function MusicQueue$validate(v: MusicQueue, path: Seg[], issues: Issue[])
 export const MusicQueueCodec: MessageCodec<MusicQueue, "music:queue", 611> = /*@__PURE__*/ codec("music:queue", 611, {
   read: MusicQueue$read,
   write: MusicQueue$write,
-  wire: MusicQueue$wire,
   validate: MusicQueue$validate,
 });
 

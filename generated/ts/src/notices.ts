@@ -71,12 +71,6 @@ export function Level$write(w: Writer, v: Level, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Level` as JS data: its number, or (named) its name. */
-export function Level$wire(v: Level, named: boolean): unknown {
-  const n = Level$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Level` at `path` (canonical names and indices). */
 export function Level$validate(v: Level, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Level$num(v));
@@ -289,14 +283,14 @@ export function NoticeBody$write(w: Writer, v: NoticeBody, named: boolean): void
   vObject(v);
   switch (v.kind) {
     case "Text": {
-      if (named) { w.mapLen(1); w.str("Text"); } else { w.arrayLen(2); w.int(1); }
+      if (named) { w.recordLen(1); w.str("Text"); } else { w.arrayLen(2); w.int(1); }
       w.str(vStr(v.value, 1, 500));
       return;
     }
     case "Restart": {
       if (named) {
-        w.mapLen(1); w.str("Restart");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Restart");
+        w.recordLen(2);
         w.str("at");
         w.int(vInt(v.at, 0, 9007199254740991));
         w.str("downtime_s");
@@ -311,13 +305,13 @@ export function NoticeBody$write(w: Writer, v: NoticeBody, named: boolean): void
       return;
     }
     case "NewBuild": {
-      if (named) { w.mapLen(1); w.str("NewBuild"); w.mapLen(0); } else { w.arrayLen(1); w.int(4); }
+      if (named) { w.recordLen(1); w.str("NewBuild"); w.recordLen(0); } else { w.arrayLen(1); w.int(4); }
       return;
     }
     case "Feat": {
       if (named) {
-        w.mapLen(1); w.str("Feat");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Feat");
+        w.recordLen(2);
         w.str("name");
         w.str(vStr(v.name, 1, 24));
         w.str("key");
@@ -330,41 +324,6 @@ export function NoticeBody$write(w: Writer, v: NoticeBody, named: boolean): void
         w.str(vStr(v.key, 1, 48));
       }
       return;
-    }
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `NoticeBody` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function NoticeBody$wire(v: NoticeBody, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Text": {
-      const x = vStr(v.value, 1, 500);
-      return named ? { "Text": x } : [1, x];
-    }
-    case "Restart": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["at"] = vInt(v.at, 0, 9007199254740991);
-        o["downtime_s"] = vInt(v.downtime_s, 0, 65535);
-        return { "Restart": o };
-      }
-      const a: unknown[] = [2, vInt(v.at, 0, 9007199254740991), vInt(v.downtime_s, 0, 65535)];
-      return a;
-    }
-    case "NewBuild": {
-      return named ? { "NewBuild": {} } : [4];
-    }
-    case "Feat": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["name"] = vStr(v.name, 1, 24);
-        o["key"] = vStr(v.key, 1, 48);
-        return { "Feat": o };
-      }
-      const a: unknown[] = [5, vStr(v.name, 1, 24), vStr(v.key, 1, 48)];
-      return a;
     }
   }
   throw badVariant((v as { kind: unknown }).kind);
@@ -473,7 +432,7 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
 export function NoticeBroadcast$write(w: Writer, v: NoticeBroadcast, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.to !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.to !== undefined ? 1 : 0));
     w.str("level");
     Level$write(w, v.level, named);
     w.str("body");
@@ -495,23 +454,6 @@ export function NoticeBroadcast$write(w: Writer, v: NoticeBroadcast, named: bool
       w.str(vStr(v.to, 9, 9));
     }
   }
-}
-
-/** A `NoticeBroadcast` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NoticeBroadcast$wire(v: NoticeBroadcast, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["level"] = Level$wire(v.level, named);
-    o["body"] = NoticeBody$wire(v.body, named);
-    if (v.to !== undefined) o["to"] = vStr(v.to, 9, 9);
-    return o;
-  }
-  let len = 2;
-  if (v.to !== undefined) len = 3;
-  const a: unknown[] = [Level$wire(v.level, named), NoticeBody$wire(v.body, named)];
-  if (len > 2) a.push((v.to === undefined ? null : vStr(v.to, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `NoticeBroadcast` at `path` (canonical names and indices). */
@@ -537,7 +479,6 @@ export function NoticeBroadcast$validate(v: NoticeBroadcast, path: Seg[], issues
 export const NoticeBroadcastCodec: MessageCodec<NoticeBroadcast, "notice:broadcast", 1151> = /*@__PURE__*/ codec("notice:broadcast", 1151, {
   read: NoticeBroadcast$read,
   write: NoticeBroadcast$write,
-  wire: NoticeBroadcast$wire,
   validate: NoticeBroadcast$validate,
 });
 
@@ -586,7 +527,7 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
 export function NoticeDismiss$write(w: Writer, v: NoticeDismiss, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     return;
@@ -594,18 +535,6 @@ export function NoticeDismiss$write(w: Writer, v: NoticeDismiss, named: boolean)
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.id, 0, 4294967295));
-}
-
-/** A `NoticeDismiss` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NoticeDismiss$wire(v: NoticeDismiss, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.id, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `NoticeDismiss` at `path` (canonical names and indices). */
@@ -622,7 +551,6 @@ export function NoticeDismiss$validate(v: NoticeDismiss, path: Seg[], issues: Is
 export const NoticeDismissCodec: MessageCodec<NoticeDismiss, "notice:dismiss", 1150> = /*@__PURE__*/ codec("notice:dismiss", 1150, {
   read: NoticeDismiss$read,
   write: NoticeDismiss$write,
-  wire: NoticeDismiss$wire,
   validate: NoticeDismiss$validate,
 });
 
@@ -705,7 +633,7 @@ export function NoticeShow$read(r: Reader): NoticeShow {
 export function NoticeShow$write(w: Writer, v: NoticeShow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.ttl_s !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.ttl_s !== undefined ? 1 : 0));
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("level");
@@ -730,24 +658,6 @@ export function NoticeShow$write(w: Writer, v: NoticeShow, named: boolean): void
       w.int(vInt(v.ttl_s, 0, 65535));
     }
   }
-}
-
-/** A `NoticeShow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NoticeShow$wire(v: NoticeShow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["level"] = Level$wire(v.level, named);
-    o["body"] = NoticeBody$wire(v.body, named);
-    if (v.ttl_s !== undefined) o["ttl_s"] = vInt(v.ttl_s, 0, 65535);
-    return o;
-  }
-  let len = 3;
-  if (v.ttl_s !== undefined) len = 4;
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), Level$wire(v.level, named), NoticeBody$wire(v.body, named)];
-  if (len > 3) a.push((v.ttl_s === undefined ? null : vInt(v.ttl_s, 0, 65535)));
-  return a;
 }
 
 /** Records every issue of a `NoticeShow` at `path` (canonical names and indices). */
@@ -776,7 +686,6 @@ export function NoticeShow$validate(v: NoticeShow, path: Seg[], issues: Issue[])
 export const NoticeShowCodec: MessageCodec<NoticeShow, "notice:show", 1150> = /*@__PURE__*/ codec("notice:show", 1150, {
   read: NoticeShow$read,
   write: NoticeShow$write,
-  wire: NoticeShow$wire,
   validate: NoticeShow$validate,
 });
 

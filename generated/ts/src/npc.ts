@@ -81,12 +81,6 @@ export function Mood$write(w: Writer, v: Mood, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Mood` as JS data: its number, or (named) its name. */
-export function Mood$wire(v: Mood, named: boolean): unknown {
-  const n = Mood$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Mood` at `path` (canonical names and indices). */
 export function Mood$validate(v: Mood, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Mood$num(v));
@@ -159,7 +153,7 @@ export function NpcBark$read(r: Reader): NpcBark {
 export function NpcBark$write(w: Writer, v: NpcBark, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     w.str("line");
@@ -173,20 +167,6 @@ export function NpcBark$write(w: Writer, v: NpcBark, named: boolean): void {
   w.int(vInt(v.npc, 0, 4294967295));
   w.int(vInt(v.line, 0, 65535));
   w.int(vInt(v.secs, 1, 10));
-}
-
-/** A `NpcBark` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcBark$wire(v: NpcBark, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    o["line"] = vInt(v.line, 0, 65535);
-    o["secs"] = vInt(v.secs, 1, 10);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295), vInt(v.line, 0, 65535), vInt(v.secs, 1, 10)];
-  return a;
 }
 
 /** Records every issue of a `NpcBark` at `path` (canonical names and indices). */
@@ -209,7 +189,6 @@ export function NpcBark$validate(v: NpcBark, path: Seg[], issues: Issue[]): void
 export const NpcBarkCodec: MessageCodec<NpcBark, "npc:bark", 375> = /*@__PURE__*/ codec("npc:bark", 375, {
   read: NpcBark$read,
   write: NpcBark$write,
-  wire: NpcBark$wire,
   validate: NpcBark$validate,
 });
 
@@ -258,7 +237,7 @@ export function NpcBye$read(r: Reader): NpcBye {
 export function NpcBye$write(w: Writer, v: NpcBye, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     return;
@@ -266,18 +245,6 @@ export function NpcBye$write(w: Writer, v: NpcBye, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.npc, 0, 4294967295));
-}
-
-/** A `NpcBye` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcBye$wire(v: NpcBye, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `NpcBye` at `path` (canonical names and indices). */
@@ -294,7 +261,6 @@ export function NpcBye$validate(v: NpcBye, path: Seg[], issues: Issue[]): void {
 export const NpcByeCodec: MessageCodec<NpcBye, "npc:bye", 372> = /*@__PURE__*/ codec("npc:bye", 372, {
   read: NpcBye$read,
   write: NpcBye$write,
-  wire: NpcBye$wire,
   validate: NpcBye$validate,
 });
 
@@ -355,7 +321,7 @@ export function NpcChoose$read(r: Reader): NpcChoose {
 export function NpcChoose$write(w: Writer, v: NpcChoose, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.choice !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.choice !== undefined ? 1 : 0));
     w.str("node");
     w.int(vInt(v.node, 0, 4294967295));
     if (v.choice !== undefined) {
@@ -374,22 +340,6 @@ export function NpcChoose$write(w: Writer, v: NpcChoose, named: boolean): void {
       w.int(vInt(v.choice, 0, 3));
     }
   }
-}
-
-/** A `NpcChoose` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcChoose$wire(v: NpcChoose, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["node"] = vInt(v.node, 0, 4294967295);
-    if (v.choice !== undefined) o["choice"] = vInt(v.choice, 0, 3);
-    return o;
-  }
-  let len = 1;
-  if (v.choice !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.node, 0, 4294967295)];
-  if (len > 1) a.push((v.choice === undefined ? null : vInt(v.choice, 0, 3)));
-  return a;
 }
 
 /** Records every issue of a `NpcChoose` at `path` (canonical names and indices). */
@@ -412,7 +362,6 @@ export function NpcChoose$validate(v: NpcChoose, path: Seg[], issues: Issue[]): 
 export const NpcChooseCodec: MessageCodec<NpcChoose, "npc:choose", 371> = /*@__PURE__*/ codec("npc:choose", 371, {
   read: NpcChoose$read,
   write: NpcChoose$write,
-  wire: NpcChoose$wire,
   validate: NpcChoose$validate,
 });
 
@@ -483,7 +432,7 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
 export function NpcFriendship$write(w: Writer, v: NpcFriendship, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     w.str("hearts");
@@ -497,20 +446,6 @@ export function NpcFriendship$write(w: Writer, v: NpcFriendship, named: boolean)
   w.int(vInt(v.npc, 0, 4294967295));
   writeQuant(w, v.hearts, 10, 0, 100, true, named);
   Mood$write(w, v.mood, named);
-}
-
-/** A `NpcFriendship` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcFriendship$wire(v: NpcFriendship, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    o["hearts"] = vQuant(v.hearts, 10, 0, 100, true, named);
-    o["mood"] = Mood$wire(v.mood, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295), vQuant(v.hearts, 10, 0, 100, true, named), Mood$wire(v.mood, named)];
-  return a;
 }
 
 /** Records every issue of a `NpcFriendship` at `path` (canonical names and indices). */
@@ -533,7 +468,6 @@ export function NpcFriendship$validate(v: NpcFriendship, path: Seg[], issues: Is
 export const NpcFriendshipCodec: MessageCodec<NpcFriendship, "npc:friendship", 374> = /*@__PURE__*/ codec("npc:friendship", 374, {
   read: NpcFriendship$read,
   write: NpcFriendship$write,
-  wire: NpcFriendship$wire,
   validate: NpcFriendship$validate,
 });
 
@@ -593,7 +527,7 @@ export function NpcGift$read(r: Reader): NpcGift {
 export function NpcGift$write(w: Writer, v: NpcGift, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     w.str("slot");
@@ -604,19 +538,6 @@ export function NpcGift$write(w: Writer, v: NpcGift, named: boolean): void {
   w.arrayLen(len);
   w.int(vInt(v.npc, 0, 4294967295));
   w.int(vInt(v.slot, 0, 47));
-}
-
-/** A `NpcGift` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcGift$wire(v: NpcGift, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    o["slot"] = vInt(v.slot, 0, 47);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295), vInt(v.slot, 0, 47)];
-  return a;
 }
 
 /** Records every issue of a `NpcGift` at `path` (canonical names and indices). */
@@ -636,7 +557,6 @@ export function NpcGift$validate(v: NpcGift, path: Seg[], issues: Issue[]): void
 export const NpcGiftCodec: MessageCodec<NpcGift, "npc:gift", 373> = /*@__PURE__*/ codec("npc:gift", 373, {
   read: NpcGift$read,
   write: NpcGift$write,
-  wire: NpcGift$wire,
   validate: NpcGift$validate,
 });
 
@@ -767,7 +687,7 @@ export function NpcLine$read(r: Reader): NpcLine {
 export function NpcLine$write(w: Writer, v: NpcLine, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5 + (v.voice !== undefined ? 1 : 0));
+    w.recordLen(5 + (v.voice !== undefined ? 1 : 0));
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     w.str("node");
@@ -806,26 +726,6 @@ export function NpcLine$write(w: Writer, v: NpcLine, named: boolean): void {
       w.str(vStr(v.voice, 0, 48));
     }
   }
-}
-
-/** A `NpcLine` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcLine$wire(v: NpcLine, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    o["node"] = vInt(v.node, 0, 4294967295);
-    o["text"] = vStr(v.text, 1, 400);
-    o["choices"] = vList(v.choices, 0, 4).map((x1) => vStr(x1, 1, 80));
-    o["mood"] = Mood$wire(v.mood, named);
-    if (v.voice !== undefined) o["voice"] = vStr(v.voice, 0, 48);
-    return o;
-  }
-  let len = 5;
-  if (v.voice !== undefined) len = 6;
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295), vInt(v.node, 0, 4294967295), vStr(v.text, 1, 400), vList(v.choices, 0, 4).map((x2) => vStr(x2, 1, 80)), Mood$wire(v.mood, named)];
-  if (len > 5) a.push((v.voice === undefined ? null : vStr(v.voice, 0, 48)));
-  return a;
 }
 
 /** Records every issue of a `NpcLine` at `path` (canonical names and indices). */
@@ -868,7 +768,6 @@ export function NpcLine$validate(v: NpcLine, path: Seg[], issues: Issue[]): void
 export const NpcLineCodec: MessageCodec<NpcLine, "npc:line", 370> = /*@__PURE__*/ codec("npc:line", 370, {
   read: NpcLine$read,
   write: NpcLine$write,
-  wire: NpcLine$wire,
   validate: NpcLine$validate,
 });
 
@@ -917,7 +816,7 @@ export function NpcTalk$read(r: Reader): NpcTalk {
 export function NpcTalk$write(w: Writer, v: NpcTalk, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     return;
@@ -925,18 +824,6 @@ export function NpcTalk$write(w: Writer, v: NpcTalk, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.npc, 0, 4294967295));
-}
-
-/** A `NpcTalk` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NpcTalk$wire(v: NpcTalk, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `NpcTalk` at `path` (canonical names and indices). */
@@ -953,7 +840,6 @@ export function NpcTalk$validate(v: NpcTalk, path: Seg[], issues: Issue[]): void
 export const NpcTalkCodec: MessageCodec<NpcTalk, "npc:talk", 370> = /*@__PURE__*/ codec("npc:talk", 370, {
   read: NpcTalk$read,
   write: NpcTalk$write,
-  wire: NpcTalk$wire,
   validate: NpcTalk$validate,
 });
 

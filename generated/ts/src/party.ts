@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vBool, vFixed, vInt, vList, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * A party member.
@@ -98,7 +98,7 @@ export function Member$read(r: Reader): Member {
 export function Member$write(w: Writer, v: Member, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("player");
     PlayerRef$write(w, v.player, named);
     w.str("leader");
@@ -120,20 +120,6 @@ export function Member$write(w: Writer, v: Member, named: boolean): void {
   for (const x4 of a3) {
     writeQuant(w, x4, 10, -50000, 50000, true, named);
   }
-}
-
-/** A `Member` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Member$wire(v: Member, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["player"] = PlayerRef$wire(v.player, named);
-    o["leader"] = vBool(v.leader);
-    o["map"] = vFixed(v.map, 2).map((x1) => vQuant(x1, 10, -50000, 50000, true, named));
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.player, named), vBool(v.leader), vFixed(v.map, 2).map((x2) => vQuant(x2, 10, -50000, 50000, true, named))];
-  return a;
 }
 
 /** Records every issue of a `Member` at `path` (canonical names and indices). */
@@ -202,7 +188,7 @@ export function PartyInvite$read(r: Reader): PartyInvite {
 export function PartyInvite$write(w: Writer, v: PartyInvite, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     return;
@@ -210,18 +196,6 @@ export function PartyInvite$write(w: Writer, v: PartyInvite, named: boolean): vo
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
-}
-
-/** A `PartyInvite` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyInvite$wire(v: PartyInvite, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `PartyInvite` at `path` (canonical names and indices). */
@@ -238,7 +212,6 @@ export function PartyInvite$validate(v: PartyInvite, path: Seg[], issues: Issue[
 export const PartyInviteCodec: MessageCodec<PartyInvite, "party:invite", 670> = /*@__PURE__*/ codec("party:invite", 670, {
   read: PartyInvite$read,
   write: PartyInvite$write,
-  wire: PartyInvite$wire,
   validate: PartyInvite$validate,
 });
 
@@ -309,7 +282,7 @@ export function PartyInvited$read(r: Reader): PartyInvited {
 export function PartyInvited$write(w: Writer, v: PartyInvited, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("party");
     w.int(vInt(v.party, 0, 4294967295));
     w.str("by");
@@ -323,20 +296,6 @@ export function PartyInvited$write(w: Writer, v: PartyInvited, named: boolean): 
   w.int(vInt(v.party, 0, 4294967295));
   PlayerRef$write(w, v.by, named);
   w.int(vInt(v.size, 1, 8));
-}
-
-/** A `PartyInvited` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyInvited$wire(v: PartyInvited, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["party"] = vInt(v.party, 0, 4294967295);
-    o["by"] = PlayerRef$wire(v.by, named);
-    o["size"] = vInt(v.size, 1, 8);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.party, 0, 4294967295), PlayerRef$wire(v.by, named), vInt(v.size, 1, 8)];
-  return a;
 }
 
 /** Records every issue of a `PartyInvited` at `path` (canonical names and indices). */
@@ -359,7 +318,6 @@ export function PartyInvited$validate(v: PartyInvited, path: Seg[], issues: Issu
 export const PartyInvitedCodec: MessageCodec<PartyInvited, "party:invited", 670> = /*@__PURE__*/ codec("party:invited", 670, {
   read: PartyInvited$read,
   write: PartyInvited$write,
-  wire: PartyInvited$wire,
   validate: PartyInvited$validate,
 });
 
@@ -408,7 +366,7 @@ export function PartyJoin$read(r: Reader): PartyJoin {
 export function PartyJoin$write(w: Writer, v: PartyJoin, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("party");
     w.int(vInt(v.party, 0, 4294967295));
     return;
@@ -416,18 +374,6 @@ export function PartyJoin$write(w: Writer, v: PartyJoin, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.party, 0, 4294967295));
-}
-
-/** A `PartyJoin` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyJoin$wire(v: PartyJoin, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["party"] = vInt(v.party, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.party, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `PartyJoin` at `path` (canonical names and indices). */
@@ -444,7 +390,6 @@ export function PartyJoin$validate(v: PartyJoin, path: Seg[], issues: Issue[]): 
 export const PartyJoinCodec: MessageCodec<PartyJoin, "party:join", 671> = /*@__PURE__*/ codec("party:join", 671, {
   read: PartyJoin$read,
   write: PartyJoin$write,
-  wire: PartyJoin$wire,
   validate: PartyJoin$validate,
 });
 
@@ -494,7 +439,7 @@ export function PartyLeave$read(r: Reader): PartyLeave {
 export function PartyLeave$write(w: Writer, v: PartyLeave, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.kick !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.kick !== undefined ? 1 : 0));
     if (v.kick !== undefined) {
       w.str("kick");
       w.str(vStr(v.kick, 9, 9));
@@ -510,21 +455,6 @@ export function PartyLeave$write(w: Writer, v: PartyLeave, named: boolean): void
       w.str(vStr(v.kick, 9, 9));
     }
   }
-}
-
-/** A `PartyLeave` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyLeave$wire(v: PartyLeave, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.kick !== undefined) o["kick"] = vStr(v.kick, 9, 9);
-    return o;
-  }
-  let len = 0;
-  if (v.kick !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.kick === undefined ? null : vStr(v.kick, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `PartyLeave` at `path` (canonical names and indices). */
@@ -544,7 +474,6 @@ export function PartyLeave$validate(v: PartyLeave, path: Seg[], issues: Issue[])
 export const PartyLeaveCodec: MessageCodec<PartyLeave, "party:leave", 672> = /*@__PURE__*/ codec("party:leave", 672, {
   read: PartyLeave$read,
   write: PartyLeave$write,
-  wire: PartyLeave$wire,
   validate: PartyLeave$validate,
 });
 
@@ -631,7 +560,7 @@ export function PartyPing$read(r: Reader): PartyPing {
 export function PartyPing$write(w: Writer, v: PartyPing, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.by !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.by !== undefined ? 1 : 0));
     w.str("at");
     const a1 = vFixed(v.at, 2);
     w.arrayLen(2);
@@ -658,22 +587,6 @@ export function PartyPing$write(w: Writer, v: PartyPing, named: boolean): void {
       w.str(vStr(v.by, 9, 9));
     }
   }
-}
-
-/** A `PartyPing` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyPing$wire(v: PartyPing, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = vFixed(v.at, 2).map((x1) => vQuant(x1, 10, -50000, 50000, true, named));
-    if (v.by !== undefined) o["by"] = vStr(v.by, 9, 9);
-    return o;
-  }
-  let len = 1;
-  if (v.by !== undefined) len = 2;
-  const a: unknown[] = [vFixed(v.at, 2).map((x2) => vQuant(x2, 10, -50000, 50000, true, named))];
-  if (len > 1) a.push((v.by === undefined ? null : vStr(v.by, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `PartyPing` at `path` (canonical names and indices). */
@@ -703,7 +616,6 @@ export function PartyPing$validate(v: PartyPing, path: Seg[], issues: Issue[]): 
 export const PartyPingCodec: MessageCodec<PartyPing, "party:ping", 674> = /*@__PURE__*/ codec("party:ping", 674, {
   read: PartyPing$read,
   write: PartyPing$write,
-  wire: PartyPing$wire,
   validate: PartyPing$validate,
 });
 
@@ -752,7 +664,7 @@ export function PartyPromote$read(r: Reader): PartyPromote {
 export function PartyPromote$write(w: Writer, v: PartyPromote, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     return;
@@ -760,18 +672,6 @@ export function PartyPromote$write(w: Writer, v: PartyPromote, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
-}
-
-/** A `PartyPromote` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyPromote$wire(v: PartyPromote, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `PartyPromote` at `path` (canonical names and indices). */
@@ -788,7 +688,6 @@ export function PartyPromote$validate(v: PartyPromote, path: Seg[], issues: Issu
 export const PartyPromoteCodec: MessageCodec<PartyPromote, "party:promote", 673> = /*@__PURE__*/ codec("party:promote", 673, {
   read: PartyPromote$read,
   write: PartyPromote$write,
-  wire: PartyPromote$wire,
   validate: PartyPromote$validate,
 });
 
@@ -886,7 +785,7 @@ export function PartyState$read(r: Reader): PartyState {
 export function PartyState$write(w: Writer, v: PartyState, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.quest !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.quest !== undefined ? 1 : 0));
     w.str("party");
     w.int(vInt(v.party, 0, 4294967295));
     w.str("members");
@@ -916,23 +815,6 @@ export function PartyState$write(w: Writer, v: PartyState, named: boolean): void
       w.str(vStr(v.quest, 0, 48));
     }
   }
-}
-
-/** A `PartyState` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PartyState$wire(v: PartyState, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["party"] = vInt(v.party, 0, 4294967295);
-    o["members"] = vList(v.members, 1, 8).map((x1) => Member$wire(x1, named));
-    if (v.quest !== undefined) o["quest"] = vStr(v.quest, 0, 48);
-    return o;
-  }
-  let len = 2;
-  if (v.quest !== undefined) len = 3;
-  const a: unknown[] = [vInt(v.party, 0, 4294967295), vList(v.members, 1, 8).map((x2) => Member$wire(x2, named))];
-  if (len > 2) a.push((v.quest === undefined ? null : vStr(v.quest, 0, 48)));
-  return a;
 }
 
 /** Records every issue of a `PartyState` at `path` (canonical names and indices). */
@@ -966,7 +848,6 @@ export function PartyState$validate(v: PartyState, path: Seg[], issues: Issue[])
 export const PartyStateCodec: MessageCodec<PartyState, "party:state", 671> = /*@__PURE__*/ codec("party:state", 671, {
   read: PartyState$read,
   write: PartyState$write,
-  wire: PartyState$wire,
   validate: PartyState$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, badVariant, check, codec, dequantizeF32, mapEntries, missing, notOneKey, quantize, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Sent by a client adopting a pet at the shelter.
@@ -72,7 +72,7 @@ export function PetAdopt$read(r: Reader): PetAdopt {
 export function PetAdopt$write(w: Writer, v: PetAdopt, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("kind");
     PetKind$write(w, v.kind, named);
     w.str("name");
@@ -86,20 +86,6 @@ export function PetAdopt$write(w: Writer, v: PetAdopt, named: boolean): void {
   PetKind$write(w, v.kind, named);
   w.str(vStr(v.name, 1, 16));
   w.int(vInt(v.colour, 0, 16777215));
-}
-
-/** A `PetAdopt` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetAdopt$wire(v: PetAdopt, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["kind"] = PetKind$wire(v.kind, named);
-    o["name"] = vStr(v.name, 1, 16);
-    o["colour"] = vInt(v.colour, 0, 16777215);
-    return o;
-  }
-  const a: unknown[] = [PetKind$wire(v.kind, named), vStr(v.name, 1, 16), vInt(v.colour, 0, 16777215)];
-  return a;
 }
 
 /** Records every issue of a `PetAdopt` at `path` (canonical names and indices). */
@@ -122,7 +108,6 @@ export function PetAdopt$validate(v: PetAdopt, path: Seg[], issues: Issue[]): vo
 export const PetAdoptCodec: MessageCodec<PetAdopt, "pet:adopt", 430> = /*@__PURE__*/ codec("pet:adopt", 430, {
   read: PetAdopt$read,
   write: PetAdopt$write,
-  wire: PetAdopt$wire,
   validate: PetAdopt$validate,
 });
 
@@ -227,7 +212,7 @@ export function PetCard$read(r: Reader): PetCard {
 export function PetCard$write(w: Writer, v: PetCard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5 + (v.entity !== undefined ? 1 : 0));
+    w.recordLen(5 + (v.entity !== undefined ? 1 : 0));
     if (v.entity !== undefined) {
       w.str("entity");
       w.int(vInt(v.entity, 0, 4294967295));
@@ -255,23 +240,6 @@ export function PetCard$write(w: Writer, v: PetCard, named: boolean): void {
   writeQuant(w, v.hunger, 100, 0, 100, true, named);
   w.bin(vBin(v.tricks, 0, 16));
   w.int(vInt(v.age_days, 0, 65535));
-}
-
-/** A `PetCard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetCard$wire(v: PetCard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.entity !== undefined) o["entity"] = vInt(v.entity, 0, 4294967295);
-    o["kind"] = PetKind$wire(v.kind, named);
-    o["name"] = vStr(v.name, 1, 16);
-    o["hunger"] = vQuant(v.hunger, 100, 0, 100, true, named);
-    o["tricks"] = vBin(v.tricks, 0, 16);
-    o["age_days"] = vInt(v.age_days, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [(v.entity === undefined ? null : vInt(v.entity, 0, 4294967295)), PetKind$wire(v.kind, named), vStr(v.name, 1, 16), vQuant(v.hunger, 100, 0, 100, true, named), vBin(v.tricks, 0, 16), vInt(v.age_days, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `PetCard` at `path` (canonical names and indices). */
@@ -306,7 +274,6 @@ export function PetCard$validate(v: PetCard, path: Seg[], issues: Issue[]): void
 export const PetCardCodec: MessageCodec<PetCard, "pet:card", 430> = /*@__PURE__*/ codec("pet:card", 430, {
   read: PetCard$read,
   write: PetCard$write,
-  wire: PetCard$wire,
   validate: PetCard$validate,
 });
 
@@ -474,22 +441,22 @@ export function PetCommand$write(w: Writer, v: PetCommand, named: boolean): void
   vObject(v);
   switch (v.kind) {
     case "Follow": {
-      if (named) { w.mapLen(1); w.str("Follow"); w.mapLen(0); } else { w.arrayLen(1); w.int(1); }
+      if (named) { w.recordLen(1); w.str("Follow"); w.recordLen(0); } else { w.arrayLen(1); w.int(1); }
       return;
     }
     case "Stay": {
-      if (named) { w.mapLen(1); w.str("Stay"); w.mapLen(0); } else { w.arrayLen(1); w.int(2); }
+      if (named) { w.recordLen(1); w.str("Stay"); w.recordLen(0); } else { w.arrayLen(1); w.int(2); }
       return;
     }
     case "GoTo": {
-      if (named) { w.mapLen(1); w.str("GoTo"); } else { w.arrayLen(2); w.int(3); }
+      if (named) { w.recordLen(1); w.str("GoTo"); } else { w.arrayLen(2); w.int(3); }
       WorldPos$write(w, v.value, named);
       return;
     }
     case "Fetch": {
       if (named) {
-        w.mapLen(1); w.str("Fetch");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Fetch");
+        w.recordLen(2);
         w.str("stick");
         w.int(vInt(v.stick, 0, 4294967295));
         w.str("strength");
@@ -504,41 +471,9 @@ export function PetCommand$write(w: Writer, v: PetCommand, named: boolean): void
       return;
     }
     case "Trick": {
-      if (named) { w.mapLen(1); w.str("Trick"); } else { w.arrayLen(2); w.int(5); }
+      if (named) { w.recordLen(1); w.str("Trick"); } else { w.arrayLen(2); w.int(5); }
       w.int(vInt(v.value, 0, 255));
       return;
-    }
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `PetCommand` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function PetCommand$wire(v: PetCommand, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Follow": {
-      return named ? { "Follow": {} } : [1];
-    }
-    case "Stay": {
-      return named ? { "Stay": {} } : [2];
-    }
-    case "GoTo": {
-      const x = WorldPos$wire(v.value, named);
-      return named ? { "GoTo": x } : [3, x];
-    }
-    case "Fetch": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["stick"] = vInt(v.stick, 0, 4294967295);
-        o["strength"] = vQuant(v.strength, 100, 0, 100, true, named);
-        return { "Fetch": o };
-      }
-      const a: unknown[] = [4, vInt(v.stick, 0, 4294967295), vQuant(v.strength, 100, 0, 100, true, named)];
-      return a;
-    }
-    case "Trick": {
-      const x = vInt(v.value, 0, 255);
-      return named ? { "Trick": x } : [5, x];
     }
   }
   throw badVariant((v as { kind: unknown }).kind);
@@ -622,7 +557,7 @@ export function PetFeed$read(r: Reader): PetFeed {
 export function PetFeed$write(w: Writer, v: PetFeed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("slot");
     w.int(vInt(v.slot, 0, 47));
     return;
@@ -630,18 +565,6 @@ export function PetFeed$write(w: Writer, v: PetFeed, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.slot, 0, 47));
-}
-
-/** A `PetFeed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetFeed$wire(v: PetFeed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slot"] = vInt(v.slot, 0, 47);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.slot, 0, 47)];
-  return a;
 }
 
 /** Records every issue of a `PetFeed` at `path` (canonical names and indices). */
@@ -658,7 +581,6 @@ export function PetFeed$validate(v: PetFeed, path: Seg[], issues: Issue[]): void
 export const PetFeedCodec: MessageCodec<PetFeed, "pet:feed", 433> = /*@__PURE__*/ codec("pet:feed", 433, {
   read: PetFeed$read,
   write: PetFeed$write,
-  wire: PetFeed$wire,
   validate: PetFeed$validate,
 });
 
@@ -750,12 +672,6 @@ export function PetKind$write(w: Writer, v: PetKind, named: boolean): void {
   else w.int(n);
 }
 
-/** A `PetKind` as JS data: its number, or (named) its name. */
-export function PetKind$wire(v: PetKind, named: boolean): unknown {
-  const n = PetKind$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `PetKind` at `path` (canonical names and indices). */
 export function PetKind$validate(v: PetKind, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => PetKind$num(v));
@@ -806,7 +722,7 @@ export function PetOrder$read(r: Reader): PetOrder {
 export function PetOrder$write(w: Writer, v: PetOrder, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("command");
     PetCommand$write(w, v.command, named);
     return;
@@ -814,18 +730,6 @@ export function PetOrder$write(w: Writer, v: PetOrder, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   PetCommand$write(w, v.command, named);
-}
-
-/** A `PetOrder` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetOrder$wire(v: PetOrder, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["command"] = PetCommand$wire(v.command, named);
-    return o;
-  }
-  const a: unknown[] = [PetCommand$wire(v.command, named)];
-  return a;
 }
 
 /** Records every issue of a `PetOrder` at `path` (canonical names and indices). */
@@ -842,7 +746,6 @@ export function PetOrder$validate(v: PetOrder, path: Seg[], issues: Issue[]): vo
 export const PetOrderCodec: MessageCodec<PetOrder, "pet:command", 431> = /*@__PURE__*/ codec("pet:command", 431, {
   read: PetOrder$read,
   write: PetOrder$write,
-  wire: PetOrder$wire,
   validate: PetOrder$validate,
 });
 
@@ -913,7 +816,7 @@ export function PetReact$read(r: Reader): PetReact {
 export function PetReact$write(w: Writer, v: PetReact, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("entity");
     w.int(vInt(v.entity, 0, 4294967295));
     w.str("anim");
@@ -927,20 +830,6 @@ export function PetReact$write(w: Writer, v: PetReact, named: boolean): void {
   w.int(vInt(v.entity, 0, 4294967295));
   w.str(vStr(v.anim, 1, 24));
   w.bool(vBool(v.obeyed));
-}
-
-/** A `PetReact` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetReact$wire(v: PetReact, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["entity"] = vInt(v.entity, 0, 4294967295);
-    o["anim"] = vStr(v.anim, 1, 24);
-    o["obeyed"] = vBool(v.obeyed);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.entity, 0, 4294967295), vStr(v.anim, 1, 24), vBool(v.obeyed)];
-  return a;
 }
 
 /** Records every issue of a `PetReact` at `path` (canonical names and indices). */
@@ -963,7 +852,6 @@ export function PetReact$validate(v: PetReact, path: Seg[], issues: Issue[]): vo
 export const PetReactCodec: MessageCodec<PetReact, "pet:react", 431> = /*@__PURE__*/ codec("pet:react", 431, {
   read: PetReact$read,
   write: PetReact$write,
-  wire: PetReact$wire,
   validate: PetReact$validate,
 });
 
@@ -1012,7 +900,7 @@ export function PetSummon$read(r: Reader): PetSummon {
 export function PetSummon$write(w: Writer, v: PetSummon, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("out");
     w.bool(vBool(v.out));
     return;
@@ -1020,18 +908,6 @@ export function PetSummon$write(w: Writer, v: PetSummon, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.out));
-}
-
-/** A `PetSummon` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PetSummon$wire(v: PetSummon, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["out"] = vBool(v.out);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.out)];
-  return a;
 }
 
 /** Records every issue of a `PetSummon` at `path` (canonical names and indices). */
@@ -1048,7 +924,6 @@ export function PetSummon$validate(v: PetSummon, path: Seg[], issues: Issue[]): 
 export const PetSummonCodec: MessageCodec<PetSummon, "pet:summon", 432> = /*@__PURE__*/ codec("pet:summon", 432, {
   read: PetSummon$read,
   write: PetSummon$write,
-  wire: PetSummon$wire,
   validate: PetSummon$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vBigInt, vBin, vBool, vList, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Photo filters.
@@ -83,12 +83,6 @@ export function PhotoFilter$write(w: Writer, v: PhotoFilter, named: boolean): vo
   else w.int(n);
 }
 
-/** A `PhotoFilter` as JS data: its number, or (named) its name. */
-export function PhotoFilter$wire(v: PhotoFilter, named: boolean): unknown {
-  const n = PhotoFilter$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `PhotoFilter` at `path` (canonical names and indices). */
 export function PhotoFilter$validate(v: PhotoFilter, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => PhotoFilter$num(v));
@@ -162,7 +156,7 @@ export function PhotoLens$read(r: Reader): PhotoLens {
 export function PhotoLens$write(w: Writer, v: PhotoLens, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("fov");
     writeQuant(w, v.fov, 10, 100, 1200, true, named);
     w.str("roll");
@@ -176,20 +170,6 @@ export function PhotoLens$write(w: Writer, v: PhotoLens, named: boolean): void {
   writeQuant(w, v.fov, 10, 100, 1200, true, named);
   writeQuant(w, v.roll, 1000, -785, 785, true, named);
   writeQuant(w, v.focus, 10, 3, 5000, true, named);
-}
-
-/** A `PhotoLens` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoLens$wire(v: PhotoLens, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["fov"] = vQuant(v.fov, 10, 100, 1200, true, named);
-    o["roll"] = vQuant(v.roll, 1000, -785, 785, true, named);
-    o["focus"] = vQuant(v.focus, 10, 3, 5000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.fov, 10, 100, 1200, true, named), vQuant(v.roll, 1000, -785, 785, true, named), vQuant(v.focus, 10, 3, 5000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `PhotoLens` at `path` (canonical names and indices). */
@@ -212,7 +192,6 @@ export function PhotoLens$validate(v: PhotoLens, path: Seg[], issues: Issue[]): 
 export const PhotoLensCodec: MessageCodec<PhotoLens, "photo:lens", 593> = /*@__PURE__*/ codec("photo:lens", 593, {
   read: PhotoLens$read,
   write: PhotoLens$write,
-  wire: PhotoLens$wire,
   validate: PhotoLens$validate,
 });
 
@@ -261,7 +240,7 @@ export function PhotoLike$read(r: Reader): PhotoLike {
 export function PhotoLike$write(w: Writer, v: PhotoLike, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("photo");
     w.bigInt(vBigInt(v.photo, 0n, 18446744073709551615n));
     return;
@@ -269,18 +248,6 @@ export function PhotoLike$write(w: Writer, v: PhotoLike, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.bigInt(vBigInt(v.photo, 0n, 18446744073709551615n));
-}
-
-/** A `PhotoLike` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoLike$wire(v: PhotoLike, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["photo"] = vBigInt(v.photo, 0n, 18446744073709551615n);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.photo, 0n, 18446744073709551615n)];
-  return a;
 }
 
 /** Records every issue of a `PhotoLike` at `path` (canonical names and indices). */
@@ -297,7 +264,6 @@ export function PhotoLike$validate(v: PhotoLike, path: Seg[], issues: Issue[]): 
 export const PhotoLikeCodec: MessageCodec<PhotoLike, "photo:like", 592> = /*@__PURE__*/ codec("photo:like", 592, {
   read: PhotoLike$read,
   write: PhotoLike$write,
-  wire: PhotoLike$wire,
   validate: PhotoLike$validate,
 });
 
@@ -346,7 +312,7 @@ export function PhotoMode$read(r: Reader): PhotoMode {
 export function PhotoMode$write(w: Writer, v: PhotoMode, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("on");
     w.bool(vBool(v.on));
     return;
@@ -354,18 +320,6 @@ export function PhotoMode$write(w: Writer, v: PhotoMode, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.on));
-}
-
-/** A `PhotoMode` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoMode$wire(v: PhotoMode, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["on"] = vBool(v.on);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.on)];
-  return a;
 }
 
 /** Records every issue of a `PhotoMode` at `path` (canonical names and indices). */
@@ -382,7 +336,6 @@ export function PhotoMode$validate(v: PhotoMode, path: Seg[], issues: Issue[]): 
 export const PhotoModeCodec: MessageCodec<PhotoMode, "photo:mode", 590> = /*@__PURE__*/ codec("photo:mode", 590, {
   read: PhotoMode$read,
   write: PhotoMode$write,
-  wire: PhotoMode$wire,
   validate: PhotoMode$validate,
 });
 
@@ -442,7 +395,7 @@ export function PhotoModeShown$read(r: Reader): PhotoModeShown {
 export function PhotoModeShown$write(w: Writer, v: PhotoModeShown, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("on");
@@ -453,19 +406,6 @@ export function PhotoModeShown$write(w: Writer, v: PhotoModeShown, named: boolea
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
   w.bool(vBool(v.on));
-}
-
-/** A `PhotoModeShown` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoModeShown$wire(v: PhotoModeShown, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["on"] = vBool(v.on);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vBool(v.on)];
-  return a;
 }
 
 /** Records every issue of a `PhotoModeShown` at `path` (canonical names and indices). */
@@ -485,7 +425,6 @@ export function PhotoModeShown$validate(v: PhotoModeShown, path: Seg[], issues: 
 export const PhotoModeShownCodec: MessageCodec<PhotoModeShown, "photo:mode", 590> = /*@__PURE__*/ codec("photo:mode", 590, {
   read: PhotoModeShown$read,
   write: PhotoModeShown$write,
-  wire: PhotoModeShown$wire,
   validate: PhotoModeShown$validate,
 });
 
@@ -567,7 +506,7 @@ export function PhotoPosted$read(r: Reader): PhotoPosted {
 export function PhotoPosted$write(w: Writer, v: PhotoPosted, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("photo");
     w.bigInt(vBigInt(v.photo, 0n, 18446744073709551615n));
     w.str("by");
@@ -584,21 +523,6 @@ export function PhotoPosted$write(w: Writer, v: PhotoPosted, named: boolean): vo
   PlayerRef$write(w, v.by, named);
   w.str(vStr(v.caption, 0, 140));
   w.bin(vBin(v.thumb, 64, 32768));
-}
-
-/** A `PhotoPosted` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoPosted$wire(v: PhotoPosted, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["photo"] = vBigInt(v.photo, 0n, 18446744073709551615n);
-    o["by"] = PlayerRef$wire(v.by, named);
-    o["caption"] = vStr(v.caption, 0, 140);
-    o["thumb"] = vBin(v.thumb, 64, 32768);
-    return o;
-  }
-  const a: unknown[] = [vBigInt(v.photo, 0n, 18446744073709551615n), PlayerRef$wire(v.by, named), vStr(v.caption, 0, 140), vBin(v.thumb, 64, 32768)];
-  return a;
 }
 
 /** Records every issue of a `PhotoPosted` at `path` (canonical names and indices). */
@@ -624,7 +548,6 @@ export function PhotoPosted$validate(v: PhotoPosted, path: Seg[], issues: Issue[
 export const PhotoPostedCodec: MessageCodec<PhotoPosted, "photo:posted", 591> = /*@__PURE__*/ codec("photo:posted", 591, {
   read: PhotoPosted$read,
   write: PhotoPosted$write,
-  wire: PhotoPosted$wire,
   validate: PhotoPosted$validate,
 });
 
@@ -743,7 +666,7 @@ export function PhotoShare$read(r: Reader): PhotoShare {
 export function PhotoShare$write(w: Writer, v: PhotoShare, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("caption");
     w.str(vStr(v.caption, 0, 140));
     w.str("thumb");
@@ -771,22 +694,6 @@ export function PhotoShare$write(w: Writer, v: PhotoShare, named: boolean): void
     w.str(vStr(x4, 9, 9));
   }
   PhotoFilter$write(w, v.filter, named);
-}
-
-/** A `PhotoShare` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PhotoShare$wire(v: PhotoShare, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["caption"] = vStr(v.caption, 0, 140);
-    o["thumb"] = vBin(v.thumb, 64, 32768);
-    o["at"] = WorldPos$wire(v.at, named);
-    o["tagged"] = vList(v.tagged, 0, 8).map((x1) => vStr(x1, 9, 9));
-    o["filter"] = PhotoFilter$wire(v.filter, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.caption, 0, 140), vBin(v.thumb, 64, 32768), WorldPos$wire(v.at, named), vList(v.tagged, 0, 8).map((x2) => vStr(x2, 9, 9)), PhotoFilter$wire(v.filter, named)];
-  return a;
 }
 
 /** Records every issue of a `PhotoShare` at `path` (canonical names and indices). */
@@ -823,7 +730,6 @@ export function PhotoShare$validate(v: PhotoShare, path: Seg[], issues: Issue[])
 export const PhotoShareCodec: MessageCodec<PhotoShare, "photo:share", 591> = /*@__PURE__*/ codec("photo:share", 591, {
   read: PhotoShare$read,
   write: PhotoShare$write,
-  wire: PhotoShare$wire,
   validate: PhotoShare$validate,
 });
 

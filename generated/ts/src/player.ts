@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownFlags, unknownName, unknownNumber, vArr, vBigInt, vBool, vFixed, vInt, vList, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
-import { Medium$read, Medium$validate, Medium$wire, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Why a player left the room.
@@ -93,12 +93,6 @@ export function LeaveReason$write(w: Writer, v: LeaveReason, named: boolean): vo
   else w.int(n);
 }
 
-/** A `LeaveReason` as JS data: its number, or (named) its name. */
-export function LeaveReason$wire(v: LeaveReason, named: boolean): unknown {
-  const n = LeaveReason$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `LeaveReason` at `path` (canonical names and indices). */
 export function LeaveReason$validate(v: LeaveReason, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => LeaveReason$num(v));
@@ -163,11 +157,6 @@ export function MoveFlags$bits(v: MoveFlags): number {
 /** Writes a `MoveFlags` (one uint, both shapes). */
 export function MoveFlags$write(w: Writer, v: MoveFlags, _named: boolean): void {
   w.int(MoveFlags$bits(v));
-}
-
-/** A `MoveFlags` as JS data: its uint. */
-export function MoveFlags$wire(v: MoveFlags, _named: boolean): unknown {
-  return MoveFlags$bits(v);
 }
 
 /** Records every issue of a `MoveFlags` at `path` (canonical names and indices). */
@@ -291,7 +280,7 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
 export function PlayerCorrection$write(w: Writer, v: PlayerCorrection, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(7);
+    w.recordLen(7);
     vFixed(v.pos, 3);
     w.str("x");
     writeQuant(w, v.pos[0], 100, -500000, 500000, true, named);
@@ -320,25 +309,6 @@ export function PlayerCorrection$write(w: Writer, v: PlayerCorrection, named: bo
   w.int(vInt(v.accepted_seq, 0, 4294967295));
   RejectReason$write(w, v.reason, named);
   Medium$write(w, v.medium, named);
-}
-
-/** A `PlayerCorrection` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerCorrection$wire(v: PlayerCorrection, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    vFixed(v.pos, 3);
-    o["x"] = vQuant(v.pos[0], 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.pos[1], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.pos[2], 100, -500000, 500000, true, named);
-    o["rotationY"] = vQuant(v.heading, 1000, -3142, 3142, true, named);
-    o["accepted_seq"] = vInt(v.accepted_seq, 0, 4294967295);
-    o["reason"] = RejectReason$wire(v.reason, named);
-    o["medium"] = Medium$wire(v.medium, named);
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.pos, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.heading, 1000, -3142, 3142, true, named), vInt(v.accepted_seq, 0, 4294967295), RejectReason$wire(v.reason, named), Medium$wire(v.medium, named)];
-  return a;
 }
 
 /** Records every issue of a `PlayerCorrection` at `path` (canonical names and indices). */
@@ -374,7 +344,6 @@ export function PlayerCorrection$validate(v: PlayerCorrection, path: Seg[], issu
 export const PlayerCorrectionCodec: MessageCodec<PlayerCorrection, "player:correction", 4> = /*@__PURE__*/ codec("player:correction", 4, {
   read: PlayerCorrection$read,
   write: PlayerCorrection$write,
-  wire: PlayerCorrection$wire,
   validate: PlayerCorrection$validate,
 });
 
@@ -447,7 +416,7 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
 export function PlayerHeartbeat$write(w: Writer, v: PlayerHeartbeat, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.fps !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.fps !== undefined ? 1 : 0));
     w.str("t");
     w.int(vInt(v.t, 0, 9007199254740991));
     w.str("visible");
@@ -469,23 +438,6 @@ export function PlayerHeartbeat$write(w: Writer, v: PlayerHeartbeat, named: bool
       w.int(vInt(v.fps, 0, 255));
     }
   }
-}
-
-/** A `PlayerHeartbeat` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerHeartbeat$wire(v: PlayerHeartbeat, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    o["visible"] = vBool(v.visible);
-    if (v.fps !== undefined) o["fps"] = vInt(v.fps, 0, 255);
-    return o;
-  }
-  let len = 2;
-  if (v.fps !== undefined) len = 3;
-  const a: unknown[] = [vInt(v.t, 0, 9007199254740991), vBool(v.visible)];
-  if (len > 2) a.push((v.fps === undefined ? null : vInt(v.fps, 0, 255)));
-  return a;
 }
 
 /** Records every issue of a `PlayerHeartbeat` at `path` (canonical names and indices). */
@@ -511,7 +463,6 @@ export function PlayerHeartbeat$validate(v: PlayerHeartbeat, path: Seg[], issues
 export const PlayerHeartbeatCodec: MessageCodec<PlayerHeartbeat, "player:heartbeat", 5> = /*@__PURE__*/ codec("player:heartbeat", 5, {
   read: PlayerHeartbeat$read,
   write: PlayerHeartbeat$write,
-  wire: PlayerHeartbeat$wire,
   validate: PlayerHeartbeat$validate,
 });
 
@@ -583,7 +534,7 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
 export function PlayerIdentity$write(w: Writer, v: PlayerIdentity, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.name !== undefined ? 1 : 0) + (v.colour !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.name !== undefined ? 1 : 0) + (v.colour !== undefined ? 1 : 0));
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     if (v.name !== undefined) {
@@ -615,25 +566,6 @@ export function PlayerIdentity$write(w: Writer, v: PlayerIdentity, named: boolea
   }
 }
 
-/** A `PlayerIdentity` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerIdentity$wire(v: PlayerIdentity, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    if (v.name !== undefined) o["name"] = vStr(v.name, 1, 24);
-    if (v.colour !== undefined) o["colour"] = vInt(v.colour, 0, 16777215);
-    return o;
-  }
-  let len = 1;
-  if (v.colour !== undefined) len = 3;
-  else if (v.name !== undefined) len = 2;
-  const a: unknown[] = [vStr(v.s, 9, 9)];
-  if (len > 1) a.push((v.name === undefined ? null : vStr(v.name, 1, 24)));
-  if (len > 2) a.push((v.colour === undefined ? null : vInt(v.colour, 0, 16777215)));
-  return a;
-}
-
 /** Records every issue of a `PlayerIdentity` at `path` (canonical names and indices). */
 export function PlayerIdentity$validate(v: PlayerIdentity, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -660,7 +592,6 @@ export function PlayerIdentity$validate(v: PlayerIdentity, path: Seg[], issues: 
 export const PlayerIdentityCodec: MessageCodec<PlayerIdentity, "player:identity", 10> = /*@__PURE__*/ codec("player:identity", 10, {
   read: PlayerIdentity$read,
   write: PlayerIdentity$write,
-  wire: PlayerIdentity$wire,
   validate: PlayerIdentity$validate,
 });
 
@@ -732,7 +663,7 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
 export function PlayerJoin$write(w: Writer, v: PlayerJoin, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.outfit !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.outfit !== undefined ? 1 : 0));
     w.str("name");
     w.str(vStr(v.name, 0, 24));
     w.str("colour");
@@ -754,23 +685,6 @@ export function PlayerJoin$write(w: Writer, v: PlayerJoin, named: boolean): void
       w.int(vInt(v.outfit, 0, 65535));
     }
   }
-}
-
-/** A `PlayerJoin` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerJoin$wire(v: PlayerJoin, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["name"] = vStr(v.name, 0, 24);
-    o["colour"] = vInt(v.colour, 0, 16777215);
-    if (v.outfit !== undefined) o["outfit"] = vInt(v.outfit, 0, 65535);
-    return o;
-  }
-  let len = 2;
-  if (v.outfit !== undefined) len = 3;
-  const a: unknown[] = [vStr(v.name, 0, 24), vInt(v.colour, 0, 16777215)];
-  if (len > 2) a.push((v.outfit === undefined ? null : vInt(v.outfit, 0, 65535)));
-  return a;
 }
 
 /** Records every issue of a `PlayerJoin` at `path` (canonical names and indices). */
@@ -796,7 +710,6 @@ export function PlayerJoin$validate(v: PlayerJoin, path: Seg[], issues: Issue[])
 export const PlayerJoinCodec: MessageCodec<PlayerJoin, "player:join", 2> = /*@__PURE__*/ codec("player:join", 2, {
   read: PlayerJoin$read,
   write: PlayerJoin$write,
-  wire: PlayerJoin$wire,
   validate: PlayerJoin$validate,
 });
 
@@ -912,7 +825,7 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
 export function PlayerJoined$write(w: Writer, v: PlayerJoined, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6 + (v.outfit !== undefined ? 1 : 0));
+    w.recordLen(6 + (v.outfit !== undefined ? 1 : 0));
     w.str("sessionId");
     w.str(vStr(v.s, 9, 9));
     w.str("name");
@@ -946,27 +859,6 @@ export function PlayerJoined$write(w: Writer, v: PlayerJoined, named: boolean): 
       w.int(vInt(v.outfit, 0, 65535));
     }
   }
-}
-
-/** A `PlayerJoined` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerJoined$wire(v: PlayerJoined, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sessionId"] = vStr(v.s, 9, 9);
-    o["name"] = vStr(v.name, 1, 24);
-    o["colour"] = vInt(v.colour, 0, 16777215);
-    o["spawn"] = WorldPos$wire(v.spawn, named);
-    o["heading"] = vQuant(v.heading, 1000, -3142, 3142, true, named);
-    o["guest"] = vBool(v.guest);
-    if (v.outfit !== undefined) o["outfit"] = vInt(v.outfit, 0, 65535);
-    return o;
-  }
-  let len = 6;
-  if (v.outfit !== undefined) len = 7;
-  const a: unknown[] = [vStr(v.s, 9, 9), vStr(v.name, 1, 24), vInt(v.colour, 0, 16777215), WorldPos$wire(v.spawn, named), vQuant(v.heading, 1000, -3142, 3142, true, named), vBool(v.guest)];
-  if (len > 6) a.push((v.outfit === undefined ? null : vInt(v.outfit, 0, 65535)));
-  return a;
 }
 
 /** Records every issue of a `PlayerJoined` at `path` (canonical names and indices). */
@@ -1004,7 +896,6 @@ export function PlayerJoined$validate(v: PlayerJoined, path: Seg[], issues: Issu
 export const PlayerJoinedCodec: MessageCodec<PlayerJoined, "player:joined", 2> = /*@__PURE__*/ codec("player:joined", 2, {
   read: PlayerJoined$read,
   write: PlayerJoined$write,
-  wire: PlayerJoined$wire,
   validate: PlayerJoined$validate,
 });
 
@@ -1064,7 +955,7 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
 export function PlayerLeft$write(w: Writer, v: PlayerLeft, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("sessionId");
     w.str(vStr(v.s, 9, 9));
     w.str("reason");
@@ -1075,19 +966,6 @@ export function PlayerLeft$write(w: Writer, v: PlayerLeft, named: boolean): void
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
   LeaveReason$write(w, v.reason, named);
-}
-
-/** A `PlayerLeft` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerLeft$wire(v: PlayerLeft, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sessionId"] = vStr(v.s, 9, 9);
-    o["reason"] = LeaveReason$wire(v.reason, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), LeaveReason$wire(v.reason, named)];
-  return a;
 }
 
 /** Records every issue of a `PlayerLeft` at `path` (canonical names and indices). */
@@ -1107,7 +985,6 @@ export function PlayerLeft$validate(v: PlayerLeft, path: Seg[], issues: Issue[])
 export const PlayerLeftCodec: MessageCodec<PlayerLeft, "player:left", 3> = /*@__PURE__*/ codec("player:left", 3, {
   read: PlayerLeft$read,
   write: PlayerLeft$write,
-  wire: PlayerLeft$wire,
   validate: PlayerLeft$validate,
 });
 
@@ -1228,7 +1105,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
 export function PlayerMove$write(w: Writer, v: PlayerMove, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5 + (v.seq !== undefined ? 1 : 0) + (v.flags !== undefined ? 1 : 0));
+    w.recordLen(5 + (v.seq !== undefined ? 1 : 0) + (v.flags !== undefined ? 1 : 0));
     vFixed(v.p, 3);
     w.str("x");
     writeQuant(w, v.p[0], 100, -500000, 500000, true, named);
@@ -1275,30 +1152,6 @@ export function PlayerMove$write(w: Writer, v: PlayerMove, named: boolean): void
   }
 }
 
-/** A `PlayerMove` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerMove$wire(v: PlayerMove, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    vFixed(v.p, 3);
-    o["x"] = vQuant(v.p[0], 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.p[1], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.p[2], 100, -500000, 500000, true, named);
-    o["rotationY"] = vQuant(v.r, 1000, -3142, 3142, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    if (v.seq !== undefined) o["seq"] = vInt(v.seq, 0, 4294967295);
-    if (v.flags !== undefined) o["flags"] = MoveFlags$wire(v.flags, named);
-    return o;
-  }
-  let len = 3;
-  if (v.flags !== undefined) len = 5;
-  else if (v.seq !== undefined) len = 4;
-  const a: unknown[] = [vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.r, 1000, -3142, 3142, true, named), vInt(v.t, 0, 9007199254740991)];
-  if (len > 3) a.push((v.seq === undefined ? null : vInt(v.seq, 0, 4294967295)));
-  if (len > 4) a.push((v.flags === undefined ? null : MoveFlags$wire(v.flags, named)));
-  return a;
-}
-
 /** Records every issue of a `PlayerMove` at `path` (canonical names and indices). */
 export function PlayerMove$validate(v: PlayerMove, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -1338,7 +1191,6 @@ export function PlayerMove$validate(v: PlayerMove, path: Seg[], issues: Issue[])
 export const PlayerMoveCodec: MessageCodec<PlayerMove, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, {
   read: PlayerMove$read,
   write: PlayerMove$write,
-  wire: PlayerMove$wire,
   validate: PlayerMove$validate,
 });
 
@@ -1471,7 +1323,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
 export function PlayerMoveRelayed$write(w: Writer, v: PlayerMoveRelayed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6 + (v.seq !== undefined ? 1 : 0) + (v.flags !== undefined ? 1 : 0));
+    w.recordLen(6 + (v.seq !== undefined ? 1 : 0) + (v.flags !== undefined ? 1 : 0));
     w.str("sessionId");
     w.str(vStr(v.s, 9, 9));
     vFixed(v.p, 3);
@@ -1521,31 +1373,6 @@ export function PlayerMoveRelayed$write(w: Writer, v: PlayerMoveRelayed, named: 
   }
 }
 
-/** A `PlayerMoveRelayed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerMoveRelayed$wire(v: PlayerMoveRelayed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sessionId"] = vStr(v.s, 9, 9);
-    vFixed(v.p, 3);
-    o["x"] = vQuant(v.p[0], 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.p[1], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.p[2], 100, -500000, 500000, true, named);
-    o["rotationY"] = vQuant(v.r, 1000, -3142, 3142, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    if (v.seq !== undefined) o["seq"] = vInt(v.seq, 0, 4294967295);
-    if (v.flags !== undefined) o["flags"] = MoveFlags$wire(v.flags, named);
-    return o;
-  }
-  let len = 4;
-  if (v.flags !== undefined) len = 6;
-  else if (v.seq !== undefined) len = 5;
-  const a: unknown[] = [vStr(v.s, 9, 9), vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.r, 1000, -3142, 3142, true, named), vInt(v.t, 0, 9007199254740991)];
-  if (len > 4) a.push((v.seq === undefined ? null : vInt(v.seq, 0, 4294967295)));
-  if (len > 5) a.push((v.flags === undefined ? null : MoveFlags$wire(v.flags, named)));
-  return a;
-}
-
 /** Records every issue of a `PlayerMoveRelayed` at `path` (canonical names and indices). */
 export function PlayerMoveRelayed$validate(v: PlayerMoveRelayed, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -1588,7 +1415,6 @@ export function PlayerMoveRelayed$validate(v: PlayerMoveRelayed, path: Seg[], is
 export const PlayerMoveRelayedCodec: MessageCodec<PlayerMoveRelayed, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, {
   read: PlayerMoveRelayed$read,
   write: PlayerMoveRelayed$write,
-  wire: PlayerMoveRelayed$wire,
   validate: PlayerMoveRelayed$validate,
 });
 
@@ -1637,7 +1463,7 @@ export function PlayerRename$read(r: Reader): PlayerRename {
 export function PlayerRename$write(w: Writer, v: PlayerRename, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("name");
     w.str(vStr(v.name, 3, 24));
     return;
@@ -1645,18 +1471,6 @@ export function PlayerRename$write(w: Writer, v: PlayerRename, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.name, 3, 24));
-}
-
-/** A `PlayerRename` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerRename$wire(v: PlayerRename, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["name"] = vStr(v.name, 3, 24);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.name, 3, 24)];
-  return a;
 }
 
 /** Records every issue of a `PlayerRename` at `path` (canonical names and indices). */
@@ -1673,7 +1487,6 @@ export function PlayerRename$validate(v: PlayerRename, path: Seg[], issues: Issu
 export const PlayerRenameCodec: MessageCodec<PlayerRename, "player:rename", 9> = /*@__PURE__*/ codec("player:rename", 9, {
   read: PlayerRename$read,
   write: PlayerRename$write,
-  wire: PlayerRename$wire,
   validate: PlayerRename$validate,
 });
 
@@ -1745,7 +1558,7 @@ export function PlayerRest$read(r: Reader): PlayerRest {
 export function PlayerRest$write(w: Writer, v: PlayerRest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("at");
@@ -1759,20 +1572,6 @@ export function PlayerRest$write(w: Writer, v: PlayerRest, named: boolean): void
   w.str(vStr(v.s, 9, 9));
   WorldPos$write(w, v.at, named);
   writeQuant(w, v.heading, 1000, -3142, 3142, true, named);
-}
-
-/** A `PlayerRest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerRest$wire(v: PlayerRest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["at"] = WorldPos$wire(v.at, named);
-    o["heading"] = vQuant(v.heading, 1000, -3142, 3142, true, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), WorldPos$wire(v.at, named), vQuant(v.heading, 1000, -3142, 3142, true, named)];
-  return a;
 }
 
 /** Records every issue of a `PlayerRest` at `path` (canonical names and indices). */
@@ -1795,7 +1594,6 @@ export function PlayerRest$validate(v: PlayerRest, path: Seg[], issues: Issue[])
 export const PlayerRestCodec: MessageCodec<PlayerRest, "player:rest", 6> = /*@__PURE__*/ codec("player:rest", 6, {
   read: PlayerRest$read,
   write: PlayerRest$write,
-  wire: PlayerRest$wire,
   validate: PlayerRest$validate,
 });
 
@@ -1870,7 +1668,7 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
 export function PlayerRoster$write(w: Writer, v: PlayerRoster, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("players");
     const a1 = vList(v.players, 0, 39);
     w.arrayLen(a1.length);
@@ -1886,18 +1684,6 @@ export function PlayerRoster$write(w: Writer, v: PlayerRoster, named: boolean): 
   for (const x4 of a3) {
     RosterEntry$write(w, x4, named);
   }
-}
-
-/** A `PlayerRoster` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PlayerRoster$wire(v: PlayerRoster, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["players"] = vList(v.players, 0, 39).map((x1) => RosterEntry$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.players, 0, 39).map((x2) => RosterEntry$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `PlayerRoster` at `path` (canonical names and indices). */
@@ -1922,7 +1708,6 @@ export function PlayerRoster$validate(v: PlayerRoster, path: Seg[], issues: Issu
 export const PlayerRosterCodec: MessageCodec<PlayerRoster, "player:roster", 8> = /*@__PURE__*/ codec("player:roster", 8, {
   read: PlayerRoster$read,
   write: PlayerRoster$write,
-  wire: PlayerRoster$wire,
   validate: PlayerRoster$validate,
 });
 
@@ -2064,7 +1849,7 @@ export function ProfileCard$read(r: Reader): ProfileCard {
 export function ProfileCard$write(w: Writer, v: ProfileCard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5 + (v.account !== undefined ? 1 : 0) + (v.member_since !== undefined ? 1 : 0));
+    w.recordLen(5 + (v.account !== undefined ? 1 : 0) + (v.member_since !== undefined ? 1 : 0));
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     if (v.account !== undefined) {
@@ -2108,24 +1893,6 @@ export function ProfileCard$write(w: Writer, v: ProfileCard, named: boolean): vo
   }
   writeQuant(w, v.walked_m, 0.5, -1125899906842624, 1125899906842624, false, named);
   w.int(vInt(v.hours, 0, 4294967295));
-}
-
-/** A `ProfileCard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ProfileCard$wire(v: ProfileCard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    if (v.account !== undefined) o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    if (v.member_since !== undefined) o["member_since"] = vInt(v.member_since, 0, 9007199254740991);
-    o["bio"] = vStr(v.bio, 0, 160);
-    o["showcase"] = vList(v.showcase, 0, 6).map((x1) => vStr(x1, 1, 32));
-    o["walked_m"] = vQuant(v.walked_m, 0.5, -1125899906842624, 1125899906842624, false, named);
-    o["hours"] = vInt(v.hours, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), (v.account === undefined ? null : vBigInt(v.account, 0n, 18446744073709551615n)), (v.member_since === undefined ? null : vInt(v.member_since, 0, 9007199254740991)), vStr(v.bio, 0, 160), vList(v.showcase, 0, 6).map((x2) => vStr(x2, 1, 32)), vQuant(v.walked_m, 0.5, -1125899906842624, 1125899906842624, false, named), vInt(v.hours, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `ProfileCard` at `path` (canonical names and indices). */
@@ -2174,7 +1941,6 @@ export function ProfileCard$validate(v: ProfileCard, path: Seg[], issues: Issue[
 export const ProfileCardCodec: MessageCodec<ProfileCard, "player:profile", 7> = /*@__PURE__*/ codec("player:profile", 7, {
   read: ProfileCard$read,
   write: ProfileCard$write,
-  wire: ProfileCard$wire,
   validate: ProfileCard$validate,
 });
 
@@ -2223,7 +1989,7 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
 export function ProfileRequest$write(w: Writer, v: ProfileRequest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     return;
@@ -2231,18 +1997,6 @@ export function ProfileRequest$write(w: Writer, v: ProfileRequest, named: boolea
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.s, 9, 9));
-}
-
-/** A `ProfileRequest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ProfileRequest$wire(v: ProfileRequest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `ProfileRequest` at `path` (canonical names and indices). */
@@ -2259,7 +2013,6 @@ export function ProfileRequest$validate(v: ProfileRequest, path: Seg[], issues: 
 export const ProfileRequestCodec: MessageCodec<ProfileRequest, "player:profile", 7> = /*@__PURE__*/ codec("player:profile", 7, {
   read: ProfileRequest$read,
   write: ProfileRequest$write,
-  wire: ProfileRequest$wire,
   validate: ProfileRequest$validate,
 });
 
@@ -2339,12 +2092,6 @@ export function RejectReason$write(w: Writer, v: RejectReason, named: boolean): 
   const n = RejectReason$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `RejectReason` as JS data: its number, or (named) its name. */
-export function RejectReason$wire(v: RejectReason, named: boolean): unknown {
-  const n = RejectReason$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `RejectReason` at `path` (canonical names and indices). */
@@ -2479,7 +2226,7 @@ export function RosterEntry$read(r: Reader): RosterEntry {
 export function RosterEntry$write(w: Writer, v: RosterEntry, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5 + (v.vehicle !== undefined ? 1 : 0));
+    w.recordLen(5 + (v.vehicle !== undefined ? 1 : 0));
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("name");
@@ -2515,23 +2262,6 @@ export function RosterEntry$write(w: Writer, v: RosterEntry, named: boolean): vo
     w.int(vInt(v.vehicle, 0, 4294967295));
   }
   w.bool(vBool(v.guest));
-}
-
-/** A `RosterEntry` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RosterEntry$wire(v: RosterEntry, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["name"] = vStr(v.name, 1, 24);
-    o["colour"] = vInt(v.colour, 0, 16777215);
-    o["p"] = vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    if (v.vehicle !== undefined) o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["guest"] = vBool(v.guest);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vStr(v.name, 1, 24), vInt(v.colour, 0, 16777215), vFixed(v.p, 3).map((x2) => vQuant(x2, 100, -500000, 500000, true, named)), (v.vehicle === undefined ? null : vInt(v.vehicle, 0, 4294967295)), vBool(v.guest)];
-  return a;
 }
 
 /** Records every issue of a `RosterEntry` at `path` (canonical names and indices). */

@@ -107,7 +107,7 @@ export function BoardNote$read(r: Reader): BoardNote {
 export function BoardNote$write(w: Writer, v: BoardNote, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("by");
     w.str(vStr(v.by, 1, 24));
     w.str("text");
@@ -132,21 +132,6 @@ export function BoardNote$write(w: Writer, v: BoardNote, named: boolean): void {
     writeQuant(w, x4, 100, 0, 100, true, named);
   }
   w.int(vInt(v.tilt, -15, 15));
-}
-
-/** A `BoardNote` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function BoardNote$wire(v: BoardNote, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["by"] = vStr(v.by, 1, 24);
-    o["text"] = vStr(v.text, 1, 280);
-    o["pos"] = vFixed(v.pos, 2).map((x1) => vQuant(x1, 100, 0, 100, true, named));
-    o["tilt"] = vInt(v.tilt, -15, 15);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.by, 1, 24), vStr(v.text, 1, 280), vFixed(v.pos, 2).map((x2) => vQuant(x2, 100, 0, 100, true, named)), vInt(v.tilt, -15, 15)];
-  return a;
 }
 
 /** Records every issue of a `BoardNote` at `path` (canonical names and indices). */
@@ -261,7 +246,7 @@ export function PropsBoard$read(r: Reader): PropsBoard {
 export function PropsBoard$write(w: Writer, v: PropsBoard, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("board");
     w.int(vInt(v.board, 0, 4294967295));
     w.str("notes");
@@ -282,19 +267,6 @@ export function PropsBoard$write(w: Writer, v: PropsBoard, named: boolean): void
     w.int(vInt(k5, 0, 4294967295));
     BoardNote$write(w, x6, named);
   }
-}
-
-/** A `PropsBoard` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PropsBoard$wire(v: PropsBoard, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = vInt(v.board, 0, 4294967295);
-    o["notes"] = new Map<unknown, unknown>(sorted(vMap(v.notes, 0, 30)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 4294967295), BoardNote$wire(x2, named)]));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.board, 0, 4294967295), new Map<unknown, unknown>(sorted(vMap(v.notes, 0, 30)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 4294967295), BoardNote$wire(x4, named)]))];
-  return a;
 }
 
 /** Records every issue of a `PropsBoard` at `path` (canonical names and indices). */
@@ -322,7 +294,6 @@ export function PropsBoard$validate(v: PropsBoard, path: Seg[], issues: Issue[])
 export const PropsBoardCodec: MessageCodec<PropsBoard, "props:board", 1191> = /*@__PURE__*/ codec("props:board", 1191, {
   read: PropsBoard$read,
   write: PropsBoard$write,
-  wire: PropsBoard$wire,
   validate: PropsBoard$validate,
 });
 
@@ -393,7 +364,7 @@ export function PropsNote$read(r: Reader): PropsNote {
 export function PropsNote$write(w: Writer, v: PropsNote, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("board");
     w.int(vInt(v.board, 0, 4294967295));
     w.str("text");
@@ -407,20 +378,6 @@ export function PropsNote$write(w: Writer, v: PropsNote, named: boolean): void {
   w.int(vInt(v.board, 0, 4294967295));
   w.str(vStr(v.text, 1, 280));
   w.int(vInt(v.paper, 0, 7));
-}
-
-/** A `PropsNote` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PropsNote$wire(v: PropsNote, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = vInt(v.board, 0, 4294967295);
-    o["text"] = vStr(v.text, 1, 280);
-    o["paper"] = vInt(v.paper, 0, 7);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.board, 0, 4294967295), vStr(v.text, 1, 280), vInt(v.paper, 0, 7)];
-  return a;
 }
 
 /** Records every issue of a `PropsNote` at `path` (canonical names and indices). */
@@ -443,7 +400,6 @@ export function PropsNote$validate(v: PropsNote, path: Seg[], issues: Issue[]): 
 export const PropsNoteCodec: MessageCodec<PropsNote, "props:note", 1191> = /*@__PURE__*/ codec("props:note", 1191, {
   read: PropsNote$read,
   write: PropsNote$write,
-  wire: PropsNote$wire,
   validate: PropsNote$validate,
 });
 
@@ -538,7 +494,7 @@ export function PropsState$read(r: Reader): PropsState {
 export function PropsState$write(w: Writer, v: PropsState, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4 + (v.by !== undefined ? 1 : 0));
+    w.recordLen(4 + (v.by !== undefined ? 1 : 0));
     w.str("prop");
     w.int(vInt(v.prop, 0, 4294967295));
     w.str("state");
@@ -566,25 +522,6 @@ export function PropsState$write(w: Writer, v: PropsState, named: boolean): void
       w.str(vStr(v.by, 9, 9));
     }
   }
-}
-
-/** A `PropsState` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PropsState$wire(v: PropsState, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["prop"] = vInt(v.prop, 0, 4294967295);
-    o["state"] = vInt(v.state, 0, 255);
-    o["phase"] = vQuant(v.phase, 1000, 0, 1000, true, named);
-    o["amplitude"] = vQuant(v.amplitude, 100, -9000, 9000, true, named);
-    if (v.by !== undefined) o["by"] = vStr(v.by, 9, 9);
-    return o;
-  }
-  let len = 4;
-  if (v.by !== undefined) len = 5;
-  const a: unknown[] = [vInt(v.prop, 0, 4294967295), vInt(v.state, 0, 255), vQuant(v.phase, 1000, 0, 1000, true, named), vQuant(v.amplitude, 100, -9000, 9000, true, named)];
-  if (len > 4) a.push((v.by === undefined ? null : vStr(v.by, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `PropsState` at `path` (canonical names and indices). */
@@ -616,7 +553,6 @@ export function PropsState$validate(v: PropsState, path: Seg[], issues: Issue[])
 export const PropsStateCodec: MessageCodec<PropsState, "props:state", 1190> = /*@__PURE__*/ codec("props:state", 1190, {
   read: PropsState$read,
   write: PropsState$write,
-  wire: PropsState$wire,
   validate: PropsState$validate,
 });
 
@@ -676,7 +612,7 @@ export function PropsUse$read(r: Reader): PropsUse {
 export function PropsUse$write(w: Writer, v: PropsUse, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("prop");
     w.int(vInt(v.prop, 0, 4294967295));
     w.str("verb");
@@ -687,19 +623,6 @@ export function PropsUse$write(w: Writer, v: PropsUse, named: boolean): void {
   w.arrayLen(len);
   w.int(vInt(v.prop, 0, 4294967295));
   w.int(vInt(v.verb, 0, 7));
-}
-
-/** A `PropsUse` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function PropsUse$wire(v: PropsUse, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["prop"] = vInt(v.prop, 0, 4294967295);
-    o["verb"] = vInt(v.verb, 0, 7);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.prop, 0, 4294967295), vInt(v.verb, 0, 7)];
-  return a;
 }
 
 /** Records every issue of a `PropsUse` at `path` (canonical names and indices). */
@@ -719,7 +642,6 @@ export function PropsUse$validate(v: PropsUse, path: Seg[], issues: Issue[]): vo
 export const PropsUseCodec: MessageCodec<PropsUse, "props:use", 1190> = /*@__PURE__*/ codec("props:use", 1190, {
   read: PropsUse$read,
   write: PropsUse$write,
-  wire: PropsUse$wire,
   validate: PropsUse$validate,
 });
 

@@ -3,9 +3,9 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, notOneKey, quantize, readNamed, sorted, unknownName, unknownNumber, vArr, vBool, vInt, vList, vMap, vMapType, vObject, vQuant, vStr, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
-import { Species$read, Species$validate, Species$wire, Species$write } from "./birds.js";
+import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write, WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * What a quest objective asks for.
@@ -248,8 +248,8 @@ export function Objective$write(w: Writer, v: Objective, named: boolean): void {
   switch (v.kind) {
     case "Deliver": {
       if (named) {
-        w.mapLen(1); w.str("Deliver");
-        w.mapLen(3);
+        w.recordLen(1); w.str("Deliver");
+        w.recordLen(3);
         w.str("item");
         w.str(vStr(v.item, 1, 32));
         w.str("count");
@@ -268,8 +268,8 @@ export function Objective$write(w: Writer, v: Objective, named: boolean): void {
     }
     case "Reach": {
       if (named) {
-        w.mapLen(1); w.str("Reach");
-        w.mapLen(2);
+        w.recordLen(1); w.str("Reach");
+        w.recordLen(2);
         w.str("at");
         WorldPos$write(w, v.at, named);
         w.str("radius");
@@ -284,60 +284,19 @@ export function Objective$write(w: Writer, v: Objective, named: boolean): void {
       return;
     }
     case "Talk": {
-      if (named) { w.mapLen(1); w.str("Talk"); } else { w.arrayLen(2); w.int(3); }
+      if (named) { w.recordLen(1); w.str("Talk"); } else { w.arrayLen(2); w.int(3); }
       w.int(vInt(v.value, 0, 4294967295));
       return;
     }
     case "Catch": {
-      if (named) { w.mapLen(1); w.str("Catch"); } else { w.arrayLen(2); w.int(4); }
+      if (named) { w.recordLen(1); w.str("Catch"); } else { w.arrayLen(2); w.int(4); }
       w.str(vStr(v.value, 1, 32));
       return;
     }
     case "Spot": {
-      if (named) { w.mapLen(1); w.str("Spot"); } else { w.arrayLen(2); w.int(5); }
+      if (named) { w.recordLen(1); w.str("Spot"); } else { w.arrayLen(2); w.int(5); }
       Species$write(w, v.value, named);
       return;
-    }
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `Objective` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function Objective$wire(v: Objective, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "Deliver": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["item"] = vStr(v.item, 1, 32);
-        o["count"] = vInt(v.count, 0, 65535);
-        o["npc"] = vInt(v.npc, 0, 4294967295);
-        return { "Deliver": o };
-      }
-      const a: unknown[] = [1, vStr(v.item, 1, 32), vInt(v.count, 0, 65535), vInt(v.npc, 0, 4294967295)];
-      return a;
-    }
-    case "Reach": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["at"] = WorldPos$wire(v.at, named);
-        o["radius"] = vQuant(v.radius, 10, 10, 1000, true, named);
-        return { "Reach": o };
-      }
-      const a: unknown[] = [2, WorldPos$wire(v.at, named), vQuant(v.radius, 10, 10, 1000, true, named)];
-      return a;
-    }
-    case "Talk": {
-      const x = vInt(v.value, 0, 4294967295);
-      return named ? { "Talk": x } : [3, x];
-    }
-    case "Catch": {
-      const x = vStr(v.value, 1, 32);
-      return named ? { "Catch": x } : [4, x];
-    }
-    case "Spot": {
-      const x = Species$wire(v.value, named);
-      return named ? { "Spot": x } : [5, x];
     }
   }
   throw badVariant((v as { kind: unknown }).kind);
@@ -442,7 +401,7 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
 export function QuestAnswer$write(w: Writer, v: QuestAnswer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("quest");
     w.str(vStr(v.quest, 1, 48));
     w.str("accept");
@@ -453,19 +412,6 @@ export function QuestAnswer$write(w: Writer, v: QuestAnswer, named: boolean): vo
   w.arrayLen(len);
   w.str(vStr(v.quest, 1, 48));
   w.bool(vBool(v.accept));
-}
-
-/** A `QuestAnswer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestAnswer$wire(v: QuestAnswer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["quest"] = vStr(v.quest, 1, 48);
-    o["accept"] = vBool(v.accept);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.quest, 1, 48), vBool(v.accept)];
-  return a;
 }
 
 /** Records every issue of a `QuestAnswer` at `path` (canonical names and indices). */
@@ -485,7 +431,6 @@ export function QuestAnswer$validate(v: QuestAnswer, path: Seg[], issues: Issue[
 export const QuestAnswerCodec: MessageCodec<QuestAnswer, "quest:answer", 351> = /*@__PURE__*/ codec("quest:answer", 351, {
   read: QuestAnswer$read,
   write: QuestAnswer$write,
-  wire: QuestAnswer$wire,
   validate: QuestAnswer$validate,
 });
 
@@ -578,7 +523,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
 export function QuestJournal$write(w: Writer, v: QuestJournal, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.tracked !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.tracked !== undefined ? 1 : 0));
     w.str("quests");
     const m1 = vMap(v.quests, 0, 64);
     w.mapLen(m1.size);
@@ -609,22 +554,6 @@ export function QuestJournal$write(w: Writer, v: QuestJournal, named: boolean): 
   }
 }
 
-/** A `QuestJournal` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestJournal$wire(v: QuestJournal, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["quests"] = new Map<unknown, unknown>(sorted(vMap(v.quests, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), QuestState$wire(x2, named)]));
-    if (v.tracked !== undefined) o["tracked"] = vStr(v.tracked, 1, 48);
-    return o;
-  }
-  let len = 1;
-  if (v.tracked !== undefined) len = 2;
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.quests, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), QuestState$wire(x4, named)]))];
-  if (len > 1) a.push((v.tracked === undefined ? null : vStr(v.tracked, 1, 48)));
-  return a;
-}
-
 /** Records every issue of a `QuestJournal` at `path` (canonical names and indices). */
 export function QuestJournal$validate(v: QuestJournal, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -653,7 +582,6 @@ export function QuestJournal$validate(v: QuestJournal, path: Seg[], issues: Issu
 export const QuestJournalCodec: MessageCodec<QuestJournal, "quest:journal", 354> = /*@__PURE__*/ codec("quest:journal", 354, {
   read: QuestJournal$read,
   write: QuestJournal$write,
-  wire: QuestJournal$wire,
   validate: QuestJournal$validate,
 });
 
@@ -798,7 +726,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
 export function QuestOffer$write(w: Writer, v: QuestOffer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("quest");
     w.str(vStr(v.quest, 1, 48));
     w.str("npc");
@@ -834,22 +762,6 @@ export function QuestOffer$write(w: Writer, v: QuestOffer, named: boolean): void
   for (const x8 of a7) {
     ItemStack$write(w, x8, named);
   }
-}
-
-/** A `QuestOffer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestOffer$wire(v: QuestOffer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["quest"] = vStr(v.quest, 1, 48);
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    o["objectives"] = vList(v.objectives, 1, 6).map((x1) => Objective$wire(x1, named));
-    o["coins"] = vInt(v.coins, 0, 4294967295);
-    o["items"] = vList(v.items, 0, 4).map((x2) => ItemStack$wire(x2, named));
-    return o;
-  }
-  const a: unknown[] = [vStr(v.quest, 1, 48), vInt(v.npc, 0, 4294967295), vList(v.objectives, 1, 6).map((x3) => Objective$wire(x3, named)), vInt(v.coins, 0, 4294967295), vList(v.items, 0, 4).map((x4) => ItemStack$wire(x4, named))];
-  return a;
 }
 
 /** Records every issue of a `QuestOffer` at `path` (canonical names and indices). */
@@ -894,7 +806,6 @@ export function QuestOffer$validate(v: QuestOffer, path: Seg[], issues: Issue[])
 export const QuestOfferCodec: MessageCodec<QuestOffer, "quest:offer", 350> = /*@__PURE__*/ codec("quest:offer", 350, {
   read: QuestOffer$read,
   write: QuestOffer$write,
-  wire: QuestOffer$wire,
   validate: QuestOffer$validate,
 });
 
@@ -997,7 +908,7 @@ export function QuestProgress$read(r: Reader): QuestProgress {
 export function QuestProgress$write(w: Writer, v: QuestProgress, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("quest");
     w.str(vStr(v.quest, 1, 48));
     w.str("done");
@@ -1021,20 +932,6 @@ export function QuestProgress$write(w: Writer, v: QuestProgress, named: boolean)
     w.int(vInt(x6, 0, 65535));
   }
   QuestState$write(w, v.state, named);
-}
-
-/** A `QuestProgress` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestProgress$wire(v: QuestProgress, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["quest"] = vStr(v.quest, 1, 48);
-    o["done"] = new Map<unknown, unknown>(sorted(vMap(v.done, 0, 6)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 255), vInt(x2, 0, 65535)]));
-    o["state"] = QuestState$wire(v.state, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.quest, 1, 48), new Map<unknown, unknown>(sorted(vMap(v.done, 0, 6)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 255), vInt(x4, 0, 65535)])), QuestState$wire(v.state, named)];
-  return a;
 }
 
 /** Records every issue of a `QuestProgress` at `path` (canonical names and indices). */
@@ -1065,7 +962,6 @@ export function QuestProgress$validate(v: QuestProgress, path: Seg[], issues: Is
 export const QuestProgressCodec: MessageCodec<QuestProgress, "quest:progress", 352> = /*@__PURE__*/ codec("quest:progress", 352, {
   read: QuestProgress$read,
   write: QuestProgress$write,
-  wire: QuestProgress$wire,
   validate: QuestProgress$validate,
 });
 
@@ -1157,12 +1053,6 @@ export function QuestState$write(w: Writer, v: QuestState, named: boolean): void
   else w.int(n);
 }
 
-/** A `QuestState` as JS data: its number, or (named) its name. */
-export function QuestState$wire(v: QuestState, named: boolean): unknown {
-  const n = QuestState$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `QuestState` at `path` (canonical names and indices). */
 export function QuestState$validate(v: QuestState, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => QuestState$num(v));
@@ -1214,7 +1104,7 @@ export function QuestTrack$read(r: Reader): QuestTrack {
 export function QuestTrack$write(w: Writer, v: QuestTrack, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.quest !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.quest !== undefined ? 1 : 0));
     if (v.quest !== undefined) {
       w.str("quest");
       w.str(vStr(v.quest, 1, 48));
@@ -1230,21 +1120,6 @@ export function QuestTrack$write(w: Writer, v: QuestTrack, named: boolean): void
       w.str(vStr(v.quest, 1, 48));
     }
   }
-}
-
-/** A `QuestTrack` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestTrack$wire(v: QuestTrack, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.quest !== undefined) o["quest"] = vStr(v.quest, 1, 48);
-    return o;
-  }
-  let len = 0;
-  if (v.quest !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.quest === undefined ? null : vStr(v.quest, 1, 48)));
-  return a;
 }
 
 /** Records every issue of a `QuestTrack` at `path` (canonical names and indices). */
@@ -1264,7 +1139,6 @@ export function QuestTrack$validate(v: QuestTrack, path: Seg[], issues: Issue[])
 export const QuestTrackCodec: MessageCodec<QuestTrack, "quest:track", 355> = /*@__PURE__*/ codec("quest:track", 355, {
   read: QuestTrack$read,
   write: QuestTrack$write,
-  wire: QuestTrack$wire,
   validate: QuestTrack$validate,
 });
 
@@ -1325,7 +1199,7 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
 export function QuestTurnIn$write(w: Writer, v: QuestTurnIn, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.choice !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.choice !== undefined ? 1 : 0));
     w.str("quest");
     w.str(vStr(v.quest, 1, 48));
     if (v.choice !== undefined) {
@@ -1344,22 +1218,6 @@ export function QuestTurnIn$write(w: Writer, v: QuestTurnIn, named: boolean): vo
       w.int(vInt(v.choice, 0, 3));
     }
   }
-}
-
-/** A `QuestTurnIn` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function QuestTurnIn$wire(v: QuestTurnIn, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["quest"] = vStr(v.quest, 1, 48);
-    if (v.choice !== undefined) o["choice"] = vInt(v.choice, 0, 3);
-    return o;
-  }
-  let len = 1;
-  if (v.choice !== undefined) len = 2;
-  const a: unknown[] = [vStr(v.quest, 1, 48)];
-  if (len > 1) a.push((v.choice === undefined ? null : vInt(v.choice, 0, 3)));
-  return a;
 }
 
 /** Records every issue of a `QuestTurnIn` at `path` (canonical names and indices). */
@@ -1382,7 +1240,6 @@ export function QuestTurnIn$validate(v: QuestTurnIn, path: Seg[], issues: Issue[
 export const QuestTurnInCodec: MessageCodec<QuestTurnIn, "quest:turnin", 353> = /*@__PURE__*/ codec("quest:turnin", 353, {
   read: QuestTurnIn$read,
   write: QuestTurnIn$write,
-  wire: QuestTurnIn$wire,
   validate: QuestTurnIn$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vArr, vInt, vList, vObject, vQuant, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * Sent by a client laying a picnic blanket (a temporary seat for up to 4).
@@ -72,7 +72,7 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
 export function SeatingBlanket$write(w: Writer, v: SeatingBlanket, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("at");
     WorldPos$write(w, v.at, named);
     w.str("yaw");
@@ -86,20 +86,6 @@ export function SeatingBlanket$write(w: Writer, v: SeatingBlanket, named: boolea
   WorldPos$write(w, v.at, named);
   writeQuant(w, v.yaw, 100, -314, 314, true, named);
   w.int(vInt(v.pattern, 0, 11));
-}
-
-/** A `SeatingBlanket` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SeatingBlanket$wire(v: SeatingBlanket, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = WorldPos$wire(v.at, named);
-    o["yaw"] = vQuant(v.yaw, 100, -314, 314, true, named);
-    o["pattern"] = vInt(v.pattern, 0, 11);
-    return o;
-  }
-  const a: unknown[] = [WorldPos$wire(v.at, named), vQuant(v.yaw, 100, -314, 314, true, named), vInt(v.pattern, 0, 11)];
-  return a;
 }
 
 /** Records every issue of a `SeatingBlanket` at `path` (canonical names and indices). */
@@ -122,7 +108,6 @@ export function SeatingBlanket$validate(v: SeatingBlanket, path: Seg[], issues: 
 export const SeatingBlanketCodec: MessageCodec<SeatingBlanket, "seating:blanket", 1011> = /*@__PURE__*/ codec("seating:blanket", 1011, {
   read: SeatingBlanket$read,
   write: SeatingBlanket$write,
-  wire: SeatingBlanket$wire,
   validate: SeatingBlanket$validate,
 });
 
@@ -208,7 +193,7 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
 export function SeatingOccupancy$write(w: Writer, v: SeatingOccupancy, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("seat");
     w.int(vInt(v.seat, 0, 4294967295));
     w.str("places");
@@ -233,19 +218,6 @@ export function SeatingOccupancy$write(w: Writer, v: SeatingOccupancy, named: bo
       PlayerRef$write(w, x4, named);
     }
   }
-}
-
-/** A `SeatingOccupancy` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SeatingOccupancy$wire(v: SeatingOccupancy, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["seat"] = vInt(v.seat, 0, 4294967295);
-    o["places"] = vList(v.places, 0, 6).map((x1) => (x1 === undefined ? null : PlayerRef$wire(x1, named)));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.seat, 0, 4294967295), vList(v.places, 0, 6).map((x2) => (x2 === undefined ? null : PlayerRef$wire(x2, named)))];
-  return a;
 }
 
 /** Records every issue of a `SeatingOccupancy` at `path` (canonical names and indices). */
@@ -276,7 +248,6 @@ export function SeatingOccupancy$validate(v: SeatingOccupancy, path: Seg[], issu
 export const SeatingOccupancyCodec: MessageCodec<SeatingOccupancy, "seating:occupancy", 1010> = /*@__PURE__*/ codec("seating:occupancy", 1010, {
   read: SeatingOccupancy$read,
   write: SeatingOccupancy$write,
-  wire: SeatingOccupancy$wire,
   validate: SeatingOccupancy$validate,
 });
 
@@ -337,7 +308,7 @@ export function SeatingSit$read(r: Reader): SeatingSit {
 export function SeatingSit$write(w: Writer, v: SeatingSit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.seat !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.seat !== undefined ? 1 : 0));
     if (v.seat !== undefined) {
       w.str("seat");
       w.int(vInt(v.seat, 0, 4294967295));
@@ -353,19 +324,6 @@ export function SeatingSit$write(w: Writer, v: SeatingSit, named: boolean): void
     w.int(vInt(v.seat, 0, 4294967295));
   }
   w.int(vInt(v.place, 0, 5));
-}
-
-/** A `SeatingSit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SeatingSit$wire(v: SeatingSit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.seat !== undefined) o["seat"] = vInt(v.seat, 0, 4294967295);
-    o["place"] = vInt(v.place, 0, 5);
-    return o;
-  }
-  const a: unknown[] = [(v.seat === undefined ? null : vInt(v.seat, 0, 4294967295)), vInt(v.place, 0, 5)];
-  return a;
 }
 
 /** Records every issue of a `SeatingSit` at `path` (canonical names and indices). */
@@ -388,7 +346,6 @@ export function SeatingSit$validate(v: SeatingSit, path: Seg[], issues: Issue[])
 export const SeatingSitCodec: MessageCodec<SeatingSit, "seating:sit", 1010> = /*@__PURE__*/ codec("seating:sit", 1010, {
   read: SeatingSit$read,
   write: SeatingSit$write,
-  wire: SeatingSit$wire,
   validate: SeatingSit$validate,
 });
 

@@ -81,12 +81,6 @@ export function RevokeReason$write(w: Writer, v: RevokeReason, named: boolean): 
   else w.int(n);
 }
 
-/** A `RevokeReason` as JS data: its number, or (named) its name. */
-export function RevokeReason$wire(v: RevokeReason, named: boolean): unknown {
-  const n = RevokeReason$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `RevokeReason` at `path` (canonical names and indices). */
 export function RevokeReason$validate(v: RevokeReason, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => RevokeReason$num(v));
@@ -358,13 +352,13 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
   vObject(v);
   switch (v.kind) {
     case "TokenExpired": {
-      if (named) { w.mapLen(1); w.str("TokenExpired"); w.mapLen(0); } else { w.arrayLen(1); w.int(1); }
+      if (named) { w.recordLen(1); w.str("TokenExpired"); w.recordLen(0); } else { w.arrayLen(1); w.int(1); }
       return;
     }
     case "TokenRevoked": {
       if (named) {
-        w.mapLen(1); w.str("TokenRevoked");
-        w.mapLen(1);
+        w.recordLen(1); w.str("TokenRevoked");
+        w.recordLen(1);
         w.str("reason");
         RevokeReason$write(w, v.reason, named);
       } else {
@@ -377,8 +371,8 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
     }
     case "Banned": {
       if (named) {
-        w.mapLen(1); w.str("Banned");
-        w.mapLen(1 + (v.until !== undefined ? 1 : 0));
+        w.recordLen(1); w.str("Banned");
+        w.recordLen(1 + (v.until !== undefined ? 1 : 0));
         if (v.until !== undefined) {
           w.str("until");
           w.int(vInt(v.until, 0, 9007199254740991));
@@ -398,14 +392,14 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
       return;
     }
     case "RoomFull": {
-      if (named) { w.mapLen(1); w.str("RoomFull"); } else { w.arrayLen(2); w.int(4); }
+      if (named) { w.recordLen(1); w.str("RoomFull"); } else { w.arrayLen(2); w.int(4); }
       w.int(vInt(v.value, 0, 255));
       return;
     }
     case "Outdated": {
       if (named) {
-        w.mapLen(1); w.str("Outdated");
-        w.mapLen(1);
+        w.recordLen(1); w.str("Outdated");
+        w.recordLen(1);
         w.str("min_protocol");
         w.int(vInt(v.min_protocol, 0, 65535));
       } else {
@@ -417,7 +411,7 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
       return;
     }
     case "RateLimited": {
-      if (named) { w.mapLen(1); w.str("RateLimited"); } else { w.arrayLen(2); w.int(7); }
+      if (named) { w.recordLen(1); w.str("RateLimited"); } else { w.arrayLen(2); w.int(7); }
       w.int(vInt(v.value, 0, 4294967295));
       return;
     }
@@ -425,55 +419,6 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
       w.arrayLen(1);
       w.int(vInt(v.tag, 0, 4294967295));
       return;
-  }
-  throw badVariant((v as { kind: unknown }).kind);
-}
-
-/** A `SessionError` as JS data (`[tag, ...]`, or named `{ Variant: ... }`); throws TupletError. */
-export function SessionError$wire(v: SessionError, named: boolean): unknown {
-  vObject(v);
-  switch (v.kind) {
-    case "TokenExpired": {
-      return named ? { "TokenExpired": {} } : [1];
-    }
-    case "TokenRevoked": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["reason"] = RevokeReason$wire(v.reason, named);
-        return { "TokenRevoked": o };
-      }
-      const a: unknown[] = [2, RevokeReason$wire(v.reason, named)];
-      return a;
-    }
-    case "Banned": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        if (v.until !== undefined) o["until"] = vInt(v.until, 0, 9007199254740991);
-        o["reason"] = vStr(v.reason, 0, 200);
-        return { "Banned": o };
-      }
-      const a: unknown[] = [3, (v.until === undefined ? null : vInt(v.until, 0, 9007199254740991)), vStr(v.reason, 0, 200)];
-      return a;
-    }
-    case "RoomFull": {
-      const x = vInt(v.value, 0, 255);
-      return named ? { "RoomFull": x } : [4, x];
-    }
-    case "Outdated": {
-      if (named) {
-        const o: Record<string, unknown> = {};
-        o["min_protocol"] = vInt(v.min_protocol, 0, 65535);
-        return { "Outdated": o };
-      }
-      const a: unknown[] = [5, vInt(v.min_protocol, 0, 65535)];
-      return a;
-    }
-    case "RateLimited": {
-      const x = vInt(v.value, 0, 4294967295);
-      return named ? { "RateLimited": x } : [7, x];
-    }
-    case "unknown":
-      return [vInt(v.tag, 0, 4294967295)];
   }
   throw badVariant((v as { kind: unknown }).kind);
 }
@@ -582,7 +527,7 @@ export function SessionFailed$read(r: Reader): SessionFailed {
 export function SessionFailed$write(w: Writer, v: SessionFailed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("error");
     SessionError$write(w, v.error, named);
     w.str("fatal");
@@ -593,19 +538,6 @@ export function SessionFailed$write(w: Writer, v: SessionFailed, named: boolean)
   w.arrayLen(len);
   SessionError$write(w, v.error, named);
   w.bool(vBool(v.fatal));
-}
-
-/** A `SessionFailed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionFailed$wire(v: SessionFailed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["error"] = SessionError$wire(v.error, named);
-    o["fatal"] = vBool(v.fatal);
-    return o;
-  }
-  const a: unknown[] = [SessionError$wire(v.error, named), vBool(v.fatal)];
-  return a;
 }
 
 /** Records every issue of a `SessionFailed` at `path` (canonical names and indices). */
@@ -625,7 +557,6 @@ export function SessionFailed$validate(v: SessionFailed, path: Seg[], issues: Is
 export const SessionFailedCodec: MessageCodec<SessionFailed, "session:error", 51> = /*@__PURE__*/ codec("session:error", 51, {
   read: SessionFailed$read,
   write: SessionFailed$write,
-  wire: SessionFailed$wire,
   validate: SessionFailed$validate,
 });
 
@@ -719,7 +650,7 @@ export function SessionHello$read(r: Reader): SessionHello {
 export function SessionHello$write(w: Writer, v: SessionHello, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.token !== undefined ? 1 : 0) + (v.resume !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.token !== undefined ? 1 : 0) + (v.resume !== undefined ? 1 : 0));
     w.str("protocol");
     w.int(vInt(v.protocol, 0, 65535));
     w.str("build");
@@ -754,25 +685,6 @@ export function SessionHello$write(w: Writer, v: SessionHello, named: boolean): 
   }
 }
 
-/** A `SessionHello` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionHello$wire(v: SessionHello, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["protocol"] = vInt(v.protocol, 0, 65535);
-    o["build"] = vStr(v.build, 1, 32);
-    if (v.token !== undefined) o["token"] = vStr(v.token, 16, 2048);
-    o["locale"] = vStr(v.locale, 2, 12);
-    if (v.resume !== undefined) o["resume"] = vStr(v.resume, 9, 9);
-    return o;
-  }
-  let len = 4;
-  if (v.resume !== undefined) len = 5;
-  const a: unknown[] = [vInt(v.protocol, 0, 65535), vStr(v.build, 1, 32), (v.token === undefined ? null : vStr(v.token, 16, 2048)), vStr(v.locale, 2, 12)];
-  if (len > 4) a.push((v.resume === undefined ? null : vStr(v.resume, 9, 9)));
-  return a;
-}
-
 /** Records every issue of a `SessionHello` at `path` (canonical names and indices). */
 export function SessionHello$validate(v: SessionHello, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -805,7 +717,6 @@ export function SessionHello$validate(v: SessionHello, path: Seg[], issues: Issu
 export const SessionHelloCodec: MessageCodec<SessionHello, "session:hello", 50> = /*@__PURE__*/ codec("session:hello", 50, {
   read: SessionHello$read,
   write: SessionHello$write,
-  wire: SessionHello$wire,
   validate: SessionHello$validate,
 });
 
@@ -865,7 +776,7 @@ export function SessionKicked$read(r: Reader): SessionKicked {
 export function SessionKicked$write(w: Writer, v: SessionKicked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("reason");
     w.str(vStr(v.reason, 1, 48));
     w.str("permanent");
@@ -876,19 +787,6 @@ export function SessionKicked$write(w: Writer, v: SessionKicked, named: boolean)
   w.arrayLen(len);
   w.str(vStr(v.reason, 1, 48));
   w.bool(vBool(v.permanent));
-}
-
-/** A `SessionKicked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionKicked$wire(v: SessionKicked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["reason"] = vStr(v.reason, 1, 48);
-    o["permanent"] = vBool(v.permanent);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.reason, 1, 48), vBool(v.permanent)];
-  return a;
 }
 
 /** Records every issue of a `SessionKicked` at `path` (canonical names and indices). */
@@ -908,7 +806,6 @@ export function SessionKicked$validate(v: SessionKicked, path: Seg[], issues: Is
 export const SessionKickedCodec: MessageCodec<SessionKicked, "session:kicked", 53> = /*@__PURE__*/ codec("session:kicked", 53, {
   read: SessionKicked$read,
   write: SessionKicked$write,
-  wire: SessionKicked$wire,
   validate: SessionKicked$validate,
 });
 
@@ -958,7 +855,7 @@ export function SessionLeave$read(r: Reader): SessionLeave {
 export function SessionLeave$write(w: Writer, v: SessionLeave, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("navigating");
     w.bool(vBool(v.navigating));
     return;
@@ -966,18 +863,6 @@ export function SessionLeave$write(w: Writer, v: SessionLeave, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.navigating));
-}
-
-/** A `SessionLeave` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionLeave$wire(v: SessionLeave, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["navigating"] = vBool(v.navigating);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.navigating)];
-  return a;
 }
 
 /** Records every issue of a `SessionLeave` at `path` (canonical names and indices). */
@@ -994,7 +879,6 @@ export function SessionLeave$validate(v: SessionLeave, path: Seg[], issues: Issu
 export const SessionLeaveCodec: MessageCodec<SessionLeave, "session:leave", 54> = /*@__PURE__*/ codec("session:leave", 54, {
   read: SessionLeave$read,
   write: SessionLeave$write,
-  wire: SessionLeave$wire,
   validate: SessionLeave$validate,
 });
 
@@ -1065,7 +949,7 @@ export function SessionResumed$read(r: Reader): SessionResumed {
 export function SessionResumed$write(w: Writer, v: SessionResumed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("gap_ms");
     w.int(vInt(v.gap_ms, 0, 4294967295));
     w.str("dropped");
@@ -1079,20 +963,6 @@ export function SessionResumed$write(w: Writer, v: SessionResumed, named: boolea
   w.int(vInt(v.gap_ms, 0, 4294967295));
   w.int(vInt(v.dropped, 0, 65535));
   w.int(vInt(v.grace_ms, 0, 4294967295));
-}
-
-/** A `SessionResumed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionResumed$wire(v: SessionResumed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["gap_ms"] = vInt(v.gap_ms, 0, 4294967295);
-    o["dropped"] = vInt(v.dropped, 0, 65535);
-    o["grace_ms"] = vInt(v.grace_ms, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.gap_ms, 0, 4294967295), vInt(v.dropped, 0, 65535), vInt(v.grace_ms, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `SessionResumed` at `path` (canonical names and indices). */
@@ -1115,7 +985,6 @@ export function SessionResumed$validate(v: SessionResumed, path: Seg[], issues: 
 export const SessionResumedCodec: MessageCodec<SessionResumed, "session:resumed", 55> = /*@__PURE__*/ codec("session:resumed", 55, {
   read: SessionResumed$read,
   write: SessionResumed$write,
-  wire: SessionResumed$wire,
   validate: SessionResumed$validate,
 });
 
@@ -1164,7 +1033,7 @@ export function SessionToken$read(r: Reader): SessionToken {
 export function SessionToken$write(w: Writer, v: SessionToken, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("token");
     w.str(vStr(v.token, 16, 2048));
     return;
@@ -1172,18 +1041,6 @@ export function SessionToken$write(w: Writer, v: SessionToken, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.token, 16, 2048));
-}
-
-/** A `SessionToken` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionToken$wire(v: SessionToken, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["token"] = vStr(v.token, 16, 2048);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.token, 16, 2048)];
-  return a;
 }
 
 /** Records every issue of a `SessionToken` at `path` (canonical names and indices). */
@@ -1200,7 +1057,6 @@ export function SessionToken$validate(v: SessionToken, path: Seg[], issues: Issu
 export const SessionTokenCodec: MessageCodec<SessionToken, "session:token", 52> = /*@__PURE__*/ codec("session:token", 52, {
   read: SessionToken$read,
   write: SessionToken$write,
-  wire: SessionToken$wire,
   validate: SessionToken$validate,
 });
 
@@ -1305,7 +1161,7 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
 export function SessionWelcome$write(w: Writer, v: SessionWelcome, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4 + (v.account !== undefined ? 1 : 0) + (v.motd !== undefined ? 1 : 0));
+    w.recordLen(4 + (v.account !== undefined ? 1 : 0) + (v.motd !== undefined ? 1 : 0));
     w.str("sessionId");
     w.str(vStr(v.s, 9, 9));
     if (v.account !== undefined) {
@@ -1343,26 +1199,6 @@ export function SessionWelcome$write(w: Writer, v: SessionWelcome, named: boolea
   }
 }
 
-/** A `SessionWelcome` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SessionWelcome$wire(v: SessionWelcome, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sessionId"] = vStr(v.s, 9, 9);
-    if (v.account !== undefined) o["account"] = vBigInt(v.account, 0n, 18446744073709551615n);
-    o["server_time"] = vInt(v.server_time, 0, 9007199254740991);
-    o["occupancy"] = vInt(v.occupancy, 1, 40);
-    o["resumed"] = vBool(v.resumed);
-    if (v.motd !== undefined) o["motd"] = vStr(v.motd, 0, 200);
-    return o;
-  }
-  let len = 5;
-  if (v.motd !== undefined) len = 6;
-  const a: unknown[] = [vStr(v.s, 9, 9), (v.account === undefined ? null : vBigInt(v.account, 0n, 18446744073709551615n)), vInt(v.server_time, 0, 9007199254740991), vInt(v.occupancy, 1, 40), vBool(v.resumed)];
-  if (len > 5) a.push((v.motd === undefined ? null : vStr(v.motd, 0, 200)));
-  return a;
-}
-
 /** Records every issue of a `SessionWelcome` at `path` (canonical names and indices). */
 export function SessionWelcome$validate(v: SessionWelcome, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -1398,7 +1234,6 @@ export function SessionWelcome$validate(v: SessionWelcome, path: Seg[], issues: 
 export const SessionWelcomeCodec: MessageCodec<SessionWelcome, "session:welcome", 50> = /*@__PURE__*/ codec("session:welcome", 50, {
   read: SessionWelcome$read,
   write: SessionWelcome$write,
-  wire: SessionWelcome$wire,
   validate: SessionWelcome$validate,
 });
 

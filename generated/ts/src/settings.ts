@@ -65,11 +65,6 @@ export function Comfort$write(w: Writer, v: Comfort, _named: boolean): void {
   w.int(Comfort$bits(v));
 }
 
-/** A `Comfort` as JS data: its uint. */
-export function Comfort$wire(v: Comfort, _named: boolean): unknown {
-  return Comfort$bits(v);
-}
-
 /** Records every issue of a `Comfort` at `path` (canonical names and indices). */
 export function Comfort$validate(v: Comfort, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Comfort$bits(v));
@@ -186,7 +181,7 @@ export function Prefs$read(r: Reader): Prefs {
 export function Prefs$write(w: Writer, v: Prefs, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.locale !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.locale !== undefined ? 1 : 0));
     w.str("comfort");
     Comfort$write(w, v.comfort, named);
     w.str("sensitivity");
@@ -221,24 +216,6 @@ export function Prefs$write(w: Writer, v: Prefs, named: boolean): void {
       w.str(vStr(v.locale, 2, 12));
     }
   }
-}
-
-/** A `Prefs` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Prefs$wire(v: Prefs, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["comfort"] = Comfort$wire(v.comfort, named);
-    o["sensitivity"] = vF32(v.sensitivity, 0.1, 5);
-    o["keys"] = new Map<unknown, unknown>(sorted(vMap(v.keys, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vStr(k1, 0, 4294967295), vStr(x2, 1, 16)]));
-    if (v.locale !== undefined) o["locale"] = vStr(v.locale, 2, 12);
-    return o;
-  }
-  let len = 3;
-  if (v.locale !== undefined) len = 4;
-  const a: unknown[] = [Comfort$wire(v.comfort, named), vF32(v.sensitivity, 0.1, 5), new Map<unknown, unknown>(sorted(vMap(v.keys, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vStr(k3, 0, 4294967295), vStr(x4, 1, 16)]))];
-  if (len > 3) a.push((v.locale === undefined ? null : vStr(v.locale, 2, 12)));
-  return a;
 }
 
 /** Records every issue of a `Prefs` at `path` (canonical names and indices). */
@@ -325,7 +302,7 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
 export function SettingsConflict$write(w: Writer, v: SettingsConflict, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("tried");
     w.int(vInt(v.tried, 0, 4294967295));
     w.str("current");
@@ -336,19 +313,6 @@ export function SettingsConflict$write(w: Writer, v: SettingsConflict, named: bo
   w.arrayLen(len);
   w.int(vInt(v.tried, 0, 4294967295));
   w.int(vInt(v.current, 0, 4294967295));
-}
-
-/** A `SettingsConflict` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SettingsConflict$wire(v: SettingsConflict, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["tried"] = vInt(v.tried, 0, 4294967295);
-    o["current"] = vInt(v.current, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.tried, 0, 4294967295), vInt(v.current, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `SettingsConflict` at `path` (canonical names and indices). */
@@ -368,7 +332,6 @@ export function SettingsConflict$validate(v: SettingsConflict, path: Seg[], issu
 export const SettingsConflictCodec: MessageCodec<SettingsConflict, "settings:conflict", 751> = /*@__PURE__*/ codec("settings:conflict", 751, {
   read: SettingsConflict$read,
   write: SettingsConflict$write,
-  wire: SettingsConflict$wire,
   validate: SettingsConflict$validate,
 });
 
@@ -428,7 +391,7 @@ export function SettingsSave$read(r: Reader): SettingsSave {
 export function SettingsSave$write(w: Writer, v: SettingsSave, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("prefs");
     Prefs$write(w, v.prefs, named);
     w.str("rev");
@@ -439,19 +402,6 @@ export function SettingsSave$write(w: Writer, v: SettingsSave, named: boolean): 
   w.arrayLen(len);
   Prefs$write(w, v.prefs, named);
   w.int(vInt(v.rev, 0, 4294967295));
-}
-
-/** A `SettingsSave` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SettingsSave$wire(v: SettingsSave, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["prefs"] = Prefs$wire(v.prefs, named);
-    o["rev"] = vInt(v.rev, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [Prefs$wire(v.prefs, named), vInt(v.rev, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `SettingsSave` at `path` (canonical names and indices). */
@@ -471,7 +421,6 @@ export function SettingsSave$validate(v: SettingsSave, path: Seg[], issues: Issu
 export const SettingsSaveCodec: MessageCodec<SettingsSave, "settings:save", 750> = /*@__PURE__*/ codec("settings:save", 750, {
   read: SettingsSave$read,
   write: SettingsSave$write,
-  wire: SettingsSave$wire,
   validate: SettingsSave$validate,
 });
 
@@ -553,7 +502,7 @@ export function SettingsSync$read(r: Reader): SettingsSync {
 export function SettingsSync$write(w: Writer, v: SettingsSync, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("rev");
     w.int(vInt(v.rev, 0, 4294967295));
     w.str("prefs");
@@ -570,21 +519,6 @@ export function SettingsSync$write(w: Writer, v: SettingsSync, named: boolean): 
   Prefs$write(w, v.prefs, named);
   w.str(vStr(v.device, 0, 32));
   w.int(vInt(v.saved, 0, 9007199254740991));
-}
-
-/** A `SettingsSync` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SettingsSync$wire(v: SettingsSync, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["rev"] = vInt(v.rev, 0, 4294967295);
-    o["prefs"] = Prefs$wire(v.prefs, named);
-    o["device"] = vStr(v.device, 0, 32);
-    o["saved"] = vInt(v.saved, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.rev, 0, 4294967295), Prefs$wire(v.prefs, named), vStr(v.device, 0, 32), vInt(v.saved, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `SettingsSync` at `path` (canonical names and indices). */
@@ -610,7 +544,6 @@ export function SettingsSync$validate(v: SettingsSync, path: Seg[], issues: Issu
 export const SettingsSyncCodec: MessageCodec<SettingsSync, "settings:sync", 750> = /*@__PURE__*/ codec("settings:sync", 750, {
   read: SettingsSync$read,
   write: SettingsSync$write,
-  wire: SettingsSync$wire,
   validate: SettingsSync$validate,
 });
 

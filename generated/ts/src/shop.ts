@@ -81,7 +81,7 @@ export function ShopBuy$read(r: Reader): ShopBuy {
 export function ShopBuy$write(w: Writer, v: ShopBuy, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("shop");
     w.str(vStr(v.shop, 1, 24));
     w.str("item");
@@ -98,21 +98,6 @@ export function ShopBuy$write(w: Writer, v: ShopBuy, named: boolean): void {
   w.str(vStr(v.item, 1, 32));
   w.int(vInt(v.count, 1, 99));
   w.int(vInt(v.seen_price, 0, 4294967295));
-}
-
-/** A `ShopBuy` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ShopBuy$wire(v: ShopBuy, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["shop"] = vStr(v.shop, 1, 24);
-    o["item"] = vStr(v.item, 1, 32);
-    o["count"] = vInt(v.count, 1, 99);
-    o["seen_price"] = vInt(v.seen_price, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.shop, 1, 24), vStr(v.item, 1, 32), vInt(v.count, 1, 99), vInt(v.seen_price, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `ShopBuy` at `path` (canonical names and indices). */
@@ -138,7 +123,6 @@ export function ShopBuy$validate(v: ShopBuy, path: Seg[], issues: Issue[]): void
 export const ShopBuyCodec: MessageCodec<ShopBuy, "shop:buy", 851> = /*@__PURE__*/ codec("shop:buy", 851, {
   read: ShopBuy$read,
   write: ShopBuy$write,
-  wire: ShopBuy$wire,
   validate: ShopBuy$validate,
 });
 
@@ -187,7 +171,7 @@ export function ShopOpen$read(r: Reader): ShopOpen {
 export function ShopOpen$write(w: Writer, v: ShopOpen, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("npc");
     w.int(vInt(v.npc, 0, 4294967295));
     return;
@@ -195,18 +179,6 @@ export function ShopOpen$write(w: Writer, v: ShopOpen, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.npc, 0, 4294967295));
-}
-
-/** A `ShopOpen` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ShopOpen$wire(v: ShopOpen, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["npc"] = vInt(v.npc, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.npc, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `ShopOpen` at `path` (canonical names and indices). */
@@ -223,7 +195,6 @@ export function ShopOpen$validate(v: ShopOpen, path: Seg[], issues: Issue[]): vo
 export const ShopOpenCodec: MessageCodec<ShopOpen, "shop:open", 850> = /*@__PURE__*/ codec("shop:open", 850, {
   read: ShopOpen$read,
   write: ShopOpen$write,
-  wire: ShopOpen$wire,
   validate: ShopOpen$validate,
 });
 
@@ -284,7 +255,7 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
 export function ShopReceipt$write(w: Writer, v: ShopReceipt, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.refused !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.refused !== undefined ? 1 : 0));
     w.str("coins");
     w.int(vInt(v.coins, -2147483648, 2147483647));
     if (v.refused !== undefined) {
@@ -303,22 +274,6 @@ export function ShopReceipt$write(w: Writer, v: ShopReceipt, named: boolean): vo
       ShopRefusal$write(w, v.refused, named);
     }
   }
-}
-
-/** A `ShopReceipt` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ShopReceipt$wire(v: ShopReceipt, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["coins"] = vInt(v.coins, -2147483648, 2147483647);
-    if (v.refused !== undefined) o["refused"] = ShopRefusal$wire(v.refused, named);
-    return o;
-  }
-  let len = 1;
-  if (v.refused !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.coins, -2147483648, 2147483647)];
-  if (len > 1) a.push((v.refused === undefined ? null : ShopRefusal$wire(v.refused, named)));
-  return a;
 }
 
 /** Records every issue of a `ShopReceipt` at `path` (canonical names and indices). */
@@ -341,7 +296,6 @@ export function ShopReceipt$validate(v: ShopReceipt, path: Seg[], issues: Issue[
 export const ShopReceiptCodec: MessageCodec<ShopReceipt, "shop:receipt", 851> = /*@__PURE__*/ codec("shop:receipt", 851, {
   read: ShopReceipt$read,
   write: ShopReceipt$write,
-  wire: ShopReceipt$wire,
   validate: ShopReceipt$validate,
 });
 
@@ -433,12 +387,6 @@ export function ShopRefusal$write(w: Writer, v: ShopRefusal, named: boolean): vo
   else w.int(n);
 }
 
-/** A `ShopRefusal` as JS data: its number, or (named) its name. */
-export function ShopRefusal$wire(v: ShopRefusal, named: boolean): unknown {
-  const n = ShopRefusal$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `ShopRefusal` at `path` (canonical names and indices). */
 export function ShopRefusal$validate(v: ShopRefusal, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => ShopRefusal$num(v));
@@ -511,7 +459,7 @@ export function ShopSell$read(r: Reader): ShopSell {
 export function ShopSell$write(w: Writer, v: ShopSell, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("shop");
     w.str(vStr(v.shop, 1, 24));
     w.str("slot");
@@ -525,20 +473,6 @@ export function ShopSell$write(w: Writer, v: ShopSell, named: boolean): void {
   w.str(vStr(v.shop, 1, 24));
   w.int(vInt(v.slot, 0, 47));
   w.int(vInt(v.count, 1, 999));
-}
-
-/** A `ShopSell` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ShopSell$wire(v: ShopSell, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["shop"] = vStr(v.shop, 1, 24);
-    o["slot"] = vInt(v.slot, 0, 47);
-    o["count"] = vInt(v.count, 1, 999);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.shop, 1, 24), vInt(v.slot, 0, 47), vInt(v.count, 1, 999)];
-  return a;
 }
 
 /** Records every issue of a `ShopSell` at `path` (canonical names and indices). */
@@ -561,7 +495,6 @@ export function ShopSell$validate(v: ShopSell, path: Seg[], issues: Issue[]): vo
 export const ShopSellCodec: MessageCodec<ShopSell, "shop:sell", 852> = /*@__PURE__*/ codec("shop:sell", 852, {
   read: ShopSell$read,
   write: ShopSell$write,
-  wire: ShopSell$wire,
   validate: ShopSell$validate,
 });
 
@@ -701,7 +634,7 @@ export function ShopStock$read(r: Reader): ShopStock {
 export function ShopStock$write(w: Writer, v: ShopStock, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("shop");
     w.str(vStr(v.shop, 1, 24));
     w.str("sells");
@@ -736,21 +669,6 @@ export function ShopStock$write(w: Writer, v: ShopStock, named: boolean): void {
     w.int(vInt(x10, 0, 4294967295));
   }
   w.int(vInt(v.restock, 0, 9007199254740991));
-}
-
-/** A `ShopStock` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ShopStock$wire(v: ShopStock, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["shop"] = vStr(v.shop, 1, 24);
-    o["sells"] = vList(v.sells, 0, 80).map((x1) => StockLine$wire(x1, named));
-    o["buys"] = new Map<unknown, unknown>(sorted(vMap(v.buys, 0, 80)).map(([k2, x3]): [unknown, unknown] => [vStr(k2, 0, 4294967295), vInt(x3, 0, 4294967295)]));
-    o["restock"] = vInt(v.restock, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.shop, 1, 24), vList(v.sells, 0, 80).map((x4) => StockLine$wire(x4, named)), new Map<unknown, unknown>(sorted(vMap(v.buys, 0, 80)).map(([k5, x6]): [unknown, unknown] => [vStr(k5, 0, 4294967295), vInt(x6, 0, 4294967295)])), vInt(v.restock, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `ShopStock` at `path` (canonical names and indices). */
@@ -792,7 +710,6 @@ export function ShopStock$validate(v: ShopStock, path: Seg[], issues: Issue[]): 
 export const ShopStockCodec: MessageCodec<ShopStock, "shop:stock", 850> = /*@__PURE__*/ codec("shop:stock", 850, {
   read: ShopStock$read,
   write: ShopStock$write,
-  wire: ShopStock$wire,
   validate: ShopStock$validate,
 });
 
@@ -875,7 +792,7 @@ export function StockLine$read(r: Reader): StockLine {
 export function StockLine$write(w: Writer, v: StockLine, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.left !== undefined ? 1 : 0) + (v.discount !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.left !== undefined ? 1 : 0) + (v.discount !== undefined ? 1 : 0));
     w.str("item");
     w.str(vStr(v.item, 1, 32));
     w.str("price");
@@ -908,26 +825,6 @@ export function StockLine$write(w: Writer, v: StockLine, named: boolean): void {
       writeQuant(w, v.discount, 100, 0, 90, true, named);
     }
   }
-}
-
-/** A `StockLine` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function StockLine$wire(v: StockLine, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["item"] = vStr(v.item, 1, 32);
-    o["price"] = vInt(v.price, 0, 4294967295);
-    if (v.left !== undefined) o["left"] = vInt(v.left, 0, 65535);
-    if (v.discount !== undefined) o["discount"] = vQuant(v.discount, 100, 0, 90, true, named);
-    return o;
-  }
-  let len = 2;
-  if (v.discount !== undefined) len = 4;
-  else if (v.left !== undefined) len = 3;
-  const a: unknown[] = [vStr(v.item, 1, 32), vInt(v.price, 0, 4294967295)];
-  if (len > 2) a.push((v.left === undefined ? null : vInt(v.left, 0, 65535)));
-  if (len > 3) a.push((v.discount === undefined ? null : vQuant(v.discount, 100, 0, 90, true, named)));
-  return a;
 }
 
 /** Records every issue of a `StockLine` at `path` (canonical names and indices). */

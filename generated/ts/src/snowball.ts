@@ -133,7 +133,7 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
 export function SnowballFlight$write(w: Writer, v: SnowballFlight, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("ball");
     w.int(vInt(v.ball, 0, 4294967295));
     w.str("by");
@@ -166,21 +166,6 @@ export function SnowballFlight$write(w: Writer, v: SnowballFlight, named: boolea
   for (const x8 of a7) {
     writeQuant(w, x8, 32, -960, 960, true, named);
   }
-}
-
-/** A `SnowballFlight` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SnowballFlight$wire(v: SnowballFlight, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ball"] = vInt(v.ball, 0, 4294967295);
-    o["by"] = vStr(v.by, 9, 9);
-    o["from"] = vFixed(v.from, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    o["vel"] = vFixed(v.vel, 3).map((x2) => vQuant(x2, 32, -960, 960, true, named));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.ball, 0, 4294967295), vStr(v.by, 9, 9), vFixed(v.from, 3).map((x3) => vQuant(x3, 100, -500000, 500000, true, named)), vFixed(v.vel, 3).map((x4) => vQuant(x4, 32, -960, 960, true, named))];
-  return a;
 }
 
 /** Records every issue of a `SnowballFlight` at `path` (canonical names and indices). */
@@ -220,7 +205,6 @@ export function SnowballFlight$validate(v: SnowballFlight, path: Seg[], issues: 
 export const SnowballFlightCodec: MessageCodec<SnowballFlight, "snowball:flight", 1130> = /*@__PURE__*/ codec("snowball:flight", 1130, {
   read: SnowballFlight$read,
   write: SnowballFlight$write,
-  wire: SnowballFlight$wire,
   validate: SnowballFlight$validate,
 });
 
@@ -329,7 +313,7 @@ export function SnowballHit$read(r: Reader): SnowballHit {
 export function SnowballHit$write(w: Writer, v: SnowballHit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.player !== undefined ? 1 : 0) + (v.snowman !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.player !== undefined ? 1 : 0) + (v.snowman !== undefined ? 1 : 0));
     w.str("ball");
     w.int(vInt(v.ball, 0, 4294967295));
     if (v.player !== undefined) {
@@ -364,21 +348,6 @@ export function SnowballHit$write(w: Writer, v: SnowballHit, named: boolean): vo
   for (const x4 of a3) {
     w.int(vInt(x4, -1000, 1000));
   }
-}
-
-/** A `SnowballHit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SnowballHit$wire(v: SnowballHit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ball"] = vInt(v.ball, 0, 4294967295);
-    if (v.player !== undefined) o["player"] = vStr(v.player, 9, 9);
-    if (v.snowman !== undefined) o["snowman"] = vInt(v.snowman, 0, 4294967295);
-    o["splat_mm"] = vFixed(v.splat_mm, 3).map((x1) => vInt(x1, -1000, 1000));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.ball, 0, 4294967295), (v.player === undefined ? null : vStr(v.player, 9, 9)), (v.snowman === undefined ? null : vInt(v.snowman, 0, 4294967295)), vFixed(v.splat_mm, 3).map((x2) => vInt(x2, -1000, 1000))];
-  return a;
 }
 
 /** Records every issue of a `SnowballHit` at `path` (canonical names and indices). */
@@ -417,7 +386,6 @@ export function SnowballHit$validate(v: SnowballHit, path: Seg[], issues: Issue[
 export const SnowballHitCodec: MessageCodec<SnowballHit, "snowball:hit", 1131> = /*@__PURE__*/ codec("snowball:hit", 1131, {
   read: SnowballHit$read,
   write: SnowballHit$write,
-  wire: SnowballHit$wire,
   validate: SnowballHit$validate,
 });
 
@@ -477,7 +445,7 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
 export function SnowballRoll$write(w: Writer, v: SnowballRoll, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("snowman");
     w.int(vInt(v.snowman, 0, 4294967295));
     w.str("dir");
@@ -488,19 +456,6 @@ export function SnowballRoll$write(w: Writer, v: SnowballRoll, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.snowman, 0, 4294967295));
   writeQuant(w, v.dir, 100, -314, 314, true, named);
-}
-
-/** A `SnowballRoll` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SnowballRoll$wire(v: SnowballRoll, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["snowman"] = vInt(v.snowman, 0, 4294967295);
-    o["dir"] = vQuant(v.dir, 100, -314, 314, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.snowman, 0, 4294967295), vQuant(v.dir, 100, -314, 314, true, named)];
-  return a;
 }
 
 /** Records every issue of a `SnowballRoll` at `path` (canonical names and indices). */
@@ -520,7 +475,6 @@ export function SnowballRoll$validate(v: SnowballRoll, path: Seg[], issues: Issu
 export const SnowballRollCodec: MessageCodec<SnowballRoll, "snowball:roll", 1132> = /*@__PURE__*/ codec("snowball:roll", 1132, {
   read: SnowballRoll$read,
   write: SnowballRoll$write,
-  wire: SnowballRoll$wire,
   validate: SnowballRoll$validate,
 });
 
@@ -643,7 +597,7 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
 export function SnowballThrow$write(w: Writer, v: SnowballThrow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("from");
     const a1 = vFixed(v.from, 3);
     w.arrayLen(3);
@@ -674,23 +628,6 @@ export function SnowballThrow$write(w: Writer, v: SnowballThrow, named: boolean)
     writeQuant(w, x6, 32, -960, 960, true, named);
   }
   w.int(vInt(v.t, 0, 9007199254740991));
-}
-
-/** A `SnowballThrow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SnowballThrow$wire(v: SnowballThrow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["from"] = vFixed(v.from, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    vFixed(v.vel, 3);
-    o["vx"] = vQuant(v.vel[0], 32, -960, 960, true, named);
-    o["vy"] = vQuant(v.vel[1], 32, -960, 960, true, named);
-    o["vz"] = vQuant(v.vel[2], 32, -960, 960, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.from, 3).map((x2) => vQuant(x2, 100, -500000, 500000, true, named)), vFixed(v.vel, 3).map((x3) => vQuant(x3, 32, -960, 960, true, named)), vInt(v.t, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `SnowballThrow` at `path` (canonical names and indices). */
@@ -727,7 +664,6 @@ export function SnowballThrow$validate(v: SnowballThrow, path: Seg[], issues: Is
 export const SnowballThrowCodec: MessageCodec<SnowballThrow, "snowball:throw", 1130> = /*@__PURE__*/ codec("snowball:throw", 1130, {
   read: SnowballThrow$read,
   write: SnowballThrow$write,
-  wire: SnowballThrow$wire,
   validate: SnowballThrow$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, check, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, vBool, vFixed, vInt, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write, Medium$read, Medium$validate, Medium$wire, Medium$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
 /**
  * Sent to the diver when breath runs low and when it runs out.
@@ -61,7 +61,7 @@ export function SwimBreath$read(r: Reader): SwimBreath {
 export function SwimBreath$write(w: Writer, v: SwimBreath, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("left");
     writeQuant(w, v.left, 100, 0, 100, true, named);
     w.str("gasp");
@@ -72,19 +72,6 @@ export function SwimBreath$write(w: Writer, v: SwimBreath, named: boolean): void
   w.arrayLen(len);
   writeQuant(w, v.left, 100, 0, 100, true, named);
   w.bool(vBool(v.gasp));
-}
-
-/** A `SwimBreath` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimBreath$wire(v: SwimBreath, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["left"] = vQuant(v.left, 100, 0, 100, true, named);
-    o["gasp"] = vBool(v.gasp);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.left, 100, 0, 100, true, named), vBool(v.gasp)];
-  return a;
 }
 
 /** Records every issue of a `SwimBreath` at `path` (canonical names and indices). */
@@ -104,7 +91,6 @@ export function SwimBreath$validate(v: SwimBreath, path: Seg[], issues: Issue[])
 export const SwimBreathCodec: MessageCodec<SwimBreath, "swim:breath", 211> = /*@__PURE__*/ codec("swim:breath", 211, {
   read: SwimBreath$read,
   write: SwimBreath$write,
-  wire: SwimBreath$wire,
   validate: SwimBreath$validate,
 });
 
@@ -164,7 +150,7 @@ export function SwimDive$read(r: Reader): SwimDive {
 export function SwimDive$write(w: Writer, v: SwimDive, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("depth");
     writeQuant(w, v.depth, 100, 0, 4000, true, named);
     w.str("descending");
@@ -175,19 +161,6 @@ export function SwimDive$write(w: Writer, v: SwimDive, named: boolean): void {
   w.arrayLen(len);
   writeQuant(w, v.depth, 100, 0, 4000, true, named);
   w.bool(vBool(v.descending));
-}
-
-/** A `SwimDive` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimDive$wire(v: SwimDive, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["depth"] = vQuant(v.depth, 100, 0, 4000, true, named);
-    o["descending"] = vBool(v.descending);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.depth, 100, 0, 4000, true, named), vBool(v.descending)];
-  return a;
 }
 
 /** Records every issue of a `SwimDive` at `path` (canonical names and indices). */
@@ -207,7 +180,6 @@ export function SwimDive$validate(v: SwimDive, path: Seg[], issues: Issue[]): vo
 export const SwimDiveCodec: MessageCodec<SwimDive, "swim:dive", 211> = /*@__PURE__*/ codec("swim:dive", 211, {
   read: SwimDive$read,
   write: SwimDive$write,
-  wire: SwimDive$wire,
   validate: SwimDive$validate,
 });
 
@@ -268,7 +240,7 @@ export function SwimFound$read(r: Reader): SwimFound {
 export function SwimFound$write(w: Writer, v: SwimFound, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.stack !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.stack !== undefined ? 1 : 0));
     w.str("object");
     w.int(vInt(v.object, 0, 4294967295));
     if (v.stack !== undefined) {
@@ -287,22 +259,6 @@ export function SwimFound$write(w: Writer, v: SwimFound, named: boolean): void {
       ItemStack$write(w, v.stack, named);
     }
   }
-}
-
-/** A `SwimFound` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimFound$wire(v: SwimFound, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["object"] = vInt(v.object, 0, 4294967295);
-    if (v.stack !== undefined) o["stack"] = ItemStack$wire(v.stack, named);
-    return o;
-  }
-  let len = 1;
-  if (v.stack !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.object, 0, 4294967295)];
-  if (len > 1) a.push((v.stack === undefined ? null : ItemStack$wire(v.stack, named)));
-  return a;
 }
 
 /** Records every issue of a `SwimFound` at `path` (canonical names and indices). */
@@ -325,7 +281,6 @@ export function SwimFound$validate(v: SwimFound, path: Seg[], issues: Issue[]): 
 export const SwimFoundCodec: MessageCodec<SwimFound, "swim:found", 212> = /*@__PURE__*/ codec("swim:found", 212, {
   read: SwimFound$read,
   write: SwimFound$write,
-  wire: SwimFound$wire,
   validate: SwimFound$validate,
 });
 
@@ -385,7 +340,7 @@ export function SwimMedium$read(r: Reader): SwimMedium {
 export function SwimMedium$write(w: Writer, v: SwimMedium, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("now");
     Medium$write(w, v.now, named);
     w.str("water_c");
@@ -396,19 +351,6 @@ export function SwimMedium$write(w: Writer, v: SwimMedium, named: boolean): void
   w.arrayLen(len);
   Medium$write(w, v.now, named);
   w.int(vInt(v.water_c, -2, 40));
-}
-
-/** A `SwimMedium` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimMedium$wire(v: SwimMedium, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["now"] = Medium$wire(v.now, named);
-    o["water_c"] = vInt(v.water_c, -2, 40);
-    return o;
-  }
-  const a: unknown[] = [Medium$wire(v.now, named), vInt(v.water_c, -2, 40)];
-  return a;
 }
 
 /** Records every issue of a `SwimMedium` at `path` (canonical names and indices). */
@@ -428,7 +370,6 @@ export function SwimMedium$validate(v: SwimMedium, path: Seg[], issues: Issue[])
 export const SwimMediumCodec: MessageCodec<SwimMedium, "swim:medium", 210> = /*@__PURE__*/ codec("swim:medium", 210, {
   read: SwimMedium$read,
   write: SwimMedium$write,
-  wire: SwimMedium$wire,
   validate: SwimMedium$validate,
 });
 
@@ -477,7 +418,7 @@ export function SwimPickup$read(r: Reader): SwimPickup {
 export function SwimPickup$write(w: Writer, v: SwimPickup, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("object");
     w.int(vInt(v.object, 0, 4294967295));
     return;
@@ -485,18 +426,6 @@ export function SwimPickup$write(w: Writer, v: SwimPickup, named: boolean): void
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.object, 0, 4294967295));
-}
-
-/** A `SwimPickup` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimPickup$wire(v: SwimPickup, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["object"] = vInt(v.object, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.object, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `SwimPickup` at `path` (canonical names and indices). */
@@ -513,7 +442,6 @@ export function SwimPickup$validate(v: SwimPickup, path: Seg[], issues: Issue[])
 export const SwimPickupCodec: MessageCodec<SwimPickup, "swim:pickup", 212> = /*@__PURE__*/ codec("swim:pickup", 212, {
   read: SwimPickup$read,
   write: SwimPickup$write,
-  wire: SwimPickup$wire,
   validate: SwimPickup$validate,
 });
 
@@ -610,7 +538,7 @@ export function SwimSplash$read(r: Reader): SwimSplash {
 export function SwimSplash$write(w: Writer, v: SwimSplash, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     vFixed(v.at, 2);
@@ -631,22 +559,6 @@ export function SwimSplash$write(w: Writer, v: SwimSplash, named: boolean): void
     writeQuant(w, x2, 100, -500000, 500000, true, named);
   }
   writeQuant(w, v.fall, 10, 0, 500, true, named);
-}
-
-/** A `SwimSplash` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function SwimSplash$wire(v: SwimSplash, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    vFixed(v.at, 2);
-    o["x"] = vQuant(v.at[0], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.at[1], 100, -500000, 500000, true, named);
-    o["fall"] = vQuant(v.fall, 10, 0, 500, true, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vFixed(v.at, 2).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.fall, 10, 0, 500, true, named)];
-  return a;
 }
 
 /** Records every issue of a `SwimSplash` at `path` (canonical names and indices). */
@@ -676,7 +588,6 @@ export function SwimSplash$validate(v: SwimSplash, path: Seg[], issues: Issue[])
 export const SwimSplashCodec: MessageCodec<SwimSplash, "swim:splash", 213> = /*@__PURE__*/ codec("swim:splash", 213, {
   read: SwimSplash$read,
   write: SwimSplash$write,
-  wire: SwimSplash$wire,
   validate: SwimSplash$validate,
 });
 

@@ -116,7 +116,7 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
 export function TeleportArrive$write(w: Writer, v: TeleportArrive, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.p !== undefined ? 1 : 0) + (v.refused !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.p !== undefined ? 1 : 0) + (v.refused !== undefined ? 1 : 0));
     if (v.p !== undefined) {
       w.str("p");
       const a1 = vFixed(v.p, 3);
@@ -151,21 +151,6 @@ export function TeleportArrive$write(w: Writer, v: TeleportArrive, named: boolea
     TeleportRefusal$write(w, v.refused, named);
   }
   w.int(vInt(v.cooldown_until, 0, 9007199254740991));
-}
-
-/** A `TeleportArrive` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TeleportArrive$wire(v: TeleportArrive, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.p !== undefined) o["p"] = vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    o["r"] = vQuant(v.r, 1000, -3142, 3142, true, named);
-    if (v.refused !== undefined) o["refused"] = TeleportRefusal$wire(v.refused, named);
-    o["cooldown_until"] = vInt(v.cooldown_until, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [(v.p === undefined ? null : vFixed(v.p, 3).map((x2) => vQuant(x2, 100, -500000, 500000, true, named))), vQuant(v.r, 1000, -3142, 3142, true, named), (v.refused === undefined ? null : TeleportRefusal$wire(v.refused, named)), vInt(v.cooldown_until, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `TeleportArrive` at `path` (canonical names and indices). */
@@ -204,7 +189,6 @@ export function TeleportArrive$validate(v: TeleportArrive, path: Seg[], issues: 
 export const TeleportArriveCodec: MessageCodec<TeleportArrive, "teleport:arrive", 990> = /*@__PURE__*/ codec("teleport:arrive", 990, {
   read: TeleportArrive$read,
   write: TeleportArrive$write,
-  wire: TeleportArrive$wire,
   validate: TeleportArrive$validate,
 });
 
@@ -286,12 +270,6 @@ export function TeleportRefusal$write(w: Writer, v: TeleportRefusal, named: bool
   else w.int(n);
 }
 
-/** A `TeleportRefusal` as JS data: its number, or (named) its name. */
-export function TeleportRefusal$wire(v: TeleportRefusal, named: boolean): unknown {
-  const n = TeleportRefusal$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `TeleportRefusal` at `path` (canonical names and indices). */
 export function TeleportRefusal$validate(v: TeleportRefusal, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => TeleportRefusal$num(v));
@@ -342,7 +320,7 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
 export function TeleportTravel$write(w: Writer, v: TeleportTravel, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("to");
     w.int(vInt(v.to, 0, 65535));
     return;
@@ -350,18 +328,6 @@ export function TeleportTravel$write(w: Writer, v: TeleportTravel, named: boolea
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.to, 0, 65535));
-}
-
-/** A `TeleportTravel` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TeleportTravel$wire(v: TeleportTravel, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = vInt(v.to, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.to, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `TeleportTravel` at `path` (canonical names and indices). */
@@ -378,7 +344,6 @@ export function TeleportTravel$validate(v: TeleportTravel, path: Seg[], issues: 
 export const TeleportTravelCodec: MessageCodec<TeleportTravel, "teleport:travel", 990> = /*@__PURE__*/ codec("teleport:travel", 990, {
   read: TeleportTravel$read,
   write: TeleportTravel$write,
-  wire: TeleportTravel$wire,
   validate: TeleportTravel$validate,
 });
 
@@ -459,7 +424,7 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
 export function TeleportUnlocked$write(w: Writer, v: TeleportUnlocked, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("posts");
     const m1 = vMap(v.posts, 0, 40);
     w.mapLen(m1.size);
@@ -477,18 +442,6 @@ export function TeleportUnlocked$write(w: Writer, v: TeleportUnlocked, named: bo
     w.int(vInt(k5, 0, 65535));
     w.str(vStr(x6, 1, 32));
   }
-}
-
-/** A `TeleportUnlocked` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TeleportUnlocked$wire(v: TeleportUnlocked, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["posts"] = new Map<unknown, unknown>(sorted(vMap(v.posts, 0, 40)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 65535), vStr(x2, 1, 32)]));
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.posts, 0, 40)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 65535), vStr(x4, 1, 32)]))];
-  return a;
 }
 
 /** Records every issue of a `TeleportUnlocked` at `path` (canonical names and indices). */
@@ -513,7 +466,6 @@ export function TeleportUnlocked$validate(v: TeleportUnlocked, path: Seg[], issu
 export const TeleportUnlockedCodec: MessageCodec<TeleportUnlocked, "teleport:unlocked", 991> = /*@__PURE__*/ codec("teleport:unlocked", 991, {
   read: TeleportUnlocked$read,
   write: TeleportUnlocked$write,
-  wire: TeleportUnlocked$wire,
   validate: TeleportUnlocked$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vArr, vBool, vFixed, vInt, vList, vMap, vMapType, vObject, vStr, wrongLength } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
-import { ItemStack$read, ItemStack$validate, ItemStack$wire, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * Sent by either trader to cancel.
@@ -50,7 +50,7 @@ export function TradeCancel$read(r: Reader): TradeCancel {
 export function TradeCancel$write(w: Writer, v: TradeCancel, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     return;
@@ -58,18 +58,6 @@ export function TradeCancel$write(w: Writer, v: TradeCancel, named: boolean): vo
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.trade, 0, 4294967295));
-}
-
-/** A `TradeCancel` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeCancel$wire(v: TradeCancel, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `TradeCancel` at `path` (canonical names and indices). */
@@ -86,7 +74,6 @@ export function TradeCancel$validate(v: TradeCancel, path: Seg[], issues: Issue[
 export const TradeCancelCodec: MessageCodec<TradeCancel, "trade:cancel", 394> = /*@__PURE__*/ codec("trade:cancel", 394, {
   read: TradeCancel$read,
   write: TradeCancel$write,
-  wire: TradeCancel$wire,
   validate: TradeCancel$validate,
 });
 
@@ -157,7 +144,7 @@ export function TradeConfirm$read(r: Reader): TradeConfirm {
 export function TradeConfirm$write(w: Writer, v: TradeConfirm, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     w.str("rev");
@@ -171,20 +158,6 @@ export function TradeConfirm$write(w: Writer, v: TradeConfirm, named: boolean): 
   w.int(vInt(v.trade, 0, 4294967295));
   w.int(vInt(v.rev, 0, 65535));
   w.bool(vBool(v.final_step));
-}
-
-/** A `TradeConfirm` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeConfirm$wire(v: TradeConfirm, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    o["rev"] = vInt(v.rev, 0, 65535);
-    o["final_step"] = vBool(v.final_step);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295), vInt(v.rev, 0, 65535), vBool(v.final_step)];
-  return a;
 }
 
 /** Records every issue of a `TradeConfirm` at `path` (canonical names and indices). */
@@ -207,7 +180,6 @@ export function TradeConfirm$validate(v: TradeConfirm, path: Seg[], issues: Issu
 export const TradeConfirmCodec: MessageCodec<TradeConfirm, "trade:confirm", 393> = /*@__PURE__*/ codec("trade:confirm", 393, {
   read: TradeConfirm$read,
   write: TradeConfirm$write,
-  wire: TradeConfirm$wire,
   validate: TradeConfirm$validate,
 });
 
@@ -278,7 +250,7 @@ export function TradeInvite$read(r: Reader): TradeInvite {
 export function TradeInvite$write(w: Writer, v: TradeInvite, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     w.str("from");
@@ -292,20 +264,6 @@ export function TradeInvite$write(w: Writer, v: TradeInvite, named: boolean): vo
   w.int(vInt(v.trade, 0, 4294967295));
   PlayerRef$write(w, v.from, named);
   w.int(vInt(v.expires, 0, 9007199254740991));
-}
-
-/** A `TradeInvite` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeInvite$wire(v: TradeInvite, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    o["from"] = PlayerRef$wire(v.from, named);
-    o["expires"] = vInt(v.expires, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295), PlayerRef$wire(v.from, named), vInt(v.expires, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `TradeInvite` at `path` (canonical names and indices). */
@@ -328,7 +286,6 @@ export function TradeInvite$validate(v: TradeInvite, path: Seg[], issues: Issue[
 export const TradeInviteCodec: MessageCodec<TradeInvite, "trade:invite", 390> = /*@__PURE__*/ codec("trade:invite", 390, {
   read: TradeInvite$read,
   write: TradeInvite$write,
-  wire: TradeInvite$wire,
   validate: TradeInvite$validate,
 });
 
@@ -431,7 +388,7 @@ export function TradeOffer$read(r: Reader): TradeOffer {
 export function TradeOffer$write(w: Writer, v: TradeOffer, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     w.str("slots");
@@ -455,20 +412,6 @@ export function TradeOffer$write(w: Writer, v: TradeOffer, named: boolean): void
     w.int(vInt(x6, 0, 65535));
   }
   w.int(vInt(v.coins, 0, 4294967295));
-}
-
-/** A `TradeOffer` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeOffer$wire(v: TradeOffer, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    o["slots"] = new Map<unknown, unknown>(sorted(vMap(v.slots, 0, 12)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 255), vInt(x2, 0, 65535)]));
-    o["coins"] = vInt(v.coins, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295), new Map<unknown, unknown>(sorted(vMap(v.slots, 0, 12)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 255), vInt(x4, 0, 65535)])), vInt(v.coins, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `TradeOffer` at `path` (canonical names and indices). */
@@ -499,7 +442,6 @@ export function TradeOffer$validate(v: TradeOffer, path: Seg[], issues: Issue[])
 export const TradeOfferCodec: MessageCodec<TradeOffer, "trade:offer", 392> = /*@__PURE__*/ codec("trade:offer", 392, {
   read: TradeOffer$read,
   write: TradeOffer$write,
-  wire: TradeOffer$wire,
   validate: TradeOffer$validate,
 });
 
@@ -548,7 +490,7 @@ export function TradeRequest$read(r: Reader): TradeRequest {
 export function TradeRequest$write(w: Writer, v: TradeRequest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("with");
     w.str(vStr(v.with, 9, 9));
     return;
@@ -556,18 +498,6 @@ export function TradeRequest$write(w: Writer, v: TradeRequest, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.str(vStr(v.with, 9, 9));
-}
-
-/** A `TradeRequest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeRequest$wire(v: TradeRequest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["with"] = vStr(v.with, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.with, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `TradeRequest` at `path` (canonical names and indices). */
@@ -584,7 +514,6 @@ export function TradeRequest$validate(v: TradeRequest, path: Seg[], issues: Issu
 export const TradeRequestCodec: MessageCodec<TradeRequest, "trade:request", 390> = /*@__PURE__*/ codec("trade:request", 390, {
   read: TradeRequest$read,
   write: TradeRequest$write,
-  wire: TradeRequest$wire,
   validate: TradeRequest$validate,
 });
 
@@ -644,7 +573,7 @@ export function TradeRespond$read(r: Reader): TradeRespond {
 export function TradeRespond$write(w: Writer, v: TradeRespond, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     w.str("accept");
@@ -655,19 +584,6 @@ export function TradeRespond$write(w: Writer, v: TradeRespond, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.trade, 0, 4294967295));
   w.bool(vBool(v.accept));
-}
-
-/** A `TradeRespond` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeRespond$wire(v: TradeRespond, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    o["accept"] = vBool(v.accept);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295), vBool(v.accept)];
-  return a;
 }
 
 /** Records every issue of a `TradeRespond` at `path` (canonical names and indices). */
@@ -687,7 +603,6 @@ export function TradeRespond$validate(v: TradeRespond, path: Seg[], issues: Issu
 export const TradeRespondCodec: MessageCodec<TradeRespond, "trade:respond", 391> = /*@__PURE__*/ codec("trade:respond", 391, {
   read: TradeRespond$read,
   write: TradeRespond$write,
-  wire: TradeRespond$wire,
   validate: TradeRespond$validate,
 });
 
@@ -777,12 +692,6 @@ export function TradeStage$write(w: Writer, v: TradeStage, named: boolean): void
   const n = TradeStage$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `TradeStage` as JS data: its number, or (named) its name. */
-export function TradeStage$wire(v: TradeStage, named: boolean): unknown {
-  const n = TradeStage$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `TradeStage` at `path` (canonical names and indices). */
@@ -968,7 +877,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
 export function TradeWindow$write(w: Writer, v: TradeWindow, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6);
+    w.recordLen(6);
     w.str("trade");
     w.int(vInt(v.trade, 0, 4294967295));
     w.str("mine");
@@ -1015,23 +924,6 @@ export function TradeWindow$write(w: Writer, v: TradeWindow, named: boolean): vo
   }
   TradeStage$write(w, v.stage, named);
   w.int(vInt(v.rev, 0, 65535));
-}
-
-/** A `TradeWindow` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TradeWindow$wire(v: TradeWindow, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["trade"] = vInt(v.trade, 0, 4294967295);
-    o["mine"] = vList(v.mine, 0, 12).map((x1) => ItemStack$wire(x1, named));
-    o["theirs"] = vList(v.theirs, 0, 12).map((x2) => ItemStack$wire(x2, named));
-    o["coins"] = vFixed(v.coins, 2).map((x3) => vInt(x3, 0, 4294967295));
-    o["stage"] = TradeStage$wire(v.stage, named);
-    o["rev"] = vInt(v.rev, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.trade, 0, 4294967295), vList(v.mine, 0, 12).map((x4) => ItemStack$wire(x4, named)), vList(v.theirs, 0, 12).map((x5) => ItemStack$wire(x5, named)), vFixed(v.coins, 2).map((x6) => vInt(x6, 0, 4294967295)), TradeStage$wire(v.stage, named), vInt(v.rev, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `TradeWindow` at `path` (canonical names and indices). */
@@ -1086,7 +978,6 @@ export function TradeWindow$validate(v: TradeWindow, path: Seg[], issues: Issue[
 export const TradeWindowCodec: MessageCodec<TradeWindow, "trade:window", 392> = /*@__PURE__*/ codec("trade:window", 392, {
   read: TradeWindow$read,
   write: TradeWindow$write,
-  wire: TradeWindow$wire,
   validate: TradeWindow$validate,
 });
 

@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, check, codec, mapEntries, missing, readNamed, vInt, vObject, vStr } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
-import { WorldPos$read, WorldPos$validate, WorldPos$wire, WorldPos$write } from "./common.js";
+import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
 /**
  * The next step to show, with where to point the arrow.
@@ -73,7 +73,7 @@ export function TutorialNext$read(r: Reader): TutorialNext {
 export function TutorialNext$write(w: Writer, v: TutorialNext, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.step !== undefined ? 1 : 0) + (v.target !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.step !== undefined ? 1 : 0) + (v.target !== undefined ? 1 : 0));
     if (v.step !== undefined) {
       w.str("step");
       w.int(vInt(v.step, 0, 31));
@@ -102,23 +102,6 @@ export function TutorialNext$write(w: Writer, v: TutorialNext, named: boolean): 
   }
 }
 
-/** A `TutorialNext` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TutorialNext$wire(v: TutorialNext, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.step !== undefined) o["step"] = vInt(v.step, 0, 31);
-    o["hint"] = vStr(v.hint, 1, 48);
-    if (v.target !== undefined) o["target"] = WorldPos$wire(v.target, named);
-    return o;
-  }
-  let len = 2;
-  if (v.target !== undefined) len = 3;
-  const a: unknown[] = [(v.step === undefined ? null : vInt(v.step, 0, 31)), vStr(v.hint, 1, 48)];
-  if (len > 2) a.push((v.target === undefined ? null : WorldPos$wire(v.target, named)));
-  return a;
-}
-
 /** Records every issue of a `TutorialNext` at `path` (canonical names and indices). */
 export function TutorialNext$validate(v: TutorialNext, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -145,7 +128,6 @@ export function TutorialNext$validate(v: TutorialNext, path: Seg[], issues: Issu
 export const TutorialNextCodec: MessageCodec<TutorialNext, "tutorial:next", 770> = /*@__PURE__*/ codec("tutorial:next", 770, {
   read: TutorialNext$read,
   write: TutorialNext$write,
-  wire: TutorialNext$wire,
   validate: TutorialNext$validate,
 });
 
@@ -194,7 +176,7 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
 export function TutorialSkip$write(w: Writer, v: TutorialSkip, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("seen");
     w.int(vInt(v.seen, 0, 32));
     return;
@@ -202,18 +184,6 @@ export function TutorialSkip$write(w: Writer, v: TutorialSkip, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.seen, 0, 32));
-}
-
-/** A `TutorialSkip` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TutorialSkip$wire(v: TutorialSkip, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["seen"] = vInt(v.seen, 0, 32);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.seen, 0, 32)];
-  return a;
 }
 
 /** Records every issue of a `TutorialSkip` at `path` (canonical names and indices). */
@@ -230,7 +200,6 @@ export function TutorialSkip$validate(v: TutorialSkip, path: Seg[], issues: Issu
 export const TutorialSkipCodec: MessageCodec<TutorialSkip, "tutorial:skip", 771> = /*@__PURE__*/ codec("tutorial:skip", 771, {
   read: TutorialSkip$read,
   write: TutorialSkip$write,
-  wire: TutorialSkip$wire,
   validate: TutorialSkip$validate,
 });
 
@@ -290,7 +259,7 @@ export function TutorialStep$read(r: Reader): TutorialStep {
 export function TutorialStep$write(w: Writer, v: TutorialStep, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("step");
     w.int(vInt(v.step, 0, 31));
     w.str("took_s");
@@ -301,19 +270,6 @@ export function TutorialStep$write(w: Writer, v: TutorialStep, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.step, 0, 31));
   w.int(vInt(v.took_s, 0, 65535));
-}
-
-/** A `TutorialStep` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function TutorialStep$wire(v: TutorialStep, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["step"] = vInt(v.step, 0, 31);
-    o["took_s"] = vInt(v.took_s, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.step, 0, 31), vInt(v.took_s, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `TutorialStep` at `path` (canonical names and indices). */
@@ -333,7 +289,6 @@ export function TutorialStep$validate(v: TutorialStep, path: Seg[], issues: Issu
 export const TutorialStepCodec: MessageCodec<TutorialStep, "tutorial:step", 770> = /*@__PURE__*/ codec("tutorial:step", 770, {
   read: TutorialStep$read,
   write: TutorialStep$write,
-  wire: TutorialStep$wire,
   validate: TutorialStep$validate,
 });
 

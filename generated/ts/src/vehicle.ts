@@ -91,12 +91,6 @@ export function Seat$write(w: Writer, v: Seat, named: boolean): void {
   else w.int(n);
 }
 
-/** A `Seat` as JS data: its number, or (named) its name. */
-export function Seat$wire(v: Seat, named: boolean): unknown {
-  const n = Seat$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `Seat` at `path` (canonical names and indices). */
 export function Seat$validate(v: Seat, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => Seat$num(v));
@@ -180,12 +174,6 @@ export function VehicleAction$write(w: Writer, v: VehicleAction, named: boolean)
   else w.int(n);
 }
 
-/** A `VehicleAction` as JS data: its number, or (named) its name. */
-export function VehicleAction$wire(v: VehicleAction, named: boolean): unknown {
-  const n = VehicleAction$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `VehicleAction` at `path` (canonical names and indices). */
 export function VehicleAction$validate(v: VehicleAction, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => VehicleAction$num(v));
@@ -247,7 +235,7 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
 export function VehicleCommand$write(w: Writer, v: VehicleCommand, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     w.str("action");
@@ -258,19 +246,6 @@ export function VehicleCommand$write(w: Writer, v: VehicleCommand, named: boolea
   w.arrayLen(len);
   w.int(vInt(v.vehicle, 0, 4294967295));
   VehicleAction$write(w, v.action, named);
-}
-
-/** A `VehicleCommand` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleCommand$wire(v: VehicleCommand, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["action"] = VehicleAction$wire(v.action, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), VehicleAction$wire(v.action, named)];
-  return a;
 }
 
 /** Records every issue of a `VehicleCommand` at `path` (canonical names and indices). */
@@ -290,7 +265,6 @@ export function VehicleCommand$validate(v: VehicleCommand, path: Seg[], issues: 
 export const VehicleCommandCodec: MessageCodec<VehicleCommand, "vehicle:command", 155> = /*@__PURE__*/ codec("vehicle:command", 155, {
   read: VehicleCommand$read,
   write: VehicleCommand$write,
-  wire: VehicleCommand$wire,
   validate: VehicleCommand$validate,
 });
 
@@ -420,7 +394,7 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
 export function VehicleDrive$write(w: Writer, v: VehicleDrive, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(8);
+    w.recordLen(8);
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     vFixed(v.p, 3);
@@ -452,26 +426,6 @@ export function VehicleDrive$write(w: Writer, v: VehicleDrive, named: boolean): 
   writeQuant(w, v.v, 100, -3000, 6000, true, named);
   writeQuant(w, v.wheel, 10, -400, 400, true, named);
   w.int(vInt(v.t, 0, 9007199254740991));
-}
-
-/** A `VehicleDrive` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleDrive$wire(v: VehicleDrive, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    vFixed(v.p, 3);
-    o["x"] = vQuant(v.p[0], 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.p[1], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.p[2], 100, -500000, 500000, true, named);
-    o["yaw"] = vQuant(v.yaw, 1000, -3142, 3142, true, named);
-    o["v"] = vQuant(v.v, 100, -3000, 6000, true, named);
-    o["wheel"] = vQuant(v.wheel, 10, -400, 400, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.yaw, 1000, -3142, 3142, true, named), vQuant(v.v, 100, -3000, 6000, true, named), vQuant(v.wheel, 10, -400, 400, true, named), vInt(v.t, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `VehicleDrive` at `path` (canonical names and indices). */
@@ -510,7 +464,6 @@ export function VehicleDrive$validate(v: VehicleDrive, path: Seg[], issues: Issu
 export const VehicleDriveCodec: MessageCodec<VehicleDrive, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, {
   read: VehicleDrive$read,
   write: VehicleDrive$write,
-  wire: VehicleDrive$wire,
   validate: VehicleDrive$validate,
 });
 
@@ -571,7 +524,7 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
 export function VehicleEnter$write(w: Writer, v: VehicleEnter, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.seat !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.seat !== undefined ? 1 : 0));
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     if (v.seat !== undefined) {
@@ -590,22 +543,6 @@ export function VehicleEnter$write(w: Writer, v: VehicleEnter, named: boolean): 
       Seat$write(w, v.seat, named);
     }
   }
-}
-
-/** A `VehicleEnter` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleEnter$wire(v: VehicleEnter, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    if (v.seat !== undefined) o["seat"] = Seat$wire(v.seat, named);
-    return o;
-  }
-  let len = 1;
-  if (v.seat !== undefined) len = 2;
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295)];
-  if (len > 1) a.push((v.seat === undefined ? null : Seat$wire(v.seat, named)));
-  return a;
 }
 
 /** Records every issue of a `VehicleEnter` at `path` (canonical names and indices). */
@@ -628,7 +565,6 @@ export function VehicleEnter$validate(v: VehicleEnter, path: Seg[], issues: Issu
 export const VehicleEnterCodec: MessageCodec<VehicleEnter, "vehicle:enter", 150> = /*@__PURE__*/ codec("vehicle:enter", 150, {
   read: VehicleEnter$read,
   write: VehicleEnter$write,
-  wire: VehicleEnter$wire,
   validate: VehicleEnter$validate,
 });
 
@@ -688,7 +624,7 @@ export function VehicleExit$read(r: Reader): VehicleExit {
 export function VehicleExit$write(w: Writer, v: VehicleExit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     w.str("bail");
@@ -699,19 +635,6 @@ export function VehicleExit$write(w: Writer, v: VehicleExit, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.vehicle, 0, 4294967295));
   w.bool(vBool(v.bail));
-}
-
-/** A `VehicleExit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleExit$wire(v: VehicleExit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["bail"] = vBool(v.bail);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), vBool(v.bail)];
-  return a;
 }
 
 /** Records every issue of a `VehicleExit` at `path` (canonical names and indices). */
@@ -731,7 +654,6 @@ export function VehicleExit$validate(v: VehicleExit, path: Seg[], issues: Issue[
 export const VehicleExitCodec: MessageCodec<VehicleExit, "vehicle:exit", 151> = /*@__PURE__*/ codec("vehicle:exit", 151, {
   read: VehicleExit$read,
   write: VehicleExit$write,
-  wire: VehicleExit$wire,
   validate: VehicleExit$validate,
 });
 
@@ -791,7 +713,7 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
 export function VehicleHorn$write(w: Writer, v: VehicleHorn, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     w.str("held_ms");
@@ -802,19 +724,6 @@ export function VehicleHorn$write(w: Writer, v: VehicleHorn, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.vehicle, 0, 4294967295));
   w.int(vInt(v.held_ms, 50, 3000));
-}
-
-/** A `VehicleHorn` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleHorn$wire(v: VehicleHorn, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["held_ms"] = vInt(v.held_ms, 50, 3000);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), vInt(v.held_ms, 50, 3000)];
-  return a;
 }
 
 /** Records every issue of a `VehicleHorn` at `path` (canonical names and indices). */
@@ -834,7 +743,6 @@ export function VehicleHorn$validate(v: VehicleHorn, path: Seg[], issues: Issue[
 export const VehicleHornCodec: MessageCodec<VehicleHorn, "vehicle:horn", 153> = /*@__PURE__*/ codec("vehicle:horn", 153, {
   read: VehicleHorn$read,
   write: VehicleHorn$write,
-  wire: VehicleHorn$wire,
   validate: VehicleHorn$validate,
 });
 
@@ -969,7 +877,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
 export function VehicleMoved$write(w: Writer, v: VehicleMoved, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(7 + (v.wheel !== undefined ? 1 : 0));
+    w.recordLen(7 + (v.wheel !== undefined ? 1 : 0));
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     vFixed(v.p, 3);
@@ -1014,30 +922,6 @@ export function VehicleMoved$write(w: Writer, v: VehicleMoved, named: boolean): 
   }
 }
 
-/** A `VehicleMoved` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleMoved$wire(v: VehicleMoved, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    vFixed(v.p, 3);
-    o["x"] = vQuant(v.p[0], 100, -500000, 500000, true, named);
-    o["y"] = vQuant(v.p[1], 100, -500000, 500000, true, named);
-    o["z"] = vQuant(v.p[2], 100, -500000, 500000, true, named);
-    o["yaw"] = vQuant(v.yaw, 1000, -3142, 3142, true, named);
-    o["v"] = vQuant(v.v, 100, -3000, 6000, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    if (v.wheel !== undefined) o["wheel"] = vQuant(v.wheel, 10, -400, 400, true, named);
-    return o;
-  }
-  let len = 5;
-  if (v.wheel !== undefined) len = 7;
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), vFixed(v.p, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named)), vQuant(v.yaw, 1000, -3142, 3142, true, named), vQuant(v.v, 100, -3000, 6000, true, named), vInt(v.t, 0, 9007199254740991)];
-  if (len > 5) a.push(null);
-  if (len > 6) a.push((v.wheel === undefined ? null : vQuant(v.wheel, 10, -400, 400, true, named)));
-  return a;
-}
-
 /** Records every issue of a `VehicleMoved` at `path` (canonical names and indices). */
 export function VehicleMoved$validate(v: VehicleMoved, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -1077,7 +961,6 @@ export function VehicleMoved$validate(v: VehicleMoved, path: Seg[], issues: Issu
 export const VehicleMovedCodec: MessageCodec<VehicleMoved, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, {
   read: VehicleMoved$read,
   write: VehicleMoved$write,
-  wire: VehicleMoved$wire,
   validate: VehicleMoved$validate,
 });
 
@@ -1149,7 +1032,7 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
 export function VehicleSeat$write(w: Writer, v: VehicleSeat, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.occupant !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.occupant !== undefined ? 1 : 0));
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     w.str("seat");
@@ -1171,23 +1054,6 @@ export function VehicleSeat$write(w: Writer, v: VehicleSeat, named: boolean): vo
       w.str(vStr(v.occupant, 9, 9));
     }
   }
-}
-
-/** A `VehicleSeat` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleSeat$wire(v: VehicleSeat, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["seat"] = Seat$wire(v.seat, named);
-    if (v.occupant !== undefined) o["occupant"] = vStr(v.occupant, 9, 9);
-    return o;
-  }
-  let len = 2;
-  if (v.occupant !== undefined) len = 3;
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), Seat$wire(v.seat, named)];
-  if (len > 2) a.push((v.occupant === undefined ? null : vStr(v.occupant, 9, 9)));
-  return a;
 }
 
 /** Records every issue of a `VehicleSeat` at `path` (canonical names and indices). */
@@ -1213,7 +1079,6 @@ export function VehicleSeat$validate(v: VehicleSeat, path: Seg[], issues: Issue[
 export const VehicleSeatCodec: MessageCodec<VehicleSeat, "vehicle:seat", 150> = /*@__PURE__*/ codec("vehicle:seat", 150, {
   read: VehicleSeat$read,
   write: VehicleSeat$write,
-  wire: VehicleSeat$wire,
   validate: VehicleSeat$validate,
 });
 
@@ -1295,7 +1160,7 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
 export function VehicleStatus$write(w: Writer, v: VehicleStatus, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("vehicle");
     w.int(vInt(v.vehicle, 0, 4294967295));
     w.str("fuel");
@@ -1312,21 +1177,6 @@ export function VehicleStatus$write(w: Writer, v: VehicleStatus, named: boolean)
   writeQuant(w, v.fuel, 1000, 0, 1000, true, named);
   writeQuant(w, v.damage, 100, 0, 100, true, named);
   writeQuant(w, v.odometer_km, 10, -1125899906842624, 1125899906842624, false, named);
-}
-
-/** A `VehicleStatus` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VehicleStatus$wire(v: VehicleStatus, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["vehicle"] = vInt(v.vehicle, 0, 4294967295);
-    o["fuel"] = vQuant(v.fuel, 1000, 0, 1000, true, named);
-    o["damage"] = vQuant(v.damage, 100, 0, 100, true, named);
-    o["odometer_km"] = vQuant(v.odometer_km, 10, -1125899906842624, 1125899906842624, false, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.vehicle, 0, 4294967295), vQuant(v.fuel, 1000, 0, 1000, true, named), vQuant(v.damage, 100, 0, 100, true, named), vQuant(v.odometer_km, 10, -1125899906842624, 1125899906842624, false, named)];
-  return a;
 }
 
 /** Records every issue of a `VehicleStatus` at `path` (canonical names and indices). */
@@ -1352,7 +1202,6 @@ export function VehicleStatus$validate(v: VehicleStatus, path: Seg[], issues: Is
 export const VehicleStatusCodec: MessageCodec<VehicleStatus, "vehicle:status", 154> = /*@__PURE__*/ codec("vehicle:status", 154, {
   read: VehicleStatus$read,
   write: VehicleStatus$write,
-  wire: VehicleStatus$wire,
   validate: VehicleStatus$validate,
 });
 

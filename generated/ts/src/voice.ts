@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
 import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, unknownNumber, vArr, vBin, vBool, vInt, vList, vObject, vStr } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "./common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
 /**
  * A WebRTC signalling blob, as the browser produced it.
@@ -61,7 +61,7 @@ export function Signal$read(r: Reader): Signal {
 export function Signal$write(w: Writer, v: Signal, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("kind");
     SignalKind$write(w, v.kind, named);
     w.str("sdp");
@@ -72,19 +72,6 @@ export function Signal$write(w: Writer, v: Signal, named: boolean): void {
   w.arrayLen(len);
   SignalKind$write(w, v.kind, named);
   w.str(vStr(v.sdp, 1, 8192));
-}
-
-/** A `Signal` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Signal$wire(v: Signal, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["kind"] = SignalKind$wire(v.kind, named);
-    o["sdp"] = vStr(v.sdp, 1, 8192);
-    return o;
-  }
-  const a: unknown[] = [SignalKind$wire(v.kind, named), vStr(v.sdp, 1, 8192)];
-  return a;
 }
 
 /** Records every issue of a `Signal` at `path` (canonical names and indices). */
@@ -166,12 +153,6 @@ export function SignalKind$write(w: Writer, v: SignalKind, named: boolean): void
   else w.int(n);
 }
 
-/** A `SignalKind` as JS data: its number, or (named) its name. */
-export function SignalKind$wire(v: SignalKind, named: boolean): unknown {
-  const n = SignalKind$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `SignalKind` at `path` (canonical names and indices). */
 export function SignalKind$validate(v: SignalKind, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => SignalKind$num(v));
@@ -244,7 +225,7 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
 export function VoiceEnable$write(w: Writer, v: VoiceEnable, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("on");
     w.bool(vBool(v.on));
     w.str("push_to_talk");
@@ -258,20 +239,6 @@ export function VoiceEnable$write(w: Writer, v: VoiceEnable, named: boolean): vo
   w.bool(vBool(v.on));
   w.bool(vBool(v.push_to_talk));
   w.int(vInt(v.kbps, 8, 64));
-}
-
-/** A `VoiceEnable` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VoiceEnable$wire(v: VoiceEnable, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["on"] = vBool(v.on);
-    o["push_to_talk"] = vBool(v.push_to_talk);
-    o["kbps"] = vInt(v.kbps, 8, 64);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.on), vBool(v.push_to_talk), vInt(v.kbps, 8, 64)];
-  return a;
 }
 
 /** Records every issue of a `VoiceEnable` at `path` (canonical names and indices). */
@@ -294,7 +261,6 @@ export function VoiceEnable$validate(v: VoiceEnable, path: Seg[], issues: Issue[
 export const VoiceEnableCodec: MessageCodec<VoiceEnable, "voice:enable", 930> = /*@__PURE__*/ codec("voice:enable", 930, {
   read: VoiceEnable$read,
   write: VoiceEnable$write,
-  wire: VoiceEnable$wire,
   validate: VoiceEnable$validate,
 });
 
@@ -393,7 +359,7 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
 export function VoiceFrames$write(w: Writer, v: VoiceFrames, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.s !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.s !== undefined ? 1 : 0));
     if (v.s !== undefined) {
       w.str("s");
       w.str(vStr(v.s, 9, 9));
@@ -420,20 +386,6 @@ export function VoiceFrames$write(w: Writer, v: VoiceFrames, named: boolean): vo
     w.bin(vBin(x4, 1, 400));
   }
   w.int(vInt(v.seq, 0, 65535));
-}
-
-/** A `VoiceFrames` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VoiceFrames$wire(v: VoiceFrames, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.s !== undefined) o["s"] = vStr(v.s, 9, 9);
-    o["frames"] = vList(v.frames, 1, 5).map((x1) => vBin(x1, 1, 400));
-    o["seq"] = vInt(v.seq, 0, 65535);
-    return o;
-  }
-  const a: unknown[] = [(v.s === undefined ? null : vStr(v.s, 9, 9)), vList(v.frames, 1, 5).map((x2) => vBin(x2, 1, 400)), vInt(v.seq, 0, 65535)];
-  return a;
 }
 
 /** Records every issue of a `VoiceFrames` at `path` (canonical names and indices). */
@@ -467,7 +419,6 @@ export function VoiceFrames$validate(v: VoiceFrames, path: Seg[], issues: Issue[
 export const VoiceFramesCodec: MessageCodec<VoiceFrames, "voice:frames", 933> = /*@__PURE__*/ codec("voice:frames", 933, {
   read: VoiceFrames$read,
   write: VoiceFrames$write,
-  wire: VoiceFrames$wire,
   validate: VoiceFrames$validate,
 });
 
@@ -591,7 +542,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
 export function VoicePeers$write(w: Writer, v: VoicePeers, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.turn !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.turn !== undefined ? 1 : 0));
     w.str("connect");
     const a1 = vList(v.connect, 0, 16);
     w.arrayLen(a1.length);
@@ -629,23 +580,6 @@ export function VoicePeers$write(w: Writer, v: VoicePeers, named: boolean): void
       w.str(vStr(v.turn, 0, 256));
     }
   }
-}
-
-/** A `VoicePeers` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VoicePeers$wire(v: VoicePeers, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["connect"] = vList(v.connect, 0, 16).map((x1) => vStr(x1, 9, 9));
-    o["drop"] = vList(v.drop, 0, 16).map((x2) => vStr(x2, 9, 9));
-    if (v.turn !== undefined) o["turn"] = vStr(v.turn, 0, 256);
-    return o;
-  }
-  let len = 2;
-  if (v.turn !== undefined) len = 3;
-  const a: unknown[] = [vList(v.connect, 0, 16).map((x3) => vStr(x3, 9, 9)), vList(v.drop, 0, 16).map((x4) => vStr(x4, 9, 9))];
-  if (len > 2) a.push((v.turn === undefined ? null : vStr(v.turn, 0, 256)));
-  return a;
 }
 
 /** Records every issue of a `VoicePeers` at `path` (canonical names and indices). */
@@ -687,7 +621,6 @@ export function VoicePeers$validate(v: VoicePeers, path: Seg[], issues: Issue[])
 export const VoicePeersCodec: MessageCodec<VoicePeers, "voice:peers", 932> = /*@__PURE__*/ codec("voice:peers", 932, {
   read: VoicePeers$read,
   write: VoicePeers$write,
-  wire: VoicePeers$wire,
   validate: VoicePeers$validate,
 });
 
@@ -747,7 +680,7 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
 export function VoiceSignal$write(w: Writer, v: VoiceSignal, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("to");
     w.str(vStr(v.to, 9, 9));
     w.str("signal");
@@ -758,19 +691,6 @@ export function VoiceSignal$write(w: Writer, v: VoiceSignal, named: boolean): vo
   w.arrayLen(len);
   w.str(vStr(v.to, 9, 9));
   Signal$write(w, v.signal, named);
-}
-
-/** A `VoiceSignal` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VoiceSignal$wire(v: VoiceSignal, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["to"] = vStr(v.to, 9, 9);
-    o["signal"] = Signal$wire(v.signal, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.to, 9, 9), Signal$wire(v.signal, named)];
-  return a;
 }
 
 /** Records every issue of a `VoiceSignal` at `path` (canonical names and indices). */
@@ -790,7 +710,6 @@ export function VoiceSignal$validate(v: VoiceSignal, path: Seg[], issues: Issue[
 export const VoiceSignalCodec: MessageCodec<VoiceSignal, "voice:signal", 931> = /*@__PURE__*/ codec("voice:signal", 931, {
   read: VoiceSignal$read,
   write: VoiceSignal$write,
-  wire: VoiceSignal$wire,
   validate: VoiceSignal$validate,
 });
 
@@ -850,7 +769,7 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
 export function VoiceSignalRelayed$write(w: Writer, v: VoiceSignalRelayed, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("signal");
     Signal$write(w, v.signal, named);
     w.str("from");
@@ -861,19 +780,6 @@ export function VoiceSignalRelayed$write(w: Writer, v: VoiceSignalRelayed, named
   w.arrayLen(len);
   Signal$write(w, v.signal, named);
   PlayerRef$write(w, v.from, named);
-}
-
-/** A `VoiceSignalRelayed` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function VoiceSignalRelayed$wire(v: VoiceSignalRelayed, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["signal"] = Signal$wire(v.signal, named);
-    o["from"] = PlayerRef$wire(v.from, named);
-    return o;
-  }
-  const a: unknown[] = [Signal$wire(v.signal, named), PlayerRef$wire(v.from, named)];
-  return a;
 }
 
 /** Records every issue of a `VoiceSignalRelayed` at `path` (canonical names and indices). */
@@ -893,7 +799,6 @@ export function VoiceSignalRelayed$validate(v: VoiceSignalRelayed, path: Seg[], 
 export const VoiceSignalRelayedCodec: MessageCodec<VoiceSignalRelayed, "voice:signal", 931> = /*@__PURE__*/ codec("voice:signal", 931, {
   read: VoiceSignalRelayed$read,
   write: VoiceSignalRelayed$write,
-  wire: VoiceSignalRelayed$wire,
   validate: VoiceSignalRelayed$validate,
 });
 

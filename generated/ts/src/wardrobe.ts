@@ -111,7 +111,7 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
 export function WardrobeLooks$write(w: Writer, v: WardrobeLooks, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("outfit");
@@ -137,21 +137,6 @@ export function WardrobeLooks$write(w: Writer, v: WardrobeLooks, named: boolean)
   writeQuant(w, v.height, 100, 85, 115, true, named);
   w.nil();
   w.int(vInt(v.hair, 0, 255));
-}
-
-/** A `WardrobeLooks` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WardrobeLooks$wire(v: WardrobeLooks, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["outfit"] = vList(v.outfit, 0, 6).map((x1) => Worn$wire(x1, named));
-    o["height"] = vQuant(v.height, 100, 85, 115, true, named);
-    o["hair"] = vInt(v.hair, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vList(v.outfit, 0, 6).map((x2) => Worn$wire(x2, named)), vQuant(v.height, 100, 85, 115, true, named), null, vInt(v.hair, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `WardrobeLooks` at `path` (canonical names and indices). */
@@ -185,7 +170,6 @@ export function WardrobeLooks$validate(v: WardrobeLooks, path: Seg[], issues: Is
 export const WardrobeLooksCodec: MessageCodec<WardrobeLooks, "wardrobe:looks", 1070> = /*@__PURE__*/ codec("wardrobe:looks", 1070, {
   read: WardrobeLooks$read,
   write: WardrobeLooks$write,
-  wire: WardrobeLooks$wire,
   validate: WardrobeLooks$validate,
 });
 
@@ -272,7 +256,7 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
 export function WardrobeWear$write(w: Writer, v: WardrobeWear, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1 + (v.preset !== undefined ? 1 : 0));
+    w.recordLen(1 + (v.preset !== undefined ? 1 : 0));
     w.str("outfit");
     const a1 = vList(v.outfit, 0, 6);
     w.arrayLen(a1.length);
@@ -299,22 +283,6 @@ export function WardrobeWear$write(w: Writer, v: WardrobeWear, named: boolean): 
       w.int(vInt(v.preset, 0, 9));
     }
   }
-}
-
-/** A `WardrobeWear` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WardrobeWear$wire(v: WardrobeWear, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["outfit"] = vList(v.outfit, 0, 6).map((x1) => Worn$wire(x1, named));
-    if (v.preset !== undefined) o["preset"] = vInt(v.preset, 0, 9);
-    return o;
-  }
-  let len = 1;
-  if (v.preset !== undefined) len = 2;
-  const a: unknown[] = [vList(v.outfit, 0, 6).map((x2) => Worn$wire(x2, named))];
-  if (len > 1) a.push((v.preset === undefined ? null : vInt(v.preset, 0, 9)));
-  return a;
 }
 
 /** Records every issue of a `WardrobeWear` at `path` (canonical names and indices). */
@@ -345,7 +313,6 @@ export function WardrobeWear$validate(v: WardrobeWear, path: Seg[], issues: Issu
 export const WardrobeWearCodec: MessageCodec<WardrobeWear, "wardrobe:wear", 1070> = /*@__PURE__*/ codec("wardrobe:wear", 1070, {
   read: WardrobeWear$read,
   write: WardrobeWear$write,
-  wire: WardrobeWear$wire,
   validate: WardrobeWear$validate,
 });
 
@@ -447,12 +414,6 @@ export function WearSlot$write(w: Writer, v: WearSlot, named: boolean): void {
   else w.int(n);
 }
 
-/** A `WearSlot` as JS data: its number, or (named) its name. */
-export function WearSlot$wire(v: WearSlot, named: boolean): unknown {
-  const n = WearSlot$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `WearSlot` at `path` (canonical names and indices). */
 export function WearSlot$validate(v: WearSlot, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => WearSlot$num(v));
@@ -551,7 +512,7 @@ export function Worn$read(r: Reader): Worn {
 export function Worn$write(w: Writer, v: Worn, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("slot");
     WearSlot$write(w, v.slot, named);
     w.str("item");
@@ -573,20 +534,6 @@ export function Worn$write(w: Writer, v: Worn, named: boolean): void {
   for (const x4 of a3) {
     w.int(vInt(x4, 0, 16777215));
   }
-}
-
-/** A `Worn` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function Worn$wire(v: Worn, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slot"] = WearSlot$wire(v.slot, named);
-    o["item"] = vStr(v.item, 1, 32);
-    o["dyes"] = vFixed(v.dyes, 2).map((x1) => vInt(x1, 0, 16777215));
-    return o;
-  }
-  const a: unknown[] = [WearSlot$wire(v.slot, named), vStr(v.item, 1, 32), vFixed(v.dyes, 2).map((x2) => vInt(x2, 0, 16777215))];
-  return a;
 }
 
 /** Records every issue of a `Worn` at `path` (canonical names and indices). */

@@ -70,7 +70,7 @@ export function WatergunHit$read(r: Reader): WatergunHit {
 export function WatergunHit$write(w: Writer, v: WatergunHit, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("by");
     w.str(vStr(v.by, 9, 9));
     w.str("target");
@@ -84,20 +84,6 @@ export function WatergunHit$write(w: Writer, v: WatergunHit, named: boolean): vo
   w.str(vStr(v.by, 9, 9));
   w.str(vStr(v.target, 9, 9));
   writeQuant(w, v.wetness, 100, 0, 100, true, named);
-}
-
-/** A `WatergunHit` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WatergunHit$wire(v: WatergunHit, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["by"] = vStr(v.by, 9, 9);
-    o["target"] = vStr(v.target, 9, 9);
-    o["wetness"] = vQuant(v.wetness, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.by, 9, 9), vStr(v.target, 9, 9), vQuant(v.wetness, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `WatergunHit` at `path` (canonical names and indices). */
@@ -120,7 +106,6 @@ export function WatergunHit$validate(v: WatergunHit, path: Seg[], issues: Issue[
 export const WatergunHitCodec: MessageCodec<WatergunHit, "watergun:hit", 251> = /*@__PURE__*/ codec("watergun:hit", 251, {
   read: WatergunHit$read,
   write: WatergunHit$write,
-  wire: WatergunHit$wire,
   validate: WatergunHit$validate,
 });
 
@@ -170,7 +155,7 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
 export function WatergunRefill$write(w: Writer, v: WatergunRefill, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(0 + (v.fountain !== undefined ? 1 : 0));
+    w.recordLen(0 + (v.fountain !== undefined ? 1 : 0));
     if (v.fountain !== undefined) {
       w.str("fountain");
       w.int(vInt(v.fountain, 0, 4294967295));
@@ -186,21 +171,6 @@ export function WatergunRefill$write(w: Writer, v: WatergunRefill, named: boolea
       w.int(vInt(v.fountain, 0, 4294967295));
     }
   }
-}
-
-/** A `WatergunRefill` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WatergunRefill$wire(v: WatergunRefill, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    if (v.fountain !== undefined) o["fountain"] = vInt(v.fountain, 0, 4294967295);
-    return o;
-  }
-  let len = 0;
-  if (v.fountain !== undefined) len = 1;
-  const a: unknown[] = [];
-  if (len > 0) a.push((v.fountain === undefined ? null : vInt(v.fountain, 0, 4294967295)));
-  return a;
 }
 
 /** Records every issue of a `WatergunRefill` at `path` (canonical names and indices). */
@@ -220,7 +190,6 @@ export function WatergunRefill$validate(v: WatergunRefill, path: Seg[], issues: 
 export const WatergunRefillCodec: MessageCodec<WatergunRefill, "watergun:refill", 252> = /*@__PURE__*/ codec("watergun:refill", 252, {
   read: WatergunRefill$read,
   write: WatergunRefill$write,
-  wire: WatergunRefill$wire,
   validate: WatergunRefill$validate,
 });
 
@@ -328,7 +297,7 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
 export function WatergunSpray$write(w: Writer, v: WatergunSpray, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("from");
     const a1 = vFixed(v.from, 3);
     w.arrayLen(3);
@@ -353,21 +322,6 @@ export function WatergunSpray$write(w: Writer, v: WatergunSpray, named: boolean)
   writeQuant(w, v.yaw, 100, -314, 314, true, named);
   writeQuant(w, v.pitch, 100, -157, 157, true, named);
   writeQuant(w, v.pressure, 100, 0, 100, true, named);
-}
-
-/** A `WatergunSpray` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WatergunSpray$wire(v: WatergunSpray, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["from"] = vFixed(v.from, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    o["yaw"] = vQuant(v.yaw, 100, -314, 314, true, named);
-    o["pitch"] = vQuant(v.pitch, 100, -157, 157, true, named);
-    o["pressure"] = vQuant(v.pressure, 100, 0, 100, true, named);
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.from, 3).map((x2) => vQuant(x2, 100, -500000, 500000, true, named)), vQuant(v.yaw, 100, -314, 314, true, named), vQuant(v.pitch, 100, -157, 157, true, named), vQuant(v.pressure, 100, 0, 100, true, named)];
-  return a;
 }
 
 /** Records every issue of a `WatergunSpray` at `path` (canonical names and indices). */
@@ -400,7 +354,6 @@ export function WatergunSpray$validate(v: WatergunSpray, path: Seg[], issues: Is
 export const WatergunSprayCodec: MessageCodec<WatergunSpray, "watergun:spray", 250> = /*@__PURE__*/ codec("watergun:spray", 250, {
   read: WatergunSpray$read,
   write: WatergunSpray$write,
-  wire: WatergunSpray$wire,
   validate: WatergunSpray$validate,
 });
 
@@ -497,7 +450,7 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
 export function WatergunSprayShown$write(w: Writer, v: WatergunSprayShown, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("s");
     w.str(vStr(v.s, 9, 9));
     w.str("aim");
@@ -519,20 +472,6 @@ export function WatergunSprayShown$write(w: Writer, v: WatergunSprayShown, named
     writeQuant(w, x4, 100, -314, 314, true, named);
   }
   writeQuant(w, v.reach, 10, 0, 150, true, named);
-}
-
-/** A `WatergunSprayShown` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WatergunSprayShown$wire(v: WatergunSprayShown, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["s"] = vStr(v.s, 9, 9);
-    o["aim"] = vFixed(v.aim, 2).map((x1) => vQuant(x1, 100, -314, 314, true, named));
-    o["reach"] = vQuant(v.reach, 10, 0, 150, true, named);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.s, 9, 9), vFixed(v.aim, 2).map((x2) => vQuant(x2, 100, -314, 314, true, named)), vQuant(v.reach, 10, 0, 150, true, named)];
-  return a;
 }
 
 /** Records every issue of a `WatergunSprayShown` at `path` (canonical names and indices). */
@@ -562,7 +501,6 @@ export function WatergunSprayShown$validate(v: WatergunSprayShown, path: Seg[], 
 export const WatergunSprayShownCodec: MessageCodec<WatergunSprayShown, "watergun:spray", 250> = /*@__PURE__*/ codec("watergun:spray", 250, {
   read: WatergunSprayShown$read,
   write: WatergunSprayShown$write,
-  wire: WatergunSprayShown$wire,
   validate: WatergunSprayShown$validate,
 });
 
@@ -622,7 +560,7 @@ export function WatergunTank$read(r: Reader): WatergunTank {
 export function WatergunTank$write(w: Writer, v: WatergunTank, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("ml");
     w.int(vInt(v.ml, 0, 2000));
     w.str("capacity");
@@ -633,19 +571,6 @@ export function WatergunTank$write(w: Writer, v: WatergunTank, named: boolean): 
   w.arrayLen(len);
   w.int(vInt(v.ml, 0, 2000));
   w.int(vInt(v.capacity, 250, 2000));
-}
-
-/** A `WatergunTank` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WatergunTank$wire(v: WatergunTank, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["ml"] = vInt(v.ml, 0, 2000);
-    o["capacity"] = vInt(v.capacity, 250, 2000);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.ml, 0, 2000), vInt(v.capacity, 250, 2000)];
-  return a;
 }
 
 /** Records every issue of a `WatergunTank` at `path` (canonical names and indices). */
@@ -665,7 +590,6 @@ export function WatergunTank$validate(v: WatergunTank, path: Seg[], issues: Issu
 export const WatergunTankCodec: MessageCodec<WatergunTank, "watergun:tank", 252> = /*@__PURE__*/ codec("watergun:tank", 252, {
   read: WatergunTank$read,
   write: WatergunTank$write,
-  wire: WatergunTank$wire,
   validate: WatergunTank$validate,
 });
 

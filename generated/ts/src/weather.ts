@@ -81,7 +81,7 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
 export function ForecastSlot$write(w: Writer, v: ForecastSlot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("hour");
     w.int(vInt(v.hour, 0, 23));
     w.str("kind");
@@ -98,21 +98,6 @@ export function ForecastSlot$write(w: Writer, v: ForecastSlot, named: boolean): 
   WeatherKind$write(w, v.kind, named);
   writeQuant(w, v.chance, 100, 0, 100, true, named);
   w.int(vInt(v.temp_c, -30, 45));
-}
-
-/** A `ForecastSlot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ForecastSlot$wire(v: ForecastSlot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["hour"] = vInt(v.hour, 0, 23);
-    o["kind"] = WeatherKind$wire(v.kind, named);
-    o["chance"] = vQuant(v.chance, 100, 0, 100, true, named);
-    o["temp_c"] = vInt(v.temp_c, -30, 45);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.hour, 0, 23), WeatherKind$wire(v.kind, named), vQuant(v.chance, 100, 0, 100, true, named), vInt(v.temp_c, -30, 45)];
-  return a;
 }
 
 /** Records every issue of a `ForecastSlot` at `path` (canonical names and indices). */
@@ -221,7 +206,7 @@ export function WeatherChange$read(r: Reader): WeatherChange {
 export function WeatherChange$write(w: Writer, v: WeatherChange, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("kind");
     WeatherKind$write(w, v.kind, named);
     w.str("intensity");
@@ -241,22 +226,6 @@ export function WeatherChange$write(w: Writer, v: WeatherChange, named: boolean)
   writeQuant(w, v.wind_dir, 10, 0, 3600, true, named);
   writeQuant(w, v.wind, 10, 0, 400, true, named);
   w.int(vInt(v.blend_s, 0, 600));
-}
-
-/** A `WeatherChange` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WeatherChange$wire(v: WeatherChange, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["kind"] = WeatherKind$wire(v.kind, named);
-    o["intensity"] = vQuant(v.intensity, 100, 0, 100, true, named);
-    o["wind_dir"] = vQuant(v.wind_dir, 10, 0, 3600, true, named);
-    o["wind"] = vQuant(v.wind, 10, 0, 400, true, named);
-    o["blend_s"] = vInt(v.blend_s, 0, 600);
-    return o;
-  }
-  const a: unknown[] = [WeatherKind$wire(v.kind, named), vQuant(v.intensity, 100, 0, 100, true, named), vQuant(v.wind_dir, 10, 0, 3600, true, named), vQuant(v.wind, 10, 0, 400, true, named), vInt(v.blend_s, 0, 600)];
-  return a;
 }
 
 /** Records every issue of a `WeatherChange` at `path` (canonical names and indices). */
@@ -285,7 +254,6 @@ export function WeatherChange$validate(v: WeatherChange, path: Seg[], issues: Is
 export const WeatherChangeCodec: MessageCodec<WeatherChange, "weather:change", 290> = /*@__PURE__*/ codec("weather:change", 290, {
   read: WeatherChange$read,
   write: WeatherChange$write,
-  wire: WeatherChange$wire,
   validate: WeatherChange$validate,
 });
 
@@ -360,7 +328,7 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
 export function WeatherForecast$write(w: Writer, v: WeatherForecast, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("slots");
     const a1 = vList(v.slots, 0, 8);
     w.arrayLen(a1.length);
@@ -376,18 +344,6 @@ export function WeatherForecast$write(w: Writer, v: WeatherForecast, named: bool
   for (const x4 of a3) {
     ForecastSlot$write(w, x4, named);
   }
-}
-
-/** A `WeatherForecast` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WeatherForecast$wire(v: WeatherForecast, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["slots"] = vList(v.slots, 0, 8).map((x1) => ForecastSlot$wire(x1, named));
-    return o;
-  }
-  const a: unknown[] = [vList(v.slots, 0, 8).map((x2) => ForecastSlot$wire(x2, named))];
-  return a;
 }
 
 /** Records every issue of a `WeatherForecast` at `path` (canonical names and indices). */
@@ -412,7 +368,6 @@ export function WeatherForecast$validate(v: WeatherForecast, path: Seg[], issues
 export const WeatherForecastCodec: MessageCodec<WeatherForecast, "weather:forecast", 292> = /*@__PURE__*/ codec("weather:forecast", 292, {
   read: WeatherForecast$read,
   write: WeatherForecast$write,
-  wire: WeatherForecast$wire,
   validate: WeatherForecast$validate,
 });
 
@@ -461,7 +416,7 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
 export function WeatherForecastOpen$write(w: Writer, v: WeatherForecastOpen, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("board");
     w.int(vInt(v.board, 0, 4294967295));
     return;
@@ -469,18 +424,6 @@ export function WeatherForecastOpen$write(w: Writer, v: WeatherForecastOpen, nam
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.board, 0, 4294967295));
-}
-
-/** A `WeatherForecastOpen` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WeatherForecastOpen$wire(v: WeatherForecastOpen, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["board"] = vInt(v.board, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.board, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `WeatherForecastOpen` at `path` (canonical names and indices). */
@@ -497,7 +440,6 @@ export function WeatherForecastOpen$validate(v: WeatherForecastOpen, path: Seg[]
 export const WeatherForecastOpenCodec: MessageCodec<WeatherForecastOpen, "weather:forecast", 292> = /*@__PURE__*/ codec("weather:forecast", 292, {
   read: WeatherForecastOpen$read,
   write: WeatherForecastOpen$write,
-  wire: WeatherForecastOpen$wire,
   validate: WeatherForecastOpen$validate,
 });
 
@@ -599,12 +541,6 @@ export function WeatherKind$write(w: Writer, v: WeatherKind, named: boolean): vo
   else w.int(n);
 }
 
-/** A `WeatherKind` as JS data: its number, or (named) its name. */
-export function WeatherKind$wire(v: WeatherKind, named: boolean): unknown {
-  const n = WeatherKind$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `WeatherKind` at `path` (canonical names and indices). */
 export function WeatherKind$validate(v: WeatherKind, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => WeatherKind$num(v));
@@ -693,7 +629,7 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
 export function WeatherLightning$write(w: Writer, v: WeatherLightning, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("at");
     const a1 = vFixed(v.at, 2);
     w.arrayLen(2);
@@ -712,19 +648,6 @@ export function WeatherLightning$write(w: Writer, v: WeatherLightning, named: bo
     writeQuant(w, x4, 10, -50000, 50000, true, named);
   }
   w.int(vInt(v.seed, 0, 4294967295));
-}
-
-/** A `WeatherLightning` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WeatherLightning$wire(v: WeatherLightning, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["at"] = vFixed(v.at, 2).map((x1) => vQuant(x1, 10, -50000, 50000, true, named));
-    o["seed"] = vInt(v.seed, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vFixed(v.at, 2).map((x2) => vQuant(x2, 10, -50000, 50000, true, named)), vInt(v.seed, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `WeatherLightning` at `path` (canonical names and indices). */
@@ -751,7 +674,6 @@ export function WeatherLightning$validate(v: WeatherLightning, path: Seg[], issu
 export const WeatherLightningCodec: MessageCodec<WeatherLightning, "weather:lightning", 293> = /*@__PURE__*/ codec("weather:lightning", 293, {
   read: WeatherLightning$read,
   write: WeatherLightning$write,
-  wire: WeatherLightning$wire,
   validate: WeatherLightning$validate,
 });
 
@@ -823,7 +745,7 @@ export function WeatherSet$read(r: Reader): WeatherSet {
 export function WeatherSet$write(w: Writer, v: WeatherSet, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2 + (v.minutes !== undefined ? 1 : 0));
+    w.recordLen(2 + (v.minutes !== undefined ? 1 : 0));
     w.str("kind");
     WeatherKind$write(w, v.kind, named);
     w.str("intensity");
@@ -845,23 +767,6 @@ export function WeatherSet$write(w: Writer, v: WeatherSet, named: boolean): void
       w.int(vInt(v.minutes, 1, 1440));
     }
   }
-}
-
-/** A `WeatherSet` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WeatherSet$wire(v: WeatherSet, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["kind"] = WeatherKind$wire(v.kind, named);
-    o["intensity"] = vQuant(v.intensity, 100, 0, 100, true, named);
-    if (v.minutes !== undefined) o["minutes"] = vInt(v.minutes, 1, 1440);
-    return o;
-  }
-  let len = 2;
-  if (v.minutes !== undefined) len = 3;
-  const a: unknown[] = [WeatherKind$wire(v.kind, named), vQuant(v.intensity, 100, 0, 100, true, named)];
-  if (len > 2) a.push((v.minutes === undefined ? null : vInt(v.minutes, 1, 1440)));
-  return a;
 }
 
 /** Records every issue of a `WeatherSet` at `path` (canonical names and indices). */
@@ -887,7 +792,6 @@ export function WeatherSet$validate(v: WeatherSet, path: Seg[], issues: Issue[])
 export const WeatherSetCodec: MessageCodec<WeatherSet, "weather:set", 291> = /*@__PURE__*/ codec("weather:set", 291, {
   read: WeatherSet$read,
   write: WeatherSet$write,
-  wire: WeatherSet$wire,
   validate: WeatherSet$validate,
 });
 

@@ -101,12 +101,6 @@ export function EntityKind$write(w: Writer, v: EntityKind, named: boolean): void
   else w.int(n);
 }
 
-/** A `EntityKind` as JS data: its number, or (named) its name. */
-export function EntityKind$wire(v: EntityKind, named: boolean): unknown {
-  const n = EntityKind$num(v);
-  return named && typeof v === "string" ? v : n;
-}
-
 /** Records every issue of a `EntityKind` at `path` (canonical names and indices). */
 export function EntityKind$validate(v: EntityKind, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => EntityKind$num(v));
@@ -262,7 +256,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
 export function NearbyEntity$write(w: Writer, v: NearbyEntity, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(6 + (v.owner !== undefined ? 1 : 0) + (v.label !== undefined ? 1 : 0));
+    w.recordLen(6 + (v.owner !== undefined ? 1 : 0) + (v.label !== undefined ? 1 : 0));
     w.str("id");
     w.int(vInt(v.id, 0, 4294967295));
     w.str("kind");
@@ -315,30 +309,6 @@ export function NearbyEntity$write(w: Writer, v: NearbyEntity, named: boolean): 
       w.str(vStr(v.label, 0, 24));
     }
   }
-}
-
-/** A `NearbyEntity` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function NearbyEntity$wire(v: NearbyEntity, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["id"] = vInt(v.id, 0, 4294967295);
-    o["kind"] = EntityKind$wire(v.kind, named);
-    o["pos"] = vFixed(v.pos, 3).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    o["heading"] = vQuant(v.heading, 1000, -3142, 3142, true, named);
-    o["speed"] = vQuant(v.speed, 64, 0, 3840, true, named);
-    o["anim"] = vInt(v.anim, 0, 255);
-    if (v.owner !== undefined) o["owner"] = vStr(v.owner, 9, 9);
-    if (v.label !== undefined) o["label"] = vStr(v.label, 0, 24);
-    return o;
-  }
-  let len = 6;
-  if (v.label !== undefined) len = 8;
-  else if (v.owner !== undefined) len = 7;
-  const a: unknown[] = [vInt(v.id, 0, 4294967295), EntityKind$wire(v.kind, named), vFixed(v.pos, 3).map((x2) => vQuant(x2, 100, -500000, 500000, true, named)), vQuant(v.heading, 1000, -3142, 3142, true, named), vQuant(v.speed, 64, 0, 3840, true, named), vInt(v.anim, 0, 255)];
-  if (len > 6) a.push((v.owner === undefined ? null : vStr(v.owner, 9, 9)));
-  if (len > 7) a.push((v.label === undefined ? null : vStr(v.label, 0, 24)));
-  return a;
 }
 
 /** Records every issue of a `NearbyEntity` at `path` (canonical names and indices). */
@@ -451,7 +421,7 @@ export function WorldClock$read(r: Reader): WorldClock {
 export function WorldClock$write(w: Writer, v: WorldClock, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("tick");
     w.int(vInt(v.tick, 0, 4294967295));
     w.str("at");
@@ -465,20 +435,6 @@ export function WorldClock$write(w: Writer, v: WorldClock, named: boolean): void
   w.int(vInt(v.tick, 0, 4294967295));
   w.int(vInt(v.at, 0, 9007199254740991));
   w.int(vInt(v.rate, 1, 60));
-}
-
-/** A `WorldClock` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WorldClock$wire(v: WorldClock, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["tick"] = vInt(v.tick, 0, 4294967295);
-    o["at"] = vInt(v.at, 0, 9007199254740991);
-    o["rate"] = vInt(v.rate, 1, 60);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.tick, 0, 4294967295), vInt(v.at, 0, 9007199254740991), vInt(v.rate, 1, 60)];
-  return a;
 }
 
 /** Records every issue of a `WorldClock` at `path` (canonical names and indices). */
@@ -501,7 +457,6 @@ export function WorldClock$validate(v: WorldClock, path: Seg[], issues: Issue[])
 export const WorldClockCodec: MessageCodec<WorldClock, "world:clock", 112> = /*@__PURE__*/ codec("world:clock", 112, {
   read: WorldClock$read,
   write: WorldClock$write,
-  wire: WorldClock$wire,
   validate: WorldClock$validate,
 });
 
@@ -551,7 +506,7 @@ export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
 export function WorldKeyframeRequest$write(w: Writer, v: WorldKeyframeRequest, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("last_tick");
     w.int(vInt(v.last_tick, 0, 4294967295));
     return;
@@ -559,18 +514,6 @@ export function WorldKeyframeRequest$write(w: Writer, v: WorldKeyframeRequest, n
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.last_tick, 0, 4294967295));
-}
-
-/** A `WorldKeyframeRequest` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WorldKeyframeRequest$wire(v: WorldKeyframeRequest, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["last_tick"] = vInt(v.last_tick, 0, 4294967295);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.last_tick, 0, 4294967295)];
-  return a;
 }
 
 /** Records every issue of a `WorldKeyframeRequest` at `path` (canonical names and indices). */
@@ -587,7 +530,6 @@ export function WorldKeyframeRequest$validate(v: WorldKeyframeRequest, path: Seg
 export const WorldKeyframeRequestCodec: MessageCodec<WorldKeyframeRequest, "world:keyframe", 110> = /*@__PURE__*/ codec("world:keyframe", 110, {
   read: WorldKeyframeRequest$read,
   write: WorldKeyframeRequest$write,
-  wire: WorldKeyframeRequest$wire,
   validate: WorldKeyframeRequest$validate,
 });
 
@@ -721,7 +663,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
 export function WorldSnapshot$write(w: Writer, v: WorldSnapshot, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("tick");
     w.int(vInt(v.tick, 0, 4294967295));
     w.str("keyframe");
@@ -754,21 +696,6 @@ export function WorldSnapshot$write(w: Writer, v: WorldSnapshot, named: boolean)
   for (const x8 of a7) {
     w.int(vInt(x8, 0, 4294967295));
   }
-}
-
-/** A `WorldSnapshot` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WorldSnapshot$wire(v: WorldSnapshot, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["tick"] = vInt(v.tick, 0, 4294967295);
-    o["keyframe"] = vBool(v.keyframe);
-    o["entities"] = vList(v.entities, 0, 50).map((x1) => NearbyEntity$wire(x1, named));
-    o["gone"] = vList(v.gone, 0, 64).map((x2) => vInt(x2, 0, 4294967295));
-    return o;
-  }
-  const a: unknown[] = [vInt(v.tick, 0, 4294967295), vBool(v.keyframe), vList(v.entities, 0, 50).map((x3) => NearbyEntity$wire(x3, named)), vList(v.gone, 0, 64).map((x4) => vInt(x4, 0, 4294967295))];
-  return a;
 }
 
 /** Records every issue of a `WorldSnapshot` at `path` (canonical names and indices). */
@@ -810,7 +737,6 @@ export function WorldSnapshot$validate(v: WorldSnapshot, path: Seg[], issues: Is
 export const WorldSnapshotCodec: MessageCodec<WorldSnapshot, "world:snapshot", 110> = /*@__PURE__*/ codec("world:snapshot", 110, {
   read: WorldSnapshot$read,
   write: WorldSnapshot$write,
-  wire: WorldSnapshot$wire,
   validate: WorldSnapshot$validate,
 });
 
@@ -860,7 +786,7 @@ export function WorldView$read(r: Reader): WorldView {
 export function WorldView$write(w: Writer, v: WorldView, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("radius");
     writeQuant(w, v.radius, 10, 500, 4000, true, named);
     return;
@@ -868,18 +794,6 @@ export function WorldView$write(w: Writer, v: WorldView, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   writeQuant(w, v.radius, 10, 500, 4000, true, named);
-}
-
-/** A `WorldView` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function WorldView$wire(v: WorldView, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["radius"] = vQuant(v.radius, 10, 500, 4000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.radius, 10, 500, 4000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `WorldView` at `path` (canonical names and indices). */
@@ -896,7 +810,6 @@ export function WorldView$validate(v: WorldView, path: Seg[], issues: Issue[]): 
 export const WorldViewCodec: MessageCodec<WorldView, "world:view", 111> = /*@__PURE__*/ codec("world:view", 111, {
   read: WorldView$read,
   write: WorldView$write,
-  wire: WorldView$wire,
   validate: WorldView$validate,
 });
 

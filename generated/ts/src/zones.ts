@@ -54,11 +54,6 @@ export function ZoneRules$write(w: Writer, v: ZoneRules, _named: boolean): void 
   w.bigInt(ZoneRules$bits(v));
 }
 
-/** A `ZoneRules` as JS data: its uint. */
-export function ZoneRules$wire(v: ZoneRules, _named: boolean): unknown {
-  return ZoneRules$bits(v);
-}
-
 /** Records every issue of a `ZoneRules` at `path` (canonical names and indices). */
 export function ZoneRules$validate(v: ZoneRules, path: Seg[], issues: Issue[]): void {
   check(path, issues, () => ZoneRules$bits(v));
@@ -154,7 +149,7 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
 export function ZonesEnter$write(w: Writer, v: ZonesEnter, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4 + (v.ambience !== undefined ? 1 : 0));
+    w.recordLen(4 + (v.ambience !== undefined ? 1 : 0));
     w.str("zone");
     w.int(vInt(v.zone, 0, 65535));
     w.str("name");
@@ -179,22 +174,6 @@ export function ZonesEnter$write(w: Writer, v: ZonesEnter, named: boolean): void
     w.str(vStr(v.ambience, 0, 40));
   }
   w.int(vInt(v.population, 0, 255));
-}
-
-/** A `ZonesEnter` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ZonesEnter$wire(v: ZonesEnter, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["zone"] = vInt(v.zone, 0, 65535);
-    o["name"] = vStr(v.name, 1, 32);
-    o["rules"] = ZoneRules$wire(v.rules, named);
-    if (v.ambience !== undefined) o["ambience"] = vStr(v.ambience, 0, 40);
-    o["population"] = vInt(v.population, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.zone, 0, 65535), vStr(v.name, 1, 32), ZoneRules$wire(v.rules, named), (v.ambience === undefined ? null : vStr(v.ambience, 0, 40)), vInt(v.population, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `ZonesEnter` at `path` (canonical names and indices). */
@@ -226,7 +205,6 @@ export function ZonesEnter$validate(v: ZonesEnter, path: Seg[], issues: Issue[])
 export const ZonesEnterCodec: MessageCodec<ZonesEnter, "zones:enter", 1170> = /*@__PURE__*/ codec("zones:enter", 1170, {
   read: ZonesEnter$read,
   write: ZonesEnter$write,
-  wire: ZonesEnter$wire,
   validate: ZonesEnter$validate,
 });
 
@@ -307,7 +285,7 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
 export function ZonesHeat$write(w: Writer, v: ZonesHeat, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("counts");
     const m1 = vMap(v.counts, 0, 64);
     w.mapLen(m1.size);
@@ -325,18 +303,6 @@ export function ZonesHeat$write(w: Writer, v: ZonesHeat, named: boolean): void {
     w.int(vInt(k5, 0, 65535));
     w.int(vInt(x6, 0, 255));
   }
-}
-
-/** A `ZonesHeat` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ZonesHeat$wire(v: ZonesHeat, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["counts"] = new Map<unknown, unknown>(sorted(vMap(v.counts, 0, 64)).map(([k1, x2]): [unknown, unknown] => [vInt(k1, 0, 65535), vInt(x2, 0, 255)]));
-    return o;
-  }
-  const a: unknown[] = [new Map<unknown, unknown>(sorted(vMap(v.counts, 0, 64)).map(([k3, x4]): [unknown, unknown] => [vInt(k3, 0, 65535), vInt(x4, 0, 255)]))];
-  return a;
 }
 
 /** Records every issue of a `ZonesHeat` at `path` (canonical names and indices). */
@@ -361,7 +327,6 @@ export function ZonesHeat$validate(v: ZonesHeat, path: Seg[], issues: Issue[]): 
 export const ZonesHeatCodec: MessageCodec<ZonesHeat, "zones:heat", 1171> = /*@__PURE__*/ codec("zones:heat", 1171, {
   read: ZonesHeat$read,
   write: ZonesHeat$write,
-  wire: ZonesHeat$wire,
   validate: ZonesHeat$validate,
 });
 
@@ -410,7 +375,7 @@ export function ZonesMap$read(r: Reader): ZonesMap {
 export function ZonesMap$write(w: Writer, v: ZonesMap, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("open");
     w.bool(vBool(v.open));
     return;
@@ -418,18 +383,6 @@ export function ZonesMap$write(w: Writer, v: ZonesMap, named: boolean): void {
   const len = 1;
   w.arrayLen(len);
   w.bool(vBool(v.open));
-}
-
-/** A `ZonesMap` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function ZonesMap$wire(v: ZonesMap, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["open"] = vBool(v.open);
-    return o;
-  }
-  const a: unknown[] = [vBool(v.open)];
-  return a;
 }
 
 /** Records every issue of a `ZonesMap` at `path` (canonical names and indices). */
@@ -446,7 +399,6 @@ export function ZonesMap$validate(v: ZonesMap, path: Seg[], issues: Issue[]): vo
 export const ZonesMapCodec: MessageCodec<ZonesMap, "zones:map", 1171> = /*@__PURE__*/ codec("zones:map", 1171, {
   read: ZonesMap$read,
   write: ZonesMap$write,
-  wire: ZonesMap$wire,
   validate: ZonesMap$validate,
 });
 

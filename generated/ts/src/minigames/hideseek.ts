@@ -3,7 +3,7 @@
 import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "../runtime/support.js";
 import { at, atIndex, badVariant, check, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vQuant, vStr, writeQuant, wrongLength } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
-import { PlayerRef$read, PlayerRef$validate, PlayerRef$wire, PlayerRef$write } from "../common.js";
+import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
 /**
  * Broadcast to participants when a hider is found.
@@ -72,7 +72,7 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
 export function HideSeekFound$write(w: Writer, v: HideSeekFound, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("hider");
     PlayerRef$write(w, v.hider, named);
     w.str("by");
@@ -86,20 +86,6 @@ export function HideSeekFound$write(w: Writer, v: HideSeekFound, named: boolean)
   PlayerRef$write(w, v.hider, named);
   w.str(vStr(v.by, 9, 9));
   w.int(vInt(v.left, 0, 255));
-}
-
-/** A `HideSeekFound` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HideSeekFound$wire(v: HideSeekFound, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["hider"] = PlayerRef$wire(v.hider, named);
-    o["by"] = vStr(v.by, 9, 9);
-    o["left"] = vInt(v.left, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [PlayerRef$wire(v.hider, named), vStr(v.by, 9, 9), vInt(v.left, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `HideSeekFound` at `path` (canonical names and indices). */
@@ -122,7 +108,6 @@ export function HideSeekFound$validate(v: HideSeekFound, path: Seg[], issues: Is
 export const HideSeekFoundCodec: MessageCodec<HideSeekFound, "hideseek:found", 491> = /*@__PURE__*/ codec("hideseek:found", 491, {
   read: HideSeekFound$read,
   write: HideSeekFound$write,
-  wire: HideSeekFound$wire,
   validate: HideSeekFound$validate,
 });
 
@@ -182,7 +167,7 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
 export function HideSeekHint$write(w: Writer, v: HideSeekHint, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("bearing");
     writeQuant(w, v.bearing, 10, 0, 3600, true, named);
     w.str("band");
@@ -193,19 +178,6 @@ export function HideSeekHint$write(w: Writer, v: HideSeekHint, named: boolean): 
   w.arrayLen(len);
   writeQuant(w, v.bearing, 10, 0, 3600, true, named);
   w.int(vInt(v.band, 0, 2));
-}
-
-/** A `HideSeekHint` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HideSeekHint$wire(v: HideSeekHint, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["bearing"] = vQuant(v.bearing, 10, 0, 3600, true, named);
-    o["band"] = vInt(v.band, 0, 2);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.bearing, 10, 0, 3600, true, named), vInt(v.band, 0, 2)];
-  return a;
 }
 
 /** Records every issue of a `HideSeekHint` at `path` (canonical names and indices). */
@@ -225,7 +197,6 @@ export function HideSeekHint$validate(v: HideSeekHint, path: Seg[], issues: Issu
 export const HideSeekHintCodec: MessageCodec<HideSeekHint, "hideseek:hint", 492> = /*@__PURE__*/ codec("hideseek:hint", 492, {
   read: HideSeekHint$read,
   write: HideSeekHint$write,
-  wire: HideSeekHint$wire,
   validate: HideSeekHint$validate,
 });
 
@@ -344,7 +315,7 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
 export function HideSeekRole$write(w: Writer, v: HideSeekRole, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(5);
+    w.recordLen(5);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("role");
@@ -372,22 +343,6 @@ export function HideSeekRole$write(w: Writer, v: HideSeekRole, named: boolean): 
   }
   w.int(vInt(v.radius_m, 20, 400));
   w.int(vInt(v.hide_s, 10, 120));
-}
-
-/** A `HideSeekRole` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HideSeekRole$wire(v: HideSeekRole, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["role"] = Role$wire(v.role, named);
-    o["centre"] = vFixed(v.centre, 2).map((x1) => vQuant(x1, 100, -500000, 500000, true, named));
-    o["radius_m"] = vInt(v.radius_m, 20, 400);
-    o["hide_s"] = vInt(v.hide_s, 10, 120);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), Role$wire(v.role, named), vFixed(v.centre, 2).map((x2) => vQuant(x2, 100, -500000, 500000, true, named)), vInt(v.radius_m, 20, 400), vInt(v.hide_s, 10, 120)];
-  return a;
 }
 
 /** Records every issue of a `HideSeekRole` at `path` (canonical names and indices). */
@@ -423,7 +378,6 @@ export function HideSeekRole$validate(v: HideSeekRole, path: Seg[], issues: Issu
 export const HideSeekRoleCodec: MessageCodec<HideSeekRole, "hideseek:role", 490> = /*@__PURE__*/ codec("hideseek:role", 490, {
   read: HideSeekRole$read,
   write: HideSeekRole$write,
-  wire: HideSeekRole$wire,
   validate: HideSeekRole$validate,
 });
 
@@ -483,7 +437,7 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
 export function HideSeekTag$write(w: Writer, v: HideSeekTag, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("hider");
@@ -494,19 +448,6 @@ export function HideSeekTag$write(w: Writer, v: HideSeekTag, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.round, 0, 4294967295));
   w.str(vStr(v.hider, 9, 9));
-}
-
-/** A `HideSeekTag` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HideSeekTag$wire(v: HideSeekTag, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["hider"] = vStr(v.hider, 9, 9);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), vStr(v.hider, 9, 9)];
-  return a;
 }
 
 /** Records every issue of a `HideSeekTag` at `path` (canonical names and indices). */
@@ -526,7 +467,6 @@ export function HideSeekTag$validate(v: HideSeekTag, path: Seg[], issues: Issue[
 export const HideSeekTagCodec: MessageCodec<HideSeekTag, "hideseek:tag", 491> = /*@__PURE__*/ codec("hideseek:tag", 491, {
   read: HideSeekTag$read,
   write: HideSeekTag$write,
-  wire: HideSeekTag$wire,
   validate: HideSeekTag$validate,
 });
 
@@ -575,7 +515,7 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
 export function HideSeekTaunt$write(w: Writer, v: HideSeekTaunt, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("sound");
     w.int(vInt(v.sound, 0, 7));
     return;
@@ -583,18 +523,6 @@ export function HideSeekTaunt$write(w: Writer, v: HideSeekTaunt, named: boolean)
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.sound, 0, 7));
-}
-
-/** A `HideSeekTaunt` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function HideSeekTaunt$wire(v: HideSeekTaunt, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["sound"] = vInt(v.sound, 0, 7);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.sound, 0, 7)];
-  return a;
 }
 
 /** Records every issue of a `HideSeekTaunt` at `path` (canonical names and indices). */
@@ -611,7 +539,6 @@ export function HideSeekTaunt$validate(v: HideSeekTaunt, path: Seg[], issues: Is
 export const HideSeekTauntCodec: MessageCodec<HideSeekTaunt, "hideseek:taunt", 493> = /*@__PURE__*/ codec("hideseek:taunt", 493, {
   read: HideSeekTaunt$read,
   write: HideSeekTaunt$write,
-  wire: HideSeekTaunt$wire,
   validate: HideSeekTaunt$validate,
 });
 
@@ -691,12 +618,6 @@ export function Role$write(w: Writer, v: Role, named: boolean): void {
   const n = Role$num(v);
   if (named && typeof v === "string") w.str(v);
   else w.int(n);
-}
-
-/** A `Role` as JS data: its number, or (named) its name. */
-export function Role$wire(v: Role, named: boolean): unknown {
-  const n = Role$num(v);
-  return named && typeof v === "string" ? v : n;
 }
 
 /** Records every issue of a `Role` at `path` (canonical names and indices). */

@@ -134,7 +134,7 @@ export function KickballBall$read(r: Reader): KickballBall {
 export function KickballBall$write(w: Writer, v: KickballBall, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3 + (v.touched_by !== undefined ? 1 : 0));
+    w.recordLen(3 + (v.touched_by !== undefined ? 1 : 0));
     w.str("tick");
     w.int(vInt(v.tick, 0, 4294967295));
     w.str("pos");
@@ -177,24 +177,6 @@ export function KickballBall$write(w: Writer, v: KickballBall, named: boolean): 
   }
 }
 
-/** A `KickballBall` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function KickballBall$wire(v: KickballBall, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["tick"] = vInt(v.tick, 0, 4294967295);
-    o["pos"] = vFixed(v.pos, 3).map((x1) => vQuant(x1, 1000, -60000, 60000, true, named));
-    o["vel"] = vFixed(v.vel, 3).map((x2) => vQuant(x2, 16, -640, 640, true, named));
-    if (v.touched_by !== undefined) o["touched_by"] = vInt(v.touched_by, 0, 255);
-    return o;
-  }
-  let len = 3;
-  if (v.touched_by !== undefined) len = 4;
-  const a: unknown[] = [vInt(v.tick, 0, 4294967295), vFixed(v.pos, 3).map((x3) => vQuant(x3, 1000, -60000, 60000, true, named)), vFixed(v.vel, 3).map((x4) => vQuant(x4, 16, -640, 640, true, named))];
-  if (len > 3) a.push((v.touched_by === undefined ? null : vInt(v.touched_by, 0, 255)));
-  return a;
-}
-
 /** Records every issue of a `KickballBall` at `path` (canonical names and indices). */
 export function KickballBall$validate(v: KickballBall, path: Seg[], issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
@@ -235,7 +217,6 @@ export function KickballBall$validate(v: KickballBall, path: Seg[], issues: Issu
 export const KickballBallCodec: MessageCodec<KickballBall, "kickball:ball", 510> = /*@__PURE__*/ codec("kickball:ball", 510, {
   read: KickballBall$read,
   write: KickballBall$write,
-  wire: KickballBall$wire,
   validate: KickballBall$validate,
 });
 
@@ -343,7 +324,7 @@ export function KickballGoal$read(r: Reader): KickballGoal {
 export function KickballGoal$write(w: Writer, v: KickballGoal, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("team");
     w.int(vInt(v.team, 0, 1));
     w.str("scorer");
@@ -368,21 +349,6 @@ export function KickballGoal$write(w: Writer, v: KickballGoal, named: boolean): 
     w.int(vInt(x4, 0, 255));
   }
   writeQuant(w, v.kmh, 10, 0, 2000, true, named);
-}
-
-/** A `KickballGoal` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function KickballGoal$wire(v: KickballGoal, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["team"] = vInt(v.team, 0, 1);
-    o["scorer"] = vInt(v.scorer, 0, 255);
-    o["score"] = vFixed(v.score, 2).map((x1) => vInt(x1, 0, 255));
-    o["kmh"] = vQuant(v.kmh, 10, 0, 2000, true, named);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.team, 0, 1), vInt(v.scorer, 0, 255), vFixed(v.score, 2).map((x2) => vInt(x2, 0, 255)), vQuant(v.kmh, 10, 0, 2000, true, named)];
-  return a;
 }
 
 /** Records every issue of a `KickballGoal` at `path` (canonical names and indices). */
@@ -415,7 +381,6 @@ export function KickballGoal$validate(v: KickballGoal, path: Seg[], issues: Issu
 export const KickballGoalCodec: MessageCodec<KickballGoal, "kickball:goal", 511> = /*@__PURE__*/ codec("kickball:goal", 511, {
   read: KickballGoal$read,
   write: KickballGoal$write,
-  wire: KickballGoal$wire,
   validate: KickballGoal$validate,
 });
 
@@ -497,7 +462,7 @@ export function KickballKick$read(r: Reader): KickballKick {
 export function KickballKick$write(w: Writer, v: KickballKick, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("dir");
     writeQuant(w, v.dir, 1000, -3142, 3142, true, named);
     w.str("loft");
@@ -514,21 +479,6 @@ export function KickballKick$write(w: Writer, v: KickballKick, named: boolean): 
   writeQuant(w, v.loft, 1000, 0, 1200, true, named);
   writeQuant(w, v.power, 1000, 0, 1000, true, named);
   w.int(vInt(v.t, 0, 9007199254740991));
-}
-
-/** A `KickballKick` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function KickballKick$wire(v: KickballKick, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["dir"] = vQuant(v.dir, 1000, -3142, 3142, true, named);
-    o["loft"] = vQuant(v.loft, 1000, 0, 1200, true, named);
-    o["power"] = vQuant(v.power, 1000, 0, 1000, true, named);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vQuant(v.dir, 1000, -3142, 3142, true, named), vQuant(v.loft, 1000, 0, 1200, true, named), vQuant(v.power, 1000, 0, 1000, true, named), vInt(v.t, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `KickballKick` at `path` (canonical names and indices). */
@@ -554,7 +504,6 @@ export function KickballKick$validate(v: KickballKick, path: Seg[], issues: Issu
 export const KickballKickCodec: MessageCodec<KickballKick, "kickball:kick", 510> = /*@__PURE__*/ codec("kickball:kick", 510, {
   read: KickballKick$read,
   write: KickballKick$write,
-  wire: KickballKick$wire,
   validate: KickballKick$validate,
 });
 
@@ -603,7 +552,7 @@ export function KickballTeam$read(r: Reader): KickballTeam {
 export function KickballTeam$write(w: Writer, v: KickballTeam, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(1);
+    w.recordLen(1);
     w.str("team");
     w.int(vInt(v.team, 0, 1));
     return;
@@ -611,18 +560,6 @@ export function KickballTeam$write(w: Writer, v: KickballTeam, named: boolean): 
   const len = 1;
   w.arrayLen(len);
   w.int(vInt(v.team, 0, 1));
-}
-
-/** A `KickballTeam` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function KickballTeam$wire(v: KickballTeam, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["team"] = vInt(v.team, 0, 1);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.team, 0, 1)];
-  return a;
 }
 
 /** Records every issue of a `KickballTeam` at `path` (canonical names and indices). */
@@ -639,7 +576,6 @@ export function KickballTeam$validate(v: KickballTeam, path: Seg[], issues: Issu
 export const KickballTeamCodec: MessageCodec<KickballTeam, "kickball:team", 512> = /*@__PURE__*/ codec("kickball:team", 512, {
   read: KickballTeam$read,
   write: KickballTeam$write,
-  wire: KickballTeam$wire,
   validate: KickballTeam$validate,
 });
 

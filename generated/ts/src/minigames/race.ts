@@ -70,7 +70,7 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
 export function RaceCheckpoint$write(w: Writer, v: RaceCheckpoint, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("index");
@@ -84,20 +84,6 @@ export function RaceCheckpoint$write(w: Writer, v: RaceCheckpoint, named: boolea
   w.int(vInt(v.round, 0, 4294967295));
   w.int(vInt(v.index, 0, 63));
   w.int(vInt(v.t, 0, 9007199254740991));
-}
-
-/** A `RaceCheckpoint` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RaceCheckpoint$wire(v: RaceCheckpoint, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["index"] = vInt(v.index, 0, 63);
-    o["t"] = vInt(v.t, 0, 9007199254740991);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), vInt(v.index, 0, 63), vInt(v.t, 0, 9007199254740991)];
-  return a;
 }
 
 /** Records every issue of a `RaceCheckpoint` at `path` (canonical names and indices). */
@@ -120,7 +106,6 @@ export function RaceCheckpoint$validate(v: RaceCheckpoint, path: Seg[], issues: 
 export const RaceCheckpointCodec: MessageCodec<RaceCheckpoint, "race:checkpoint", 470> = /*@__PURE__*/ codec("race:checkpoint", 470, {
   read: RaceCheckpoint$read,
   write: RaceCheckpoint$write,
-  wire: RaceCheckpoint$wire,
   validate: RaceCheckpoint$validate,
 });
 
@@ -217,7 +202,7 @@ export function RaceGhost$read(r: Reader): RaceGhost {
 export function RaceGhost$write(w: Writer, v: RaceGhost, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(3);
+    w.recordLen(3);
     w.str("course");
     w.str(vStr(v.course, 1, 32));
     w.str("splits");
@@ -239,20 +224,6 @@ export function RaceGhost$write(w: Writer, v: RaceGhost, named: boolean): void {
     w.int(vInt(x4, 0, 4294967295));
   }
   w.bin(vBin(v.path, 0, 16384));
-}
-
-/** A `RaceGhost` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RaceGhost$wire(v: RaceGhost, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["course"] = vStr(v.course, 1, 32);
-    o["splits"] = vList(v.splits, 0, 64).map((x1) => vInt(x1, 0, 4294967295));
-    o["path"] = vBin(v.path, 0, 16384);
-    return o;
-  }
-  const a: unknown[] = [vStr(v.course, 1, 32), vList(v.splits, 0, 64).map((x2) => vInt(x2, 0, 4294967295)), vBin(v.path, 0, 16384)];
-  return a;
 }
 
 /** Records every issue of a `RaceGhost` at `path` (canonical names and indices). */
@@ -283,7 +254,6 @@ export function RaceGhost$validate(v: RaceGhost, path: Seg[], issues: Issue[]): 
 export const RaceGhostCodec: MessageCodec<RaceGhost, "race:ghost", 472> = /*@__PURE__*/ codec("race:ghost", 472, {
   read: RaceGhost$read,
   write: RaceGhost$write,
-  wire: RaceGhost$wire,
   validate: RaceGhost$validate,
 });
 
@@ -343,7 +313,7 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
 export function RaceGhostUpload$write(w: Writer, v: RaceGhostUpload, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("path");
@@ -354,19 +324,6 @@ export function RaceGhostUpload$write(w: Writer, v: RaceGhostUpload, named: bool
   w.arrayLen(len);
   w.int(vInt(v.round, 0, 4294967295));
   w.bin(vBin(v.path, 1, 16384));
-}
-
-/** A `RaceGhostUpload` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RaceGhostUpload$wire(v: RaceGhostUpload, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["path"] = vBin(v.path, 1, 16384);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), vBin(v.path, 1, 16384)];
-  return a;
 }
 
 /** Records every issue of a `RaceGhostUpload` at `path` (canonical names and indices). */
@@ -386,7 +343,6 @@ export function RaceGhostUpload$validate(v: RaceGhostUpload, path: Seg[], issues
 export const RaceGhostUploadCodec: MessageCodec<RaceGhostUpload, "race:ghost", 472> = /*@__PURE__*/ codec("race:ghost", 472, {
   read: RaceGhostUpload$read,
   write: RaceGhostUpload$write,
-  wire: RaceGhostUpload$wire,
   validate: RaceGhostUpload$validate,
 });
 
@@ -446,7 +402,7 @@ export function RacePenalty$read(r: Reader): RacePenalty {
 export function RacePenalty$write(w: Writer, v: RacePenalty, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(2);
+    w.recordLen(2);
     w.str("seconds");
     w.int(vInt(v.seconds, 1, 30));
     w.str("back_to");
@@ -457,19 +413,6 @@ export function RacePenalty$write(w: Writer, v: RacePenalty, named: boolean): vo
   w.arrayLen(len);
   w.int(vInt(v.seconds, 1, 30));
   w.int(vInt(v.back_to, 0, 255));
-}
-
-/** A `RacePenalty` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RacePenalty$wire(v: RacePenalty, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["seconds"] = vInt(v.seconds, 1, 30);
-    o["back_to"] = vInt(v.back_to, 0, 255);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.seconds, 1, 30), vInt(v.back_to, 0, 255)];
-  return a;
 }
 
 /** Records every issue of a `RacePenalty` at `path` (canonical names and indices). */
@@ -489,7 +432,6 @@ export function RacePenalty$validate(v: RacePenalty, path: Seg[], issues: Issue[
 export const RacePenaltyCodec: MessageCodec<RacePenalty, "race:penalty", 471> = /*@__PURE__*/ codec("race:penalty", 471, {
   read: RacePenalty$read,
   write: RacePenalty$write,
-  wire: RacePenalty$wire,
   validate: RacePenalty$validate,
 });
 
@@ -623,7 +565,7 @@ export function RaceStandings$read(r: Reader): RaceStandings {
 export function RaceStandings$write(w: Writer, v: RaceStandings, named: boolean): void {
   vObject(v);
   if (named) {
-    w.mapLen(4);
+    w.recordLen(4);
     w.str("round");
     w.int(vInt(v.round, 0, 4294967295));
     w.str("order");
@@ -656,21 +598,6 @@ export function RaceStandings$write(w: Writer, v: RaceStandings, named: boolean)
     writeQuant(w, x8, 100, 0, 60000, true, named);
   }
   w.int(vInt(v.lap, 1, 10));
-}
-
-/** A `RaceStandings` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */
-export function RaceStandings$wire(v: RaceStandings, named: boolean): unknown {
-  vObject(v);
-  if (named) {
-    const o: Record<string, unknown> = {};
-    o["round"] = vInt(v.round, 0, 4294967295);
-    o["order"] = vList(v.order, 0, 16).map((x1) => vStr(x1, 9, 9));
-    o["gaps"] = vList(v.gaps, 0, 16).map((x2) => vQuant(x2, 100, 0, 60000, true, named));
-    o["lap"] = vInt(v.lap, 1, 10);
-    return o;
-  }
-  const a: unknown[] = [vInt(v.round, 0, 4294967295), vList(v.order, 0, 16).map((x3) => vStr(x3, 9, 9)), vList(v.gaps, 0, 16).map((x4) => vQuant(x4, 100, 0, 60000, true, named)), vInt(v.lap, 1, 10)];
-  return a;
 }
 
 /** Records every issue of a `RaceStandings` at `path` (canonical names and indices). */
@@ -712,7 +639,6 @@ export function RaceStandings$validate(v: RaceStandings, path: Seg[], issues: Is
 export const RaceStandingsCodec: MessageCodec<RaceStandings, "race:standings", 470> = /*@__PURE__*/ codec("race:standings", 470, {
   read: RaceStandings$read,
   write: RaceStandings$write,
-  wire: RaceStandings$wire,
   validate: RaceStandings$validate,
 });
 
