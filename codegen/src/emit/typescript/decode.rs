@@ -366,7 +366,6 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     };
     g.reset();
     let mut out = Out::at(0);
-    out.line(format!("/** Reads a `{ident}` of either shape. */"));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -432,9 +431,6 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             out.line(format!("throw {unknown_number}(n);"));
         }
     };
-    out.line(format!(
-        "/** Reads a `{ident}`: its number, or (named shape) its name. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -463,9 +459,6 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let mut tables = String::new();
     let mut out = Out::at(0);
     g.reset();
-    out.line(format!(
-        "/** Reads a `{ident}`: `[tag, ...fields]`, or (named shape) `{{ Variant: ... }}`. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -610,6 +603,6 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
         format!("r.readInt(0, {width_max})")
     };
     format!(
-        "/** Reads a `{ident}` (one uint of flag bits). */\nexport function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
+        "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
     )
 }

@@ -245,9 +245,6 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let obj = g.rt("vObject");
     let mut out = Out::at(0);
     g.reset();
-    out.line(format!(
-        "/** Writes a `{ident}`: the compact array, or the named map; throws TupletError. */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
@@ -269,7 +266,6 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let mut out = Out::at(0);
     g.reset();
     if e.is_unit() {
-        out.line(format!("/** The number of a `{ident}` (checked). */"));
         let wide = enum_wide(e);
         let num_ty = if wide { "number | bigint" } else { "number" };
         out.open(format!(
@@ -294,9 +290,6 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.line(format!("throw {bad}(v);"));
         out.close("}");
         out.line("");
-        out.line(format!(
-            "/** Writes a `{ident}`: its number, or (named) its name. */"
-        ));
         out.open(format!(
             "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
         ));
@@ -312,9 +305,6 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     }
     let obj = g.rt("vObject");
     // write
-    out.line(format!(
-        "/** Writes a `{ident}`: `[tag, ...fields]`, or (named) `{{ Variant: ... }}`; throws TupletError. */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
@@ -383,9 +373,6 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     let known = known_bits(f);
     let width_max = f.prim.bounds(true).1;
     let mut out = Out::at(0);
-    out.line(format!(
-        "/** The wire uint of a `{ident}`: its flags' bits (plus kept unknown bits). */"
-    ));
     out.open(format!("export function {ident}$bits(v: {ident}): {ty} {{"));
     out.line(format!("{obj}(v);"));
     out.line(format!("let b = {zero};"));
@@ -421,9 +408,6 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     out.close("}");
     out.line("");
     let put = if big { "bigInt" } else { "int" };
-    out.line(format!(
-        "/** Writes a `{ident}` (one uint, both shapes). */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, _named: boolean): void {{"
     ));

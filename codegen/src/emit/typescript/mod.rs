@@ -54,7 +54,7 @@ impl Emitter for TypeScript {
             }
             let file = items.first().map_or("", |i| i.file.as_str());
             let text = format!(
-                "{}{}\n{body}",
+                "{}{FUNCTIONS}{}\n{body}",
                 header(&format!("{}/{file}", self.source)),
                 g.imports()
             );
@@ -69,6 +69,13 @@ impl Emitter for TypeScript {
         files
     }
 }
+
+/// What a schema module's functions are, said once per module instead of per function.
+const FUNCTIONS: &str = "\
+// Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
+// `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
+// `X$validate(v, path, issues)` records every issue. The codecs wrap them.
+";
 
 /// The `DO NOT EDIT` header naming the source.
 pub fn header(source: &str) -> String {

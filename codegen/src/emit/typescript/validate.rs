@@ -103,9 +103,6 @@ fn head(g: &mut Gen, ident: &str) -> (Out, String) {
     let seg = g.rt_type("Seg");
     let issue = g.rt_type("Issue");
     let mut out = Out::at(0);
-    out.line(format!(
-        "/** Records every issue of a `{ident}` at `path` (canonical names and indices). */"
-    ));
     out.open(format!(
         "export function {ident}$validate(v: {ident}, path: {seg}[], issues: {issue}[]): void {{"
     ));
