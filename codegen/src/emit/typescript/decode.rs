@@ -314,7 +314,10 @@ pub fn named_body(
 ) -> String {
     let read_named = g.rt("readNamed");
     let field_ty = g.rt_type("NamedField");
-    let kind = ctor.kind.map(|k| format!(", {}", lit(k))).unwrap_or_default();
+    let kind = ctor
+        .kind
+        .map(|k| format!(", {}", lit(k)))
+        .unwrap_or_default();
     out.line(format!(
         "{target} = {read_named}(r, {n}, {table}{kind}) as {};",
         ctor.ty
@@ -524,7 +527,14 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 out.mid("} else {");
                 out.line(format!("const m = {entries}(t);"));
                 let table = format!("{ident}$named{}", v.number);
-                tables.push_str(&named_body(g, &mut out, &record.slots, "m", ("v", &table), &ctor));
+                tables.push_str(&named_body(
+                    g,
+                    &mut out,
+                    &record.slots,
+                    "m",
+                    ("v", &table),
+                    &ctor,
+                ));
                 out.close("}");
                 out.line("r.leave();");
             }
