@@ -20,7 +20,10 @@ fn main() {
                 _ => fail(&format!("--capacity {n}: expected a positive number")),
             },
             ("--spawn", Some(xyz)) => {
-                let v: Vec<f32> = xyz.split(',').filter_map(|c| c.trim().parse().ok()).collect();
+                let v: Vec<f32> = xyz
+                    .split(',')
+                    .filter_map(|c| c.trim().parse().ok())
+                    .collect();
                 match v.as_slice() {
                     &[x, y, z] => config.spawns.push([x, y, z]),
                     _ => fail(&format!("--spawn {xyz}: expected X,Y,Z")),
