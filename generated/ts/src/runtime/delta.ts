@@ -31,6 +31,8 @@ import { Reader } from "./reader.js";
 import { Writer } from "./writer.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 
+type Obj = Record<string, unknown>;
+
 /** Writes a value of a field's type in the compact shape (`named` is always false here). */
 export type WriteFn<V> = (w: Writer, v: V, named: boolean) => void;
 /** Reads a value of a field's type (compact shape). */
@@ -53,12 +55,12 @@ export type DeltaField =
   | {
       readonly k: 2;
       readonly name: string;
-      readonly write: WriteFn<any>;
-      readonly read: ReadFn<any>;
+      readonly write: WriteFn<never>;
+      readonly read: ReadFn<unknown>;
       /** The value is a JS primitive whose identity is its wire value (compared with `Object.is`). */
       readonly prim: boolean;
     }
-  | { readonly k: 3; readonly name: string; readonly entity: EntityDelta<any>; readonly min: number; readonly max: number };
+  | { readonly k: 3; readonly name: string; readonly entity: EntityDelta<Obj>; readonly min: number; readonly max: number };
 
 /** A reserved slot: a mask bit that is never set. */
 export function dSkip(name: string): DeltaField {
@@ -76,8 +78,8 @@ export function dWhole<V>(name: string, write: WriteFn<V>, read: ReadFn<V>, prim
 }
 
 /** A list of entities, keyed (`min..=max` elements). */
-export function dList(name: string, entity: EntityDelta<any>, min: number, max: number): DeltaField {
-  return { k: 3, name, entity, min, max };
+export function dList<E>(name: string, entity: EntityDelta<E>, min: number, max: number): DeltaField {
+  return { k: 3, name, entity: entity as unknown as EntityDelta<Obj>, min, max };
 }
 
 /** The delta description of a record declared `entity(key = "...")`. */
@@ -133,7 +135,6 @@ export function deltaOf<T>(fields: readonly DeltaField[], write: WriteFn<T>, rea
 export type Sent = "keyframe" | "delta" | "nothing";
 
 type Key = number | bigint;
-type Obj = Record<string, unknown>;
 /** A baseline row: the key (entities), then per field its state: wire ints, a primitive, encoded bytes, or rows. */
 type Row = unknown[];
 
@@ -201,10 +202,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The shared scratch writers (encoding is synchronous: one set serves every tracker). */
-const whole = new Writer(256);
-const list = new Writer(1024);
-const body = new Writer(1024);
-const ent = new Writer(256);
+const whole = /*@__PURE__*/ new Writer(256);
+const list = /*@__PURE__*/ new Writer(1024);
+const body = /*@__PURE__*/ new Writer(1024);
+const ent = /*@__PURE__*/ new Writer(256);
 
 /**
  * Compares one record (`obj`) with its baseline row field by field, writing the changed
@@ -264,11 +265,11 @@ function changes(
           const x = obj[f.name];
           if (f.prim && typeof x !== "object") {
             if (Object.is(x, row[at])) break;
-            f.write(out, x, false);
+            f.write(out, x as never, false);
             row[at] = x;
           } else {
             whole.reset();
-            f.write(whole, x, false);
+            f.write(whole, x as never, false);
             const base = row[at];
             const bytes = whole.view();
             if (base instanceof Uint8Array && sameBytes(base, bytes)) break;
@@ -312,7 +313,7 @@ function rowOf(fields: readonly DeltaField[], off: readonly number[], width: num
         if (f.prim && typeof x !== "object") row[at] = x;
         else {
           whole.reset();
-          f.write(whole, x, false);
+          f.write(whole, x as never, false);
           row[at] = whole.finish();
         }
         break;
@@ -328,7 +329,7 @@ function rowOf(fields: readonly DeltaField[], off: readonly number[], width: num
   return row;
 }
 
-function entityRow(e: EntityDelta<any>, v: Obj): Row {
+function entityRow(e: EntityDelta<Obj>, v: Obj): Row {
   const row = rowOf(e.fields, e.off, e.width, v);
   row[0] = v[e.key];
   return row;
@@ -339,7 +340,7 @@ function writeKey(w: Writer, k: Key): void {
   else w.int(k);
 }
 
-function readKey(e: EntityDelta<any>, r: Reader): Key {
+function readKey(e: EntityDelta<Obj>, r: Reader): Key {
   return typeof e.keyMin === "bigint" ? r.readBigInt(e.keyMin, e.keyMax as bigint) : r.readInt(e.keyMin, e.keyMax as number);
 }
 
@@ -362,7 +363,7 @@ function cmp(a: Key, b: Key): number {
  * Writes the entries turning `base` (rows sorted by key) into `cur` (any order) to `out` and
  * returns the new rows, or undefined when the lists are wire-equal (nothing written).
  */
-function encodeEntities(e: EntityDelta<any>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
+function encodeEntities(e: EntityDelta<Obj>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
   if (!Array.isArray(cur)) throw new TupletError(Code.WrongType, `expected an array, found ${typeof cur}`);
   const k = e.key;
   const order = cur.map((_, i) => i);
@@ -435,7 +436,7 @@ function noList(): boolean {
  * Reads one entity list's entries and applies them to `mirror` (sorted by key), returning the
  * new list (entities changed are new objects; unchanged ones are shared).
  */
-function applyEntities(e: EntityDelta<any>, mirror: readonly Obj[], r: Reader): Obj[] {
+function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): Obj[] {
   const out = mirror.slice();
   const k = e.key;
   const n = r.readArrayLen();
@@ -455,7 +456,7 @@ function applyEntities(e: EntityDelta<any>, mirror: readonly Obj[], r: Reader): 
     if (r.peekKind() === "array") {
       let v: Obj;
       try {
-        v = e.read(r) as Obj;
+        v = e.read(r);
       } catch (err) {
         throw inIndex(err, at);
       }
