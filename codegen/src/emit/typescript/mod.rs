@@ -1,17 +1,15 @@
 //! The TypeScript package (README.md, "TypeScript package"): one module per schema file
-//! with, per type, an interface and straight-line functions (`X$read`, `X$from`, `X$write`,
-//! `X$wire`, `X$validate`), per message a codec constant, per direction a discriminated
+//! with, per type, an interface and straight-line functions (`X$read`, `X$write`, `X$wire`,
+//! `X$validate`; `fromWire` packs the JS value and reads it with `X$read`), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
 //!
-//! One file per concern: `types` (interfaces), `decode` (bytes and decoded JS values, both
-//! shapes), `from_wire` (JS values, one type), `encode` (bytes and `toWire`), `validate`,
+//! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`), `validate`,
 //! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
 
 mod decode;
 mod delta;
 mod dispatch;
 mod encode;
-mod from_wire;
 mod names;
 mod package;
 mod types;
@@ -330,7 +328,7 @@ impl<'a> Gen<'a> {
                     "",
                 ));
                 out.push_str(&format!(
-                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  from: {ident}$from,\n  write: {ident}$write,\n  wire: {ident}$wire,\n  validate: {ident}$validate,\n}});\n\n",
+                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  wire: {ident}$wire,\n  validate: {ident}$validate,\n}});\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));
