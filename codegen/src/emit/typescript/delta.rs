@@ -54,7 +54,11 @@ fn whole_fns(g: &mut Gen, t: &TypeRef) -> (String, String) {
     let mut w = Out::at(1);
     encode::write(g, &mut w, t, "v");
     let w = w.finish();
-    let named = if w.contains("named") { "named" } else { "_named" };
+    let named = if w.contains("named") {
+        "named"
+    } else {
+        "_named"
+    };
     let write = format!("(w: {writer}, v: {ty}, {named}: boolean): void => {{\n{w}}}");
     let mut r = Out::at(1);
     let e = decode::read(g, &mut r, t, Form::Compact);
@@ -93,7 +97,10 @@ fn row(g: &mut Gen, slot: &Slot, keyed: bool) -> String {
     let name = lit(&f.name);
     let num_row = |g: &mut Gen, t: &TypeRef, len: u32| {
         let (mode, scale, min, max) = number(t).expect("change_of says a number");
-        format!("{}({name}, {mode}, {scale}, {min}, {max}, {len})", g.rt("dNum"))
+        format!(
+            "{}({name}, {mode}, {scale}, {min}, {max}, {len})",
+            g.rt("dNum")
+        )
     };
     match (change_of(&f.ty), &f.ty) {
         (Change::Difference, t) => num_row(g, t, 0),
