@@ -1,6 +1,7 @@
 //! The TypeScript package (README.md, "TypeScript package"): one module per schema file
-//! with, per type, an interface and straight-line functions (`X$read`, `X$write`, `X$wire`,
-//! `X$validate`; `fromWire` packs the JS value and reads it with `X$read`), per message a codec constant, per direction a discriminated
+//! with, per type, an interface and straight-line functions (`X$read`, `X$write`,
+//! `X$validate`; `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs
+//! `X$write` on a writer that builds JS data), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
 //!
 //! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`), `validate`,
@@ -54,7 +55,7 @@ impl Emitter for TypeScript {
             }
             let file = items.first().map_or("", |i| i.file.as_str());
             let text = format!(
-                "{}{}\n{body}",
+                "{}{FUNCTIONS}{}\n{body}",
                 header(&format!("{}/{file}", self.source)),
                 g.imports()
             );
@@ -69,6 +70,13 @@ impl Emitter for TypeScript {
         files
     }
 }
+
+/// What a schema module's functions are, said once per module instead of per function.
+const FUNCTIONS: &str = "\
+// Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
+// `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
+// `X$validate(v, path, issues)` records every issue. The codecs wrap them.
+";
 
 /// The `DO NOT EDIT` header naming the source.
 pub fn header(source: &str) -> String {
@@ -328,7 +336,7 @@ impl<'a> Gen<'a> {
                     "",
                 ));
                 out.push_str(&format!(
-                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  wire: {ident}$wire,\n  validate: {ident}$validate,\n}});\n\n",
+                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  validate: {ident}$validate,\n}});\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));
