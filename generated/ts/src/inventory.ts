@@ -218,7 +218,8 @@ export interface InventoryFull {
    */
   size: number;
   /**
-   * Totals per item key, for quest counters and shop "you have N".
+   * Totals per item key (catalogue keys, as `ItemStack::item`), for quest counters and
+   * shop "you have N".
    */
   totals: Map<string, number>;
 }
@@ -263,7 +264,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       checkLen(n4, 0, 48, "entries");
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readStr(0, 4294967295);
+        const k7 = r.readStr(1, 32);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: number;
         try {
@@ -328,7 +329,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
             checkLen(n14, 0, 48, "entries");
             const m15 = new Map<string, number>();
             for (let j16 = 0; j16 < n14; j16++) {
-              const k17 = r.readStr(0, 4294967295);
+              const k17 = r.readStr(1, 32);
               if (m15.has(k17)) throw duplicate(k17).inKey(k17);
               let x18: number;
               try {
@@ -399,7 +400,7 @@ export function InventoryFull$from(x: unknown): InventoryFull {
       checkLen(e4.length, 0, 48, "entries");
       const m5 = new Map<string, number>();
       for (const [k6, x7] of e4) {
-        const k8 = wStr(k6, 0, 4294967295);
+        const k8 = wStr(k6, 1, 32);
         if (m5.has(k8)) throw duplicate(k8).inKey(k8);
         let x9: number;
         try {
@@ -461,7 +462,7 @@ export function InventoryFull$from(x: unknown): InventoryFull {
             checkLen(e13.length, 0, 48, "entries");
             const m14 = new Map<string, number>();
             for (const [k15, x16] of e13) {
-              const k17 = wStr(k15, 0, 4294967295);
+              const k17 = wStr(k15, 1, 32);
               if (m14.has(k17)) throw duplicate(k17).inKey(k17);
               let x18: number;
               try {
@@ -508,7 +509,7 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
     const m3 = vMap(v.totals, 0, 48);
     w.mapLen(m3.size);
     for (const [k4, x5] of sorted(m3)) {
-      w.str(vStr(k4, 0, 4294967295));
+      w.str(vStr(k4, 1, 32));
       w.int(vInt(x5, 0, 4294967295));
     }
     return;
@@ -524,7 +525,7 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
   const m8 = vMap(v.totals, 0, 48);
   w.mapLen(m8.size);
   for (const [k9, x10] of sorted(m8)) {
-    w.str(vStr(k9, 0, 4294967295));
+    w.str(vStr(k9, 1, 32));
     w.int(vInt(x10, 0, 4294967295));
   }
 }
@@ -536,10 +537,10 @@ export function InventoryFull$wire(v: InventoryFull, named: boolean): unknown {
     const o: Record<string, unknown> = {};
     o["slots"] = vList(v.slots, 0, 48).map((x1) => Slot$wire(x1, named));
     o["size"] = vInt(v.size, 16, 48);
-    o["totals"] = new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k2, x3]): [unknown, unknown] => [vStr(k2, 0, 4294967295), vInt(x3, 0, 4294967295)]));
+    o["totals"] = new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k2, x3]): [unknown, unknown] => [vStr(k2, 1, 32), vInt(x3, 0, 4294967295)]));
     return o;
   }
-  const a: unknown[] = [vList(v.slots, 0, 48).map((x4) => Slot$wire(x4, named)), vInt(v.size, 16, 48), new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k5, x6]): [unknown, unknown] => [vStr(k5, 0, 4294967295), vInt(x6, 0, 4294967295)]))];
+  const a: unknown[] = [vList(v.slots, 0, 48).map((x4) => Slot$wire(x4, named)), vInt(v.size, 16, 48), new Map<unknown, unknown>(sorted(vMap(v.totals, 0, 48)).map(([k5, x6]): [unknown, unknown] => [vStr(k5, 1, 32), vInt(x6, 0, 4294967295)]))];
   return a;
 }
 
@@ -565,7 +566,7 @@ export function InventoryFull$validate(v: InventoryFull, path: Seg[], issues: Is
     check(path, issues, () => checkLen(v.totals.size, 0, 48, "entries"));
     for (const [k3, x4] of v.totals) {
       path.push({ key: String(k3) });
-      check(path, issues, () => vStr(k3, 0, 4294967295));
+      check(path, issues, () => vStr(k3, 1, 32));
       check(path, issues, () => vInt(x4, 0, 4294967295));
       path.pop();
     }
