@@ -783,9 +783,28 @@ fn key_len_bounds_string_map_keys() {
         min: Some(min),
         max: Some(max),
     };
-    assert_eq!(*len, Len { min: None, max: Some(8) });
-    assert_eq!(**key, TypeRef::String { len: bounded(1, 16) });
-    assert_eq!(**value, TypeRef::String { len: Len { min: None, max: Some(24) } });
+    assert_eq!(
+        *len,
+        Len {
+            min: None,
+            max: Some(8)
+        }
+    );
+    assert_eq!(
+        **key,
+        TypeRef::String {
+            len: bounded(1, 16)
+        }
+    );
+    assert_eq!(
+        **value,
+        TypeRef::String {
+            len: Len {
+                min: None,
+                max: Some(24)
+            }
+        }
+    );
 
     for (input, want) in [
         (

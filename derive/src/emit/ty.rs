@@ -313,7 +313,10 @@ impl TyGen {
                     })
                 });
                 // A key's issues (its `key_len`) and its value's, both at the key.
-                let (k, x) = (self.validate(key, &quote!(k)), self.validate(value, &quote!(x)));
+                let (k, x) = (
+                    self.validate(key, &quote!(k)),
+                    self.validate(value, &quote!(x)),
+                );
                 let each = (!k.is_empty() || !x.is_empty()).then(|| {
                     let bind = if x.is_empty() { quote!(_) } else { quote!(x) };
                     quote!(for (k, #bind) in #v.iter() {
