@@ -299,144 +299,64 @@ pub fn compact_body(
     out.close("}");
 }
 
-/// The named body: every entry of the map (`n` entries); a field's legacy alias or canonical
-/// name, spread arrays one key per element; duplicates rejected, unknown keys skipped, then
-/// missing fields in slot order.
-pub fn named_body(g: &mut Gen, out: &mut Out, slots: &[Slot], n: &str, target: &str, ctor: &Ctor) {
-    let at = g.rt("at");
-    // Imported only when used: a record without fields has no key to repeat (and the
-    // package's tsconfig refuses unused imports).
-    let has_fields = slots.iter().any(|s| matches!(s, Slot::Field(_)));
-    let dup = if has_fields {
-        g.rt("duplicate")
-    } else {
-        String::new()
-    };
-    // Declarations: a local per field (a `seen` flag for options), one per spread element.
-    for (i, slot) in slots.iter().enumerate() {
+/// The named body: `n` entries read by the runtime's `readNamed` from the record's field table
+/// `table` (the cold path: a table per record instead of straight-line code; the same checks
+/// in the same order: a field's legacy alias or canonical name, spread arrays one key per
+/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order).
+/// Returns the table's declaration, for the caller to put before the function.
+pub fn named_body(
+    g: &mut Gen,
+    out: &mut Out,
+    slots: &[Slot],
+    n: &str,
+    (target, table): (&str, &str),
+    ctor: &Ctor,
+) -> String {
+    let read_named = g.rt("readNamed");
+    let field_ty = g.rt_type("NamedField");
+    let kind = ctor
+        .kind
+        .map(|k| format!(", {}", lit(k)))
+        .unwrap_or_default();
+    out.line(format!(
+        "{target} = {read_named}(r, {n}, {table}{kind}) as {};",
+        ctor.ty
+    ));
+    let mut decl = Out::at(0);
+    decl.open(format!("const {table}: {field_ty}[] = ["));
+    for slot in slots {
         let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
-        let ty = match &f.ty {
-            TypeRef::Option { inner } => ts_type(g, inner),
-            t => ts_type(g, t),
-        };
-        out.line(format!("let {l}: {ty} | undefined;"));
+        let mut parts = vec![format!("n: {}", lit(&f.name))];
+        parts.push(format!("r: {}", reader_fn(g, &f.ty, decl.depth() + 1)));
         if is_option(&f.ty) {
-            out.line(format!("let {l}s = false;"));
+            parts.push("o: 1".into());
         }
-        if let Some((keys, inner)) = Legacy::of(f).spread() {
-            let et = ts_type(g, inner);
-            for e in 0..keys.len() {
-                out.line(format!("let {l}_{e}: {et} | undefined;"));
-            }
-        }
-    }
-    out.line("let k: string | undefined;");
-    out.line("let ix = -1;");
-    out.open("try {");
-    let j = g.fresh("j");
-    out.open(format!("for (let {j} = 0; {j} < {n}; {j}++) {{"));
-    out.line("k = undefined;");
-    out.line("ix = -1;");
-    out.line("const key = r.readStr(0, 4294967295);");
-    out.open("switch (key) {");
-    let mut used = std::collections::BTreeSet::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
         let legacy = Legacy::of(f);
-        let elems: Vec<String> = match legacy.spread() {
-            Some((keys, _)) => (0..keys.len()).map(|e| format!("{l}_{e}")).collect(),
-            None => Vec::new(),
-        };
-        let mut keys = vec![f.name.clone()];
         if let Legacy::Alias(alias) = legacy {
-            keys.push(alias.to_owned());
+            parts.push(format!("a: {}", lit(alias)));
         }
-        let seen = if is_option(&f.ty) {
-            format!("{l}s")
-        } else {
-            format!("{l} !== undefined")
-        };
-        let mut taken = vec![seen.clone()];
-        taken.extend(elems.iter().map(|e| format!("{e} !== undefined")));
-        let fresh: Vec<&String> = keys.iter().filter(|k| used.insert((*k).clone())).collect();
-        if !fresh.is_empty() {
-            for key in &fresh {
-                out.line(format!("case {}:", lit(key)));
-            }
-            out.open("{");
-            out.line(format!(
-                "if ({}) throw {dup}(key).inField({});",
-                taken.join(" || "),
-                lit(&f.name)
-            ));
-            if is_option(&f.ty) {
-                out.line(format!("{l}s = true;"));
-            }
-            out.line(format!("k = {};", lit(&f.name)));
-            let e = read(g, out, &f.ty, Form::Named);
-            out.line(format!("{l} = {e};"));
-            out.line("break;");
-            out.close("}");
+        if let Some((keys, inner)) = legacy.spread() {
+            let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
+            parts.push(format!("s: [{}]", keys.join(", ")));
+            parts.push(format!("e: {}", reader_fn(g, inner, decl.depth() + 1)));
         }
-        if let Some((spread_keys, inner)) = legacy.spread() {
-            for (e, key) in spread_keys.iter().enumerate() {
-                if !used.insert(key.clone()) {
-                    continue;
-                }
-                out.open(format!("case {}: {{", lit(key)));
-                out.line(format!(
-                    "if ({l} !== undefined || {l}_{e} !== undefined) throw {dup}(key).inField({});",
-                    lit(&f.name)
-                ));
-                out.line(format!("k = {};", lit(&f.name)));
-                out.line(format!("ix = {e};"));
-                let v = read(g, out, inner, Form::Named);
-                out.line(format!("{l}_{e} = {v};"));
-                out.line("break;");
-                out.close("}");
-            }
-        }
+        decl.line(format!("{{ {} }},", parts.join(", ")));
     }
-    out.line("default:");
-    out.line("  r.skipValue();");
-    out.close("}");
-    out.close("}");
-    out.line("k = undefined;");
-    out.line("ix = -1;");
-    // Finals, in slot order.
-    let mut finals = Vec::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
-        if Legacy::of(f).spread().is_some() {
-            if let TypeRef::Array { len, .. } = &f.ty {
-                let raise = g.rt("raise");
-                let mi = g.rt("missingIndex");
-                let parts: Vec<String> = (0..*len as usize)
-                    .map(|e| format!("{l}_{e} ?? {raise}({mi}({}, {e}))", lit(&f.name)))
-                    .collect();
-                let ty = ts_type(g, &f.ty);
-                finals.push(format!("const {l}v: {ty} = {l} ?? [{}];", parts.join(", ")));
-                continue;
-            }
-        }
-        if !is_option(&f.ty) {
-            let missing = g.rt("missing");
-            finals.push(format!(
-                "if ({l} === undefined) throw {missing}({});",
-                lit(&f.name)
-            ));
-        }
+    decl.close("];");
+    decl.line("");
+    decl.finish()
+}
+
+/// An arrow function reading one `t` in the named shape from its argument `r`.
+fn reader_fn(g: &mut Gen, t: &TypeRef, depth: usize) -> String {
+    let mut body = Out::at(depth + 1);
+    let e = read(g, &mut body, t, Form::Named);
+    if body.is_empty() {
+        return format!("(r) => {e}");
     }
-    for f in finals {
-        out.line(f);
-    }
-    construct(out, slots, target, ctor, true);
-    out.mid("} catch (e) {");
-    out.line(format!("throw {at}(e, k, ix);"));
-    out.close("}");
+    body.line(format!("return {e};"));
+    let pad = "  ".repeat(depth);
+    format!("(r) => {{\n{}{pad}}}", body.finish())
 }
 
 /// `X$read` of a record (message or nested record).
@@ -449,7 +369,6 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     };
     g.reset();
     let mut out = Out::at(0);
-    out.line(format!("/** Reads a `{ident}` of either shape. */"));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -459,13 +378,14 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     compact_body(g, &mut out, slots, "s", "v", &ctor);
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
-    named_body(g, &mut out, slots, "n", "v", &ctor);
+    let table = format!("{ident}$named");
+    let decl = named_body(g, &mut out, slots, "n", ("v", &table), &ctor);
     out.close("}");
     out.line("r.leave();");
     out.line("return v;");
     out.close("}");
     out.line("");
-    out.finish()
+    decl + &out.finish()
 }
 
 /// `X$read` of an enum.
@@ -514,9 +434,6 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             out.line(format!("throw {unknown_number}(n);"));
         }
     };
-    out.line(format!(
-        "/** Reads a `{ident}`: its number, or (named shape) its name. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -542,11 +459,9 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     } else {
         g.rt("unknownNumber")
     };
+    let mut tables = String::new();
     let mut out = Out::at(0);
     g.reset();
-    out.line(format!(
-        "/** Reads a `{ident}`: `[tag, ...fields]`, or (named shape) `{{ Variant: ... }}`. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -611,7 +526,15 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 compact_body(g, &mut out, &record.slots, "t", "v", &ctor);
                 out.mid("} else {");
                 out.line(format!("const m = {entries}(t);"));
-                named_body(g, &mut out, &record.slots, "m", "v", &ctor);
+                let table = format!("{ident}$named{}", v.number);
+                tables.push_str(&named_body(
+                    g,
+                    &mut out,
+                    &record.slots,
+                    "m",
+                    ("v", &table),
+                    &ctor,
+                ));
                 out.close("}");
                 out.line("r.leave();");
             }
@@ -628,7 +551,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.close("}");
     out.line("");
 
-    out.finish()
+    tables + &out.finish()
 }
 
 fn variant_ctor<'a>(ident: &str, name: &'a str) -> Ctor<'a> {
@@ -690,6 +613,6 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
         format!("r.readInt(0, {width_max})")
     };
     format!(
-        "/** Reads a `{ident}` (one uint of flag bits). */\nexport function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
+        "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
     )
 }

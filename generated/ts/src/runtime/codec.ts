@@ -11,6 +11,7 @@
 import { TupletError, type Issue, type Result, type Seg } from "./errors.js";
 import { Reader } from "./reader.js";
 import { Writer } from "./writer.js";
+import { ValueWriter } from "./wire_value.js";
 import { errorAt, packWire, type PathIssue } from "./values.js";
 
 /** The Standard Schema interface (standardschema.dev, v1), declared here: no dependency. */
@@ -70,8 +71,6 @@ export interface TypeFns<T> {
   readonly read: (r: Reader) => T;
   /** Writes one checked value (throws TupletError). */
   readonly write: (w: Writer, v: T, named: boolean) => void;
-  /** The value as msgpack-ready JS data (throws TupletError). */
-  readonly wire: (v: T, named: boolean) => unknown;
   /** Records every issue of the value at `path`. */
   readonly validate: (v: T, path: Seg[], issues: Issue[]) => void;
 }
@@ -183,7 +182,9 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
     },
     toWire(value: T, opts?: EncodeOptions): unknown {
       try {
-        return fns.wire(value, opts?.shape === "named");
+        const w = new ValueWriter();
+        fns.write(w, value, opts?.shape === "named");
+        return w.value();
       } catch (e) {
         return invalid(e, value, fns);
       }
