@@ -14,7 +14,9 @@ smoke=
 lab=scripts/delta-lab
 if [ -n "$smoke" ]; then
   seeds=1 ticks=40 checked=50
-  cargo build -q --locked -p delta-lab
+  # The workspace's features, as `cargo test --workspace --all-targets` builds them: in the
+  # test command the binary is already built.
+  cargo build -q --locked --workspace --all-targets
   bin=target/debug/delta-lab
 else
   seeds=${DELTA_LAB_SEEDS:-"1 2 3 4 5"} ticks=${DELTA_LAB_TICKS:-1200} checked=5
