@@ -24,7 +24,8 @@ else
   bin=target/release/delta-lab
 fi
 (cd "$lab" && { [ -d node_modules/@colyseus/schema ] || npm ci --no-audit --no-fund >&2; })
-dir=$(mktemp -d)
+mkdir -p target
+dir=$(mktemp -d target/delta-lab.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 for s in $seeds; do
   echo "delta-lab: seed $s, $ticks ticks" >&2
