@@ -7,6 +7,7 @@ mod check;
 pub mod compat;
 pub mod delta;
 pub mod grammar;
+pub mod heap;
 pub mod ir;
 pub mod limits;
 pub mod loader;
