@@ -7,4 +7,5 @@ mod marker;
 mod read;
 pub mod write;
 
-pub use read::{Kind, Limits, Reader, Shape};
+pub use marker::Kind;
+pub use read::{Limits, Reader, Shape};

@@ -68,6 +68,16 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("ts/values.ts"),
     ),
     (
+        "named.ts",
+        "codegen/src/emit/typescript/ts/named.ts",
+        include_str!("ts/named.ts"),
+    ),
+    (
+        "wire_value.ts",
+        "codegen/src/emit/typescript/ts/wire_value.ts",
+        include_str!("ts/wire_value.ts"),
+    ),
+    (
         "codec.ts",
         "codegen/src/emit/typescript/ts/codec.ts",
         include_str!("ts/codec.ts"),

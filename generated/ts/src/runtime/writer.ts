@@ -182,6 +182,11 @@ export class Writer {
     else this.wide(0xde, len);
   }
 
+  /** Appends a record's named-shape map header (the same bytes as `mapLen`; a JS-value writer builds an object, not a `Map`). */
+  recordLen(len: number): void {
+    this.mapLen(len);
+  }
+
   /** Appends bytes already encoded (a nested value written elsewhere). */
   raw(bytes: Uint8Array): void {
     this.ensure(bytes.length);
