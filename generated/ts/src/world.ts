@@ -3,8 +3,8 @@
 // Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
 // `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
 // `X$validate(v, path, issues)` records every issue. The codecs wrap them.
-import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vBool, vFixed, vInt, vList, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
+import type { DeltaCodec, EntityDelta, Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
+import { at, atIndex, badVariant, check, checkLen, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vBool, vFixed, vInt, vList, vObject, vQuant, vStr, writeQuant, wrongLength } from "./runtime/support.js";
 
 /**
  * What kind of thing an entity is.
@@ -150,12 +150,10 @@ const NearbyEntity$named: NamedField[] = [
   { n: "pos", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -194,12 +192,10 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       k = "pos";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -348,6 +344,27 @@ export function NearbyEntity$validate(v: NearbyEntity, path: Seg[], issues: Issu
   }
   path.pop();
 }
+
+/** How a `NearbyEntity` changes in a delta (key `id`): the runtime's `Tracker` and `Mirror` read it. */
+export const NearbyEntity$delta: EntityDelta<NearbyEntity> = /*@__PURE__*/ entityDelta("id", 0, 4294967295, [
+  dWhole("kind", EntityKind$write, EntityKind$read, true),
+  dNum("pos", 2, 100, -500000, 500000, 3),
+  dNum("heading", 2, 1000, -3142, 3142, 0),
+  dNum("speed", 2, 64, 0, 3840, 0),
+  dNum("anim", 0, 1, 0, 255, 0),
+  dWhole("owner", (w: Writer, v: string | undefined, _named: boolean): void => {
+    if (v === undefined) w.nil();
+    else {
+      w.str(vStr(v, 9, 9));
+    }
+  }, (r: Reader): string | undefined => (r.tryNil() ? undefined : r.readStr(9, 9)), true),
+  dWhole("label", (w: Writer, v: string | undefined, _named: boolean): void => {
+    if (v === undefined) w.nil();
+    else {
+      w.str(vStr(v, 0, 24));
+    }
+  }, (r: Reader): string | undefined => (r.tryNil() ? undefined : r.readStr(0, 24)), true),
+], NearbyEntity$write, NearbyEntity$read);
 
 /**
  * Sent when the server's clock and tick rate are (re)announced: on join and after a
@@ -726,6 +743,39 @@ export const WorldSnapshotCodec: MessageCodec<WorldSnapshot, "world:snapshot", 1
   write: WorldSnapshot$write,
   validate: WorldSnapshot$validate,
 });
+
+/**
+ * The delta form of `WorldSnapshot`: a server encodes with `new Tracker(WorldSnapshot$delta, keyframeEvery)`
+ * per client, a client applies with `new Mirror(WorldSnapshot$delta)` (WIRE.md, "Delta snapshots").
+ */
+export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ deltaOf([
+  dNum("tick", 0, 1, 0, 4294967295, 0),
+  dWhole("keyframe", (w: Writer, v: boolean, _named: boolean): void => {
+    w.bool(vBool(v));
+  }, (r: Reader): boolean => r.readBool(), true),
+  dList("entities", NearbyEntity$delta, 0, 50),
+  dWhole("gone", (w: Writer, v: number[], _named: boolean): void => {
+    const a1 = vList(v, 0, 64);
+    w.arrayLen(a1.length);
+    for (const x2 of a1) {
+      w.int(vInt(x2, 0, 4294967295));
+    }
+  }, (r: Reader): number[] => {
+    const n3 = r.readArrayLen();
+    checkLen(n3, 0, 64, "elements");
+    const a4: number[] = [];
+    let i5 = 0;
+    try {
+      for (; i5 < n3; i5++) {
+        a4.push(r.readInt(0, 4294967295));
+      }
+    } catch (e) {
+      throw atIndex(e, i5);
+    }
+    r.leave();
+    return a4;
+  }, false),
+], WorldSnapshot$write, WorldSnapshot$read);
 
 /**
  * Sent by a client when its graphics preset changes its view distance; the server sizes

@@ -8,6 +8,7 @@
 //! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
 
 mod decode;
+mod delta;
 mod dispatch;
 mod encode;
 mod names;
@@ -339,11 +340,15 @@ impl<'a> Gen<'a> {
                     name = lit(&m.name),
                     id = m.id,
                 ));
+                if m.delta {
+                    out.push_str(&delta::message(self, ident, &m.record));
+                }
             }
             ItemKind::Record(r) => {
                 out.push_str(&decode::record_fns(self, ident, &r.slots));
                 out.push_str(&encode::record_fns(self, ident, &r.slots));
                 out.push_str(&validate::record_fn(self, ident, &r.slots));
+                out.push_str(&delta::entity(self, ident, r));
             }
             ItemKind::Enum(e) => {
                 out.push_str(&decode::enum_fns(self, ident, e));

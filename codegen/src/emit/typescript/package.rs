@@ -13,6 +13,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/checks.ts"),
     ),
     (
+        "delta.ts",
+        "codegen/ts-runtime/delta.ts",
+        include_str!("../../../ts-runtime/delta.ts"),
+    ),
+    (
         "errors.ts",
         "codegen/ts-runtime/errors.ts",
         include_str!("../../../ts-runtime/errors.ts"),
