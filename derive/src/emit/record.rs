@@ -305,3 +305,13 @@ pub fn max_size(members: &[Member]) -> TokenStream {
         quote!(#rt::size_add(#acc, #part))
     })
 }
+
+/// Terms `+ n` of a const `usize` expression: the least encodings of the fields that are
+/// not `Option`s (the record's `MIN_SIZE` adds them to its one-byte header).
+pub fn min_size(members: &[Member]) -> TokenStream {
+    let parts = members.iter().filter_map(|m| match m.field()?.ty {
+        TypeRef::Option { .. } => None,
+        ref ty => Some(m.gen().min_size(ty)),
+    });
+    quote!(#(+ #parts)*)
+}
