@@ -254,6 +254,15 @@ fn messages(cx: &mut Cx) {
                     nm.id.to_string(),
                 );
             }
+            if om.delta != nm.delta {
+                cx.push(
+                    &rules::DELTA_TOGGLED,
+                    Hurts::Both,
+                    &at,
+                    delta_form(om.delta).to_string(),
+                    delta_form(nm.delta).to_string(),
+                );
+            }
             type_renamed(cx, &om.ty, &nm.ty, &at);
             record(cx, &om.fields, &nm.fields, &at);
             continue;
@@ -807,7 +816,19 @@ fn named(cx: &mut Cx, a: &str, b: &str, at: &At, o: &Ty, n: &Ty) {
     let tat = cx.new_at(b);
     type_renamed(cx, a, b, &tat);
     match (ob, nb) {
-        (TypeBody::Record { fields: of }, TypeBody::Record { fields: nf }) => {
+        (
+            TypeBody::Record {
+                fields: of,
+                entity: oe,
+            },
+            TypeBody::Record {
+                fields: nf,
+                entity: ne,
+            },
+        ) => {
+            if cx.old.format >= 2 {
+                entity_key(cx, (oe, of), (ne, nf), &tat);
+            }
             record(cx, of, nf, &tat)
         }
         (
@@ -840,6 +861,41 @@ fn named(cx: &mut Cx, a: &str, b: &str, at: &At, o: &Ty, n: &Ty) {
         ) => flags(cx, (*oo, or, obits), (*no, nr, nbits), &tat),
         _ => {}
     }
+}
+
+fn delta_form(delta: bool) -> &'static str {
+    if delta {
+        "delta"
+    } else {
+        "full"
+    }
+}
+
+/// An entity's key is judged by its position: renaming the key field alone is a source change
+/// (`field-renamed`), while another position, or `entity` turned on or off, changes the delta
+/// form.
+fn entity_key(
+    cx: &mut Cx,
+    (old, old_fields): (&Option<String>, &[LockSlot]),
+    (new, new_fields): (&Option<String>, &[LockSlot]),
+    at: &At,
+) {
+    let position = |key: &Option<String>, fields: &[LockSlot]| {
+        key.as_ref()
+            .map(|k| fields.iter().position(|s| &s.name == k))
+    };
+    if position(old, old_fields) == position(new, new_fields) {
+        return;
+    }
+    let show = |key: &Option<String>| match key {
+        Some(k) => format!("entity key {k}"),
+        None => "not an entity".to_string(),
+    };
+    let at = match new.as_ref().or(old.as_ref()) {
+        Some(key) => at.member(key),
+        None => at.clone(),
+    };
+    cx.push(&rules::ENTITY_KEY_CHANGED, Hurts::Both, &at, show(old), show(new));
 }
 
 fn show_variant(v: &LockVariant) -> String {

@@ -15,8 +15,10 @@ use crate::ir::{self, Dir, ItemKind, Slot, TypeRef, VariantFields};
 use crate::plan::Quantized;
 use crate::resolved::ResolvedSchema;
 
-/// The lock format's version, written as `format`.
-pub const FORMAT: u32 = 1;
+/// The lock format's version, written as `format`. Format 2 records entity keys; a format-1
+/// lock is still read (its entity keys count as unrecorded, so they are not judged) and the
+/// next `tuplet lock` writes format 2.
+pub const FORMAT: u32 = 2;
 
 /// The default file name, beside `tuplet.toml`.
 pub const FILE_NAME: &str = "tuplet.lock.json";
@@ -24,7 +26,7 @@ pub const FILE_NAME: &str = "tuplet.lock.json";
 /// A whole lock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lock {
-    /// The format version ([`FORMAT`]).
+    /// The format version ([`FORMAT`] when written; an older one when read).
     pub format: u32,
     /// Messages by direction (`c2s`, `s2c`), then wire name.
     pub messages: BTreeMap<WireDir, BTreeMap<String, LockMessage>>,
@@ -101,7 +103,7 @@ pub struct LockMessage {
     /// The byte budget, if any (recorded, not judged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<u32>,
-    /// Whether the message carries delta entities (recorded, not judged).
+    /// Whether the message travels in the delta form (`delta-toggled` judges a change).
     #[serde(default, skip_serializing_if = "is_false")]
     pub delta: bool,
     /// The slots, by position.
@@ -288,6 +290,10 @@ pub struct LockType {
 pub enum TypeBody {
     /// A record.
     Record {
+        /// For an entity of the delta form, its key field (`entity-key-changed` judges a
+        /// change).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entity: Option<String>,
         /// Slots by position.
         fields: Vec<LockSlot>,
     },
@@ -578,6 +584,7 @@ impl Lock {
                         (
                             ri.file.clone(),
                             TypeBody::Record {
+                                entity: r.entity_key.clone(),
                                 fields: slots_of(&r.slots),
                             },
                         ),
@@ -679,7 +686,7 @@ impl Lock {
                 };
                 let mut named = Vec::new();
                 match body {
-                    TypeBody::Record { fields } => named_in_slots(fields, &mut named),
+                    TypeBody::Record { fields, .. } => named_in_slots(fields, &mut named),
                     TypeBody::Enum { variants, .. } => {
                         for v in variants {
                             named_in_slots(&v.fields, &mut named);
@@ -725,9 +732,9 @@ impl Lock {
     /// Parses a lock's text, indexing the lines of its entries for reports.
     pub fn from_json(text: &str) -> Result<Lock, String> {
         let mut lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if lock.format != FORMAT {
+        if !(1..=FORMAT).contains(&lock.format) {
             return Err(format!(
-                "lock format {} is not the format this tuplet writes ({FORMAT})",
+                "lock format {} is not one this tuplet reads (1 to {FORMAT})",
                 lock.format
             ));
         }

@@ -156,6 +156,10 @@ rules! {
         "the bit belonged to a removed flag: a peer from before the removal reads the old meaning";
     FLAGS_CLOSED = "flags-closed", Compact,
         "an open receiver kept unknown bits; a closed one rejects them, so flags from any newer sender now fail";
+    DELTA_TOGGLED = "delta-toggled", Compact,
+        "a delta message's payload is a sequence byte and masked changes against a baseline, not the record: a peer of the other version rejects every snapshot";
+    ENTITY_KEY_CHANGED = "entity-key-changed", Compact,
+        "the key is how a delta names an entity (changes, removals, the mirror's baseline): a peer of the other version applies changes to the wrong entities, or rejects them";
     NAMED_KEY_CHANGED = "named-key-changed", Named,
         "a field renamed without keeping its old name as a legacy alias: each side writes a key the other does not know, and the field goes missing";
     LEGACY_KEY_ADDED = "legacy-key-added", Named,
