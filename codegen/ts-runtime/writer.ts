@@ -29,6 +29,16 @@ export class Writer {
     return this.buf.slice(0, this.pos);
   }
 
+  /** The bytes written so far, without copying: valid until the next write or reset. */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** Drops what was written after the first `length` bytes. */
+  truncate(length: number): void {
+    if (length < this.pos) this.pos = length;
+  }
+
   /** Forgets what was written, keeping the buffer (encoders reuse one writer). */
   reset(): void {
     this.pos = 0;
@@ -177,6 +187,11 @@ export class Writer {
     this.ensure(5);
     if (len < 16) this.buf[this.pos++] = 0x80 | len;
     else this.wide(0xde, len);
+  }
+
+  /** Appends a record's named-shape map header (the same bytes as `mapLen`; a JS-value writer builds an object, not a `Map`). */
+  recordLen(len: number): void {
+    this.mapLen(len);
   }
 
   /** Appends bytes already encoded (a nested value written elsewhere). */

@@ -3,7 +3,6 @@
 
 #![warn(missing_docs)]
 
-mod check;
 pub mod compat;
 pub mod delta;
 pub mod grammar;

@@ -10,12 +10,14 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tuplet::delta::Mirror;
 use tuplet::wire::Reader;
 use tuplet::{Dispatch, Encoding};
 use village::diag::{DiagPing, ServerStats};
 use village::dispatch::{ClientMessage, ServerMessage};
 use village::player::PlayerJoin;
 use village::session::SessionHello;
+use village::world::WorldSnapshot;
 
 /// Any client error.
 pub type ClientError = Box<dyn Error + Send + Sync>;
@@ -64,6 +66,13 @@ impl Incoming {
             .map_or("(unknown)", |m| m.0)
     }
 
+    /// The payload after the envelope id.
+    pub fn payload(&self) -> &[u8] {
+        let mut r = Reader::new(&self.bytes);
+        let _ = r.read_u64(0, u64::MAX);
+        &self.bytes[r.position()..]
+    }
+
     /// Whether the payload is in the named (map) shape.
     pub fn is_named(&self) -> bool {
         let mut r = Reader::new(&self.bytes);
@@ -84,6 +93,9 @@ pub struct Client {
     pub session: String,
     /// Where the server spawned it (from its own `player:joined`).
     pub spawn: [f32; 3],
+    /// The entity snapshot rebuilt from `world:snapshot` keyframes and deltas
+    /// ([`Client::apply_snapshot`]).
+    pub snapshots: Mirror<WorldSnapshot>,
     nonce: u32,
 }
 
@@ -96,6 +108,7 @@ impl Client {
             shape,
             session: String::new(),
             spawn: [0.0; 3],
+            snapshots: Mirror::new(),
             nonce: 0,
         })
     }
@@ -137,6 +150,22 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Applies one `world:snapshot` frame to [`Client::snapshots`] and returns the full
+    /// value: a keyframe or a delta for a tuple-shape client, the whole value for an
+    /// old-shape one. On an error the mirror is dropped: send `world:keyframe`.
+    pub fn apply_snapshot(&mut self, frame: &Incoming) -> Result<WorldSnapshot, tuplet::Error> {
+        if self.shape == Encoding::Named {
+            return match frame.decode()? {
+                ServerMessage::WorldSnapshot(s) => Ok(s),
+                other => Err(tuplet::Error::new(
+                    tuplet::Code::WrongType,
+                    format!("expected world:snapshot, found {}", other.name()),
+                )),
+            };
+        }
+        self.snapshots.apply(frame.payload()).cloned()
     }
 
     /// Sends a message in this client's shape.

@@ -25,7 +25,7 @@ mod room;
 mod server;
 mod snapshot;
 pub mod stats;
-mod world;
+pub mod world;
 
 pub use config::Config;
 pub use server::{start, Server};

@@ -101,6 +101,9 @@ pub(crate) struct Room {
     meter_out: Meter<ServerMessage>,
     meters_since: u64,
     chat_id: u32,
+    /// An empty `world:snapshot`: what the byte meter counts snapshot frames as (they are
+    /// encoded by each client's tracker, not from a `ServerMessage`).
+    snapshot_kind: ServerMessage,
 }
 
 /// Why a valid message was still not handled (counted with the drops).
@@ -122,6 +125,7 @@ impl Room {
             meter_out: Meter::new(),
             meters_since: now_ms(),
             chat_id: 0,
+            snapshot_kind: ServerMessage::from(SnapshotStream::empty()),
         }
     }
 
@@ -190,7 +194,7 @@ impl Room {
             seen: vec![0; self.slots.len()],
             birds: false,
             view_radius: self.config.view_radius,
-            snapshot: SnapshotStream::default(),
+            snapshot: SnapshotStream::new(self.config.keyframe_every),
         });
         self.by_conn.insert(conn, idx);
     }
@@ -541,7 +545,6 @@ impl Room {
             return;
         }
         self.world.step(self.tick);
-        let keyframe = self.tick.is_multiple_of(self.config.keyframe_every.max(1));
         let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {
@@ -550,18 +553,15 @@ impl Room {
             meter_out,
             stats,
             tick,
+            snapshot_kind,
             ..
         } = self;
         let mut in_view: Vec<&NearbyEntity> = Vec::with_capacity(world.npcs.len());
         for p in slots.iter_mut().flatten().filter(|p| p.joined) {
             in_view.clear();
-            let r2 = p.view_radius * p.view_radius;
-            in_view.extend(world.npcs.iter().filter(|e| dist2_xz(e.pos, p.pos) <= r2));
-            if let Some(snap) = p.snapshot.next(*tick, keyframe, &in_view) {
-                let msg = ServerMessage::from(snap);
-                if let Some(bytes) = Frames::new(&msg).get(p.shape) {
-                    push(p, bytes, &msg, meter_out, stats);
-                }
+            in_view.extend(world.in_view(p.pos, p.view_radius));
+            if let Some((bytes, _)) = p.snapshot.next(*tick, &in_view, p.shape) {
+                push(p, bytes, snapshot_kind, meter_out, stats);
             }
             // Guests never get the bird stream: their client does not draw birds.
             if birds_due && p.birds && !p.guest {

@@ -1,71 +1,77 @@
-//! The seam between the room and the entity-snapshot encoding: what one client last
-//! received, and the next `world:snapshot` for it.
+//! One client's entity snapshot stream: `world:snapshot` through the delta tracker
+//! ([`tuplet::delta::Tracker`]) for clients of the tuple shape, a full snapshot for
+//! clients that announced the old named shape (the delta form is compact-only).
 
-use std::collections::BTreeMap;
-
-use tuplet::Wire;
+use tokio_tungstenite::tungstenite::Bytes;
+use tuplet::delta::{Sent, Tracker};
+use tuplet::wire::write;
+use tuplet::{Encoding, Message};
 use village::world::{NearbyEntity, WorldSnapshot};
 
-/// One client's snapshot stream: the entities it holds, as it last received them.
-#[derive(Debug, Default)]
+/// The snapshot stream of one client.
+#[derive(Debug)]
 pub(crate) struct SnapshotStream {
-    held: BTreeMap<u32, NearbyEntity>,
-    keyframe_wanted: bool,
+    tracker: Tracker<WorldSnapshot>,
+    /// Reused for every snapshot: the tracker compares against its baseline by value.
+    value: WorldSnapshot,
 }
 
 impl SnapshotStream {
-    /// Asks for a keyframe on the next tick (a client lost track).
-    pub fn want_keyframe(&mut self) {
-        self.keyframe_wanted = true;
+    /// A stream with a keyframe first, then every `keyframe_every` snapshots.
+    pub fn new(keyframe_every: u32) -> SnapshotStream {
+        SnapshotStream {
+            tracker: Tracker::new(keyframe_every),
+            value: SnapshotStream::empty(),
+        }
     }
 
-    /// The snapshot for `tick` given the entities in view now, or `None` when nothing
-    /// changed. A keyframe sends every entity whole; otherwise entities new or changed
-    /// since the last snapshot, and the ids that left view.
+    /// A snapshot with no entities.
+    pub fn empty() -> WorldSnapshot {
+        WorldSnapshot {
+            tick: 0,
+            keyframe: true,
+            entities: Vec::new(),
+            gone: Vec::new(),
+        }
+    }
+
+    /// Makes the next snapshot a keyframe (on `world:keyframe`, or on joining).
+    pub fn want_keyframe(&mut self) {
+        self.tracker.request_keyframe();
+    }
+
+    /// The next frame (envelope and payload) for a client of `shape` given the entities in
+    /// view at `tick`, or `None` when nothing changed. Up to 50 entities (the field's cap),
+    /// nearest first in `in_view`'s order.
     pub fn next(
         &mut self,
         tick: u32,
-        keyframe: bool,
         in_view: &[&NearbyEntity],
-    ) -> Option<WorldSnapshot> {
-        let keyframe = keyframe || std::mem::take(&mut self.keyframe_wanted);
-        let mut entities = Vec::new();
-        let mut gone: Vec<u32> = Vec::new();
-        if keyframe {
-            self.held.clear();
-        } else {
-            gone = self
-                .held
-                .keys()
-                .filter(|id| !in_view.iter().any(|e| e.id == **id))
-                .copied()
-                .take(64)
-                .collect();
-            for id in &gone {
-                self.held.remove(id);
+        shape: Encoding,
+    ) -> Option<(Bytes, Sent)> {
+        let v = &mut self.value;
+        v.tick = tick;
+        v.keyframe = shape == Encoding::Named || self.tracker.keyframe_due();
+        v.entities.clear();
+        v.entities
+            .extend(in_view.iter().take(50).map(|e| (*e).clone()));
+        let mut out = Vec::with_capacity(16 + 24 * v.entities.len());
+        write::uint(&mut out, u64::from(WorldSnapshot::ID));
+        let sent = match shape {
+            Encoding::Compact => self.tracker.encode(v, &mut out),
+            // An old client gets the whole value every tick, as it always did.
+            Encoding::Named => tuplet::to_vec_named(&*v).map(|payload| {
+                out.extend_from_slice(&payload);
+                Sent::Keyframe
+            }),
+        };
+        match sent {
+            Ok(Sent::Nothing) => None,
+            Ok(sent) => Some((out.into(), sent)),
+            Err(e) => {
+                eprintln!("village-server: cannot encode world:snapshot: {e}");
+                None
             }
         }
-        for e in in_view.iter().take(50) {
-            match self.held.get_mut(&e.id) {
-                Some(held) if held.wire_eq(e) => {}
-                Some(held) => {
-                    held.clone_from(e);
-                    entities.push((*e).clone());
-                }
-                None => {
-                    self.held.insert(e.id, (*e).clone());
-                    entities.push((*e).clone());
-                }
-            }
-        }
-        if !keyframe && entities.is_empty() && gone.is_empty() {
-            return None;
-        }
-        Some(WorldSnapshot {
-            tick,
-            keyframe,
-            entities,
-            gone,
-        })
     }
 }

@@ -9,12 +9,15 @@ use village::world::{EntityKind, NearbyEntity};
 
 /// Birds and NPCs at the current tick.
 #[derive(Debug)]
-pub(crate) struct World {
+pub struct World {
+    /// The village's birds (the bird stream's content).
     pub birds: Vec<Bird>,
+    /// NPCs and pets, by id (the entity snapshot's content).
     pub npcs: Vec<NearbyEntity>,
 }
 
 impl World {
+    /// The world with `birds` birds and `npcs` NPCs, at tick 0.
     pub fn new(birds: u16, npcs: u32) -> World {
         let mut w = World {
             birds: (0..birds)
@@ -50,6 +53,14 @@ impl World {
         };
         w.step(0);
         w
+    }
+
+    /// The NPCs a player at `at` sees with view radius `radius` (ground distance), by id.
+    pub fn in_view(&self, at: [f32; 3], radius: f32) -> impl Iterator<Item = &NearbyEntity> {
+        let r2 = radius * radius;
+        self.npcs
+            .iter()
+            .filter(move |e| tuplet::relay::dist2_xz(e.pos, at) <= r2)
     }
 
     /// Moves everything to where it is at `tick` (20 Hz).

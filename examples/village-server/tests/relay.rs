@@ -7,12 +7,16 @@
 
 use std::time::Duration;
 
+use tuplet::Wire;
+
 use village::diag::DiagBytesRequest;
 use village::dispatch::ServerMessage;
 use village::emote::{Emote, EmotePlay};
 use village::player::{PlayerHeartbeat, PlayerMove, RejectReason};
 use village::watergun::WatergunSpray;
+use village::world::{NearbyEntity, WorldKeyframeRequest, WorldSnapshot};
 use village_server::client::{Client, Identity, Incoming};
+use village_server::world::World;
 use village_server::{start, Config, Server};
 
 const NEAR: [f32; 3] = [10.0, 0.0, 0.0];
@@ -355,10 +359,7 @@ async fn entity_snapshots_arrive_every_tick_keyframe_first() {
     let frames = c.sync().await.unwrap();
     let snaps: Vec<_> = named(&frames, "world:snapshot")
         .iter()
-        .map(|f| match f.decode().unwrap() {
-            ServerMessage::WorldSnapshot(s) => s,
-            other => panic!("{other:?}"),
-        })
+        .map(|f| c.apply_snapshot(f).unwrap())
         .collect();
     assert!(
         snaps.len() >= 7,
@@ -368,4 +369,128 @@ async fn entity_snapshots_arrive_every_tick_keyframe_first() {
     assert!(snaps[0].keyframe && !snaps[0].entities.is_empty());
     assert!(snaps[1..].iter().all(|s| !s.keyframe));
     assert!(snaps.windows(2).all(|w| w[1].tick > w[0].tick));
+}
+
+/// Reads frames until the next `world:snapshot`.
+async fn next_snapshot(c: &mut Client) -> Incoming {
+    loop {
+        let f = c
+            .next_within(Duration::from_secs(5))
+            .await
+            .expect("a snapshot every tick");
+        if f.name() == "world:snapshot" {
+            return f;
+        }
+    }
+}
+
+/// The next `world:snapshot`, applied to the client's mirror.
+async fn next_applied(c: &mut Client) -> Result<WorldSnapshot, tuplet::Error> {
+    let f = next_snapshot(c).await;
+    c.apply_snapshot(&f)
+}
+
+/// A keyframe payload is `[seq, nil, ...]`, a delta `[seq, mask, ...]`.
+fn is_keyframe(f: &Incoming) -> bool {
+    f.payload()[2] == 0xc0
+}
+
+/// The client's mirror holds exactly what the server's world has in view at that tick.
+fn assert_mirrors_world(got: &WorldSnapshot, world: &mut World, at: [f32; 3], radius: f32) {
+    world.step(got.tick);
+    let want: Vec<&NearbyEntity> = world.in_view(at, radius).collect();
+    assert!(!want.is_empty(), "tick {}: NPCs in view", got.tick);
+    assert_eq!(got.entities.len(), want.len(), "tick {}", got.tick);
+    for (g, w) in got.entities.iter().zip(want) {
+        assert!(g.wire_eq(w), "tick {}: {g:?} != {w:?}", got.tick);
+    }
+}
+
+#[tokio::test]
+async fn delta_snapshot_mirror_equals_the_world_across_keyframes_and_resyncs() {
+    let config = Config {
+        addr: ([127, 0, 0, 1], 0).into(),
+        spawns: vec![[0.0, 0.0, 0.0], [30.0, 0.0, 0.0]],
+        keyframe_every: 8,
+        ..Config::default()
+    };
+    let (radius, npcs) = (config.view_radius, config.npcs);
+    let s = start(config).await.expect("server starts");
+    let mut c = join(&s, "watcher").await;
+    let mut old = Client::join(
+        &s.url("village"),
+        &Identity {
+            old_shape: true,
+            ..Identity::player("old")
+        },
+    )
+    .await
+    .unwrap();
+    let mut world = World::new(0, npcs);
+    let (mut since_key, mut keyframes, mut deltas) = (None, vec![], vec![]);
+    for _ in 0..20 {
+        let f = next_snapshot(&mut c).await;
+        let got = c.apply_snapshot(&f).expect("applies in order");
+        assert_mirrors_world(&got, &mut world, c.spawn, radius);
+        assert_eq!(
+            got.keyframe,
+            is_keyframe(&f),
+            "the field says which form came"
+        );
+        if got.keyframe {
+            assert!(since_key.is_none_or(|n| n == 8), "cadence: {since_key:?}");
+            keyframes.push(f.bytes.len());
+            since_key = Some(1);
+        } else {
+            deltas.push(f.bytes.len());
+            since_key = since_key.map(|n| n + 1);
+        }
+    }
+    assert!(keyframes.len() >= 2 && deltas.len() >= 14);
+    let mean = |v: &[usize]| v.iter().sum::<usize>() / v.len();
+    assert!(
+        mean(&deltas) * 2 < mean(&keyframes),
+        "deltas {deltas:?}, keyframes {keyframes:?}"
+    );
+
+    // Asked for: a keyframe within two ticks, off the cadence.
+    c.send(WorldKeyframeRequest { last_tick: 0 }).await.unwrap();
+    let mut waited = 0;
+    loop {
+        let got = next_applied(&mut c).await.unwrap();
+        assert_mirrors_world(&got, &mut world, c.spawn, radius);
+        waited += 1;
+        if got.keyframe {
+            break;
+        }
+        assert!(waited < 4, "keyframe on request");
+    }
+
+    // A missed delta: the mirror refuses the next ones (no_baseline) until the keyframe it
+    // asks for arrives, then is exact again.
+    loop {
+        let f = next_snapshot(&mut c).await;
+        if !is_keyframe(&f) {
+            break; // dropped, as a tab asleep would
+        }
+        c.apply_snapshot(&f).unwrap();
+    }
+    let err = next_applied(&mut c).await.unwrap_err();
+    assert_eq!(err.code().as_str(), "no_baseline");
+    c.send(WorldKeyframeRequest { last_tick: 0 }).await.unwrap();
+    let got = loop {
+        if let Ok(got) = next_applied(&mut c).await {
+            break got;
+        }
+    };
+    assert!(got.keyframe);
+    assert_mirrors_world(&got, &mut world, c.spawn, radius);
+    let got = next_applied(&mut c).await.unwrap();
+    assert_mirrors_world(&got, &mut world, c.spawn, radius);
+
+    // An old-shape client gets the whole value, named, every tick.
+    let f = next_snapshot(&mut old).await;
+    assert!(f.is_named());
+    let got = old.apply_snapshot(&f).unwrap();
+    assert_mirrors_world(&got, &mut world, old.spawn, radius);
 }

@@ -123,10 +123,10 @@ export { WatergunHitCodec, WatergunRefillCodec, WatergunSprayCodec, WatergunSpra
 export type { ForecastSlot, WeatherChange, WeatherForecast, WeatherForecastOpen, WeatherLightning, WeatherSet } from "./weather.js";
 export { WeatherChangeCodec, WeatherForecastCodec, WeatherForecastOpenCodec, WeatherKind, WeatherLightningCodec, WeatherSetCodec } from "./weather.js";
 export type { NearbyEntity, WorldClock, WorldKeyframeRequest, WorldSnapshot, WorldView } from "./world.js";
-export { EntityKind, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldViewCodec } from "./world.js";
+export { EntityKind, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldSnapshot$delta, WorldViewCodec } from "./world.js";
 export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
-export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec } from "./runtime/support.js";
-export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
+export type { Issue, Result, Limits, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";

@@ -126,6 +126,13 @@ impl<M: Delta> Tracker<M> {
         self.wanted = true;
     }
 
+    /// Whether the next [`encode`](Self::encode) writes a keyframe (requested, due, or no
+    /// baseline yet): a message with a field that says so (the village's `keyframe`) sets
+    /// it from this.
+    pub fn keyframe_due(&self) -> bool {
+        self.wanted || self.base.is_none() || (self.every > 0 && self.since >= self.every)
+    }
+
     /// What this client was last sent (entity lists sorted by key), if anything.
     pub fn baseline(&self) -> Option<&M> {
         self.base.as_ref()
@@ -136,8 +143,7 @@ impl<M: Delta> Tracker<M> {
     /// value is an error with its path; nothing is written and the next message is a
     /// keyframe.
     pub fn encode(&mut self, value: &M, out: &mut Vec<u8>) -> Result<Sent, Error> {
-        let keyframe =
-            self.wanted || self.base.is_none() || (self.every > 0 && self.since >= self.every);
+        let keyframe = self.keyframe_due();
         match value.encode_delta(&mut self.base, keyframe, self.seq, out) {
             Ok(wrote) => {
                 if wrote {

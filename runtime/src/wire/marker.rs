@@ -1,10 +1,32 @@
-//! Marker classification: which kind of value a first byte starts, and its name in messages.
+//! Marker classification: the kinds of value ([`Kind`]), which kind a first byte starts, and
+//! its name in messages.
 //!
 //! Hand-written rather than built on `rmp::Marker::from_u8`: one exhaustive `match` over the
 //! 256 byte values (checked by the compiler) gives both the kind and the name used in
 //! `wrong_type` messages without a conversion layer; a test checks it against `rmp::Marker`.
 
-use super::read::Kind;
+/// The broad kind of the next value, from its marker alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `c0`, or msgpackr's `undefined` (`d4 00 00`).
+    Nil,
+    /// `c2`, `c3`.
+    Bool,
+    /// Any int marker.
+    Int,
+    /// `ca`, `cb`.
+    Float,
+    /// Any str marker.
+    Str,
+    /// Any bin marker.
+    Bin,
+    /// Any array marker.
+    Array,
+    /// Any map marker.
+    Map,
+    /// Any other ext.
+    Ext,
+}
 
 /// The kind a marker byte starts; `None` for `0xc1`, which msgpack never uses.
 ///

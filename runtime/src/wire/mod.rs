@@ -8,4 +8,5 @@ pub mod put;
 mod read;
 pub mod write;
 
-pub use read::{Kind, Limits, Reader, Shape};
+pub use marker::Kind;
+pub use read::{Limits, Reader, Shape};

@@ -41,7 +41,7 @@
 //! After an error the reader's position is unspecified; a decode stops at its first error.
 
 use super::fail;
-use super::marker::kind_of;
+use super::marker::{kind_of, Kind};
 use crate::error::Error;
 
 mod num;
@@ -68,29 +68,6 @@ impl Default for Limits {
             max_elements: 1 << 20,
         }
     }
-}
-
-/// The broad kind of the next value, from its marker alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `c0`, or msgpackr's `undefined` (`d4 00 00`).
-    Nil,
-    /// `c2`, `c3`.
-    Bool,
-    /// Any int marker.
-    Int,
-    /// `ca`, `cb`.
-    Float,
-    /// Any str marker.
-    Str,
-    /// Any bin marker.
-    Bin,
-    /// Any array marker.
-    Array,
-    /// Any map marker.
-    Map,
-    /// Any other ext.
-    Ext,
 }
 
 /// A record's shape on the wire, told apart by its marker.

@@ -4,9 +4,10 @@
 //!
 //! Laid out as serde_derive's internals: keywords in `symbol`, key parsers in `attr`,
 //! types in `ty`, items in `item`, error collection in `ctxt`, and the cross-field
-//! checks in `crate::check`.
+//! checks in `check`.
 
 pub(crate) mod attr;
+mod check;
 pub(crate) mod constrain;
 pub(crate) mod ctxt;
 pub(crate) mod item;
@@ -41,7 +42,7 @@ pub fn parse_item(input: &syn::DeriveInput, derive: Derive) -> Result<Item, syn:
     let parsed = item::item(&cx, input, derive);
     if let Some((item, spans)) = &parsed {
         if !cx.has_errors() {
-            crate::check::check(&cx, item, spans);
+            check::check(&cx, item, spans);
         }
     }
     cx.finish()?;

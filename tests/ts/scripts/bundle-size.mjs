@@ -1,11 +1,18 @@
 // Bundle cost of the generated package: minified + gzipped size, with
 // esbuild, of one message's codec imported alone (tree-shaking: the rest of the package must
-// drop out), of one direction with the dispatcher, and of the whole package. Prints a table
-// (quoted in README.md, "TypeScript package") and fails when tree-shaking does not work.
+// drop out), of one direction with the dispatcher, and of the whole package, and the size of
+// the generated source. Prints a table (BENCHMARKS.md quotes it) and fails when tree-shaking
+// does not work or a size is over its ceiling.
 //
-//   node scripts/bundle-size.mjs          (run by `npm test` in tests/ts)
+// Each row has a target (the size the package aims at) and a ceiling (the size it has reached,
+// plus a little: it must not grow back; lower the ceiling when the package shrinks). The
+// default run fails above a ceiling and reports each target met or not; `--targets` fails
+// above a target.
+//
+//   node scripts/bundle-size.mjs [--targets]   (run by `npm test` in tests/ts)
 
 import { build } from "esbuild";
+import { readdirSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,12 +20,16 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const pkg = join(root, "generated", "ts", "src");
 
+const KiB = 1024;
+const MB = 1000 * 1000;
+
+// [what, entry, target, ceiling] (gzipped bytes).
 const cases = [
-  ["one codec: `import { PlayerMoveCodec }` (encode + decode + validate)", `import { PlayerMoveCodec } from "./index.ts"; export const out = PlayerMoveCodec;`],
-  ["one codec's decode only: `PlayerMoveCodec.decode`", `import { PlayerMoveCodec } from "./index.ts"; export const decode = (b) => PlayerMoveCodec.decode(b);`],
-  ["c2s direction + createDispatcher + send (145 messages)", `import { c2s, createDispatcher, send } from "./index.ts"; export { c2s, createDispatcher, send };`],
-  ["s2c direction + createDispatcher (159 messages)", `import { s2c, createDispatcher } from "./index.ts"; export { s2c, createDispatcher };`],
-  ["the whole package: `export * from` index", `export * from "./index.ts";`],
+  ["one codec: `import { PlayerMoveCodec }` (encode + decode + validate)", `import { PlayerMoveCodec } from "./index.ts"; export const out = PlayerMoveCodec;`, 4 * KiB, 9.2 * KiB],
+  ["one codec's decode only: `PlayerMoveCodec.decode`", `import { PlayerMoveCodec } from "./index.ts"; export const decode = (b) => PlayerMoveCodec.decode(b);`, undefined, 9.2 * KiB],
+  ["c2s direction + createDispatcher + send (145 messages)", `import { c2s, createDispatcher, send } from "./index.ts"; export { c2s, createDispatcher, send };`, 25 * KiB, 43 * KiB],
+  ["s2c direction + createDispatcher (159 messages)", `import { s2c, createDispatcher } from "./index.ts"; export { s2c, createDispatcher };`, undefined, 70 * KiB],
+  ["the whole package: `export * from` index", `export * from "./index.ts";`, 60 * KiB, 97 * KiB],
 ];
 
 async function size(contents) {
@@ -36,13 +47,40 @@ async function size(contents) {
   return { min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }
 
-const rows = [];
-for (const [what, contents] of cases) rows.push({ what, ...(await size(contents)) });
+/** Bytes of every file under `dir`. */
+function sourceBytes(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? sourceBytes(p) : statSync(p).size;
+  }
+  return n;
+}
 
-const kb = (n) => (n / 1024).toFixed(1) + " KiB";
-console.log("| bundle (esbuild, minified) | minified | gzipped |");
-console.log("|---|---:|---:|");
-for (const r of rows) console.log(`| ${r.what} | ${kb(r.min)} | ${kb(r.gzip)} |`);
+const rows = [];
+for (const [what, contents, target, ceiling] of cases) rows.push({ what, target, ceiling, ...(await size(contents)) });
+
+const kb = (n) => (n / KiB).toFixed(1) + " KiB";
+const goal = (n, target) => (target === undefined ? "" : `${kb(target)}: ${n <= target ? "met" : "not met"}`);
+console.log("| bundle (esbuild, minified) | minified | gzipped | target (gzipped) |");
+console.log("|---|---:|---:|---|");
+for (const r of rows) console.log(`| ${r.what} | ${kb(r.min)} | ${kb(r.gzip)} | ${goal(r.gzip, r.target)} |`);
+const source = sourceBytes(join(root, "generated", "ts"));
+const sourceTarget = 1 * MB;
+const sourceCeiling = 1.55 * MB;
+const mb = (n) => (n / MB).toFixed(2) + " MB";
+console.log(`\n\`generated/ts\` source: ${mb(source)} (target ${mb(sourceTarget)}: ${source <= sourceTarget ? "met" : "not met"})`);
+
+const strict = process.argv.includes("--targets");
+const over = [];
+for (const r of [...rows, { what: "generated/ts source", gzip: source, target: sourceTarget, ceiling: sourceCeiling }]) {
+  const limit = strict ? r.target : r.ceiling;
+  if (limit !== undefined && r.gzip > limit) over.push(`${r.what}: ${r.gzip} B over its ${strict ? "target" : "ceiling"} of ${Math.round(limit)} B`);
+}
+if (over.length > 0) {
+  console.error(over.join("\n"));
+  process.exit(1);
+}
 
 const one = rows[0];
 const whole = rows[rows.length - 1];

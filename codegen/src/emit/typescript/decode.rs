@@ -1,33 +1,18 @@
 //! Decoding, as the Rust derive decodes (same checks, same order, same codes and paths):
-//! `X$read(r)` from bytes through the runtime `Reader`, and `X$from(v)` from an
-//! already-decoded JS value (`fromWire`), sharing one body generator per record, enum and
-//! flag set. Records accept either shape (array: compact, map: named); trailing absent options
-//! may be missing, extra trailing elements and unknown keys are skipped.
+//! `X$read(r)` from bytes through the runtime `Reader`, one per record, enum and flag set.
+//! `fromWire` needs no code of its own: the runtime packs the decoded JS value back into
+//! msgpack and reads it with `X$read` (README.md, "TypeScript package"). Records accept either
+//! shape (array: compact, map: named); trailing absent options may be missing, extra trailing
+//! elements and unknown keys are skipped.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Quantized, VARIANT_NAME_MAX};
 
-use super::from_wire;
 use super::types::{is_tuple, ts_type};
 use super::{enum_num, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
 pub use tuplet_schema::plan::Form;
-
-/// Where a body reads from.
-#[derive(Clone)]
-pub enum Src {
-    /// The reader `r`.
-    Reader,
-    /// A decoded JS array `arr`, fields from element `offset` on (compact), or decoded map
-    /// entries `arr` (named).
-    Value {
-        /// The array (or entries) variable.
-        arr: String,
-        /// The index of the first field (1 after an enum tag).
-        offset: usize,
-    },
-}
 
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
 pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
@@ -110,14 +95,14 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
             out.line(format!("{check}({n}, {min}, {max}, \"elements\");"));
-            list(g, out, inner, form, &n, None)
+            list(g, out, inner, form, &n)
         }
         TypeRef::Array { inner, len } => {
             let wrong = g.rt("wrongLength");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
             out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
-            let a = list(g, out, inner, form, &n, None);
+            let a = list(g, out, inner, form, &n);
             if is_tuple(t) {
                 format!("{a} as {}", ts_type(g, t))
             } else {
@@ -136,9 +121,9 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             out.line(format!("const {m} = new Map<{kt}, {vt}>();"));
             out.open(format!("for (let {j} = 0; {j} < {n}; {j}++) {{"));
             let k = g.fresh("k");
-            let ke = read(g, out, key, form);
+            let ke = map_key(g, out, key, form);
             out.line(format!("const {k} = {ke};"));
-            map_entry(g, out, value, form, &m, &k, None);
+            map_entry(g, out, value, form, &m, &k);
             out.close("}");
             out.line("r.leave();");
             m
@@ -147,17 +132,29 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
     }
 }
 
+/// A map key: an int key also accepts its canonical decimal text where `fromWire` packed a
+/// plain object's keys (the reader's `textKeys`); anything else as a value.
+fn map_key(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
+    match t {
+        TypeRef::Int(i) => {
+            let (min, max) = i.bounds();
+            if i.bigint {
+                format!(
+                    "r.readBigIntKey({}, {})",
+                    int_lit(min, true),
+                    int_lit(max, true)
+                )
+            } else {
+                format!("r.readIntKey({min}, {max})")
+            }
+        }
+        other => read(g, out, other, form),
+    }
+}
+
 /// The rest of a map entry once its key `k` is read: the duplicate check and the value
-/// (errors at the key's path). `from` is the decoded value (value source) or `None` (reader).
-pub fn map_entry(
-    g: &mut Gen,
-    out: &mut Out,
-    value: &TypeRef,
-    form: Form,
-    m: &str,
-    k: &str,
-    from: Option<&str>,
-) {
+/// (errors at the key's path).
+fn map_entry(g: &mut Gen, out: &mut Out, value: &TypeRef, form: Form, m: &str, k: &str) {
     let dup = g.rt("duplicate");
     let at_key = g.rt("atKey");
     out.line(format!("if ({m}.has({k})) throw {dup}({k}).inKey({k});"));
@@ -165,10 +162,7 @@ pub fn map_entry(
     let vt = ts_type(g, value);
     out.line(format!("let {x}: {vt};"));
     out.open("try {");
-    let e = match from {
-        None => read(g, out, value, form),
-        Some(src) => from_wire::value(g, out, value, form, src),
-    };
+    let e = read(g, out, value, form);
     out.line(format!("{x} = {e};"));
     out.mid("} catch (e) {");
     out.line(format!("throw {at_key}(e, {k});"));
@@ -176,16 +170,8 @@ pub fn map_entry(
     out.line(format!("{m}.set({k}, {x});"));
 }
 
-/// Reads `n` elements into a new array (errors at their index); returns its name. `from` is
-/// the decoded array (value source) or `None` (reader).
-pub fn list(
-    g: &mut Gen,
-    out: &mut Out,
-    inner: &TypeRef,
-    form: Form,
-    n: &str,
-    from: Option<&str>,
-) -> String {
+/// Reads `n` elements into a new array (errors at their index); returns its name.
+fn list(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, n: &str) -> String {
     let at_index = g.rt("atIndex");
     let a = g.fresh("a");
     let i = g.fresh("i");
@@ -194,18 +180,13 @@ pub fn list(
     out.line(format!("let {i} = 0;"));
     out.open("try {");
     out.open(format!("for (; {i} < {n}; {i}++) {{"));
-    let e = match from {
-        None => read(g, out, inner, form),
-        Some(arr) => from_wire::value(g, out, inner, form, &format!("{arr}[{i}]")),
-    };
+    let e = read(g, out, inner, form);
     out.line(format!("{a}.push({e});"));
     out.close("}");
     out.mid("} catch (e) {");
     out.line(format!("throw {at_index}(e, {i});"));
     out.close("}");
-    if from.is_none() {
-        out.line("r.leave();");
-    }
+    out.line("r.leave();");
     a
 }
 
@@ -267,7 +248,6 @@ pub fn compact_body(
     out: &mut Out,
     slots: &[Slot],
     avail: &str,
-    src: &Src,
     target: &str,
     ctor: &Ctor,
 ) {
@@ -278,12 +258,10 @@ pub fn compact_body(
         let l = field_local(i);
         match slot {
             Slot::Reserved(_) => {
-                if let Src::Reader = src {
-                    out.open(format!("if ({avail} > {i}) {{"));
-                    out.line("k = undefined;");
-                    out.line("r.skipValue();");
-                    out.close("}");
-                }
+                out.open(format!("if ({avail} > {i}) {{"));
+                out.line("k = undefined;");
+                out.line("r.skipValue();");
+                out.close("}");
             }
             Slot::Field(f) if is_option(&f.ty) => {
                 let TypeRef::Option { inner } = &f.ty else {
@@ -293,7 +271,7 @@ pub fn compact_body(
                 out.line(format!("let {l}: {ty} | undefined;"));
                 out.open(format!("if ({avail} > {i}) {{"));
                 out.line(format!("k = {};", lit(&f.name)));
-                let e = element(g, out, &f.ty, src, i);
+                let e = read(g, out, &f.ty, Form::Compact);
                 out.line(format!("{l} = {e};"));
                 out.close("}");
             }
@@ -304,262 +282,113 @@ pub fn compact_body(
                 out.line(format!("throw {missing}({});", lit(&f.name)));
                 out.close("}");
                 out.line(format!("k = {};", lit(&f.name)));
-                let e = element(g, out, &f.ty, src, i);
+                let e = read(g, out, &f.ty, Form::Compact);
                 out.line(format!("const {l} = {e};"));
             }
         }
     }
     out.line("k = undefined;");
-    if let Src::Reader = src {
-        let j = g.fresh("j");
-        out.line(format!(
-            "for (let {j} = {}; {j} < {avail}; {j}++) r.skipValue();",
-            slots.len()
-        ));
-    }
+    let j = g.fresh("j");
+    out.line(format!(
+        "for (let {j} = {}; {j} < {avail}; {j}++) r.skipValue();",
+        slots.len()
+    ));
     construct(out, slots, target, ctor, false);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
     out.close("}");
 }
 
-/// Reads slot `i` in the compact shape.
-fn element(g: &mut Gen, out: &mut Out, t: &TypeRef, src: &Src, i: usize) -> String {
-    match src {
-        Src::Reader => read(g, out, t, Form::Compact),
-        Src::Value { arr, offset } => {
-            from_wire::value(g, out, t, Form::Compact, &format!("{arr}[{}]", i + offset))
-        }
-    }
-}
-
-/// The named body: every entry of the map (`n` entries from the reader, or the decoded
-/// entries `Src::Value`); a field's legacy alias or canonical name, spread arrays one key per
-/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order.
+/// The named body: `n` entries read by the runtime's `readNamed` from the record's field table
+/// `table` (the cold path: a table per record instead of straight-line code; the same checks
+/// in the same order: a field's legacy alias or canonical name, spread arrays one key per
+/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order).
+/// Returns the table's declaration, for the caller to put before the function.
 pub fn named_body(
     g: &mut Gen,
     out: &mut Out,
     slots: &[Slot],
     n: &str,
-    src: &Src,
-    target: &str,
+    (target, table): (&str, &str),
     ctor: &Ctor,
-) {
-    let at = g.rt("at");
-    let dup = g.rt("duplicate");
-    // Declarations: a local per field (a `seen` flag for options), one per spread element.
-    for (i, slot) in slots.iter().enumerate() {
+) -> String {
+    let read_named = g.rt("readNamed");
+    let field_ty = g.rt_type("NamedField");
+    let kind = ctor
+        .kind
+        .map(|k| format!(", {}", lit(k)))
+        .unwrap_or_default();
+    out.line(format!(
+        "{target} = {read_named}(r, {n}, {table}{kind}) as {};",
+        ctor.ty
+    ));
+    let mut decl = Out::at(0);
+    decl.open(format!("const {table}: {field_ty}[] = ["));
+    for slot in slots {
         let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
-        let ty = match &f.ty {
-            TypeRef::Option { inner } => ts_type(g, inner),
-            t => ts_type(g, t),
-        };
-        out.line(format!("let {l}: {ty} | undefined;"));
+        let mut parts = vec![format!("n: {}", lit(&f.name))];
+        parts.push(format!("r: {}", reader_fn(g, &f.ty, decl.depth() + 1)));
         if is_option(&f.ty) {
-            out.line(format!("let {l}s = false;"));
+            parts.push("o: 1".into());
         }
-        if let Some((keys, inner)) = Legacy::of(f).spread() {
-            let et = ts_type(g, inner);
-            for e in 0..keys.len() {
-                out.line(format!("let {l}_{e}: {et} | undefined;"));
-            }
-        }
-    }
-    out.line("let k: string | undefined;");
-    out.line("let ix = -1;");
-    out.open("try {");
-    let x = match src {
-        Src::Reader => {
-            let j = g.fresh("j");
-            out.open(format!("for (let {j} = 0; {j} < {n}; {j}++) {{"));
-            out.line("k = undefined;");
-            out.line("ix = -1;");
-            out.line("const key = r.readStr(0, 4294967295);");
-            String::new()
-        }
-        Src::Value { arr, .. } => {
-            let wkey = g.rt("wKey");
-            // A record without fields reads no value: `x0` would be an unused local.
-            let fields = slots.iter().any(|s| matches!(s, Slot::Field(_)));
-            let entry = if fields { "[k0, x0]" } else { "[k0]" };
-            out.open(format!("for (const {entry} of {arr}) {{"));
-            out.line("k = undefined;");
-            out.line("ix = -1;");
-            out.line(format!("const key = {wkey}(k0);"));
-            "x0".to_string()
-        }
-    };
-    out.open("switch (key) {");
-    let mut used = std::collections::BTreeSet::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
         let legacy = Legacy::of(f);
-        let elems: Vec<String> = match legacy.spread() {
-            Some((keys, _)) => (0..keys.len()).map(|e| format!("{l}_{e}")).collect(),
-            None => Vec::new(),
-        };
-        let mut keys = vec![f.name.clone()];
         if let Legacy::Alias(alias) = legacy {
-            keys.push(alias.to_owned());
+            parts.push(format!("a: {}", lit(alias)));
         }
-        let seen = if is_option(&f.ty) {
-            format!("{l}s")
-        } else {
-            format!("{l} !== undefined")
-        };
-        let mut taken = vec![seen.clone()];
-        taken.extend(elems.iter().map(|e| format!("{e} !== undefined")));
-        let fresh: Vec<&String> = keys.iter().filter(|k| used.insert((*k).clone())).collect();
-        if !fresh.is_empty() {
-            for key in &fresh {
-                out.line(format!("case {}:", lit(key)));
-            }
-            out.open("{");
-            out.line(format!(
-                "if ({}) throw {dup}(key).inField({});",
-                taken.join(" || "),
-                lit(&f.name)
-            ));
-            if is_option(&f.ty) {
-                out.line(format!("{l}s = true;"));
-            }
-            out.line(format!("k = {};", lit(&f.name)));
-            let e = match src {
-                Src::Reader => read(g, out, &f.ty, Form::Named),
-                Src::Value { .. } => from_wire::value(g, out, &f.ty, Form::Named, &x),
-            };
-            out.line(format!("{l} = {e};"));
-            out.line("break;");
-            out.close("}");
+        if let Some((keys, inner)) = legacy.spread() {
+            let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
+            parts.push(format!("s: [{}]", keys.join(", ")));
+            parts.push(format!("e: {}", reader_fn(g, inner, decl.depth() + 1)));
         }
-        if let Some((spread_keys, inner)) = legacy.spread() {
-            for (e, key) in spread_keys.iter().enumerate() {
-                if !used.insert(key.clone()) {
-                    continue;
-                }
-                out.open(format!("case {}: {{", lit(key)));
-                out.line(format!(
-                    "if ({l} !== undefined || {l}_{e} !== undefined) throw {dup}(key).inField({});",
-                    lit(&f.name)
-                ));
-                out.line(format!("k = {};", lit(&f.name)));
-                out.line(format!("ix = {e};"));
-                let v = match src {
-                    Src::Reader => read(g, out, inner, Form::Named),
-                    Src::Value { .. } => from_wire::value(g, out, inner, Form::Named, &x),
-                };
-                out.line(format!("{l}_{e} = {v};"));
-                out.line("break;");
-                out.close("}");
-            }
-        }
+        decl.line(format!("{{ {} }},", parts.join(", ")));
     }
-    out.line("default:");
-    match src {
-        Src::Reader => out.line("  r.skipValue();"),
-        Src::Value { .. } => out.line("  break;"),
-    }
-    out.close("}");
-    out.close("}");
-    out.line("k = undefined;");
-    out.line("ix = -1;");
-    // Finals, in slot order.
-    let mut finals = Vec::new();
-    for (i, slot) in slots.iter().enumerate() {
-        let Slot::Field(f) = slot else { continue };
-        let l = field_local(i);
-        if Legacy::of(f).spread().is_some() {
-            if let TypeRef::Array { len, .. } = &f.ty {
-                let raise = g.rt("raise");
-                let mi = g.rt("missingIndex");
-                let parts: Vec<String> = (0..*len as usize)
-                    .map(|e| format!("{l}_{e} ?? {raise}({mi}({}, {e}))", lit(&f.name)))
-                    .collect();
-                let ty = ts_type(g, &f.ty);
-                finals.push(format!("const {l}v: {ty} = {l} ?? [{}];", parts.join(", ")));
-                continue;
-            }
-        }
-        if !is_option(&f.ty) {
-            let missing = g.rt("missing");
-            finals.push(format!(
-                "if ({l} === undefined) throw {missing}({});",
-                lit(&f.name)
-            ));
-        }
-    }
-    for f in finals {
-        out.line(f);
-    }
-    construct(out, slots, target, ctor, true);
-    out.mid("} catch (e) {");
-    out.line(format!("throw {at}(e, k, ix);"));
-    out.close("}");
+    decl.close("];");
+    decl.line("");
+    decl.finish()
 }
 
-/// `X$read` and `X$from` of a record (message or nested record).
+/// An arrow function reading one `t` in the named shape from its argument `r`.
+fn reader_fn(g: &mut Gen, t: &TypeRef, depth: usize) -> String {
+    let mut body = Out::at(depth + 1);
+    let e = read(g, &mut body, t, Form::Named);
+    if body.is_empty() {
+        return format!("(r) => {e}");
+    }
+    body.line(format!("return {e};"));
+    let pad = "  ".repeat(depth);
+    format!("(r) => {{\n{}{pad}}}", body.finish())
+}
+
+/// `X$read` of a record (message or nested record).
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let reader = g.rt_type("Reader");
     let entries = g.rt("mapEntries");
-    let as_array = g.rt("asArray");
-    let w_entries = g.rt("wEntries");
     let ctor = Ctor {
         ty: ident.to_string(),
         kind: None,
     };
     g.reset();
     let mut out = Out::at(0);
-    out.line(format!("/** Reads a `{ident}` of either shape. */"));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
     out.line("const s = r.readShape();");
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
-    compact_body(g, &mut out, slots, "s", &Src::Reader, "v", &ctor);
+    compact_body(g, &mut out, slots, "s", "v", &ctor);
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
-    named_body(g, &mut out, slots, "n", &Src::Reader, "v", &ctor);
+    let table = format!("{ident}$named");
+    let decl = named_body(g, &mut out, slots, "n", ("v", &table), &ctor);
     out.close("}");
     out.line("r.leave();");
     out.line("return v;");
     out.close("}");
     out.line("");
-    g.reset();
-    out.line(format!(
-        "/** Reads a `{ident}` from a decoded JS value of either shape. */"
-    ));
-    out.open(format!(
-        "export function {ident}$from(x: unknown): {ident} {{"
-    ));
-    out.line(format!("const a = {as_array}(x);"));
-    out.line(format!("let v: {ident};"));
-    out.open("if (a !== undefined) {");
-    let src = Src::Value {
-        arr: "a".into(),
-        offset: 0,
-    };
-    compact_body(g, &mut out, slots, "a.length", &src, "v", &ctor);
-    out.mid("} else {");
-    out.line(format!("const es = {w_entries}(x, \"array or map\");"));
-    let src = Src::Value {
-        arr: "es".into(),
-        offset: 0,
-    };
-    named_body(g, &mut out, slots, "es.length", &src, "v", &ctor);
-    out.close("}");
-    out.line("return v;");
-    out.close("}");
-    out.line("");
-    out.finish()
+    decl + &out.finish()
 }
 
-const I64_MIN: &str = "-9223372036854775808n";
-const I64_MAX: &str = "9223372036854775807n";
-
-/// `X$read` and `X$from` of an enum.
+/// `X$read` of an enum.
 pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     if e.is_unit() {
         unit_enum(g, ident, e)
@@ -576,7 +405,6 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     } else {
         g.rt("unknownNumber")
     };
-    let w_big = g.rt("wBigInt");
     let mut out = Out::at(0);
     let names = |out: &mut Out, s: &str| {
         out.open(format!("switch ({s}) {{"));
@@ -606,9 +434,6 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             out.line(format!("throw {unknown_number}(n);"));
         }
     };
-    out.line(format!(
-        "/** Reads a `{ident}`: its number, or (named shape) its name. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -617,20 +442,6 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     names(&mut out, "b");
     out.line(format!("throw {unknown_name}(b);"));
     out.close("}");
-    numbers(&mut out, "b");
-    out.close("}");
-    out.line("");
-    out.line(format!(
-        "/** Reads a `{ident}` from a decoded JS value: its number or its name. */"
-    ));
-    out.open(format!(
-        "export function {ident}$from(x: unknown): {ident} {{"
-    ));
-    out.open("if (typeof x === \"string\") {");
-    names(&mut out, "x");
-    out.line(format!("throw {unknown_name}(x);"));
-    out.close("}");
-    out.line(format!("const b = {w_big}(x, {I64_MIN}, {I64_MAX});"));
     numbers(&mut out, "b");
     out.close("}");
     out.line("");
@@ -648,15 +459,9 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     } else {
         g.rt("unknownNumber")
     };
-    let as_array = g.rt("asArray");
-    let w_entries = g.rt("wEntries");
-    let w_int = g.rt("wInt");
-    let w_key = g.rt("wKey");
+    let mut tables = String::new();
     let mut out = Out::at(0);
     g.reset();
-    out.line(format!(
-        "/** Reads a `{ident}`: `[tag, ...fields]`, or (named shape) `{{ Variant: ... }}`. */"
-    ));
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -683,15 +488,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             }
             VariantFields::Struct { record } => {
                 let ctor = variant_ctor(ident, &v.name);
-                compact_body(
-                    g,
-                    &mut out,
-                    &record.slots,
-                    "s - 1",
-                    &Src::Reader,
-                    "v",
-                    &ctor,
-                );
+                compact_body(g, &mut out, &record.slots, "s - 1", "v", &ctor);
             }
         }
         out.line("break;");
@@ -726,10 +523,18 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 let ctor = variant_ctor(ident, &v.name);
                 out.line("const t = r.readShape();");
                 out.open("if (t >= 0) {");
-                compact_body(g, &mut out, &record.slots, "t", &Src::Reader, "v", &ctor);
+                compact_body(g, &mut out, &record.slots, "t", "v", &ctor);
                 out.mid("} else {");
                 out.line(format!("const m = {entries}(t);"));
-                named_body(g, &mut out, &record.slots, "m", &Src::Reader, "v", &ctor);
+                let table = format!("{ident}$named{}", v.number);
+                tables.push_str(&named_body(
+                    g,
+                    &mut out,
+                    &record.slots,
+                    "m",
+                    ("v", &table),
+                    &ctor,
+                ));
                 out.close("}");
                 out.line("r.leave();");
             }
@@ -746,94 +551,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.close("}");
     out.line("");
 
-    // From a decoded JS value.
-    g.reset();
-    out.line(format!(
-        "/** Reads a `{ident}` from a decoded JS value of either shape. */"
-    ));
-    out.open(format!(
-        "export function {ident}$from(x: unknown): {ident} {{"
-    ));
-    out.line(format!("const a = {as_array}(x);"));
-    out.line(format!("let v: {ident};"));
-    out.open("if (a !== undefined) {");
-    out.line(format!("if (a.length === 0) throw {missing}(\"tag\");"));
-    out.line(format!("const tag = {w_int}(a[0], 0, 4294967295);"));
-    out.open("switch (tag) {");
-    for v in &e.variants {
-        out.open(format!("case {}: {{", v.number));
-        let kind = lit(&v.name);
-        match &v.fields {
-            VariantFields::Unit => out.line(format!("v = {{ kind: {kind} }};")),
-            VariantFields::Newtype { field } => {
-                out.line(format!("if (a.length < 2) throw {missing}(\"0\");"));
-                let x = from_wire::value(g, &mut out, &field.ty, Form::Compact, "a[1]");
-                out.line(format!("v = {{ kind: {kind}, value: {x} }};"));
-            }
-            VariantFields::Struct { record } => {
-                let ctor = variant_ctor(ident, &v.name);
-                let src = Src::Value {
-                    arr: "a".into(),
-                    offset: 1,
-                };
-                compact_body(g, &mut out, &record.slots, "a.length - 1", &src, "v", &ctor);
-            }
-        }
-        out.line("break;");
-        out.close("}");
-    }
-    out.line("default:");
-    if e.unknown.is_some() {
-        out.line("  v = { kind: \"unknown\", tag };");
-    } else {
-        out.line(format!("  throw {unknown_number}(tag);"));
-    }
-    out.close("}");
-    out.mid("} else {");
-    out.line(format!("const es = {w_entries}(x, \"array or map\");"));
-    out.line(format!("if (es.length !== 1) throw {not_one}(es.length);"));
-    out.line("const [k0, x0] = es[0] as [unknown, unknown];");
-    out.line(format!("const name = {w_key}(k0);"));
-    out.open("switch (name) {");
-    for v in &e.variants {
-        out.open(format!("case {}: {{", lit(&v.name)));
-        let kind = lit(&v.name);
-        match &v.fields {
-            VariantFields::Unit => out.line(format!("v = {{ kind: {kind} }};")),
-            VariantFields::Newtype { field } => {
-                let x = from_wire::value(g, &mut out, &field.ty, Form::Named, "x0");
-                out.line(format!("v = {{ kind: {kind}, value: {x} }};"));
-            }
-            VariantFields::Struct { record } => {
-                let ctor = variant_ctor(ident, &v.name);
-                out.line(format!("const b = {as_array}(x0);"));
-                out.open("if (b !== undefined) {");
-                let src = Src::Value {
-                    arr: "b".into(),
-                    offset: 0,
-                };
-                compact_body(g, &mut out, &record.slots, "b.length", &src, "v", &ctor);
-                out.mid("} else {");
-                out.line(format!("const bs = {w_entries}(x0, \"array or map\");"));
-                let src = Src::Value {
-                    arr: "bs".into(),
-                    offset: 0,
-                };
-                named_body(g, &mut out, &record.slots, "bs.length", &src, "v", &ctor);
-                out.close("}");
-            }
-        }
-        out.line("break;");
-        out.close("}");
-    }
-    out.line("default:");
-    out.line(format!("  throw {unknown_name}(name);"));
-    out.close("}");
-    out.close("}");
-    out.line("return v;");
-    out.close("}");
-    out.line("");
-    out.finish()
+    tables + &out.finish()
 }
 
 fn variant_ctor<'a>(ident: &str, name: &'a str) -> Ctor<'a> {
@@ -848,7 +566,7 @@ pub fn known_bits(f: &Flags) -> u64 {
     f.bits.iter().fold(0u64, |a, b| a | (1u64 << b.bit))
 }
 
-/// `X$read` and `X$from` of a flag set: one uint, unknown bits rejected (or kept as `rest`).
+/// `X$read` of a flag set: one uint, unknown bits rejected (or kept as `rest`).
 pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     let reader = g.rt_type("Reader");
     let unknown = g.rt("unknownFlags");
@@ -889,21 +607,12 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
         None => body.line(format!("return {{ {} }};", bits.join(", "))),
     }
     let body = body.finish();
-    let (read, from) = if big {
-        let w = g.rt("wBigInt");
-        (
-            format!("r.readBigInt(0n, {width_max}n)"),
-            format!("{w}(x, 0n, {width_max}n)"),
-        )
+    let read = if big {
+        format!("r.readBigInt(0n, {width_max}n)")
     } else {
-        let w = g.rt("wInt");
-        (
-            format!("r.readInt(0, {width_max})"),
-            format!("{w}(x, 0, {width_max})"),
-        )
+        format!("r.readInt(0, {width_max})")
     };
     format!(
-        "/** Reads a `{ident}` (one uint of flag bits). */\nexport function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n\
-         /** Reads a `{ident}` from a decoded JS value (an int). */\nexport function {ident}$from(x: unknown): {ident} {{\n  const b = {from};\n{body}}}\n\n"
+        "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
     )
 }

@@ -114,9 +114,12 @@ fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem
         for item in items {
             let ident = names.item(&item.path).to_string();
             match &item.item.kind {
-                ItemKind::Message(_) => {
+                ItemKind::Message(m) => {
                     types.push(ident.clone());
                     values.push(format!("{ident}Codec"));
+                    if m.delta {
+                        values.push(format!("{ident}$delta"));
+                    }
                 }
                 ItemKind::Enum(e) if e.is_unit() => values.push(ident),
                 ItemKind::Dispatch(_) => {}
@@ -138,8 +141,8 @@ fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem
     }
     text.push_str(
         "export * from \"./c2s.js\";\nexport * from \"./s2c.js\";\n\
-         export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec } from \"./runtime/support.js\";\n\
-         export type { Issue, Result, Limits, MessageCodec, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
+         export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from \"./runtime/support.js\";\n\
+         export type { Issue, Result, Limits, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
     );
     text
 }

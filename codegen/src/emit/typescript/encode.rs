@@ -1,8 +1,9 @@
 //! Encoding, as the Rust derive encodes, byte for byte: `X$write(w, v, named)` appends the
 //! compact shape (trailing absent options trimmed, reserved slots nil) or the named one
-//! (legacy keys, arrays spread over their keys, quantized floats as natural f64), and
-//! `X$wire(v, named)` builds the same as JS data for a framework that msgpack-encodes
-//! (`toWire`). Both check every value first (TupletError).
+//! (legacy keys, arrays spread over their keys, quantized floats as natural f64), checking
+//! every value first (TupletError). `toWire` runs the same function on the runtime's
+//! `ValueWriter`, which builds JS data instead of bytes (a named record's header is
+//! `recordLen`, an object; a map field's `mapLen`, a `Map`).
 
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
@@ -67,7 +68,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             ));
         }
         leaf => {
-            let e = wire(g, leaf, v);
+            let e = checked(g, leaf, v);
             let m = match leaf {
                 TypeRef::Bool => "bool",
                 TypeRef::Int(i) if i.bigint => "bigInt",
@@ -82,8 +83,8 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
     }
 }
 
-/// An expression: the value `v` of `t` as JS data for a msgpack encoder, checked.
-pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
+/// An expression: the scalar value `v` of `t`, checked.
+pub fn checked(g: &mut Gen, t: &TypeRef, v: &str) -> String {
     match t {
         TypeRef::Bool => format!("{}({v})", g.rt("vBool")),
         TypeRef::Int(i) => {
@@ -118,37 +119,7 @@ pub fn wire(g: &mut Gen, t: &TypeRef, v: &str) -> String {
             let (min, max) = len.bounds();
             format!("{}({v}, {min}, {max})", g.rt("vBin"))
         }
-        TypeRef::Option { inner } => {
-            let e = wire(g, inner, v);
-            format!("({v} === undefined ? null : {e})")
-        }
-        TypeRef::Vec { inner, len } => {
-            let (min, max) = len.bounds();
-            let list = g.rt("vList");
-            let x = g.fresh("x");
-            let e = wire(g, inner, &x);
-            format!("{list}({v}, {min}, {max}).map(({x}) => {e})")
-        }
-        TypeRef::Array { inner, len } => {
-            let fixed = g.rt("vFixed");
-            let x = g.fresh("x");
-            let e = wire(g, inner, &x);
-            format!("{fixed}({v}, {len}).map(({x}) => {e})")
-        }
-        TypeRef::Map { key, value, len } => {
-            let (min, max) = len.bounds();
-            let vmap = g.rt("vMap");
-            let sorted = g.rt("sorted");
-            let (k, x) = (g.fresh("k"), g.fresh("x"));
-            let ke = wire(g, key, &k);
-            let xe = wire(g, value, &x);
-            // Every map a `Map` in wire order (string keys by UTF-8 bytes): a plain object
-            // would put integer-like keys ("9", "10") first, in numeric order.
-            format!(
-                "new Map<unknown, unknown>({sorted}({vmap}({v}, {min}, {max})).map(([{k}, {x}]): [unknown, unknown] => [{ke}, {xe}]))"
-            )
-        }
-        TypeRef::Named { path } => format!("{}({v}, named)", g.fn_ref(path, "wire")),
+        _ => unreachable!("containers and named types are written, not checked as one value"),
     }
 }
 
@@ -239,7 +210,7 @@ fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
             fixed += 1;
         }
     }
-    out.line(format!("w.mapLen({fixed}{});", optional.concat()));
+    out.line(format!("w.recordLen({fixed}{});", optional.concat()));
     for slot in slots {
         let Slot::Field(f) = slot else { continue };
         let access = format!("{obj}.{}", f.name);
@@ -268,66 +239,12 @@ fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
     }
 }
 
-/// Statements building a record's compact array into `a` (after `prefix` elements).
-fn wire_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, prefix: &[String]) {
-    compact_len(out, slots, obj, false);
-    let req = required(slots);
-    let mut items: Vec<String> = prefix.to_vec();
-    for slot in &slots[..req] {
-        items.push(match slot {
-            Slot::Reserved(_) => "null".into(),
-            Slot::Field(f) => wire(g, &f.ty, &format!("{obj}.{}", f.name)),
-        });
-    }
-    out.line(format!("const a: unknown[] = [{}];", items.join(", ")));
-    let trailing = slots[req..].iter().any(|s| matches!(s, Slot::Field(_)));
-    for (i, slot) in slots.iter().enumerate().skip(req).filter(|_| trailing) {
-        let e = match slot {
-            Slot::Reserved(_) => "null".into(),
-            Slot::Field(f) => wire(g, &f.ty, &format!("{obj}.{}", f.name)),
-        };
-        out.line(format!("if (len > {i}) a.push({e});"));
-    }
-}
-
-/// Statements building a record's named map into `o`.
-fn wire_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
-    out.line("const o: Record<string, unknown> = {};");
-    for slot in slots {
-        let Slot::Field(f) = slot else { continue };
-        let access = format!("{obj}.{}", f.name);
-        if let Some(inner) = spread(f) {
-            let fixed = g.rt("vFixed");
-            out.line(format!("{fixed}({access}, {});", f.legacy.len()));
-            for (i, key) in f.legacy.iter().enumerate() {
-                let e = wire(g, inner, &format!("{access}[{i}]"));
-                out.line(format!("o[{}] = {e};", lit(key)));
-            }
-            continue;
-        }
-        let key = named_key(f);
-        match &f.ty {
-            TypeRef::Option { inner } => {
-                let e = wire(g, inner, &access);
-                out.line(format!("if ({access} !== undefined) o[{key}] = {e};"));
-            }
-            t => {
-                let e = wire(g, t, &access);
-                out.line(format!("o[{key}] = {e};"));
-            }
-        }
-    }
-}
-
-/// `X$write` and `X$wire` of a record.
+/// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
     let obj = g.rt("vObject");
     let mut out = Out::at(0);
     g.reset();
-    out.line(format!(
-        "/** Writes a `{ident}`: the compact array, or the named map; throws TupletError. */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
@@ -339,33 +256,16 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     write_compact(g, &mut out, slots, "v", 0, "");
     out.close("}");
     out.line("");
-    g.reset();
-    out.line(format!(
-        "/** A `{ident}` as JS data (tuple, or named map) for a msgpack encoder; throws TupletError. */"
-    ));
-    out.open(format!(
-        "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
-    ));
-    out.line(format!("{obj}(v);"));
-    out.open("if (named) {");
-    wire_named(g, &mut out, slots, "v");
-    out.line("return o;");
-    out.close("}");
-    wire_compact(g, &mut out, slots, "v", &[]);
-    out.line("return a;");
-    out.close("}");
-    out.line("");
     out.finish()
 }
 
-/// `X$write` and `X$wire` of an enum (and `X$num` of a unit enum).
+/// `X$write` of an enum (and `X$num` of a unit enum).
 pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let writer = g.rt_type("Writer");
     let bad = g.rt("badVariant");
     let mut out = Out::at(0);
     g.reset();
     if e.is_unit() {
-        out.line(format!("/** The number of a `{ident}` (checked). */"));
         let wide = enum_wide(e);
         let num_ty = if wide { "number | bigint" } else { "number" };
         out.open(format!(
@@ -390,9 +290,6 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.line(format!("throw {bad}(v);"));
         out.close("}");
         out.line("");
-        out.line(format!(
-            "/** Writes a `{ident}`: its number, or (named) its name. */"
-        ));
         out.open(format!(
             "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
         ));
@@ -404,23 +301,10 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.line("else w.int(n);");
         out.close("}");
         out.line("");
-        out.line(format!(
-            "/** A `{ident}` as JS data: its number, or (named) its name. */"
-        ));
-        out.open(format!(
-            "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
-        ));
-        out.line(format!("const n = {ident}$num(v);"));
-        out.line("return named && typeof v === \"string\" ? v : n;");
-        out.close("}");
-        out.line("");
         return out.finish();
     }
     let obj = g.rt("vObject");
     // write
-    out.line(format!(
-        "/** Writes a `{ident}`: `[tag, ...fields]`, or (named) `{{ Variant: ... }}`; throws TupletError. */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
@@ -433,18 +317,18 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         match &v.fields {
             VariantFields::Unit => {
                 out.line(format!(
-                    "if (named) {{ w.mapLen(1); w.str({key}); w.mapLen(0); }} else {{ w.arrayLen(1); w.int({tag}); }}"
+                    "if (named) {{ w.recordLen(1); w.str({key}); w.recordLen(0); }} else {{ w.arrayLen(1); w.int({tag}); }}"
                 ));
             }
             VariantFields::Newtype { field } => {
                 out.line(format!(
-                    "if (named) {{ w.mapLen(1); w.str({key}); }} else {{ w.arrayLen(2); w.int({tag}); }}"
+                    "if (named) {{ w.recordLen(1); w.str({key}); }} else {{ w.arrayLen(2); w.int({tag}); }}"
                 ));
                 write(g, &mut out, &field.ty, "v.value");
             }
             VariantFields::Struct { record } => {
                 out.open("if (named) {");
-                out.line(format!("w.mapLen(1); w.str({key});"));
+                out.line(format!("w.recordLen(1); w.str({key});"));
                 write_named(g, &mut out, &record.slots, "v");
                 out.mid("} else {");
                 write_compact(
@@ -472,53 +356,10 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line(format!("throw {bad}((v as {{ kind: unknown }}).kind);"));
     out.close("}");
     out.line("");
-    // wire
-    g.reset();
-    out.line(format!(
-        "/** A `{ident}` as JS data (`[tag, ...]`, or named `{{ Variant: ... }}`); throws TupletError. */"
-    ));
-    out.open(format!(
-        "export function {ident}$wire(v: {ident}, named: boolean): unknown {{"
-    ));
-    out.line(format!("{obj}(v);"));
-    out.open("switch (v.kind) {");
-    for v in &e.variants {
-        let key = lit(&v.name);
-        let tag = v.number;
-        out.open(format!("case {key}: {{"));
-        match &v.fields {
-            VariantFields::Unit => {
-                out.line(format!("return named ? {{ {key}: {{}} }} : [{tag}];"));
-            }
-            VariantFields::Newtype { field } => {
-                let x = wire(g, &field.ty, "v.value");
-                out.line(format!("const x = {x};"));
-                out.line(format!("return named ? {{ {key}: x }} : [{tag}, x];"));
-            }
-            VariantFields::Struct { record } => {
-                out.open("if (named) {");
-                wire_named(g, &mut out, &record.slots, "v");
-                out.line(format!("return {{ {key}: o }};"));
-                out.close("}");
-                wire_compact(g, &mut out, &record.slots, "v", &[tag.to_string()]);
-                out.line("return a;");
-            }
-        }
-        out.close("}");
-    }
-    if e.unknown.is_some() {
-        let vint = g.rt("vInt");
-        out.line("case \"unknown\":");
-        out.line(format!("  return [{vint}(v.tag, 0, 4294967295)];"));
-    }
-    out.close("}");
-    out.line(format!("throw {bad}((v as {{ kind: unknown }}).kind);"));
-    out.close("}");
-    out.line("");
     out.finish()
 }
 
-/// `X$bits`, `X$write` and `X$wire` of a flag set.
+/// `X$bits` and `X$write` of a flag set.
 pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     let writer = g.rt_type("Writer");
     let obj = g.rt("vObject");
@@ -532,9 +373,6 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     let known = known_bits(f);
     let width_max = f.prim.bounds(true).1;
     let mut out = Out::at(0);
-    out.line(format!(
-        "/** The wire uint of a `{ident}`: its flags' bits (plus kept unknown bits). */"
-    ));
     out.open(format!("export function {ident}$bits(v: {ident}): {ty} {{"));
     out.line(format!("{obj}(v);"));
     out.line(format!("let b = {zero};"));
@@ -570,20 +408,10 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     out.close("}");
     out.line("");
     let put = if big { "bigInt" } else { "int" };
-    out.line(format!(
-        "/** Writes a `{ident}` (one uint, both shapes). */"
-    ));
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, _named: boolean): void {{"
     ));
     out.line(format!("w.{put}({ident}$bits(v));"));
-    out.close("}");
-    out.line("");
-    out.line(format!("/** A `{ident}` as JS data: its uint. */"));
-    out.open(format!(
-        "export function {ident}$wire(v: {ident}, _named: boolean): unknown {{"
-    ));
-    out.line(format!("return {ident}$bits(v);"));
     out.close("}");
     out.line("");
     out.finish()

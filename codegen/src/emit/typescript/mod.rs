@@ -1,16 +1,16 @@
 //! The TypeScript package (README.md, "TypeScript package"): one module per schema file
-//! with, per type, an interface and straight-line functions (`X$read`, `X$from`, `X$write`,
-//! `X$wire`, `X$validate`), per message a codec constant, per direction a discriminated
+//! with, per type, an interface and straight-line functions (`X$read`, `X$write`,
+//! `X$validate`; `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs
+//! `X$write` on a writer that builds JS data), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
 //!
-//! One file per concern: `types` (interfaces), `decode` (bytes and decoded JS values, both
-//! shapes), `from_wire` (JS values, one type), `encode` (bytes and `toWire`), `validate`,
+//! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`), `validate`,
 //! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
 
 mod decode;
+mod delta;
 mod dispatch;
 mod encode;
-mod from_wire;
 mod names;
 mod package;
 mod types;
@@ -55,7 +55,7 @@ impl Emitter for TypeScript {
             }
             let file = items.first().map_or("", |i| i.file.as_str());
             let text = format!(
-                "{}{}\n{body}",
+                "{}{FUNCTIONS}{}\n{body}",
                 header(&format!("{}/{file}", self.source)),
                 g.imports()
             );
@@ -70,6 +70,13 @@ impl Emitter for TypeScript {
         files
     }
 }
+
+/// What a schema module's functions are, said once per module instead of per function.
+const FUNCTIONS: &str = "\
+// Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
+// `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
+// `X$validate(v, path, issues)` records every issue. The codecs wrap them.
+";
 
 /// The `DO NOT EDIT` header naming the source.
 pub fn header(source: &str) -> String {
@@ -329,15 +336,19 @@ impl<'a> Gen<'a> {
                     "",
                 ));
                 out.push_str(&format!(
-                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  from: {ident}$from,\n  write: {ident}$write,\n  wire: {ident}$wire,\n  validate: {ident}$validate,\n}});\n\n",
+                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  validate: {ident}$validate,\n}});\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));
+                if m.delta {
+                    out.push_str(&delta::message(self, ident, &m.record));
+                }
             }
             ItemKind::Record(r) => {
                 out.push_str(&decode::record_fns(self, ident, &r.slots));
                 out.push_str(&encode::record_fns(self, ident, &r.slots));
                 out.push_str(&validate::record_fn(self, ident, &r.slots));
+                out.push_str(&delta::entity(self, ident, r));
             }
             ItemKind::Enum(e) => {
                 out.push_str(&decode::enum_fns(self, ident, e));

@@ -13,6 +13,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/checks.ts"),
     ),
     (
+        "delta.ts",
+        "codegen/ts-runtime/delta.ts",
+        include_str!("../../../ts-runtime/delta.ts"),
+    ),
+    (
         "errors.ts",
         "codegen/ts-runtime/errors.ts",
         include_str!("../../../ts-runtime/errors.ts"),
@@ -66,6 +71,16 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         "values.ts",
         "codegen/src/emit/typescript/ts/values.ts",
         include_str!("ts/values.ts"),
+    ),
+    (
+        "named.ts",
+        "codegen/src/emit/typescript/ts/named.ts",
+        include_str!("ts/named.ts"),
+    ),
+    (
+        "wire_value.ts",
+        "codegen/src/emit/typescript/ts/wire_value.ts",
+        include_str!("ts/wire_value.ts"),
     ),
     (
         "codec.ts",

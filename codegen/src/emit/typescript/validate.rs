@@ -4,7 +4,7 @@
 
 use tuplet_schema::ir::{Enum, Flags, Slot, TypeRef, VariantFields};
 
-use super::encode::wire;
+use super::encode::checked;
 use super::{lit, num, Gen, Out};
 use tuplet_schema::plan::Quantized;
 
@@ -73,7 +73,7 @@ pub fn validate(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             ));
         }
         leaf => {
-            let e = wire(g, leaf, v);
+            let e = checked(g, leaf, v);
             out.line(format!("{check}(path, issues, () => {e});"));
         }
     }
@@ -103,9 +103,6 @@ fn head(g: &mut Gen, ident: &str) -> (Out, String) {
     let seg = g.rt_type("Seg");
     let issue = g.rt_type("Issue");
     let mut out = Out::at(0);
-    out.line(format!(
-        "/** Records every issue of a `{ident}` at `path` (canonical names and indices). */"
-    ));
     out.open(format!(
         "export function {ident}$validate(v: {ident}, path: {seg}[], issues: {issue}[]): void {{"
     ));

@@ -11,7 +11,8 @@
 import { TupletError, type Issue, type Result, type Seg } from "./errors.js";
 import { Reader } from "./reader.js";
 import { Writer } from "./writer.js";
-import { errorAt, type PathIssue } from "./values.js";
+import { ValueWriter } from "./wire_value.js";
+import { errorAt, packWire, type PathIssue } from "./values.js";
 
 /** The Standard Schema interface (standardschema.dev, v1), declared here: no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -68,12 +69,8 @@ export interface EncodeOptions {
 export interface TypeFns<T> {
   /** Reads one value of either shape (throws TupletError). */
   readonly read: (r: Reader) => T;
-  /** Reads one already-decoded JS value of either shape (throws TupletError). */
-  readonly from: (v: unknown) => T;
   /** Writes one checked value (throws TupletError). */
   readonly write: (w: Writer, v: T, named: boolean) => void;
-  /** The value as msgpack-ready JS data (throws TupletError). */
-  readonly wire: (v: T, named: boolean) => unknown;
   /** Records every issue of the value at `path`. */
   readonly validate: (v: T, path: Seg[], issues: Issue[]) => void;
 }
@@ -128,11 +125,38 @@ let reader: Reader | undefined;
 let shared: Writer | undefined;
 let busy = false;
 
+/** The reader `fromWire` reuses: int map keys may be decimal text (a plain object's keys). */
+let wireReader: Reader | undefined;
+
+/**
+ * Reads an already-decoded JS value: packs it into msgpack (property getters run here, so a
+ * re-entrant call gets its own writer), then reads those bytes with the type's decoder.
+ */
+function readWire<T>(fns: TypeFns<T>, v: unknown): T {
+  const mine = !busy;
+  const w = mine ? (shared ??= new Writer(256)) : new Writer();
+  if (mine) {
+    w.reset();
+    busy = true;
+  }
+  try {
+    packWire(w, v);
+  } finally {
+    if (mine) busy = false;
+  }
+  const bytes = w.finish();
+  const r = wireReader === undefined ? (wireReader = new Reader(bytes)) : wireReader.reset(bytes);
+  r.textKeys = true;
+  const value = fns.read(r);
+  r.finish();
+  return value;
+}
+
 /** Builds a message's codec from its generated functions. */
 export function codec<T, N extends string, I extends number>(name: N, id: I, fns: TypeFns<T>): MessageCodec<T, N, I> {
   const fromWire = (v: unknown): Result<T> => {
     try {
-      return { ok: true, value: fns.from(v) };
+      return { ok: true, value: readWire(fns, v) };
     } catch (e) {
       return { ok: false, issues: issuesOf(e) };
     }
@@ -158,7 +182,9 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
     },
     toWire(value: T, opts?: EncodeOptions): unknown {
       try {
-        return fns.wire(value, opts?.shape === "named");
+        const w = new ValueWriter();
+        fns.write(w, value, opts?.shape === "named");
+        return w.value();
       } catch (e) {
         return invalid(e, value, fns);
       }
@@ -191,7 +217,7 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
       vendor: "tuplet",
       validate(v: unknown): StandardSchemaV1.Result<T> {
         try {
-          return { value: fns.from(v) };
+          return { value: readWire(fns, v) };
         } catch (e) {
           if (!(e instanceof TupletError)) throw e;
           return { issues: [{ message: e.message, path: standardPath(e.segments) }] };

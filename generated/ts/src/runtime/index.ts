@@ -28,3 +28,5 @@ export {
 } from "./checks.js";
 export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
+export { Tracker, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline } from "./delta.js";
+export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";

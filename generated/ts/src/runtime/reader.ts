@@ -115,6 +115,11 @@ export class Reader {
   private elementsLeft: number;
   private depth = 0;
   private limits: Limits;
+  /**
+   * Whether an int map key may also be a str holding its canonical decimal text (`-?(0|[1-9][0-9]*)`),
+   * as a plain object's keys are: set for `fromWire`, which packs decoded JS values and reads them back.
+   */
+  textKeys = false;
 
   constructor(buf: Uint8Array, limits: Limits = DEFAULT_LIMITS) {
     this.buf = buf;
@@ -314,6 +319,26 @@ export class Reader {
       }
     }
     if (v < min || v > max) throw outOfRange(intText(v), intText(min), intText(max));
+    return v;
+  }
+
+  /** Reads an int map key as `readInt`; with `textKeys`, also from its canonical decimal text. */
+  readIntKey(min: number, max: number): number {
+    const t = this.keyText();
+    if (t === undefined) return this.readInt(min, max);
+    const v = Number(t);
+    if (v < min || v > max) {
+      throw outOfRange(Math.abs(v) >= TWO_POW_64 ? floatText(v) : intText(v), intText(min), intText(max));
+    }
+    return v === 0 ? 0 : v;
+  }
+
+  /** Reads a bigint map key as `readBigInt`; with `textKeys`, also from its canonical decimal text. */
+  readBigIntKey(min: bigint, max: bigint): bigint {
+    const t = this.keyText();
+    if (t === undefined) return this.readBigInt(min, max);
+    const v = BigInt(t);
+    if (v < min || v > max) throw outOfRange(v.toString(), min.toString(), max.toString());
     return v;
   }
 
@@ -517,6 +542,19 @@ export class Reader {
   }
 
   // ---- internals -----------------------------------------------------------------------
+
+  /**
+   * With `textKeys` and a str next: its text, consumed (`wrong_type` unless canonical decimal);
+   * otherwise `undefined`, consuming nothing.
+   */
+  private keyText(): string | undefined {
+    if (!this.textKeys) return undefined;
+    const b = this.peek();
+    if (!((b >= 0xa0 && b <= 0xbf) || b === 0xd9 || b === 0xda || b === 0xdb)) return undefined;
+    const t = this.readStr(0, 4294967295);
+    if (!/^-?(0|[1-9][0-9]*)$/.test(t)) throw wrongType("int", "str");
+    return t;
+  }
 
   private skipInner(): void {
     const pending: number[] = [];

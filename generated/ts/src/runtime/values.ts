@@ -9,10 +9,11 @@
 
 import { Code, TupletError, issueAt, type Issue, type Seg } from "./errors.js";
 import { unknownName, wrongLength, checkF32, checkF64, checkInt, checkLen } from "./checks.js";
-import { f32Overflow, notFinite, wrongType } from "./fail.js";
+import { wrongType } from "./fail.js";
 import { quantize, quantizeF32, dequantize } from "./quant.js";
 import { compareUtf8, utf8Length } from "./utf8.js";
 import type { Writer } from "./writer.js";
+import { DEFAULT_LIMITS } from "./limits.js";
 
 /** A name or index of a path step being read, set by generated code before each read. */
 export type At = string | undefined;
@@ -58,7 +59,7 @@ export function errorAt(code: Code, detail: string, segs: readonly Seg[]): Tuple
   return e;
 }
 
-// ---- fromWire: already-decoded JS values -------------------------------------------------
+// ---- fromWire: already-decoded JS values, packed for the byte decoder ----------------------
 
 /** The msgpack kind a JS value stands for, as `found` in `wrong_type` messages. */
 export function foundOf(v: unknown): string {
@@ -81,112 +82,72 @@ export function foundOf(v: unknown): string {
   }
 }
 
-/** Whether a decoded value is nil (`null`, or `undefined` as msgpackr decodes `d4 00 00`). */
-export function isNil(v: unknown): v is null | undefined {
-  return v === null || v === undefined;
+/**
+ * Packs an already-decoded JS value (what msgpackr or @msgpack/msgpack give: ints
+ * `number | bigint`, nil `null | undefined`, bin `Uint8Array`, maps plain objects or `Map`s)
+ * back into msgpack, for `fromWire` to read with the type's byte decoder: the same checks,
+ * codes and paths. An integral number is an int, any other number (and `-0`) a float64; a
+ * plain object's keys are strings (the reader's `textKeys` reads canonical decimal text as an
+ * int key); anything msgpack has no kind for is written as an ext (`wrong_type`, found ext).
+ * Past the reader's caps (depth, elements) it writes nil: the reader stops before reading it,
+ * so a cyclic or huge value costs no more than the caps.
+ */
+export function packWire(w: Writer, v: unknown): void {
+  left = DEFAULT_LIMITS.maxElements + 1;
+  pack(w, v, 0);
 }
 
-/** The elements of a decoded array, or `undefined` when `v` is not one. */
-export function asArray(v: unknown): readonly unknown[] | undefined {
-  return Array.isArray(v) ? (v as readonly unknown[]) : undefined;
-}
+/** Elements `packWire` still writes before it writes nil. */
+let left = 0;
 
-/** A decoded array (`wrong_type` otherwise). */
-export function wArray(v: unknown): readonly unknown[] {
-  if (Array.isArray(v)) return v as readonly unknown[];
-  throw wrongType("array", foundOf(v));
-}
-
-/** The entries of a decoded map: a `Map` or a plain object (`wrong_type` otherwise). */
-export function wEntries(v: unknown, expected = "map"): [unknown, unknown][] {
-  if (v instanceof Map) return Array.from(v as Map<unknown, unknown>);
-  if (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array)) {
-    return Object.entries(v);
+function pack(w: Writer, v: unknown, depth: number): void {
+  if (v === null || v === undefined) return w.nil();
+  switch (typeof v) {
+    case "boolean":
+      return w.bool(v);
+    case "number":
+      if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER && !Object.is(v, -0)) return w.int(v);
+      return w.f64(v);
+    case "bigint":
+      if (v >= -9223372036854775808n && v <= 18446744073709551615n) return w.bigInt(v);
+      return w.f64(Number(v));
+    case "string":
+      return w.str(v);
+    case "object": {
+      if (v instanceof Uint8Array) return w.bin(v);
+      if (depth > DEFAULT_LIMITS.maxDepth || left <= 0) return w.nil();
+      const d = depth + 1;
+      if (Array.isArray(v)) {
+        w.arrayLen(v.length);
+        left -= v.length;
+        for (const x of v as unknown[]) pack(w, x, d);
+        return;
+      }
+      const m = v instanceof Map ? (v as Map<unknown, unknown>) : undefined;
+      const keys = m === undefined ? Object.keys(v) : undefined;
+      const n = m !== undefined ? m.size : keys!.length;
+      w.mapLen(n);
+      left -= 2 * n;
+      if (m !== undefined) {
+        for (const [k, x] of m) {
+          pack(w, k, d);
+          pack(w, x, d);
+        }
+      } else {
+        for (const k of keys!) {
+          w.str(k);
+          pack(w, (v as Record<string, unknown>)[k], d);
+        }
+      }
+      return;
+    }
+    default:
+      w.raw(EXT);
   }
-  throw wrongType(expected, foundOf(v));
 }
 
-/** A record of either shape: its elements (compact) or its entries (named). */
-export function wShape(v: unknown): readonly unknown[] | [unknown, unknown][] {
-  if (Array.isArray(v)) return v as readonly unknown[];
-  return wEntries(v, "array or map");
-}
-
-/** A named-shape key: a string (`wrong_type` otherwise). */
-export function wKey(k: unknown): string {
-  if (typeof k === "string") return k;
-  throw wrongType("str", foundOf(k));
-}
-
-/** A decoded bool. */
-export function wBool(v: unknown): boolean {
-  if (typeof v === "boolean") return v;
-  throw wrongType("bool", foundOf(v));
-}
-
-/** A decoded int (number or bigint; an integral float is accepted) in `min..=max`, as a number. */
-export function wInt(v: unknown, min: number, max: number): number {
-  if (typeof v === "bigint") {
-    checkInt(v, min, max);
-    return Number(v);
-  }
-  if (typeof v !== "number") throw wrongType("int", foundOf(v));
-  checkInt(v, min, max);
-  return v === 0 ? 0 : v;
-}
-
-/** A decoded int in `min..=max` as a bigint (a `bigint` field). */
-export function wBigInt(v: unknown, min: bigint, max: bigint): bigint {
-  if (typeof v === "number") {
-    checkInt(v, min, max);
-    return BigInt(v);
-  }
-  if (typeof v !== "bigint") throw wrongType("int", foundOf(v));
-  checkInt(v, min, max);
-  return v;
-}
-
-/** An int map key: a number, a bigint or (a plain object's key) its canonical decimal text. */
-export function wIntKey(k: unknown, min: number, max: number): number {
-  if (typeof k === "string" && /^-?(0|[1-9][0-9]*)$/.test(k)) return wInt(Number(k), min, max);
-  return wInt(k, min, max);
-}
-
-/** A bigint map key, as `wIntKey`. */
-export function wBigIntKey(k: unknown, min: bigint, max: bigint): bigint {
-  if (typeof k === "string" && /^-?(0|[1-9][0-9]*)$/.test(k)) return wBigInt(BigInt(k), min, max);
-  return wBigInt(k, min, max);
-}
-
-/** A decoded finite number (ints accepted). */
-export function wF64(v: unknown): number {
-  const x = typeof v === "bigint" ? Number(v) : v;
-  if (typeof x !== "number") throw wrongType("number", foundOf(v));
-  if (x - x !== 0) throw notFinite(x);
-  return x;
-}
-
-/** A decoded number narrowed to f32 (`not_finite` when it overflows). */
-export function wF32(v: unknown): number {
-  const x = wF64(v);
-  const y = Math.fround(x);
-  if (y - y !== 0) throw f32Overflow(x);
-  return y;
-}
-
-/** A decoded string of `min..=max` UTF-8 bytes. */
-export function wStr(v: unknown, min: number, max: number): string {
-  if (typeof v !== "string") throw wrongType("str", foundOf(v));
-  checkLen(utf8Length(v), min, max, "bytes");
-  return v;
-}
-
-/** A decoded bin of `min..=max` bytes, copied into a plain Uint8Array. */
-export function wBin(v: unknown, min: number, max: number): Uint8Array {
-  if (!(v instanceof Uint8Array)) throw wrongType("bin", foundOf(v));
-  checkLen(v.length, min, max, "bytes");
-  return new Uint8Array(v);
-}
+/** A one-byte ext (type 1): what `packWire` writes for a value msgpack has no kind for. */
+const EXT = /*@__PURE__*/ new Uint8Array([0xd4, 0x01, 0x00]);
 
 // ---- checked values for encode and toWire -------------------------------------------------
 

@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::grammar::ctxt::Ctxt;
-use crate::grammar::spans::{FieldSpans, ItemSpans};
-use crate::grammar::ty::describe;
+use super::ctxt::Ctxt;
+use super::spans::{FieldSpans, ItemSpans};
+use super::ty::describe;
 use crate::ir::{
     Enum, Field, Flags, FloatType, IntPrim, IntType, Item, ItemKind, Len, Record, Slot, TypeRef,
     VariantFields,
