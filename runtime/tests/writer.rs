@@ -300,3 +300,38 @@ fn slice_writer_cuts_back_on_error() {
     assert!(err.is_err());
     assert_eq!(out, [1, 2]);
 }
+
+/// `put::int_in` against `write::int` over every value of each range (and the 32-bit and
+/// 64-bit corners at their boundaries): the range-specialized writer is exact.
+#[test]
+fn range_writer_matches_the_vec_writer_over_whole_ranges() {
+    fn check<const MIN: i64, const MAX: i64>(values: impl Iterator<Item = i64>) {
+        let mut buf = vec![0u8; 9 + put::SLACK];
+        let mut want = Vec::new();
+        for v in values {
+            let n = put::int_in::<MIN, MAX>(&mut buf, 0, v);
+            want.clear();
+            write::int(&mut want, v);
+            assert_eq!(&buf[..n], &want[..], "{v} in {MIN}..={MAX}");
+        }
+    }
+    check::<-500_000, 500_000>(-500_000..=500_000);
+    check::<-10_000, 100_000>(-10_000..=100_000);
+    check::<-3142, 3142>(-3142..=3142);
+    check::<0, 65535>(0..=65535);
+    check::<-32768, 32767>(-32768..=32767);
+    check::<0, 1000>(0..=1000);
+    check::<50, 200>(50..=200);
+    check::<-128, 255>(-128..=255);
+    check::<0, 15>(0..=15);
+    check::<-32, 127>(-32..=127);
+    let wide = INTS
+        .iter()
+        .copied()
+        .filter(|v| (i32::MIN as i64..=u32::MAX as i64).contains(v));
+    check::<{ i32::MIN as i64 }, { u32::MAX as i64 }>(
+        wide.flat_map(|v| [v - 1, v, v + 1])
+            .filter(|v| (i32::MIN as i64..=u32::MAX as i64).contains(v)),
+    );
+    check::<{ i64::MIN }, { i64::MAX }>(INTS.iter().copied());
+}

@@ -63,13 +63,15 @@ impl Bound {
     }
 }
 
-/// `put::fixint` when every value in `min..=max` is a fixint, else `general`.
-fn int_writer(min: i128, max: i128, general: TokenStream) -> TokenStream {
-    if min >= -32 && max <= 127 {
-        quote!(fixint)
-    } else {
-        general
+/// Statements writing the int expression `v` (an `i64`, or a `u64` when `max` is beyond
+/// `i64`) known to lie in `min..=max`.
+fn put_int(min: i128, max: i128, v: TokenStream) -> TokenStream {
+    let rt = rt();
+    if max > i64::MAX as i128 {
+        return quote!(p = #rt::put::uint(buf, p, #v as u64););
     }
+    let (min, max) = (min as i64, max as i64);
+    quote!(p = #rt::put::int_in::<{ #min }, { #max }>(buf, p, #v as i64);)
 }
 
 impl TyGen {
@@ -81,21 +83,15 @@ impl TyGen {
             TypeRef::Int(it) => {
                 let check = self.check(ty, v);
                 let (min, max) = it.bounds();
-                let (f, arg) = if it.prim.signed() {
-                    (int_writer(min, max, quote!(int)), quote!(*#v as i64))
-                } else if max <= 127 {
-                    (quote!(fixint), quote!(*#v as i64))
-                } else {
-                    (quote!(uint), quote!(*#v as u64))
-                };
-                quote!(#check p = #rt::put::#f(buf, p, #arg);)
+                let put = put_int(min, max, quote!(*#v));
+                quote!(#check #put)
             }
             TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { scale, qmin, qmax }) => {
-                    let f = int_writer(qmin.into(), qmax.into(), quote!(int));
-                    quote!(p = #rt::put::#f(buf, p,
-                        #rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?);)
-                }
+                Some(Quantized { scale, qmin, qmax }) => put_int(
+                    qmin.into(),
+                    qmax.into(),
+                    quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?),
+                ),
                 None => {
                     let check = self.check(ty, v);
                     let f = if ft.bits == 32 {

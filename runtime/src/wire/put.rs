@@ -94,6 +94,53 @@ pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
     wide(buf, p, bits, base, significant, bits.wrapping_add(32) < 160)
 }
 
+/// Writes an int known to lie in `MIN..=MAX` in its smallest encoding, as [`int`]: what
+/// derived code calls for an int or quantized field, whose bounds are constants. Widths the
+/// range cannot need are compiled out; the rest are picked by comparisons and conditional
+/// moves (no table, no variable shift) and written as one 8-byte store (marker and up to 4
+/// body bytes). A range reaching beyond 32 bits takes [`int`].
+#[inline(always)]
+pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) -> usize {
+    if MIN >= -32 && MAX <= 127 {
+        return fixint(buf, p, v);
+    }
+    if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
+        return int(buf, p, v);
+    }
+    let neg = MIN < 0 && v < 0;
+    // The value, or its complement when negative: it fits uN (or, negative, iN) below
+    // 2^N >> neg.
+    let a = (if neg { !v } else { v }) as u64;
+    let family = if neg { 0xd0 } else { 0xcc }; // uint8 or int8; +1 per width step
+    let bits = v as u64;
+    let (mut word, mut n) = (0, 0);
+    if MAX > 0xffff || MIN < -0x8000 {
+        word = (family + 2) | (u64::from((bits as u32).swap_bytes()) << 8);
+        n = 5;
+    }
+    if MAX > 0xff || MIN < -0x80 {
+        let w16 = (family + 1) | (u64::from((bits as u16).swap_bytes()) << 8);
+        (word, n) = pick(a < (0x1_0000 >> neg as u32), (w16, 3), (word, n));
+    }
+    (word, n) = pick(
+        a < (0x100 >> neg as u32),
+        (family | ((bits & 0xff) << 8), 2),
+        (word, n),
+    );
+    (word, n) = pick(a < (0x80 >> (2 * neg as u32)), (bits & 0xff, 1), (word, n));
+    put(buf, p, word.to_le_bytes(), n)
+}
+
+/// `a` if `c`, else `b`, by masking: data-dependent widths are a coin toss for the branch
+/// predictor, so the choice is made without a branch.
+#[inline(always)]
+fn pick(c: bool, a: (u64, usize), b: (u64, usize)) -> (u64, usize) {
+    let m = (c as u64).wrapping_neg();
+    let word = (a.0 & m) | (b.0 & !m);
+    let n = (a.1 & m as usize) | (b.1 & !m as usize);
+    (word, n)
+}
+
 /// Writes an unsigned int in its smallest encoding, as [`write::uint`].
 #[inline(always)]
 pub fn uint(buf: &mut [u8], p: usize, v: u64) -> usize {
