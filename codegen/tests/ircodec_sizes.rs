@@ -152,3 +152,36 @@ fn village_readme_quotes_the_current_sizes_table() {
         "village fits its budgets"
     );
 }
+
+#[test]
+fn a_map_with_bounded_keys_is_bounded_and_can_meet_a_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("s/src")).unwrap();
+    let src = |keys: &str| {
+        format!(
+            r#"
+#[derive(tuplet::Message)]
+#[tuplet(name = "score:board", id = 1, dir = "s2c", budget = 300)]
+pub struct Board {{
+    #[tuplet(len(max = 8){keys})]
+    pub scores: std::collections::BTreeMap<String, u16>,
+}}
+"#
+        )
+    };
+    let sizes_of = |keys: &str| {
+        std::fs::write(tmp.path().join("s/src/lib.rs"), src(keys)).unwrap();
+        let schema = tuplet_schema::load(&tmp.path().join("s")).unwrap_or_else(|e| panic!("{e}"));
+        let board = message_sizes(&schema).remove(0);
+        (board.max, budget_findings(&schema).len())
+    };
+    let (max, over) = sizes_of("");
+    let u = max.unwrap_err();
+    assert_eq!(u.field, "scores[key]");
+    assert!(u.reason.contains("String without len(max)"), "{}", u.reason);
+    assert_eq!(over, 1, "an unbounded message never meets its budget");
+    // 1 + map header 1 + 8 x (key 1 + 24 + value 3) = 226.
+    let (max, over) = sizes_of(", key_len(max = 24)");
+    assert_eq!(max, Ok(1 + 1 + 8 * (1 + 24 + 3)));
+    assert_eq!(over, 0, "226 bytes fit the budget of 300");
+}

@@ -467,7 +467,7 @@ fn unknown_field_key_lists_valid_keys() {
     assert_eq!(
         e,
         "unknown tuplet field key `rnage`; expected one of: quant, scale, range, len, \
-         item_len, legacy, bigint, reserved, accept"
+         item_len, key_len, legacy, bigint, reserved, accept"
     );
 }
 
@@ -760,4 +760,67 @@ fn int_ranges_read_back_from_json() {
     let json = serde_json::to_string(&item).unwrap();
     let back: tuplet_schema::ir::Item = serde_json::from_str(&json).unwrap();
     assert_eq!(back, item);
+}
+
+#[test]
+fn key_len_bounds_string_map_keys() {
+    let item = parse(
+        parse_quote! {
+            pub struct R {
+                #[tuplet(len(max = 8), key_len(min = 1, max = 16), item_len(max = 24))]
+                pub tags: Option<BTreeMap<String, String>>,
+            }
+        },
+        Derive::Record,
+    );
+    let TypeRef::Option { inner } = &fields(&item)[0].ty else {
+        panic!()
+    };
+    let TypeRef::Map { key, value, len } = &**inner else {
+        panic!()
+    };
+    let bounded = |min, max| Len {
+        min: Some(min),
+        max: Some(max),
+    };
+    assert_eq!(
+        *len,
+        Len {
+            min: None,
+            max: Some(8)
+        }
+    );
+    assert_eq!(
+        **key,
+        TypeRef::String {
+            len: bounded(1, 16)
+        }
+    );
+    assert_eq!(
+        **value,
+        TypeRef::String {
+            len: Len {
+                min: None,
+                max: Some(24)
+            }
+        }
+    );
+
+    for (input, want) in [
+        (
+            parse_quote! { pub struct R { #[tuplet(key_len(max = 4))] pub a: BTreeMap<u8, String> } },
+            "`key_len` applies to the String keys of a BTreeMap; found `BTreeMap<u8, String>`",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(key_len(max = 4))] pub a: Vec<String> } },
+            "`key_len` applies to the String keys of a BTreeMap; found `Vec<String>`",
+        ),
+        (
+            parse_quote! { pub struct R { #[tuplet(key_len(min = 5, max = 4))] pub a: BTreeMap<String, u8> } },
+            "`key_len` min 5 is above max 4",
+        ),
+    ] {
+        let e = error(input, Derive::Record);
+        assert!(e.starts_with(want), "{e}");
+    }
 }

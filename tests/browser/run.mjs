@@ -21,24 +21,15 @@
 
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..", "..");
-// esbuild and playwright-core are tests/ts's (pinned in its package.json).
-const requireTs = createRequire(join(root, "tests", "ts", "package.json"));
-const { build } = requireTs("esbuild");
-const { chromium } = requireTs("playwright-core");
+import { CHROMIUM, TIMEOUT, bundle as bundleOf, here, launch, open, root, serve, unserve } from "./harness.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const SAMPLE_ENV = process.env.TUPLET_BROWSER_SAMPLE ?? "200";
 const SAMPLE = SAMPLE_ENV === "all" ? Infinity : Number(SAMPLE_ENV);
-const TIMEOUT = 60_000; // per browser operation
 const DIRS = ["c2s", "s2c"];
 
 /** `k` items of `xs`, evenly spaced (all when k >= length). */
@@ -97,28 +88,15 @@ function loadSample() {
 let sample;
 let bundle;
 let nodeSide;
-let server;
+let web;
 let browser;
 let page;
-let origin;
 let tmp;
 const pageErrors = [];
-const served = [];
 
 before(async () => {
   sample = loadSample();
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (scripts/test does: apt-get install -y chromium)`);
-
-  const result = await build({
-    entryPoints: [join(here, "page", "entry.js")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  bundle = result.outputFiles[0].contents;
+  bundle = await bundleOf("entry.js");
 
   // node runs the very same bundle (imported from a temporary file).
   tmp = mkdtempSync(join(tmpdir(), "tuplet-browser-"));
@@ -127,51 +105,14 @@ before(async () => {
   nodeSide = await import(pathToFileURL(file).href);
 
   const html = readFileSync(join(here, "page", "index.html"));
-  server = createServer((req, res) => {
-    served.push(req.url);
-    if (req.url === "/" || req.url === "/index.html") {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-      res.end(html);
-    } else if (req.url === "/bundle.js") {
-      res.writeHead(200, { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-store" });
-      res.end(bundle);
-    } else {
-      res.writeHead(404, { "content-type": "text/plain" });
-      res.end("not found");
-    }
+  web = await serve({
+    "/index.html": ["text/html; charset=utf-8", html],
+    "/bundle.js": ["text/javascript; charset=utf-8", bundle],
   });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  origin = `http://127.0.0.1:${server.address().port}`;
-
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: TIMEOUT,
-    // playwright-core gives each launch a fresh, empty --user-data-dir of its own.
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage();
-  page.setDefaultTimeout(TIMEOUT);
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error") pageErrors.push(`console: ${m.text()}`);
-  });
-  await page.goto(origin + "/", { timeout: TIMEOUT });
-  await page.waitForFunction(() => globalThis.tupletReady === true, null, { timeout: TIMEOUT });
+  browser = await launch();
+  page = await open(browser, web.origin + "/", "tupletReady", pageErrors);
   const agent = await page.evaluate(() => globalThis.tupletBrowserTest.environment());
-  console.log(`# browser: ${agent} (${CHROMIUM}, playwright-core, page at ${origin})`);
+  console.log(`# browser: ${agent} (${CHROMIUM}, playwright-core, page at ${web.origin})`);
   console.log(`# bundle: ${(bundle.length / 1024).toFixed(0)} KiB (esbuild), node ${process.version} runs the same bundle`);
 });
 
@@ -179,10 +120,7 @@ after(async () => {
   try {
     if (browser !== undefined) await browser.close();
   } finally {
-    if (server !== undefined) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    if (web !== undefined) await unserve(web.server);
     if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
   }
 });
@@ -249,6 +187,6 @@ test("strings in Chromium: TextEncoder/TextDecoder agree with the codecs; lone s
 });
 
 test("the page was served by the test's own server and raised no error", () => {
-  assert.ok(served.includes("/") && served.includes("/bundle.js"), `served: ${served.join(", ")}`);
+  assert.ok(web.served.includes("/") && web.served.includes("/bundle.js"), `served: ${web.served.join(", ")}`);
   assert.deepEqual(pageErrors, []);
 });

@@ -144,7 +144,7 @@ pub struct AllKinds {
     #[tuplet(len(max = 5), item_len(max = 8))]
     pub tags: Vec<String>,
     pub grid: [[u8; 2]; 2],
-    #[tuplet(len(max = 6))]
+    #[tuplet(len(max = 6), key_len(max = 8))]
     pub scores: BTreeMap<String, i32>,
     #[tuplet(len(max = 6))]
     pub by_id: BTreeMap<u16, Pose>,

@@ -224,3 +224,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_map_key_over_its_key_len_is_an_issue_at_the_key_and_fails_to_encode() {
+    let mut x: AllKinds = tuplet::sample(0, SampleMode::Min);
+    x.scores.insert("ninebytes".into(), 1);
+    let issues = tuplet::validate(&x);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert_eq!(issues[0].code, tuplet::Code::TooLong);
+    assert_eq!(issues[0].path.to_string(), "scores[\"ninebytes\"]");
+    let e = tuplet::to_vec(&x).unwrap_err();
+    assert_eq!(e.code(), tuplet::Code::TooLong);
+    x.scores.clear();
+    x.scores.insert("eightbyt".into(), 1);
+    assert!(tuplet::validate(&x).is_empty());
+    let back: AllKinds = tuplet::from_slice(&tuplet::to_vec(&x).unwrap()).unwrap();
+    assert!(back.wire_eq(&x));
+}

@@ -202,9 +202,16 @@ impl Defs<'_> {
             }),
             TypeRef::Map { key, value, len } => {
                 let mut s = json!({"type": "object", "additionalProperties": self.ty(value)});
-                if matches!(**key, TypeRef::Int(_)) {
-                    s["propertyNames"] = json!({"pattern": "^-?[0-9]+$"});
-                    s["$comment"] = json!("msgpack map with int keys, in key order");
+                match &**key {
+                    TypeRef::Int(_) => {
+                        s["propertyNames"] = json!({"pattern": "^-?[0-9]+$"});
+                        s["$comment"] = json!("msgpack map with int keys, in key order");
+                    }
+                    // `key_len`: the key's schema is a string's (its length bounds).
+                    TypeRef::String { len } if !len.is_unbounded() => {
+                        s["propertyNames"] = self.ty(key);
+                    }
+                    _ => {}
                 }
                 if let Some(min) = len.min {
                     s["minProperties"] = json!(min);

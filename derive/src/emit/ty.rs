@@ -305,15 +305,24 @@ impl TyGen {
                 let each = each.map(|b| quote!(for (i, x) in #v.iter().enumerate() { #b }));
                 quote!(#each)
             }
-            TypeRef::Map { value, len, .. } => {
+            TypeRef::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let head = (!len.is_unbounded()).then(|| {
                     quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "entries") {
                         #rt::report(path, issues, e);
                     })
                 });
-                let each = nested(value, quote!(#rt::Seg::Key(k.to_string())));
-                let each = each.map(|b| quote!(for (k, x) in #v.iter() { #b }));
+                // A key's issues (its `key_len`) and its value's, both at the key.
+                let (k, x) = (
+                    self.validate(key, &quote!(k)),
+                    self.validate(value, &quote!(x)),
+                );
+                let each = (!k.is_empty() || !x.is_empty()).then(|| {
+                    let bind = if x.is_empty() { quote!(_) } else { quote!(x) };
+                    quote!(for (k, #bind) in #v.iter() {
+                        path.push(#rt::Seg::Key(k.to_string())); #k #x path.pop();
+                    })
+                });
                 quote!(#head #each)
             }
             _ => {

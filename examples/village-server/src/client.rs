@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tuplet::delta::Mirror;
@@ -102,7 +103,9 @@ pub struct Client {
 impl Client {
     /// Opens the WebSocket only.
     pub async fn connect(url: &str, shape: Encoding) -> Result<Client, ClientError> {
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+        // A small read buffer, as the server's: tungstenite zero-fills it before every read.
+        let config = WebSocketConfig::default().read_buffer_size(crate::conn::READ_BUFFER);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
         Ok(Client {
             ws,
             shape,

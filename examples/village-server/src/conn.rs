@@ -19,6 +19,12 @@ use crate::server::Shared;
 /// Frames written per flush at most, so one busy client cannot starve its own reads.
 const BATCH: usize = 64;
 
+/// Bytes read from the socket at once. tungstenite zero-fills this much of its read buffer
+/// before every read: at its default (128 KiB) that memset was half the server's CPU under
+/// 40 bots. Client frames are small (a move is about 30 bytes; `frame_cap` 4 KiB); a bigger
+/// frame still arrives, over several reads.
+pub(crate) const READ_BUFFER: usize = 4096;
+
 // The handshake callback's error type is tungstenite's own (an HTTP response).
 #[allow(clippy::result_large_err)]
 pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64) {
@@ -26,6 +32,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64) {
     let cfg = &shared.config;
     let mut path = String::new();
     let ws_config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(Some(cfg.hard_frame_cap))
         .max_frame_size(Some(cfg.hard_frame_cap));
     let callback = |req: &Request, resp: Response| {

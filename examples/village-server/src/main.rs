@@ -1,6 +1,8 @@
 //! `cargo run -p village-server [-- --addr 127.0.0.1:7878]`: serves village rooms on
 //! loopback until stopped. `ws://ADDR/` is the room `village`; `ws://ADDR/NAME` the room
-//! NAME (created on first use, up to 40 players each).
+//! NAME (created on first use, up to 40 players each). Tests place players with `--spawn
+//! X,Y,Z` (repeated: by join order) and shorten the keyframe cadence with
+//! `--keyframe-every TICKS`; with port 0 the first line printed names the port chosen.
 
 use std::net::SocketAddr;
 
@@ -16,6 +18,20 @@ fn main() {
             ("--capacity", Some(n)) => match n.parse() {
                 Ok(n) if n > 0 => config.room_capacity = n,
                 _ => fail(&format!("--capacity {n}: expected a positive number")),
+            },
+            ("--spawn", Some(xyz)) => {
+                let v: Vec<f32> = xyz
+                    .split(',')
+                    .filter_map(|c| c.trim().parse().ok())
+                    .collect();
+                match v.as_slice() {
+                    &[x, y, z] => config.spawns.push([x, y, z]),
+                    _ => fail(&format!("--spawn {xyz}: expected X,Y,Z")),
+                }
+            }
+            ("--keyframe-every", Some(n)) => match n.parse() {
+                Ok(n) if n > 0 => config.keyframe_every = n,
+                _ => fail(&format!("--keyframe-every {n}: expected a positive number")),
             },
             _ => fail(&format!("unknown argument {arg}")),
         }
@@ -36,6 +52,6 @@ fn main() {
 }
 
 fn fail(msg: &str) -> ! {
-    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N]");
+    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS]");
     std::process::exit(2);
 }

@@ -320,8 +320,10 @@ impl Room {
                     at: now_ms(),
                     reply_to: c.reply_to,
                 });
-                let tiers = self.config.tiers.clone();
-                self.fan_out(&line, at, None, None, |d2, _| !local || tiers.is_near(d2));
+                let config = Arc::clone(&self.config);
+                self.fan_out(&line, at, None, None, |d2, _| {
+                    !local || config.tiers.is_near(d2)
+                });
             }
             ClientMessage::EmotePlay(e) => {
                 let shown = ServerMessage::from(EmoteShown {
@@ -481,10 +483,11 @@ impl Room {
             seq: m.seq,
             flags: m.flags,
         });
-        let tiers = self.config.tiers.clone();
+        // The room's config, shared: cloning the tiers would allocate on every move.
+        let config = Arc::clone(&self.config);
         let forced = report.forced();
         self.fan_out(&relayed, m.p, Some(idx), Some(mover), |d2, seen| {
-            tiers.should_send(update, d2, seen, forced)
+            config.tiers.should_send(update, d2, seen, forced)
         });
     }
 
@@ -493,8 +496,8 @@ impl Room {
         let Some(at) = self.slots[idx].as_ref().map(|p| p.pos) else {
             return;
         };
-        let tiers = self.config.tiers.clone();
-        self.fan_out(msg, at, Some(idx), None, |d2, _| tiers.is_near(d2));
+        let config = Arc::clone(&self.config);
+        self.fan_out(msg, at, Some(idx), None, |d2, _| config.tiers.is_near(d2));
     }
 
     /// Sends `msg` to every joined player but `skip` that `want(d2, seen)` accepts, where

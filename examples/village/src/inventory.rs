@@ -27,8 +27,15 @@ pub struct InventoryFull {
     /// Backpack size (upgrades add rows of 8).
     #[tuplet(range(16, 48))]
     pub size: u8,
-    /// Totals per item key, for quest counters and shop "you have N".
-    #[tuplet(len(max = 48))]
+    /// Totals per item key (catalogue keys, as `ItemStack::item`), for quest counters and
+    /// shop "you have N".
+    #[tuplet(len(max = 48), key_len(min = 1, max = 32))]
+    #[tuplet(accept(
+        rule = "len-narrowed",
+        was = "key any",
+        now = "key 1..=32",
+        reason = "keys were always catalogue keys of 1 to 32 bytes; now the wire says so"
+    ))]
     pub totals: BTreeMap<String, u32>,
 }
 

@@ -292,12 +292,10 @@ const AchievementProgress$named: NamedField[] = [
         try {
           const n15 = r.readArrayLen();
           if (n15 !== 2) throw wrongLength(n15, 2);
-          const a16: number[] = [];
           let i17 = 0;
+          let a16: number[];
           try {
-            for (; i17 < n15; i17++) {
-              a16.push(r.readInt(0, 4294967295));
-            }
+            a16 = [r.readInt(0, 4294967295), (i17 = 1, r.readInt(0, 4294967295))];
           } catch (e) {
             throw atIndex(e, i17);
           }
@@ -334,12 +332,10 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
         try {
           const n6 = r.readArrayLen();
           if (n6 !== 2) throw wrongLength(n6, 2);
-          const a7: number[] = [];
           let i8 = 0;
+          let a7: number[];
           try {
-            for (; i8 < n6; i8++) {
-              a7.push(r.readInt(0, 4294967295));
-            }
+            a7 = [r.readInt(0, 4294967295), (i8 = 1, r.readInt(0, 4294967295))];
           } catch (e) {
             throw atIndex(e, i8);
           }

@@ -30,12 +30,10 @@ const BankAccount$named: NamedField[] = [
   { n: "vault", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(r.readInt(0, 255));
-        }
+        a6 = [r.readInt(0, 255), (i7 = 1, r.readInt(0, 255))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -69,12 +67,10 @@ export function BankAccount$read(r: Reader): BankAccount {
       k = "vault";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 255));
-        }
+        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -243,12 +243,10 @@ const EmotePaired$named: NamedField[] = [
   { n: "partners", r: (r) => {
       const n8 = r.readArrayLen();
       if (n8 !== 2) throw wrongLength(n8, 2);
-      const a9: string[] = [];
       let i10 = 0;
+      let a9: string[];
       try {
-        for (; i10 < n8; i10++) {
-          a9.push(r.readStr(9, 9));
-        }
+        a9 = [r.readStr(9, 9), (i10 = 1, r.readStr(9, 9))];
       } catch (e) {
         throw atIndex(e, i10);
       }
@@ -259,12 +257,10 @@ const EmotePaired$named: NamedField[] = [
   { n: "at", r: (r) => {
       const n11 = r.readArrayLen();
       if (n11 !== 2) throw wrongLength(n11, 2);
-      const a12: number[] = [];
       let i13 = 0;
+      let a12: number[];
       try {
-        for (; i13 < n11; i13++) {
-          a12.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a12 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i13 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i13);
       }
@@ -286,12 +282,10 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       k = "partners";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: string[] = [];
       let i3 = 0;
+      let a2: string[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(r.readStr(9, 9));
-        }
+        a2 = [r.readStr(9, 9), (i3 = 1, r.readStr(9, 9))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -310,12 +304,10 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       k = "at";
       const n4 = r.readArrayLen();
       if (n4 !== 2) throw wrongLength(n4, 2);
-      const a5: number[] = [];
       let i6 = 0;
+      let a5: number[];
       try {
-        for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a5 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i6 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i6);
       }

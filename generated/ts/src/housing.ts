@@ -44,12 +44,10 @@ const Furniture$named: NamedField[] = [
   { n: "offset", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 1000, -20000, 20000), 1000));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 1000, -20000, 20000), 1000), (i7 = 1, dequantizeF32(quantize(r.readF64(), 1000, -20000, 20000), 1000)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 1000, -20000, 20000), 1000))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -86,12 +84,10 @@ export function Furniture$read(r: Reader): Furniture {
       k = "offset";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-20000, 20000), 1000));
-        }
+        a2 = [dequantizeF32(r.readInt(-20000, 20000), 1000), (i3 = 1, dequantizeF32(r.readInt(-20000, 20000), 1000)), (i3 = 2, dequantizeF32(r.readInt(-20000, 20000), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -435,12 +435,10 @@ const InputFrame$named: NamedField[] = [
   { n: "look", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 1000, -1500, 1500), 1000));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 1000, -1500, 1500), 1000), (i7 = 1, dequantizeF32(quantize(r.readF64(), 1000, -1500, 1500), 1000))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -475,12 +473,10 @@ export function InputFrame$read(r: Reader): InputFrame {
       k = "look";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-1500, 1500), 1000));
-        }
+        a2 = [dequantizeF32(r.readInt(-1500, 1500), 1000), (i3 = 1, dequantizeF32(r.readInt(-1500, 1500), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -107,7 +107,8 @@ export interface InventoryFull {
    */
   size: number;
   /**
-   * Totals per item key, for quest counters and shop "you have N".
+   * Totals per item key (catalogue keys, as `ItemStack::item`), for quest counters and
+   * shop "you have N".
    */
   totals: Map<string, number>;
 }
@@ -134,7 +135,7 @@ const InventoryFull$named: NamedField[] = [
       checkLen(n13, 0, 48, "entries");
       const m14 = new Map<string, number>();
       for (let j15 = 0; j15 < n13; j15++) {
-        const k16 = r.readStr(0, 4294967295);
+        const k16 = r.readStr(1, 32);
         if (m14.has(k16)) throw duplicate(k16).inKey(k16);
         let x17: number;
         try {
@@ -188,7 +189,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       checkLen(n4, 0, 48, "entries");
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readStr(0, 4294967295);
+        const k7 = r.readStr(1, 32);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: number;
         try {
@@ -230,7 +231,7 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
     const m3 = vMap(v.totals, 0, 48);
     w.mapLen(m3.size);
     for (const [k4, x5] of sorted(m3)) {
-      w.str(vStr(k4, 0, 4294967295));
+      w.str(vStr(k4, 1, 32));
       w.int(vInt(x5, 0, 4294967295));
     }
     return;
@@ -246,7 +247,7 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
   const m8 = vMap(v.totals, 0, 48);
   w.mapLen(m8.size);
   for (const [k9, x10] of sorted(m8)) {
-    w.str(vStr(k9, 0, 4294967295));
+    w.str(vStr(k9, 1, 32));
     w.int(vInt(x10, 0, 4294967295));
   }
 }
@@ -272,7 +273,7 @@ export function InventoryFull$validate(v: InventoryFull, path: Seg[], issues: Is
     check(path, issues, () => checkLen(v.totals.size, 0, 48, "entries"));
     for (const [k3, x4] of v.totals) {
       path.push({ key: String(k3) });
-      check(path, issues, () => vStr(k3, 0, 4294967295));
+      check(path, issues, () => vStr(k3, 1, 32));
       check(path, issues, () => vInt(x4, 0, 4294967295));
       path.pop();
     }

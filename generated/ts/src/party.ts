@@ -32,12 +32,10 @@ const Member$named: NamedField[] = [
   { n: "map", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10), (i7 = 1, dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -71,12 +69,10 @@ export function Member$read(r: Reader): Member {
       k = "map";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-50000, 50000), 10));
-        }
+        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -483,12 +479,10 @@ const PartyPing$named: NamedField[] = [
   { n: "at", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10), (i7 = 1, dequantizeF32(quantize(r.readF64(), 10, -50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -511,12 +505,10 @@ export function PartyPing$read(r: Reader): PartyPing {
       k = "at";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-50000, 50000), 10));
-        }
+        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -190,12 +190,10 @@ const PlayerCorrection$named: NamedField[] = [
   { n: "pos", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -221,12 +219,10 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       k = "pos";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -996,12 +992,10 @@ const PlayerMove$named: NamedField[] = [
   { n: "p", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -1027,12 +1021,10 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       k = "p";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -1205,12 +1197,10 @@ const PlayerMoveRelayed$named: NamedField[] = [
   { n: "p", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -1242,12 +1232,10 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       k = "p";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -2088,12 +2076,10 @@ const RosterEntry$named: NamedField[] = [
   { n: "p", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -2135,12 +2121,10 @@ export function RosterEntry$read(r: Reader): RosterEntry {
       k = "p";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }

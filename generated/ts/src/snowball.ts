@@ -34,12 +34,10 @@ const SnowballFlight$named: NamedField[] = [
   { n: "from", r: (r) => {
       const n8 = r.readArrayLen();
       if (n8 !== 3) throw wrongLength(n8, 3);
-      const a9: number[] = [];
       let i10 = 0;
+      let a9: number[];
       try {
-        for (; i10 < n8; i10++) {
-          a9.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a9 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i10 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i10 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i10);
       }
@@ -49,12 +47,10 @@ const SnowballFlight$named: NamedField[] = [
   { n: "vel", r: (r) => {
       const n11 = r.readArrayLen();
       if (n11 !== 3) throw wrongLength(n11, 3);
-      const a12: number[] = [];
       let i13 = 0;
+      let a12: number[];
       try {
-        for (; i13 < n11; i13++) {
-          a12.push(dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32));
-        }
+        a12 = [dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32), (i13 = 1, dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32)), (i13 = 2, dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i13);
       }
@@ -88,12 +84,10 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       k = "from";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -106,12 +100,10 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       k = "vel";
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
-      const a5: number[] = [];
       let i6 = 0;
+      let a5: number[];
       try {
-        for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(r.readInt(-960, 960), 32));
-        }
+        a5 = [dequantizeF32(r.readInt(-960, 960), 32), (i6 = 1, dequantizeF32(r.readInt(-960, 960), 32)), (i6 = 2, dequantizeF32(r.readInt(-960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i6);
       }
@@ -237,12 +229,10 @@ const SnowballHit$named: NamedField[] = [
   { n: "splat_mm", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(r.readInt(-1000, 1000));
-        }
+        a6 = [r.readInt(-1000, 1000), (i7 = 1, r.readInt(-1000, 1000)), (i7 = 2, r.readInt(-1000, 1000))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -280,12 +270,10 @@ export function SnowballHit$read(r: Reader): SnowballHit {
       k = "splat_mm";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(r.readInt(-1000, 1000));
-        }
+        a2 = [r.readInt(-1000, 1000), (i3 = 1, r.readInt(-1000, 1000)), (i3 = 2, r.readInt(-1000, 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -494,12 +482,10 @@ const SnowballThrow$named: NamedField[] = [
   { n: "from", r: (r) => {
       const n8 = r.readArrayLen();
       if (n8 !== 3) throw wrongLength(n8, 3);
-      const a9: number[] = [];
       let i10 = 0;
+      let a9: number[];
       try {
-        for (; i10 < n8; i10++) {
-          a9.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a9 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i10 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i10 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i10);
       }
@@ -509,12 +495,10 @@ const SnowballThrow$named: NamedField[] = [
   { n: "vel", r: (r) => {
       const n11 = r.readArrayLen();
       if (n11 !== 3) throw wrongLength(n11, 3);
-      const a12: number[] = [];
       let i13 = 0;
+      let a12: number[];
       try {
-        for (; i13 < n11; i13++) {
-          a12.push(dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32));
-        }
+        a12 = [dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32), (i13 = 1, dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32)), (i13 = 2, dequantizeF32(quantize(r.readF64(), 32, -960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i13);
       }
@@ -537,12 +521,10 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       k = "from";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -555,12 +537,10 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       k = "vel";
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
-      const a5: number[] = [];
       let i6 = 0;
+      let a5: number[];
       try {
-        for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(r.readInt(-960, 960), 32));
-        }
+        a5 = [dequantizeF32(r.readInt(-960, 960), 32), (i6 = 1, dequantizeF32(r.readInt(-960, 960), 32)), (i6 = 2, dequantizeF32(r.readInt(-960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i6);
       }

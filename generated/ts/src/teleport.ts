@@ -34,12 +34,10 @@ const TeleportArrive$named: NamedField[] = [
       if (!r.tryNil()) {
         const n6 = r.readArrayLen();
         if (n6 !== 3) throw wrongLength(n6, 3);
-        const a7: number[] = [];
         let i8 = 0;
+        let a7: number[];
         try {
-          for (; i8 < n6; i8++) {
-            a7.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-          }
+          a7 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i8 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i8 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
         } catch (e) {
           throw atIndex(e, i8);
         }
@@ -66,12 +64,10 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
         if (!r.tryNil()) {
           const n1 = r.readArrayLen();
           if (n1 !== 3) throw wrongLength(n1, 3);
-          const a2: number[] = [];
           let i3 = 0;
+          let a2: number[];
           try {
-            for (; i3 < n1; i3++) {
-              a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-            }
+            a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
           } catch (e) {
             throw atIndex(e, i3);
           }

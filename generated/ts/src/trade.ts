@@ -745,12 +745,10 @@ const TradeWindow$named: NamedField[] = [
   { n: "coins", r: (r) => {
       const n17 = r.readArrayLen();
       if (n17 !== 2) throw wrongLength(n17, 2);
-      const a18: number[] = [];
       let i19 = 0;
+      let a18: number[];
       try {
-        for (; i19 < n17; i19++) {
-          a18.push(r.readInt(0, 4294967295));
-        }
+        a18 = [r.readInt(0, 4294967295), (i19 = 1, r.readInt(0, 4294967295))];
       } catch (e) {
         throw atIndex(e, i19);
       }
@@ -816,12 +814,10 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       k = "coins";
       const n7 = r.readArrayLen();
       if (n7 !== 2) throw wrongLength(n7, 2);
-      const a8: number[] = [];
       let i9 = 0;
+      let a8: number[];
       try {
-        for (; i9 < n7; i9++) {
-          a8.push(r.readInt(0, 4294967295));
-        }
+        a8 = [r.readInt(0, 4294967295), (i9 = 1, r.readInt(0, 4294967295))];
       } catch (e) {
         throw atIndex(e, i9);
       }

@@ -436,12 +436,10 @@ const Worn$named: NamedField[] = [
   { n: "dyes", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(r.readInt(0, 16777215));
-        }
+        a6 = [r.readInt(0, 16777215), (i7 = 1, r.readInt(0, 16777215))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -475,12 +473,10 @@ export function Worn$read(r: Reader): Worn {
       k = "dyes";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 16777215));
-        }
+        a2 = [r.readInt(0, 16777215), (i3 = 1, r.readInt(0, 16777215))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -216,12 +216,10 @@ const WatergunSpray$named: NamedField[] = [
   { n: "from", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 3) throw wrongLength(n5, 3);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100)), (i7 = 2, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -246,12 +244,10 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
       k = "from";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -374,12 +370,10 @@ const WatergunSprayShown$named: NamedField[] = [
   { n: "aim", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -314, 314), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -314, 314), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -314, 314), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -408,12 +402,10 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
       k = "aim";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-314, 314), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-314, 314), 100), (i3 = 1, dequantizeF32(r.readInt(-314, 314), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }

@@ -752,7 +752,20 @@ fn ty(cx: &mut Cx, o: &Ty, n: &Ty, at: &At) {
             },
         ) => {
             len(cx, la, lb, at);
-            ty(cx, ka, kb, at);
+            match (&**ka, &**kb) {
+                // `key_len`: judged as any length, shown as the key's.
+                (Ty::String { len: a }, Ty::String { len: b }) => range_findings(
+                    cx,
+                    a.bounds(),
+                    b.bounds(),
+                    &rules::LEN_NARROWED,
+                    &rules::LEN_WIDENED,
+                    at,
+                    format!("key {}", show_len(a)),
+                    format!("key {}", show_len(b)),
+                ),
+                _ => ty(cx, ka, kb, at),
+            }
             ty(cx, va, vb, at)
         }
         (Ty::Named { path: a }, Ty::Named { path: b }) => named(cx, a, b, at, o, n),

@@ -1,9 +1,10 @@
 //! The rules' documentation, embedded: RULES.md is compiled into the crate, so `tuplet
 //! explain RULE` (and anyone holding the binary) reads a rule's entry without the
-//! repository at hand.
+//! repository at hand. The crate keeps its own copy (`schema/RULES.md`, which `cargo package`
+//! includes); a test checks it equals the repository's RULES.md.
 
 /// RULES.md, as built into this crate.
-pub const RULES_MD: &str = include_str!("../../../RULES.md");
+pub const RULES_MD: &str = include_str!("../../RULES.md");
 
 /// The RULES.md entry of the rule named `name`: its `### \`name\`` section, heading
 /// included, up to the next heading. `None` for a name RULES.md has no entry for.
@@ -42,5 +43,17 @@ mod tests {
             assert!(text.lines().count() > 2, "{} has an empty entry", r.name);
         }
         assert_eq!(explain("no-such-rule"), None);
+    }
+
+    #[test]
+    fn the_crate_copy_is_the_repository_rules_md() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../RULES.md");
+        // Absent only in a packaged crate, whose copy is the one it was packaged with.
+        if let Ok(text) = std::fs::read_to_string(root) {
+            assert!(
+                text == RULES_MD,
+                "schema/RULES.md differs from RULES.md: `cp RULES.md schema/RULES.md`"
+            );
+        }
     }
 }

@@ -53,6 +53,7 @@ pub(crate) struct FieldAttrs {
     pub range: Option<Attr<(NumLit, NumLit)>>,
     pub len: Option<Attr<Len>>,
     pub item_len: Option<Attr<Len>>,
+    pub key_len: Option<Attr<Len>>,
     /// The keys, and whether they were written as a list (`["x", "y"]`).
     pub legacy: Option<Attr<(Vec<String>, bool)>>,
     pub bigint: Option<Span>,
@@ -158,6 +159,8 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             LEN => f.len = Some(attr(span, len(meta, key)?)),
             // #[tuplet(item_len = N)] or #[tuplet(item_len(min = N, max = M))]
             ITEM_LEN => f.item_len = Some(attr(span, len(meta, key)?)),
+            // #[tuplet(key_len = N)] or #[tuplet(key_len(min = N, max = M))]
+            KEY_LEN => f.key_len = Some(attr(span, len(meta, key)?)),
             // #[tuplet(legacy = "alias")] or #[tuplet(legacy = ["x", "y", "z"])]
             LEGACY => f.legacy = Some(attr(span, legacy(meta)?)),
             // #[tuplet(bigint)]

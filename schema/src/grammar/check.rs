@@ -94,8 +94,11 @@ fn check_type(cx: &Ctxt, ty: &TypeRef, sp: &FieldSpans, outer: bool) {
             check_type(cx, inner, sp, false);
         }
         TypeRef::Array { inner, .. } => check_type(cx, inner, sp, false),
-        TypeRef::Map { value, len, .. } => {
+        TypeRef::Map { key, value, len } => {
             check_len_order(cx, len, sp, outer);
+            if let TypeRef::String { len } = &**key {
+                check_order(cx, len, sp, "key_len");
+            }
             check_type(cx, value, sp, false);
         }
     }
@@ -192,9 +195,13 @@ fn show(m: f64) -> String {
 
 /// `len(min, max)` must be ordered.
 fn check_len_order(cx: &Ctxt, len: &Len, sp: &FieldSpans, outer: bool) {
+    check_order(cx, len, sp, if outer { "len" } else { "item_len" });
+}
+
+/// The bounds that `key` (`len`, `item_len` or `key_len`) set must be ordered.
+fn check_order(cx: &Ctxt, len: &Len, sp: &FieldSpans, key: &str) {
     if let (Some(min), Some(max)) = (len.min, len.max) {
         if min > max {
-            let key = if outer { "len" } else { "item_len" };
             cx.error(sp.key(key), format!("`{key}` min {min} is above max {max}"));
         }
     }

@@ -1,7 +1,8 @@
 //! Attaches a field's constraint keys to its type: scalar keys (`quant`, `scale`, `range`,
 //! `bigint`) to the innermost scalar through `Option`, `Vec`, arrays and map values; `len`
 //! to the outermost string, bytes, list or map under an `Option`; `item_len` to the string or
-//! bytes elements of a list, array or map value. A key with nothing to apply to is an error
+//! bytes elements of a list, array or map value; `key_len` to the `String` keys of the outermost
+//! map under an `Option`. A key with nothing to apply to is an error
 //! at the key, naming the type it found.
 
 use super::attr::FieldAttrs;
@@ -121,6 +122,22 @@ pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
                 format!(
                     "`item_len` applies to the String or Vec<u8> elements of a Vec, array or \
                      map value; found `{}`",
+                    describe(ty)
+                ),
+            ),
+        }
+    }
+    if let Some(l) = &attrs.key_len {
+        let key = match unopt(ty) {
+            TypeRef::Map { key, .. } => Some(&mut **key),
+            _ => None,
+        };
+        match key {
+            Some(TypeRef::String { len }) => *len = l.value,
+            _ => cx.error(
+                l.key,
+                format!(
+                    "`key_len` applies to the String keys of a BTreeMap; found `{}`",
                     describe(ty)
                 ),
             ),

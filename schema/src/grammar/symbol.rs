@@ -31,6 +31,7 @@ pub(crate) const SCALE: Symbol = Symbol("scale");
 pub(crate) const RANGE: Symbol = Symbol("range");
 pub(crate) const LEN: Symbol = Symbol("len");
 pub(crate) const ITEM_LEN: Symbol = Symbol("item_len");
+pub(crate) const KEY_LEN: Symbol = Symbol("key_len");
 pub(crate) const LEGACY: Symbol = Symbol("legacy");
 pub(crate) const BIGINT: Symbol = Symbol("bigint");
 // Variants.
@@ -86,7 +87,7 @@ pub(crate) const DISPATCH: Position = Position {
 pub(crate) const FIELD: Position = Position {
     what: "field",
     keys: &[
-        QUANT, SCALE, RANGE, LEN, ITEM_LEN, LEGACY, BIGINT, RESERVED, ACCEPT,
+        QUANT, SCALE, RANGE, LEN, ITEM_LEN, KEY_LEN, LEGACY, BIGINT, RESERVED, ACCEPT,
     ],
 };
 /// A variant of an enum.

@@ -102,7 +102,10 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
             out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
-            let a = list(g, out, inner, form, &n);
+            let a = match unrolled(g, out, inner, form, *len) {
+                Some(a) => a,
+                None => list(g, out, inner, form, &n),
+            };
             if is_tuple(t) {
                 format!("{a} as {}", ts_type(g, t))
             } else {
@@ -168,6 +171,37 @@ fn map_entry(g: &mut Gen, out: &mut Out, value: &TypeRef, form: Form, m: &str, k
     out.line(format!("throw {at_key}(e, {k});"));
     out.close("}");
     out.line(format!("{m}.set({k}, {x});"));
+}
+
+/// Reads a short fixed-size array of simple elements as one array literal (no growth of an
+/// empty array, no loop; errors at the element's index), or `None` when a loop is better.
+fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -> Option<String> {
+    if len == 0 || len > 4 {
+        return None;
+    }
+    let mut sub = Out::at(out.depth() + 1);
+    let e = read(g, &mut sub, inner, form);
+    if !sub.is_empty() {
+        return None;
+    }
+    let at_index = g.rt("atIndex");
+    let (a, i) = (g.fresh("a"), g.fresh("i"));
+    let t = ts_type(g, inner);
+    let elems: Vec<String> = (0..len)
+        .map(|j| match j {
+            0 => e.clone(),
+            _ => format!("({i} = {j}, {e})"),
+        })
+        .collect();
+    out.line(format!("let {i} = 0;"));
+    out.line(format!("let {a}: {}[];", paren(&t)));
+    out.open("try {");
+    out.line(format!("{a} = [{}];", elems.join(", ")));
+    out.mid("} catch (e) {");
+    out.line(format!("throw {at_index}(e, {i});"));
+    out.close("}");
+    out.line("r.leave();");
+    Some(a)
 }
 
 /// Reads `n` elements into a new array (errors at their index); returns its name.

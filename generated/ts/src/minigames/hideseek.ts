@@ -229,12 +229,10 @@ const HideSeekRole$named: NamedField[] = [
   { n: "centre", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100));
-        }
+        a6 = [dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100), (i7 = 1, dequantizeF32(quantize(r.readF64(), 100, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -270,12 +268,10 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
       k = "centre";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-500000, 500000), 100));
-        }
+        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }

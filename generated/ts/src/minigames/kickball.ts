@@ -33,12 +33,10 @@ const KickballBall$named: NamedField[] = [
   { n: "pos", r: (r) => {
       const n8 = r.readArrayLen();
       if (n8 !== 3) throw wrongLength(n8, 3);
-      const a9: number[] = [];
       let i10 = 0;
+      let a9: number[];
       try {
-        for (; i10 < n8; i10++) {
-          a9.push(dequantizeF32(quantize(r.readF64(), 1000, -60000, 60000), 1000));
-        }
+        a9 = [dequantizeF32(quantize(r.readF64(), 1000, -60000, 60000), 1000), (i10 = 1, dequantizeF32(quantize(r.readF64(), 1000, -60000, 60000), 1000)), (i10 = 2, dequantizeF32(quantize(r.readF64(), 1000, -60000, 60000), 1000))];
       } catch (e) {
         throw atIndex(e, i10);
       }
@@ -48,12 +46,10 @@ const KickballBall$named: NamedField[] = [
   { n: "vel", r: (r) => {
       const n11 = r.readArrayLen();
       if (n11 !== 3) throw wrongLength(n11, 3);
-      const a12: number[] = [];
       let i13 = 0;
+      let a12: number[];
       try {
-        for (; i13 < n11; i13++) {
-          a12.push(dequantizeF32(quantize(r.readF64(), 16, -640, 640), 16));
-        }
+        a12 = [dequantizeF32(quantize(r.readF64(), 16, -640, 640), 16), (i13 = 1, dequantizeF32(quantize(r.readF64(), 16, -640, 640), 16)), (i13 = 2, dequantizeF32(quantize(r.readF64(), 16, -640, 640), 16))];
       } catch (e) {
         throw atIndex(e, i13);
       }
@@ -82,12 +78,10 @@ export function KickballBall$read(r: Reader): KickballBall {
       k = "pos";
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(-60000, 60000), 1000));
-        }
+        a2 = [dequantizeF32(r.readInt(-60000, 60000), 1000), (i3 = 1, dequantizeF32(r.readInt(-60000, 60000), 1000)), (i3 = 2, dequantizeF32(r.readInt(-60000, 60000), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -100,12 +94,10 @@ export function KickballBall$read(r: Reader): KickballBall {
       k = "vel";
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
-      const a5: number[] = [];
       let i6 = 0;
+      let a5: number[];
       try {
-        for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(r.readInt(-640, 640), 16));
-        }
+        a5 = [dequantizeF32(r.readInt(-640, 640), 16), (i6 = 1, dequantizeF32(r.readInt(-640, 640), 16)), (i6 = 2, dequantizeF32(r.readInt(-640, 640), 16))];
       } catch (e) {
         throw atIndex(e, i6);
       }
@@ -248,12 +240,10 @@ const KickballGoal$named: NamedField[] = [
   { n: "score", r: (r) => {
       const n5 = r.readArrayLen();
       if (n5 !== 2) throw wrongLength(n5, 2);
-      const a6: number[] = [];
       let i7 = 0;
+      let a6: number[];
       try {
-        for (; i7 < n5; i7++) {
-          a6.push(r.readInt(0, 255));
-        }
+        a6 = [r.readInt(0, 255), (i7 = 1, r.readInt(0, 255))];
       } catch (e) {
         throw atIndex(e, i7);
       }
@@ -288,12 +278,10 @@ export function KickballGoal$read(r: Reader): KickballGoal {
       k = "score";
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
-      const a2: number[] = [];
       let i3 = 0;
+      let a2: number[];
       try {
-        for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 255));
-        }
+        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
       } catch (e) {
         throw atIndex(e, i3);
       }

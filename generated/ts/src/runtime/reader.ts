@@ -242,6 +242,43 @@ export class Reader {
    * `out_of_range`.
    */
   readInt(min: number, max: number): number {
+    // The common markers, small enough for the JIT to inline into generated code; anything
+    // else (and every error) goes through `readIntAny`.
+    const buf = this.buf;
+    const p = this.pos;
+    const left = this.end - p;
+    if (left > 0) {
+      const b = buf[p]!;
+      let v: number;
+      let n = 1;
+      if (b <= 0x7f) v = b;
+      else if (b >= 0xe0) v = b - 256;
+      else if (b === 0xcd && left >= 3) {
+        v = (buf[p + 1]! << 8) | buf[p + 2]!;
+        n = 3;
+      } else if (b === 0xd2 && left >= 5) {
+        v = (buf[p + 1]! << 24) | (buf[p + 2]! << 16) | (buf[p + 3]! << 8) | buf[p + 4]!;
+        n = 5;
+      } else if (b === 0xcc && left >= 2) {
+        v = buf[p + 1]!;
+        n = 2;
+      } else if (b === 0xd0 && left >= 2) {
+        v = (buf[p + 1]! << 24) >> 24;
+        n = 2;
+      } else if (b === 0xd1 && left >= 3) {
+        v = (((buf[p + 1]! << 8) | buf[p + 2]!) << 16) >> 16;
+        n = 3;
+      } else return this.readIntAny(min, max);
+      if (v >= min && v <= max) {
+        this.pos = p + n;
+        return v;
+      }
+    }
+    return this.readIntAny(min, max);
+  }
+
+  /** `readInt` for every marker, with its checks and errors. */
+  private readIntAny(min: number, max: number): number {
     const b = this.peek();
     let v: number;
     if (b <= 0x7f) {

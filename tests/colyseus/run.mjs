@@ -1,0 +1,302 @@
+// The generated package in a real Colyseus room: the `colyseus` server (0.16, its
+// WebSocket transport) and the `colyseus.js` client (0.16), pinned in package.json, on
+// 127.0.0.1 in one node process (Node 20).
+//
+// - The client sends `toWire` tuples with `room.send` and raw `encode` bytes with
+//   `room.sendBytes`; the room's handlers go through `attachServer`: valid input reaches
+//   them, invalid input (a bad tuple, bad bytes, an unknown name) is dropped and counted,
+//   and the sender stays connected.
+// - The room sends `world:snapshot` 20 times a second through one delta `Tracker` per
+//   client (`client.sendBytes`); the client applies them to a `Mirror`, and its dispatcher
+//   (`createDispatcher(...).attach(room)`) takes the rest. The mirror must equal what the
+//   room sent, tick by tick, across keyframes and a requested one.
+// - Colyseus's own validation (`onMessage`'s third argument) given the same bad tuple
+//   disconnects the sender: what the README warns about, shown.
+//
+//   cd tests/colyseus && npm ci && npm test     (scripts/test runs it)
+//
+// `npm test` runs node --test with --test-force-exit: after `gracefullyShutdown` Colyseus's
+// matchmaker still holds timers (seat reservations) that would keep node alive ~10 s.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { Room, Server } from "colyseus";
+import { WebSocketTransport } from "@colyseus/ws-transport";
+import { Client } from "colyseus.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const WAIT_MS = 10_000;
+
+let gen; // the generated package (generated/ts/src), bundled by tests/ts's esbuild
+let server;
+let endpoint;
+let tmp;
+
+before(async () => {
+  const { build } = createRequire(join(root, "tests", "ts", "package.json"))("esbuild");
+  const out = await build({
+    entryPoints: [join(root, "generated", "ts", "src", "index.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  });
+  tmp = mkdtempSync(join(tmpdir(), "tuplet-colyseus-"));
+  const file = join(tmp, "village.mjs");
+  writeFileSync(file, out.outputFiles[0].contents);
+  gen = await import(pathToFileURL(file).href);
+
+  server = new Server({ transport: new WebSocketTransport(), greet: false, gracefullyShutdown: false });
+  server.define("village", VillageRoom);
+  server.define("strict", StrictRoom);
+  await server.listen(0, "127.0.0.1");
+  endpoint = `ws://127.0.0.1:${server.transport.server.address().port}`;
+});
+
+after(async () => {
+  try {
+    if (server !== undefined) await server.gracefullyShutdown(false);
+  } finally {
+    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+const rooms = {}; // the rooms the server created, by name, for the tests to inspect
+
+/** Five NPCs walking circles: the room's world at `tick`, entities by id. */
+function worldAt(tick) {
+  const t = tick / 20;
+  const entities = [];
+  for (let i = 0; i < 5; i++) {
+    const r = 8 + 4 * i;
+    const a = i * 1.3 + (t * 1.25) / r;
+    entities.push({
+      id: 1000 + i,
+      kind: i === 4 ? "Pet" : "Npc",
+      pos: [r * Math.cos(a), 0, r * Math.sin(a)],
+      heading: Math.atan2(Math.cos(a), -Math.sin(a)),
+      speed: 1.25,
+      anim: 1,
+      label: i === 4 ? undefined : `Villager ${i}`,
+    });
+  }
+  return { tick, keyframe: false, entities, gone: [] };
+}
+
+/** The room: tuplet's dispatch on top of Colyseus, and a delta tracker per client. */
+class VillageRoom extends Room {
+  onCreate() {
+    rooms.village = this;
+    this.moves = [];
+    this.chats = [];
+    this.invalid = [];
+    this.trackers = new Map();
+    this.sent = new Map(); // client -> (tick -> the value's canonical bytes, hex)
+    this.tick = 0;
+    const { c2s, s2c, attachServer } = gen;
+    this.village = attachServer(
+      this,
+      c2s,
+      {
+        "player:move": (client, m, name) => {
+          this.moves.push({ from: client.sessionId, name, seq: m.seq, p: m.p });
+          // Relayed back as a tuple: the client's dispatcher decodes it with fromWire.
+          client.send("player:move", s2c.byName["player:move"].toWire({ s: client.sessionId, p: m.p, r: m.r, t: m.t, seq: m.seq }));
+        },
+        "chat:message": (client, c) => this.chats.push(c.text),
+        "world:keyframe": (client) => this.trackers.get(client.sessionId)?.requestKeyframe(),
+        // A barrier: Colyseus handles one client's messages in order.
+        "diag:ping": (client, p) => {
+          client.sendBytes("diag:pong", s2c.byName["diag:pong"].encode({ nonce: p.nonce, sent: p.sent, server_time: Date.now() }));
+        },
+      },
+      { onInvalid: (name, issues, client) => this.invalid.push({ from: client.sessionId, name, code: issues[0].code, path: String(issues[0].path) }) },
+    );
+    // A name no message has would reach Colyseus's "not registered" fallback, which closes
+    // the connection in production: the wildcard hands it to the dispatcher to count.
+    this.onMessage("*", (client, type, payload) => this.village.onPayload(client, String(type), payload));
+    this.setSimulationInterval(() => this.snapshot(), 50);
+  }
+
+  onJoin(client) {
+    this.trackers.set(client.sessionId, new gen.Tracker(gen.WorldSnapshot$delta, 10));
+    this.sent.set(client.sessionId, new Map());
+  }
+
+  onLeave(client) {
+    this.trackers.delete(client.sessionId);
+  }
+
+  snapshot() {
+    this.tick += 1;
+    const value = worldAt(this.tick);
+    const canonical = hex(gen.WorldSnapshotCodec.encode(value));
+    for (const client of this.clients) {
+      const tracker = this.trackers.get(client.sessionId);
+      if (tracker === undefined) continue;
+      const payload = tracker.encode(value);
+      if (payload === undefined) continue;
+      this.sent.get(client.sessionId).set(this.tick, canonical);
+      client.sendBytes("world:snapshot", payload);
+    }
+  }
+}
+
+/** Colyseus's own validation: `onMessage(type, handler, validate)`, validate throwing on bad input. */
+class StrictRoom extends Room {
+  onCreate() {
+    rooms.strict = this;
+    this.moves = [];
+    this.left = [];
+    const codec = gen.PlayerMoveCodec;
+    this.onMessage(
+      "player:move",
+      (client, m) => this.moves.push(m.seq),
+      (payload) => {
+        const r = codec.fromWire(payload);
+        if (!r.ok) throw new gen.TupletError(r.issues[0].code, r.issues[0].message);
+        return r.value;
+      },
+    );
+  }
+
+  onLeave(client, consented) {
+    this.left.push({ session: client.sessionId, consented });
+  }
+}
+
+function hex(bytes) {
+  return Buffer.from(bytes).toString("hex");
+}
+
+function waitUntil(what, ok) {
+  return new Promise((resolve, reject) => {
+    const until = Date.now() + WAIT_MS;
+    const poll = () => {
+      if (ok()) return resolve();
+      if (Date.now() > until) return reject(new Error(`timed out: ${what}`));
+      setTimeout(poll, 10);
+    };
+    poll();
+  });
+}
+
+/** A colyseus.js client in the village room, with a dispatcher and a snapshot mirror. */
+async function joinVillage() {
+  const room = await new Client(endpoint).joinOrCreate("village");
+  const got = { moves: [], pongs: [], snapshots: new Map(), keyframes: [], deltas: 0, errors: [], invalid: [] };
+  const mirror = new gen.Mirror(gen.WorldSnapshot$delta);
+  const dispatcher = gen.createDispatcher(
+    gen.s2c,
+    {
+      "player:move": (m) => got.moves.push(m.seq),
+      "diag:pong": (p) => got.pongs.push(p.nonce),
+    },
+    { onInvalid: (name, issues) => got.invalid.push(`${name}: ${issues[0].code}`) },
+  );
+  dispatcher.attach(room);
+  room.onMessage("world:snapshot", (bytes) => {
+    const n = got.keyframes.length + got.deltas;
+    try {
+      const v = mirror.apply(bytes);
+      if (bytes[2] === 0xc0) got.keyframes.push(n);
+      else got.deltas += 1;
+      got.snapshots.set(v.tick, hex(gen.WorldSnapshotCodec.encode(v)));
+    } catch (e) {
+      got.errors.push(String(e));
+    }
+  });
+  let nonce = 0;
+  const sync = async () => {
+    nonce += 1;
+    const mine = nonce;
+    room.send("diag:ping", gen.DiagPingCodec.toWire({ nonce: mine, sent: 0, want_stats: false }));
+    await waitUntil("diag:pong", () => got.pongs.includes(mine));
+  };
+  return { room, got, sync };
+}
+
+const move = (seq) => ({ p: [1 + seq * 0.1, 0, 2], r: 0.5, t: 1_764_000_000_000 + seq * 100, seq });
+
+test("room.send(toWire) and room.sendBytes(encode) reach attachServer's handlers; bad input is dropped, counted, and the sender stays", async () => {
+  const { room, got, sync } = await joinVillage();
+  const { PlayerMoveCodec, ChatSayCodec } = gen;
+  room.send("player:move", PlayerMoveCodec.toWire(move(1)));
+  room.sendBytes("player:move", PlayerMoveCodec.encode(move(2)));
+  room.send("chat:message", ChatSayCodec.toWire({ text: "hello", channel: "Local" }));
+  // Bad: a tuple one field short, a position out of range, raw bytes that are not a move,
+  // a name the protocol does not have.
+  const short = PlayerMoveCodec.toWire(move(3)).slice(0, 2);
+  const far = PlayerMoveCodec.toWire(move(4));
+  far[0] = [1e9, 0, 0];
+  room.send("player:move", short);
+  room.send("player:move", far);
+  room.sendBytes("player:move", new Uint8Array([0x93, 0xc1, 0x00, 0x00]));
+  room.send("no:such", [1, 2]);
+  // The plain object (what `room.send` carries by default) is the named shape: accepted.
+  room.send("player:move", move(5));
+  room.send("player:move", PlayerMoveCodec.toWire(move(6)));
+  await sync().catch((e) => {
+    throw new Error(`${e.message}; dropped ${JSON.stringify(rooms.village.invalid)}, moves ${JSON.stringify(rooms.village.moves)}`);
+  });
+
+  const v = rooms.village;
+  assert.deepEqual(
+    v.moves.map((m) => m.seq),
+    [1, 2, 5, 6],
+  );
+  assert.deepEqual(v.moves[1].p, [Math.fround(1.2), 0, 2], "the bytes decoded to the natural value (f32 metres)");
+  assert.deepEqual(v.chats, ["hello"]);
+  assert.deepEqual(
+    v.invalid.map((i) => `${i.name} ${i.code} ${i.path}`),
+    ["player:move missing_field t", "player:move out_of_range p[0]", "player:move reserved_marker p", "no:such unknown_message "],
+  );
+  assert.deepEqual({ ...v.village.dropped }, { "player:move": 3, "no:such": 1 });
+  assert.ok(v.clients.length === 1 && room.connection.isOpen, "the sender is still connected");
+  assert.deepEqual(got.moves, [1, 2, 5, 6], "the room's tuples came back through the client's dispatcher");
+  assert.deepEqual(got.invalid, []);
+  await room.leave();
+});
+
+test("snapshots through the TypeScript delta tracker: the client's mirror equals what the room sent, across keyframes and a requested one", async () => {
+  const { room, got } = await joinVillage();
+  await waitUntil("12 snapshots", () => got.keyframes.length + got.deltas >= 12);
+  room.send("world:keyframe", gen.WorldKeyframeRequestCodec.toWire({ last_tick: 0 }));
+  const asked = got.keyframes.length + got.deltas;
+  await waitUntil("30 snapshots", () => got.keyframes.length + got.deltas >= 30);
+  const sent = rooms.village.sent.get(room.sessionId);
+  let compared = 0;
+  for (const [tick, mine] of got.snapshots) {
+    assert.equal(mine, sent.get(tick), `tick ${tick}`);
+    compared += 1;
+  }
+  assert.ok(compared >= 30, `${compared} ticks`);
+  assert.deepEqual(got.errors, []);
+  assert.equal(got.keyframes[0], 0);
+  assert.ok(got.keyframes.some((k) => k >= asked && k <= asked + 3 && k % 10 !== 0), `requested keyframe: ${got.keyframes}, asked at ${asked}`);
+  assert.ok(got.deltas >= 20, `${got.deltas} deltas`);
+  await room.leave();
+});
+
+test("Colyseus's own validate hook disconnects the sender of a bad tuple (why attachServer validates inside the handler)", async () => {
+  const room = await new Client(endpoint).joinOrCreate("strict");
+  const closed = new Promise((resolve) => room.onLeave((code) => resolve(code)));
+  room.send("player:move", gen.PlayerMoveCodec.toWire(move(1)));
+  const bad = gen.PlayerMoveCodec.toWire(move(2)).slice(0, 2);
+  room.send("player:move", bad);
+  const code = await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error("still connected")), WAIT_MS))]);
+  assert.equal(code, 4002, "closed with Colyseus's WS_CLOSE_WITH_ERROR");
+  const s = rooms.strict;
+  await waitUntil("onLeave", () => s.left.length === 1);
+  assert.deepEqual(s.moves, [1], "the good move arrived; the bad one cost the connection");
+  assert.equal(s.left[0].consented, false);
+});
