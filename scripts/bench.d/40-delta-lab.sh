@@ -4,7 +4,7 @@
 # (scripts/delta-lab/colyseus.mjs), sized raw and through a streaming deflate
 # (scripts/delta-lab/sizes.py), plus the encode cost. Prints its Markdown section.
 #
-#   DELTA_LAB_SEEDS="1 2 3 4 5"  DELTA_LAB_TICKS=1200  (the defaults)
+#   DELTA_LAB_SEEDS="1 2 3 4 5"  DELTA_LAB_TICKS=1200  DELTA_LAB_JOBS=1  (the defaults)
 #   scripts/bench.d/40-delta-lab.sh --smoke   one seed, 40 ticks, debug build, no timing,
 #                                             every Colyseus client decoded and checked
 set -euo pipefail
@@ -27,14 +27,26 @@ fi
 mkdir -p target
 dir=$(mktemp -d target/delta-lab.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-for s in $seeds; do
+seed() {
+  local s=$1 d="$dir/$1"
+  mkdir -p "$d"
   echo "delta-lab: seed $s, $ticks ticks" >&2
-  "$bin" record --seed "$s" --ticks "$ticks" >"$dir/t.jsonl"
-  node "$lab/colyseus.mjs" "$dir/t.jsonl" "$dir/colyseus.bin" --check "$checked"
-  "$bin" frames "$dir/t.jsonl" --parts "$dir/parts-$s.json" |
-    python3 "$lab/sizes.py" - "$dir/colyseus.bin" >"$dir/sizes-$s.json"
-  [ -n "$smoke" ] || nice -n 19 "$bin" time "$dir/t.jsonl" >"$dir/time-$s.json"
-  rm -f "$dir/t.jsonl" "$dir/colyseus.bin"
+  "$bin" record --seed "$s" --ticks "$ticks" >"$d/t.jsonl"
+  node "$lab/colyseus.mjs" "$d/t.jsonl" "$d/colyseus.bin" --check "$checked"
+  "$bin" frames "$d/t.jsonl" --parts "$dir/parts-$s.json" |
+    python3 "$lab/sizes.py" - "$d/colyseus.bin" >"$dir/sizes-$s.json"
+  rm -f "$d/colyseus.bin"
+}
+# The seeds' sizes run side by side (DELTA_LAB_JOBS at a time), the timings one at a time after.
+jobs=${DELTA_LAB_JOBS:-1}
+for s in $seeds; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  seed "$s" &
+done
+while [ -n "$(jobs -rp)" ]; do wait -n; done
+for s in $seeds; do
+  [ -n "$smoke" ] || nice -n 19 "$bin" time "$dir/$s/t.jsonl" >"$dir/time-$s.json"
+  rm -rf "${dir:?}/$s"
 done
 # shellcheck disable=SC2086
 python3 "$lab/report.py" "$dir" $seeds ${smoke:+--smoke}

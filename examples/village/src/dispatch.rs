@@ -415,6 +415,8 @@ pub enum ServerMessage {
     WeatherForecast(crate::weather::WeatherForecast),
     /// `weather:lightning` (293).
     WeatherLightning(crate::weather::WeatherLightning),
+    /// `weather:state` (294).
+    WeatherState(crate::weather::WeatherState),
     /// `daynight:clock` (310).
     DayClock(crate::daynight::DayClock),
     /// `daynight:dusk` (311).

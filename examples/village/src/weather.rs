@@ -86,6 +86,32 @@ pub struct WeatherForecastOpen {
     pub board: u32,
 }
 
+/// The room's current weather, one shared record for every client, sent as a delta: each
+/// client's tracker (over the same value) gives a late joiner the whole record in its first
+/// payload (a keyframe) and everyone else only the fields that changed, nothing when nothing
+/// did (WIRE.md, "Delta snapshots"; no entity list, no key).
+#[derive(Debug, Clone, PartialEq, tuplet::Message)]
+#[tuplet(name = "weather:state", id = 294, dir = "s2c", delta)]
+pub struct WeatherState {
+    /// Current weather.
+    pub kind: WeatherKind,
+    /// Intensity, 0..1.
+    #[tuplet(quant = "percent", range(0.0, 1.0))]
+    pub intensity: f32,
+    /// Wind direction, degrees from north.
+    #[tuplet(quant = "ddeg", range(0.0, 360.0))]
+    pub wind_dir: f32,
+    /// Wind speed, m/s.
+    #[tuplet(quant = "dm", range(0.0, 40.0))]
+    pub wind: f32,
+    /// Cloud cover, percent.
+    #[tuplet(range(0, 100))]
+    pub clouds: u8,
+    /// Visibility in fog, metres (none: clear).
+    #[tuplet(range(0, 5000))]
+    pub fog_m: Option<u16>,
+}
+
 /// Broadcast at each lightning strike during a storm (thunder delay is computed client-side
 /// from distance).
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]

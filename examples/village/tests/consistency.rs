@@ -474,6 +474,7 @@ wire_types! {
     village::weather::WeatherKind,
     village::weather::WeatherLightning,
     village::weather::WeatherSet,
+    village::weather::WeatherState,
     village::world::EntityKind,
     village::world::NearbyEntity,
     village::world::WorldClock,

@@ -115,8 +115,8 @@ import type { WardrobeLooks } from "./wardrobe.js";
 import { WardrobeLooksCodec } from "./wardrobe.js";
 import type { WatergunHit, WatergunSprayShown, WatergunTank } from "./watergun.js";
 import { WatergunHitCodec, WatergunSprayShownCodec, WatergunTankCodec } from "./watergun.js";
-import type { WeatherChange, WeatherForecast, WeatherLightning } from "./weather.js";
-import { WeatherChangeCodec, WeatherForecastCodec, WeatherLightningCodec } from "./weather.js";
+import type { WeatherChange, WeatherForecast, WeatherLightning, WeatherState } from "./weather.js";
+import { WeatherChangeCodec, WeatherForecastCodec, WeatherLightningCodec, WeatherStateCodec } from "./weather.js";
 import type { WorldClock, WorldSnapshot } from "./world.js";
 import { WorldClockCodec, WorldSnapshotCodec } from "./world.js";
 import type { ZonesEnter, ZonesHeat } from "./zones.js";
@@ -240,6 +240,8 @@ export interface S2cMessages {
   "weather:forecast": WeatherForecast;
   /** Id 293. */
   "weather:lightning": WeatherLightning;
+  /** Id 294. */
+  "weather:state": WeatherState;
   /** Id 310. */
   "daynight:clock": DayClock;
   /** Id 311. */
@@ -507,6 +509,7 @@ export type S2cMessage =
   | { readonly name: "weather:change"; readonly value: WeatherChange }
   | { readonly name: "weather:forecast"; readonly value: WeatherForecast }
   | { readonly name: "weather:lightning"; readonly value: WeatherLightning }
+  | { readonly name: "weather:state"; readonly value: WeatherState }
   | { readonly name: "daynight:clock"; readonly value: DayClock }
   | { readonly name: "daynight:dusk"; readonly value: DayDusk }
   | { readonly name: "daynight:lamps"; readonly value: DayLamps }
@@ -671,6 +674,7 @@ export const s2c: Direction<S2cMessages> = /*@__PURE__*/ direction<S2cMessages>(
   WeatherChangeCodec,
   WeatherForecastCodec,
   WeatherLightningCodec,
+  WeatherStateCodec,
   DayClockCodec,
   DayDuskCodec,
   DayLampsCodec,

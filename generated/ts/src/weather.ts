@@ -3,8 +3,8 @@
 // Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
 // `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
 // `X$validate(v, path, issues)` records every issue. The codecs wrap them.
-import type { Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vFixed, vInt, vList, vObject, vQuant, writeQuant, wrongLength } from "./runtime/support.js";
+import type { DeltaCodec, Issue, MessageCodec, NamedField, Reader, Seg, Writer } from "./runtime/support.js";
+import { at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, mapEntries, missing, quantize, readNamed, unknownName, unknownNumber, vArr, vFixed, vInt, vList, vObject, vQuant, writeQuant, wrongLength } from "./runtime/support.js";
 
 /**
  * One forecast slot.
@@ -771,4 +771,191 @@ export const WeatherSetCodec: MessageCodec<WeatherSet, "weather:set", 291> = /*@
   write: WeatherSet$write,
   validate: WeatherSet$validate,
 });
+
+/**
+ * The room's current weather, one shared record for every client, sent as a delta: each
+ * client's tracker (over the same value) gives a late joiner the whole record in its first
+ * payload (a keyframe) and everyone else only the fields that changed, nothing when nothing
+ * did (WIRE.md, "Delta snapshots"; no entity list, no key).
+ */
+export interface WeatherState {
+  /**
+   * Current weather.
+   */
+  kind: WeatherKind;
+  /**
+   * Intensity, 0..1.
+   */
+  intensity: number;
+  /**
+   * Wind direction, degrees from north.
+   */
+  wind_dir: number;
+  /**
+   * Wind speed, m/s.
+   */
+  wind: number;
+  /**
+   * Cloud cover, percent.
+   */
+  clouds: number;
+  /**
+   * Visibility in fog, metres (none: clear).
+   */
+  fog_m?: number;
+}
+
+const WeatherState$named: NamedField[] = [
+  { n: "kind", r: (r) => WeatherKind$read(r) },
+  { n: "intensity", r: (r) => dequantizeF32(quantize(r.readF64(), 100, 0, 100), 100) },
+  { n: "wind_dir", r: (r) => dequantizeF32(quantize(r.readF64(), 10, 0, 3600), 10) },
+  { n: "wind", r: (r) => dequantizeF32(quantize(r.readF64(), 10, 0, 400), 10) },
+  { n: "clouds", r: (r) => r.readInt(0, 100) },
+  { n: "fog_m", r: (r) => (r.tryNil() ? undefined : r.readInt(0, 5000)), o: 1 },
+];
+
+export function WeatherState$read(r: Reader): WeatherState {
+  const s = r.readShape();
+  let v: WeatherState;
+  if (s >= 0) {
+    let k: string | undefined;
+    try {
+      if (s <= 0) {
+        k = undefined;
+        throw missing("kind");
+      }
+      k = "kind";
+      const f0 = WeatherKind$read(r);
+      if (s <= 1) {
+        k = undefined;
+        throw missing("intensity");
+      }
+      k = "intensity";
+      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      if (s <= 2) {
+        k = undefined;
+        throw missing("wind_dir");
+      }
+      k = "wind_dir";
+      const f2 = dequantizeF32(r.readInt(0, 3600), 10);
+      if (s <= 3) {
+        k = undefined;
+        throw missing("wind");
+      }
+      k = "wind";
+      const f3 = dequantizeF32(r.readInt(0, 400), 10);
+      if (s <= 4) {
+        k = undefined;
+        throw missing("clouds");
+      }
+      k = "clouds";
+      const f4 = r.readInt(0, 100);
+      let f5: number | undefined;
+      if (s > 5) {
+        k = "fog_m";
+        f5 = (r.tryNil() ? undefined : r.readInt(0, 5000));
+      }
+      k = undefined;
+      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
+      if (f5 !== undefined) o.fog_m = f5;
+      v = o;
+    } catch (e) {
+      throw at(e, k);
+    }
+  } else {
+    const n = mapEntries(s);
+    v = readNamed(r, n, WeatherState$named) as WeatherState;
+  }
+  r.leave();
+  return v;
+}
+
+export function WeatherState$write(w: Writer, v: WeatherState, named: boolean): void {
+  vObject(v);
+  if (named) {
+    w.recordLen(5 + (v.fog_m !== undefined ? 1 : 0));
+    w.str("kind");
+    WeatherKind$write(w, v.kind, named);
+    w.str("intensity");
+    writeQuant(w, v.intensity, 100, 0, 100, true, named);
+    w.str("wind_dir");
+    writeQuant(w, v.wind_dir, 10, 0, 3600, true, named);
+    w.str("wind");
+    writeQuant(w, v.wind, 10, 0, 400, true, named);
+    w.str("clouds");
+    w.int(vInt(v.clouds, 0, 100));
+    if (v.fog_m !== undefined) {
+      w.str("fog_m");
+      w.int(vInt(v.fog_m, 0, 5000));
+    }
+    return;
+  }
+  let len = 5;
+  if (v.fog_m !== undefined) len = 6;
+  w.arrayLen(len);
+  WeatherKind$write(w, v.kind, named);
+  writeQuant(w, v.intensity, 100, 0, 100, true, named);
+  writeQuant(w, v.wind_dir, 10, 0, 3600, true, named);
+  writeQuant(w, v.wind, 10, 0, 400, true, named);
+  w.int(vInt(v.clouds, 0, 100));
+  if (len > 5) {
+    if (v.fog_m === undefined) w.nil();
+    else {
+      w.int(vInt(v.fog_m, 0, 5000));
+    }
+  }
+}
+
+export function WeatherState$validate(v: WeatherState, path: Seg[], issues: Issue[]): void {
+  if (!check(path, issues, () => vObject(v))) return;
+  path.push("kind");
+  WeatherKind$validate(v.kind, path, issues);
+  path.pop();
+  path.push("intensity");
+  check(path, issues, () => vQuant(v.intensity, 100, 0, 100, true, false));
+  path.pop();
+  path.push("wind_dir");
+  check(path, issues, () => vQuant(v.wind_dir, 10, 0, 3600, true, false));
+  path.pop();
+  path.push("wind");
+  check(path, issues, () => vQuant(v.wind, 10, 0, 400, true, false));
+  path.pop();
+  path.push("clouds");
+  check(path, issues, () => vInt(v.clouds, 0, 100));
+  path.pop();
+  path.push("fog_m");
+  const y1 = v.fog_m;
+  if (y1 !== undefined) {
+    check(path, issues, () => vInt(y1, 0, 5000));
+  }
+  path.pop();
+}
+
+/**
+ * The codec of `weather:state` (id 294, s2c): decode, fromWire, validate, encode, toWire, Standard Schema.
+ */
+export const WeatherStateCodec: MessageCodec<WeatherState, "weather:state", 294> = /*@__PURE__*/ codec("weather:state", 294, {
+  read: WeatherState$read,
+  write: WeatherState$write,
+  validate: WeatherState$validate,
+});
+
+/**
+ * The delta form of `WeatherState`: a server encodes with `new Tracker(WeatherState$delta, keyframeEvery)`
+ * per client, a client applies with `new Mirror(WeatherState$delta)` (WIRE.md, "Delta snapshots").
+ */
+export const WeatherState$delta: DeltaCodec<WeatherState> = /*@__PURE__*/ deltaOf([
+  dWhole("kind", WeatherKind$write, WeatherKind$read, true),
+  dNum("intensity", 2, 100, 0, 100, 0),
+  dNum("wind_dir", 2, 10, 0, 3600, 0),
+  dNum("wind", 2, 10, 0, 400, 0),
+  dNum("clouds", 0, 1, 0, 100, 0),
+  dWhole("fog_m", (w: Writer, v: number | undefined, _named: boolean): void => {
+    if (v === undefined) w.nil();
+    else {
+      w.int(vInt(v, 0, 5000));
+    }
+  }, (r: Reader): number | undefined => (r.tryNil() ? undefined : r.readInt(0, 5000)), true),
+], WeatherState$write, WeatherState$read);
 
