@@ -194,3 +194,22 @@ if (pkg.Wide.B !== 9007199254740993n) throw new Error("const");
 "#;
     ok(&[("lib.rs", lib)], script);
 }
+
+#[test]
+fn a_module_of_records_with_no_fields() {
+    let lib = r#"
+pub mod empty {
+    #[derive(tuplet::Record)]
+    pub struct Unit;
+    #[derive(tuplet::Record)]
+    pub struct Empty {}
+}
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 1, dir = "c2s")]
+pub struct Ping { pub u: empty::Unit, pub e: empty::Empty }
+"#;
+    ok(
+        &[("lib.rs", lib)],
+        &roundtrip("c2s", "ping", "{ u: {}, e: {} }"),
+    );
+}

@@ -74,6 +74,7 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
             const ID: u32 = 0;
             const DIR: ::tuplet::__private_0_1::Dir = ::tuplet::__private_0_1::Dir::C2s;
             const FIELDS: &'static [::tuplet::__private_0_1::FieldInfo] = &[];
+            const DERIVE_FAILED: bool = true;
         }
     }
 }

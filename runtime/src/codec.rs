@@ -41,6 +41,9 @@ pub trait Wire: Sized {
     const IR: &'static str;
     /// The largest compact encoding in bytes, or `None` when unbounded.
     const MAX_SIZE: Option<usize>;
+    /// The fewest bytes any encoding takes, in either shape (a lower bound): what a list
+    /// decoder divides the remaining input by to cap the room it reserves.
+    const MIN_SIZE: usize = 1;
 
     /// Appends the compact (positional array) encoding; fails on an invalid value.
     fn encode_compact(&self, out: &mut Vec<u8>) -> Result<(), Error>;
@@ -89,6 +92,10 @@ pub trait Message: Wire {
     const DIR: Dir;
     /// The fields in wire order (reserved slots excluded).
     const FIELDS: &'static [FieldInfo];
+    /// Set only by the stub a failed derive leaves behind, so a dispatch enum holding the
+    /// message skips its checks instead of reporting the stub's id 0 and empty name.
+    #[doc(hidden)]
+    const DERIVE_FAILED: bool = false;
 }
 
 /// The compact encoding of `value`; an invalid value is an error with its path.

@@ -109,14 +109,15 @@ pub fn unknown_message_name(name: &str) -> Error {
     )
 }
 
-/// Compile-time helper for the derive: the first index whose value repeats an earlier one.
-pub const fn first_duplicate_id(ids: &[u32]) -> Option<usize> {
+/// Compile-time helper for the derive: the first pair `(earlier, later)` of indices whose
+/// ids are equal.
+pub const fn first_duplicate_id(ids: &[u32]) -> Option<(usize, usize)> {
     let mut i = 0;
     while i < ids.len() {
         let mut j = 0;
         while j < i {
             if ids[j] == ids[i] {
-                return Some(i);
+                return Some((j, i));
             }
             j += 1;
         }
@@ -125,20 +126,88 @@ pub const fn first_duplicate_id(ids: &[u32]) -> Option<usize> {
     None
 }
 
-/// Compile-time helper for the derive: the first index whose name repeats an earlier one.
-pub const fn first_duplicate_name(names: &[&str]) -> Option<usize> {
+/// Compile-time helper for the derive: the first pair `(earlier, later)` of indices whose
+/// names are equal.
+pub const fn first_duplicate_name(names: &[&str]) -> Option<(usize, usize)> {
     let mut i = 0;
     while i < names.len() {
         let mut j = 0;
         while j < i {
             if str_eq(names[j], names[i]) {
-                return Some(i);
+                return Some((j, i));
             }
             j += 1;
         }
         i += 1;
     }
     None
+}
+
+/// Compile-time text for the derive's assertions: a const panic prints one `&str`, so a
+/// message naming both messages and the id is built here. Longer text is cut at 512 bytes.
+pub struct ConstText {
+    buf: [u8; 512],
+    len: usize,
+}
+
+impl ConstText {
+    /// Empty text.
+    pub const fn new() -> Self {
+        ConstText {
+            buf: [0; 512],
+            len: 0,
+        }
+    }
+
+    /// Appends `s`.
+    pub const fn str(mut self, s: &str) -> Self {
+        let s = s.as_bytes();
+        let mut i = 0;
+        while i < s.len() && self.len < self.buf.len() {
+            self.buf[self.len] = s[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// Appends `n` in decimal.
+    pub const fn num(mut self, n: u64) -> Self {
+        let mut digits = [0u8; 20];
+        let (mut n, mut k) = (n, digits.len());
+        loop {
+            k -= 1;
+            digits[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        while k < digits.len() && self.len < self.buf.len() {
+            self.buf[self.len] = digits[k];
+            self.len += 1;
+            k += 1;
+        }
+        self
+    }
+
+    /// The text (up to the last whole character, if it was cut).
+    pub const fn as_str(&self) -> &str {
+        let (text, _) = self.buf.split_at(self.len);
+        match core::str::from_utf8(text) {
+            Ok(s) => s,
+            Err(e) => match core::str::from_utf8(text.split_at(e.valid_up_to()).0) {
+                Ok(s) => s,
+                Err(_) => "",
+            },
+        }
+    }
+}
+
+impl Default for ConstText {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// Compile-time string equality.
@@ -164,4 +233,24 @@ pub const fn dir_fits(msg: Dir, dispatch: Dir) -> bool {
         (msg, dispatch),
         (Dir::Both, _) | (Dir::C2s, Dir::C2s) | (Dir::S2c, Dir::S2c)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn const_text_joins_text_and_numbers() {
+        const T: ConstText = ConstText::new().str("id ").num(0).str(", ").num(u64::MAX);
+        assert_eq!(T.as_str(), "id 0, 18446744073709551615");
+        let long = ConstText::new().str(&"é".repeat(300));
+        assert_eq!(long.as_str(), "é".repeat(256));
+    }
+
+    #[test]
+    fn duplicates_name_both_indices() {
+        assert_eq!(first_duplicate_id(&[4, 7, 9, 7]), Some((1, 3)));
+        assert_eq!(first_duplicate_name(&["a", "b", "a"]), Some((0, 2)));
+        assert_eq!(first_duplicate_id(&[1, 2]), None);
+    }
 }

@@ -146,6 +146,14 @@ pub const fn size_max(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     }
 }
 
+/// The elements a list decoder reserves room for: the declared count, but no more than the
+/// remaining input can hold at `least` bytes per element (so a short input cannot reserve
+/// much, and a count that fits never reallocates).
+#[inline]
+pub fn capacity(declared: usize, remaining: usize, least: usize) -> usize {
+    declared.min(remaining / least)
+}
+
 /// The msgpack header size of an array or map of up to `n` elements.
 pub const fn container_header(n: usize) -> usize {
     if n < 16 {

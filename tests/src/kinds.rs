@@ -154,3 +154,14 @@ pub struct AllKinds {
     pub target: Option<Pose>,
     pub note: Option<String>,
 }
+
+/// Fixed arrays of strings and bytes with item lengths, one with a legacy key list.
+#[derive(Debug, Clone, PartialEq, tuplet::Record)]
+pub struct Labels {
+    #[tuplet(item_len(min = 3, max = 7), legacy = ["x", "y", "z"])]
+    pub b: [String; 3],
+    #[tuplet(item_len(max = 4))]
+    pub c: [Vec<u8>; 2],
+    #[tuplet(item_len(min = 1, max = 2), legacy = ["lo", "hi"])]
+    pub d: [Vec<u8>; 2],
+}

@@ -88,6 +88,7 @@ fn every_kind_round_trips_in_every_sample_mode() {
     roundtrip_samples::<Weather>(16);
     roundtrip_samples::<MoveFlags>(16);
     roundtrip_samples::<Perms>(16);
+    roundtrip_samples::<Labels>(32);
 }
 
 #[test]

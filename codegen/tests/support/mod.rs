@@ -104,3 +104,4 @@ pub fn package_works(files: &[(&str, &str)], script: &str) -> Result<String, Str
         &format!("import * as pkg from \"./build/index.js\";\n{script}\n"),
     )
 }
+pub mod random_schema;

@@ -45,19 +45,23 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
         .map(|i| quote::format_ident!("__NAME{}", i))
         .collect();
 
+    let var_paths: Vec<&str> = d.variants.iter().map(|v| v.path.as_str()).collect();
+    // Each check names both messages and the value they share, and points at the later one.
     let dup_id_arms = indices.iter().map(|&i| {
-        let msg = format!(
-            "tuplet: the id of `{}` in `{enum_name}` is already used by an earlier message",
-            d.variants[i].path
-        );
-        quote_spanned!(span_of(i)=> Some(#i) => panic!(#msg),)
+        quote_spanned!(span_of(i)=> Some((a, #i)) => {
+            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
+                .str("` in `").str(#enum_name).str("` both have id ").num(IDS[#i] as u64)
+                .str("; give one of them a new id (ids are unique per direction)");
+            panic!("{}", t.as_str())
+        })
     });
     let dup_name_arms = indices.iter().map(|&i| {
-        let msg = format!(
-            "tuplet: the name of `{}` in `{enum_name}` is already used by an earlier message",
-            d.variants[i].path
-        );
-        quote_spanned!(span_of(i)=> Some(#i) => panic!(#msg),)
+        quote_spanned!(span_of(i)=> Some((a, #i)) => {
+            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
+                .str("` in `").str(#enum_name).str("` are both named \"").str(NAMES[#i])
+                .str("\"; rename one of them (names are unique per direction)");
+            panic!("{}", t.as_str())
+        })
     });
     let dir_asserts = d.variants.iter().zip(&paths).enumerate().map(|(i, (v, p))| {
         let msg = format!(
@@ -67,23 +71,38 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
         quote_spanned!(span_of(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
     });
     let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
-        let msg = format!("tuplet: id {rid} is reserved in `{enum_name}` (a removed message); pick a new id");
-        quote!(assert!(#rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]).is_none(), #msg);)
+        quote!(if let Some((a, _)) = #rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]) {
+            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[a]).str("` uses id ").num(#rid as u64)
+                .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new id");
+            panic!("{}", t.as_str())
+        })
     });
     let reserved_name_asserts = d.reserved_names.iter().map(|rn| {
-        let msg = format!("tuplet: name {rn:?} is reserved in `{enum_name}` (a removed message); pick a new name");
-        quote!(assert!(#rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]).is_none(), #msg);)
+        let shown = format!("{rn:?}");
+        quote!(if let Some((a, _)) = #rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]) {
+            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[a]).str("` is named ").str(#shown)
+                .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new name");
+            panic!("{}", t.as_str())
+        })
     });
 
     quote!(
         const _: () = {
+            // A message whose own derive failed has a stub (id 0, no name): its error is
+            // the one to read, so these checks wait until it compiles.
+            const FAILED: bool = false #(|| <#paths as #rt::Message>::DERIVE_FAILED)*;
             const IDS: &[u32] = &[#(<#paths as #rt::Message>::ID),*];
             const NAMES: &[&str] = &[#(<#paths as #rt::Message>::NAME),*];
-            match #rt::first_duplicate_id(IDS) { #(#dup_id_arms)* _ => {} }
-            match #rt::first_duplicate_name(NAMES) { #(#dup_name_arms)* _ => {} }
-            #(#dir_asserts)*
-            #(#reserved_id_asserts)*
-            #(#reserved_name_asserts)*
+            const PATHS: &[&str] = &[#(#var_paths),*];
+            if !FAILED {
+                // Direction first: a message of the other direction may share an id with
+                // one of this direction, and the direction is the real mistake.
+                #(#dir_asserts)*
+                match #rt::first_duplicate_id(IDS) { #(#dup_id_arms)* _ => {} }
+                match #rt::first_duplicate_name(NAMES) { #(#dup_name_arms)* _ => {} }
+                #(#reserved_id_asserts)*
+                #(#reserved_name_asserts)*
+            }
         };
 
         #[automatically_derived]

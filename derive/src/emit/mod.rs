@@ -110,12 +110,14 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
     let sample = record::sample(&members);
     let slots = record.slots.len();
     let max_size = record::max_size(&members);
+    let min_size = record::min_size(&members);
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ident {
             #ir
             const MAX_SIZE: Option<usize> =
                 #rt::size_add(Some(#rt::container_header(#slots)), #max_size);
+            const MIN_SIZE: usize = 1 #min_size;
 
             #encode_compact
 

@@ -150,7 +150,8 @@ pub fn encode_named(members: &[Member]) -> TokenStream {
             Some((keys, inner)) => {
                 fixed += keys.len() as u32;
                 for (i, key) in keys.iter().enumerate() {
-                    let elem = g.encode(inner, &quote!(&#access[#i]), Form::Named);
+                    // Parenthesised: the element is spliced before `.len()` and the like.
+                    let elem = g.encode(inner, &quote!((&#access[#i])), Form::Named);
                     entries.push(quote!(#rt::write::str(out, #key); #elem));
                 }
             }
@@ -336,4 +337,14 @@ pub fn max_size(members: &[Member]) -> TokenStream {
         };
         quote!(#rt::size_add(#acc, #part))
     })
+}
+
+/// Terms `+ n` of a const `usize` expression: the least encodings of the fields that are
+/// not `Option`s (the record's `MIN_SIZE` adds them to its one-byte header).
+pub fn min_size(members: &[Member]) -> TokenStream {
+    let parts = members.iter().filter_map(|m| match m.field()?.ty {
+        TypeRef::Option { .. } => None,
+        ref ty => Some(m.gen().min_size(ty)),
+    });
+    quote!(#(+ #parts)*)
 }

@@ -217,10 +217,11 @@ impl TyGen {
             TypeRef::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let elem = at(quote!(in_index(i)), self.decode(inner, form));
+                let least = self.min_size(inner);
                 quote!({
                     let n = r.read_array_len()? as usize;
                     #rt::check_len(n, #min, #max, "elements")?;
-                    let mut v = #rt::Vec::with_capacity(n);
+                    let mut v = #rt::Vec::with_capacity(#rt::capacity(n, r.remaining(), #least));
                     for i in 0..n { v.push(#elem); }
                     r.leave();
                     v
@@ -444,6 +445,41 @@ impl TyGen {
                 let w = self.wire_of(path);
                 quote!(#w::sample(rng, mode))
             }
+        }
+    }
+
+    /// A const `usize` expression: the fewest bytes any encoding of a `T` takes, in either
+    /// shape (`tuplet_schema::heap::Heap::least` computes the same from the IR).
+    pub fn min_size(&self, ty: &TypeRef) -> TokenStream {
+        use tuplet_schema::sizes::{bin_header, container_header, str_header};
+        let lit = |n: usize| {
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            quote!(#n)
+        };
+        let min = |len: &tuplet_schema::ir::Len| len.min.unwrap_or(0) as usize;
+        match ty {
+            TypeRef::String { len } => lit(str_header(min(len)) + min(len)),
+            TypeRef::Bytes { len } => lit(bin_header(min(len)) + min(len)),
+            TypeRef::Vec { len, .. } | TypeRef::Map { len, .. } if min(len) == 0 => lit(1),
+            TypeRef::Vec { inner, len } => {
+                let (h, n, inner) = (container_header(min(len)), min(len), self.min_size(inner));
+                quote!((#h + #n * #inner))
+            }
+            TypeRef::Array { inner, len } => {
+                let n = *len as usize;
+                let (h, inner) = (container_header(n), self.min_size(inner));
+                quote!((#h + #n * #inner))
+            }
+            TypeRef::Map { key, value, len } => {
+                let (h, n) = (container_header(min(len)), min(len));
+                let (k, v) = (self.min_size(key), self.min_size(value));
+                quote!((#h + #n * (#k + #v)))
+            }
+            TypeRef::Named { path } => {
+                let w = self.wire_of(path);
+                quote!(#w::MIN_SIZE)
+            }
+            TypeRef::Bool | TypeRef::Int(_) | TypeRef::Float(_) | TypeRef::Option { .. } => lit(1),
         }
     }
 

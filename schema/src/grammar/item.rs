@@ -241,6 +241,19 @@ fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) ->
             }
         }
     }
+    // Every number written in the enum (discriminants, tags, reserved), so a missing one's
+    // suggestion is a number still free.
+    let mut taken: Vec<i64> = out.reserved.clone();
+    taken.extend(
+        parsed
+            .iter()
+            .filter_map(|(a, v)| match (&a.tag, &v.discriminant) {
+                (Some(t), _) if has_data => Some(i64::from(t.value)),
+                (_, Some((_, d))) if !has_data => discriminant(d),
+                _ => None,
+            }),
+    );
+    let free = (1..).find(|n| !taken.contains(n)).unwrap_or(1);
     for (a, v) in parsed {
         let name = v.ident.to_string();
         if let Some(span) = a.unknown {
@@ -265,7 +278,7 @@ fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) ->
                 None => {
                     cx.error(
                         v.ident.span(),
-                        format!("variant `{name}` needs its tag: `#[tuplet(tag = N)]`"),
+                        format!("variant `{name}` needs its tag: `#[tuplet(tag = {free})]`"),
                     );
                     continue;
                 }
@@ -290,7 +303,7 @@ fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) ->
                     cx.error(
                         v.ident.span(),
                         format!(
-                            "variant `{name}` needs an explicit discriminant (`{name} = 1`): \
+                            "variant `{name}` needs an explicit discriminant (`{name} = {free}`): \
                              its number on the wire must never change"
                         ),
                     );

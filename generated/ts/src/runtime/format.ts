@@ -8,9 +8,8 @@
 
 const TWO_POW_64 = 18446744073709551616;
 
-/** The shortest round-trip decimal digits of a finite, non-zero |x|, and the exponent of the first. */
-function shortest(x: number): { digits: string; exp: number } {
-  const text = String(Math.abs(x));
+/** Significant digits and the exponent of the first, from a JS number's text (`12.5`, `1.25e+1`). */
+function digitsOf(text: string): { digits: string; exp: number } {
   const e = text.indexOf("e");
   const mantissa = e < 0 ? text : text.slice(0, e);
   let exp = e < 0 ? 0 : Number(text.slice(e + 1));
@@ -26,6 +25,34 @@ function shortest(x: number): { digits: string; exp: number } {
   let end = digits.length;
   while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
   return { digits: digits.slice(0, end), exp };
+}
+
+/** The exact decimal significant digits of a finite, non-zero |x| (trailing zeros removed). */
+function exactDigits(x: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(view.getUint32(4));
+  if (biased !== 0) mant |= 1n << 52n;
+  const e2 = Math.max(biased, 1) - 1075;
+  const n = e2 >= 0 ? mant << BigInt(e2) : mant * 5n ** BigInt(-e2);
+  return n.toString().replace(/0+$/, "");
+}
+
+/**
+ * The shortest round-trip decimal digits of a finite, non-zero |x| (an f64), and the exponent
+ * of the first. When two shortest candidates are equally near x (x's exact decimal is one
+ * digit longer and ends in 5, as for f32 values widened to f64), Rust takes the larger
+ * magnitude and JS engines may take the smaller: the tie is rounded up here, as Rust does.
+ */
+function shortest(x: number): { digits: string; exp: number } {
+  const s = digitsOf(String(Math.abs(x)));
+  if (s.digits.length < 16) return s;
+  const exact = exactDigits(x);
+  if (exact.length !== s.digits.length + 1 || !exact.endsWith("5") || !exact.startsWith(s.digits)) return s;
+  const up = (BigInt(s.digits) + 1n).toString();
+  return up.length > s.digits.length ? digitsOf(up.slice(0, 1) + "e" + String(s.exp + 1)) : { digits: up, exp: s.exp };
 }
 
 /** Rust's `{}` (Display) for an f64: never an exponent, integral values without `.0`. */

@@ -4,10 +4,15 @@ use super::super::fail;
 use super::Reader;
 use crate::error::Error;
 
-/// Values still to skip in each enclosing container, innermost last: a few levels inline,
-/// deeper ones spilled to a `Vec` (which allocates only past that depth).
+/// Levels kept inline: the default depth cap, so that skipping allocates nothing unless a
+/// caller raises the cap.
+const INLINE_LEVELS: usize = 64;
+
+/// Values still to skip in each enclosing container, innermost last: up to
+/// `INLINE_LEVELS` inline, deeper ones spilled to a `Vec` (which allocates only past that
+/// depth).
 struct Pending {
-    inline: [u64; 16],
+    inline: [u64; INLINE_LEVELS],
     len: usize,
     spill: Vec<u64>,
 }
@@ -16,7 +21,7 @@ impl Pending {
     #[inline]
     fn new() -> Pending {
         Pending {
-            inline: [0; 16],
+            inline: [0; INLINE_LEVELS],
             len: 0,
             spill: Vec::new(),
         }
