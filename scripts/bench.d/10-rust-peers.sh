@@ -70,8 +70,8 @@ width, options are present or not, labels differ in length.
   are picked with masks (no branch: on varied data the width is a coin toss) and written as
   one 8-byte store (proven identical to `write::int` over each tested range in full,
   `runtime/tests/writer.rs`). Callgrind, birds encode: 49,844 instructions per call before,
-  44,612 after (rmp-serde tuple 35,243; hand checked 41,657); snapshot 29,402 → 28,239
-  (rmp-serde 29,792); move 536 → 488 (rmp-serde 465). CPU time, birds encode: 0.64x
+  45,092 after (rmp-serde tuple 35,243; hand checked 41,657); snapshot 29,402 → 28,801
+  (rmp-serde 29,792); move 536 → 494 (rmp-serde 465). CPU time, birds encode: 0.64x
   rmp-serde's speed before, 0.79x after. **The 2x encode target is not met.** The profile
   of the bird stream now puts the time in the quantization chain, about 22 instructions per
   field: widen, multiply, the `|y| < 2^52` test, the float-to-int conversion with the
