@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Issue, Seg};
 use crate::sample::{SampleMode, SampleRng};
-use crate::wire::{Limits, Reader};
+use crate::wire::{put, Limits, Reader};
 
 /// Which way a message travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,6 +47,17 @@ pub trait Wire: Sized {
 
     /// Appends the compact (positional array) encoding; fails on an invalid value.
     fn encode_compact(&self, out: &mut Vec<u8>) -> Result<(), Error>;
+    /// Not public API: writes the compact encoding at `p` in `buf` through the slice writer
+    /// ([`put`](crate::wire::put)) and returns the position after it. Called only for a type
+    /// with a `MAX_SIZE`, on a slice with that many bytes plus [`put::SLACK`] from `p`. The
+    /// derives implement it for bounded records, unit enums and flag sets; this default
+    /// encodes into a new `Vec` and copies it.
+    #[doc(hidden)]
+    fn encode_compact_at(&self, buf: &mut [u8], p: usize) -> Result<usize, Error> {
+        let mut v = Vec::new();
+        self.encode_compact(&mut v)?;
+        Ok(put::bytes(buf, p, &v))
+    }
     /// Appends the named (legacy map) encoding; fails on an invalid value.
     fn encode_named(&self, out: &mut Vec<u8>) -> Result<(), Error>;
     /// Reads one value of either shape, validating as it reads.
@@ -95,6 +106,16 @@ pub fn to_vec<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
         .encode_compact(&mut out)
         .map_err(|e| with_path(value, e))?;
     Ok(out)
+}
+
+/// Not public API: `value`'s compact encoding appended through the slice writer: `out` grows
+/// once by `T::MAX_SIZE` (plus slack) and is cut back to the bytes written. What a bounded
+/// type's derived `encode_compact` calls; `T::MAX_SIZE` must be `Some`.
+#[doc(hidden)]
+#[inline]
+pub fn encode_via_slice<T: Wire>(value: &T, out: &mut Vec<u8>) -> Result<(), Error> {
+    let max = T::MAX_SIZE.expect("encode_via_slice on a type without a MAX_SIZE");
+    put::bounded(out, max, |buf, p| value.encode_compact_at(buf, p))
 }
 
 /// The named (legacy) encoding of `value`; an invalid value is an error with its path.

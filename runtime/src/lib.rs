@@ -39,7 +39,7 @@ pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 /// the wrong thing; anything here may change in any release.
 #[doc(hidden)]
 pub mod __private_0_1 {
-    pub use crate::codec::{validate, Dir, FieldInfo, Message, Reserved, Wire};
+    pub use crate::codec::{encode_via_slice, validate, Dir, FieldInfo, Message, Reserved, Wire};
     pub use crate::delta::list::{EntityProbe, KeyedList, WholeList};
     pub use crate::delta::{add_int, add_q, mask_count, no_baseline, Delta, Entity};
     pub use crate::dispatch::*;
@@ -47,7 +47,7 @@ pub mod __private_0_1 {
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};
     pub use crate::support::*;
-    pub use crate::wire::{write, Kind, Reader, Shape};
+    pub use crate::wire::{put, write, Kind, Reader, Shape};
     pub use std::collections::BTreeMap;
     pub use std::vec::Vec;
 }

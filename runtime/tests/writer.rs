@@ -5,7 +5,7 @@ mod support;
 
 use rmpv::Value;
 use support::to_hex;
-use tuplet::wire::{write, Reader, Shape};
+use tuplet::wire::{put, write, Reader, Shape};
 
 fn rmpv_bytes(v: &Value) -> Vec<u8> {
     let mut out = Vec::new();
@@ -212,4 +212,126 @@ fn nil_and_bool() {
     assert_eq!(r.read_bool(), Ok(false));
     assert_eq!(r.read_bool(), Ok(true));
     r.finish().unwrap();
+}
+
+/// Writes with the slice writer into a buffer sized `max` (plus its slack) and returns the
+/// bytes written.
+fn put_bytes(max: usize, f: impl FnOnce(&mut [u8], usize) -> usize) -> Vec<u8> {
+    let mut out = vec![0xee; 3];
+    put::bounded(&mut out, max, |buf, p| Ok(f(buf, p))).unwrap();
+    assert_eq!(out[..3], [0xee; 3], "bytes before the cursor untouched");
+    out.split_off(3)
+}
+
+#[test]
+fn slice_writer_matches_the_vec_writer() {
+    let vec = |f: &dyn Fn(&mut Vec<u8>)| {
+        let mut v = Vec::new();
+        f(&mut v);
+        v
+    };
+    for &v in UINTS {
+        assert_eq!(
+            put_bytes(9, |b, p| put::uint(b, p, v)),
+            vec(&|o| write::uint(o, v))
+        );
+    }
+    for &v in INTS {
+        assert_eq!(
+            put_bytes(9, |b, p| put::int(b, p, v)),
+            vec(&|o| write::int(o, v))
+        );
+    }
+    for v in -32..=127 {
+        assert_eq!(
+            put_bytes(1, |b, p| put::fixint(b, p, v)),
+            vec(&|o| write::int(o, v))
+        );
+    }
+    for v in [0.0f32, -1.5, f32::MAX, f32::NAN] {
+        assert_eq!(
+            put_bytes(5, |b, p| put::f32(b, p, v)),
+            vec(&|o| write::f32(o, v))
+        );
+        let w = f64::from(v);
+        assert_eq!(
+            put_bytes(9, |b, p| put::f64(b, p, w)),
+            vec(&|o| write::f64(o, w))
+        );
+    }
+    for v in [false, true] {
+        assert_eq!(
+            put_bytes(1, |b, p| put::bool(b, p, v)),
+            vec(&|o| write::bool(o, v))
+        );
+    }
+    assert_eq!(put_bytes(1, put::nil), vec(&|o| write::nil(o)));
+    for len in [0usize, 31, 32, 255, 256, 65535, 65536] {
+        let s = "x".repeat(len);
+        let bytes = s.as_bytes();
+        assert_eq!(
+            put_bytes(len + 5, |b, p| put::str(b, p, &s)),
+            vec(&|o| write::str(o, &s))
+        );
+        assert_eq!(
+            put_bytes(len + 5, |b, p| put::bin(b, p, bytes)),
+            vec(&|o| write::bin(o, bytes))
+        );
+    }
+    for n in [0u32, 15, 16, 65535, 65536, u32::MAX] {
+        assert_eq!(
+            put_bytes(5, |b, p| put::array_len(b, p, n)),
+            vec(&|o| write::array_len(o, n))
+        );
+        assert_eq!(
+            put_bytes(5, |b, p| put::map_len(b, p, n)),
+            vec(&|o| write::map_len(o, n))
+        );
+    }
+}
+
+#[test]
+fn slice_writer_cuts_back_on_error() {
+    let mut out = vec![1, 2];
+    let err = put::bounded(&mut out, 4, |buf, p| {
+        put::uint(buf, p, 300);
+        Err(tuplet::Error::new(tuplet::Code::OutOfRange, "no"))
+    });
+    assert!(err.is_err());
+    assert_eq!(out, [1, 2]);
+}
+
+/// `put::int_in` against `write::int` over every value of each range (and the 32-bit and
+/// 64-bit corners at their boundaries): the range-specialized writer is exact.
+#[test]
+fn range_writer_matches_the_vec_writer_over_whole_ranges() {
+    fn check<const MIN: i64, const MAX: i64>(values: impl Iterator<Item = i64>) {
+        let mut buf = vec![0u8; 9 + put::SLACK];
+        let mut want = Vec::new();
+        for v in values {
+            let n = put::int_in::<MIN, MAX>(&mut buf, 0, v);
+            want.clear();
+            write::int(&mut want, v);
+            assert_eq!(&buf[..n], &want[..], "{v} in {MIN}..={MAX}");
+        }
+    }
+    check::<-500_000, 500_000>(-500_000..=500_000);
+    check::<-10_000, 100_000>(-10_000..=100_000);
+    check::<-3142, 3142>(-3142..=3142);
+    check::<0, 65535>(0..=65535);
+    check::<-32768, 32767>(-32768..=32767);
+    check::<0, 1000>(0..=1000);
+    check::<50, 200>(50..=200);
+    check::<-128, 255>(-128..=255);
+    check::<0, 15>(0..=15);
+    check::<-32, 127>(-32..=127);
+    let wide = INTS
+        .iter()
+        .copied()
+        .filter(|v| (i32::MIN as i64..=u32::MAX as i64).contains(v));
+    check::<{ i32::MIN as i64 }, { u32::MAX as i64 }>(
+        wide.flat_map(|v| [v - 1, v, v + 1])
+            .filter(|v| (i32::MIN as i64..=u32::MAX as i64).contains(v)),
+    );
+    check::<{ i64::MIN }, { i64::MAX }>(INTS.iter().copied());
 }

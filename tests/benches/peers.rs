@@ -18,6 +18,8 @@
 
 use std::hint::black_box;
 
+use tuplet::SampleMode::Random;
+
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 #[path = "peers/hand.rs"]
@@ -381,10 +383,16 @@ fn datasets<'a>() -> Vec<(&'static str, &'static str, Vec<Row<'a>>, usize)> {
         seq: Some(1234),
     };
     let mv_q = tuplet::from_slice::<Move>(&tuplet::to_vec(&mv).unwrap()).unwrap();
-    let birds: Birds = tuplet::sample(7, tuplet::SampleMode::Max);
-    assert_eq!(birds.birds.len(), 80);
-    let snapshot: Snapshot = tuplet::sample(7, tuplet::SampleMode::Max);
-    assert_eq!(snapshot.entities.len(), 50);
+    // Varied values: every bird and entity drawn at random within its field ranges (one
+    // seed each), so int widths, option presence and string lengths differ from one to the
+    // next as in a real frame; the counts are the declared maximums.
+    let birds = Birds {
+        birds: (0..80).map(|i| tuplet::sample(i, Random)).collect(),
+    };
+    let snapshot = Snapshot {
+        tick: 123_456,
+        entities: (0..50).map(|i| tuplet::sample(100 + i, Random)).collect(),
+    };
     vec![
         (
             "move",

@@ -79,9 +79,12 @@ fn unit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
             const MAX_SIZE: Option<usize> = #max_size;
 
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
+                #rt::encode_via_slice(self, out)
+            }
+
+            fn encode_compact_at(&self, buf: &mut [u8], p: usize) -> Result<usize, #rt::Error> {
                 let n: i64 = match self { #(Self::#idents => #numbers,)* #number_unknown };
-                #rt::write::int(out, n);
-                Ok(())
+                Ok(#rt::put::int(buf, p, n))
             }
 
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {

@@ -49,8 +49,11 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStrea
             const MAX_SIZE: Option<usize> = Some(#rt::int_size(0, #width_max as i128));
 
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
-                #rt::write::uint(out, self.__tuplet_bits()?);
-                Ok(())
+                #rt::encode_via_slice(self, out)
+            }
+
+            fn encode_compact_at(&self, buf: &mut [u8], p: usize) -> Result<usize, #rt::Error> {
+                Ok(#rt::put::uint(buf, p, self.__tuplet_bits()?))
             }
 
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {

@@ -6,6 +6,7 @@ mod dispatch;
 mod enums;
 mod flags;
 mod record;
+mod slice;
 mod ty;
 
 use proc_macro2::{Span, TokenStream};
@@ -96,7 +97,8 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
     let ident = &input.ident;
     let members = self_members(record, input);
     let ctor = quote!(Self);
-    let encode_compact = record::encode_compact(&members, 0, quote!());
+    let encode_compact =
+        slice::compact_methods(&members, record::encode_compact(&members, 0, quote!()));
     let encode_named = record::encode_named(&members);
     let decode_compact = record::decode_compact(&members, quote!(n), &ctor);
     let decode_named = record::decode_named(&members, quote!(n), &ctor);
@@ -117,11 +119,7 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
                 #rt::size_add(Some(#rt::container_header(#slots)), #max_size);
             const MIN_SIZE: usize = 1 #min_size;
 
-            #[allow(unused_variables, clippy::all)]
-            fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
-                #encode_compact
-                Ok(())
-            }
+            #encode_compact
 
             #[allow(unused_variables, clippy::all)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {

@@ -20,7 +20,7 @@ pub struct Member<'a> {
 }
 
 impl Member<'_> {
-    fn field(&self) -> Option<&Field> {
+    pub(super) fn field(&self) -> Option<&Field> {
         match self.slot {
             Slot::Field(f) => Some(f),
             Slot::Reserved(_) => None,
@@ -50,10 +50,9 @@ fn local(i: usize) -> syn::Ident {
     format_ident!("__f{}", i)
 }
 
-/// Statements writing the compact array: the header (with `extra` leading elements the
-/// caller writes in `prefix`, such as an enum tag) and every slot up to the last present.
-pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> TokenStream {
-    let rt = rt();
+/// The element count of the compact array (an expression: trailing absent options are
+/// trimmed) and how many leading slots are always written.
+fn compact_len(members: &[Member]) -> (TokenStream, usize) {
     let required = plan(members).required;
     let mut chain = quote!();
     for (i, m) in members.iter().enumerate().skip(required).rev() {
@@ -65,12 +64,18 @@ pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> To
         chain = quote!(#chain if #access.is_some() { #n } else);
     }
     let required_len = required as u32;
-    let len = quote!(#chain { #required_len });
+    (quote!(#chain { #required_len }), required)
+}
+
+/// Each slot's statements from `write` (given the field, `None` for a reserved slot), those
+/// after the `required` ones only when the array reaches them (`len`).
+fn slot_items(
+    members: &[Member],
+    required: usize,
+    write: impl Fn(&Member, Option<&Field>) -> TokenStream,
+) -> Vec<TokenStream> {
     let items = members.iter().enumerate().map(|(i, m)| {
-        let body = match m.field() {
-            Some(f) => m.gen().encode(&f.ty, &m.access, Form::Compact),
-            None => quote!(#rt::write::nil(out);),
-        };
+        let body = write(m, m.field());
         if i < required {
             body
         } else {
@@ -78,10 +83,38 @@ pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> To
             quote!(if len > #i { #body })
         }
     });
+    items.collect()
+}
+
+/// Statements writing the compact array: the header (with `extra` leading elements the
+/// caller writes in `prefix`, such as an enum tag) and every slot up to the last present.
+pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> TokenStream {
+    let rt = rt();
+    let (len, required) = compact_len(members);
+    let items = slot_items(members, required, |m, f| match f {
+        Some(f) => m.gen().encode(&f.ty, &m.access, Form::Compact),
+        None => quote!(#rt::write::nil(out);),
+    });
     quote!(
         let len: u32 = #len;
         #rt::write::array_len(out, len + #extra);
         #prefix
+        #(#items)*
+    )
+}
+
+/// Statements writing the compact array through the slice writer (cursor `p` in `buf`):
+/// as [`encode_compact`], without extra leading elements.
+pub fn encode_compact_at(members: &[Member]) -> TokenStream {
+    let rt = rt();
+    let (len, required) = compact_len(members);
+    let items = slot_items(members, required, |m, f| match f {
+        Some(f) => m.gen().encode_at(&f.ty, &m.access),
+        None => quote!(p = #rt::put::nil(buf, p);),
+    });
+    quote!(
+        let len: u32 = #len;
+        p = #rt::put::array_len(buf, p, len);
         #(#items)*
     )
 }

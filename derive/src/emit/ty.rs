@@ -41,7 +41,7 @@ impl TyGen {
         respan(quote!(#p), self.span)
     }
 
-    fn wire_of(&self, path: &str) -> TokenStream {
+    pub(super) fn wire_of(&self, path: &str) -> TokenStream {
         let p = self.named_path(path);
         let rt = rt();
         let span = self.span;

@@ -4,6 +4,7 @@
 
 pub(crate) mod fail;
 mod marker;
+pub mod put;
 mod read;
 pub mod write;
 

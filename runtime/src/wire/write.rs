@@ -47,12 +47,18 @@ pub fn int(out: &mut Vec<u8>, v: i64) {
 /// `log2` of the int width (1, 2, 4 or 8 bytes) that holds `n` significant bytes.
 const WIDTH_LOG: [u8; 9] = [0, 0, 1, 2, 2, 3, 3, 3, 3];
 
+/// `log2` of the smallest int width (1, 2, 4 or 8 bytes) holding `significant` bits.
+#[inline(always)]
+pub(crate) fn width_log(significant: u32) -> u8 {
+    WIDTH_LOG[(significant.div_ceil(8) as usize).min(8)]
+}
+
 /// The marker `base + log2(width)` (`cc` uint family, `d0` int family) and the low `width`
 /// bytes of `bits`, big-endian, where `width` is the smallest of 1, 2, 4, 8 bytes holding
 /// `significant` bits. Branch-free: one fixed 9-byte append, then the length is cut back.
 #[inline(always)]
 fn wide_int(out: &mut Vec<u8>, base: u8, bits: u64, significant: u32) {
-    let log = WIDTH_LOG[(significant.div_ceil(8) as usize).min(8)];
+    let log = width_log(significant);
     let width = 1usize << log;
     let body = (bits << (64 - 8 * width)).to_be_bytes();
     let mut head = [0u8; 9];
@@ -94,12 +100,8 @@ pub fn f64(out: &mut Vec<u8>, v: f64) {
 /// encoders check schema lengths first).
 #[inline]
 pub fn str(out: &mut Vec<u8>, v: &str) {
-    let len = wire_len(v.len());
-    if len < 32 {
-        out.push(0xa0 | len as u8);
-    } else {
-        sized_header(out, [0xd9, 0xda, 0xdb], len);
-    }
+    let (h, n) = str_header(v.len());
+    out.extend_from_slice(&h[..n]);
     out.extend_from_slice(v.as_bytes());
 }
 
@@ -110,7 +112,8 @@ pub fn str(out: &mut Vec<u8>, v: &str) {
 /// If longer than `u32::MAX` bytes, which msgpack cannot represent.
 #[inline]
 pub fn bin(out: &mut Vec<u8>, v: &[u8]) {
-    sized_header(out, [0xc4, 0xc5, 0xc6], wire_len(v.len()));
+    let (h, n) = bin_header(v.len());
+    out.extend_from_slice(&h[..n]);
     out.extend_from_slice(v);
 }
 
@@ -120,7 +123,8 @@ pub fn array_len(out: &mut Vec<u8>, len: u32) {
     if len < 16 {
         out.push(0x90 | len as u8);
     } else {
-        wide_header(out, [0xdc, 0xdd], len);
+        let (h, n) = wide_header([0xdc, 0xdd], len);
+        out.extend_from_slice(&h[..n]);
     }
 }
 
@@ -130,7 +134,8 @@ pub fn map_len(out: &mut Vec<u8>, len: u32) {
     if len < 16 {
         out.push(0x80 | len as u8);
     } else {
-        wide_header(out, [0xde, 0xdf], len);
+        let (h, n) = wide_header([0xde, 0xdf], len);
+        out.extend_from_slice(&h[..n]);
     }
 }
 
@@ -149,28 +154,45 @@ fn too_long(len: usize) -> ! {
     panic!("tuplet: {len} bytes exceed msgpack's u32 length limit")
 }
 
+/// A str header for `len` bytes (fixstr, str8, str16 or str32): its bytes and their count.
+#[inline]
+pub(crate) fn str_header(len: usize) -> ([u8; 5], usize) {
+    let len = wire_len(len);
+    if len < 32 {
+        ([0xa0 | len as u8, 0, 0, 0, 0], 1)
+    } else {
+        sized_header([0xd9, 0xda, 0xdb], len)
+    }
+}
+
+/// A bin header for `len` bytes (bin8, bin16 or bin32): its bytes and their count.
+#[inline]
+pub(crate) fn bin_header(len: usize) -> ([u8; 5], usize) {
+    sized_header([0xc4, 0xc5, 0xc6], wire_len(len))
+}
+
 /// An 8/16/32-bit length header with the given markers.
 #[inline]
-fn sized_header(out: &mut Vec<u8>, markers: [u8; 3], len: u32) {
+fn sized_header(markers: [u8; 3], len: u32) -> ([u8; 5], usize) {
     if len <= 0xff {
-        out.extend_from_slice(&[markers[0], len as u8]);
+        ([markers[0], len as u8, 0, 0, 0], 2)
     } else if len <= 0xffff {
-        out.push(markers[1]);
-        out.extend_from_slice(&(len as u16).to_be_bytes());
+        let b = (len as u16).to_be_bytes();
+        ([markers[1], b[0], b[1], 0, 0], 3)
     } else {
-        out.push(markers[2]);
-        out.extend_from_slice(&len.to_be_bytes());
+        let b = len.to_be_bytes();
+        ([markers[2], b[0], b[1], b[2], b[3]], 5)
     }
 }
 
 /// A 16/32-bit count header with the given markers.
 #[inline]
-fn wide_header(out: &mut Vec<u8>, markers: [u8; 2], len: u32) {
+pub(crate) fn wide_header(markers: [u8; 2], len: u32) -> ([u8; 5], usize) {
     if len <= 0xffff {
-        out.push(markers[0]);
-        out.extend_from_slice(&(len as u16).to_be_bytes());
+        let b = (len as u16).to_be_bytes();
+        ([markers[0], b[0], b[1], 0, 0], 3)
     } else {
-        out.push(markers[1]);
-        out.extend_from_slice(&len.to_be_bytes());
+        let b = len.to_be_bytes();
+        ([markers[1], b[0], b[1], b[2], b[3]], 5)
     }
 }

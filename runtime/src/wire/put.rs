@@ -1,0 +1,227 @@
+//! The slice writer: the same encodings as [`write`](super::write), written at a position of
+//! a pre-sized byte slice and returning the position after the value.
+//!
+//! A record whose compact encoding has a largest size (`Wire::MAX_SIZE`) is encoded through
+//! here: [`bounded`] grows the output once by that size plus [`SLACK`], the derived code
+//! writes every value at a cursor held in a register (no per-value capacity check or length
+//! update in memory, as appending to a `Vec` needs), and the output is cut back to the bytes
+//! written. Every function writes a fixed number of bytes (an int always 9: its marker and 8
+//! big-endian bytes, of which only the first `1 + width` count), so the slice needs
+//! [`SLACK`] bytes beyond the largest encoding; the next value overwrites the rest.
+//!
+//! Indexing is checked: a slice too short for a write is a bug in a `MAX_SIZE` and panics
+//! rather than writing out of bounds. The tests compare every boundary with [`write`]
+//! (`runtime/tests/writer.rs`).
+
+use super::write;
+use crate::error::Error;
+
+/// Bytes past the largest encoding that a fixed-size write may touch.
+pub const SLACK: usize = 8;
+
+/// Encodes through the slice writer: grows `out` by `max + SLACK` bytes, runs `encode` from
+/// the old end, then cuts `out` back to the bytes written (on an error, to its old length).
+#[inline]
+pub fn bounded(
+    out: &mut Vec<u8>,
+    max: usize,
+    encode: impl FnOnce(&mut [u8], usize) -> Result<usize, Error>,
+) -> Result<(), Error> {
+    let start = out.len();
+    out.resize(start + max + SLACK, 0);
+    match encode(out, start) {
+        Ok(end) => {
+            out.truncate(end);
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// Writes `bytes` at `p` (all `N` of them) and returns `p + n`.
+#[inline(always)]
+fn put<const N: usize>(buf: &mut [u8], p: usize, bytes: [u8; N], n: usize) -> usize {
+    match buf.get_mut(p..p + N) {
+        Some(dst) => dst.copy_from_slice(&bytes),
+        None => short(buf.len(), p + N),
+    }
+    p + n
+}
+
+#[cold]
+#[inline(never)]
+fn short(len: usize, need: usize) -> ! {
+    panic!("tuplet: slice writer needs {need} bytes, has {len} (a MAX_SIZE is wrong)")
+}
+
+/// Writes one byte (nil, a bool, a fixint, a fix header) at `p`.
+#[inline(always)]
+pub fn byte(buf: &mut [u8], p: usize, b: u8) -> usize {
+    put(buf, p, [b], 1)
+}
+
+/// Writes nil.
+#[inline(always)]
+pub fn nil(buf: &mut [u8], p: usize) -> usize {
+    byte(buf, p, 0xc0)
+}
+
+/// Writes a bool.
+#[inline(always)]
+pub fn bool(buf: &mut [u8], p: usize, v: bool) -> usize {
+    byte(buf, p, 0xc2 | v as u8)
+}
+
+/// Writes an int known to lie in `-32..=127`: a fixint, one byte.
+#[inline(always)]
+pub fn fixint(buf: &mut [u8], p: usize, v: i64) -> usize {
+    byte(buf, p, v as u8)
+}
+
+/// Writes a signed int in its smallest encoding, as [`write::int`]. Branch-free: the marker,
+/// the width and the fixint case are selected, not branched on.
+#[inline(always)]
+pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
+    let bits = v as u64;
+    let neg = v < 0;
+    // Significant bits: of the value (non-negative), or of its complement plus the sign bit.
+    let magnitude = if neg { !bits } else { bits };
+    let significant = 64 - magnitude.leading_zeros() + neg as u32;
+    let base = if neg { 0xd0 } else { 0xcc };
+    wide(buf, p, bits, base, significant, bits.wrapping_add(32) < 160)
+}
+
+/// Writes an int known to lie in `MIN..=MAX` in its smallest encoding, as [`int`]: what
+/// derived code calls for an int or quantized field, whose bounds are constants. Widths the
+/// range cannot need are compiled out; the rest are picked by comparisons and conditional
+/// moves (no table, no variable shift) and written as one 8-byte store (marker and up to 4
+/// body bytes). A range reaching beyond 32 bits takes [`int`].
+#[inline(always)]
+pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) -> usize {
+    if MIN >= -32 && MAX <= 127 {
+        return fixint(buf, p, v);
+    }
+    if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
+        return int(buf, p, v);
+    }
+    let neg = MIN < 0 && v < 0;
+    // The value, or its complement when negative: it fits uN (or, negative, iN) below
+    // 2^N >> neg.
+    let a = (if neg { !v } else { v }) as u64;
+    let family = if neg { 0xd0 } else { 0xcc }; // uint8 or int8; +1 per width step
+    let bits = v as u64;
+    let (mut word, mut n) = (0, 0);
+    if MAX > 0xffff || MIN < -0x8000 {
+        word = (family + 2) | (u64::from((bits as u32).swap_bytes()) << 8);
+        n = 5;
+    }
+    if MAX > 0xff || MIN < -0x80 {
+        let w16 = (family + 1) | (u64::from((bits as u16).swap_bytes()) << 8);
+        (word, n) = pick(a < (0x1_0000 >> neg as u32), (w16, 3), (word, n));
+    }
+    (word, n) = pick(
+        a < (0x100 >> neg as u32),
+        (family | ((bits & 0xff) << 8), 2),
+        (word, n),
+    );
+    (word, n) = pick(a < (0x80 >> (2 * neg as u32)), (bits & 0xff, 1), (word, n));
+    put(buf, p, word.to_le_bytes(), n)
+}
+
+/// `a` if `c`, else `b`, by masking: data-dependent widths are a coin toss for the branch
+/// predictor, so the choice is made without a branch.
+#[inline(always)]
+fn pick(c: bool, a: (u64, usize), b: (u64, usize)) -> (u64, usize) {
+    let m = (c as u64).wrapping_neg();
+    let word = (a.0 & m) | (b.0 & !m);
+    let n = (a.1 & m as usize) | (b.1 & !m as usize);
+    (word, n)
+}
+
+/// Writes an unsigned int in its smallest encoding, as [`write::uint`].
+#[inline(always)]
+pub fn uint(buf: &mut [u8], p: usize, v: u64) -> usize {
+    wide(buf, p, v, 0xcc, 64 - v.leading_zeros(), v < 0x80)
+}
+
+/// The 9-byte write of an int: `fix` picks the fixint byte, otherwise marker `base +
+/// log2(width)` and the low `width` bytes of `bits` big-endian, the smallest of 1, 2, 4, 8
+/// bytes holding `significant` bits.
+#[inline(always)]
+fn wide(buf: &mut [u8], p: usize, bits: u64, base: u8, significant: u32, fix: bool) -> usize {
+    let log = write::width_log(significant);
+    let width = 1usize << log;
+    let body = (bits << (64 - 8 * width)).to_be_bytes();
+    let mut head = [0u8; 9];
+    head[0] = if fix { bits as u8 } else { base + log };
+    head[1..].copy_from_slice(&body);
+    put(buf, p, head, if fix { 1 } else { 1 + width })
+}
+
+/// Writes a float32 (`ca`).
+#[inline(always)]
+pub fn f32(buf: &mut [u8], p: usize, v: f32) -> usize {
+    let b = v.to_bits().to_be_bytes();
+    put(buf, p, [0xca, b[0], b[1], b[2], b[3]], 5)
+}
+
+/// Writes a float64 (`cb`).
+#[inline(always)]
+pub fn f64(buf: &mut [u8], p: usize, v: f64) -> usize {
+    let mut head = [0xcb; 9];
+    head[1..].copy_from_slice(&v.to_be_bytes());
+    put(buf, p, head, 9)
+}
+
+/// Writes a str header and its bytes, as [`write::str`].
+#[inline]
+pub fn str(buf: &mut [u8], p: usize, v: &str) -> usize {
+    let p = header(buf, p, &write::str_header(v.len()));
+    bytes(buf, p, v.as_bytes())
+}
+
+/// Writes a bin header and its bytes, as [`write::bin`].
+#[inline]
+pub fn bin(buf: &mut [u8], p: usize, v: &[u8]) -> usize {
+    let p = header(buf, p, &write::bin_header(v.len()));
+    bytes(buf, p, v)
+}
+
+/// Writes an array header, as [`write::array_len`].
+#[inline(always)]
+pub fn array_len(buf: &mut [u8], p: usize, len: u32) -> usize {
+    if len < 16 {
+        byte(buf, p, 0x90 | len as u8)
+    } else {
+        header(buf, p, &write::wide_header([0xdc, 0xdd], len))
+    }
+}
+
+/// Writes a map header, as [`write::map_len`].
+#[inline(always)]
+pub fn map_len(buf: &mut [u8], p: usize, len: u32) -> usize {
+    if len < 16 {
+        byte(buf, p, 0x80 | len as u8)
+    } else {
+        header(buf, p, &write::wide_header([0xde, 0xdf], len))
+    }
+}
+
+/// A header of up to 5 bytes, `(bytes, length)`.
+#[inline(always)]
+fn header(buf: &mut [u8], p: usize, &(h, n): &([u8; 5], usize)) -> usize {
+    put(buf, p, h, n)
+}
+
+/// Writes `bytes` as they are (a length only known at run time).
+#[inline(always)]
+pub fn bytes(buf: &mut [u8], p: usize, bytes: &[u8]) -> usize {
+    match buf.get_mut(p..p + bytes.len()) {
+        Some(dst) => dst.copy_from_slice(bytes),
+        None => short(buf.len(), p + bytes.len()),
+    }
+    p + bytes.len()
+}
