@@ -895,7 +895,13 @@ fn entity_key(
         Some(key) => at.member(key),
         None => at.clone(),
     };
-    cx.push(&rules::ENTITY_KEY_CHANGED, Hurts::Both, &at, show(old), show(new));
+    cx.push(
+        &rules::ENTITY_KEY_CHANGED,
+        Hurts::Both,
+        &at,
+        show(old),
+        show(new),
+    );
 }
 
 fn show_variant(v: &LockVariant) -> String {
