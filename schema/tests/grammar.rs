@@ -824,3 +824,28 @@ fn key_len_bounds_string_map_keys() {
         assert!(e.starts_with(want), "{e}");
     }
 }
+
+#[test]
+fn an_optional_field_named_like_an_object_prototype_member_is_refused_and_a_required_one_is_not() {
+    let e = error(
+        parse_quote! {
+            pub struct Odd {
+                pub toString: Option<u8>,
+            }
+        },
+        Derive::Record,
+    );
+    assert!(
+        e.contains("an optional field cannot be named `toString`") && e.contains("legacy"),
+        "{e}"
+    );
+    let item = parse(
+        parse_quote! {
+            pub struct Odd {
+                pub toString: u8,
+            }
+        },
+        Derive::Record,
+    );
+    assert_eq!(fields(&item)[0].name, "toString");
+}

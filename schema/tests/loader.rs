@@ -238,6 +238,15 @@ fn struct_variant_field_named_kind_is_rejected() {
 }
 
 #[test]
+fn optional_field_named_like_an_object_prototype_member_is_rejected() {
+    assert_one(
+        "optional_value_of",
+        "src/lib.rs:3:9",
+        "an optional field cannot be named `valueOf`",
+    );
+}
+
+#[test]
 fn field_named_proto_is_rejected() {
     assert_one(
         "proto_field",

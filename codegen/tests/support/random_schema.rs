@@ -311,11 +311,16 @@ impl Gen {
             } else {
                 format!("f{i}")
             };
-            if names.contains(&name) || (!allow_kind && name == "kind") {
+            let mut f = self.field(0);
+            // The grammar refuses an optional field named like an `Object.prototype` member.
+            let inherited = ["constructor", "toString", "valueOf", "hasOwnProperty"];
+            if names.contains(&name)
+                || (!allow_kind && name == "kind")
+                || (f.ty.starts_with("Option<") && inherited.contains(&name.as_str()))
+            {
                 name = format!("f{i}");
             }
             names.push(name.clone());
-            let mut f = self.field(0);
             if self.rng.chance(15) && !f.attrs.iter().any(|a| a.starts_with("legacy")) {
                 f.attrs.push(format!("legacy = \"old_{name}\""));
             }
@@ -359,6 +364,9 @@ impl Gen {
                 numbers.push(n);
             }
         }
+        // Ascending, so the implicit discriminant of an open enum's `Unknown` (the last
+        // number plus one) is no variant's.
+        numbers.sort_unstable();
         let reserved = loop {
             let r = self.rng.below(100) as i64 + 50;
             if !numbers.contains(&r) {

@@ -70,6 +70,7 @@ fn check_record(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
 
 fn check_field(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
     check_key_name(cx, &f.name, sp.ident, "field");
+    check_optional_field_name(cx, f, sp.ident);
     for key in &f.legacy {
         check_key_name(cx, key, sp.key("legacy"), "legacy key");
     }
@@ -239,6 +240,40 @@ fn check_key_name(cx: &Ctxt, name: &str, span: proc_macro2::Span, what: &str) {
             format!(
                 "a {what} named `__proto__` sets a JavaScript object's prototype instead of a \
                  property, so TypeScript would lose it; rename it"
+            ),
+        );
+    }
+}
+
+/// The members every JavaScript object inherits from `Object.prototype` (`__proto__` is
+/// refused for every key by `check_key_name`).
+const OBJECT_PROTOTYPE_MEMBERS: &[&str] = &[
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+];
+
+/// An optional field is absent from the TypeScript object while unset, so a name inherited
+/// from `Object.prototype` would read as the inherited function (and the package would not
+/// type-check): refused, with the fix.
+fn check_optional_field_name(cx: &Ctxt, f: &Field, span: proc_macro2::Span) {
+    if matches!(f.ty, TypeRef::Option { .. }) && OBJECT_PROTOTYPE_MEMBERS.contains(&f.name.as_str())
+    {
+        cx.error(
+            span,
+            format!(
+                "an optional field cannot be named `{0}`: while unset, a JavaScript object \
+                 still has an inherited `{0}`, so TypeScript would read a function; rename the \
+                 field (`#[tuplet(legacy = \"{0}\")]` keeps its named-shape key)",
+                f.name
             ),
         );
     }

@@ -1,0 +1,4 @@
+#[derive(tuplet::Record)]
+pub struct Odd {
+    pub valueOf: Option<u8>,
+}
