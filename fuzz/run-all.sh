@@ -11,9 +11,11 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(decode_village ircodec_agrees envelope_c2s envelope_s2c named_shape decode_input lock_file source_loader)
 fi
+# The largest input: 4096 bytes, but whole village source files (up to 24 KB) for the loader.
+max_len() { if [ "$1" = source_loader ]; then echo 32768; else echo 4096; fi; }
 # The lines of a run's log worth keeping: seed, corpus at start and end, runs, final stats.
 stats() {
-  echo "target: $1, $(date -u +%Y-%m-%d), max_total_time=$secs, max_len=4096"
+  echo "target: $1, $(date -u +%Y-%m-%d), max_total_time=$secs, max_len=$(max_len "$1")"
   grep -E "^INFO: Seed|seed corpus|INITED|DONE|^Done [0-9]+ runs|^stat::|ERROR|crash-" "$2" || true
 }
 
@@ -22,7 +24,7 @@ for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   nice -n 19 cargo +nightly fuzz build -O "$t"
   log=$(mktemp)
-  nice -n 19 cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -max_len=4096 \
+  nice -n 19 cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -max_len="$(max_len "$t")" \
     -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 >"$log" 2>&1 || { tail -50 "$log"; exit 1; }
   stats "$t" "$log" >"stats/$t.txt"
   rm -f "$log"

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each target uses a part
 
+use std::cell::RefCell;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -12,6 +13,7 @@ use tuplet_codegen::commands::decode::{base64, parse_payload, plain, unbase64};
 use tuplet_codegen::ircodec;
 use tuplet_schema::compat::{check, Deploy, Lock};
 use tuplet_schema::ir::Dir;
+use tuplet_schema::loader::SourceTree;
 use tuplet_schema::ResolvedSchema;
 use village::dispatch::{ClientMessage, ServerMessage};
 
@@ -149,48 +151,71 @@ pub fn lock_file(data: &[u8]) -> bool {
     true
 }
 
-/// A crate's folder and its source files (path, text), sorted.
-type CrateCopy = (PathBuf, Vec<(PathBuf, Vec<u8>)>);
-
-/// A private copy of the village crate (`Cargo.toml` and `src/`) and its source files.
-fn village_copy() -> &'static CrateCopy {
-    static COPY: OnceLock<CrateCopy> = OnceLock::new();
-    COPY.get_or_init(|| {
-        let base = std::env::temp_dir().join(format!("tuplet-fuzz-loader-{}", std::process::id()));
+/// The village's source files, as (path relative to the crate, text), sorted by path.
+fn village_files() -> &'static [(PathBuf, String)] {
+    static FILES: OnceLock<Vec<(PathBuf, String)>> = OnceLock::new();
+    FILES.get_or_init(|| {
         let mut files = Vec::new();
-        copy_dir(&village_dir().join("src"), &base.join("src"), &mut files);
-        std::fs::copy(village_dir().join("Cargo.toml"), base.join("Cargo.toml")).unwrap();
+        collect(&village_dir(), Path::new("src"), &mut files);
         files.sort();
-        (base, files)
+        files
     })
 }
 
-fn copy_dir(from: &Path, to: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
+fn collect(base: &Path, dir: &Path, files: &mut Vec<(PathBuf, String)>) {
+    for entry in std::fs::read_dir(base.join(dir)).unwrap() {
         let entry = entry.unwrap();
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        let path = dir.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            copy_dir(&src, &dst, files);
+            collect(base, &path, files);
         } else {
-            let text = std::fs::read(&src).unwrap();
-            std::fs::write(&dst, &text).unwrap();
-            files.push((dst, text));
+            files.push((path, std::fs::read_to_string(entry.path()).unwrap()));
         }
     }
 }
 
+thread_local! {
+    /// The village's files, parsed once per thread: parsing the 63 files is most of a
+    /// load's cost, and a run replaces only one.
+    static VILLAGE_TREE: RefCell<Option<SourceTree>> = const { RefCell::new(None) };
+}
+
 /// `source_loader`: the first byte picks one of the village's source files, the rest
-/// replaces its text in a private copy of the crate, and the crate is loaded (a bad file is
-/// a `LoadErrors`, never a panic). Returns whether it loaded.
+/// (as UTF-8, invalid sequences replaced) replaces its text in memory, and the crate is
+/// loaded. A bad file is a `LoadErrors`, never a panic, and each error names one of the
+/// crate's files and a line. Returns whether it loaded.
 pub fn source_loader(data: &[u8]) -> bool {
     let Some((&pick, text)) = data.split_first() else {
         return false;
     };
-    let (base, files) = village_copy();
-    let (file, original) = &files[pick as usize % files.len()];
-    std::fs::write(file, text).unwrap();
-    let loaded = tuplet_schema::loader::load(base).is_ok();
-    std::fs::write(file, original).unwrap();
-    loaded
+    let files = village_files();
+    let (file, _) = &files[pick as usize % files.len()];
+    let text = String::from_utf8_lossy(text);
+    let loaded = VILLAGE_TREE.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        let village = cell.get_or_insert_with(|| {
+            let mut tree = SourceTree::new();
+            for (path, text) in files {
+                tree.insert(path, text);
+            }
+            tree
+        });
+        let mut tree = village.clone();
+        tree.insert(file, &text);
+        tree.load()
+    });
+    let Err(errors) = loaded else { return true };
+    assert!(!errors.0.is_empty(), "a failed load without errors");
+    for e in &errors.0 {
+        assert!(
+            files.iter().any(|(path, _)| path == &e.file),
+            "an error without a file of the crate: {e}"
+        );
+        // Built for fuzzing (cargo-fuzz sets `--cfg fuzzing`), proc-macro2 keeps no span
+        // locations: every line is 0.
+        #[allow(unexpected_cfgs)]
+        let fuzzing = cfg!(fuzzing);
+        assert!(fuzzing || e.line >= 1, "an error without a line: {e}");
+    }
+    false
 }

@@ -1,6 +1,7 @@
 //! The source loader: a schema crate's files -> the per-item IR (the same grammar the derive
 //! runs, item by item) -> the resolved IR (references resolved across files, cross-item
-//! checks done).
+//! checks done), from a crate directory on disk ([`load`]) or from files held in memory
+//! ([`SourceTree`]).
 //!
 //! It reads source as written and never expands macros or evaluates `cfg`, so it rejects
 //! what the compiler could see differently, each with `file:line:col` and the fix:
@@ -20,16 +21,19 @@
 mod error;
 mod modules;
 mod resolve;
+mod sources;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use error::{LoadError, LoadErrors};
+pub use sources::SourceTree;
 
 use crate::grammar::{parse_item, Derive};
 use crate::ir::Item;
 use crate::resolved::ResolvedSchema;
 use modules::Walk;
+use sources::{Disk, Files};
 
 /// One tuplet item as the loader parsed it: the per-item IR and where it is written.
 #[derive(Debug, Clone)]
@@ -85,7 +89,16 @@ pub fn load(crate_dir: &Path) -> Result<ResolvedSchema, LoadErrors> {
 /// references of items that parsed are resolved even when others did not (a reference to
 /// an item that failed is not reported again).
 pub fn load_from(crate_dir: &Path, root: &Path) -> Result<ResolvedSchema, LoadErrors> {
-    let (loaded, mut errors) = walk(crate_dir, root);
+    load_with(&Disk, crate_dir, root)
+}
+
+/// [`load_from`] reading through `files`.
+fn load_with(
+    files: &dyn Files,
+    crate_dir: &Path,
+    root: &Path,
+) -> Result<ResolvedSchema, LoadErrors> {
+    let (loaded, mut errors) = walk(files, crate_dir, root);
     match resolve::resolve(&loaded) {
         Ok(schema) if errors.is_empty() => Ok(schema),
         Ok(_) => Err(LoadErrors(errors).sorted()),
@@ -104,7 +117,7 @@ pub fn load_items(crate_dir: &Path) -> Result<Loaded, LoadErrors> {
 /// Loads a crate from an explicit root file (`crate_dir` only shortens file names in the
 /// resolved IR).
 pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErrors> {
-    let (loaded, errors) = walk(crate_dir, root);
+    let (loaded, errors) = walk(&Disk, crate_dir, root);
     if errors.is_empty() {
         Ok(loaded)
     } else {
@@ -113,8 +126,8 @@ pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErro
 }
 
 /// Walks and parses the crate: every item that parsed, and every error found.
-fn walk(crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadError>) {
-    let walk = Walk::crate_from(root);
+fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadError>) {
+    let walk = Walk::crate_from(files, root);
     let mut errors = walk.errors.clone();
     resolve::check_uses(&walk, &mut errors);
     let mut items = BTreeMap::new();

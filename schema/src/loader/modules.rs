@@ -11,6 +11,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Item, Token, UseTree};
 
 use super::error::LoadError;
+use super::sources::Files;
 use crate::grammar::Derive;
 
 /// One module of the crate.
@@ -85,10 +86,10 @@ struct Dirs {
 }
 
 impl Walk {
-    /// Walks the crate whose root file is `root` (`src/lib.rs`).
-    pub fn crate_from(root: &Path) -> Walk {
+    /// Walks the crate whose root file is `root` (`src/lib.rs`), reading through `files`.
+    pub fn crate_from(files: &dyn Files, root: &Path) -> Walk {
         let mut walk = Walk::default();
-        let items = match read(root) {
+        let items = match files.items(root) {
             Ok(items) => items,
             Err(e) => {
                 walk.errors.push(e);
@@ -99,12 +100,15 @@ impl Walk {
             children: root.parent().unwrap_or(Path::new("")).to_path_buf(),
             inline: false,
         };
-        walk.module("crate".into(), None, root.to_path_buf(), false, items, dirs);
+        let root = root.to_path_buf();
+        walk.module(files, "crate".into(), None, root, false, items, dirs);
         walk
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn module(
         &mut self,
+        files: &dyn Files,
         path: String,
         parent: Option<usize>,
         file: PathBuf,
@@ -130,7 +134,7 @@ impl Walk {
                 Item::Mod(m) => {
                     let name = m.ident.to_string();
                     self.define(index, &mut seen, &file, &m.ident, "module");
-                    if let Some(child) = self.child(index, &path, &file, cfg, &dirs, m) {
+                    if let Some(child) = self.child(files, index, &path, &file, cfg, &dirs, m) {
                         self.modules[index].children.insert(name, child);
                     }
                 }
@@ -230,8 +234,10 @@ impl Walk {
 
     /// Walks the module declared by `m`, returning its index; `None` when its file is
     /// missing (reported unless the module is `#[cfg]`'d).
+    #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
+        files: &dyn Files,
         parent: usize,
         parent_path: &str,
         file: &Path,
@@ -253,7 +259,8 @@ impl Walk {
                 children: sub,
                 inline: true,
             };
-            return Some(self.module(path, Some(parent), file.to_path_buf(), cfg, items, dirs));
+            let file = file.to_path_buf();
+            return Some(self.module(files, path, Some(parent), file, cfg, items, dirs));
         }
         let (target, children) = match &path_attr {
             Some((p, span)) => {
@@ -263,7 +270,7 @@ impl Walk {
                     file.parent().unwrap_or(Path::new("")).to_path_buf()
                 };
                 let target = base.join(p);
-                if !target.is_file() {
+                if !files.is_file(&target) {
                     if !cfg {
                         self.errors.push(LoadError::at(
                             file,
@@ -284,9 +291,9 @@ impl Walk {
             None => {
                 let flat = dirs.children.join(format!("{name}.rs"));
                 let nested = dirs.children.join(&name).join("mod.rs");
-                if flat.is_file() {
+                if files.is_file(&flat) {
                     (flat, dirs.children.join(&name))
-                } else if nested.is_file() {
+                } else if files.is_file(&nested) {
                     (nested, dirs.children.join(&name))
                 } else {
                     if !cfg {
@@ -305,7 +312,7 @@ impl Walk {
                 }
             }
         };
-        let items = match read(&target) {
+        let items = match files.items(&target) {
             Ok(items) => items,
             Err(e) => {
                 self.errors.push(e);
@@ -316,17 +323,8 @@ impl Walk {
             children,
             inline: false,
         };
-        Some(self.module(path, Some(parent), target, cfg, items, dirs))
+        Some(self.module(files, path, Some(parent), target, cfg, items, dirs))
     }
-}
-
-/// Reads and parses one file.
-fn read(file: &Path) -> Result<Vec<Item>, LoadError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| LoadError::at_line(file, 0, 0, format!("cannot read the file: {e}")))?;
-    syn::parse_file(&text)
-        .map(|f| f.items)
-        .map_err(|e| LoadError::at(file, e.span(), format!("does not parse as Rust: {e}")))
 }
 
 /// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).

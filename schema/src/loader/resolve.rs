@@ -197,8 +197,8 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
                 .split("::")
                 .map(str::to_string)
                 .collect();
-            let span = type_span(&found.input, &written);
-            let err = |msg: String| LoadError::at(&li.file, span, msg);
+            // Found only for an error: printing every field's type is most of a load.
+            let err = |msg: String| LoadError::at(&li.file, type_span(&found.input, &written), msg);
             let target = if written.starts_with("::") {
                 Ok(Target::External)
             } else {
