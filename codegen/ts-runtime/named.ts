@@ -4,7 +4,7 @@
  * checks in the same order as the Rust derive: every key, a field's canonical name or legacy
  * alias, a spread array one key per element; duplicates rejected, unknown keys skipped; then
  * missing fields in slot order. Part of the package's runtime (hand-written, embedded by the
- * emitter from codegen/src/emit/typescript/ts).
+ * emitter from codegen/ts-runtime).
  */
 
 import { duplicate, missing, missingIndex } from "./checks.js";
