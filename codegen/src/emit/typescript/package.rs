@@ -73,6 +73,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/values.ts"),
     ),
     (
+        "table.ts",
+        "codegen/ts-runtime/table.ts",
+        include_str!("../../../ts-runtime/table.ts"),
+    ),
+    (
         "named.ts",
         "codegen/ts-runtime/named.ts",
         include_str!("../../../ts-runtime/named.ts"),
