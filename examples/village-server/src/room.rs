@@ -141,11 +141,11 @@ impl Room {
 
     /// Runs the room until every sender of its channel is gone.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Event>) {
-        let mut tick = tokio::time::interval(self.config.tick());
+        let mut ticks = crate::ticker::start(self.config.tick());
         loop {
             tokio::select! {
                 biased;
-                at = tick.tick() => self.on_tick(at.into_std()),
+                Some(at) = ticks.recv() => self.on_tick(at),
                 ev = rx.recv() => match ev {
                     Some(ev) => self.on_event(ev),
                     None => break,
