@@ -244,20 +244,20 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
                 n += 1;
                 let (p, r) = walk.step(n);
                 let seq = n as u32;
-                c.send(PlayerMove { p, r, t: now_ms(), seq: Some(seq), flags: None })
+                c.feed(PlayerMove { p, r, t: now_ms(), seq: Some(seq), flags: None })
                     .await
                     .map_err(err)?;
                 res.valid_sent += 1;
                 res.moves_sent += u64::from(measuring);
                 if n.is_multiple_of(5) {
-                    c.send(PlayerHeartbeat { t: now_ms(), visible: true, fps: Some(60) })
+                    c.feed(PlayerHeartbeat { t: now_ms(), visible: true, fps: Some(60) })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(20) {
                     let nonce = n as u32;
-                    c.send(DiagPing { nonce, sent: now_ms(), want_stats: false })
+                    c.feed(DiagPing { nonce, sent: now_ms(), want_stats: false })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
@@ -267,29 +267,31 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
                 }
                 if (n + off).is_multiple_of(50) {
                     let text = format!("hello from bot {} ({n})", plan.index);
-                    c.send(ChatSay { text, channel: Channel::Local, reply_to: None })
+                    c.feed(ChatSay { text, channel: Channel::Local, reply_to: None })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(70) {
-                    c.send(EmotePlay { emote: Emote::Wave, looping: false }).await.map_err(err)?;
+                    c.feed(EmotePlay { emote: Emote::Wave, looping: false }).await.map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(90) {
-                    c.send(WatergunSpray { from: p, yaw: r, pitch: 0.1, pressure: 0.7 })
+                    c.feed(WatergunSpray { from: p, yaw: r, pitch: 0.1, pressure: 0.7 })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if n == 3 && plan.birds {
-                    c.send(village::birds::BirdSubscribe { on: true }).await.map_err(err)?;
+                    c.feed(village::birds::BirdSubscribe { on: true }).await.map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if plan.garbage && n.is_multiple_of(10) {
-                    c.send_raw(garbage(n / 10)).await.map_err(err)?;
+                    c.feed_raw(garbage(n / 10)).await.map_err(err)?;
                     res.garbage_sent += 1;
                 }
+                // One socket write for the step's messages.
+                c.flush().await.map_err(err)?;
             }
             frame = c.next() => {
                 let Some(f) = frame else {
