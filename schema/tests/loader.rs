@@ -238,6 +238,15 @@ fn struct_variant_field_named_kind_is_rejected() {
 }
 
 #[test]
+fn open_enum_variant_named_unknown_is_rejected() {
+    assert_one(
+        "open_variant_unknown",
+        "src/lib.rs:5:5",
+        "a variant of an open enum with data cannot be named `unknown`",
+    );
+}
+
+#[test]
 fn optional_field_named_like_an_object_prototype_member_is_rejected() {
     assert_one(
         "optional_value_of",

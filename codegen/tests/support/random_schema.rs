@@ -4,7 +4,8 @@
 //! `item_len` too), options, maps, nested records, unit enums and enums with data (open and
 //! closed, reserved numbers), flags (open and closed, reserved bits), legacy aliases, reserved
 //! slots, messages of both directions, dispatch enums, and awkward names (type names of the JS
-//! runtime and globals, one type name in two modules, field names of `Object.prototype`).
+//! runtime and globals, one type name in two modules, field and variant names of
+//! `Object.prototype`, variants named `unknown`, `kind` or `tag`).
 //!
 //! One seed is one module `s{seed}` of a crate; several seeds share a crate (and one build).
 
@@ -67,6 +68,9 @@ const AWKWARD_FIELDS: &[&str] = &[
     "kind",
     "value",
 ];
+/// Variant names that are awkward in TypeScript (the catch-all's `kind`, the discriminant's
+/// own name, `Object.prototype` members); `unknown` only where no catch-all reads as it.
+const AWKWARD_VARIANTS: &[&str] = &["unknown", "kind", "value", "constructor", "toString", "tag"];
 const INTS: &[(&str, i128, i128)] = &[
     ("u8", 0, u8::MAX as i128),
     ("u16", 0, u16::MAX as i128),
@@ -114,6 +118,20 @@ impl Gen {
             return name;
         }
         self.used_type_names.push(name.clone());
+        name
+    }
+
+    /// The name of variant `i`: `V{i}`, or now and then an awkward one (`unknown` only in
+    /// a unit enum or a closed enum with data: an open one's catch-all reads as it).
+    fn variant_name(&mut self, i: u64, used: &mut Vec<String>, unknown_ok: bool) -> String {
+        let mut name = format!("V{i}");
+        if self.rng.chance(15) {
+            let awkward = self.rng.pick(AWKWARD_VARIANTS).to_string();
+            if !used.contains(&awkward) && (unknown_ok || awkward != "unknown") {
+                name = awkward;
+            }
+        }
+        used.push(name.clone());
         name
     }
 
@@ -219,11 +237,15 @@ impl Gen {
                 }
             }
             4 => {
-                let inner = if self.rng.chance(60) {
+                let mut inner = if self.rng.chance(60) {
                     self.scalar(true)
                 } else {
                     self.field(depth + 1)
                 };
+                // `Vec<u8>` is bytes, not a list of ints: its int keys (`range`) would not apply.
+                while inner.ty == "u8" {
+                    inner = self.scalar(true);
+                }
                 let mut attrs: Vec<String> = inner
                     .attrs
                     .into_iter()
@@ -391,8 +413,10 @@ impl Gen {
             }
         }
         writeln!(out, "pub enum {name} {{").unwrap();
+        let mut used = Vec::new();
         for (i, n) in numbers.iter().enumerate() {
-            writeln!(out, "    V{i} = {n},").unwrap();
+            let v = self.variant_name(i as u64, &mut used, true);
+            writeln!(out, "    {v} = {n},").unwrap();
         }
         if open {
             writeln!(out, "    #[tuplet(unknown)]\n    Unknown(i64),").unwrap();
@@ -408,12 +432,14 @@ impl Gen {
         }
         writeln!(out, "pub enum {name} {{").unwrap();
         let count = self.rng.below(4) + 1;
+        let mut used = Vec::new();
         for i in 0..count {
             let tag = i * 2 + self.rng.below(2);
             writeln!(out, "    #[tuplet(tag = {tag})]").unwrap();
+            let v = self.variant_name(i, &mut used, !open);
             // The first variant has data: all-unit variants would make a unit enum.
             match self.rng.below(3) {
-                0 if i > 0 => writeln!(out, "    V{i},").unwrap(),
+                0 if i > 0 => writeln!(out, "    {v},").unwrap(),
                 0 | 1 => {
                     let f = self.field(1);
                     let attrs = if f.attrs.is_empty() {
@@ -421,10 +447,10 @@ impl Gen {
                     } else {
                         format!("#[tuplet({})] ", f.attrs.join(", "))
                     };
-                    writeln!(out, "    V{i}({attrs}{}),", f.ty).unwrap();
+                    writeln!(out, "    {v}({attrs}{}),", f.ty).unwrap();
                 }
                 _ => {
-                    writeln!(out, "    V{i} {{").unwrap();
+                    writeln!(out, "    {v} {{").unwrap();
                     let n = self.rng.below(3) + 1;
                     self.fields(out, n, "", "        ", false);
                     writeln!(out, "    }},").unwrap();

@@ -70,19 +70,32 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
         );
         quote_spanned!(span_of(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
     });
+    // A reserved id or name in use points at the variant of the message that uses it.
     let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
-        quote!(if let Some((a, _)) = #rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]) {
-            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[a]).str("` uses id ").num(#rid as u64)
-                .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new id");
-            panic!("{}", t.as_str())
+        let arms = indices.iter().map(|&i| {
+            quote_spanned!(span_of(i)=> Some((#i, _)) => {
+                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` uses id ").num(#rid as u64)
+                    .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new id");
+                panic!("{}", t.as_str())
+            })
+        });
+        quote!(match #rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]) {
+            #(#arms)*
+            _ => {}
         })
     });
     let reserved_name_asserts = d.reserved_names.iter().map(|rn| {
         let shown = format!("{rn:?}");
-        quote!(if let Some((a, _)) = #rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]) {
-            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[a]).str("` is named ").str(#shown)
-                .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new name");
-            panic!("{}", t.as_str())
+        let arms = indices.iter().map(|&i| {
+            quote_spanned!(span_of(i)=> Some((#i, _)) => {
+                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` is named ").str(#shown)
+                    .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new name");
+                panic!("{}", t.as_str())
+            })
+        });
+        quote!(match #rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]) {
+            #(#arms)*
+            _ => {}
         })
     });
 

@@ -4,8 +4,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::time::MissedTickBehavior;
+use tuplet::{Dispatch, Message};
 use village::chat::{Channel, ChatSay};
 use village::diag::{DiagBytesRequest, DiagPing, ServerStats};
+use village::dispatch::ServerMessage;
 use village::emote::{Emote, EmotePlay};
 use village::player::{PlayerHeartbeat, PlayerMove};
 use village::watergun::WatergunSpray;
@@ -117,6 +119,40 @@ impl Totals {
     }
 }
 
+const PONG: u32 = village::diag::DiagPong::ID;
+const CORRECTION: u32 = village::player::PlayerCorrection::ID;
+
+/// Bytes and frames received per envelope id: a short list (a bot gets a handful of
+/// message types), searched linearly, named once at the end.
+#[derive(Debug, Default)]
+struct ById(Vec<(u32, u64, u64)>);
+
+impl ById {
+    fn count(&mut self, id: u32, len: usize) {
+        match self.0.iter_mut().find(|e| e.0 == id) {
+            Some(e) => {
+                e.1 += len as u64;
+                e.2 += 1;
+            }
+            None => self.0.push((id, len as u64, 1)),
+        }
+    }
+
+    fn by_name(&self) -> BTreeMap<&'static str, (u64, u64)> {
+        let mut out: BTreeMap<&'static str, (u64, u64)> = BTreeMap::new();
+        for &(id, bytes, n) in &self.0 {
+            let name = ServerMessage::MESSAGES
+                .iter()
+                .find(|m| m.1 == id)
+                .map_or("(unknown)", |m| m.0);
+            let e = out.entry(name).or_default();
+            e.0 += bytes;
+            e.1 += n;
+        }
+        out
+    }
+}
+
 fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -188,6 +224,9 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
     let mut pings: Vec<(u32, Instant)> = Vec::new();
     let mut n = 0u64;
     let mut window_start: Option<(ServerStats, Instant)> = None;
+    // Whether received frames count: the phase as of this bot's last step (10 Hz).
+    let mut measuring = false;
+    let mut by_id = ById::default();
     loop {
         tokio::select! {
             _ = tick.tick() => {
@@ -195,6 +234,7 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
                 if phase == Phase::Stop {
                     break;
                 }
+                measuring = phase == Phase::Measure;
                 if plan.leader && phase == Phase::Measure && window_start.is_none() {
                     c.send(DiagBytesRequest { reset: true }).await.map_err(err)?;
                     let stats = c.stats().await.map_err(err)?;
@@ -202,23 +242,22 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
                     window_start = Some((stats, Instant::now()));
                 }
                 n += 1;
-                let measuring = phase == Phase::Measure;
                 let (p, r) = walk.step(n);
                 let seq = n as u32;
-                c.send(PlayerMove { p, r, t: now_ms(), seq: Some(seq), flags: None })
+                c.feed(PlayerMove { p, r, t: now_ms(), seq: Some(seq), flags: None })
                     .await
                     .map_err(err)?;
                 res.valid_sent += 1;
                 res.moves_sent += u64::from(measuring);
                 if n.is_multiple_of(5) {
-                    c.send(PlayerHeartbeat { t: now_ms(), visible: true, fps: Some(60) })
+                    c.feed(PlayerHeartbeat { t: now_ms(), visible: true, fps: Some(60) })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(20) {
                     let nonce = n as u32;
-                    c.send(DiagPing { nonce, sent: now_ms(), want_stats: false })
+                    c.feed(DiagPing { nonce, sent: now_ms(), want_stats: false })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
@@ -228,54 +267,55 @@ pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
                 }
                 if (n + off).is_multiple_of(50) {
                     let text = format!("hello from bot {} ({n})", plan.index);
-                    c.send(ChatSay { text, channel: Channel::Local, reply_to: None })
+                    c.feed(ChatSay { text, channel: Channel::Local, reply_to: None })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(70) {
-                    c.send(EmotePlay { emote: Emote::Wave, looping: false }).await.map_err(err)?;
+                    c.feed(EmotePlay { emote: Emote::Wave, looping: false }).await.map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if (n + off).is_multiple_of(90) {
-                    c.send(WatergunSpray { from: p, yaw: r, pitch: 0.1, pressure: 0.7 })
+                    c.feed(WatergunSpray { from: p, yaw: r, pitch: 0.1, pressure: 0.7 })
                         .await
                         .map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if n == 3 && plan.birds {
-                    c.send(village::birds::BirdSubscribe { on: true }).await.map_err(err)?;
+                    c.feed(village::birds::BirdSubscribe { on: true }).await.map_err(err)?;
                     res.valid_sent += 1;
                 }
                 if plan.garbage && n.is_multiple_of(10) {
-                    c.send_raw(garbage(n / 10)).await.map_err(err)?;
+                    c.feed_raw(garbage(n / 10)).await.map_err(err)?;
                     res.garbage_sent += 1;
                 }
+                // One socket write for the step's messages.
+                c.flush().await.map_err(err)?;
             }
             frame = c.next() => {
                 let Some(f) = frame else {
                     return Err(format!("bot {}: the server closed the connection", plan.index));
                 };
-                let name = f.name();
-                if clock.phase() == Phase::Measure {
-                    let e = res.bytes_in.entry(name).or_default();
-                    e.0 += f.bytes.len() as u64;
-                    e.1 += 1;
+                // Per frame only what the report needs: the envelope id (already read) for
+                // the byte counts; pongs alone are decoded.
+                let id = f.id.unwrap_or(u32::MAX);
+                if measuring {
+                    by_id.count(id, f.bytes.len());
                 }
-                match name {
-                    "player:correction" => res.corrections += 1,
-                    "diag:pong" => {
-                        if let Ok(village::dispatch::ServerMessage::DiagPong(p)) = f.decode() {
-                            if let Some(i) = pings.iter().position(|x| x.0 == p.nonce) {
-                                res.rtts.push(pings.swap_remove(i).1.elapsed());
-                            }
+                if id == CORRECTION {
+                    res.corrections += 1;
+                } else if id == PONG {
+                    if let Ok(village::dispatch::ServerMessage::DiagPong(p)) = f.decode() {
+                        if let Some(i) = pings.iter().position(|x| x.0 == p.nonce) {
+                            res.rtts.push(pings.swap_remove(i).1.elapsed());
                         }
                     }
-                    _ => {}
                 }
             }
         }
     }
+    res.bytes_in = by_id.by_name();
     // Stop sending. The leader reads the window's percentiles now; then everyone lets the
     // room handle what is in flight, and the leader reads the room's counts (its own stats
     // ping is the room's last valid message).

@@ -177,6 +177,13 @@ impl Client {
         self.send_raw(bytes).await
     }
 
+    /// Queues a message in this client's shape without writing it (`flush` writes
+    /// everything queued with one socket write).
+    pub async fn feed(&mut self, msg: impl Into<ClientMessage>) -> Result<(), ClientError> {
+        let bytes = msg.into().to_envelope(self.shape)?;
+        self.feed_raw(bytes).await
+    }
+
     /// Sends raw bytes as one binary frame.
     pub async fn send_raw(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
         Ok(self.ws.send(Message::Binary(bytes.into())).await?)

@@ -52,6 +52,13 @@ pub struct Config {
     /// Frames queued per client before sends are counted as unsent (a stalled client must
     /// not grow the server's memory).
     pub queue: usize,
+    /// Gather each client's relayed frames (moves, events, chat, joins) and write them once
+    /// per tick with its snapshot: one socket write per client per tick instead of one per
+    /// relayed message, for up to one tick (50 ms) more relay latency. Direct answers
+    /// (welcome, pong, correction, diagnostics) are written at once, after whatever was
+    /// gathered before them, so order is kept. False: every frame is written as soon as it
+    /// is handled.
+    pub flush_per_tick: bool,
 }
 
 impl Default for Config {
@@ -77,6 +84,7 @@ impl Default for Config {
             npcs: 24,
             view_radius: 120.0,
             queue: 1024,
+            flush_per_tick: true,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! One WebSocket connection: the handshake (the path names the room), the frame-size and
 //! message-rate caps, and the writer that drains the room's queue for this client.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -16,8 +17,9 @@ use crate::limits::RateCap;
 use crate::room::{Event, Out};
 use crate::server::Shared;
 
-/// Frames written per flush at most, so one busy client cannot starve its own reads.
-const BATCH: usize = 64;
+/// Frames written per flush at most (more when one batch is bigger), so one busy client
+/// cannot starve its own reads.
+const BATCH: usize = 256;
 
 /// Bytes read from the socket at once. tungstenite zero-fills this much of its read buffer
 /// before every read: at its default (128 KiB) that memset was half the server's CPU under
@@ -46,33 +48,43 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64) {
     };
     let room = shared.room(&path);
     let (tx, mut rx) = mpsc::channel(cfg.queue);
-    if room.send(Event::Open { conn, tx }).await.is_err() {
+    let queued = Arc::new(AtomicUsize::new(0));
+    let open = Event::Open {
+        conn,
+        tx,
+        queued: queued.clone(),
+    };
+    if room.send(open).await.is_err() {
         return;
     }
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
     loop {
         tokio::select! {
             out = rx.recv() => {
-                let Some(Out::Frame(first)) = out else {
-                    let _ = ws.close(None).await;
-                    break;
-                };
-                if ws.feed(Message::Binary(first)).await.is_err() {
-                    break;
-                }
+                // Every frame queued so far goes out with one flush: one socket write.
+                let mut next = out;
+                let mut fed = 0;
                 let mut close = false;
-                for _ in 1..BATCH {
-                    match rx.try_recv() {
-                        Ok(Out::Frame(bytes)) => {
-                            if ws.feed(Message::Binary(bytes)).await.is_err() {
-                                close = true;
-                                break;
+                loop {
+                    match next {
+                        Some(Out::Frames(frames)) => {
+                            let n = frames.len();
+                            for bytes in frames {
+                                if ws.feed(Message::Binary(bytes)).await.is_err() {
+                                    close = true;
+                                    break;
+                                }
                             }
+                            queued.fetch_sub(n, Ordering::Relaxed);
+                            fed += n;
                         }
-                        Ok(Out::Close) => {
-                            close = true;
-                            break;
-                        }
+                        Some(Out::Close) | None => close = true,
+                    }
+                    if close || fed >= BATCH {
+                        break;
+                    }
+                    match rx.try_recv() {
+                        Ok(out) => next = Some(out),
                         Err(_) => break,
                     }
                 }

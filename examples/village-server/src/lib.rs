@@ -25,6 +25,7 @@ mod room;
 mod server;
 mod snapshot;
 pub mod stats;
+mod ticker;
 pub mod world;
 
 pub use config::Config;

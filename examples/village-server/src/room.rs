@@ -3,6 +3,7 @@
 //! channel, and it answers through each player's bounded outbound queue.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -35,8 +36,13 @@ use crate::world::World;
 
 /// What a connection tells its room.
 pub(crate) enum Event {
-    /// A WebSocket was accepted for this room.
-    Open { conn: u64, tx: mpsc::Sender<Out> },
+    /// A WebSocket was accepted for this room: its outbound queue, and how many frames
+    /// are in that queue (the connection's writer counts them down).
+    Open {
+        conn: u64,
+        tx: mpsc::Sender<Out>,
+        queued: Arc<AtomicUsize>,
+    },
     /// One binary frame, within the size and rate caps.
     Input { conn: u64, bytes: Bytes },
     /// A frame the connection dropped itself (over a cap, or not binary).
@@ -53,8 +59,8 @@ pub(crate) enum Event {
 /// What a room tells a connection.
 #[derive(Debug)]
 pub(crate) enum Out {
-    /// Send this frame.
-    Frame(Bytes),
+    /// Send these frames, in order, with one flush.
+    Frames(Vec<Bytes>),
     /// Close the connection.
     Close,
 }
@@ -62,6 +68,10 @@ pub(crate) enum Out {
 /// The state a room keeps per player.
 struct Player {
     tx: mpsc::Sender<Out>,
+    /// Frames in `tx` not yet written (shared with the connection's writer).
+    queued: Arc<AtomicUsize>,
+    /// Frames gathered for the next flush (`Config::flush_per_tick`).
+    pending: Vec<Bytes>,
     /// Changes every time a slot is reused, so `seen` marks of a leaver never apply to the
     /// newcomer in its slot.
     gen: u32,
@@ -131,11 +141,11 @@ impl Room {
 
     /// Runs the room until every sender of its channel is gone.
     pub async fn run(mut self, mut rx: mpsc::Receiver<Event>) {
-        let mut tick = tokio::time::interval(self.config.tick());
+        let mut ticks = crate::ticker::start(self.config.tick());
         loop {
             tokio::select! {
                 biased;
-                at = tick.tick() => self.on_tick(at.into_std()),
+                Some(at) = ticks.recv() => self.on_tick(at),
                 ev = rx.recv() => match ev {
                     Some(ev) => self.on_event(ev),
                     None => break,
@@ -146,7 +156,7 @@ impl Room {
 
     fn on_event(&mut self, ev: Event) {
         match ev {
-            Event::Open { conn, tx } => self.on_open(conn, tx),
+            Event::Open { conn, tx, queued } => self.on_open(conn, tx, queued),
             Event::Input { conn, bytes } => self.on_input(conn, &bytes),
             Event::Dropped {
                 conn,
@@ -162,14 +172,14 @@ impl Room {
         }
     }
 
-    fn on_open(&mut self, conn: u64, tx: mpsc::Sender<Out>) {
+    fn on_open(&mut self, conn: u64, tx: mpsc::Sender<Out>, queued: Arc<AtomicUsize>) {
         let Some(idx) = self.slots.iter().position(Option::is_none) else {
             let full = ServerMessage::from(SessionFailed {
                 error: SessionError::RoomFull(self.config.room_capacity.min(255) as u8),
                 fatal: true,
             });
             if let Ok(bytes) = full.to_envelope(Encoding::Compact) {
-                let _ = tx.try_send(Out::Frame(bytes.into()));
+                let _ = tx.try_send(Out::Frames(vec![bytes.into()]));
             }
             let _ = tx.try_send(Out::Close);
             return;
@@ -177,6 +187,8 @@ impl Room {
         self.next_gen += 1;
         self.slots[idx] = Some(Player {
             tx,
+            queued,
+            pending: Vec::new(),
             gen: self.next_gen,
             session: session_id(conn),
             hello: false,
@@ -524,16 +536,35 @@ impl Room {
                 v.seen[m] = gen;
             }
             if let Some(bytes) = frames.get(v.shape) {
-                push(v, bytes, msg, &self.meter_out, &mut self.stats);
+                push(
+                    v,
+                    bytes,
+                    msg,
+                    &self.config,
+                    &self.meter_out,
+                    &mut self.stats,
+                );
+                if !self.config.flush_per_tick {
+                    flush(v, &mut self.stats);
+                }
             }
         }
     }
 
+    /// A direct answer: queued after what was gathered for `idx`, and written at once.
     fn send_to(&mut self, idx: usize, msg: &ServerMessage) {
         if let Some(p) = self.slots[idx].as_mut() {
             if let Some(bytes) = Frames::new(msg).get(p.shape) {
-                push(p, bytes, msg, &self.meter_out, &mut self.stats);
+                push(
+                    p,
+                    bytes,
+                    msg,
+                    &self.config,
+                    &self.meter_out,
+                    &mut self.stats,
+                );
             }
+            flush(p, &mut self.stats);
         }
     }
 
@@ -551,6 +582,7 @@ impl Room {
         let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {
+            config,
             slots,
             world,
             meter_out,
@@ -564,7 +596,7 @@ impl Room {
             in_view.clear();
             in_view.extend(world.in_view(p.pos, p.view_radius));
             if let Some((bytes, _)) = p.snapshot.next(*tick, &in_view, p.shape) {
-                push(p, bytes, snapshot_kind, meter_out, stats);
+                push(p, bytes, snapshot_kind, config, meter_out, stats);
             }
             // Guests never get the bird stream: their client does not draw birds.
             if birds_due && p.birds && !p.guest {
@@ -577,9 +609,10 @@ impl Room {
                     .collect();
                 let msg = ServerMessage::from(BirdStream { b });
                 if let Some(bytes) = Frames::new(&msg).get(p.shape) {
-                    push(p, bytes, &msg, meter_out, stats);
+                    push(p, bytes, &msg, config, meter_out, stats);
                 }
             }
+            flush(p, stats);
         }
     }
 
@@ -622,19 +655,40 @@ impl Room {
     }
 }
 
-/// Queues one frame for `p`; a full queue counts the frame as unsent instead of waiting.
+/// Gathers one frame for `p`'s next flush; when `Config::queue` frames are already waiting
+/// for it (a stalled client), the frame is counted as unsent instead.
 fn push(
     p: &mut Player,
     bytes: Bytes,
     msg: &ServerMessage,
+    config: &Config,
     meter: &Meter<ServerMessage>,
     stats: &mut RoomStats,
 ) {
-    let len = bytes.len();
-    match p.tx.try_send(Out::Frame(bytes)) {
-        Ok(()) => meter.record_out(msg, len, 1),
-        Err(mpsc::error::TrySendError::Full(_)) => stats.unsent += 1,
-        Err(mpsc::error::TrySendError::Closed(_)) => {}
+    if p.queued.load(Ordering::Relaxed) + p.pending.len() >= config.queue {
+        stats.unsent += 1;
+        return;
+    }
+    meter.record_out(msg, bytes.len(), 1);
+    p.pending.push(bytes);
+}
+
+/// Hands the frames gathered for `p` to its connection, which writes them with one flush.
+fn flush(p: &mut Player, stats: &mut RoomStats) {
+    if p.pending.is_empty() {
+        return;
+    }
+    let frames = std::mem::replace(&mut p.pending, Vec::with_capacity(16));
+    let n = frames.len();
+    p.queued.fetch_add(n, Ordering::Relaxed);
+    match p.tx.try_send(Out::Frames(frames)) {
+        Ok(()) => {}
+        Err(e) => {
+            p.queued.fetch_sub(n, Ordering::Relaxed);
+            if let mpsc::error::TrySendError::Full(_) = e {
+                stats.unsent += n as u64;
+            }
+        }
     }
 }
 

@@ -52,9 +52,15 @@ impl SnapshotStream {
         let v = &mut self.value;
         v.tick = tick;
         v.keyframe = shape == Encoding::Named || self.tracker.keyframe_due();
-        v.entities.clear();
-        v.entities
-            .extend(in_view.iter().take(50).map(|e| (*e).clone()));
+        // In place: a label already held is overwritten, not freed and allocated again.
+        let n = in_view.len().min(50);
+        v.entities.truncate(n);
+        for (i, e) in in_view.iter().take(n).enumerate() {
+            match v.entities.get_mut(i) {
+                Some(slot) => copy_entity(slot, e),
+                None => v.entities.push((*e).clone()),
+            }
+        }
         let mut out = Vec::with_capacity(16 + 24 * v.entities.len());
         write::uint(&mut out, u64::from(WorldSnapshot::ID));
         let sent = match shape {
@@ -74,4 +80,26 @@ impl SnapshotStream {
             }
         }
     }
+}
+
+/// `*to = from.clone()`, reusing `to`'s strings.
+fn copy_entity(to: &mut NearbyEntity, from: &NearbyEntity) {
+    let NearbyEntity {
+        id,
+        kind,
+        pos,
+        heading,
+        speed,
+        anim,
+        owner,
+        label,
+    } = from;
+    to.id = *id;
+    to.kind = *kind;
+    to.pos = *pos;
+    to.heading = *heading;
+    to.speed = *speed;
+    to.anim = *anim;
+    to.owner.clone_from(owner);
+    to.label.clone_from(label);
 }

@@ -25,11 +25,17 @@ const VERY_FAR: [f32; 3] = [300.0, 0.0, 0.0];
 
 /// A server whose players spawn at `spawns` in join order, the mover first at the origin.
 async fn server(spawns: &[[f32; 3]]) -> Server {
+    server_with(spawns, true).await
+}
+
+/// `server`, writing each client's frames once per tick or as soon as they are handled.
+async fn server_with(spawns: &[[f32; 3]], flush_per_tick: bool) -> Server {
     let mut all = vec![[0.0, 0.0, 0.0]];
     all.extend_from_slice(spawns);
     let config = Config {
         addr: ([127, 0, 0, 1], 0).into(),
         spawns: all,
+        flush_per_tick,
         ..Config::default()
     };
     start(config).await.expect("server starts")
@@ -102,6 +108,40 @@ async fn strides_near_every_far_every_third_very_far_every_tenth() {
         moves(&mover.sync().await.unwrap()).is_empty(),
         "no echo to the mover"
     );
+}
+
+#[tokio::test]
+async fn strides_hold_when_every_frame_is_written_at_once() {
+    let s = server_with(&[NEAR, FAR], false).await;
+    let mut mover = join(&s, "mover").await;
+    let mut viewers = [join(&s, "near").await, join(&s, "far").await];
+    for i in 1..=7 {
+        mover.send(step(i)).await.unwrap();
+    }
+    let got = collect(&mut mover, &mut viewers).await;
+    assert_eq!(moves(&got[0]), (1..=7).collect::<Vec<_>>());
+    assert_eq!(moves(&got[1]), [1, 3, 6]);
+}
+
+#[tokio::test]
+async fn gathered_relays_go_out_with_the_tick_unasked() {
+    let s = server(&[NEAR]).await;
+    let mut mover = join(&s, "mover").await;
+    let mut near = join(&s, "near").await;
+    near.sync().await.unwrap();
+    mover.send(step(1)).await.unwrap();
+    // No ping from the viewer: the room's next tick (50 ms) writes what it gathered.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        let frame = tokio::time::timeout_at(deadline, near.next())
+            .await
+            .expect("the relayed move within 2 s")
+            .expect("connected");
+        if frame.name() == "player:move" {
+            assert_eq!(moves(&[frame]), [1]);
+            break;
+        }
+    }
 }
 
 #[tokio::test]

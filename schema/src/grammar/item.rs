@@ -265,6 +265,9 @@ fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) ->
             spans.unknown = Some(span);
             continue;
         }
+        if c.open && has_data {
+            check_open_variant_name(cx, v);
+        }
         let (number, number_span) = if has_data {
             if let Some((_, d)) = &v.discriminant {
                 cx.error_spanned(
@@ -368,6 +371,19 @@ fn variant_fields(cx: &Ctxt, fields: &Fields) -> Option<(VariantFields, Vec<Fiel
             );
             None
         }
+    }
+}
+
+/// A variant of an open enum with data is not named `unknown`: in TypeScript (and in the
+/// natural JSON of `tuplet decode`) a tag this version does not know reads as
+/// `{ kind: "unknown", tag }`, so such a variant could not be told from it.
+fn check_open_variant_name(cx: &Ctxt, v: &syn::Variant) {
+    if v.ident == "unknown" {
+        cx.error(
+            v.ident.span(),
+            "a variant of an open enum with data cannot be named `unknown`: TypeScript reads a \
+             tag this version does not know as `{ kind: \"unknown\", tag }`; rename the variant",
+        );
     }
 }
 

@@ -8,6 +8,7 @@
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Quantized, VARIANT_NAME_MAX};
 
+use super::table::{record_table, variant_table};
 use super::types::{is_tuple, ts_type};
 use super::{enum_num, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
 
@@ -333,21 +334,12 @@ pub fn compact_body(
     out.close("}");
 }
 
-/// The named body: `n` entries read by the runtime's `readNamed` from the record's field table
-/// `table` (the cold path: a table per record instead of straight-line code; the same checks
-/// in the same order: a field's legacy alias or canonical name, spread arrays one key per
-/// element; duplicates rejected, unknown keys skipped, then missing fields in slot order).
-/// Returns the table's declaration, for the caller to put before the function.
-pub fn named_body(
-    g: &mut Gen,
-    out: &mut Out,
-    slots: &[Slot],
-    n: &str,
-    (target, table): (&str, &str),
-    ctor: &Ctor,
-) -> String {
+/// The named body: `n` entries read by the runtime's `readNamed` along the record's table
+/// `table` (`table.rs`; the cold path: the same checks in the same order as the derive: a
+/// field's legacy alias or canonical name, spread arrays one key per element; duplicates
+/// rejected, unknown keys skipped, then missing fields in slot order).
+pub fn named_body(g: &mut Gen, out: &mut Out, n: &str, (target, table): (&str, &str), ctor: &Ctor) {
     let read_named = g.rt("readNamed");
-    let field_ty = g.rt_type("NamedField");
     let kind = ctor
         .kind
         .map(|k| format!(", {}", lit(k)))
@@ -356,41 +348,6 @@ pub fn named_body(
         "{target} = {read_named}(r, {n}, {table}{kind}) as {};",
         ctor.ty
     ));
-    let mut decl = Out::at(0);
-    decl.open(format!("const {table}: {field_ty}[] = ["));
-    for slot in slots {
-        let Slot::Field(f) = slot else { continue };
-        let mut parts = vec![format!("n: {}", lit(&f.name))];
-        parts.push(format!("r: {}", reader_fn(g, &f.ty, decl.depth() + 1)));
-        if is_option(&f.ty) {
-            parts.push("o: 1".into());
-        }
-        let legacy = Legacy::of(f);
-        if let Legacy::Alias(alias) = legacy {
-            parts.push(format!("a: {}", lit(alias)));
-        }
-        if let Some((keys, inner)) = legacy.spread() {
-            let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
-            parts.push(format!("s: [{}]", keys.join(", ")));
-            parts.push(format!("e: {}", reader_fn(g, inner, decl.depth() + 1)));
-        }
-        decl.line(format!("{{ {} }},", parts.join(", ")));
-    }
-    decl.close("];");
-    decl.line("");
-    decl.finish()
-}
-
-/// An arrow function reading one `t` in the named shape from its argument `r`.
-fn reader_fn(g: &mut Gen, t: &TypeRef, depth: usize) -> String {
-    let mut body = Out::at(depth + 1);
-    let e = read(g, &mut body, t, Form::Named);
-    if body.is_empty() {
-        return format!("(r) => {e}");
-    }
-    body.line(format!("return {e};"));
-    let pad = "  ".repeat(depth);
-    format!("(r) => {{\n{}{pad}}}", body.finish())
 }
 
 /// `X$read` of a record (message or nested record).
@@ -412,14 +369,14 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     compact_body(g, &mut out, slots, "s", "v", &ctor);
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
-    let table = format!("{ident}$named");
-    let decl = named_body(g, &mut out, slots, "n", ("v", &table), &ctor);
+    let table = record_table(ident);
+    named_body(g, &mut out, "n", ("v", &table), &ctor);
     out.close("}");
     out.line("r.leave();");
     out.line("return v;");
     out.close("}");
     out.line("");
-    decl + &out.finish()
+    out.finish()
 }
 
 /// `X$read` of an enum.
@@ -493,7 +450,6 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     } else {
         g.rt("unknownNumber")
     };
-    let mut tables = String::new();
     let mut out = Out::at(0);
     g.reset();
     out.open(format!(
@@ -560,15 +516,8 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 compact_body(g, &mut out, &record.slots, "t", "v", &ctor);
                 out.mid("} else {");
                 out.line(format!("const m = {entries}(t);"));
-                let table = format!("{ident}$named{}", v.number);
-                tables.push_str(&named_body(
-                    g,
-                    &mut out,
-                    &record.slots,
-                    "m",
-                    ("v", &table),
-                    &ctor,
-                ));
+                let table = variant_table(ident, v.number);
+                named_body(g, &mut out, "m", ("v", &table), &ctor);
                 out.close("}");
                 out.line("r.leave();");
             }
@@ -584,8 +533,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line("return v;");
     out.close("}");
     out.line("");
-
-    tables + &out.finish()
+    out.finish()
 }
 
 fn variant_ctor<'a>(ident: &str, name: &'a str) -> Ctor<'a> {

@@ -1,15 +1,17 @@
 //! Encoding, as the Rust derive encodes, byte for byte: `X$write(w, v, named)` appends the
-//! compact shape (trailing absent options trimmed, reserved slots nil) or the named one
-//! (legacy keys, arrays spread over their keys, quantized floats as natural f64), checking
-//! every value first (TupletError). `toWire` runs the same function on the runtime's
+//! compact shape (trailing absent options trimmed, reserved slots nil) in straight-line code,
+//! or the named one (legacy keys, arrays spread over their keys, quantized floats as natural
+//! f64) through the runtime's `writeNamed` and the type's table (`table.rs`), checking every
+//! value first (TupletError). `toWire` runs the same function on the runtime's
 //! `ValueWriter`, which builds JS data instead of bytes (a named record's header is
 //! `recordLen`, an object; a map field's `mapLen`, a `Map`).
 
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
 use super::decode::known_bits;
-use super::{enum_num, enum_wide, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
-use tuplet_schema::plan::{Legacy, Quantized, RecordPlan};
+use super::table;
+use super::{enum_num, enum_wide, int_lit, lit, num, Gen, Out, MAX_SAFE};
+use tuplet_schema::plan::{Quantized, RecordPlan};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -159,16 +161,6 @@ fn compact_len(out: &mut Out, slots: &[Slot], obj: &str, declare_fixed: bool) {
     }
 }
 
-/// The element type of a field spread over one key per element.
-fn spread(f: &Field) -> Option<&TypeRef> {
-    Legacy::of(f).spread().map(|(_, elem)| elem)
-}
-
-/// The key the named shape writes for a field that is not spread.
-fn named_key(f: &Field) -> String {
-    lit(Legacy::of(f).key(f).unwrap_or(&f.name))
-}
-
 /// Statements writing a record's compact array: `extra` leading elements written by
 /// `prefix` (an enum tag).
 fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u32, prefix: &str) {
@@ -196,49 +188,6 @@ fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u
     }
 }
 
-/// Statements writing a record's named map.
-fn write_named(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str) {
-    let mut fixed = 0;
-    let mut optional = Vec::new();
-    for slot in slots {
-        let Slot::Field(f) = slot else { continue };
-        if is_option(&f.ty) {
-            optional.push(format!(" + ({obj}.{} !== undefined ? 1 : 0)", f.name));
-        } else if spread(f).is_some() {
-            fixed += f.legacy.len();
-        } else {
-            fixed += 1;
-        }
-    }
-    out.line(format!("w.recordLen({fixed}{});", optional.concat()));
-    for slot in slots {
-        let Slot::Field(f) = slot else { continue };
-        let access = format!("{obj}.{}", f.name);
-        if let Some(inner) = spread(f) {
-            let fixed = g.rt("vFixed");
-            out.line(format!("{fixed}({access}, {});", f.legacy.len()));
-            for (i, key) in f.legacy.iter().enumerate() {
-                out.line(format!("w.str({});", lit(key)));
-                write(g, out, inner, &format!("{access}[{i}]"));
-            }
-            continue;
-        }
-        let key = named_key(f);
-        match &f.ty {
-            TypeRef::Option { inner } => {
-                out.open(format!("if ({access} !== undefined) {{"));
-                out.line(format!("w.str({key});"));
-                write(g, out, inner, &access);
-                out.close("}");
-            }
-            t => {
-                out.line(format!("w.str({key});"));
-                write(g, out, t, &access);
-            }
-        }
-    }
-}
-
 /// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
@@ -249,10 +198,11 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
     out.line(format!("{obj}(v);"));
-    out.open("if (named) {");
-    write_named(g, &mut out, slots, "v");
-    out.line("return;");
-    out.close("}");
+    let named = g.rt("writeNamed");
+    out.line(format!(
+        "if (named) return {named}(w, v, {});",
+        table::record_table(ident)
+    ));
     write_compact(g, &mut out, slots, "v", 0, "");
     out.close("}");
     out.line("");
@@ -327,9 +277,11 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 write(g, &mut out, &field.ty, "v.value");
             }
             VariantFields::Struct { record } => {
+                let named = g.rt("writeNamed");
+                let t = table::variant_table(ident, tag);
                 out.open("if (named) {");
                 out.line(format!("w.recordLen(1); w.str({key});"));
-                write_named(g, &mut out, &record.slots, "v");
+                out.line(format!("{named}(w, v, {t});"));
                 out.mid("} else {");
                 write_compact(
                     g,

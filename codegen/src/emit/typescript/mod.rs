@@ -4,7 +4,8 @@
 //! `X$write` on a writer that builds JS data), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
 //!
-//! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`), `validate`,
+//! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`),
+//! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
 //! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
 
 mod decode;
@@ -13,6 +14,7 @@ mod dispatch;
 mod encode;
 mod names;
 mod package;
+mod table;
 mod types;
 mod validate;
 
@@ -73,9 +75,10 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// Per type: `X$read(r)` reads either shape (the named one through the field table `X$named`),
-// `X$write(w, v, named)` writes the compact or the named shape (both throw TupletError), and
-// `X$validate(v, path, issues)` records every issue. The codecs wrap them.
+// Per type: `X$read(r)` reads either shape, `X$write(w, v, named)` writes the compact or the
+// named shape (both throw TupletError), and `X$validate(v, path, issues)` records every issue;
+// the compact shape is straight-line code, the named shape and validation walk the type's
+// table `X$t` in the runtime. The codecs wrap them.
 ";
 
 /// The `DO NOT EDIT` header naming the source.
@@ -323,7 +326,8 @@ impl<'a> Gen<'a> {
             ItemKind::Message(m) => {
                 out.push_str(&decode::record_fns(self, ident, &m.record.slots));
                 out.push_str(&encode::record_fns(self, ident, &m.record.slots));
-                out.push_str(&validate::record_fn(self, ident, &m.record.slots));
+                out.push_str(&table::record(self, ident, &m.record.slots));
+                out.push_str(&validate::record_fn(self, ident));
                 let codec = self.rt("codec");
                 let ty = self.rt_type("MessageCodec");
                 out.push_str(&doc(
@@ -347,12 +351,16 @@ impl<'a> Gen<'a> {
             ItemKind::Record(r) => {
                 out.push_str(&decode::record_fns(self, ident, &r.slots));
                 out.push_str(&encode::record_fns(self, ident, &r.slots));
-                out.push_str(&validate::record_fn(self, ident, &r.slots));
+                out.push_str(&table::record(self, ident, &r.slots));
+                out.push_str(&validate::record_fn(self, ident));
                 out.push_str(&delta::entity(self, ident, r));
             }
             ItemKind::Enum(e) => {
                 out.push_str(&decode::enum_fns(self, ident, e));
                 out.push_str(&encode::enum_fns(self, ident, e));
+                if !e.is_unit() {
+                    out.push_str(&table::data_enum(self, ident, e));
+                }
                 out.push_str(&validate::enum_fn(self, ident, e));
             }
             ItemKind::Flags(f) => {

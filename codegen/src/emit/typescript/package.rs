@@ -1,7 +1,7 @@
 //! The package around the modules: `package.json` (ESM, `exports`, `types`,
 //! `"sideEffects": false`), a strict `tsconfig.json`, and the embedded runtime: the
-//! hand-written files of `codegen/ts-runtime/` plus this emitter's own (`ts/`: value helpers,
-//! the codec constant, the dispatcher), each under `src/runtime/` with a header.
+//! hand-written files of `codegen/ts-runtime/` (the wire runtime, value helpers, the codec
+//! constant, the dispatcher), each under `src/runtime/` with a header.
 
 use super::header;
 
@@ -69,33 +69,38 @@ const RUNTIME: &[(&str, &str, &str)] = &[
     ),
     (
         "values.ts",
-        "codegen/src/emit/typescript/ts/values.ts",
-        include_str!("ts/values.ts"),
+        "codegen/ts-runtime/values.ts",
+        include_str!("../../../ts-runtime/values.ts"),
+    ),
+    (
+        "table.ts",
+        "codegen/ts-runtime/table.ts",
+        include_str!("../../../ts-runtime/table.ts"),
     ),
     (
         "named.ts",
-        "codegen/src/emit/typescript/ts/named.ts",
-        include_str!("ts/named.ts"),
+        "codegen/ts-runtime/named.ts",
+        include_str!("../../../ts-runtime/named.ts"),
     ),
     (
         "wire_value.ts",
-        "codegen/src/emit/typescript/ts/wire_value.ts",
-        include_str!("ts/wire_value.ts"),
+        "codegen/ts-runtime/wire_value.ts",
+        include_str!("../../../ts-runtime/wire_value.ts"),
     ),
     (
         "codec.ts",
-        "codegen/src/emit/typescript/ts/codec.ts",
-        include_str!("ts/codec.ts"),
+        "codegen/ts-runtime/codec.ts",
+        include_str!("../../../ts-runtime/codec.ts"),
     ),
     (
         "dispatcher.ts",
-        "codegen/src/emit/typescript/ts/dispatcher.ts",
-        include_str!("ts/dispatcher.ts"),
+        "codegen/ts-runtime/dispatcher.ts",
+        include_str!("../../../ts-runtime/dispatcher.ts"),
     ),
     (
         "support.ts",
-        "codegen/src/emit/typescript/ts/support.ts",
-        include_str!("ts/support.ts"),
+        "codegen/ts-runtime/support.ts",
+        include_str!("../../../ts-runtime/support.ts"),
     ),
 ];
 

@@ -2,7 +2,7 @@
  * The codec constant of a message (README.md, "TypeScript package"): `name`, `id`,
  * `fromWire`, `decode`, `validate`, `toWire`, `encode` and the Standard Schema face. Built by
  * `codec()` from the message's generated straight-line functions. Part of the package's
- * runtime (hand-written, embedded by the emitter from codegen/src/emit/typescript/ts).
+ * runtime (hand-written, embedded by the emitter from codegen/ts-runtime).
  */
 
 import { TupletError, type Issue, type Result, type Seg } from "./errors.js";

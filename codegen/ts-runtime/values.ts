@@ -1,7 +1,7 @@
 /**
  * Helpers the generated codecs call: reading already-decoded JS values (`fromWire`), checked
  * writes (`encode`, `toWire`), validation reports, path prefixes and map key order. Part of the
- * package's runtime (hand-written, embedded by the emitter from codegen/src/emit/typescript/ts).
+ * package's runtime (hand-written, embedded by the emitter from codegen/ts-runtime).
  */
 
 import { Code, TupletError, issueAt, type Issue, type Seg } from "./errors.js";

@@ -4,7 +4,7 @@
  * `{ Variant: ... }`, `recordLen`) a plain object; a map field (`mapLen`) a `Map` in the order
  * written (wire order); ints numbers or bigints; f32 narrowed; bin the value itself. Part of
  * the package's runtime (hand-written, embedded by the emitter from
- * codegen/src/emit/typescript/ts).
+ * codegen/ts-runtime).
  */
 
 import { Writer } from "./writer.js";

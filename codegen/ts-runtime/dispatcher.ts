@@ -5,7 +5,7 @@
  * colyseus.js or @colyseus/core. Input is validated inside the handler: an invalid message is
  * dropped and counted, the connection is kept (Colyseus's own validation, `onMessage`'s
  * validate or schema argument, disconnects the sender instead). Part of the package's runtime (hand-written,
- * embedded by the emitter from codegen/src/emit/typescript/ts).
+ * embedded by the emitter from codegen/ts-runtime).
  */
 
 import { TupletError, type Issue } from "./errors.js";

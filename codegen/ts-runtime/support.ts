@@ -2,6 +2,7 @@
 
 export * from "./index.js";
 export * from "./values.js";
+export * from "./table.js";
 export * from "./named.js";
 export * from "./wire_value.js";
 export * from "./codec.js";

@@ -1,0 +1,144 @@
+//! The per-type tables the runtime interprets on the cold paths (`validate`, the named shape
+//! read by `X$read` and written by `X$write`): a record's or struct variant's fields (`X$t`:
+//! name, descriptor, the named-shape key when it is not the name), a data enum's variants. A
+//! descriptor (`TNode`) is an array `[kind, ...bounds, ...inner descriptors]`, or
+//! `[12, X$validate, X$write, X$read]` for a named type; `codegen/ts-runtime/table.ts` documents
+//! the kinds and walks them (`named.ts` reads along them). The compact shape stays
+//! straight-line code (the hot path).
+
+use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{Legacy, Quantized};
+
+use super::{int_lit, lit, num, Gen};
+
+/// `, min, max` of a bounded length, nothing for an unbounded one.
+fn bounded(len: &Len) -> String {
+    if len.is_unbounded() {
+        String::new()
+    } else {
+        let (min, max) = len.bounds();
+        format!(", {min}, {max}")
+    }
+}
+
+/// The descriptor of `t` (a `TNode` literal).
+pub fn node(g: &mut Gen, t: &TypeRef) -> String {
+    match t {
+        TypeRef::Bool => "[0]".into(),
+        TypeRef::Int(i) => {
+            let (min, max) = i.bounds();
+            let k = if i.bigint { 2 } else { 1 };
+            format!(
+                "[{k}, {}, {}]",
+                int_lit(min, i.bigint),
+                int_lit(max, i.bigint)
+            )
+        }
+        TypeRef::Float(ft) => {
+            let k = if ft.bits == 32 { 4 } else { 5 };
+            match (ft.quantized(), ft.range) {
+                (Some(Quantized { scale, qmin, qmax }), _) => format!(
+                    "[3, {}, {qmin}, {qmax}, {}]",
+                    num(scale),
+                    u8::from(ft.bits == 32)
+                ),
+                (None, Some(_)) => {
+                    let (min, max) = ft.value_bounds();
+                    format!("[{k}, {}, {}]", num(min), num(max))
+                }
+                (None, None) => format!("[{k}]"),
+            }
+        }
+        TypeRef::String { len } => {
+            let (min, max) = len.bounds();
+            format!("[6, {min}, {max}]")
+        }
+        TypeRef::Bytes { len } => {
+            let (min, max) = len.bounds();
+            format!("[7, {min}, {max}]")
+        }
+        TypeRef::Option { inner } => format!("[8, {}]", node(g, inner)),
+        TypeRef::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
+        TypeRef::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
+        TypeRef::Map { key, value, len } => {
+            format!("[11, {}, {}{}]", node(g, key), node(g, value), bounded(len))
+        }
+        TypeRef::Named { path } => format!(
+            "[12, {}, {}, {}]",
+            g.fn_ref(path, "validate"),
+            g.fn_ref(path, "write"),
+            g.fn_ref(path, "read")
+        ),
+    }
+}
+
+/// The fields table of a record (`TFields` literal), one field per line at `indent`.
+pub fn fields(g: &mut Gen, slots: &[Slot], indent: &str) -> String {
+    let mut rows = Vec::new();
+    for slot in slots {
+        let Slot::Field(f) = slot else { continue };
+        let key = match Legacy::of(f) {
+            Legacy::None => String::new(),
+            Legacy::Alias(a) => format!(", {}", lit(a)),
+            Legacy::Spread { keys, .. } => {
+                let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
+                format!(", [{}]", keys.join(", "))
+            }
+        };
+        rows.push(format!(
+            "\n{indent}  [{}, {}{key}],",
+            lit(&f.name),
+            node(g, &f.ty)
+        ));
+    }
+    if rows.is_empty() {
+        return "[]".into();
+    }
+    format!("[{}\n{indent}]", rows.concat())
+}
+
+/// The name of a record's table.
+pub fn record_table(ident: &str) -> String {
+    format!("{ident}$t")
+}
+
+/// The name of a struct variant's fields table.
+pub fn variant_table(ident: &str, number: i64) -> String {
+    format!("{ident}$t{number}")
+}
+
+/// A record's table declaration.
+pub fn record(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
+    let ty = g.rt_type("TFields");
+    format!(
+        "const {}: {ty} = {};\n\n",
+        record_table(ident),
+        fields(g, slots, "")
+    )
+}
+
+/// A data enum's table declarations: each struct variant's fields, then the variants.
+pub fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
+    let fty = g.rt_type("TFields");
+    let vty = g.rt_type("TVariants");
+    let mut out = String::new();
+    let mut table = format!("const {}: {vty} = [", record_table(ident));
+    for v in &e.variants {
+        let name = lit(&v.name);
+        let entry = match &v.fields {
+            VariantFields::Unit => format!("[{name}]"),
+            VariantFields::Newtype { field } => format!("[{name}, {}]", node(g, &field.ty)),
+            VariantFields::Struct { record } => {
+                let t = variant_table(ident, v.number);
+                out.push_str(&format!(
+                    "const {t}: {fty} = {};\n\n",
+                    fields(g, &record.slots, "")
+                ));
+                format!("[{name}, {t}, 1]")
+            }
+        };
+        table.push_str(&format!("\n  {entry},"));
+    }
+    table.push_str("\n];\n\n");
+    out + &table
+}
