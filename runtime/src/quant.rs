@@ -18,19 +18,73 @@ use crate::wire::fail::{self, float_text, not_finite};
 #[inline]
 pub fn quantize(x: f64, scale: f64, min: i64, max: i64) -> Result<i64, Error> {
     let y = x * scale;
-    // The fast path: below 2^52 every step is exact (see `round_exact`), and comparing the
-    // integer with the bounds is what the general path's two comparisons amount to there.
-    if y.abs() < TWO_POW_52 {
-        let q = round_exact(y);
-        if q < min || q > max {
-            return Err(out_of_range(x, scale, min, max));
+    // Bounds below 2^51 (every quantized field's: the test folds away when they are
+    // constants) take the fast path: the range is checked before rounding, in the float
+    // domain: `round(y)` lies in `min..=max` exactly when `y` lies between the two bounds'
+    // rounding edges (`rounds_into`), which NaN and the infinities never do.
+    if min > -TWO_POW_51_I && max < TWO_POW_51_I {
+        if rounds_into(y, min, max) {
+            return Ok(round_in_range(y));
         }
-        return Ok(q);
+        return Err(quantize_error(x, scale, min, max));
     }
     quantize_general(x, scale, min, max)
 }
 
-/// The general path of [`quantize`]: non-finite input and products at or beyond 2^52.
+const TWO_POW_51_I: i64 = 1 << 51;
+
+/// Whether `round_half_away_from_zero(y)` lies in `min..=max`, for bounds below 2^51 in
+/// magnitude (so `bound ± 0.5` is exact); false for NaN. A value half-way below `min`
+/// rounds up to it when `min` is positive (towards zero is down, away is up) and away from
+/// it otherwise; likewise at `max`.
+#[inline(always)]
+pub fn rounds_into(y: f64, min: i64, max: i64) -> bool {
+    let lo = min as f64 - 0.5;
+    let hi = max as f64 + 0.5;
+    let above = if min > 0 { y >= lo } else { y > lo };
+    let below = if max < 0 { y <= hi } else { y < hi };
+    above && below
+}
+
+/// The largest f64 below 0.5.
+const JUST_BELOW_HALF: f64 = 0.499_999_999_999_999_94;
+
+/// `y.round() as i64` (half away from zero) for `|y| < 2^51 - 0.5` (what [`rounds_into`]
+/// bounds below 2^51 leave): `trunc(y ± (0.5 - 2^-54))`, the sign of `y`'s. The sum is
+/// rounded to the nearest f64 (ties to even): a tie `k + 0.5` reaches `k + 1` and anything
+/// below it stays below (the test `round_in_range_is_round` checks every tie and its
+/// neighbours against `f64::round`, through [`round_checked`]). Truncated by a plain
+/// conversion, without the fix-ups of a saturating `as`.
+#[inline(always)]
+fn round_in_range(y: f64) -> i64 {
+    let z = y + JUST_BELOW_HALF.copysign(y);
+    debug_assert!(z.abs() < TWO_POW_51);
+    // SAFETY: the caller keeps |y| below 2^51 - 0.5, so `z` is finite and below 2^51 in
+    // magnitude: its truncation is an i64.
+    unsafe { z.to_int_unchecked::<i64>() }
+}
+
+const TWO_POW_51: f64 = 2_251_799_813_685_248.0;
+
+/// The rounding of [`quantize`]'s fast path, for tests: `None` outside its domain
+/// (`|y| < 2^51 - 0.5`, NaN excluded).
+#[doc(hidden)]
+pub fn round_checked(y: f64) -> Option<i64> {
+    (y.abs() < TWO_POW_51 - 0.5).then(|| round_in_range(y))
+}
+
+/// The error of a quantization whose product fails [`rounds_into`]: the general path's.
+#[cold]
+#[inline(never)]
+fn quantize_error(x: f64, scale: f64, min: i64, max: i64) -> Error {
+    match quantize_general(x, scale, min, max) {
+        Err(e) => e,
+        Ok(_) => out_of_range(x, scale, min, max),
+    }
+}
+
+/// The general path of [`quantize`]: non-finite input, products outside the bounds, and
+/// bounds beyond 2^51.
 #[inline(never)]
 fn quantize_general(x: f64, scale: f64, min: i64, max: i64) -> Result<i64, Error> {
     if !x.is_finite() {
@@ -47,20 +101,6 @@ fn quantize_general(x: f64, scale: f64, min: i64, max: i64) -> Result<i64, Error
         return Err(out_of_range(x, scale, min, max));
     }
     Ok(q)
-}
-
-const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
-
-/// `y.round() as i64` (half away from zero) for `|y| < 2^52`, without a libm call:
-/// truncation (`as i64`) and its conversion back are exact there, and so is `y - trunc(y)`
-/// (Sterbenz: for `|y| >= 1`, `trunc(y)` lies within a factor of two of `y`; below 1 it is
-/// 0), so comparing that fraction with ±0.5 decides the rounding exactly. The test `round_exact_is_round` checks it against
-/// `f64::round` on every tie and its neighbours across the range.
-#[inline(always)]
-pub fn round_exact(y: f64) -> i64 {
-    let t = y as i64;
-    let f = y - t as f64;
-    t + i64::from(f >= 0.5) - i64::from(f <= -0.5)
 }
 
 /// The natural value of a wire integer: `q / scale` in f64.

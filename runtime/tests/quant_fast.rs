@@ -3,7 +3,7 @@
 //! fast `quantize` against the general formula, and multiplying by a reciprocal against
 //! dividing, for every wire integer of a quantized f32.
 
-use tuplet::quant::{dequantize_f32, quantize, reciprocal, round_exact};
+use tuplet::quant::{dequantize_f32, quantize, reciprocal, round_checked, rounds_into};
 use tuplet::SampleRng;
 
 const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
@@ -20,33 +20,42 @@ fn quantize_reference(x: f64, scale: f64, min: i64, max: i64) -> Result<i64, Str
     Ok(q as i64)
 }
 
+const TWO_POW_51: f64 = 2_251_799_813_685_248.0;
+
 fn check_round(y: f64) {
-    if y.abs() < TWO_POW_52 {
-        assert_eq!(round_exact(y), y.round() as i64, "round_exact({y:e})");
+    if y.abs() < TWO_POW_51 - 0.5 {
+        assert_eq!(
+            round_checked(y),
+            Some(y.round() as i64),
+            "round_checked({y:e})"
+        );
+    } else {
+        assert_eq!(round_checked(y), None, "round_checked({y:e})");
     }
 }
 
-/// Every tie `k + 0.5` and its two neighbours, for every k up to 2^20 and a stride of them
-/// up to 2^52, both signs; then log-uniform random values over the whole range.
+/// The rounding of `quantize`'s fast path (below 2^51) against `f64::round`: every tie `k + 0.5` and its two neighbours for every k up to 2^23 (the largest wire
+/// integer of a quantized f32) and a stride of them up to 2^51, both signs; then
+/// log-uniform random values over the whole range.
 #[test]
-fn round_exact_is_round() {
+fn round_in_range_is_round() {
     let mut k = 0.0f64;
-    while k < TWO_POW_52 {
+    while k < TWO_POW_51 {
         for t in [k + 0.5, k, k + 1.0] {
             for y in [t, t.next_up(), t.next_down()] {
                 check_round(y);
                 check_round(-y);
             }
         }
-        k = if k < 1_048_576.0 {
+        k = if k < 8_388_608.0 {
             k + 1.0
         } else {
             (k * 1.000_03).floor()
         };
     }
-    let mut rng = SampleRng::new(17);
+    let mut rng = SampleRng::new(19);
     for _ in 0..500_000 {
-        let exp = rng.below(60) as i32 - 8;
+        let exp = rng.below(59) as i32 - 8;
         let y = rng.float_in(0.0, 1.0) * 2f64.powi(exp);
         check_round(y);
         check_round(-y);
@@ -56,9 +65,46 @@ fn round_exact_is_round() {
         -0.0,
         0.49999999999999994,
         -0.49999999999999994,
-        TWO_POW_52.next_down(),
+        TWO_POW_51.next_down(),
+        -TWO_POW_51.next_down(),
+        TWO_POW_51 - 0.5,
+        (TWO_POW_51 - 0.5).next_down(),
+        f64::NAN,
     ] {
         check_round(y);
+    }
+}
+
+/// The float-domain range check says what rounding then comparing says, at each bound's
+/// rounding edge and its neighbours, for bounds of every sign (zero included) and at the
+/// 2^51 limit; NaN is never in range.
+#[test]
+fn rounds_into_is_round_then_compare() {
+    let limit = (1i64 << 51) - 1;
+    let bounds = [
+        (-500_000, 500_000),
+        (0, 1000),
+        (50, 200),
+        (-200, -50),
+        (-1, 0),
+        (0, 0),
+        (1, 1),
+        (-1, -1),
+        (-limit, limit),
+    ];
+    for (min, max) in bounds {
+        for b in [min, max] {
+            for edge in [b as f64 - 0.5, b as f64 + 0.5, b as f64] {
+                for y in [edge, edge.next_up(), edge.next_down()] {
+                    let q = y.round();
+                    let want = q >= min as f64 && q <= max as f64;
+                    assert_eq!(rounds_into(y, min, max), want, "y={y:e} {min}..={max}");
+                }
+            }
+        }
+        assert!(!rounds_into(f64::NAN, min, max));
+        assert!(!rounds_into(f64::INFINITY, min, max));
+        assert!(!rounds_into(-f64::INFINITY, min, max));
     }
 }
 
@@ -71,7 +117,10 @@ fn quantize_is_reference() {
         (-500_000, 500_000),
         (-3142, 3142),
         (0, 1000),
+        (50, 200),
+        (-200, -50),
         (-(1 << 23), 1 << 23),
+        (-(1 << 51) + 1, (1 << 51) - 1),
     ];
     let mut rng = SampleRng::new(23);
     let check = |x: f64, scale: f64, (min, max): (i64, i64)| {

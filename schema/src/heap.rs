@@ -23,31 +23,18 @@
 //! tree. Type sizes are Rust's layouts on a 64-bit target, estimated from the IR (the
 //! village's test checks the estimate against `size_of` for the element types it uses).
 
-use crate::ir::{Enum, Flags, ItemKind, Record, Slot, TypeRef, VariantFields};
+use crate::ir::{Enum, Flags, ItemKind, Record, TypeRef, VariantFields};
+pub use crate::plan::Layout;
+use crate::plan::Node;
 use crate::resolved::ResolvedSchema;
-use crate::sizes::{bin_header, container_header, str_header};
+use crate::sizes::Sizer;
 
 /// Entries in one `BTreeMap` node (std's `CAPACITY`).
 const NODE_ENTRIES: usize = 11;
 /// The fewest entries in a `BTreeMap` node other than the root, after insertions only.
 const NODE_MIN_ENTRIES: usize = 5;
 
-/// A Rust type's layout on a 64-bit target, as estimated from the IR.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
-    /// `size_of`.
-    pub size: usize,
-    /// `align_of`.
-    pub align: usize,
-    /// Whether it has a spare bit pattern (a niche) that `Option` uses instead of a tag.
-    pub niche: bool,
-}
-
 impl Layout {
-    const fn new(size: usize, align: usize, niche: bool) -> Self {
-        Layout { size, align, niche }
-    }
-
     /// Fields laid out as a struct: by decreasing alignment, the size rounded up.
     fn of_struct(fields: impl IntoIterator<Item = Layout>) -> Layout {
         let mut out = Layout::new(0, 1, false);
@@ -101,56 +88,20 @@ impl<'s> Heap<'s> {
         })
     }
 
-    /// The fewest bytes any encoding of `ty` takes, in the compact or the named shape (a
-    /// lower bound: a record counts one byte of key per named field, an enum or flag set one
-    /// byte). The derive's `Wire::MIN_SIZE` computes the same.
+    /// The fewest bytes any encoding of `ty` takes, in the compact or the named shape
+    /// ([`Sizer::least`]).
     pub fn least(&self, ty: &TypeRef) -> usize {
-        match ty {
-            TypeRef::Bool | TypeRef::Int(_) | TypeRef::Float(_) | TypeRef::Option { .. } => 1,
-            TypeRef::String { len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                str_header(m) + m
-            }
-            TypeRef::Bytes { len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                bin_header(m) + m
-            }
-            TypeRef::Vec { inner, len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                container_header(m) + m * self.least(inner)
-            }
-            TypeRef::Array { inner, len } => {
-                container_header(*len as usize) + *len as usize * self.least(inner)
-            }
-            TypeRef::Map { key, value, len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                container_header(m) + m * (self.least(key) + self.least(value))
-            }
-            TypeRef::Named { path } => match self.record(path) {
-                Some(r) => record_least(r, |t| self.least(t)),
-                None => 1,
-            },
-        }
+        Sizer::new(self.schema).least(ty)
     }
 
     /// The estimated Rust layout of `ty`.
     pub fn layout(&self, ty: &TypeRef) -> Layout {
-        match ty {
-            TypeRef::Bool => Layout::new(1, 1, true),
-            TypeRef::Int(it) => {
-                let n = prim_size(it.prim);
-                Layout::new(n, n, false)
-            }
-            TypeRef::Float(ft) => {
-                let n = ft.bits as usize / 8;
-                Layout::new(n, n, false)
-            }
-            TypeRef::String { .. } | TypeRef::Bytes { .. } | TypeRef::Vec { .. } => {
-                Layout::new(24, 8, true)
-            }
+        match ty.node() {
+            Node::Leaf(leaf) => leaf.layout(),
+            Node::Vec { .. } => Layout::new(24, 8, true),
             // std's BTreeMap: an optional root (its niche taken), a height and a length.
-            TypeRef::Map { .. } => Layout::new(24, 8, false),
-            TypeRef::Option { inner } => {
+            Node::Map { .. } => Layout::new(24, 8, false),
+            Node::Option { inner } => {
                 let l = self.layout(inner);
                 if l.niche {
                     l
@@ -158,11 +109,11 @@ impl<'s> Heap<'s> {
                     Layout::new(l.size + l.align, l.align, true)
                 }
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, len } => {
                 let l = self.layout(inner);
-                Layout::new(l.size * *len as usize, l.align, l.niche && *len > 0)
+                Layout::new(l.size * len as usize, l.align, l.niche && len > 0)
             }
-            TypeRef::Named { path } => match self.schema.get(path).map(|i| &i.item.kind) {
+            Node::Named { path } => match self.schema.get(path).map(|i| &i.item.kind) {
                 Some(ItemKind::Message(m)) => self.record_layout(&m.record),
                 Some(ItemKind::Record(r)) => self.record_layout(r),
                 Some(ItemKind::Enum(e)) => self.enum_layout(e),
@@ -172,19 +123,8 @@ impl<'s> Heap<'s> {
         }
     }
 
-    fn record(&self, path: &str) -> Option<&'s Record> {
-        match &self.schema.get(path)?.item.kind {
-            ItemKind::Message(m) => Some(&m.record),
-            ItemKind::Record(r) => Some(r),
-            _ => None,
-        }
-    }
-
     fn record_layout(&self, r: &Record) -> Layout {
-        Layout::of_struct(r.slots.iter().filter_map(|s| match s {
-            Slot::Field(f) => Some(self.layout(&f.ty)),
-            Slot::Reserved(_) => None,
-        }))
+        Layout::of_struct(fields(r).map(|t| self.layout(t)))
     }
 
     /// A unit enum is its smallest discriminant integer; an enum with data a one-byte tag
@@ -216,14 +156,9 @@ impl<'s> Heap<'s> {
             .map(|v| match &v.fields {
                 VariantFields::Unit => Vec::new(),
                 VariantFields::Newtype { field } => vec![self.layout(&field.ty)],
-                VariantFields::Struct { record } => record
-                    .slots
-                    .iter()
-                    .filter_map(|s| match s {
-                        Slot::Field(f) => Some(self.layout(&f.ty)),
-                        Slot::Reserved(_) => None,
-                    })
-                    .collect(),
+                VariantFields::Struct { record } => {
+                    fields(record).map(|t| self.layout(t)).collect()
+                }
             })
             .collect();
         if e.open {
@@ -246,25 +181,18 @@ impl<'s> Heap<'s> {
     /// Heap bytes per input byte of `ty`'s encoding, the largest sum along one path of its
     /// type tree; `repeated` when `ty` sits in a list element or a map entry.
     fn rate(&self, ty: &TypeRef, repeated: bool) -> f64 {
-        match ty {
-            TypeRef::Bool | TypeRef::Int(_) | TypeRef::Float(_) => 0.0,
-            TypeRef::String { len } | TypeRef::Bytes { len } => {
-                if len.max == Some(0) {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
+        match ty.node() {
+            Node::Leaf(leaf) => leaf.heap_rate(),
             // A present value in a repeated place pays its base from its own least bytes.
-            TypeRef::Option { inner } if repeated => {
+            Node::Option { inner } if repeated => {
                 self.base(inner) as f64 / self.least(inner) as f64 + self.rate(inner, true)
             }
-            TypeRef::Option { inner } | TypeRef::Array { inner, .. } => self.rate(inner, repeated),
-            TypeRef::Vec { inner, .. } => {
+            Node::Option { inner } | Node::Array { inner, .. } => self.rate(inner, repeated),
+            Node::Vec { inner, .. } => {
                 let element = self.layout(inner).size + self.base(inner);
                 element as f64 / self.least(inner) as f64 + self.rate(inner, true)
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (leaf, internal) = self.nodes(key, value);
                 let entry = self.least(key) + self.least(value);
                 // The first leaf: in k(T) once per message, in the element's base when the
@@ -293,7 +221,7 @@ impl<'s> Heap<'s> {
                     // Keys are distinct: of the 12 or more entries of a map that splits, at
                     // most one string key is empty, so string keys average 23/12 bytes over
                     // their least.
-                    let distinct = match **key {
+                    let distinct = match key {
                         TypeRef::String { .. } => 23.0 / 12.0 - 1.0,
                         _ => 0.0,
                     };
@@ -302,7 +230,7 @@ impl<'s> Heap<'s> {
                 let bases = (self.base(key) + self.base(value)) as f64 / entry as f64;
                 first + splits + bases + self.rate(key, true).max(self.rate(value, true))
             }
-            TypeRef::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
+            Node::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
                 Some(ItemKind::Message(m)) => self.record_rate(&m.record, repeated),
                 Some(ItemKind::Record(r)) => self.record_rate(r, repeated),
                 Some(ItemKind::Enum(e)) => e
@@ -328,12 +256,12 @@ impl<'s> Heap<'s> {
     /// Heap that every value of `ty` allocates whatever its encoding's size: the first leaf of
     /// each map that may not be empty (a list charges it to its elements' least encoding).
     fn base(&self, ty: &TypeRef) -> usize {
-        match ty {
-            TypeRef::Map { key, value, len } if len.min.unwrap_or(0) > 0 => {
+        match ty.node() {
+            Node::Map { key, value, len } if len.min.unwrap_or(0) > 0 => {
                 self.nodes(key, value).0 + self.base(key) + self.base(value)
             }
-            TypeRef::Array { inner, len } => self.base(inner) * *len as usize,
-            TypeRef::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
+            Node::Array { inner, len } => self.base(inner) * len as usize,
+            Node::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
                 Some(ItemKind::Message(m)) => self.record_base(&m.record),
                 Some(ItemKind::Record(r)) => self.record_base(r),
                 Some(ItemKind::Enum(e)) => e
@@ -371,10 +299,10 @@ impl<'s> Heap<'s> {
     /// The constant part: an internal node for each map that occurs at most once (outside
     /// any list element or map entry), the largest over an enum's variants.
     fn slack(&self, ty: &TypeRef) -> usize {
-        match ty {
-            TypeRef::Option { inner } => self.slack(inner),
-            TypeRef::Array { inner, len } => self.slack(inner) * *len as usize,
-            TypeRef::Map { key, value, len } => {
+        match ty.node() {
+            Node::Option { inner } => self.slack(inner),
+            Node::Array { inner, len } => self.slack(inner) * len as usize,
+            Node::Map { key, value, len } => {
                 let (leaf, internal) = self.nodes(key, value);
                 match len.max.map(|m| m as usize) {
                     Some(m) if m <= NODE_ENTRIES => leaf,
@@ -387,7 +315,7 @@ impl<'s> Heap<'s> {
                     None => internal,
                 }
             }
-            TypeRef::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
+            Node::Named { path } => match &self.schema.get(path).map(|i| &i.item.kind) {
                 Some(ItemKind::Message(m)) => fields(&m.record).map(|t| self.slack(t)).sum(),
                 Some(ItemKind::Record(r)) => fields(r).map(|t| self.slack(t)).sum(),
                 Some(ItemKind::Enum(e)) => e
@@ -409,37 +337,13 @@ impl<'s> Heap<'s> {
     }
 }
 
+/// The types of a record's live fields.
 fn fields(r: &Record) -> impl Iterator<Item = &TypeRef> {
-    r.slots.iter().filter_map(|s| match s {
-        Slot::Field(f) => Some(&f.ty),
-        Slot::Reserved(_) => None,
-    })
-}
-
-/// A record's least encoding: its header plus every field that is not an `Option` (the
-/// compact shape writes them all; the named shape each under a key of at least one byte).
-fn record_least(r: &Record, least: impl Fn(&TypeRef) -> usize) -> usize {
-    1 + fields(r)
-        .filter(|t| !matches!(t, TypeRef::Option { .. }))
-        .map(least)
-        .sum::<usize>()
-}
-
-fn prim_size(p: crate::ir::IntPrim) -> usize {
-    use crate::ir::IntPrim::*;
-    match p {
-        U8 | I8 => 1,
-        U16 | I16 => 2,
-        U32 | I32 => 4,
-        U64 | I64 => 8,
-    }
+    r.fields().map(|f| &f.ty)
 }
 
 fn flags_layout(f: &Flags) -> Layout {
     let bools = (0..f.bits.len()).map(|_| Layout::new(1, 1, true));
-    let rest = f.rest.as_ref().map(|_| {
-        let n = prim_size(f.prim);
-        Layout::new(n, n, false)
-    });
+    let rest = f.rest.as_ref().map(|_| Layout::int(f.prim));
     Layout::of_struct(bools.chain(rest))
 }

@@ -95,6 +95,16 @@ pub struct Record {
     pub slots: Vec<Slot>,
 }
 
+impl Record {
+    /// The live fields, in wire order (reserved slots left out).
+    pub fn fields(&self) -> impl Iterator<Item = &Field> {
+        self.slots.iter().filter_map(|s| match s {
+            Slot::Field(f) => Some(f),
+            Slot::Reserved(_) => None,
+        })
+    }
+}
+
 /// One position of a record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "slot", rename_all = "snake_case")]

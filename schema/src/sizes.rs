@@ -8,7 +8,7 @@
 //! bin, list and map at its shortest allowed length.
 
 use crate::ir::{Dir, Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFields};
-use crate::plan::{EnumForm, EnumPlan, RecordPlan};
+use crate::plan::{EnumForm, EnumPlan, Node, RecordPlan};
 use crate::resolved::ResolvedSchema;
 
 /// Why a size has no bound: the field path (`notes[].text`) and what is unbounded there.
@@ -101,81 +101,20 @@ impl std::fmt::Display for BudgetFinding {
     }
 }
 
-/// The msgpack header size of an array or map of up to `n` elements.
-pub fn container_header(n: usize) -> usize {
-    if n < 16 {
-        1
-    } else if n <= u16::MAX as usize {
-        3
-    } else {
-        5
-    }
-}
-
-/// The msgpack header size of a str of `n` bytes.
-pub fn str_header(n: usize) -> usize {
-    if n < 32 {
-        1
-    } else if n <= u8::MAX as usize {
-        2
-    } else if n <= u16::MAX as usize {
-        3
-    } else {
-        5
-    }
-}
-
-/// The msgpack header size of a bin of `n` bytes.
-pub fn bin_header(n: usize) -> usize {
-    if n <= u8::MAX as usize {
-        2
-    } else if n <= u16::MAX as usize {
-        3
-    } else {
-        5
-    }
-}
-
-/// The encoded size of one int.
-pub fn int_one(v: i128) -> usize {
-    if v >= 0 {
-        match v {
-            0..=127 => 1,
-            128..=0xff => 2,
-            0x100..=0xffff => 3,
-            0x1_0000..=0xffff_ffff => 5,
-            _ => 9,
-        }
-    } else if v >= -32 {
-        1
-    } else if v >= i8::MIN as i128 {
-        2
-    } else if v >= i16::MIN as i128 {
-        3
-    } else if v >= i32::MIN as i128 {
-        5
-    } else {
-        9
-    }
-}
-
-/// The largest encoding of an int in `min..=max` (as the derive computes it).
-pub fn int_max(min: i128, max: i128) -> usize {
-    int_one(min).max(int_one(max))
-}
-
-/// The smallest encoding of an int in `min..=max`.
-pub fn int_min(min: i128, max: i128) -> usize {
-    if min <= 0 && max >= 0 {
-        1
-    } else if min > 0 {
-        int_one(min)
-    } else {
-        int_one(max)
-    }
-}
+pub use crate::plan::encoded::{
+    bin_header, container_header, int_max, int_min, int_one, str_header,
+};
 
 type Max = Result<usize, Unbounded>;
+
+/// Which lower bound of a size [`Sizer::floor`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floor {
+    /// The smallest compact encoding.
+    Compact,
+    /// The fewest bytes in either shape, as the derive's `MIN_SIZE` counts them.
+    Least,
+}
 
 fn join(path: &str, seg: &str) -> String {
     if path.is_empty() || seg.starts_with('[') {
@@ -205,38 +144,21 @@ impl<'s> Sizer<'s> {
 
     /// The largest compact encoding of `ty`; `path` names it in an [`Unbounded`].
     pub fn max(&self, ty: &TypeRef, path: &str) -> Max {
-        match ty {
-            TypeRef::Bool => Ok(1),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                Ok(int_max(min, max))
-            }
-            TypeRef::Float(ft) => Ok(match ft.quantized() {
-                Some(q) => int_max(q.qmin as i128, q.qmax as i128),
-                None if ft.bits == 32 => 5,
-                None => 9,
-            }),
-            TypeRef::String { len } => match len.max {
-                Some(m) => Ok(str_header(m as usize) + m as usize),
-                None => unbounded(path, "a String without len(max)"),
-            },
-            TypeRef::Bytes { len } => match len.max {
-                Some(m) => Ok(bin_header(m as usize) + m as usize),
-                None => unbounded(path, "bytes without len(max)"),
-            },
-            TypeRef::Option { inner } => Ok(self.max(inner, path)?.max(1)),
-            TypeRef::Vec { inner, len } => match len.max {
+        match ty.node() {
+            Node::Leaf(leaf) => leaf.max_size().or_else(|reason| unbounded(path, reason)),
+            Node::Option { inner } => Ok(self.max(inner, path)?.max(1)),
+            Node::Vec { inner, len } => match len.max {
                 Some(m) => {
                     let m = m as usize;
                     Ok(container_header(m) + self.max(inner, &join(path, "[]"))? * m)
                 }
                 None => unbounded(path, "a Vec without len(max)"),
             },
-            TypeRef::Array { inner, len } => {
-                let n = *len as usize;
+            Node::Array { inner, len } => {
+                let n = len as usize;
                 Ok(container_header(n) + self.max(inner, &join(path, "[]"))? * n)
             }
-            TypeRef::Map { key, value, len } => match len.max {
+            Node::Map { key, value, len } => match len.max {
                 Some(m) => {
                     let m = m as usize;
                     let k = self.max(key, &join(path, "[key]"))?;
@@ -245,7 +167,7 @@ impl<'s> Sizer<'s> {
                 }
                 None => unbounded(path, "a BTreeMap without len(max)"),
             },
-            TypeRef::Named { path: p } => self.named_max(p, path),
+            Node::Named { path: p } => self.named_max(p, path),
         }
     }
 
@@ -302,62 +224,82 @@ impl<'s> Sizer<'s> {
 
     /// The smallest compact encoding of `ty`.
     pub fn min(&self, ty: &TypeRef) -> usize {
-        match ty {
-            TypeRef::Bool => 1,
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                int_min(min, max)
-            }
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(q) => int_min(q.qmin as i128, q.qmax as i128),
-                None if ft.bits == 32 => 5,
-                None => 9,
+        self.floor(ty, Floor::Compact)
+    }
+
+    /// The fewest bytes any encoding of `ty` takes, in the compact or the named shape (a
+    /// lower bound: a number counts one byte, a record one byte of key per named field, an
+    /// enum or flag set one byte). The derive's `Wire::MIN_SIZE` computes the same.
+    pub fn least(&self, ty: &TypeRef) -> usize {
+        self.floor(ty, Floor::Least)
+    }
+
+    fn floor(&self, ty: &TypeRef, floor: Floor) -> usize {
+        match ty.node() {
+            Node::Leaf(leaf) => match floor {
+                Floor::Compact => leaf.min_size(),
+                Floor::Least => leaf.least_size(),
             },
-            TypeRef::String { len } => {
+            Node::Option { .. } => 1,
+            Node::Vec { inner, len } => {
                 let m = len.min.unwrap_or(0) as usize;
-                str_header(m) + m
+                container_header(m) + m * self.floor(inner, floor)
             }
-            TypeRef::Bytes { len } => {
+            Node::Array { inner, len } => {
+                container_header(len as usize) + len as usize * self.floor(inner, floor)
+            }
+            Node::Map { key, value, len } => {
                 let m = len.min.unwrap_or(0) as usize;
-                bin_header(m) + m
+                container_header(m) + m * (self.floor(key, floor) + self.floor(value, floor))
             }
-            TypeRef::Option { .. } => 1,
-            TypeRef::Vec { inner, len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                container_header(m) + m * self.min(inner)
-            }
-            TypeRef::Array { inner, len } => {
-                container_header(*len as usize) + *len as usize * self.min(inner)
-            }
-            TypeRef::Map { key, value, len } => {
-                let m = len.min.unwrap_or(0) as usize;
-                container_header(m) + m * (self.min(key) + self.min(value))
-            }
-            TypeRef::Named { path } => match self.schema.get(path).map(|i| &i.item.kind) {
-                Some(ItemKind::Message(m)) => self.record_min(&m.record, 0),
-                Some(ItemKind::Record(r)) => self.record_min(r, 0),
-                Some(ItemKind::Enum(e)) if e.is_unit() => e
-                    .variants
-                    .iter()
-                    .map(|v| int_one(v.number as i128))
-                    .min()
-                    .unwrap_or(1),
-                Some(ItemKind::Enum(e)) => e
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        let tag = int_one(EnumPlan::tag(v) as i128);
-                        match &v.fields {
-                            VariantFields::Unit => 1 + tag,
-                            VariantFields::Newtype { field } => 1 + tag + self.min(&field.ty),
-                            VariantFields::Struct { record } => self.record_min(record, 1) + tag,
-                        }
-                    })
-                    .min()
-                    .unwrap_or(2),
-                _ => 1,
+            Node::Named { path } => match floor {
+                Floor::Compact => self.named_min(path),
+                Floor::Least => self.named_least(path),
             },
         }
+    }
+
+    fn named_min(&self, path: &str) -> usize {
+        match self.schema.get(path).map(|i| &i.item.kind) {
+            Some(ItemKind::Message(m)) => self.record_min(&m.record, 0),
+            Some(ItemKind::Record(r)) => self.record_min(r, 0),
+            Some(ItemKind::Enum(e)) if e.is_unit() => e
+                .variants
+                .iter()
+                .map(|v| int_one(v.number as i128))
+                .min()
+                .unwrap_or(1),
+            Some(ItemKind::Enum(e)) => e
+                .variants
+                .iter()
+                .map(|v| {
+                    let tag = int_one(EnumPlan::tag(v) as i128);
+                    match &v.fields {
+                        VariantFields::Unit => 1 + tag,
+                        VariantFields::Newtype { field } => 1 + tag + self.min(&field.ty),
+                        VariantFields::Struct { record } => self.record_min(record, 1) + tag,
+                    }
+                })
+                .min()
+                .unwrap_or(2),
+            _ => 1,
+        }
+    }
+
+    /// A record's least encoding: its header plus every field that is not an `Option` (the
+    /// compact shape writes them all; the named shape each under a key of at least one
+    /// byte); anything else, one byte.
+    fn named_least(&self, path: &str) -> usize {
+        let record = match self.schema.get(path).map(|i| &i.item.kind) {
+            Some(ItemKind::Message(m)) => &m.record,
+            Some(ItemKind::Record(r)) => r,
+            _ => return 1,
+        };
+        1 + record
+            .fields()
+            .filter(|f| !matches!(f.ty, TypeRef::Option { .. }))
+            .map(|f| self.least(&f.ty))
+            .sum::<usize>()
     }
 
     /// A record with its trailing options omitted.
@@ -408,36 +350,23 @@ impl<'s> Sizer<'s> {
     /// The fields of the record a type holds (through options, lists, arrays and map
     /// values), with the path prefix to them.
     fn inner_fields(&self, ty: &TypeRef, path: &str) -> Option<(Vec<Field>, String)> {
-        match ty {
-            TypeRef::Option { inner } => self.inner_fields(inner, path),
-            TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => {
+        match ty.node() {
+            Node::Option { inner } => self.inner_fields(inner, path),
+            Node::Vec { inner, .. } | Node::Array { inner, .. } => {
                 self.inner_fields(inner, &join(path, "[]"))
             }
-            TypeRef::Map { value, .. } => self.inner_fields(value, &join(path, "[]")),
-            TypeRef::Named { path: p } => {
+            Node::Map { value, .. } => self.inner_fields(value, &join(path, "[]")),
+            Node::Named { path: p } => {
                 let rec = match &self.schema.get(p)?.item.kind {
                     ItemKind::Record(r) => r,
                     ItemKind::Message(m) => &m.record,
                     _ => return None,
                 };
-                Some((
-                    fields_of(rec).into_iter().cloned().collect(),
-                    path.to_owned(),
-                ))
+                Some((rec.fields().cloned().collect(), path.to_owned()))
             }
-            _ => None,
+            Node::Leaf(_) => None,
         }
     }
-}
-
-fn fields_of(r: &Record) -> Vec<&Field> {
-    r.slots
-        .iter()
-        .filter_map(|s| match s {
-            Slot::Field(f) => Some(f),
-            Slot::Reserved(_) => None,
-        })
-        .collect()
 }
 
 /// The sizes of every message, client-to-server first, each direction by id.
@@ -448,7 +377,7 @@ pub fn message_sizes(schema: &ResolvedSchema) -> Vec<MessageSize> {
         for (item, m) in schema.messages(dir) {
             let max = sizer.record_max(&m.record, 0, "");
             let min = sizer.record_min(&m.record, 0);
-            let dominant = sizer.dominant(&fields_of(&m.record), "");
+            let dominant = sizer.dominant(&m.record.fields().collect::<Vec<_>>(), "");
             out.push(MessageSize {
                 name: m.name.clone(),
                 id: m.id,

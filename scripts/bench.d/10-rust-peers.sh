@@ -50,37 +50,48 @@ ranges (they used to be 80 identical birds at every field's maximum, which made 
 the same width and every branch predictable). On varied values the birds take every int
 width, options are present or not, labels differ in length.
 
-- Decode: ints are read without 128-bit arithmetic (a fixint is its marker; `cc`..`d3` one
-  8-byte big-endian read shifted down to the marker's width), over a slice cursor, and f32
-  fields at the decimal units and powers of two multiply by the reciprocal (proven identical
-  to the division for every wire integer a quantized f32 can hold:
-  `runtime/tests/quant_fast.rs`). Callgrind, instructions per call (tuplet / rmp-serde tuple
-  / hand checked): move 985 / 954 / 668, birds 44,695 / 59,155 / 31,309, snapshot 55,129 /
-  65,109 / 43,241. Not changed further in this round; the gap to the hand-written checking
-  codec is the generic reader's per-value work (the marker dispatch and range check go
-  through `read_i64`/`read_u64` with an `Option` fast path and an error path per field, and
-  each field is wrapped for its error path), which the hand codec does inline.
-- Encode: quantizing rounds exactly without libm (truncate, compare the exact fraction with
-  ±0.5; checked against `f64::round`). New this round: a type whose compact encoding has a
-  largest size (`MAX_SIZE`) is encoded through a slice writer (`runtime/src/wire/put.rs`):
-  the output grows once by that size, every value is written at a cursor held in a register
-  (no per-value capacity check or length store, which the `Vec` writer needs and the
-  compiler cannot keep in a register), and the output is cut back. Ints of bounded fields go
-  through `put::int_in::<MIN, MAX>`: widths the bounds rule out are compiled out, the others
-  are picked with masks (no branch: on varied data the width is a coin toss) and written as
-  one 8-byte store (proven identical to `write::int` over each tested range in full,
-  `runtime/tests/writer.rs`). Callgrind, birds encode: 49,844 instructions per call before,
-  45,092 after (rmp-serde tuple 35,243; hand checked 41,657); snapshot 29,402 → 28,801
-  (rmp-serde 29,792); move 536 → 494 (rmp-serde 465). CPU time, birds encode: 0.64x
-  rmp-serde's speed before, 0.79x after. **The 2x encode target is not met.** The profile
-  of the bird stream now puts the time in the quantization chain, about 22 instructions per
-  field: widen, multiply, the `|y| < 2^52` test, the float-to-int conversion with the
-  fix-ups Rust's saturating `as` adds (about 5 instructions the compiler cannot drop), back
-  to float, subtract, two compares; then the range check and the int write (about 20
-  instructions). rmp-serde writes an f32 as 5 fixed bytes with none of that work, so at
-  about 4 ns per field it is already close to what this technique can reach; to be twice as
-  fast tuplet would need about 2 ns per field including the quantization. Next steps, not
-  done: check the range in the float domain (`qmin - 0.5 <= y < qmax + 0.5`, which also
-  rejects NaN) and drop the 2^52 test and the saturation fix-ups; quantize several fields of
-  a record at once with SIMD.
+- Decode: ints are read without 128-bit arithmetic, over a slice cursor, and f32 fields at
+  the decimal units and powers of two multiply by the reciprocal (proven identical to the
+  division for every wire integer a quantized f32 can hold: `runtime/tests/quant_fast.rs`).
+  New this round, from the profile (the gap to the hand-written checking codec was the
+  reader's per-value work and the reader's state going through memory): bounded ints and
+  quantized fields are read by `Reader::read_int_in::<MIN, MAX>`, whose inlined fast path
+  takes a fixint, or an int of 1, 2 or 4 bytes read as one 4-byte word shifted to its width,
+  and checks the constant range; anything else goes out of line to the general path, which
+  is handed a copy of the unread bytes and returns what it consumed packed with the value
+  in registers (when it took `&mut self`, the reader had to live in memory across every
+  field: a reload and a spill per field); record and array headers and short strings have
+  the same inlined fast path (`fixarray`, `fixstr`); the named shape is decoded in a
+  separate cold function (merged with the compact one, its optional locals made the compact
+  path build the value through the stack); and the derived `decode` is `#[inline]`, so a
+  list of records decodes each element in place. Callgrind, instructions per call, before →
+  after (rmp-serde tuple / hand checked): move 985 → 807 (954 / 668), birds 44,765 → 35,190
+  (59,212 / 31,366), snapshot 55,337 → 46,530 (65,308 / 43,440). Left on the move: the
+  message is small and its fixed costs (the entry point, the string's allocation, the
+  trailing-bytes check, the general path for the `u64` timestamp whose range is beyond 32
+  bits) weigh more.
+- Encode: a type whose compact encoding has a largest size (`MAX_SIZE`) is encoded through
+  a slice writer (`runtime/src/wire/put.rs`), ints of bounded fields through
+  `put::int_in::<MIN, MAX>` (widths the bounds rule out compiled out, the others picked with
+  masks and written as one 8-byte store; proven identical to `write::int`,
+  `runtime/tests/writer.rs`). New this round: quantizing checks the range in the float
+  domain before rounding (`round(y)` is in `qmin..=qmax` exactly when `y` is between the
+  bounds' rounding edges, `qmin - 0.5` and `qmax + 0.5`, inclusive or not by the bound's
+  sign; NaN fails both), then rounds as `trunc(y ± (0.5 - 2^-54))` with a plain conversion
+  (`to_int_unchecked`, sound because the range check bounds `|y|` below 2^51): no `|y| <
+  2^52` test, no saturation fix-ups, no conversion back, and the failing branch goes
+  straight to the error (tests `round_in_range_is_round`, `rounds_into_is_round_then_compare`
+  and `quantize_is_reference` check every tie and its neighbours against `f64::round` and
+  the plain formula, bounds of every sign); data enums inside bounded records are written by
+  the slice writer too (they went through a temporary `Vec`). Callgrind, instructions per
+  call, before → after (rmp-serde tuple / hand checked): move 494 → 421 (465 / 432), birds
+  45,092 → 34,086 (35,243 / 41,657), snapshot 28,801 → 24,701 (29,792 / 25,261).
+  **The 2x encode target is not met**: tuplet now executes fewer instructions than rmp-serde
+  on every dataset, but about as many, not half. Per quantized field it still widens,
+  multiplies, compares twice, rounds and converts (about 8 instructions), then picks the
+  int's width and writes it (about 15); rmp-serde writes an f32 as 5 fixed bytes with no
+  work at all. Twice its speed would need about 2 ns per field including the quantization
+  and the variable-width int. Next steps, not done: quantize several fields of a record at
+  once with SIMD; a width table per byte-length class instead of the mask chain.
+MD.
 MD

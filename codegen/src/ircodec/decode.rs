@@ -8,13 +8,12 @@ use serde_json::{Map, Value};
 use tuplet::__private_0_1 as rt;
 use tuplet::wire::{Kind, Limits, Reader, Shape as WireShape};
 use tuplet::Error;
-use tuplet_schema::ir::{FloatType, IntType, ItemKind, Record, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{
-    EnumForm, EnumPlan, Form, Quantized, RecordPlan, TAG_MAX, VARIANT_NAME_MAX,
-};
+use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{EnumForm, EnumPlan, Form, Node, RecordPlan, TAG_MAX, VARIANT_NAME_MAX};
 use tuplet_schema::ResolvedSchema;
 
-use super::{hex, intern};
+use super::intern;
+use super::leaf::{self, KeyOrd};
 
 /// Decodes one whole message payload (either shape) of the message at `path`; bytes left
 /// over are `trailing_bytes`.
@@ -52,30 +51,8 @@ pub fn decode_envelope(
     Ok((path, v))
 }
 
-/// A decoded map key, ordered as the derive's `BTreeMap` orders it (ints numerically,
-/// strings by their UTF-8 bytes).
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-enum KeyOrd {
-    Int(i128),
-    Str(String),
-}
-
 struct Dec<'s> {
     schema: &'s ResolvedSchema,
-}
-
-fn int_json(it: &IntType, v: i128) -> Value {
-    if it.bigint {
-        Value::String(v.to_string())
-    } else if it.prim.signed() {
-        Value::from(v as i64)
-    } else {
-        Value::from(v as u64)
-    }
-}
-
-fn f64_json(x: f64) -> Value {
-    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
 impl Dec<'_> {
@@ -317,64 +294,17 @@ impl Dec<'_> {
         Ok(Value::Object(o))
     }
 
-    fn float(&self, ft: &FloatType, form: Form, r: &mut Reader<'_>) -> Result<Value, Error> {
-        let narrow = |x: f64| if ft.bits == 32 { x as f32 as f64 } else { x };
-        if let Some(Quantized { scale, qmin, qmax }) = ft.quantized() {
-            let wire = match form {
-                Form::Compact => r.read_i64(qmin, qmax)?,
-                Form::Named => rt::quant::quantize(r.read_f64()?, scale, qmin, qmax)?,
-            };
-            let x = if ft.bits == 32 {
-                rt::quant::dequantize_f32(wire, scale) as f64
-            } else {
-                rt::quant::dequantize_f64(wire, scale)
-            };
-            return Ok(f64_json(x));
-        }
-        let x = if ft.bits == 32 {
-            r.read_f32()? as f64
-        } else {
-            r.read_f64()?
-        };
-        if let Some(range) = ft.range {
-            if ft.bits == 32 {
-                rt::check_f32(x as f32, range.min, range.max)?;
-            } else {
-                rt::check_f64(x, range.min, range.max)?;
-            }
-        }
-        Ok(f64_json(narrow(x)))
-    }
-
     fn value(&self, ty: &TypeRef, form: Form, r: &mut Reader<'_>) -> Result<Value, Error> {
-        Ok(match ty {
-            TypeRef::Bool => Value::Bool(r.read_bool()?),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let v = if it.prim.signed() {
-                    r.read_i64(min as i64, max as i64)? as i128
-                } else {
-                    r.read_u64(min as u64, max as u64)? as i128
-                };
-                int_json(it, v)
-            }
-            TypeRef::Float(ft) => self.float(ft, form, r)?,
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                Value::String(r.read_str(min, max)?.to_owned())
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                Value::String(hex(r.read_bin(min, max)?))
-            }
-            TypeRef::Option { inner } => {
+        Ok(match ty.node() {
+            Node::Leaf(leaf) => leaf::decode(leaf, form, r)?,
+            Node::Option { inner } => {
                 if r.try_nil()? {
                     Value::Null
                 } else {
                     self.value(inner, form, r)?
                 }
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let n = r.read_array_len()? as usize;
                 rt::check_len(n, min, max, "elements")?;
@@ -385,10 +315,10 @@ impl Dec<'_> {
                 r.leave();
                 Value::Array(v)
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, len } => {
                 let n = r.read_array_len()?;
-                if n != *len {
-                    return Err(rt::wrong_length(n, *len));
+                if n != len {
+                    return Err(rt::wrong_length(n, len));
                 }
                 let mut v = Vec::with_capacity(n as usize);
                 for i in 0..n as usize {
@@ -397,30 +327,15 @@ impl Dec<'_> {
                 r.leave();
                 Value::Array(v)
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let n = r.read_map_len()? as usize;
                 rt::check_len(n, min, max, "entries")?;
                 let mut m: BTreeMap<KeyOrd, (Value, Value)> = BTreeMap::new();
                 for _ in 0..n {
                     let k = self.value(key, form, r)?;
-                    let (ord, text) = match &k {
-                        Value::String(s) if !matches!(**key, TypeRef::Int(_)) => {
-                            (KeyOrd::Str(s.clone()), s.clone())
-                        }
-                        Value::String(s) => {
-                            let i: i128 = s.parse().unwrap_or_default();
-                            (KeyOrd::Int(i), i.to_string())
-                        }
-                        other => {
-                            let i = other
-                                .as_i64()
-                                .map(i128::from)
-                                .or_else(|| other.as_u64().map(i128::from))
-                                .unwrap_or_default();
-                            (KeyOrd::Int(i), i.to_string())
-                        }
-                    };
+                    let ord = KeyOrd::of(key, &k);
+                    let text = ord.text();
                     if m.contains_key(&ord) {
                         return Err(rt::duplicate(&text).in_key(&text));
                     }
@@ -434,7 +349,7 @@ impl Dec<'_> {
                         .collect(),
                 )
             }
-            TypeRef::Named { path } => self.named(path, r)?,
+            Node::Named { path } => self.named(path, r)?,
         })
     }
 }

@@ -14,12 +14,11 @@ use serde_json::{Map, Value};
 use tuplet::__private_0_1 as rt;
 use tuplet::wire::write;
 use tuplet::Error;
-use tuplet_schema::ir::{
-    Enum, Field, FloatType, IntType, ItemKind, Record, Slot, TypeRef, VariantFields,
-};
-use tuplet_schema::plan::{Quantized, RecordPlan, TAG_MAX};
+use tuplet_schema::ir::{Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::{Node, RecordPlan, TAG_MAX};
 use tuplet_schema::ResolvedSchema;
 
+use super::leaf::{self, json_int, write_i128};
 use super::{intern, json_type, unhex, Shape};
 
 /// Encodes the natural value `value` of the message at `path` in `shape`, with every check
@@ -106,32 +105,6 @@ fn raw(v: &Value) -> Option<Vec<u8>> {
         return None;
     }
     unhex(o.get("$raw")?.as_str()?)
-}
-
-/// An int from JSON: a number (integral) or a decimal string.
-fn json_int(v: &Value) -> Option<i128> {
-    match v {
-        Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            .or_else(|| {
-                let x = n.as_f64()?;
-                (x.fract() == 0.0 && x.abs() < 1.8e19).then_some(x as i128)
-            }),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
-fn write_i128(out: &mut Vec<u8>, v: i128) {
-    if let Ok(i) = i64::try_from(v) {
-        write::int(out, i)
-    } else if let Ok(u) = u64::try_from(v) {
-        write::uint(out, u)
-    } else {
-        write::f64(out, v as f64)
-    }
 }
 
 /// Whether a field has a value in the object (an option's null is absent).
@@ -502,74 +475,6 @@ impl Enc<'_> {
         Ok(())
     }
 
-    fn int(&self, it: &IntType, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
-        let Some(n) = json_int(v) else {
-            if !self.checked {
-                if let Some(x) = v.as_f64() {
-                    write::f64(out, x);
-                    return Ok(());
-                }
-            }
-            return self.mismatch("int", v, out);
-        };
-        if self.checked {
-            let (min, max) = it.bounds();
-            rt::check_int(n, min, max)?;
-        }
-        write_i128(out, n);
-        Ok(())
-    }
-
-    fn float(&self, ft: &FloatType, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
-        let Some(x) = v
-            .as_f64()
-            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-        else {
-            return self.mismatch("number", v, out);
-        };
-        // The Rust field holds an f32: narrow first (widened again exactly below).
-        let x = if ft.bits == 32 { x as f32 as f64 } else { x };
-        if let Some(Quantized { scale, qmin, qmax }) = ft.quantized() {
-            if !self.checked {
-                match self.shape {
-                    Shape::Compact => {
-                        let w = (x * scale).round();
-                        if w.abs() < 9.2e18 {
-                            write::int(out, w as i64)
-                        } else {
-                            write::f64(out, w)
-                        }
-                    }
-                    Shape::Named => match rt::quant::quantize(x, scale, qmin, qmax) {
-                        Ok(w) => write::f64(out, rt::quant::dequantize_f64(w, scale)),
-                        Err(_) => write::f64(out, x),
-                    },
-                }
-                return Ok(());
-            }
-            let w = rt::quant::quantize(x, scale, qmin, qmax)?;
-            match self.shape {
-                Shape::Compact => write::int(out, w),
-                Shape::Named => write::f64(out, rt::quant::dequantize_f64(w, scale)),
-            }
-            return Ok(());
-        }
-        if self.checked {
-            let (min, max) = ft.value_bounds();
-            if ft.bits == 32 {
-                rt::check_f32(x as f32, min, max)?;
-            } else {
-                rt::check_f64(x, min, max)?;
-            }
-        }
-        if ft.bits == 32 {
-            write::f32(out, x as f32);
-        } else {
-            write::f64(out, x);
-        }
-        Ok(())
-    }
-
     fn value(&self, ty: &TypeRef, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
         if !self.checked {
             if let Some(bytes) = raw(v) {
@@ -577,39 +482,17 @@ impl Enc<'_> {
                 return Ok(());
             }
         }
-        match ty {
-            TypeRef::Bool => match v {
-                Value::Bool(b) => write::bool(out, *b),
-                _ => return self.mismatch("bool", v, out),
-            },
-            TypeRef::Int(it) => self.int(it, v, out)?,
-            TypeRef::Float(ft) => self.float(ft, v, out)?,
-            TypeRef::String { len } => {
-                let Value::String(s) = v else {
-                    return self.mismatch("string", v, out);
-                };
-                if self.checked {
-                    let (min, max) = len.bounds();
-                    rt::check_len(s.len(), min, max, "bytes")?;
+        match ty.node() {
+            Node::Leaf(leaf) => {
+                if let Err(expected) = leaf::encode(leaf, v, self.checked, self.shape, out)? {
+                    return self.mismatch(expected, v, out);
                 }
-                write::str(out, s);
             }
-            TypeRef::Bytes { len } => {
-                let bytes = v.as_str().and_then(unhex);
-                let Some(bytes) = bytes else {
-                    return self.mismatch("hex string", v, out);
-                };
-                if self.checked {
-                    let (min, max) = len.bounds();
-                    rt::check_len(bytes.len(), min, max, "bytes")?;
-                }
-                write::bin(out, &bytes);
-            }
-            TypeRef::Option { inner } => match v {
+            Node::Option { inner } => match v {
                 Value::Null => write::nil(out),
                 _ => self.value(inner, v, out)?,
             },
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let Value::Array(a) = v else {
                     return self.mismatch("array", v, out);
                 };
@@ -622,20 +505,20 @@ impl Enc<'_> {
                     self.value(inner, x, out).map_err(|e| e.in_index(i))?;
                 }
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, len } => {
                 let Value::Array(a) = v else {
                     return self.mismatch("array", v, out);
                 };
-                if self.checked && a.len() != *len as usize {
-                    return self.fail(rt::wrong_length(a.len() as u32, *len));
+                if self.checked && a.len() != len as usize {
+                    return self.fail(rt::wrong_length(a.len() as u32, len));
                 }
                 write::array_len(out, a.len() as u32);
                 for (i, x) in a.iter().enumerate() {
                     self.value(inner, x, out).map_err(|e| e.in_index(i))?;
                 }
             }
-            TypeRef::Map { key, value, len } => self.map(key, value, len, v, out)?,
-            TypeRef::Named { path } => self.named(path, v, out)?,
+            Node::Map { key, value, len } => self.map(key, value, len, v, out)?,
+            Node::Named { path } => self.named(path, v, out)?,
         }
         Ok(())
     }

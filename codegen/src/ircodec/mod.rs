@@ -38,6 +38,7 @@
 
 mod decode;
 mod encode;
+mod leaf;
 #[cfg(feature = "testkit")]
 pub mod mutate;
 mod sample;

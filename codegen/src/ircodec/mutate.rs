@@ -10,7 +10,10 @@
 
 use serde_json::{json, Map, Value};
 use tuplet_schema::ir::{Enum, Flags, ItemKind, Record, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::Node;
 use tuplet_schema::ResolvedSchema;
+
+use super::leaf::{self, raw};
 
 /// One mutated value: what was done, and the whole message value after it.
 #[derive(Debug, Clone)]
@@ -104,10 +107,6 @@ fn apply(v: &mut Value, pointer: &str, replacement: Option<Value>) -> Option<()>
     Some(())
 }
 
-fn raw(hex: &str) -> Value {
-    json!({ "$raw": hex })
-}
-
 type Edit = (String, String, Option<Value>);
 
 struct Walk<'a, 's> {
@@ -115,10 +114,6 @@ struct Walk<'a, 's> {
     edits: &'a mut Vec<Edit>,
 }
 
-const NAN64: &str = "cb7ff8000000000000";
-const INF64: &str = "cb7ff0000000000000";
-const NAN32: &str = "ca7fc00000";
-const BIG64: &str = "cb7e37e43c8800759c"; // 1e300
 const DEEP: usize = 70;
 
 impl Walk<'_, '_> {
@@ -261,128 +256,22 @@ impl Walk<'_, '_> {
     }
 
     fn value(&mut self, ty: &TypeRef, v: &Value, at: &str) {
-        match ty {
-            TypeRef::Bool => self.common(at, json!(1)),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let over = max + 1;
-                self.edit(
-                    "an int above its range",
-                    at,
-                    Some(if over > i64::MAX as i128 {
-                        json!(over.to_string())
-                    } else {
-                        json!(over as i64)
-                    }),
-                );
-                self.edit(
-                    "an int below its range",
-                    at,
-                    Some(if min - 1 < i64::MIN as i128 {
-                        json!((min - 1).to_string())
-                    } else {
-                        json!((min - 1) as i64)
-                    }),
-                );
-                self.edit("a fractional float", at, Some(json!(0.5)));
-                self.edit("an integral float", at, Some(raw("cb4000000000000000")));
-                self.edit("NaN", at, Some(raw(NAN64)));
-                self.edit("infinity", at, Some(raw(INF64)));
-                self.common(at, json!("x"));
+        match ty.node() {
+            Node::Leaf(leaf) => {
+                let (edits, wrong) = leaf::mutations(leaf);
+                for (what, replacement) in edits {
+                    self.edit(what, at, Some(replacement));
+                }
+                self.common(at, wrong);
             }
-            TypeRef::Float(ft) => {
-                match ft.quantized() {
-                    Some(q) => {
-                        let (qmin, qmax) = (q.qmin, q.qmax);
-                        self.edit(
-                            "a quantized float above its range",
-                            at,
-                            Some(json!(qmax as f64 / q.scale + 1.0)),
-                        );
-                        self.edit(
-                            "a quantized float below its range",
-                            at,
-                            Some(json!(qmin as f64 / q.scale - 1.0)),
-                        );
-                        self.edit(
-                            "a quantized float just above its range",
-                            at,
-                            Some(json!((qmax as f64 + 0.5) / q.scale)),
-                        );
-                    }
-                    _ => {
-                        if let Some(r) = ft.range {
-                            self.edit(
-                                "a float above its range",
-                                at,
-                                Some(json!(r.max + r.max.abs() * 0.5 + 1.0)),
-                            );
-                            self.edit(
-                                "a float below its range",
-                                at,
-                                Some(json!(r.min - r.min.abs() * 0.5 - 1.0)),
-                            );
-                        }
-                        if ft.bits == 32 {
-                            self.edit("1e300 in an f32", at, Some(raw(BIG64)));
-                        }
-                    }
-                }
-                self.edit("NaN", at, Some(raw(NAN64)));
-                self.edit("float32 NaN", at, Some(raw(NAN32)));
-                self.edit("infinity", at, Some(raw(INF64)));
-                self.edit("an int", at, Some(raw("05")));
-                self.common(at, json!("x"));
-            }
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                if max < 70_000 {
-                    self.edit(
-                        "a string too long",
-                        at,
-                        Some(json!("a".repeat(max as usize + 1))),
-                    );
-                }
-                if min > 0 {
-                    self.edit(
-                        "a string too short",
-                        at,
-                        Some(json!("a".repeat(min as usize - 1))),
-                    );
-                }
-                self.edit("invalid utf-8", at, Some(raw("a2c080")));
-                self.edit("a lone surrogate", at, Some(raw("a3eda080")));
-                self.edit("bin instead of str", at, Some(raw("c40161")));
-                self.edit("a truncated string header", at, Some(raw("db000000ff")));
-                self.common(at, json!(5));
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                if max < 70_000 {
-                    self.edit(
-                        "bytes too long",
-                        at,
-                        Some(json!("ab".repeat(max as usize + 1))),
-                    );
-                }
-                if min > 0 {
-                    self.edit(
-                        "bytes too short",
-                        at,
-                        Some(json!("ab".repeat(min as usize - 1))),
-                    );
-                }
-                self.edit("str instead of bin", at, Some(json!("not hex")));
-                self.common(at, json!(5));
-            }
-            TypeRef::Option { inner } => {
+            Node::Option { inner } => {
                 if !v.is_null() {
                     self.value(inner, v, at);
                 }
                 self.edit("an ext instead of an option", at, Some(raw("d40100")));
                 self.edit("msgpackr's undefined", at, Some(raw("d40000")));
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let a = v.as_array().cloned().unwrap_or_default();
                 if max < 5000 {
@@ -410,7 +299,7 @@ impl Walk<'_, '_> {
                 self.common(at, json!("x"));
                 self.elements(inner, &a, at);
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, .. } => {
                 let a = v.as_array().cloned().unwrap_or_default();
                 if let Some(first) = a.first() {
                     let mut longer = a.clone();
@@ -422,11 +311,10 @@ impl Walk<'_, '_> {
                         Some(Value::Array(a[..a.len() - 1].to_vec())),
                     );
                 }
-                let _ = len;
                 self.common(at, json!("x"));
                 self.elements(inner, &a, at);
             }
-            TypeRef::Map { value, len, key } => {
+            Node::Map { key, value, len } => {
                 let (min, _) = len.bounds();
                 let a = v.as_array().cloned().unwrap_or_default();
                 if let Some(first) = a.first() {
@@ -453,7 +341,7 @@ impl Walk<'_, '_> {
                     }
                 }
             }
-            TypeRef::Named { path } => self.named(path, v, at),
+            Node::Named { path } => self.named(path, v, at),
         }
     }
 

@@ -8,9 +8,10 @@ use serde_json::{Map, Value};
 use tuplet::__private_0_1 as rt;
 use tuplet::{SampleMode, SampleRng};
 use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::Node;
 use tuplet_schema::ResolvedSchema;
 
-use super::hex;
+use super::leaf::{self, KeyOrd};
 
 /// The sample of the message (or any item) at `path` for `seed` and `mode`, as
 /// `Dispatch::sample_variant(index, seed, mode)` draws it.
@@ -28,26 +29,6 @@ fn pick(rng: &mut SampleRng, mode: SampleMode, n: usize) -> usize {
         SampleMode::Min => 0,
         SampleMode::Max => n.saturating_sub(1),
         _ => rng.below(n),
-    }
-}
-
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-enum KeyOrd {
-    Int(i128),
-    Str(String),
-}
-
-fn key_ord(int_key: bool, k: &Value) -> KeyOrd {
-    match k {
-        Value::String(s) if int_key => KeyOrd::Int(s.parse().unwrap_or_default()),
-        Value::String(s) => KeyOrd::Str(s.clone()),
-        other => KeyOrd::Int(
-            other
-                .as_i64()
-                .map(i128::from)
-                .or_else(|| other.as_u64().map(i128::from))
-                .unwrap_or_default(),
-        ),
     }
 }
 
@@ -119,64 +100,24 @@ impl Sampler<'_> {
     }
 
     fn value(&self, ty: &TypeRef, rng: &mut SampleRng, mode: SampleMode) -> Value {
-        match ty {
-            TypeRef::Bool => Value::Bool(rt::sample_int(rng, mode, 0, 1) == 1),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let v = rt::sample_int(rng, mode, min, max);
-                if it.bigint {
-                    Value::String(v.to_string())
-                } else if it.prim.signed() {
-                    Value::from(v as i64)
-                } else {
-                    Value::from(v as u64)
-                }
-            }
-            TypeRef::Float(ft) => {
-                let x = match ft.quantized() {
-                    Some(q) => {
-                        let w = rt::sample_q(rng, mode, q.qmin, q.qmax);
-                        if ft.bits == 32 {
-                            rt::quant::dequantize_f32(w, q.scale) as f64
-                        } else {
-                            rt::quant::dequantize_f64(w, q.scale)
-                        }
-                    }
-                    None => {
-                        let (min, max) = ft.value_bounds();
-                        if ft.bits == 32 {
-                            rt::sample_f32(rng, mode, min, max) as f64
-                        } else {
-                            rt::sample_f64(rng, mode, min, max)
-                        }
-                    }
-                };
-                serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
-            }
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                Value::String(rt::sample_string(rng, mode, min, max))
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                Value::String(hex(&rt::sample_bytes(rng, mode, min, max)))
-            }
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(leaf) => leaf::sample(leaf, rng, mode),
+            Node::Option { inner } => {
                 if rt::sample_present(rng, mode) {
                     self.value(inner, rng, mode)
                 } else {
                     Value::Null
                 }
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let n = rt::sample_len(rng, mode, min, max);
                 Value::Array((0..n).map(|_| self.value(inner, rng, mode)).collect())
             }
-            TypeRef::Array { inner, len } => {
-                Value::Array((0..*len).map(|_| self.value(inner, rng, mode)).collect())
+            Node::Array { inner, len } => {
+                Value::Array((0..len).map(|_| self.value(inner, rng, mode)).collect())
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let n = rt::sample_len(rng, mode, min, max);
                 let mut m: BTreeMap<KeyOrd, (Value, Value)> = BTreeMap::new();
@@ -185,7 +126,7 @@ impl Sampler<'_> {
                     tries += 1;
                     let k = self.value(key, rng, SampleMode::Random);
                     let x = self.value(value, rng, mode);
-                    m.insert(key_ord(matches!(**key, TypeRef::Int(_)), &k), (k, x));
+                    m.insert(KeyOrd::of(key, &k), (k, x));
                 }
                 Value::Array(
                     m.into_values()
@@ -193,7 +134,7 @@ impl Sampler<'_> {
                         .collect(),
                 )
             }
-            TypeRef::Named { path } => self.named(path, rng, mode),
+            Node::Named { path } => self.named(path, rng, mode),
         }
     }
 }

@@ -8,6 +8,7 @@ use tuplet_schema::plan::{EnumForm, EnumPlan, TAG_MAX, VARIANT_NAME_MAX};
 
 use super::field_span;
 use super::record::{self, Member};
+use super::slice::{compact_pair, Bound};
 use super::ty::{rt, Form, TyGen};
 
 /// The `Wire` impl of an enum.
@@ -174,6 +175,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ty = &input.ident;
     let mut enc_c = Vec::new();
+    let mut enc_at = Vec::new();
     let mut enc_n = Vec::new();
     let mut dec_c = Vec::new();
     let mut dec_n = Vec::new();
@@ -189,6 +191,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
         match &v.fields {
             VariantFields::Unit => {
                 enc_c.push(quote!(Self::#vi => { #rt::write::array_len(out, 1); #rt::write::uint(out, #tag); }));
+                enc_at.push(quote!(Self::#vi => { p = #rt::put::array_len(buf, p, 1); p = #rt::put::uint(buf, p, #tag); }));
                 enc_n.push(quote!(Self::#vi => { #rt::write::map_len(out, 1); #rt::write::str(out, #name); #rt::write::map_len(out, 0); }));
                 dec_c.push(quote!(#tag => { for _ in 1..n { r.skip_value()?; } Self::#vi }));
                 dec_n.push(quote!(#name => { r.skip_value()?; Self::#vi }));
@@ -201,6 +204,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
                     span: newtype_span(input, v),
                 };
                 let ec = g.encode(&field.ty, &quote!(x), Form::Compact);
+                let ea = g.encode_at(&field.ty, &quote!(x));
                 let en = g.encode(&field.ty, &quote!(x), Form::Named);
                 let dc = g.decode(&field.ty, Form::Compact);
                 let dn = g.decode(&field.ty, Form::Named);
@@ -209,6 +213,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
                 let ss = g.sample(&field.ty);
                 let sz = g.max_size(&field.ty);
                 enc_c.push(quote!(Self::#vi(x) => { #rt::write::array_len(out, 2); #rt::write::uint(out, #tag); #ec }));
+                enc_at.push(quote!(Self::#vi(x) => { p = #rt::put::array_len(buf, p, 2); p = #rt::put::uint(buf, p, #tag); #ea }));
                 enc_n.push(quote!(Self::#vi(x) => { #rt::write::map_len(out, 1); #rt::write::str(out, #name); #en }));
                 dec_c.push(quote!(#tag => {
                     if n < 2 { return Err(#rt::missing("0")); }
@@ -227,6 +232,8 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
                 let (_, rpat) = members(v, input, "__r_");
                 let ctor = quote!(Self::#vi);
                 let ec = record::encode_compact(&left, 1, quote!(#rt::write::uint(out, #tag);));
+                let ea =
+                    record::encode_compact_at(&left, 1, quote!(p = #rt::put::uint(buf, p, #tag);));
                 let en = record::encode_named(&left);
                 let dc = record::decode_compact(&left, quote!(n - 1), &ctor);
                 let inner_c = record::decode_compact(&left, quote!(m), &ctor);
@@ -240,6 +247,7 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
                 let sz = record::max_size(&left);
                 let slots = record.slots.len() + 1;
                 enc_c.push(quote!(Self::#vi #lpat => { #ec }));
+                enc_at.push(quote!(Self::#vi #lpat => { #ea }));
                 enc_n.push(quote!(Self::#vi #lpat => { #rt::write::map_len(out, 1); #rt::write::str(out, #name); #en }));
                 dec_c.push(quote!(#tag => #dc));
                 dec_n.push(quote!(#name => {
@@ -259,14 +267,20 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
             }
         }
     }
-    let (unknown_c, unknown_n, unknown_d, unknown_eq) = match e.unknown.as_deref().map(ident) {
+    let (unknown_at, unknown_c, unknown_n, unknown_d, unknown_eq) = match e
+        .unknown
+        .as_deref()
+        .map(ident)
+    {
         Some(u) => (
+            quote!(Self::#u(t) => { p = #rt::put::array_len(buf, p, 1); p = #rt::put::uint(buf, p, *t as u64); }),
             quote!(Self::#u(t) => { #rt::write::array_len(out, 1); #rt::write::uint(out, *t as u64); }),
             quote!(Self::#u(t) => { #rt::write::array_len(out, 1); #rt::write::uint(out, *t as u64); }),
             quote!(other => { for _ in 1..n { r.skip_value()?; } Self::#u(other as _) }),
             quote!((Self::#u(a), Self::#u(b)) => a == b,),
         ),
         None => (
+            quote!(),
             quote!(),
             quote!(),
             quote!(other => return Err(#rt::unknown_number(other as i64))),
@@ -280,17 +294,18 @@ fn data(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
         .iter()
         .fold(quote!(Some(0)), |acc, s| quote!(#rt::size_max(#acc, #s)));
     let sample = pick(samples);
+    let compact = compact_pair(
+        Bound::of_variants(&e.variants),
+        quote!(match self { #(#enc_c)* #unknown_c }),
+        quote!(match self { #(#enc_at)* #unknown_at }),
+    );
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
             #ir
             const MAX_SIZE: Option<usize> = #max_size;
 
-            #[allow(unused_variables, clippy::all)]
-            fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
-                match self { #(#enc_c)* #unknown_c }
-                Ok(())
-            }
+            #compact
 
             #[allow(unused_variables, clippy::all)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {

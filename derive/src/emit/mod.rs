@@ -101,7 +101,9 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
         slice::compact_methods(&members, record::encode_compact(&members, 0, quote!()));
     let encode_named = record::encode_named(&members);
     let decode_compact = record::decode_compact(&members, quote!(n), &ctor);
-    let decode_named = record::decode_named(&members, quote!(n), &ctor);
+    // The named shape is decoded out of line (a legacy path): merged with the compact one,
+    // its optional locals would make the compact path build the value through the stack.
+    let decode_named = record::decode_named(&members, quote!(n), &quote!(#ident));
     let validate = record::validate(&members);
     let wire_eq = record::wire_eq(&members, |m| {
         let ident = m.ident();
@@ -127,11 +129,18 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
                 Ok(())
             }
 
+            #[inline]
             #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
+                #[cold]
+                #[inline(never)]
+                #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
+                fn named(r: &mut #rt::Reader<'_>, n: u32) -> Result<#ident, #rt::Error> {
+                    Ok(#decode_named)
+                }
                 let value = match r.read_shape()? {
                     #rt::Shape::Array(n) => #decode_compact,
-                    #rt::Shape::Map(n) => #decode_named,
+                    #rt::Shape::Map(n) => named(r, n)?,
                 };
                 r.leave();
                 Ok(value)

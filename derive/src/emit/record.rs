@@ -104,8 +104,8 @@ pub fn encode_compact(members: &[Member], extra: u32, prefix: TokenStream) -> To
 }
 
 /// Statements writing the compact array through the slice writer (cursor `p` in `buf`):
-/// as [`encode_compact`], without extra leading elements.
-pub fn encode_compact_at(members: &[Member]) -> TokenStream {
+/// as [`encode_compact`], with `extra` leading elements the caller writes in `prefix`.
+pub fn encode_compact_at(members: &[Member], extra: u32, prefix: TokenStream) -> TokenStream {
     let rt = rt();
     let (len, required) = compact_len(members);
     let items = slot_items(members, required, |m, f| match f {
@@ -114,7 +114,8 @@ pub fn encode_compact_at(members: &[Member]) -> TokenStream {
     });
     quote!(
         let len: u32 = #len;
-        p = #rt::put::array_len(buf, p, len);
+        p = #rt::put::array_len(buf, p, len + #extra);
+        #prefix
         #(#items)*
     )
 }

@@ -6,7 +6,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use tuplet_schema::ir::TypeRef;
+use tuplet_schema::ir::{Slot, TypeRef, Variant, VariantFields};
 use tuplet_schema::plan::Quantized;
 
 use super::record::Member;
@@ -44,6 +44,22 @@ impl Bound {
                 .and(Bound::of(value)),
             TypeRef::Named { .. } => Bound::Depends,
         }
+    }
+
+    /// The bound of an enum's variants together.
+    pub fn of_variants(variants: &[Variant]) -> Bound {
+        variants.iter().fold(Bound::Fixed, |b, v| match &v.fields {
+            VariantFields::Unit => b,
+            VariantFields::Newtype { field } => b.and(Bound::of(&field.ty)),
+            VariantFields::Struct { record } => record
+                .slots
+                .iter()
+                .filter_map(|s| match s {
+                    Slot::Field(f) => Some(Bound::of(&f.ty)),
+                    Slot::Reserved(_) => None,
+                })
+                .fold(b, Bound::and),
+        })
     }
 
     fn max<T>(max: Option<T>) -> Bound {
@@ -154,8 +170,14 @@ impl TyGen {
 /// only; records whose bound depends on named types get both, picked by `MAX_SIZE` (a
 /// constant, so the other branch is compiled out).
 pub fn compact_methods(members: &[Member], body: TokenStream) -> TokenStream {
+    let at = crate::emit::record::encode_compact_at(members, 0, quote!());
+    compact_pair(Bound::of_members(members), body, at)
+}
+
+/// The compact `Wire` methods of a type whose compact encoding is bounded as `bound`:
+/// `body` writes it to the `Vec` (`out`), `at` through the slice writer (`p` in `buf`).
+pub fn compact_pair(bound: Bound, body: TokenStream, at: TokenStream) -> TokenStream {
     let rt = rt();
-    let bound = Bound::of_members(members);
     let vec_fn = |body: TokenStream| {
         quote!(
             #[allow(unused_variables, clippy::all)]
@@ -168,7 +190,6 @@ pub fn compact_methods(members: &[Member], body: TokenStream) -> TokenStream {
     if bound == Bound::Open {
         return vec_fn(body);
     }
-    let at = crate::emit::record::encode_compact_at(members);
     let at_fn = quote!(
         #[allow(unused_variables, unused_assignments, clippy::all)]
         fn encode_compact_at(&self, buf: &mut [u8], mut p: usize) -> Result<usize, #rt::Error> {

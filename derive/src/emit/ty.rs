@@ -165,9 +165,9 @@ impl TyGen {
             TypeRef::Int(it) => {
                 let (min, max) = it.bounds();
                 let prim = int_prim(it);
-                if it.prim.signed() {
+                if max <= i64::MAX as i128 {
                     let (min, max) = (min as i64, max as i64);
-                    quote!((r.read_i64(#min, #max)? as #prim))
+                    quote!((r.read_int_in::<{ #min }, { #max }>()? as #prim))
                 } else {
                     let (min, max) = (min as u64, max as u64);
                     quote!((r.read_u64(#min, #max)? as #prim))
@@ -181,7 +181,7 @@ impl TyGen {
                 };
                 match (ft.quantized(), form) {
                     (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                        quote!(#rt::quant::#deq(r.read_i64(#qmin, #qmax)?, #scale))
+                        quote!(#rt::quant::#deq(r.read_int_in::<{ #qmin }, { #qmax }>()?, #scale))
                     }
                     (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                         quote!(#rt::quant::#deq(

@@ -181,6 +181,34 @@ impl<'a> Reader<'a> {
     /// level of nesting; call [`leave`](Reader::leave) after the last element.
     #[inline]
     pub fn read_shape(&mut self) -> Result<Shape, Error> {
+        match self.fixarray() {
+            Some(n) => Ok(Shape::Array(n)),
+            None => self.read_shape_slow(),
+        }
+    }
+
+    /// The fast path of the array headers, inlined: a fixarray whose elements fit the
+    /// input, the budget and the depth (the checks of `enter`, which all pass), entered;
+    /// `None`, consuming nothing, for anything else.
+    #[inline(always)]
+    fn fixarray(&mut self) -> Option<u32> {
+        let (&b @ 0x90..=0x9f, rest) = self.rest.split_first()? else {
+            return None;
+        };
+        let n = u32::from(b & 0x0f);
+        if n as usize > rest.len() || n > self.elements_left || self.depth >= self.limits.max_depth
+        {
+            return None;
+        }
+        self.rest = rest;
+        self.elements_left -= n;
+        self.depth += 1;
+        Some(n)
+    }
+
+    /// [`read_shape`](Reader::read_shape) for everything but its fast path.
+    #[inline(never)]
+    fn read_shape_slow(&mut self) -> Result<Shape, Error> {
         let b = self.peek()?;
         match b {
             0x90..=0x9f | 0xdc | 0xdd => self.array_header(b).map(Shape::Array),
@@ -192,6 +220,16 @@ impl<'a> Reader<'a> {
     /// Reads an array header; as [`read_shape`](Reader::read_shape) but only an array.
     #[inline]
     pub fn read_array_len(&mut self) -> Result<u32, Error> {
+        match self.fixarray() {
+            Some(n) => Ok(n),
+            None => self.read_array_len_slow(),
+        }
+    }
+
+    /// [`read_array_len`](Reader::read_array_len) for everything but a fixarray that
+    /// [`fixarray`](Reader::fixarray) takes.
+    #[inline(never)]
+    fn read_array_len_slow(&mut self) -> Result<u32, Error> {
         let b = self.peek()?;
         match b {
             0x90..=0x9f | 0xdc | 0xdd => self.array_header(b),
@@ -236,6 +274,24 @@ impl<'a> Reader<'a> {
     /// `wrong_type`; the limits are checked at the header, before the body.
     #[inline]
     pub fn read_str(&mut self, min: u32, max: u32) -> Result<&'a str, Error> {
+        // The fast path, inlined: a fixstr within the limits whose body is there.
+        if let Some((&b @ 0xa0..=0xbf, rest)) = self.rest.split_first() {
+            let len = u32::from(b & 0x1f);
+            if (min..=max).contains(&len) {
+                if let Some((body, rest)) = rest.split_at_checked(len as usize) {
+                    if let Ok(s) = std::str::from_utf8(body) {
+                        self.rest = rest;
+                        return Ok(s);
+                    }
+                }
+            }
+        }
+        self.read_str_slow(min, max)
+    }
+
+    /// [`read_str`](Reader::read_str) for everything but its fast path.
+    #[inline(never)]
+    fn read_str_slow(&mut self, min: u32, max: u32) -> Result<&'a str, Error> {
         let b = self.peek()?;
         let len = match b {
             0xa0..=0xbf => {

@@ -5,13 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ctxt::Ctxt;
+use super::leaf;
 use super::spans::{FieldSpans, ItemSpans};
 use super::ty::describe;
 use crate::ir::{
-    Enum, Field, Flags, FloatType, IntPrim, IntType, Item, ItemKind, Len, Record, Slot, TypeRef,
-    VariantFields,
+    Enum, Field, Flags, IntPrim, Item, ItemKind, Record, Slot, TypeRef, VariantFields,
 };
-use crate::limits::{MAX_Q_F32, MAX_Q_F64};
+use crate::plan::Node;
 
 /// Runs every check that applies to `item`.
 pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
@@ -81,129 +81,21 @@ fn check_field(cx: &Ctxt, f: &Field, sp: &FieldSpans) {
 /// Walks a type: `outer` is true until the first list or map (whose lengths are `len`;
 /// deeper ones are `item_len`).
 fn check_type(cx: &Ctxt, ty: &TypeRef, sp: &FieldSpans, outer: bool) {
-    match ty {
-        TypeRef::Bool | TypeRef::Named { .. } => {}
-        TypeRef::Int(i) => check_int_range(cx, i, sp),
-        TypeRef::Float(f) => {
-            check_float_range(cx, f, sp);
-            check_quant_bounds(cx, f, sp);
-        }
-        TypeRef::String { len } | TypeRef::Bytes { len } => check_len_order(cx, len, sp, outer),
-        TypeRef::Option { inner } => check_type(cx, inner, sp, outer),
-        TypeRef::Vec { inner, len } => {
-            check_len_order(cx, len, sp, outer);
+    match ty.node() {
+        Node::Leaf(l) => leaf::check(cx, l, sp, outer),
+        Node::Named { .. } => {}
+        Node::Option { inner } => check_type(cx, inner, sp, outer),
+        Node::Vec { inner, len } => {
+            leaf::check_len_order(cx, len, sp, outer);
             check_type(cx, inner, sp, false);
         }
-        TypeRef::Array { inner, .. } => check_type(cx, inner, sp, false),
-        TypeRef::Map { key, value, len } => {
-            check_len_order(cx, len, sp, outer);
-            if let TypeRef::String { len } = &**key {
-                check_order(cx, len, sp, "key_len");
+        Node::Array { inner, .. } => check_type(cx, inner, sp, false),
+        Node::Map { key, value, len } => {
+            leaf::check_len_order(cx, len, sp, outer);
+            if let TypeRef::String { len } = key {
+                leaf::check_order(cx, len, sp, "key_len");
             }
             check_type(cx, value, sp, false);
-        }
-    }
-}
-
-/// An int range must be ordered and lie within the type (64-bit: ±(2^53−1) unless bigint).
-fn check_int_range(cx: &Ctxt, i: &IntType, sp: &FieldSpans) {
-    let Some(r) = i.range else { return };
-    let span = sp.key("range");
-    if r.min > r.max {
-        cx.error(span, format!("range min {} is above max {}", r.min, r.max));
-        return;
-    }
-    let (lo, hi) = i.prim.bounds(i.bigint);
-    if r.min < lo || r.max > hi {
-        let note = if matches!(i.prim, IntPrim::U64 | IntPrim::I64) && !i.bigint {
-            " (64-bit ints are bounded to ±(2^53−1) unless the field is `bigint`)"
-        } else {
-            ""
-        };
-        cx.error(
-            span,
-            format!(
-                "range({}, {}) lies outside `{}`, whose values are {lo}..={hi}{note}",
-                r.min,
-                r.max,
-                i.prim.as_str()
-            ),
-        );
-    }
-}
-
-/// A float range must be ordered.
-fn check_float_range(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
-    if let Some(r) = f.range {
-        if r.min > r.max {
-            cx.error(
-                sp.key("range"),
-                format!("range min {} is above max {}", r.min, r.max),
-            );
-        }
-    }
-}
-
-/// A quantized float's largest |q| may not exceed 2^50 (f64) or 2^23 (f32), where
-/// `q / scale` stops re-quantizing to `q`; a quantized f32 needs a range.
-fn check_quant_bounds(cx: &Ctxt, f: &FloatType, sp: &FieldSpans) {
-    let Some(q) = &f.quant else { return };
-    let quant_key = if sp.keys.contains_key("scale") {
-        "scale"
-    } else {
-        "quant"
-    };
-    let Some(r) = f.range else {
-        if f.bits == 32 {
-            cx.error(
-                sp.key(quant_key),
-                "a quantized f32 needs a `range`: without one |q| is unbounded, and beyond \
-                 2^23 f32 cannot hold every step; add `range(MIN, MAX)` or make the field f64",
-            );
-        }
-        return;
-    };
-    let m = q.wire_bound(r.min).abs().max(q.wire_bound(r.max).abs());
-    if f.bits == 64 && m > MAX_Q_F64 as f64 {
-        cx.error(
-            sp.key("range"),
-            format!(
-                "quantized bounds reach |q| = {}, beyond 2^50 (1125899906842624): past it, \
-                 q / scale in f64 no longer re-quantizes to q; narrow the range or use a \
-                 coarser scale",
-                show(m)
-            ),
-        );
-    } else if f.bits == 32 && m > MAX_Q_F32 as f64 {
-        cx.error(
-            sp.key("range"),
-            format!(
-                "a quantized f32 reaching |q| = {} exceeds 2^23 (8388608): f32 cannot hold \
-                 every step; narrow the range, use a coarser unit, or make the field f64",
-                show(m)
-            ),
-        );
-    }
-}
-
-fn show(m: f64) -> String {
-    if m < 1e18 {
-        format!("{}", m as i128)
-    } else {
-        format!("{m:e}")
-    }
-}
-
-/// `len(min, max)` must be ordered.
-fn check_len_order(cx: &Ctxt, len: &Len, sp: &FieldSpans, outer: bool) {
-    check_order(cx, len, sp, if outer { "len" } else { "item_len" });
-}
-
-/// The bounds that `key` (`len`, `item_len` or `key_len`) set must be ordered.
-fn check_order(cx: &Ctxt, len: &Len, sp: &FieldSpans, key: &str) {
-    if let (Some(min), Some(max)) = (len.min, len.max) {
-        if min > max {
-            cx.error(sp.key(key), format!("`{key}` min {min} is above max {max}"));
         }
     }
 }

@@ -7,106 +7,32 @@
 
 use super::attr::FieldAttrs;
 use super::ctxt::Ctxt;
-use super::lit::Num;
+use super::leaf;
 use super::ty::describe;
-use crate::ir::{FloatRange, IntPrim, IntRange, TypeRef};
+use crate::ir::TypeRef;
 
 /// Applies every constraint key of `attrs` to `ty`, reporting keys that do not fit.
 pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
-    if let Some(span) = attrs.bigint {
-        match scalar(ty) {
-            TypeRef::Int(i) if matches!(i.prim, IntPrim::U64 | IntPrim::I64) => i.bigint = true,
-            other => cx.error(
-                span,
-                format!(
-                    "`bigint` applies to u64/i64 fields only; found `{}`",
-                    describe(other)
-                ),
-            ),
-        }
-    }
-    if let Some(q) = &attrs.quant {
-        let key = if attrs.keys.contains_key("scale") {
-            "scale"
-        } else {
-            "quant"
-        };
-        match scalar(ty) {
-            TypeRef::Float(f) => f.quant = Some(q.value.clone()),
-            TypeRef::Int(i) => cx.error(
-                q.key,
-                format!(
-                    "`{key}` applies to f32/f64 fields; `{}` is already an int on the wire \
-                     (drop `{key}`, or make the field a float)",
-                    i.prim.as_str()
-                ),
-            ),
-            other => cx.error(
-                q.key,
-                format!(
-                    "`{key}` applies to f32/f64 fields; found `{}`",
-                    describe(other)
-                ),
-            ),
-        }
-    }
-    if let Some(r) = &attrs.range {
-        let (min, max) = r.value;
-        match scalar(ty) {
-            TypeRef::Int(i) => match (min.num, max.num) {
-                (Num::Int(min), Num::Int(max)) => i.range = Some(IntRange { min, max }),
-                _ => {
-                    let bad = if matches!(min.num, Num::Float(_)) {
-                        min
-                    } else {
-                        max
-                    };
-                    cx.error(
-                        bad.span,
-                        format!(
-                            "the range of an int field (`{}`) takes int literals",
-                            i.prim.as_str()
-                        ),
-                    );
-                }
-            },
-            TypeRef::Float(f) => {
-                f.range = Some(FloatRange {
-                    min: min.num.as_f64(),
-                    max: max.num.as_f64(),
-                })
-            }
-            other => cx.error(
-                r.key,
-                format!(
-                    "`range` applies to int and float fields; found `{}`{}",
-                    describe(other),
-                    if matches!(other, TypeRef::String { .. }) {
-                        " (for a byte length write `len(max = N)`)"
-                    } else {
-                        ""
-                    }
-                ),
-            ),
-        }
-    }
+    leaf::scalar_keys(cx, attrs, scalar(ty));
     if let Some(l) = &attrs.len {
-        match unopt(ty) {
-            TypeRef::String { len }
-            | TypeRef::Bytes { len }
-            | TypeRef::Vec { len, .. }
-            | TypeRef::Map { len, .. } => *len = l.value,
+        let ty = unopt(ty);
+        let found = describe(ty);
+        match ty {
+            TypeRef::Vec { len, .. } | TypeRef::Map { len, .. } => *len = l.value,
             TypeRef::Array { .. } => cx.error(
                 l.key,
                 "`len` does not apply to a fixed array: its length is its type's; drop `len`",
             ),
-            other => cx.error(
-                l.key,
-                format!(
-                    "`len` applies to String, Vec<u8>, Vec<T> and BTreeMap fields; found `{}`",
-                    describe(other)
+            other => match leaf::len_mut(other) {
+                Some(len) => *len = l.value,
+                None => cx.error(
+                    l.key,
+                    format!(
+                        "`len` applies to String, Vec<u8>, Vec<T> and BTreeMap fields; found \
+                         `{found}`"
+                    ),
                 ),
-            ),
+            },
         }
     }
     if let Some(l) = &attrs.item_len {
@@ -115,8 +41,8 @@ pub(crate) fn apply(cx: &Ctxt, attrs: &FieldAttrs, ty: &mut TypeRef) {
             TypeRef::Map { value, .. } => Some(unopt(value)),
             _ => None,
         };
-        match elem {
-            Some(TypeRef::String { len } | TypeRef::Bytes { len }) => *len = l.value,
+        match elem.and_then(leaf::len_mut) {
+            Some(len) => *len = l.value,
             _ => cx.error(
                 l.key,
                 format!(

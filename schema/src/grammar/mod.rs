@@ -3,7 +3,7 @@
 //! key (or type) and list the valid keys for unknown ones.
 //!
 //! Laid out as serde_derive's internals: keywords in `symbol`, key parsers in `attr`,
-//! types in `ty`, items in `item`, error collection in `ctxt`, and the cross-field
+//! types in `ty` (the per-kind code of leaves in `leaf`), items in `item`, error collection in `ctxt`, and the cross-field
 //! checks in `check`.
 
 pub(crate) mod attr;
@@ -11,6 +11,7 @@ mod check;
 pub(crate) mod constrain;
 pub(crate) mod ctxt;
 pub(crate) mod item;
+mod leaf;
 pub(crate) mod lit;
 pub(crate) mod spans;
 pub(crate) mod symbol;

@@ -4,7 +4,8 @@
 use quote::ToTokens;
 use syn::{GenericArgument, Path, PathArguments, Type};
 
-use crate::ir::{IntPrim, IntType, Len, TypeRef};
+use crate::ir::{Len, TypeRef};
+use crate::plan::Node;
 
 /// Whether `ty` is the reserved-slot placeholder: `Reserved` or `tuplet::Reserved`.
 pub(crate) fn is_reserved(ty: &Type) -> bool {
@@ -79,23 +80,12 @@ fn path(ty: &Type, p: &Path) -> syn::Result<TypeRef> {
     let last = p.segments.last().expect("a path has a segment");
     let args = generic_types(last);
     let name = name.as_str();
-    if let Some(prim) = IntPrim::from_name(name) {
-        no_args(ty, &args)?;
-        return Ok(TypeRef::Int(IntType {
-            prim,
-            range: None,
-            bigint: false,
-        }));
+    let idents: Vec<Option<String>> = args.iter().map(|a| ident(a)).collect();
+    let idents: Vec<Option<&str>> = idents.iter().map(Option::as_deref).collect();
+    if let Some(leaf) = TypeRef::leaf_from_rust(name, &idents) {
+        return leaf.map_err(|message| reject(ty, message));
     }
     match (name, &args[..]) {
-        ("bool", []) => Ok(TypeRef::Bool),
-        ("f32", []) | ("f64", []) => Ok(TypeRef::Float(crate::ir::FloatType {
-            bits: if name == "f32" { 32 } else { 64 },
-            quant: None,
-            range: None,
-        })),
-        ("String", []) => Ok(TypeRef::String { len: Len::default() }),
-        ("Vec", [inner]) if is_u8(inner) => Ok(TypeRef::Bytes { len: Len::default() }),
         ("Vec", [inner]) => Ok(TypeRef::Vec {
             inner: Box::new(type_ref(inner)?),
             len: Len::default(),
@@ -150,7 +140,6 @@ fn path(ty: &Type, p: &Path) -> syn::Result<TypeRef> {
             ty,
             format!("`{name}<T>` is not supported; use the inner type directly"),
         )),
-        ("bool" | "f32" | "f64" | "String", _) => Err(reject(ty, format!("`{name}` takes no generic arguments"))),
         ("Vec" | "Option", _) => Err(reject(ty, format!("expected `{name}<T>`"))),
         ("BTreeMap", _) => Err(reject(ty, "expected `BTreeMap<K, V>`")),
         _ => named(ty, p),
@@ -195,15 +184,12 @@ fn generic_types(seg: &syn::PathSegment) -> Vec<&Type> {
     }
 }
 
-fn no_args(ty: &Type, args: &[&Type]) -> syn::Result<()> {
-    match args {
-        [] => Ok(()),
-        _ => Err(reject(ty, "an int type takes no generic arguments")),
+/// A type that is a lone identifier (`u8`), as a string.
+fn ident(ty: &Type) -> Option<String> {
+    match ungroup(ty) {
+        Type::Path(tp) if tp.qself.is_none() => tp.path.get_ident().map(|i| i.to_string()),
+        _ => None,
     }
-}
-
-fn is_u8(ty: &Type) -> bool {
-    matches!(ungroup(ty), Type::Path(tp) if tp.qself.is_none() && tp.path.is_ident("u8"))
 }
 
 fn ungroup(ty: &Type) -> &Type {
@@ -220,18 +206,14 @@ fn reject(tokens: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
 
 /// A short Rust-like spelling of a type, for error messages (`Vec<String>`, `[f32; 3]`).
 pub(crate) fn describe(ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::Bool => "bool".into(),
-        TypeRef::Int(i) => i.prim.as_str().into(),
-        TypeRef::Float(f) => format!("f{}", f.bits),
-        TypeRef::String { .. } => "String".into(),
-        TypeRef::Bytes { .. } => "Vec<u8>".into(),
-        TypeRef::Option { inner } => format!("Option<{}>", describe(inner)),
-        TypeRef::Vec { inner, .. } => format!("Vec<{}>", describe(inner)),
-        TypeRef::Array { inner, len } => format!("[{}; {len}]", describe(inner)),
-        TypeRef::Map { key, value, .. } => {
+    match ty.node() {
+        Node::Leaf(leaf) => leaf.rust_name(),
+        Node::Option { inner } => format!("Option<{}>", describe(inner)),
+        Node::Vec { inner, .. } => format!("Vec<{}>", describe(inner)),
+        Node::Array { inner, len } => format!("[{}; {len}]", describe(inner)),
+        Node::Map { key, value, .. } => {
             format!("BTreeMap<{}, {}>", describe(key), describe(value))
         }
-        TypeRef::Named { path } => path.clone(),
+        Node::Named { path } => path.to_owned(),
     }
 }

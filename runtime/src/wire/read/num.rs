@@ -46,6 +46,35 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads an int known to lie in `MIN..=MAX`, as [`read_i64`](Reader::read_i64) does
+    /// (same values, same errors): what derived code calls for bounded int and quantized
+    /// fields, whose bounds are constants.
+    ///
+    /// The fast path, inlined into the caller, takes a fixint and (unless the range fits a
+    /// fixint) the int markers of 1, 2 and 4 bytes followed by at least 4 bytes, reading the
+    /// 4 bytes after the marker at once and shifting them down to the marker's width. A range
+    /// beyond 32 bits takes [`read_i64`](Reader::read_i64). Anything else (a value out of
+    /// range, a wider marker, a float, the last bytes of the input, a wrong marker) leaves
+    /// the cursor where it was and goes to [`read_i64`](Reader::read_i64) out of line, which
+    /// decides the code and the message.
+    #[inline]
+    pub fn read_int_in<const MIN: i64, const MAX: i64>(&mut self) -> Result<i64, Error> {
+        if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
+            return self.read_i64(MIN, MAX);
+        }
+        // The out-of-line path gets a copy of the unread bytes and returns what it consumed
+        // packed with the value in registers, so the reader stays in registers across it.
+        let (v, rest) = match int_fast::<MIN, MAX>(self.rest) {
+            Some(x) => x,
+            None => {
+                let (v, used) = unpack(int_in_slow(self.rest, MIN, MAX)?, MIN);
+                (v, self.rest.get(used..).unwrap_or_default())
+            }
+        };
+        self.rest = rest;
+        Ok(v)
+    }
+
     /// Reads an unsigned int in `min..=max` from any int marker, or from a float holding an
     /// integral finite value.
     #[inline]
@@ -206,6 +235,86 @@ impl<'a> Reader<'a> {
         }
         Ok(v)
     }
+}
+
+/// The fast path of [`Reader::read_int_in`] over the unread bytes: the value and the bytes
+/// after it, or `None` (for the general path) when the value is not a fixint or an int of
+/// 1, 2 or 4 bytes, or lies outside `MIN..=MAX`.
+#[inline(always)]
+fn int_fast<const MIN: i64, const MAX: i64>(rest: &[u8]) -> Option<(i64, &[u8])> {
+    let (&b, tail) = rest.split_first()?;
+    if !(0x80..0xe0).contains(&b) {
+        let v = i64::from(b as i8);
+        return (MIN..=MAX).contains(&v).then_some((v, tail));
+    }
+    if MIN >= -32 && MAX <= 127 {
+        // Every value of the range is a fixint: a wider marker is legal but rare.
+        return None;
+    }
+    // cc, cd, ce: uint 8/16/32; d0, d1, d2: int 8/16/32 (k & 3 is log2 of the width).
+    let k = b.wrapping_sub(0xcc);
+    if k >= 8 || k & 3 == 3 {
+        return None;
+    }
+    let (&word, _) = tail.split_first_chunk::<4>()?;
+    let word = u32::from_be_bytes(word);
+    let width = 1usize << (k & 3);
+    let shift = 32 - 8 * width as u32;
+    let v = if k >= 4 {
+        i64::from((word as i32) >> shift)
+    } else {
+        i64::from(word >> shift)
+    };
+    if !(MIN..=MAX).contains(&v) {
+        return None;
+    }
+    tail.get(width..).map(|after| (v, after))
+}
+
+/// Bit position of the byte count in [`int_in_slow`]'s result, above `value - min` (below
+/// 2^33 for a range within 32 bits).
+const USED_SHIFT: u32 = 40;
+
+/// Everything [`int_fast`] leaves, out of line: the general path of
+/// [`read_i64`](Reader::read_i64) on a reader over the same bytes (numbers touch neither
+/// the element budget nor the depth). Returns the bytes taken and `value - min` packed in
+/// one word, so that the result comes back in registers.
+#[cold]
+#[inline(never)]
+fn int_in_slow(rest: &[u8], min: i64, max: i64) -> Result<u64, Error> {
+    // An int of 1 or 2 bytes among the last 4 of the input (a message's last field, often):
+    // read exactly.
+    if let Some((&b, tail)) = rest.split_first() {
+        let k = b.wrapping_sub(0xcc);
+        if k < 8 && k & 3 < 2 {
+            let width = 1usize << (k & 3);
+            if let Some(bytes) = tail.get(..width) {
+                let mut word = [0u8; 4];
+                word[..width].copy_from_slice(bytes);
+                let word = u32::from_be_bytes(word);
+                let shift = 32 - 8 * width as u32;
+                let v = if k >= 4 {
+                    i64::from((word as i32) >> shift)
+                } else {
+                    i64::from(word >> shift)
+                };
+                if (min..=max).contains(&v) {
+                    return Ok(((1 + width as u64) << USED_SHIFT) | (v - min) as u64);
+                }
+            }
+        }
+    }
+    let mut r = Reader::new(rest);
+    let v = r.read_i64(min, max)?;
+    let used = rest.len() - r.rest.len();
+    Ok(((used as u64) << USED_SHIFT) | (v - min) as u64)
+}
+
+/// The value and the bytes taken, from [`int_in_slow`]'s packed result.
+#[inline(always)]
+fn unpack(packed: u64, min: i64) -> (i64, usize) {
+    let v = (packed & ((1 << USED_SHIFT) - 1)) as i64 + min;
+    (v, (packed >> USED_SHIFT) as usize)
 }
 
 /// `out_of_range` for a fast-path int, with the same text the general path writes.
