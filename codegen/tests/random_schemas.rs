@@ -142,8 +142,16 @@ fn outcome(r: &Result<Value, Error>, schema: &ResolvedSchema, path: &str) -> Str
 }
 
 /// [`ircodec::json_eq`], with a decimal string equal to the number it spells (TypeScript
-/// holds an int beyond ±(2^53−1) as a `bigint`, written as its decimal text).
+/// holds an int beyond ±(2^53−1) as a `bigint`, written as its decimal text), and a key whose
+/// value is `null` (an unset option: the natural JSON of a newtype variant writes it, the
+/// node script omits it) equal to an absent key.
 fn natural_eq(a: &Value, b: &Value) -> bool {
+    let set = |o: &serde_json::Map<String, Value>| -> serde_json::Map<String, Value> {
+        o.iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
     match (a, b) {
         (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
             n.to_string() == *s
@@ -152,6 +160,7 @@ fn natural_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| natural_eq(p, q))
         }
         (Value::Object(x), Value::Object(y)) => {
+            let (x, y) = (set(x), set(y));
             x.len() == y.len()
                 && x.iter()
                     .all(|(k, v)| y.get(k).is_some_and(|w| natural_eq(v, w)))
