@@ -213,3 +213,27 @@ pub struct Ping { pub u: empty::Unit, pub e: empty::Empty }
         &roundtrip("c2s", "ping", "{ u: {}, e: {} }"),
     );
 }
+
+#[test]
+fn unit_variants_named_like_object_members() {
+    let lib = r#"
+#[derive(tuplet::Enum)]
+#[allow(non_camel_case_types)]
+pub enum Odd { __proto__ = 1, constructor = 2, toString = 3 }
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 1, dir = "c2s")]
+pub struct Ping { pub a: Odd, pub b: Odd }
+"#;
+    let script = r#"
+if (!Object.prototype.hasOwnProperty.call(pkg.Odd, "__proto__") || pkg.Odd["__proto__"] !== 1) throw new Error("__proto__ is not a property of the const");
+if (Object.getPrototypeOf(pkg.Odd) !== Object.prototype) throw new Error("the const's prototype changed");
+if (pkg.Odd.constructor !== 2 || pkg.Odd.toString !== 3) throw new Error("const");
+"#;
+    ok(
+        &[("lib.rs", lib)],
+        &format!(
+            "{script}{}",
+            roundtrip("c2s", "ping", r#"{ a: "__proto__", b: "toString" }"#)
+        ),
+    );
+}

@@ -112,7 +112,14 @@ fn unit_enum(ident: &str, e: &Enum, docs: &str) -> String {
     let mut out = format!("export const {ident} = {{\n");
     for v in &e.variants {
         out.push_str(&doc(&v.doc, "  "));
-        out.push_str(&format!("  {}: {},\n", v.name, enum_num(v.number)));
+        // `__proto__: 1` in an object literal would set the prototype; a computed key is a
+        // property like any other.
+        let key = if v.name == "__proto__" {
+            format!("[{}]", lit(&v.name))
+        } else {
+            v.name.clone()
+        };
+        out.push_str(&format!("  {key}: {},\n", enum_num(v.number)));
     }
     out.push_str("} as const;\n");
     out.push_str(docs);
