@@ -42,8 +42,15 @@ async fn server_with(spawns: &[[f32; 3]], flush_per_tick: bool) -> Server {
 }
 
 async fn join(server: &Server, name: &str) -> Client {
-    Client::join(&server.url("village"), &Identity::player(name))
+    join_as(&server.url("village"), &Identity::player(name)).await
+}
+
+/// Joins as `who`; a server that never confirms the join fails the test within 10 s instead
+/// of hanging it.
+async fn join_as(url: &str, who: &Identity) -> Client {
+    tokio::time::timeout(std::time::Duration::from_secs(10), Client::join(url, who))
         .await
+        .unwrap_or_else(|_| panic!("{}: no player:joined of its own within 10 s", who.name))
         .expect("joins")
 }
 
@@ -243,7 +250,7 @@ async fn guests_get_no_bird_stream() {
         guest: true,
         ..Identity::player("guest")
     };
-    let mut guest = Client::join(&url, &guest_id).await.unwrap();
+    let mut guest = join_as(&url, &guest_id).await;
     let mut unsubscribed = join(&s, "quiet").await;
     for c in [&mut member, &mut guest] {
         c.send(village::birds::BirdSubscribe { on: true })
@@ -266,8 +273,8 @@ async fn old_shape_clients_get_the_named_shape_the_rest_the_tuple() {
         ..Identity::player("old")
     };
     // The mover is an old client too: its named moves decode like tuples.
-    let mut mover = Client::join(&url, &old).await.unwrap();
-    let mut old_viewer = Client::join(&url, &old).await.unwrap();
+    let mut mover = join_as(&url, &old).await;
+    let mut old_viewer = join_as(&url, &old).await;
     let mut new_viewer = join(&s, "new").await;
     mover.send(step(1)).await.unwrap();
     mover.sync().await.unwrap();
@@ -457,15 +464,14 @@ async fn delta_snapshot_mirror_equals_the_world_across_keyframes_and_resyncs() {
     let (radius, npcs) = (config.view_radius, config.npcs);
     let s = start(config).await.expect("server starts");
     let mut c = join(&s, "watcher").await;
-    let mut old = Client::join(
+    let mut old = join_as(
         &s.url("village"),
         &Identity {
             old_shape: true,
             ..Identity::player("old")
         },
     )
-    .await
-    .unwrap();
+    .await;
     let mut world = World::new(0, npcs);
     let (mut since_key, mut keyframes, mut deltas) = (None, vec![], vec![]);
     for _ in 0..20 {
