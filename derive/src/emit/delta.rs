@@ -6,17 +6,12 @@
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use tuplet_schema::delta::{change_of, mask_slots, Change};
-use tuplet_schema::ir::{FloatType, Record, Slot, TypeRef};
+use tuplet_schema::ir::{Record, Slot, TypeRef};
+use tuplet_schema::plan::Quantized;
 
 use super::record::{self, Member};
 use super::ty::{at, rt, Form, TyGen};
 use super::{field_span, slot_name, struct_fields};
-
-fn quant(ft: &FloatType) -> Option<(f64, i64, i64)> {
-    let q = ft.quant.as_ref()?;
-    let (qmin, qmax) = ft.quant_bounds()?;
-    Some((q.scale, qmin, qmax))
-}
 
 fn bit(b: u32) -> TokenStream {
     quote!((1u64 << #b))
@@ -27,7 +22,11 @@ fn write_difference(g: &TyGen, ty: &TypeRef, cur: &TokenStream, base: &TokenStre
     let rt = rt();
     match ty {
         TypeRef::Float(ft) => {
-            let (scale, qmin, qmax) = quant(ft).unwrap_or((1.0, 0, 0));
+            let Quantized { scale, qmin, qmax } = ft.quantized().unwrap_or(Quantized {
+                scale: 1.0,
+                qmin: 0,
+                qmax: 0,
+            });
             quote!(#rt::write::int(out,
                 #rt::quant::quantize(*#cur as f64, #scale, #qmin, #qmax)?
                     - #rt::quant::quantize(*#base as f64, #scale, #qmin, #qmax)?);)
@@ -44,7 +43,11 @@ fn apply_difference(ty: &TypeRef, held: &TokenStream) -> TokenStream {
     let rt = rt();
     match ty {
         TypeRef::Float(ft) => {
-            let (scale, qmin, qmax) = quant(ft).unwrap_or((1.0, 0, 0));
+            let Quantized { scale, qmin, qmax } = ft.quantized().unwrap_or(Quantized {
+                scale: 1.0,
+                qmin: 0,
+                qmax: 0,
+            });
             let deq = if ft.bits == 32 {
                 quote!(dequantize_f32)
             } else {
