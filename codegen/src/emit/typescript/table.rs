@@ -7,9 +7,10 @@
 //! straight-line code (the hot path).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Legacy, Quantized};
+use tuplet_schema::plan::{Legacy, Node};
 
-use super::{int_lit, lit, num, Gen};
+use super::leaf;
+use super::{lit, Gen};
 
 /// `, min, max` of a bounded length, nothing for an unbounded one.
 fn bounded(len: &Len) -> String {
@@ -23,47 +24,15 @@ fn bounded(len: &Len) -> String {
 
 /// The descriptor of `t` (a `TNode` literal).
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Bool => "[0]".into(),
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            let k = if i.bigint { 2 } else { 1 };
-            format!(
-                "[{k}, {}, {}]",
-                int_lit(min, i.bigint),
-                int_lit(max, i.bigint)
-            )
-        }
-        TypeRef::Float(ft) => {
-            let k = if ft.bits == 32 { 4 } else { 5 };
-            match (ft.quantized(), ft.range) {
-                (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3, {}, {qmin}, {qmax}, {}]",
-                    num(scale),
-                    u8::from(ft.bits == 32)
-                ),
-                (None, Some(_)) => {
-                    let (min, max) = ft.value_bounds();
-                    format!("[{k}, {}, {}]", num(min), num(max))
-                }
-                (None, None) => format!("[{k}]"),
-            }
-        }
-        TypeRef::String { len } => {
-            let (min, max) = len.bounds();
-            format!("[6, {min}, {max}]")
-        }
-        TypeRef::Bytes { len } => {
-            let (min, max) = len.bounds();
-            format!("[7, {min}, {max}]")
-        }
-        TypeRef::Option { inner } => format!("[8, {}]", node(g, inner)),
-        TypeRef::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
-        TypeRef::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
-        TypeRef::Map { key, value, len } => {
+    match t.node() {
+        Node::Leaf(l) => leaf::node(l),
+        Node::Option { inner } => format!("[8, {}]", node(g, inner)),
+        Node::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
+        Node::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
+        Node::Map { key, value, len } => {
             format!("[11, {}, {}{}]", node(g, key), node(g, value), bounded(len))
         }
-        TypeRef::Named { path } => format!(
+        Node::Named { path } => format!(
             "[12, {}, {}, {}]",
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
