@@ -177,7 +177,7 @@ pub fn node(leaf: Leaf) -> String {
             let (min, max) = i.bounds();
             let k = if i.bigint { 2 } else { 1 };
             format!(
-                "[{k}, {}, {}]",
+                "[{k},{},{}]",
                 int_lit(min, i.bigint),
                 int_lit(max, i.bigint)
             )
@@ -186,24 +186,24 @@ pub fn node(leaf: Leaf) -> String {
             let k = if ft.bits == 32 { 4 } else { 5 };
             match (ft.quantized(), ft.range) {
                 (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3, {}, {qmin}, {qmax}, {}]",
+                    "[3,{},{qmin},{qmax},{}]",
                     num(scale),
                     u8::from(ft.bits == 32)
                 ),
                 (None, Some(_)) => {
                     let (min, max) = ft.value_bounds();
-                    format!("[{k}, {}, {}]", num(min), num(max))
+                    format!("[{k},{},{}]", num(min), num(max))
                 }
                 (None, None) => format!("[{k}]"),
             }
         }
         Leaf::String(len) => {
             let (min, max) = len.bounds();
-            format!("[6, {min}, {max}]")
+            format!("[6,{min},{max}]")
         }
         Leaf::Bytes(len) => {
             let (min, max) = len.bounds();
-            format!("[7, {min}, {max}]")
+            format!("[7,{min},{max}]")
         }
     }
 }

@@ -18,7 +18,7 @@ fn bounded(len: &Len) -> String {
         String::new()
     } else {
         let (min, max) = len.bounds();
-        format!(", {min}, {max}")
+        format!(",{min},{max}")
     }
 }
 
@@ -26,14 +26,14 @@ fn bounded(len: &Len) -> String {
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
     match t.node() {
         Node::Leaf(l) => leaf::node(l),
-        Node::Option { inner } => format!("[8, {}]", node(g, inner)),
-        Node::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
-        Node::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
+        Node::Option { inner } => format!("[8,{}]", node(g, inner)),
+        Node::Vec { inner, len } => format!("[9,{}{}]", node(g, inner), bounded(len)),
+        Node::Array { inner, len } => format!("[10,{},{len}]", node(g, inner)),
         Node::Map { key, value, len } => {
-            format!("[11, {}, {}{}]", node(g, key), node(g, value), bounded(len))
+            format!("[11,{},{}{}]", node(g, key), node(g, value), bounded(len))
         }
         Node::Named { path } => format!(
-            "[12, {}, {}, {}]",
+            "[12,{},{},{}]",
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
             g.fn_ref(path, "read")
@@ -48,14 +48,14 @@ pub fn fields(g: &mut Gen, slots: &[Slot], indent: &str) -> String {
         let Slot::Field(f) = slot else { continue };
         let key = match Legacy::of(f) {
             Legacy::None => String::new(),
-            Legacy::Alias(a) => format!(", {}", lit(a)),
+            Legacy::Alias(a) => format!(",{}", lit(a)),
             Legacy::Spread { keys, .. } => {
                 let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
-                format!(", [{}]", keys.join(", "))
+                format!(",[{}]", keys.join(","))
             }
         };
         rows.push(format!(
-            "\n{indent}  [{}, {}{key}],",
+            "\n{indent}  [{},{}{key}],",
             lit(&f.name),
             node(g, &f.ty)
         ));
@@ -96,14 +96,14 @@ pub fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let name = lit(&v.name);
         let entry = match &v.fields {
             VariantFields::Unit => format!("[{name}]"),
-            VariantFields::Newtype { field } => format!("[{name}, {}]", node(g, &field.ty)),
+            VariantFields::Newtype { field } => format!("[{name},{}]", node(g, &field.ty)),
             VariantFields::Struct { record } => {
                 let t = variant_table(ident, v.number);
                 out.push_str(&format!(
                     "const {t}: {fty} = {};\n\n",
                     fields(g, &record.slots, "")
                 ));
-                format!("[{name}, {t}, 1]")
+                format!("[{name},{t},1]")
             }
         };
         table.push_str(&format!("\n  {entry},"));
