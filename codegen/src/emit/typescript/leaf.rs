@@ -168,14 +168,14 @@ pub fn read_key(g: &mut Gen, leaf: Leaf, form: Form) -> String {
     }
 }
 
-/// The table descriptor (a `TNode` literal, `codegen/ts-runtime/table.ts`): the kind number
-/// and its bounds.
-pub fn node(leaf: Leaf) -> String {
+/// The table descriptor (a `TNode` literal, `codegen/ts-runtime/table.ts`): the kind (a
+/// runtime object, imported) and its bounds.
+pub fn node(g: &mut Gen, leaf: Leaf) -> String {
     match leaf {
-        Leaf::Bool => "[0]".into(),
+        Leaf::Bool => format!("[{}]", g.rt("kBool")),
         Leaf::Int(i) => {
             let (min, max) = i.bounds();
-            let k = if i.bigint { 2 } else { 1 };
+            let k = g.rt(if i.bigint { "kBig" } else { "kInt" });
             format!(
                 "[{k},{},{}]",
                 int_lit(min, i.bigint),
@@ -183,27 +183,28 @@ pub fn node(leaf: Leaf) -> String {
             )
         }
         Leaf::Float(ft) => {
-            let k = if ft.bits == 32 { 4 } else { 5 };
+            let k = if ft.bits == 32 { "kF32" } else { "kF64" };
             match (ft.quantized(), ft.range) {
                 (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3,{},{qmin},{qmax},{}]",
+                    "[{},{},{qmin},{qmax},{}]",
+                    g.rt("kQuant"),
                     num(scale),
                     u8::from(ft.bits == 32)
                 ),
                 (None, Some(_)) => {
                     let (min, max) = ft.value_bounds();
-                    format!("[{k},{},{}]", num(min), num(max))
+                    format!("[{},{},{}]", g.rt(k), num(min), num(max))
                 }
-                (None, None) => format!("[{k}]"),
+                (None, None) => format!("[{}]", g.rt(k)),
             }
         }
         Leaf::String(len) => {
             let (min, max) = len.bounds();
-            format!("[6,{min},{max}]")
+            format!("[{},{min},{max}]", g.rt("kStr"))
         }
         Leaf::Bytes(len) => {
             let (min, max) = len.bounds();
-            format!("[7,{min},{max}]")
+            format!("[{},{min},{max}]", g.rt("kBin"))
         }
     }
 }

@@ -2,9 +2,10 @@
 //! read by `X$read` and written by `X$write`): a record's or struct variant's fields (`X$t`:
 //! name, descriptor, the named-shape key when it is not the name), a data enum's variants. A
 //! descriptor (`TNode`) is an array `[kind, ...bounds, ...inner descriptors]`, or
-//! `[12, X$validate, X$write, X$read]` for a named type; `codegen/ts-runtime/table.ts` documents
-//! the kinds and walks them (`named.ts` reads along them). The compact shape stays
-//! straight-line code (the hot path).
+//! `[kType, X$validate, X$write, X$read]` for a named type; the kinds are runtime objects
+//! (`kInt`, `kStr`, ...: imported, so tree-shaking keeps only the kinds a bundle's tables
+//! name), documented in `codegen/ts-runtime/table.ts`. The compact shape stays straight-line
+//! code (the hot path).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Node};
@@ -25,15 +26,26 @@ fn bounded(len: &Len) -> String {
 /// The descriptor of `t` (a `TNode` literal).
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
     match t.node() {
-        Node::Leaf(l) => leaf::node(l),
-        Node::Option { inner } => format!("[8,{}]", node(g, inner)),
-        Node::Vec { inner, len } => format!("[9,{}{}]", node(g, inner), bounded(len)),
-        Node::Array { inner, len } => format!("[10,{},{len}]", node(g, inner)),
+        Node::Leaf(l) => leaf::node(g, l),
+        Node::Option { inner } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}]", g.rt("kOpt"))
+        }
+        Node::Vec { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}{}]", g.rt("kList"), bounded(len))
+        }
+        Node::Array { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner},{len}]", g.rt("kFixed"))
+        }
         Node::Map { key, value, len } => {
-            format!("[11,{},{}{}]", node(g, key), node(g, value), bounded(len))
+            let (key, value) = (node(g, key), node(g, value));
+            format!("[{},{key},{value}{}]", g.rt("kMap"), bounded(len))
         }
         Node::Named { path } => format!(
-            "[12,{},{},{}]",
+            "[{},{},{},{}]",
+            g.rt("kType"),
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
             g.fn_ref(path, "read")
