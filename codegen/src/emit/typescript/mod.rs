@@ -6,12 +6,15 @@
 //!
 //! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`),
 //! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
-//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
+//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime), and
+//! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
+//! containers and references and hand a leaf there).
 
 mod decode;
 mod delta;
 mod dispatch;
 mod encode;
+mod leaf;
 mod names;
 mod package;
 mod table;
