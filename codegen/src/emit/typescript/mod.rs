@@ -78,8 +78,7 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
-// the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
+// Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 ";
 
 /// The `DO NOT EDIT` header naming the source.
@@ -333,15 +332,7 @@ impl<'a> Gen<'a> {
                 out.push_str(&table::record(self, ident, &m.record.slots));
                 out.push_str(&validate::record_fn(self, ident));
                 let codec = self.rt("codec");
-                out.push_str(&doc(
-                    &format!(
-                        "The codec of `{}` (id {}, {}).",
-                        m.name,
-                        m.id,
-                        m.dir.as_str()
-                    ),
-                    "",
-                ));
+                // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
                 out.push_str(&format!(
                     "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$validate);\n\n",
                     name = lit(&m.name),
