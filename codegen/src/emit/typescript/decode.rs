@@ -27,6 +27,8 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
                     int_lit(min, true),
                     int_lit(max, true)
                 )
+            } else if form == Form::Compact {
+                super::inline::int(g, out, min, max)
             } else {
                 format!("r.readInt({min}, {max})")
             }
@@ -42,7 +44,8 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             }
             match (ft.quantized(), form) {
                 (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
+                    let q = super::inline::int(g, out, qmin.into(), qmax.into());
+                    format!("{deq}({q}, {})", num(scale))
                 }
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
@@ -182,18 +185,47 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
     }
     let mut sub = Out::at(out.depth() + 1);
     let e = read(g, &mut sub, inner, form);
-    if !sub.is_empty() {
-        return None;
-    }
     let at_index = g.rt("atIndex");
     let (a, i) = (g.fresh("a"), g.fresh("i"));
     let t = ts_type(g, inner);
-    let elems: Vec<String> = (0..len)
-        .map(|j| match j {
-            0 => e.clone(),
-            _ => format!("({i} = {j}, {e})"),
-        })
-        .collect();
+    let elems: Vec<String> = if sub.is_empty() {
+        (0..len)
+            .map(|j| match j {
+                0 => e.clone(),
+                _ => format!("({i} = {j}, {e})"),
+            })
+            .collect()
+    } else if matches!(inner, TypeRef::Int(_) | TypeRef::Float(_)) {
+        // Inline int reads (statements): each element into a local, in order.
+        let mut body = Out::at(out.depth() + 1);
+        let mut elems = Vec::new();
+        for j in 0..len {
+            let (mut s, e) = if j == 0 {
+                (std::mem::replace(&mut sub, Out::at(0)), e.clone())
+            } else {
+                let mut s = Out::at(out.depth() + 1);
+                s.line(format!("{i} = {j};"));
+                let e = read(g, &mut s, inner, form);
+                (s, e)
+            };
+            let x = g.fresh("e");
+            s.line(format!("const {x} = {e};"));
+            body.append(s);
+            elems.push(x);
+        }
+        out.line(format!("let {i} = 0;"));
+        out.line(format!("let {a}: {}[];", paren(&t)));
+        out.open("try {");
+        out.append(body);
+        out.line(format!("{a} = [{}];", elems.join(", ")));
+        out.mid("} catch (e) {");
+        out.line(format!("throw {at_index}(e, {i});"));
+        out.close("}");
+        out.line("r.leave();");
+        return Some(a);
+    } else {
+        return None;
+    };
     out.line(format!("let {i} = 0;"));
     out.line(format!("let {a}: {}[];", paren(&t)));
     out.open("try {");
@@ -428,7 +460,9 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line("const b = r.readVariant();");
+    // A positive fixint (the common variant number) in place; anything else by `readVariant`.
+    out.line("const c = r.buf[r.pos]!;");
+    out.line("const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();");
     out.open("if (typeof b === \"string\") {");
     names(&mut out, "b");
     out.line(format!("throw {unknown_name}(b);"));
