@@ -89,7 +89,7 @@ const whole = rows[rows.length - 1];
 const names = new Set();
 for (const f of readdirSync(pkg, { recursive: true })) {
   if (!String(f).endsWith(".ts") || String(f).startsWith("runtime")) continue;
-  for (const m of readFileSync(join(pkg, String(f)), "utf8").matchAll(/codec\("([^"]+)", \d+, \{/g)) names.add(m[1]);
+  for (const m of readFileSync(join(pkg, String(f)), "utf8").matchAll(/codec\("([^"]+)", \d+, /g)) names.add(m[1]);
 }
 const others = [...names].filter((n) => n !== "player:move" && one.text.includes(JSON.stringify(n)));
 if (names.size < 100 || others.length > 0 || !(one.gzip * 5 < whole.gzip)) {

@@ -77,10 +77,8 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// Per type: `X$read(r)` reads either shape, `X$write(w, v, named)` writes the compact or the
-// named shape (both throw TupletError), and `X$validate(v, path, issues)` records every issue;
-// the compact shape is straight-line code, the named shape and validation walk the type's
-// table `X$t` in the runtime. The codecs wrap them.
+// `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
+// the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 ";
 
 /// The `DO NOT EDIT` header naming the source.
@@ -122,6 +120,9 @@ pub fn doc(text: &str, indent: &str) -> String {
         return String::new();
     }
     let text = text.replace("*/", "*\\/");
+    if !text.contains('\n') {
+        return format!("{indent}/** {text} */\n");
+    }
     let mut out = format!("{indent}/**\n");
     for line in text.lines() {
         if line.is_empty() {
@@ -343,10 +344,9 @@ impl<'a> Gen<'a> {
                 out.push_str(&table::record(self, ident, &m.record.slots));
                 out.push_str(&validate::record_fn(self, ident));
                 let codec = self.rt("codec");
-                let ty = self.rt_type("MessageCodec");
                 out.push_str(&doc(
                     &format!(
-                        "The codec of `{}` (id {}, {}): decode, fromWire, validate, encode, toWire, Standard Schema.",
+                        "The codec of `{}` (id {}, {}).",
                         m.name,
                         m.id,
                         m.dir.as_str()
@@ -354,7 +354,7 @@ impl<'a> Gen<'a> {
                     "",
                 ));
                 out.push_str(&format!(
-                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  validate: {ident}$validate,\n}});\n\n",
+                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$validate);\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));

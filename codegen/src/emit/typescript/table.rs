@@ -17,7 +17,7 @@ fn bounded(len: &Len) -> String {
         String::new()
     } else {
         let (min, max) = len.bounds();
-        format!(", {min}, {max}")
+        format!(",{min},{max}")
     }
 }
 
@@ -29,7 +29,7 @@ pub fn node(g: &mut Gen, t: &TypeRef) -> String {
             let (min, max) = i.bounds();
             let k = if i.bigint { 2 } else { 1 };
             format!(
-                "[{k}, {}, {}]",
+                "[{k},{},{}]",
                 int_lit(min, i.bigint),
                 int_lit(max, i.bigint)
             )
@@ -38,33 +38,33 @@ pub fn node(g: &mut Gen, t: &TypeRef) -> String {
             let k = if ft.bits == 32 { 4 } else { 5 };
             match (ft.quantized(), ft.range) {
                 (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3, {}, {qmin}, {qmax}, {}]",
+                    "[3,{},{qmin},{qmax},{}]",
                     num(scale),
                     u8::from(ft.bits == 32)
                 ),
                 (None, Some(_)) => {
                     let (min, max) = ft.value_bounds();
-                    format!("[{k}, {}, {}]", num(min), num(max))
+                    format!("[{k},{},{}]", num(min), num(max))
                 }
                 (None, None) => format!("[{k}]"),
             }
         }
         TypeRef::String { len } => {
             let (min, max) = len.bounds();
-            format!("[6, {min}, {max}]")
+            format!("[6,{min},{max}]")
         }
         TypeRef::Bytes { len } => {
             let (min, max) = len.bounds();
-            format!("[7, {min}, {max}]")
+            format!("[7,{min},{max}]")
         }
-        TypeRef::Option { inner } => format!("[8, {}]", node(g, inner)),
-        TypeRef::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
-        TypeRef::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
+        TypeRef::Option { inner } => format!("[8,{}]", node(g, inner)),
+        TypeRef::Vec { inner, len } => format!("[9,{}{}]", node(g, inner), bounded(len)),
+        TypeRef::Array { inner, len } => format!("[10,{},{len}]", node(g, inner)),
         TypeRef::Map { key, value, len } => {
-            format!("[11, {}, {}{}]", node(g, key), node(g, value), bounded(len))
+            format!("[11,{},{}{}]", node(g, key), node(g, value), bounded(len))
         }
         TypeRef::Named { path } => format!(
-            "[12, {}, {}, {}]",
+            "[12,{},{},{}]",
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
             g.fn_ref(path, "read")
@@ -79,14 +79,14 @@ pub fn fields(g: &mut Gen, slots: &[Slot], indent: &str) -> String {
         let Slot::Field(f) = slot else { continue };
         let key = match Legacy::of(f) {
             Legacy::None => String::new(),
-            Legacy::Alias(a) => format!(", {}", lit(a)),
+            Legacy::Alias(a) => format!(",{}", lit(a)),
             Legacy::Spread { keys, .. } => {
                 let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
-                format!(", [{}]", keys.join(", "))
+                format!(",[{}]", keys.join(","))
             }
         };
         rows.push(format!(
-            "\n{indent}  [{}, {}{key}],",
+            "\n{indent}  [{},{}{key}],",
             lit(&f.name),
             node(g, &f.ty)
         ));
@@ -127,14 +127,14 @@ pub fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let name = lit(&v.name);
         let entry = match &v.fields {
             VariantFields::Unit => format!("[{name}]"),
-            VariantFields::Newtype { field } => format!("[{name}, {}]", node(g, &field.ty)),
+            VariantFields::Newtype { field } => format!("[{name},{}]", node(g, &field.ty)),
             VariantFields::Struct { record } => {
                 let t = variant_table(ident, v.number);
                 out.push_str(&format!(
                     "const {t}: {fty} = {};\n\n",
                     fields(g, &record.slots, "")
                 ));
-                format!("[{name}, {t}, 1]")
+                format!("[{name},{t},1]")
             }
         };
         table.push_str(&format!("\n  {entry},"));
