@@ -16,6 +16,7 @@ export {
   checkLen,
   wrongLength,
   missing,
+  absent,
   missingIndex,
   duplicate,
   unknownNumber,

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -21,11 +21,8 @@ export function AchievementList$read(r: Reader): AchievementList {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("unlocked");
-      }
       k = "unlocked";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 256, "entries");
       const m2 = new Map<string, number>();
@@ -42,11 +39,8 @@ export function AchievementList$read(r: Reader): AchievementList {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("locked");
-      }
       k = "locked";
+      if (s <= 1) throw absent(k);
       const n6 = r.readArrayLen();
       checkLen(n6, 0, 256, "elements");
       const a7: string[] = [];
@@ -60,11 +54,8 @@ export function AchievementList$read(r: Reader): AchievementList {
       }
       r.leave();
       const f1 = a7;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("points");
-      }
       k = "points";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j9 = 3; j9 < s; j9++) r.skipValue();
@@ -124,11 +115,8 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("locked");
-      }
       k = "locked";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -175,11 +163,8 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("counters");
-      }
       k = "counters";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 128, "entries");
       const m2 = new Map<string, [number, number]>();
@@ -260,11 +245,8 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: string[] = [];
@@ -333,29 +315,17 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tier");
-      }
       k = "tier";
+      if (s <= 1) throw absent(k);
       const f1 = Tier$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("rarity");
-      }
       k = "rarity";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("points");
-      }
       k = "points";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -411,7 +381,8 @@ export const Tier = {
 export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 export function Tier$read(r: Reader): Tier {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Bronze":

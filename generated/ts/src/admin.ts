@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atKey, badVariant, checkLen, codec, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, checkLen, codec, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,23 +23,14 @@ export function AdminAct$read(r: Reader): AdminAct {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 1) throw absent(k);
       const f1 = AdminAction$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("note");
-      }
       k = "note";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 500);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -119,11 +110,8 @@ export function AdminAction$read(r: Reader): AdminAction {
             k = "hours";
             f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
           }
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 200);
           k = undefined;
           for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
@@ -182,11 +170,8 @@ export function AdminAction$read(r: Reader): AdminAction {
               k = "hours";
               f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
             }
-            if (t <= 1) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 200);
             k = undefined;
             for (let j2 = 2; j2 < t; j2++) r.skipValue();
@@ -306,17 +291,11 @@ export function AdminConfig$read(r: Reader): AdminConfig {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 64);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("value");
-      }
       k = "value";
+      if (s <= 1) throw absent(k);
       const f1 = r.readF64();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -367,11 +346,8 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("values");
-      }
       k = "values";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 200, "entries");
       const m2 = new Map<string, number>();
@@ -388,11 +364,8 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("build");
-      }
       k = "build";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 32);
       k = undefined;
       for (let j6 = 2; j6 < s; j6++) r.skipValue();
@@ -448,11 +421,8 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       let f1: number | undefined;
       if (s > 1) {
@@ -518,17 +488,11 @@ export function AdminResult$read(r: Reader): AdminResult {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("audit");
-      }
       k = "audit";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("ok");
-      }
       k = "ok";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       let f2: string | undefined;
       if (s > 2) {
@@ -596,17 +560,11 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prefab");
-      }
       k = "prefab";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 50);
       let f2: bigint | undefined;
       if (s > 2) {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantize, dequantizeF32, mapEntries, missing, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantize, dequantizeF32, mapEntries, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -21,23 +21,14 @@ export function BankAccount$read(r: Reader): BankAccount {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("savings");
-      }
       k = "savings";
+      if (s <= 0) throw absent(k);
       const f0 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rate");
-      }
       k = "rate";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("vault");
-      }
       k = "vault";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -104,11 +95,8 @@ export function BankLedger$read(r: Reader): BankLedger {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("entries");
-      }
       k = "entries";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 50, "elements");
       const a2: LedgerEntry[] = [];
@@ -246,17 +234,11 @@ export function BankTransfer$read(r: Reader): BankTransfer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("amount");
-      }
       k = "amount";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(-1000000, 1000000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBigInt(0n, 18446744073709551615n);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -309,23 +291,14 @@ export function BankVault$read(r: Reader): BankVault {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bag");
-      }
       k = "bag";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("vault");
-      }
       k = "vault";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("store");
-      }
       k = "store";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -382,32 +355,34 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
-      const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("cents");
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x1 >= 0 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(0, 9007199254740991);
       }
+      const f1 = x1;
       k = "cents";
-      const f2 = r.readInt(-9007199254740991, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("memo");
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
+        if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x2 = r.readInt(-9007199254740991, 9007199254740991);
       }
+      const f2 = x2;
       k = "memo";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 32);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      for (let j3 = 4; j3 < s; j3++) r.skipValue();
       v = { id: f0, at: f1, cents: f2, memo: f3 };
     } catch (e) {
       throw at(e, k);

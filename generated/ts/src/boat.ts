@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -21,17 +21,11 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("overboard");
-      }
       k = "overboard";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 4, "elements");
       const a2: string[] = [];
@@ -98,17 +92,11 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("jetty");
-      }
       k = "jetty";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 12);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("model");
-      }
       k = "model";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -161,23 +149,14 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("skipper");
-      }
       k = "skipper";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("hull");
-      }
       k = "hull";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -230,11 +209,8 @@ export function BoatMoor$read(r: Reader): BoatMoor {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -302,29 +278,17 @@ export function BoatSailing$read(r: Reader): BoatSailing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("apparent_wind");
-      }
       k = "apparent_wind";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-1800, 1800), 10);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("heel");
-      }
       k = "heel";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-900, 900), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("knots");
-      }
       k = "knots";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 200), 10);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -381,23 +345,14 @@ export function BoatStroke$read(r: Reader): BoatStroke {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-100, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("right");
-      }
       k = "right";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-100, 100), 100);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -452,23 +407,14 @@ export function BoatTrim$read(r: Reader): BoatTrim {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sheet");
-      }
       k = "sheet";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-9000, 9000), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("tiller");
-      }
       k = "tiller";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-4500, 4500), 100);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, missing, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -24,7 +24,8 @@ export const Channel = {
 export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Local":
@@ -137,11 +138,8 @@ export function ChatChannels$read(r: Reader): ChatChannels {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("listen");
-      }
       k = "listen";
+      if (s <= 0) throw absent(k);
       const f0 = ChannelMask$read(r);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -190,11 +188,8 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ids");
-      }
       k = "ids";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 100, "elements");
       const a2: number[] = [];
@@ -208,11 +203,8 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by_staff");
-      }
       k = "by_staff";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j4 = 2; j4 < s; j4++) r.skipValue();
@@ -265,11 +257,8 @@ export function ChatHistory$read(r: Reader): ChatHistory {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("lines");
-      }
       k = "lines";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 50, "elements");
       const a2: HistoryLine[] = [];
@@ -344,41 +333,23 @@ export function ChatLine$read(r: Reader): ChatLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 24);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(1, 280);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("channel");
-      }
       k = "channel";
+      if (s <= 4) throw absent(k);
       const f4 = Channel$read(r);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 9007199254740991);
       let f6: number | undefined;
       if (s > 6) {
@@ -457,11 +428,8 @@ export function ChatMuted$read(r: Reader): ChatMuted {
         k = "until";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 120);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -519,23 +487,14 @@ export function ChatReact$read(r: Reader): ChatReact {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("emoji");
-      }
       k = "emoji";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -588,17 +547,11 @@ export function ChatReactions$read(r: Reader): ChatReactions {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("counts");
-      }
       k = "counts";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 12, "entries");
       const m2 = new Map<string, number>();
@@ -671,17 +624,11 @@ export function ChatSay$read(r: Reader): ChatSay {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 280);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("channel");
-      }
       k = "channel";
+      if (s <= 1) throw absent(k);
       const f1 = Channel$read(r);
       let f2: number | undefined;
       if (s > 2) {
@@ -747,17 +694,11 @@ export function ChatSystem$read(r: Reader): ChatSystem {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 64);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("params");
-      }
       k = "params";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 8, "entries");
       const m2 = new Map<string, string>();
@@ -831,11 +772,8 @@ export function ChatTyping$read(r: Reader): ChatTyping {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("typing");
-      }
       k = "typing";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       let f1: string | undefined;
       if (s > 1) {
@@ -903,32 +841,34 @@ export function HistoryLine$read(r: Reader): HistoryLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 280);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
-      const f3 = r.readInt(0, 9007199254740991);
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x2 = r.readInt(0, 9007199254740991);
+      }
+      const f3 = x2;
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      for (let j3 = 4; j3 < s; j3++) r.skipValue();
       v = { id: f0, name: f1, text: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -979,23 +919,14 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("peer");
-      }
       k = "peer";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("echo");
-      }
       k = "echo";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -1048,17 +979,11 @@ export function WhisperSend$read(r: Reader): WhisperSend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,26 +23,31 @@ export function CoinDrop$read(r: Reader): CoinDrop {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "at";
+      if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("value");
-      }
       k = "value";
-      const f2 = r.readInt(1, 100);
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : NaN;
+        if (x2 >= 1 && x2 <= 100) r.pos = p + 1;
+        else x2 = r.readInt(1, 100);
+      }
+      const f2 = x2;
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      for (let j3 = 3; j3 < s; j3++) r.skipValue();
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);
@@ -90,11 +95,8 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coin");
-      }
       k = "coin";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -141,11 +143,8 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 64, "elements");
       const a2: CoinDrop[] = [];
@@ -210,11 +209,8 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coin");
-      }
       k = "coin";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
@@ -285,17 +281,11 @@ export function CoinsTip$read(r: Reader): CoinsTip {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("amount");
-      }
       k = "amount";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 500);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -348,23 +338,14 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("delta");
-      }
       k = "delta";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(-2147483648, 2147483647);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("cause");
-      }
       k = "cause";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 32);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();

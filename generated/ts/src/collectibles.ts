@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -24,11 +24,8 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("sets");
-      }
       k = "sets";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 40, "entries");
       const m2 = new Map<string, number>();
@@ -45,11 +42,8 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("complete");
-      }
       k = "complete";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
       k = undefined;
       for (let j6 = 2; j6 < s; j6++) r.skipValue();
@@ -103,11 +97,8 @@ export function TreasureDig$read(r: Reader): TreasureDig {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,17 +23,11 @@ export function CookingCurve$read(r: Reader): CookingCurve {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 5, 60, "elements");
       const a2: number[] = [];
@@ -47,11 +41,8 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("band");
-      }
       k = "band";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 50), 100);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();
@@ -112,28 +103,19 @@ export function CookingDone$read(r: Reader): CookingDone {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
         k = "dish";
         f1 = (r.tryNil() ? undefined : ItemStack$read(r));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("burnt");
-      }
       k = "burnt";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 1000), 1000);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -195,23 +177,14 @@ export function CookingHeat$read(r: Reader): CookingHeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("knob");
-      }
       k = "knob";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stir");
-      }
       k = "stir";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -266,23 +239,14 @@ export function CookingStart$read(r: Reader): CookingStart {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stove");
-      }
       k = "stove";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("recipe");
-      }
       k = "recipe";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(1, 6);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -21,11 +21,8 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -91,23 +88,14 @@ export function CraftingMake$read(r: Reader): CraftingMake {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("recipe");
-      }
       k = "recipe";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("times");
-      }
       k = "times";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 20);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -164,17 +152,11 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("queue");
-      }
       k = "queue";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 20, "elements");
       const a2: string[] = [];
@@ -188,11 +170,8 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("progress");
-      }
       k = "progress";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
       let f3: number | undefined;
       if (s > 3) {
@@ -262,11 +241,8 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("recipes");
-      }
       k = "recipes";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 200, "elements");
       const a2: Recipe[] = [];
@@ -335,17 +311,11 @@ export function Recipe$read(r: Reader): Recipe {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("inputs");
-      }
       k = "inputs";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 1, 6, "entries");
       const m2 = new Map<string, number>();
@@ -354,7 +324,14 @@ export function Recipe$read(r: Reader): Recipe {
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 65535);
+          let x6: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            x6 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+            if (x6 >= 0 && x6 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            else x6 = r.readInt(0, 65535);
+          }
+          x5 = x6;
         } catch (e) {
           throw atKey(e, k4);
         }
@@ -362,20 +339,21 @@ export function Recipe$read(r: Reader): Recipe {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("output");
-      }
       k = "output";
+      if (s <= 2) throw absent(k);
       const f2 = ItemStack$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("secs");
-      }
       k = "secs";
-      const f3 = r.readInt(1, 3600);
+      if (s <= 3) throw absent(k);
+      let x7: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x7 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x7 >= 1 && x7 <= 3600 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x7 = r.readInt(1, 3600);
+      }
+      const f3 = x7;
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      for (let j8 = 4; j8 < s; j8++) r.skipValue();
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, checkLen, codec, duplicate, inF32, mapEntries, missing, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, checkLen, codec, duplicate, inF32, mapEntries, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -24,17 +24,11 @@ export function DiagBytes$read(r: Reader): DiagBytes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("since");
-      }
       k = "since";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 9007199254740991);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("out");
-      }
       k = "out";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 320, "entries");
       const m2 = new Map<string, number>();
@@ -51,11 +45,8 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("inbound");
-      }
       k = "inbound";
+      if (s <= 2) throw absent(k);
       const n6 = r.readMapLen();
       checkLen(n6, 0, 320, "entries");
       const m7 = new Map<string, number>();
@@ -131,11 +122,8 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("reset");
-      }
       k = "reset";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -192,41 +180,23 @@ export function DiagFrames$read(r: Reader): DiagFrames {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("frame_ms");
-      }
       k = "frame_ms";
+      if (s <= 0) throw absent(k);
       const f0 = inF32(r.readF32(), 0, 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("frame_p99_ms");
-      }
       k = "frame_p99_ms";
+      if (s <= 1) throw absent(k);
       const f1 = inF32(r.readF32(), 0, 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("draw_calls");
-      }
       k = "draw_calls";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 65535);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("nodes");
-      }
       k = "nodes";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heap_mib");
-      }
       k = "heap_mib";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 65535);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("gpu");
-      }
       k = "gpu";
+      if (s <= 5) throw absent(k);
       const f5 = r.readStr(0, 96);
       k = undefined;
       for (let j1 = 6; j1 < s; j1++) r.skipValue();
@@ -290,23 +260,14 @@ export function DiagPing$read(r: Reader): DiagPing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sent");
-      }
       k = "sent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("want_stats");
-      }
       k = "want_stats";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -363,23 +324,14 @@ export function DiagPong$read(r: Reader): DiagPong {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sent");
-      }
       k = "sent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("server_time");
-      }
       k = "server_time";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       let f3: ServerStats | undefined;
       if (s > 3) {
@@ -482,47 +434,26 @@ export function ServerStats$read(r: Reader): ServerStats {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("loop_lag_ms");
-      }
       k = "loop_lag_ms";
+      if (s <= 0) throw absent(k);
       const f0 = r.readF64();
-      if (s <= 1) {
-        k = undefined;
-        throw missing("move_cost_ms");
-      }
       k = "move_cost_ms";
+      if (s <= 1) throw absent(k);
       const f1 = r.readF32();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("move_cost_peak_ms");
-      }
       k = "move_cost_peak_ms";
+      if (s <= 2) throw absent(k);
       const f2 = r.readF32();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("rss");
-      }
       k = "rss";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heap_used");
-      }
       k = "heap_used";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("moves_per_s");
-      }
       k = "moves_per_s";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
-      if (s <= 6) {
-        k = undefined;
-        throw missing("uptime_s");
-      }
       k = "uptime_s";
+      if (s <= 6) throw absent(k);
       const f6 = r.readInt(0, 4294967295);
       let f7: number | undefined;
       if (s > 7) {

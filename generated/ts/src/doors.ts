@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -20,7 +20,8 @@ export const DoorState = {
 export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 export function DoorState$read(r: Reader): DoorState {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -86,17 +87,11 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pattern");
-      }
       k = "pattern";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 8, "elements");
       const a2: number[] = [];
@@ -167,23 +162,14 @@ export function DoorsState$read(r: Reader): DoorsState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 1) throw absent(k);
       const f1 = DoorState$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("swing");
-      }
       k = "swing";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-1100, 1100), 10);
       let f3: string | undefined;
       if (s > 3) {
@@ -251,17 +237,11 @@ export function DoorsUse$read(r: Reader): DoorsUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("knock");
-      }
       k = "knock";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

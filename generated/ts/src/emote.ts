@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -30,7 +30,8 @@ export const Emote = {
 export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" | "Shrug" | "Bow" | "Cry";
 
 export function Emote$read(r: Reader): Emote {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Wave":
@@ -126,17 +127,11 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("partner");
-      }
       k = "partner";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pair");
-      }
       k = "pair";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -189,11 +184,8 @@ export function EmotePaired$read(r: Reader): EmotePaired {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("partners");
-      }
       k = "partners";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -205,17 +197,11 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       }
       r.leave();
       const f0 = a2 as [string, string];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pair");
-      }
       k = "pair";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 2) throw wrongLength(n4, 2);
       let i6 = 0;
@@ -286,17 +272,11 @@ export function EmotePlay$read(r: Reader): EmotePlay {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("emote");
-      }
       k = "emote";
+      if (s <= 0) throw absent(k);
       const f0 = Emote$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("looping");
-      }
       k = "looping";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -351,29 +331,17 @@ export function EmoteShown$read(r: Reader): EmoteShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("emote");
-      }
       k = "emote";
+      if (s <= 1) throw absent(k);
       const f1 = Emote$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("looping");
-      }
       k = "looping";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -426,11 +394,8 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 64, "elements");
       const a2: string[] = [];
@@ -493,11 +458,8 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: Emote[] = [];

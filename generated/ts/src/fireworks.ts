@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -27,17 +27,11 @@ export function Burst$read(r: Reader): Burst {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shell");
-      }
       k = "shell";
+      if (s <= 0) throw absent(k);
       const f0 = Shell$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("colours");
-      }
       k = "colours";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 3, "elements");
       const a2: number[] = [];
@@ -51,23 +45,14 @@ export function Burst$read(r: Reader): Burst {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = WorldPos$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("delay_ms");
-      }
       k = "delay_ms";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("radius");
-      }
       k = "radius";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(10, 800), 10);
       k = undefined;
       for (let j4 = 5; j4 < s; j4++) r.skipValue();
@@ -125,17 +110,11 @@ export function FireworksDud$read(r: Reader): FireworksDud {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tipped");
-      }
       k = "tipped";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -188,23 +167,14 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tilt");
-      }
       k = "tilt";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 3000), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("bearing");
-      }
       k = "bearing";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -257,11 +227,8 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shows");
-      }
       k = "shows";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: number[] = [];
@@ -348,11 +315,8 @@ export function FireworksShow$read(r: Reader): FireworksShow {
         k = "by";
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bursts");
-      }
       k = "bursts";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 36, "elements");
       const a2: Burst[] = [];
@@ -366,11 +330,8 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("seed");
-      }
       k = "seed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();
@@ -435,7 +396,8 @@ export const Shell = {
 export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 export function Shell$read(r: Reader): Shell {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Peony":

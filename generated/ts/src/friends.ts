@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -27,23 +27,14 @@ export function Friend$read(r: Reader): Friend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 2) throw absent(k);
       const f2 = Presence$read(r);
       let f3: string | undefined;
       if (s > 3) {
@@ -53,10 +44,21 @@ export function Friend$read(r: Reader): Friend {
       let f4: number | undefined;
       if (s > 4) {
         k = "last_seen";
-        f4 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        let o2: number | undefined;
+        if (!r.tryNil()) {
+          let x1: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+            if (x1 >= 0 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            else x1 = r.readInt(0, 9007199254740991);
+          }
+          o2 = x1;
+        }
+        f4 = o2;
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      for (let j3 = 5; j3 < s; j3++) r.skipValue();
       const o: Friend = { account: f0, name: f1, presence: f2 };
       if (f3 !== undefined) o.s = f3;
       if (f4 !== undefined) o.last_seen = f4;
@@ -122,17 +124,11 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("accept");
-      }
       k = "accept";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -183,11 +179,8 @@ export function FriendsList$read(r: Reader): FriendsList {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("friends");
-      }
       k = "friends";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 200, "elements");
       const a2: Friend[] = [];
@@ -201,11 +194,8 @@ export function FriendsList$read(r: Reader): FriendsList {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("incoming");
-      }
       k = "incoming";
+      if (s <= 1) throw absent(k);
       const n4 = r.readArrayLen();
       checkLen(n4, 0, 50, "elements");
       const a5: PlayerRef[] = [];
@@ -276,17 +266,11 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 1) throw absent(k);
       const f1 = Presence$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -335,11 +319,8 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -388,11 +369,8 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 0) throw absent(k);
       const f0 = Presence$read(r);
       let f1: string | undefined;
       if (s > 1) {
@@ -459,7 +437,8 @@ export const Presence = {
 export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 export function Presence$read(r: Reader): Presence {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offline":

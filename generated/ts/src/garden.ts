@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -27,28 +27,19 @@ export function Bed$read(r: Reader): Bed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bed");
-      }
       k = "bed";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 23);
       let f1: string | undefined;
       if (s > 1) {
         k = "crop";
         f1 = (r.tryNil() ? undefined : r.readStr(1, 24));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stage");
-      }
       k = "stage";
+      if (s <= 2) throw absent(k);
       const f2 = Stage$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("moisture");
-      }
       k = "moisture";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       let f4: number | undefined;
       if (s > 4) {
@@ -156,17 +147,11 @@ export function GardenAction$read(r: Reader): GardenAction {
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("slot");
-          }
           k = "slot";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 255);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("strength");
-          }
           k = "strength";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(0, 100), 100);
           k = undefined;
           for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
@@ -208,17 +193,11 @@ export function GardenAction$read(r: Reader): GardenAction {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("slot");
-            }
             k = "slot";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 255);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("strength");
-            }
             k = "strength";
+            if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(0, 100), 100);
             k = undefined;
             for (let j2 = 2; j2 < t; j2++) r.skipValue();
@@ -309,11 +288,8 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("got");
-      }
       k = "got";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 4, "elements");
       const a2: ItemStack[] = [];
@@ -395,22 +371,16 @@ export function GardenPlot$read(r: Reader): GardenPlot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "owner";
         f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("beds");
-      }
       k = "beds";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 24, "elements");
       const a2: Bed[] = [];
@@ -486,23 +456,14 @@ export function GardenTend$read(r: Reader): GardenTend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bed");
-      }
       k = "bed";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 23);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 2) throw absent(k);
       const f2 = GardenAction$read(r);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -560,7 +521,8 @@ export const Stage = {
 export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Withered";
 
 export function Stage$read(r: Reader): Stage {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Empty":

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A horse's gait. */
 export const Gait = {
@@ -22,7 +22,8 @@ export const Gait = {
 export type Gait = "Halt" | "Walk" | "Trot" | "Canter" | "Gallop";
 
 export function Gait$read(r: Reader): Gait {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Halt":
@@ -97,17 +98,11 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gait");
-      }
       k = "gait";
+      if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -160,23 +155,14 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gait");
-      }
       k = "gait";
+      if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stamina");
-      }
       k = "stamina";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -229,17 +215,11 @@ export function HorseGroom$read(r: Reader): HorseGroom {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("with");
-      }
       k = "with";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -292,23 +272,14 @@ export function HorseRefused$read(r: Reader): HorseRefused {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("thrown");
-      }
       k = "thrown";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("obstacle");
-      }
       k = "obstacle";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 300), 100);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -361,17 +332,11 @@ export function HorseRent$read(r: Reader): HorseRent {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stall");
-      }
       k = "stall";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 16);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -428,35 +393,20 @@ export function HorseRented$read(r: Reader): HorseRented {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("coat");
-      }
       k = "coat";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 16777215);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("top_speed");
-      }
       k = "top_speed";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(40, 200), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("stamina_s");
-      }
       k = "stamina_s";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(5, 120);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("until");
-      }
       k = "until";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j1 = 5; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -21,17 +21,11 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 999);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -87,11 +81,8 @@ export function InventoryFull$read(r: Reader): InventoryFull {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 48, "elements");
       const a2: Slot[] = [];
@@ -105,17 +96,11 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("size");
-      }
       k = "size";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(16, 48);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("totals");
-      }
       k = "totals";
+      if (s <= 2) throw absent(k);
       const n4 = r.readMapLen();
       checkLen(n4, 0, 48, "entries");
       const m5 = new Map<string, number>();
@@ -190,11 +175,8 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: number[] = [];
@@ -261,17 +243,11 @@ export function InventoryMove$read(r: Reader): InventoryMove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
       let f2: number | undefined;
       if (s > 2) {
@@ -337,17 +313,11 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stack");
-      }
       k = "stack";
+      if (s <= 0) throw absent(k);
       const f0 = ItemStack$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("ground");
-      }
       k = "ground";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -398,11 +368,8 @@ export function InventorySlots$read(r: Reader): InventorySlots {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("set");
-      }
       k = "set";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 48, "elements");
       const a2: Slot[] = [];
@@ -416,11 +383,8 @@ export function InventorySlots$read(r: Reader): InventorySlots {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("cleared");
-      }
       k = "cleared";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(0, 48);
       k = undefined;
       for (let j4 = 2; j4 < s; j4++) r.skipValue();
@@ -475,11 +439,8 @@ export function InventoryUse$read(r: Reader): InventoryUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
       let f1: number | undefined;
       if (s > 1) {
@@ -545,17 +506,11 @@ export function Slot$read(r: Reader): Slot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("index");
-      }
       k = "index";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("stack");
-      }
       k = "stack";
+      if (s <= 1) throw absent(k);
       const f1 = ItemStack$read(r);
       let f2: number | undefined;
       if (s > 2) {

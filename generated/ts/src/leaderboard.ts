@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -22,7 +22,8 @@ export const Board = {
 export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Fishing":
@@ -98,17 +99,11 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("top");
-      }
       k = "top";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 50, "entries");
       const m2 = new Map<number, RankRow>();
@@ -130,11 +125,8 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
         k = "mine";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("closes");
-      }
       k = "closes";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j6 = 4; j6 < s; j6++) r.skipValue();
@@ -201,23 +193,14 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("weeks_back");
-      }
       k = "weeks_back";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 12);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("friends");
-      }
       k = "friends";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -272,17 +255,11 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rank");
-      }
       k = "rank";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 10);
       let f2: string | undefined;
       if (s > 2) {
@@ -350,26 +327,31 @@ export function RankRow$read(r: Reader): RankRow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
-      const f1 = r.readInt(-9007199254740991, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("trend");
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
+        if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(-9007199254740991, 9007199254740991);
       }
+      const f1 = x1;
       k = "trend";
-      const f2 = r.readInt(-32768, 32767);
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
+        if (x2 >= -32768 && x2 <= 32767 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x2 = r.readInt(-32768, 32767);
+      }
+      const f2 = x2;
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      for (let j3 = 3; j3 < s; j3++) r.skipValue();
       v = { name: f0, score: f1, trend: f2 };
     } catch (e) {
       throw at(e, k);

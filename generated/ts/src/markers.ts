@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -24,7 +24,8 @@ export const Icon = {
 export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 export function Icon$read(r: Reader): Icon {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Pin":
@@ -108,48 +109,64 @@ export function Marker$read(r: Reader): Marker {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "at";
-      const n1 = r.readArrayLen();
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
+      if (s <= 1) throw absent(k);
+      const n2 = r.readArrayLen();
+      if (n2 !== 2) throw wrongLength(n2, 2);
+      let i5 = 0;
+      let a4: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
+        let x3: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
+          if (x3 >= -50000 && x3 <= 50000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          else x3 = r.readInt(-50000, 50000);
+        }
+        const e6 = dequantizeF32(x3, 10);
+        i5 = 1;
+        let x7: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
+          if (x7 >= -50000 && x7 <= 50000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          else x7 = r.readInt(-50000, 50000);
+        }
+        const e8 = dequantizeF32(x7, 10);
+        a4 = [e6, e8];
       } catch (e) {
-        throw atIndex(e, i3);
+        throw atIndex(e, i5);
       }
       r.leave();
-      const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("icon");
-      }
+      const f1 = a4 as [number, number];
       k = "icon";
+      if (s <= 2) throw absent(k);
       const f2 = Icon$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("label");
-      }
       k = "label";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 32);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("tint");
-      }
       k = "tint";
-      const f4 = r.readInt(0, 16777215);
+      if (s <= 4) throw absent(k);
+      let x9: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x9 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x9 >= 0 && x9 <= 16777215 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x9 = r.readInt(0, 16777215);
+      }
+      const f4 = x9;
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      for (let j10 = 5; j10 < s; j10++) r.skipValue();
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);
@@ -209,11 +226,8 @@ export function MarkersAll$read(r: Reader): MarkersAll {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("own");
-      }
       k = "own";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 100, "elements");
       const a2: Marker[] = [];
@@ -227,11 +241,8 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("shared");
-      }
       k = "shared";
+      if (s <= 1) throw absent(k);
       const n4 = r.readMapLen();
       checkLen(n4, 0, 8, "entries");
       const m5 = new Map<string, Marker[]>();
@@ -260,11 +271,8 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       }
       r.leave();
       const f1 = m5;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("poi");
-      }
       k = "poi";
+      if (s <= 2) throw absent(k);
       const n12 = r.readArrayLen();
       checkLen(n12, 0, 64, "elements");
       const a13: Marker[] = [];
@@ -346,17 +354,11 @@ export function MarkersPut$read(r: Reader): MarkersPut {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("marker");
-      }
       k = "marker";
+      if (s <= 0) throw absent(k);
       const f0 = Marker$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("share");
-      }
       k = "share";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -405,11 +407,8 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ids");
-      }
       k = "ids";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 100, "elements");
       const a2: number[] = [];

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -22,7 +22,8 @@ export const Game = {
 export type Game = "Race" | "HideSeek" | "Kickball" | "Snowball" | number | bigint;
 
 export function Game$read(r: Reader): Game {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Race":
@@ -89,11 +90,8 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -146,17 +144,11 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 0) throw absent(k);
       const f0 = Game$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("queued");
-      }
       k = "queued";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 40, "elements");
       const a2: PlayerRef[] = [];
@@ -170,11 +162,8 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("needed");
-      }
       k = "needed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(2, 16);
       let f3: number | undefined;
       if (s > 3) {
@@ -246,17 +235,11 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 0) throw absent(k);
       const f0 = Game$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("join");
-      }
       k = "join";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -307,17 +290,11 @@ export function MinigameResults$read(r: Reader): MinigameResults {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("table");
-      }
       k = "table";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 40, "elements");
       const a2: Placing[] = [];
@@ -388,29 +365,17 @@ export function MinigameStart$read(r: Reader): MinigameStart {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 1) throw absent(k);
       const f1 = Game$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("go_at");
-      }
       k = "go_at";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("length_s");
-      }
       k = "length_s";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(30, 1800);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -469,29 +434,17 @@ export function Placing$read(r: Reader): Placing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("player");
-      }
       k = "player";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("place");
-      }
       k = "place";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 40);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(-2147483648, 2147483647);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();

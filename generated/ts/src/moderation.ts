@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -17,11 +17,8 @@ export function ModerationAck$read(r: Reader): ModerationAck {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -70,17 +67,11 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("block");
-      }
       k = "block";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -129,11 +120,8 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("accounts");
-      }
       k = "accounts";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 500, "elements");
       const a2: bigint[] = [];
@@ -196,11 +184,8 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("open");
-      }
       k = "open";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 100, "elements");
       const a2: QueueItem[] = [];
@@ -267,23 +252,14 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 500);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("strikes");
-      }
       k = "strikes";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 3);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -342,38 +318,44 @@ export function QueueItem$read(r: Reader): QueueItem {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ticket");
-      }
       k = "ticket";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("category");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "category";
+      if (s <= 1) throw absent(k);
       const f1 = ReportCategory$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 24);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("reports_24h");
-      }
       k = "reports_24h";
-      const f3 = r.readInt(0, 65535);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x2 >= 0 && x2 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x2 = r.readInt(0, 65535);
       }
+      const f3 = x2;
       k = "at";
-      const f4 = r.readInt(0, 9007199254740991);
+      if (s <= 4) throw absent(k);
+      let x3: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x3 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
+        if (x3 >= 0 && x3 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        else x3 = r.readInt(0, 9007199254740991);
+      }
+      const f4 = x3;
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      for (let j4 = 5; j4 < s; j4++) r.skipValue();
       v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
     } catch (e) {
       throw at(e, k);
@@ -427,7 +409,8 @@ export const ReportCategory = {
 export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Content" | number | bigint;
 
 export function ReportCategory$read(r: Reader): ReportCategory {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Harassment":
@@ -502,17 +485,11 @@ export function ReportReceived$read(r: Reader): ReportReceived {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ticket");
-      }
       k = "ticket";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("auto_muted");
-      }
       k = "auto_muted";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -569,23 +546,14 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("category");
-      }
       k = "category";
+      if (s <= 1) throw absent(k);
       const f1 = ReportCategory$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("lines");
-      }
       k = "lines";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 20, "elements");
       const a2: number[] = [];
@@ -599,11 +567,8 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("details");
-      }
       k = "details";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 1000);
       let f4: Uint8Array | undefined;
       if (s > 4) {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -22,7 +22,8 @@ export const Instrument = {
 export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 export function Instrument$read(r: Reader): Instrument {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Guitar":
@@ -105,23 +106,14 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
         k = "now";
         f0 = (r.tryNil() ? undefined : r.readStr(0, 40));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("position_s");
-      }
       k = "position_s";
+      if (s <= 1) throw absent(k);
       const f1 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("queue");
-      }
       k = "queue";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 20, "elements");
       const a2: string[] = [];
@@ -135,11 +127,8 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       }
       r.leave();
       const f3 = a2;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("volume");
-      }
       k = "volume";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
       for (let j4 = 5; j4 < s; j4++) r.skipValue();
@@ -206,11 +195,8 @@ export function MusicMix$read(r: Reader): MusicMix {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("gains");
-      }
       k = "gains";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 8, "entries");
       const m2 = new Map<string, number>();
@@ -283,29 +269,17 @@ export function MusicNotes$read(r: Reader): MusicNotes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("instrument");
-      }
       k = "instrument";
+      if (s <= 0) throw absent(k);
       const f0 = Instrument$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("notes");
-      }
       k = "notes";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("offsets");
-      }
       k = "offsets";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(1, 16);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("velocity");
-      }
       k = "velocity";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -362,23 +336,14 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("instrument");
-      }
       k = "instrument";
+      if (s <= 1) throw absent(k);
       const f1 = Instrument$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("packed");
-      }
       k = "packed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(2, 32);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -429,11 +394,8 @@ export function MusicQueue$read(r: Reader): MusicQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("track");
-      }
       k = "track";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 40);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();

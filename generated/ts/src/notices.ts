@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -18,7 +18,8 @@ export const Level = {
 export type Level = "Toast" | "Banner" | "Modal";
 
 export function Level$read(r: Reader): Level {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Toast":
@@ -104,17 +105,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("at");
-          }
           k = "at";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 9007199254740991);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("downtime_s");
-          }
           k = "downtime_s";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readInt(0, 65535);
           k = undefined;
           for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
@@ -132,17 +127,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("name");
-          }
           k = "name";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readStr(1, 24);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("key");
-          }
           k = "key";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 48);
           k = undefined;
           for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
@@ -169,17 +158,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("at");
-            }
             k = "at";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 9007199254740991);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("downtime_s");
-            }
             k = "downtime_s";
+            if (t <= 1) throw absent(k);
             const f1 = r.readInt(0, 65535);
             k = undefined;
             for (let j3 = 2; j3 < t; j3++) r.skipValue();
@@ -204,17 +187,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("name");
-            }
             k = "name";
+            if (t <= 0) throw absent(k);
             const f0 = r.readStr(1, 24);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("key");
-            }
             k = "key";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 48);
             k = undefined;
             for (let j4 = 2; j4 < t; j4++) r.skipValue();
@@ -316,17 +293,11 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("level");
-      }
       k = "level";
+      if (s <= 0) throw absent(k);
       const f0 = Level$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 1) throw absent(k);
       const f1 = NoticeBody$read(r);
       let f2: string | undefined;
       if (s > 2) {
@@ -390,11 +361,8 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -447,23 +415,14 @@ export function NoticeShow$read(r: Reader): NoticeShow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("level");
-      }
       k = "level";
+      if (s <= 1) throw absent(k);
       const f1 = Level$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 2) throw absent(k);
       const f2 = NoticeBody$read(r);
       let f3: number | undefined;
       if (s > 3) {

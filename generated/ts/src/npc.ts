@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -20,7 +20,8 @@ export const Mood = {
 export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 export function Mood$read(r: Reader): Mood {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Cross":
@@ -88,23 +89,14 @@ export function NpcBark$read(r: Reader): NpcBark {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("secs");
-      }
       k = "secs";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 10);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -155,11 +147,8 @@ export function NpcBye$read(r: Reader): NpcBye {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -208,11 +197,8 @@ export function NpcChoose$read(r: Reader): NpcChoose {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("node");
-      }
       k = "node";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -278,23 +264,14 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hearts");
-      }
       k = "hearts";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 10);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("mood");
-      }
       k = "mood";
+      if (s <= 2) throw absent(k);
       const f2 = Mood$read(r);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -347,17 +324,11 @@ export function NpcGift$read(r: Reader): NpcGift {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -416,29 +387,17 @@ export function NpcLine$read(r: Reader): NpcLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("node");
-      }
       k = "node";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 400);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("choices");
-      }
       k = "choices";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 4, "elements");
       const a2: string[] = [];
@@ -452,11 +411,8 @@ export function NpcLine$read(r: Reader): NpcLine {
       }
       r.leave();
       const f3 = a2;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("mood");
-      }
       k = "mood";
+      if (s <= 4) throw absent(k);
       const f4 = Mood$read(r);
       let f5: string | undefined;
       if (s > 5) {
@@ -530,11 +486,8 @@ export function NpcTalk$read(r: Reader): NpcTalk {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,23 +23,14 @@ export function Member$read(r: Reader): Member {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("player");
-      }
       k = "player";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("leader");
-      }
       k = "leader";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("map");
-      }
       k = "map";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -101,11 +92,8 @@ export function PartyInvite$read(r: Reader): PartyInvite {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -156,23 +144,14 @@ export function PartyInvited$read(r: Reader): PartyInvited {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("size");
-      }
       k = "size";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 8);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -223,11 +202,8 @@ export function PartyJoin$read(r: Reader): PartyJoin {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -334,11 +310,8 @@ export function PartyPing$read(r: Reader): PartyPing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -414,11 +387,8 @@ export function PartyPromote$read(r: Reader): PartyPromote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -469,17 +439,11 @@ export function PartyState$read(r: Reader): PartyState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("members");
-      }
       k = "members";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 8, "elements");
       const a2: Member[] = [];

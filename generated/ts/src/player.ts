@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, mapEntries, missing, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, mapEntries, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -24,7 +24,8 @@ export const LeaveReason = {
 export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shutdown";
 
 export function LeaveReason$read(r: Reader): LeaveReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -151,11 +152,8 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -167,29 +165,17 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("accepted_seq");
-      }
       k = "accepted_seq";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 3) throw absent(k);
       const f3 = RejectReason$read(r);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("medium");
-      }
       k = "medium";
+      if (s <= 4) throw absent(k);
       const f4 = Medium$read(r);
       k = undefined;
       for (let j4 = 5; j4 < s; j4++) r.skipValue();
@@ -255,17 +241,11 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 9007199254740991);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("visible");
-      }
       k = "visible";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       let f2: number | undefined;
       if (s > 2) {
@@ -333,11 +313,8 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: string | undefined;
       if (s > 1) {
@@ -417,17 +394,11 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(0, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 16777215);
       let f2: number | undefined;
       if (s > 2) {
@@ -503,41 +474,23 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("spawn");
-      }
       k = "spawn";
+      if (s <= 3) throw absent(k);
       const f3 = WorldPos$read(r);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("guest");
-      }
       k = "guest";
+      if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       let f6: number | undefined;
       if (s > 6) {
@@ -611,17 +564,11 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 1) throw absent(k);
       const f1 = LeaveReason$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -681,11 +628,8 @@ export function PlayerMove$read(r: Reader): PlayerMove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -697,17 +641,11 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       let f3: number | undefined;
       if (s > 3) {
@@ -805,17 +743,11 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -827,17 +759,11 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       let f4: number | undefined;
       if (s > 4) {
@@ -923,11 +849,8 @@ export function PlayerRename$read(r: Reader): PlayerRename {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(3, 24);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -981,23 +904,14 @@ export function PlayerRest$read(r: Reader): PlayerRest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -1048,11 +962,8 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("players");
-      }
       k = "players";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 39, "elements");
       const a2: RosterEntry[] = [];
@@ -1127,11 +1038,8 @@ export function ProfileCard$read(r: Reader): ProfileCard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
@@ -1143,17 +1051,11 @@ export function ProfileCard$read(r: Reader): ProfileCard {
         k = "member_since";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("bio");
-      }
       k = "bio";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 160);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("showcase");
-      }
       k = "showcase";
+      if (s <= 4) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: string[] = [];
@@ -1167,17 +1069,11 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       }
       r.leave();
       const f4 = a2;
-      if (s <= 5) {
-        k = undefined;
-        throw missing("walked_m");
-      }
       k = "walked_m";
+      if (s <= 5) throw absent(k);
       const f5 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 0.5);
-      if (s <= 6) {
-        k = undefined;
-        throw missing("hours");
-      }
       k = "hours";
+      if (s <= 6) throw absent(k);
       const f6 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j4 = 7; j4 < s; j4++) r.skipValue();
@@ -1249,11 +1145,8 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -1303,7 +1196,8 @@ export const RejectReason = {
 export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry";
 
 export function RejectReason$read(r: Reader): RejectReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "OutOfBounds":
@@ -1377,29 +1271,17 @@ export function RosterEntry$read(r: Reader): RosterEntry {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -1416,11 +1298,8 @@ export function RosterEntry$read(r: Reader): RosterEntry {
         k = "vehicle";
         f4 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 5) {
-        k = undefined;
-        throw missing("guest");
-      }
       k = "guest";
+      if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       k = undefined;
       for (let j4 = 6; j4 < s; j4++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -23,23 +23,14 @@ export function BoardNote$read(r: Reader): BoardNote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -51,11 +42,8 @@ export function BoardNote$read(r: Reader): BoardNote {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("tilt");
-      }
       k = "tilt";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(-15, 15);
       k = undefined;
       for (let j4 = 4; j4 < s; j4++) r.skipValue();
@@ -111,17 +99,11 @@ export function PropsBoard$read(r: Reader): PropsBoard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("notes");
-      }
       k = "notes";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 30, "entries");
       const m2 = new Map<number, BoardNote>();
@@ -194,23 +176,14 @@ export function PropsNote$read(r: Reader): PropsNote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("paper");
-      }
       k = "paper";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 7);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -272,29 +245,17 @@ export function PropsState$read(r: Reader): PropsState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prop");
-      }
       k = "prop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("phase");
-      }
       k = "phase";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("amplitude");
-      }
       k = "amplitude";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-9000, 9000), 100);
       let f4: string | undefined;
       if (s > 4) {
@@ -364,17 +325,11 @@ export function PropsUse$read(r: Reader): PropsUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prop");
-      }
       k = "prop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("verb");
-      }
       k = "verb";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 7);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

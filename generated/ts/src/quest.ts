@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -46,23 +46,14 @@ export function Objective$read(r: Reader): Objective {
       case 1: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("item");
-          }
           k = "item";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readStr(1, 32);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("count");
-          }
           k = "count";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readInt(0, 65535);
-          if (s - 1 <= 2) {
-            k = undefined;
-            throw missing("npc");
-          }
           k = "npc";
+          if (s - 1 <= 2) throw absent(k);
           const f2 = r.readInt(0, 4294967295);
           k = undefined;
           for (let j1 = 3; j1 < s - 1; j1++) r.skipValue();
@@ -75,17 +66,11 @@ export function Objective$read(r: Reader): Objective {
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("at");
-          }
           k = "at";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = WorldPos$read(r);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("radius");
-          }
           k = "radius";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(10, 1000), 10);
           k = undefined;
           for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
@@ -129,23 +114,14 @@ export function Objective$read(r: Reader): Objective {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("item");
-            }
             k = "item";
+            if (t <= 0) throw absent(k);
             const f0 = r.readStr(1, 32);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("count");
-            }
             k = "count";
+            if (t <= 1) throw absent(k);
             const f1 = r.readInt(0, 65535);
-            if (t <= 2) {
-              k = undefined;
-              throw missing("npc");
-            }
             k = "npc";
+            if (t <= 2) throw absent(k);
             const f2 = r.readInt(0, 4294967295);
             k = undefined;
             for (let j3 = 3; j3 < t; j3++) r.skipValue();
@@ -165,17 +141,11 @@ export function Objective$read(r: Reader): Objective {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("at");
-            }
             k = "at";
+            if (t <= 0) throw absent(k);
             const f0 = WorldPos$read(r);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("radius");
-            }
             k = "radius";
+            if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(10, 1000), 10);
             k = undefined;
             for (let j4 = 2; j4 < t; j4++) r.skipValue();
@@ -296,17 +266,11 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("accept");
-      }
       k = "accept";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -357,11 +321,8 @@ export function QuestJournal$read(r: Reader): QuestJournal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quests");
-      }
       k = "quests";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 64, "entries");
       const m2 = new Map<string, QuestState>();
@@ -451,23 +412,14 @@ export function QuestOffer$read(r: Reader): QuestOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("objectives");
-      }
       k = "objectives";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 6, "elements");
       const a2: Objective[] = [];
@@ -481,17 +433,11 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("items");
-      }
       k = "items";
+      if (s <= 4) throw absent(k);
       const n4 = r.readArrayLen();
       checkLen(n4, 0, 4, "elements");
       const a5: ItemStack[] = [];
@@ -570,17 +516,11 @@ export function QuestProgress$read(r: Reader): QuestProgress {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("done");
-      }
       k = "done";
+      if (s <= 1) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 6, "entries");
       const m2 = new Map<number, number>();
@@ -597,11 +537,8 @@ export function QuestProgress$read(r: Reader): QuestProgress {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 2) throw absent(k);
       const f2 = QuestState$read(r);
       k = undefined;
       for (let j6 = 3; j6 < s; j6++) r.skipValue();
@@ -662,7 +599,8 @@ export const QuestState = {
 export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 export function QuestState$read(r: Reader): QuestState {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offered":
@@ -792,11 +730,8 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
       let f1: number | undefined;
       if (s > 1) {

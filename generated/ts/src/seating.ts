@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,23 +23,14 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const f0 = WorldPos$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pattern");
-      }
       k = "pattern";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 11);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -92,17 +83,11 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seat");
-      }
       k = "seat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("places");
-      }
       k = "places";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: (PlayerRef | undefined)[] = [];
@@ -177,11 +162,8 @@ export function SeatingSit$read(r: Reader): SeatingSit {
         k = "seat";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("place");
-      }
       k = "place";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 5);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -20,7 +20,8 @@ export const RevokeReason = {
 export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned";
 
 export function RevokeReason$read(r: Reader): RevokeReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "LoggedOut":
@@ -121,11 +122,8 @@ export function SessionError$read(r: Reader): SessionError {
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = RevokeReason$read(r);
           k = undefined;
           for (let j1 = 1; j1 < s - 1; j1++) r.skipValue();
@@ -143,11 +141,8 @@ export function SessionError$read(r: Reader): SessionError {
             k = "until";
             f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
           }
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(0, 200);
           k = undefined;
           for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
@@ -169,11 +164,8 @@ export function SessionError$read(r: Reader): SessionError {
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("min_protocol");
-          }
           k = "min_protocol";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 65535);
           k = undefined;
           for (let j3 = 1; j3 < s - 1; j3++) r.skipValue();
@@ -209,11 +201,8 @@ export function SessionError$read(r: Reader): SessionError {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 0) throw absent(k);
             const f0 = RevokeReason$read(r);
             k = undefined;
             for (let j4 = 1; j4 < t; j4++) r.skipValue();
@@ -238,11 +227,8 @@ export function SessionError$read(r: Reader): SessionError {
               k = "until";
               f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
             }
-            if (t <= 1) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(0, 200);
             k = undefined;
             for (let j5 = 2; j5 < t; j5++) r.skipValue();
@@ -268,11 +254,8 @@ export function SessionError$read(r: Reader): SessionError {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("min_protocol");
-            }
             k = "min_protocol";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 65535);
             k = undefined;
             for (let j6 = 1; j6 < t; j6++) r.skipValue();
@@ -404,17 +387,11 @@ export function SessionFailed$read(r: Reader): SessionFailed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("error");
-      }
       k = "error";
+      if (s <= 0) throw absent(k);
       const f0 = SessionError$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fatal");
-      }
       k = "fatal";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -471,28 +448,19 @@ export function SessionHello$read(r: Reader): SessionHello {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("protocol");
-      }
       k = "protocol";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("build");
-      }
       k = "build";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
       let f2: string | undefined;
       if (s > 2) {
         k = "token";
         f2 = (r.tryNil() ? undefined : r.readStr(16, 2048));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("locale");
-      }
       k = "locale";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(2, 12);
       let f4: string | undefined;
       if (s > 4) {
@@ -566,17 +534,11 @@ export function SessionKicked$read(r: Reader): SessionKicked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("permanent");
-      }
       k = "permanent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -628,11 +590,8 @@ export function SessionLeave$read(r: Reader): SessionLeave {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("navigating");
-      }
       k = "navigating";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -683,23 +642,14 @@ export function SessionResumed$read(r: Reader): SessionResumed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("gap_ms");
-      }
       k = "gap_ms";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("dropped");
-      }
       k = "dropped";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("grace_ms");
-      }
       k = "grace_ms";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -750,11 +700,8 @@ export function SessionToken$read(r: Reader): SessionToken {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("token");
-      }
       k = "token";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(16, 2048);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -811,34 +758,22 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "account";
         f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("server_time");
-      }
       k = "server_time";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("occupancy");
-      }
       k = "occupancy";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(1, 40);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("resumed");
-      }
       k = "resumed";
+      if (s <= 4) throw absent(k);
       const f4 = r.readBool();
       let f5: string | undefined;
       if (s > 5) {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, check, checkLen, codec, duplicate, inF32, mapEntries, missing, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, checkLen, codec, duplicate, inF32, mapEntries, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -72,23 +72,14 @@ export function Prefs$read(r: Reader): Prefs {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("comfort");
-      }
       k = "comfort";
+      if (s <= 0) throw absent(k);
       const f0 = Comfort$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sensitivity");
-      }
       k = "sensitivity";
+      if (s <= 1) throw absent(k);
       const f1 = inF32(r.readF32(), 0.1, 5);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
+      if (s <= 2) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 64, "entries");
       const m2 = new Map<string, string>();
@@ -173,17 +164,11 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tried");
-      }
       k = "tried";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("current");
-      }
       k = "current";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -234,17 +219,11 @@ export function SettingsSave$read(r: Reader): SettingsSave {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prefs");
-      }
       k = "prefs";
+      if (s <= 0) throw absent(k);
       const f0 = Prefs$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -299,29 +278,17 @@ export function SettingsSync$read(r: Reader): SettingsSync {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("prefs");
-      }
       k = "prefs";
+      if (s <= 1) throw absent(k);
       const f1 = Prefs$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("device");
-      }
       k = "device";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 32);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("saved");
-      }
       k = "saved";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();

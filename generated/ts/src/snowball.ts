@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, mapEntries, missing, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Relayed to nearby players, all of them: they simulate the arc. */
 export interface SnowballFlight {
@@ -23,23 +23,14 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ball");
-      }
       k = "ball";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -51,11 +42,8 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       }
       r.leave();
       const f2 = a2 as [number, number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("vel");
-      }
       k = "vel";
+      if (s <= 3) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
@@ -132,11 +120,8 @@ export function SnowballHit$read(r: Reader): SnowballHit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ball");
-      }
       k = "ball";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
@@ -148,11 +133,8 @@ export function SnowballHit$read(r: Reader): SnowballHit {
         k = "snowman";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("splat_mm");
-      }
       k = "splat_mm";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -230,17 +212,11 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("snowman");
-      }
       k = "snowman";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("dir");
-      }
       k = "dir";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -293,11 +269,8 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -309,11 +282,8 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("vel");
-      }
       k = "vel";
+      if (s <= 1) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
@@ -325,11 +295,8 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       }
       r.leave();
       const f1 = a5 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j7 = 3; j7 < s; j7++) r.skipValue();

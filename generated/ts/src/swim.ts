@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, mapEntries, missing, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
@@ -21,17 +21,11 @@ export function SwimBreath$read(r: Reader): SwimBreath {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gasp");
-      }
       k = "gasp";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -82,17 +76,11 @@ export function SwimDive$read(r: Reader): SwimDive {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("depth");
-      }
       k = "depth";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 4000), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("descending");
-      }
       k = "descending";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -143,11 +131,8 @@ export function SwimFound$read(r: Reader): SwimFound {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("object");
-      }
       k = "object";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
@@ -211,17 +196,11 @@ export function SwimMedium$read(r: Reader): SwimMedium {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("now");
-      }
       k = "now";
+      if (s <= 0) throw absent(k);
       const f0 = Medium$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("water_c");
-      }
       k = "water_c";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(-2, 40);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -270,11 +249,8 @@ export function SwimPickup$read(r: Reader): SwimPickup {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("object");
-      }
       k = "object";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -325,17 +301,11 @@ export function SwimSplash$read(r: Reader): SwimSplash {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -347,11 +317,8 @@ export function SwimSplash$read(r: Reader): SwimSplash {
       }
       r.leave();
       const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("fall");
-      }
       k = "fall";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 500), 10);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -42,22 +42,16 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
         }
         f0 = o4;
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       let f2: TeleportRefusal | undefined;
       if (s > 2) {
         k = "refused";
         f2 = (r.tryNil() ? undefined : TeleportRefusal$read(r));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("cooldown_until");
-      }
       k = "cooldown_until";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j5 = 4; j5 < s; j5++) r.skipValue();
@@ -126,7 +120,8 @@ export const TeleportRefusal = {
 export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Locked":
@@ -190,11 +185,8 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -241,11 +233,8 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("posts");
-      }
       k = "posts";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 40, "entries");
       const m2 = new Map<number, string>();

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, codec, mapEntries, missing, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, mapEntries, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -28,11 +28,8 @@ export function TutorialNext$read(r: Reader): TutorialNext {
         k = "step";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 31));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hint");
-      }
       k = "hint";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 48);
       let f2: WorldPos | undefined;
       if (s > 2) {
@@ -100,11 +97,8 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seen");
-      }
       k = "seen";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 32);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -153,17 +147,11 @@ export function TutorialStep$read(r: Reader): TutorialStep {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("step");
-      }
       k = "step";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 31);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("took_s");
-      }
       k = "took_s";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

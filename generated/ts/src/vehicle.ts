@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -22,7 +22,8 @@ export const Seat = {
 export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Driver":
@@ -95,7 +96,8 @@ export const VehicleAction = {
 export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Lock":
@@ -161,17 +163,11 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 1) throw absent(k);
       const f1 = VehicleAction$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -230,17 +226,11 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -252,29 +242,17 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("v");
-      }
       k = "v";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("wheel");
-      }
       k = "wheel";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-400, 400), 10);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j4 = 6; j4 < s; j4++) r.skipValue();
@@ -337,11 +315,8 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: Seat | undefined;
       if (s > 1) {
@@ -405,17 +380,11 @@ export function VehicleExit$read(r: Reader): VehicleExit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bail");
-      }
       k = "bail";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -466,17 +435,11 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("held_ms");
-      }
       k = "held_ms";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(50, 3000);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -535,17 +498,11 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -557,23 +514,14 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("v");
-      }
       k = "v";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
       if (s > 5) {
         k = undefined;
@@ -658,17 +606,11 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("seat");
-      }
       k = "seat";
+      if (s <= 1) throw absent(k);
       const f1 = Seat$read(r);
       let f2: string | undefined;
       if (s > 2) {
@@ -738,29 +680,17 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fuel");
-      }
       k = "fuel";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("damage");
-      }
       k = "damage";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("odometer_km");
-      }
       k = "odometer_km";
+      if (s <= 3) throw absent(k);
       const f3 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 10);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();

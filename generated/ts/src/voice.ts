@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, mapEntries, missing, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -21,17 +21,11 @@ export function Signal$read(r: Reader): Signal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = SignalKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sdp");
-      }
       k = "sdp";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 8192);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -78,7 +72,8 @@ export const SignalKind = {
 export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 export function SignalKind$read(r: Reader): SignalKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offer":
@@ -140,23 +135,14 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
-      if (s <= 1) {
-        k = undefined;
-        throw missing("push_to_talk");
-      }
       k = "push_to_talk";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("kbps");
-      }
       k = "kbps";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(8, 64);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -219,11 +205,8 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
         k = "s";
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("frames");
-      }
       k = "frames";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 1, 5, "elements");
       const a2: Uint8Array[] = [];
@@ -237,11 +220,8 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("seq");
-      }
       k = "seq";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 65535);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();
@@ -305,11 +285,8 @@ export function VoicePeers$read(r: Reader): VoicePeers {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("connect");
-      }
       k = "connect";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 16, "elements");
       const a2: string[] = [];
@@ -323,11 +300,8 @@ export function VoicePeers$read(r: Reader): VoicePeers {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("drop");
-      }
       k = "drop";
+      if (s <= 1) throw absent(k);
       const n4 = r.readArrayLen();
       checkLen(n4, 0, 16, "elements");
       const a5: string[] = [];
@@ -413,17 +387,11 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("signal");
-      }
       k = "signal";
+      if (s <= 1) throw absent(k);
       const f1 = Signal$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -474,17 +442,11 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("signal");
-      }
       k = "signal";
+      if (s <= 0) throw absent(k);
       const f0 = Signal$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

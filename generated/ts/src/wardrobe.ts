@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -23,17 +23,11 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("outfit");
-      }
       k = "outfit";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: Worn[] = [];
@@ -47,21 +41,15 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("height");
-      }
       k = "height";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(85, 115), 100);
       if (s > 3) {
         k = undefined;
         r.skipValue();
       }
-      if (s <= 4) {
-        k = undefined;
-        throw missing("hair");
-      }
       k = "hair";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
       for (let j4 = 5; j4 < s; j4++) r.skipValue();
@@ -121,11 +109,8 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("outfit");
-      }
       k = "outfit";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 6, "elements");
       const a2: Worn[] = [];
@@ -210,7 +195,8 @@ export const WearSlot = {
 export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 export function WearSlot$read(r: Reader): WearSlot {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Head":
@@ -290,23 +276,14 @@ export function Worn$read(r: Reader): Worn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = WearSlot$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("item");
-      }
       k = "item";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("dyes");
-      }
       k = "dyes";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, mapEntries, missing, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the shooter and the target when a spray hits someone. */
 export interface WatergunHit {
@@ -21,23 +21,14 @@ export function WatergunHit$read(r: Reader): WatergunHit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wetness");
-      }
       k = "wetness";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -152,11 +143,8 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -168,23 +156,14 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pitch");
-      }
       k = "pitch";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-157, 157), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("pressure");
-      }
       k = "pressure";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
       for (let j4 = 4; j4 < s; j4++) r.skipValue();
@@ -245,17 +224,11 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("aim");
-      }
       k = "aim";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -267,11 +240,8 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
       }
       r.leave();
       const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("reach");
-      }
       k = "reach";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 150), 10);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();
@@ -328,17 +298,11 @@ export function WatergunTank$read(r: Reader): WatergunTank {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ml");
-      }
       k = "ml";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 2000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("capacity");
-      }
       k = "capacity";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(250, 2000);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();

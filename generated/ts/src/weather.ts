@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -23,29 +23,17 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("hour");
-      }
       k = "hour";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 23);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 1) throw absent(k);
       const f1 = WeatherKind$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("chance");
-      }
       k = "chance";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("temp_c");
-      }
       k = "temp_c";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(-30, 45);
       k = undefined;
       for (let j1 = 4; j1 < s; j1++) r.skipValue();
@@ -103,35 +91,20 @@ export function WeatherChange$read(r: Reader): WeatherChange {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wind_dir");
-      }
       k = "wind_dir";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("wind");
-      }
       k = "wind";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 400), 10);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("blend_s");
-      }
       k = "blend_s";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 600);
       k = undefined;
       for (let j1 = 5; j1 < s; j1++) r.skipValue();
@@ -186,11 +159,8 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 8, "elements");
       const a2: ForecastSlot[] = [];
@@ -253,11 +223,8 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -311,7 +278,8 @@ export const WeatherKind = {
 export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow";
 
 export function WeatherKind$read(r: Reader): WeatherKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Clear":
@@ -392,11 +360,8 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -408,11 +373,8 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
       }
       r.leave();
       const f0 = a2 as [number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("seed");
-      }
       k = "seed";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
       for (let j4 = 2; j4 < s; j4++) r.skipValue();
@@ -469,17 +431,11 @@ export function WeatherSet$read(r: Reader): WeatherSet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
       let f2: number | undefined;
       if (s > 2) {
@@ -558,35 +514,20 @@ export function WeatherState$read(r: Reader): WeatherState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wind_dir");
-      }
       k = "wind_dir";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("wind");
-      }
       k = "wind";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 400), 10);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("clouds");
-      }
       k = "clouds";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 100);
       let f5: number | undefined;
       if (s > 5) {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, check, checkLen, codec, duplicate, mapEntries, missing, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -65,34 +65,22 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("zone");
-      }
       k = "zone";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("rules");
-      }
       k = "rules";
+      if (s <= 2) throw absent(k);
       const f2 = ZoneRules$read(r);
       let f3: string | undefined;
       if (s > 3) {
         k = "ambience";
         f3 = (r.tryNil() ? undefined : r.readStr(0, 40));
       }
-      if (s <= 4) {
-        k = undefined;
-        throw missing("population");
-      }
       k = "population";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
       for (let j1 = 5; j1 < s; j1++) r.skipValue();
@@ -152,11 +140,8 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("counts");
-      }
       k = "counts";
+      if (s <= 0) throw absent(k);
       const n1 = r.readMapLen();
       checkLen(n1, 0, 64, "entries");
       const m2 = new Map<number, number>();
@@ -223,11 +208,8 @@ export function ZonesMap$read(r: Reader): ZonesMap {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("open");
-      }
       k = "open";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();

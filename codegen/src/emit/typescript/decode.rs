@@ -343,12 +343,10 @@ pub fn compact_body(
                 out.close("}");
             }
             Slot::Field(f) => {
-                let missing = g.rt("missing");
-                out.open(format!("if ({avail} <= {i}) {{"));
-                out.line("k = undefined;");
-                out.line(format!("throw {missing}({});", lit(&f.name)));
-                out.close("}");
+                // `absent` has no path: the catch below puts it at `k`, the field's name.
+                let absent = g.rt("absent");
                 out.line(format!("k = {};", lit(&f.name)));
+                out.line(format!("if ({avail} <= {i}) throw {absent}(k);"));
                 let e = read(g, out, &f.ty, Form::Compact);
                 out.line(format!("const {l} = {e};"));
             }

@@ -14,6 +14,9 @@ use tuplet_schema::ResolvedSchema;
 
 use super::{Gen, Out};
 
+/// The fewest elements a list, array or map may hold for its element types to be hot.
+const LONG: u32 = 50;
+
 /// The paths of the hot items: the named element (or map key or value) types of every list,
 /// array and map in the schema, and every named type they reach.
 pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
@@ -64,31 +67,33 @@ fn elements(t: &TypeRef, inside: bool, out: &mut Vec<String>) {
     match t {
         TypeRef::Named { path } if inside => out.push(path.clone()),
         TypeRef::Option { inner } => elements(inner, inside, out),
-        TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => elements(inner, true, out),
-        TypeRef::Map { key, value, .. } => {
-            elements(key, true, out);
-            elements(value, true, out);
+        TypeRef::Vec { inner, len } => elements(inner, inside || len.bounds().1 >= LONG, out),
+        TypeRef::Array { inner, len } => elements(inner, inside || *len >= LONG, out),
+        TypeRef::Map { key, value, len } => {
+            let long = inside || len.bounds().1 >= LONG;
+            elements(key, long, out);
+            elements(value, long, out);
         }
         _ => {}
     }
 }
 
-/// The markers of the canonical (smallest) encoding inlined, and the value ranges they hold:
-/// marker test, its length in bytes, the value expression over `u` (bytes) and `p` (its
-/// position). 32-bit values (`ce`, `d2`) and negative 64-bit ones are left to `readInt`: rarer,
-/// and each arm is code in every reader of an int whose range it meets.
-const MARKERS: [(i128, i128, &str, u32, &str); 7] = [
+/// The markers inlined, and the value ranges they hold in the canonical (smallest) encoding:
+/// marker test, its length in bytes (1 or 3), the value expression over `u` (bytes) and `p`
+/// (its position). The 8-, 32- and 64-bit ones are left to `readInt`: each arm is code in every
+/// hot reader of an int whose range it meets.
+const MARKERS: [(i128, i128, &str, u32, &str); 4] = [
     (0, 127, "b < 0x80", 1, "b"),
     (-32, -1, "b > 0xdf", 1, "b - 256"),
     (256, 65535, "b === 0xcd", 3, "(u[p + 1]! << 8) | u[p + 2]!"),
-    (-32768, -129, "b === 0xd1", 3, "((u[p + 1]! << 24) >> 16) | u[p + 2]!"),
-    (128, 255, "b === 0xcc", 2, "u[p + 1]!"),
-    (-128, -33, "b === 0xd0", 2, "(u[p + 1]! << 24) >> 24"),
-    // Timestamps: exact within 2^53 − 1; a larger `hi` word gives a value beyond any safe bound.
-    (4294967296, i64::MAX as i128, "b === 0xcf", 9, U64),
+    (
+        -32768,
+        -129,
+        "b === 0xd1",
+        3,
+        "((u[p + 1]! << 24) >> 16) | u[p + 2]!",
+    ),
 ];
-
-const U64: &str = "(u[p + 1]! * 0x1000000 + ((u[p + 2]! << 16) | (u[p + 3]! << 8) | u[p + 4]!)) * 0x100000000 + (u[p + 5]! * 0x1000000 + ((u[p + 6]! << 16) | (u[p + 7]! << 8) | u[p + 8]!))";
 
 /// Emits the read of an int in `min..=max` (safe integers) into a new local, returned.
 pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
@@ -101,25 +106,19 @@ pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
         .filter(|(lo, hi, ..)| *lo <= max && *hi >= min)
         .map(|&(_, _, test, len, value)| (test, len, value))
         .collect();
+    let chain: String = arms
+        .iter()
+        .map(|(test, _, value)| format!("{test} ? {value} : "))
+        .collect();
+    let multi = arms.iter().any(|a| a.1 > 1);
     out.line(format!("let {x}: number;"));
     out.open("{");
     out.line("const u = r.buf, p = r.pos, b = u[p]!;");
-    let multi = arms.iter().any(|a| a.1 > 1);
-    if multi {
-        out.line("let n = 1;");
-    }
-    let mut chain = String::new();
-    for (test, len, value) in &arms {
-        if *len == 1 {
-            chain.push_str(&format!("{test} ? {value} : "));
-        } else {
-            chain.push_str(&format!("{test} ? ((n = {len}), {value}) : "));
-        }
-    }
     out.line(format!("{x} = {chain}NaN;"));
     if multi {
+        // Every multi-byte arm is 3 bytes long (`cd`, `d1`).
         out.line(format!(
-            "if ({x} >= {min} && {x} <= {max} && p + n <= u.length) r.pos = p + n;"
+            "if ({x} >= {min} && {x} <= {max} && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);"
         ));
     } else {
         out.line(format!("if ({x} >= {min} && {x} <= {max}) r.pos = p + 1;"));

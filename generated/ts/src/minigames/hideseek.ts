@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { at, atIndex, badVariant, check, codec, dequantizeF32, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -23,23 +23,14 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("hider");
-      }
       k = "hider";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 255);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -92,17 +83,11 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bearing");
-      }
       k = "bearing";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("band");
-      }
       k = "band";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 2);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -159,23 +144,14 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("role");
-      }
       k = "role";
+      if (s <= 1) throw absent(k);
       const f1 = Role$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("centre");
-      }
       k = "centre";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -187,17 +163,11 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("radius_m");
-      }
       k = "radius_m";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(20, 400);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("hide_s");
-      }
       k = "hide_s";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(10, 120);
       k = undefined;
       for (let j4 = 5; j4 < s; j4++) r.skipValue();
@@ -258,17 +228,11 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hider");
-      }
       k = "hider";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -317,11 +281,8 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("sound");
-      }
       k = "sound";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 7);
       k = undefined;
       for (let j1 = 1; j1 < s; j1++) r.skipValue();
@@ -371,7 +332,8 @@ export const Role = {
 export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 export function Role$read(r: Reader): Role {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Seeker":

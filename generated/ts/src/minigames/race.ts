@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, mapEntries, missing, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -21,23 +21,14 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("index");
-      }
       k = "index";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 63);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
       for (let j1 = 3; j1 < s; j1++) r.skipValue();
@@ -92,17 +83,11 @@ export function RaceGhost$read(r: Reader): RaceGhost {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("course");
-      }
       k = "course";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("splits");
-      }
       k = "splits";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 64, "elements");
       const a2: number[] = [];
@@ -116,11 +101,8 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("path");
-      }
       k = "path";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(0, 16384);
       k = undefined;
       for (let j4 = 3; j4 < s; j4++) r.skipValue();
@@ -177,17 +159,11 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("path");
-      }
       k = "path";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(1, 16384);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -238,17 +214,11 @@ export function RacePenalty$read(r: Reader): RacePenalty {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seconds");
-      }
       k = "seconds";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 30);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("back_to");
-      }
       k = "back_to";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
       k = undefined;
       for (let j1 = 2; j1 < s; j1++) r.skipValue();
@@ -303,17 +273,11 @@ export function RaceStandings$read(r: Reader): RaceStandings {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("order");
-      }
       k = "order";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       checkLen(n1, 0, 16, "elements");
       const a2: string[] = [];
@@ -327,11 +291,8 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("gaps");
-      }
       k = "gaps";
+      if (s <= 2) throw absent(k);
       const n4 = r.readArrayLen();
       checkLen(n4, 0, 16, "elements");
       const a5: number[] = [];
@@ -345,11 +306,8 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       }
       r.leave();
       const f2 = a5;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("lap");
-      }
       k = "lap";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(1, 10);
       k = undefined;
       for (let j7 = 4; j7 < s; j7++) r.skipValue();

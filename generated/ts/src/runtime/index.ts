@@ -19,6 +19,7 @@ export {
   checkLen,
   wrongLength,
   missing,
+  absent,
   missingIndex,
   duplicate,
   unknownNumber,

@@ -109,9 +109,14 @@ export function mapEntries(s: Shape): number {
 
 /** A bounded msgpack reader over one message. */
 export class Reader {
-  private buf: Uint8Array;
+  /**
+   * The message's bytes, and the position of the next value in them: public so that the
+   * generated code reads common ints in place (its inline fast paths fall back to `readInt`).
+   */
+  buf: Uint8Array;
+  /** See `buf`. */
+  pos = 0;
   private end: number;
-  private pos = 0;
   private elementsLeft: number;
   private depth = 0;
   private limits: Limits;
@@ -201,6 +206,13 @@ export class Reader {
    * enters one level of nesting; call `leave()` after the last element.
    */
   readShape(): Shape {
+    const b = this.buf[this.pos]!;
+    if (b >= 0x90 && b <= 0x9f) return this.fixArray(b);
+    return this.readShapeAny();
+  }
+
+  /** `readShape` for every marker, with its checks and errors. */
+  private readShapeAny(): Shape {
     const b = this.peek();
     if ((b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd) return this.arrayHeader(b);
     if ((b >= 0x80 && b <= 0x8f) || b === 0xde || b === 0xdf) return -this.mapHeader(b) - 1;
@@ -209,6 +221,13 @@ export class Reader {
 
   /** Reads an array header (its element count); as `readShape` but only an array. */
   readArrayLen(): number {
+    const b = this.buf[this.pos]!;
+    if (b >= 0x90 && b <= 0x9f) return this.fixArray(b);
+    return this.readArrayLenAny();
+  }
+
+  /** `readArrayLen` for every marker, with its checks and errors. */
+  private readArrayLenAny(): number {
     const b = this.peek();
     if ((b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd) return this.arrayHeader(b);
     throw this.unexpected("array", b);
@@ -754,6 +773,19 @@ export class Reader {
     const at = this.pos;
     this.pos += len;
     return at;
+  }
+
+  /** A fixarray header at the cursor: entered in place when it passes every check, else as `arrayHeader`. */
+  private fixArray(b: number): number {
+    const n = b & 0x0f;
+    const p = this.pos;
+    if (n < this.end - p && n <= this.elementsLeft && this.depth < this.limits.maxDepth) {
+      this.pos = p + 1;
+      this.elementsLeft -= n;
+      this.depth += 1;
+      return n;
+    }
+    return this.arrayHeader(b);
   }
 
   private arrayHeader(b: number): number {
