@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -91,9 +91,9 @@ export function AchievementList$write(w: Writer, v: AchievementList, named: bool
 }
 
 const AchievementList$t: TFields = [
-  ["unlocked",[11,[6,0,4294967295],[1,0,9007199254740991],0,256]],
-  ["locked",[9,[6,1,32],0,256]],
-  ["points",[1,0,4294967295]],
+  ["unlocked",[kMap,[kStr,0,4294967295],[kInt,0,9007199254740991],0,256]],
+  ["locked",[kList,[kStr,1,32],0,256]],
+  ["points",[kInt,0,4294967295]],
 ];
 
 export function AchievementList$validate(v: AchievementList, p: Seg[], i: Issue[]): void {
@@ -141,7 +141,7 @@ export function AchievementListOpen$write(w: Writer, v: AchievementListOpen, nam
 }
 
 const AchievementListOpen$t: TFields = [
-  ["locked",[0]],
+  ["locked",[kBool]],
 ];
 
 export function AchievementListOpen$validate(v: AchievementListOpen, p: Seg[], i: Issue[]): void {
@@ -223,7 +223,7 @@ export function AchievementProgress$write(w: Writer, v: AchievementProgress, nam
 }
 
 const AchievementProgress$t: TFields = [
-  ["counters",[11,[6,0,4294967295],[10,[1,0,4294967295],2],0,128]],
+  ["counters",[kMap,[kStr,0,4294967295],[kFixed,[kInt,0,4294967295],2],0,128]],
 ];
 
 export function AchievementProgress$validate(v: AchievementProgress, p: Seg[], i: Issue[]): void {
@@ -287,7 +287,7 @@ export function AchievementShowcase$write(w: Writer, v: AchievementShowcase, nam
 }
 
 const AchievementShowcase$t: TFields = [
-  ["keys",[9,[6,1,32],0,6]],
+  ["keys",[kList,[kStr,1,32],0,6]],
 ];
 
 export function AchievementShowcase$validate(v: AchievementShowcase, p: Seg[], i: Issue[]): void {
@@ -353,10 +353,10 @@ export function AchievementUnlocked$write(w: Writer, v: AchievementUnlocked, nam
 }
 
 const AchievementUnlocked$t: TFields = [
-  ["key",[6,1,32]],
-  ["tier",[12,Tier$validate,Tier$write,Tier$read]],
-  ["rarity",[3,1000,0,1000,1]],
-  ["points",[1,0,65535]],
+  ["key",[kStr,1,32]],
+  ["tier",[kType,Tier$validate,Tier$write,Tier$read]],
+  ["rarity",[kQuant,1000,0,1000,1]],
+  ["points",[kInt,0,65535]],
 ];
 
 export function AchievementUnlocked$validate(v: AchievementUnlocked, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, checkLen, codec, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, checkLen, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -57,9 +57,9 @@ export function AdminAct$write(w: Writer, v: AdminAct, named: boolean): void {
 }
 
 const AdminAct$t: TFields = [
-  ["target",[6,9,9]],
-  ["action",[12,AdminAction$validate,AdminAction$write,AdminAction$read]],
-  ["note",[6,0,500]],
+  ["target",[kStr,9,9]],
+  ["action",[kType,AdminAction$validate,AdminAction$write,AdminAction$read]],
+  ["note",[kStr,0,500]],
 ];
 
 export function AdminAct$validate(v: AdminAct, p: Seg[], i: Issue[]): void {
@@ -260,17 +260,17 @@ export function AdminAction$write(w: Writer, v: AdminAction, named: boolean): vo
 }
 
 const AdminAction$t2: TFields = [
-  ["hours",[8,[1,0,4294967295]]],
-  ["reason",[6,1,200]],
+  ["hours",[kOpt,[kInt,0,4294967295]]],
+  ["reason",[kStr,1,200]],
 ];
 
 const AdminAction$t: TVariants = [
   ["Kick"],
   ["Ban",AdminAction$t2,1],
-  ["Summon",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["Summon",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
   ["Freeze"],
   ["ResetPosition"],
-  ["Grant",[1,-2147483648,2147483647]],
+  ["Grant",[kInt,-2147483648,2147483647]],
 ];
 
 export function AdminAction$validate(v: AdminAction, p: Seg[], i: Issue[]): void {
@@ -321,8 +321,8 @@ export function AdminConfig$write(w: Writer, v: AdminConfig, named: boolean): vo
 }
 
 const AdminConfig$t: TFields = [
-  ["key",[6,1,64]],
-  ["value",[5]],
+  ["key",[kStr,1,64]],
+  ["value",[kF64]],
 ];
 
 export function AdminConfig$validate(v: AdminConfig, p: Seg[], i: Issue[]): void {
@@ -396,8 +396,8 @@ export function AdminConfigTable$write(w: Writer, v: AdminConfigTable, named: bo
 }
 
 const AdminConfigTable$t: TFields = [
-  ["values",[11,[6,0,4294967295],[5],0,200]],
-  ["build",[6,0,32]],
+  ["values",[kMap,[kStr,0,4294967295],[kF64],0,200]],
+  ["build",[kStr,0,32]],
 ];
 
 export function AdminConfigTable$validate(v: AdminConfigTable, p: Seg[], i: Issue[]): void {
@@ -461,8 +461,8 @@ export function AdminMaintenance$write(w: Writer, v: AdminMaintenance, named: bo
 }
 
 const AdminMaintenance$t: TFields = [
-  ["on",[0]],
-  ["restart_in_min",[8,[1,0,120]]],
+  ["on",[kBool]],
+  ["restart_in_min",[kOpt,[kInt,0,120]]],
 ];
 
 export function AdminMaintenance$validate(v: AdminMaintenance, p: Seg[], i: Issue[]): void {
@@ -532,9 +532,9 @@ export function AdminResult$write(w: Writer, v: AdminResult, named: boolean): vo
 }
 
 const AdminResult$t: TFields = [
-  ["audit",[2,0n,18446744073709551615n]],
-  ["ok",[0]],
-  ["error",[8,[6,0,200]]],
+  ["audit",[kBig,0n,18446744073709551615n]],
+  ["ok",[kBool]],
+  ["error",[kOpt,[kStr,0,200]]],
 ];
 
 export function AdminResult$validate(v: AdminResult, p: Seg[], i: Issue[]): void {
@@ -604,9 +604,9 @@ export function AdminSpawn$write(w: Writer, v: AdminSpawn, named: boolean): void
 }
 
 const AdminSpawn$t: TFields = [
-  ["prefab",[6,1,48]],
-  ["count",[1,1,50]],
-  ["seed",[8,[2,0n,18446744073709551615n]]],
+  ["prefab",[kStr,1,48]],
+  ["count",[kInt,1,50]],
+  ["seed",[kOpt,[kBig,0n,18446744073709551615n]]],
 ];
 
 export function AdminSpawn$validate(v: AdminSpawn, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantize, dequantizeF32, mapEntries, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -69,9 +69,9 @@ export function BankAccount$write(w: Writer, v: BankAccount, named: boolean): vo
 }
 
 const BankAccount$t: TFields = [
-  ["savings",[3,100,-1125899906842624,1125899906842624,0]],
-  ["rate",[3,1000,0,100,1]],
-  ["vault",[10,[1,0,255],2]],
+  ["savings",[kQuant,100,-1125899906842624,1125899906842624,0]],
+  ["rate",[kQuant,1000,0,100,1]],
+  ["vault",[kFixed,[kInt,0,255],2]],
 ];
 
 export function BankAccount$validate(v: BankAccount, p: Seg[], i: Issue[]): void {
@@ -151,8 +151,8 @@ export function BankLedger$write(w: Writer, v: BankLedger, named: boolean): void
 }
 
 const BankLedger$t: TFields = [
-  ["entries",[9,[12,LedgerEntry$validate,LedgerEntry$write,LedgerEntry$read],0,50]],
-  ["next",[8,[2,-9223372036854775808n,9223372036854775807n]]],
+  ["entries",[kList,[kType,LedgerEntry$validate,LedgerEntry$write,LedgerEntry$read],0,50]],
+  ["next",[kOpt,[kBig,-9223372036854775808n,9223372036854775807n]]],
 ];
 
 export function BankLedger$validate(v: BankLedger, p: Seg[], i: Issue[]): void {
@@ -210,7 +210,7 @@ export function BankLedgerOpen$write(w: Writer, v: BankLedgerOpen, named: boolea
 }
 
 const BankLedgerOpen$t: TFields = [
-  ["before",[8,[2,-9223372036854775808n,9223372036854775807n]]],
+  ["before",[kOpt,[kBig,-9223372036854775808n,9223372036854775807n]]],
 ];
 
 export function BankLedgerOpen$validate(v: BankLedgerOpen, p: Seg[], i: Issue[]): void {
@@ -264,8 +264,8 @@ export function BankTransfer$write(w: Writer, v: BankTransfer, named: boolean): 
 }
 
 const BankTransfer$t: TFields = [
-  ["amount",[1,-1000000,1000000]],
-  ["nonce",[2,0n,18446744073709551615n]],
+  ["amount",[kInt,-1000000,1000000]],
+  ["nonce",[kBig,0n,18446744073709551615n]],
 ];
 
 export function BankTransfer$validate(v: BankTransfer, p: Seg[], i: Issue[]): void {
@@ -325,9 +325,9 @@ export function BankVault$write(w: Writer, v: BankVault, named: boolean): void {
 }
 
 const BankVault$t: TFields = [
-  ["bag",[1,0,47]],
-  ["vault",[1,0,255]],
-  ["store",[0]],
+  ["bag",[kInt,0,47]],
+  ["vault",[kInt,0,255]],
+  ["store",[kBool]],
 ];
 
 export function BankVault$validate(v: BankVault, p: Seg[], i: Issue[]): void {
@@ -407,10 +407,10 @@ export function LedgerEntry$write(w: Writer, v: LedgerEntry, named: boolean): vo
 }
 
 const LedgerEntry$t: TFields = [
-  ["id",[2,-9223372036854775808n,9223372036854775807n]],
-  ["at",[1,0,9007199254740991]],
-  ["cents",[1,-9007199254740991,9007199254740991]],
-  ["memo",[6,0,32]],
+  ["id",[kBig,-9223372036854775808n,9223372036854775807n]],
+  ["at",[kInt,0,9007199254740991]],
+  ["cents",[kInt,-9007199254740991,9007199254740991]],
+  ["memo",[kStr,0,32]],
 ];
 
 export function LedgerEntry$validate(v: LedgerEntry, p: Seg[], i: Issue[]): void {

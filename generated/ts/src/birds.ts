@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -159,16 +159,16 @@ export function Bird$write(w: Writer, v: Bird, named: boolean): void {
 }
 
 const Bird$t: TFields = [
-  ["id",[1,0,65535],"birdId"],
-  ["species",[12,Species$validate,Species$write,Species$read],"kind"],
-  ["x",[3,100,-500000,500000,1]],
-  ["y",[3,100,-10000,100000,1]],
-  ["z",[3,100,-500000,500000,1]],
-  ["yaw",[3,1000,-3142,3142,1],"rotY"],
-  ["pitch",[3,1000,-1571,1571,1],"rotX"],
-  ["state",[12,BirdState$validate,BirdState$write,BirdState$read],"mode"],
-  ["flap",[3,1000,0,1000,1],"flapPhase"],
-  ["scale",[3,100,50,200,1],"size"],
+  ["id",[kInt,0,65535],"birdId"],
+  ["species",[kType,Species$validate,Species$write,Species$read],"kind"],
+  ["x",[kQuant,100,-500000,500000,1]],
+  ["y",[kQuant,100,-10000,100000,1]],
+  ["z",[kQuant,100,-500000,500000,1]],
+  ["yaw",[kQuant,1000,-3142,3142,1],"rotY"],
+  ["pitch",[kQuant,1000,-1571,1571,1],"rotX"],
+  ["state",[kType,BirdState$validate,BirdState$write,BirdState$read],"mode"],
+  ["flap",[kQuant,1000,0,1000,1],"flapPhase"],
+  ["scale",[kQuant,100,50,200,1],"size"],
 ];
 
 export function Bird$validate(v: Bird, p: Seg[], i: Issue[]): void {
@@ -249,8 +249,8 @@ export function BirdJournal$write(w: Writer, v: BirdJournal, named: boolean): vo
 }
 
 const BirdJournal$t: TFields = [
-  ["seen",[11,[1,0,65535],[1,0,4294967295],0,64]],
-  ["new_species",[8,[12,Species$validate,Species$write,Species$read]]],
+  ["seen",[kMap,[kInt,0,65535],[kInt,0,4294967295],0,64]],
+  ["new_species",[kOpt,[kType,Species$validate,Species$write,Species$read]]],
 ];
 
 export function BirdJournal$validate(v: BirdJournal, p: Seg[], i: Issue[]): void {
@@ -326,9 +326,9 @@ export function BirdScatter$write(w: Writer, v: BirdScatter, named: boolean): vo
 }
 
 const BirdScatter$t: TFields = [
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["radius",[3,10,0,1000,1]],
-  ["birds",[9,[1,0,65535],0,80]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["radius",[kQuant,10,0,1000,1]],
+  ["birds",[kList,[kInt,0,65535],0,80]],
 ];
 
 export function BirdScatter$validate(v: BirdScatter, p: Seg[], i: Issue[]): void {
@@ -388,9 +388,9 @@ export function BirdSpot$write(w: Writer, v: BirdSpot, named: boolean): void {
 }
 
 const BirdSpot$t: TFields = [
-  ["id",[1,0,65535]],
-  ["guess",[12,Species$validate,Species$write,Species$read]],
-  ["zoom",[1,1,12]],
+  ["id",[kInt,0,65535]],
+  ["guess",[kType,Species$validate,Species$write,Species$read]],
+  ["zoom",[kInt,1,12]],
 ];
 
 export function BirdSpot$validate(v: BirdSpot, p: Seg[], i: Issue[]): void {
@@ -541,7 +541,7 @@ export function BirdStream$write(w: Writer, v: BirdStream, named: boolean): void
 }
 
 const BirdStream$t: TFields = [
-  ["b",[9,[12,Bird$validate,Bird$write,Bird$read],0,80],"birds"],
+  ["b",[kList,[kType,Bird$validate,Bird$write,Bird$read],0,80],"birds"],
 ];
 
 export function BirdStream$validate(v: BirdStream, p: Seg[], i: Issue[]): void {
@@ -589,7 +589,7 @@ export function BirdSubscribe$write(w: Writer, v: BirdSubscribe, named: boolean)
 }
 
 const BirdSubscribe$t: TFields = [
-  ["on",[0]],
+  ["on",[kBool]],
 ];
 
 export function BirdSubscribe$validate(v: BirdSubscribe, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -67,8 +67,8 @@ export function BoatCapsized$write(w: Writer, v: BoatCapsized, named: boolean): 
 }
 
 const BoatCapsized$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["overboard",[9,[6,9,9],0,4]],
+  ["boat",[kInt,0,4294967295]],
+  ["overboard",[kList,[kStr,9,9],0,4]],
 ];
 
 export function BoatCapsized$validate(v: BoatCapsized, p: Seg[], i: Issue[]): void {
@@ -122,8 +122,8 @@ export function BoatLaunch$write(w: Writer, v: BoatLaunch, named: boolean): void
 }
 
 const BoatLaunch$t: TFields = [
-  ["jetty",[1,1,12]],
-  ["model",[6,1,24]],
+  ["jetty",[kInt,1,12]],
+  ["model",[kStr,1,24]],
 ];
 
 export function BoatLaunch$validate(v: BoatLaunch, p: Seg[], i: Issue[]): void {
@@ -183,9 +183,9 @@ export function BoatLaunched$write(w: Writer, v: BoatLaunched, named: boolean): 
 }
 
 const BoatLaunched$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["skipper",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["hull",[1,0,16777215]],
+  ["boat",[kInt,0,4294967295]],
+  ["skipper",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["hull",[kInt,0,16777215]],
 ];
 
 export function BoatLaunched$validate(v: BoatLaunched, p: Seg[], i: Issue[]): void {
@@ -249,8 +249,8 @@ export function BoatMoor$write(w: Writer, v: BoatMoor, named: boolean): void {
 }
 
 const BoatMoor$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["buoy",[8,[1,0,65535]]],
+  ["boat",[kInt,0,4294967295]],
+  ["buoy",[kOpt,[kInt,0,65535]]],
 ];
 
 export function BoatMoor$validate(v: BoatMoor, p: Seg[], i: Issue[]): void {
@@ -316,10 +316,10 @@ export function BoatSailing$write(w: Writer, v: BoatSailing, named: boolean): vo
 }
 
 const BoatSailing$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["apparent_wind",[3,10,-1800,1800,1]],
-  ["heel",[3,10,-900,900,1]],
-  ["knots",[3,10,0,200,1]],
+  ["boat",[kInt,0,4294967295]],
+  ["apparent_wind",[kQuant,10,-1800,1800,1]],
+  ["heel",[kQuant,10,-900,900,1]],
+  ["knots",[kQuant,10,0,200,1]],
 ];
 
 export function BoatSailing$validate(v: BoatSailing, p: Seg[], i: Issue[]): void {
@@ -379,9 +379,9 @@ export function BoatStroke$write(w: Writer, v: BoatStroke, named: boolean): void
 }
 
 const BoatStroke$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["left",[3,100,-100,100,1]],
-  ["right",[3,100,-100,100,1]],
+  ["boat",[kInt,0,4294967295]],
+  ["left",[kQuant,100,-100,100,1]],
+  ["right",[kQuant,100,-100,100,1]],
 ];
 
 export function BoatStroke$validate(v: BoatStroke, p: Seg[], i: Issue[]): void {
@@ -441,9 +441,9 @@ export function BoatTrim$write(w: Writer, v: BoatTrim, named: boolean): void {
 }
 
 const BoatTrim$t: TFields = [
-  ["boat",[1,0,4294967295]],
-  ["sheet",[3,100,-9000,9000,1]],
-  ["tiller",[3,100,-4500,4500,1]],
+  ["boat",[kInt,0,4294967295]],
+  ["sheet",[kQuant,100,-9000,9000,1]],
+  ["tiller",[kQuant,100,-4500,4500,1]],
 ];
 
 export function BoatTrim$validate(v: BoatTrim, p: Seg[], i: Issue[]): void {

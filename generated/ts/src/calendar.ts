@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, checkLen, codec, mapEntries, missing, notOneKey, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, checkLen, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
@@ -105,12 +105,12 @@ export function CalendarEvent$write(w: Writer, v: CalendarEvent, named: boolean)
 }
 
 const CalendarEvent$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["title",[6,1,60]],
-  ["kind",[12,EventKind$validate,EventKind$write,EventKind$read]],
-  ["starts",[1,0,9007199254740991]],
-  ["minutes",[1,0,65535]],
-  ["going",[1,0,65535]],
+  ["id",[kInt,0,4294967295]],
+  ["title",[kStr,1,60]],
+  ["kind",[kType,EventKind$validate,EventKind$write,EventKind$read]],
+  ["starts",[kInt,0,9007199254740991]],
+  ["minutes",[kInt,0,65535]],
+  ["going",[kInt,0,65535]],
 ];
 
 export function CalendarEvent$validate(v: CalendarEvent, p: Seg[], i: Issue[]): void {
@@ -193,8 +193,8 @@ export function CalendarMonth$write(w: Writer, v: CalendarMonth, named: boolean)
 }
 
 const CalendarMonth$t: TFields = [
-  ["events",[9,[12,CalendarEvent$validate,CalendarEvent$write,CalendarEvent$read],0,60]],
-  ["mine",[9,[1,0,4294967295],0,60]],
+  ["events",[kList,[kType,CalendarEvent$validate,CalendarEvent$write,CalendarEvent$read],0,60]],
+  ["mine",[kList,[kInt,0,4294967295],0,60]],
 ];
 
 export function CalendarMonth$validate(v: CalendarMonth, p: Seg[], i: Issue[]): void {
@@ -248,8 +248,8 @@ export function CalendarReminder$write(w: Writer, v: CalendarReminder, named: bo
 }
 
 const CalendarReminder$t: TFields = [
-  ["event",[1,0,4294967295]],
-  ["in_min",[1,0,60]],
+  ["event",[kInt,0,4294967295]],
+  ["in_min",[kInt,0,60]],
 ];
 
 export function CalendarReminder$validate(v: CalendarReminder, p: Seg[], i: Issue[]): void {
@@ -306,8 +306,8 @@ export function CalendarRsvp$write(w: Writer, v: CalendarRsvp, named: boolean): 
 }
 
 const CalendarRsvp$t: TFields = [
-  ["event",[1,0,4294967295]],
-  ["going",[0]],
+  ["event",[kInt,0,4294967295]],
+  ["going",[kBool]],
 ];
 
 export function CalendarRsvp$validate(v: CalendarRsvp, p: Seg[], i: Issue[]): void {
@@ -530,17 +530,17 @@ export function EventKind$write(w: Writer, v: EventKind, named: boolean): void {
 }
 
 const EventKind$t3: TFields = [
-  ["board",[12,Board$validate,Board$write,Board$read]],
-  ["pool",[1,0,4294967295]],
+  ["board",[kType,Board$validate,Board$write,Board$read]],
+  ["pool",[kInt,0,4294967295]],
 ];
 
 const EventKind$t4: TFields = [
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["host",[6,1,24]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["host",[kStr,1,24]],
 ];
 
 const EventKind$t: TVariants = [
-  ["Festival",[6,1,24]],
+  ["Festival",[kStr,1,24]],
   ["Market"],
   ["Contest",EventKind$t3,1],
   ["Meetup",EventKind$t4,1],

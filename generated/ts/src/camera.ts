@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -73,9 +73,9 @@ export function CameraCutscene$write(w: Writer, v: CameraCutscene, named: boolea
 }
 
 const CameraCutscene$t: TFields = [
-  ["key",[6,1,32]],
-  ["shots",[9,[12,Shot$validate,Shot$write,Shot$read],1,32]],
-  ["skippable",[0]],
+  ["key",[kStr,1,32]],
+  ["shots",[kList,[kType,Shot$validate,Shot$write,Shot$read],1,32]],
+  ["skippable",[kBool]],
 ];
 
 export function CameraCutscene$validate(v: CameraCutscene, p: Seg[], i: Issue[]): void {
@@ -129,8 +129,8 @@ export function CameraDone$write(w: Writer, v: CameraDone, named: boolean): void
 }
 
 const CameraDone$t: TFields = [
-  ["key",[6,1,32]],
-  ["skipped",[0]],
+  ["key",[kStr,1,32]],
+  ["skipped",[kBool]],
 ];
 
 export function CameraDone$validate(v: CameraDone, p: Seg[], i: Issue[]): void {
@@ -191,8 +191,8 @@ export function CameraFollow$write(w: Writer, v: CameraFollow, named: boolean): 
 }
 
 const CameraFollow$t: TFields = [
-  ["target",[8,[6,9,9]]],
-  ["distance",[3,10,10,500,1]],
+  ["target",[kOpt,[kStr,9,9]]],
+  ["distance",[kQuant,10,10,500,1]],
 ];
 
 export function CameraFollow$validate(v: CameraFollow, p: Seg[], i: Issue[]): void {
@@ -272,10 +272,10 @@ export function Shot$write(w: Writer, v: Shot, named: boolean): void {
 }
 
 const Shot$t: TFields = [
-  ["eye",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["look",[10,[3,100,-18000,18000,1],2]],
-  ["fov",[3,10,100,1200,1]],
-  ["after",[3,10,0,300,1]],
+  ["eye",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["look",[kFixed,[kQuant,100,-18000,18000,1],2]],
+  ["fov",[kQuant,10,100,1200,1]],
+  ["after",[kQuant,10,0,300,1]],
 ];
 
 export function Shot$validate(v: Shot, p: Seg[], i: Issue[]): void {

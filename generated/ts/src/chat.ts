@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -164,7 +164,7 @@ export function ChatChannels$write(w: Writer, v: ChatChannels, named: boolean): 
 }
 
 const ChatChannels$t: TFields = [
-  ["listen",[12,ChannelMask$validate,ChannelMask$write,ChannelMask$read]],
+  ["listen",[kType,ChannelMask$validate,ChannelMask$write,ChannelMask$read]],
 ];
 
 export function ChatChannels$validate(v: ChatChannels, p: Seg[], i: Issue[]): void {
@@ -234,8 +234,8 @@ export function ChatDeleted$write(w: Writer, v: ChatDeleted, named: boolean): vo
 }
 
 const ChatDeleted$t: TFields = [
-  ["ids",[9,[1,0,4294967295],1,100]],
-  ["by_staff",[0]],
+  ["ids",[kList,[kInt,0,4294967295],1,100]],
+  ["by_staff",[kBool]],
 ];
 
 export function ChatDeleted$validate(v: ChatDeleted, p: Seg[], i: Issue[]): void {
@@ -299,7 +299,7 @@ export function ChatHistory$write(w: Writer, v: ChatHistory, named: boolean): vo
 }
 
 const ChatHistory$t: TFields = [
-  ["lines",[9,[12,HistoryLine$validate,HistoryLine$write,HistoryLine$read],0,50]],
+  ["lines",[kList,[kType,HistoryLine$validate,HistoryLine$write,HistoryLine$read],0,50]],
 ];
 
 export function ChatHistory$validate(v: ChatHistory, p: Seg[], i: Issue[]): void {
@@ -393,13 +393,13 @@ export function ChatLine$write(w: Writer, v: ChatLine, named: boolean): void {
 }
 
 const ChatLine$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["from",[6,9,9],"sessionId"],
-  ["name",[6,1,24]],
-  ["text",[6,1,280]],
-  ["channel",[12,Channel$validate,Channel$write,Channel$read]],
-  ["at",[1,0,9007199254740991]],
-  ["reply_to",[8,[1,0,4294967295]]],
+  ["id",[kInt,0,4294967295]],
+  ["from",[kStr,9,9],"sessionId"],
+  ["name",[kStr,1,24]],
+  ["text",[kStr,1,280]],
+  ["channel",[kType,Channel$validate,Channel$write,Channel$read]],
+  ["at",[kInt,0,9007199254740991]],
+  ["reply_to",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function ChatLine$validate(v: ChatLine, p: Seg[], i: Issue[]): void {
@@ -460,8 +460,8 @@ export function ChatMuted$write(w: Writer, v: ChatMuted, named: boolean): void {
 }
 
 const ChatMuted$t: TFields = [
-  ["until",[8,[1,0,9007199254740991]]],
-  ["reason",[6,0,120]],
+  ["until",[kOpt,[kInt,0,9007199254740991]]],
+  ["reason",[kStr,0,120]],
 ];
 
 export function ChatMuted$validate(v: ChatMuted, p: Seg[], i: Issue[]): void {
@@ -521,9 +521,9 @@ export function ChatReact$write(w: Writer, v: ChatReact, named: boolean): void {
 }
 
 const ChatReact$t: TFields = [
-  ["line",[1,0,4294967295]],
-  ["emoji",[6,1,16]],
-  ["on",[0]],
+  ["line",[kInt,0,4294967295]],
+  ["emoji",[kStr,1,16]],
+  ["on",[kBool]],
 ];
 
 export function ChatReact$validate(v: ChatReact, p: Seg[], i: Issue[]): void {
@@ -597,8 +597,8 @@ export function ChatReactions$write(w: Writer, v: ChatReactions, named: boolean)
 }
 
 const ChatReactions$t: TFields = [
-  ["line",[1,0,4294967295]],
-  ["counts",[11,[6,0,4294967295],[1,0,65535],0,12]],
+  ["line",[kInt,0,4294967295]],
+  ["counts",[kMap,[kStr,0,4294967295],[kInt,0,65535],0,12]],
 ];
 
 export function ChatReactions$validate(v: ChatReactions, p: Seg[], i: Issue[]): void {
@@ -668,9 +668,9 @@ export function ChatSay$write(w: Writer, v: ChatSay, named: boolean): void {
 }
 
 const ChatSay$t: TFields = [
-  ["text",[6,1,280]],
-  ["channel",[12,Channel$validate,Channel$write,Channel$read]],
-  ["reply_to",[8,[1,0,4294967295]]],
+  ["text",[kStr,1,280]],
+  ["channel",[kType,Channel$validate,Channel$write,Channel$read]],
+  ["reply_to",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function ChatSay$validate(v: ChatSay, p: Seg[], i: Issue[]): void {
@@ -744,8 +744,8 @@ export function ChatSystem$write(w: Writer, v: ChatSystem, named: boolean): void
 }
 
 const ChatSystem$t: TFields = [
-  ["key",[6,1,64]],
-  ["params",[11,[6,0,4294967295],[6,0,64],0,8]],
+  ["key",[kStr,1,64]],
+  ["params",[kMap,[kStr,0,4294967295],[kStr,0,64],0,8]],
 ];
 
 export function ChatSystem$validate(v: ChatSystem, p: Seg[], i: Issue[]): void {
@@ -812,8 +812,8 @@ export function ChatTyping$write(w: Writer, v: ChatTyping, named: boolean): void
 }
 
 const ChatTyping$t: TFields = [
-  ["typing",[0]],
-  ["s",[8,[6,9,9]]],
+  ["typing",[kBool]],
+  ["s",[kOpt,[kStr,9,9]]],
 ];
 
 export function ChatTyping$validate(v: ChatTyping, p: Seg[], i: Issue[]): void {
@@ -893,10 +893,10 @@ export function HistoryLine$write(w: Writer, v: HistoryLine, named: boolean): vo
 }
 
 const HistoryLine$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["name",[6,1,24]],
-  ["text",[6,1,280]],
-  ["at",[1,0,9007199254740991]],
+  ["id",[kInt,0,4294967295]],
+  ["name",[kStr,1,24]],
+  ["text",[kStr,1,280]],
+  ["at",[kInt,0,9007199254740991]],
 ];
 
 export function HistoryLine$validate(v: HistoryLine, p: Seg[], i: Issue[]): void {
@@ -953,9 +953,9 @@ export function WhisperDelivered$write(w: Writer, v: WhisperDelivered, named: bo
 }
 
 const WhisperDelivered$t: TFields = [
-  ["peer",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["text",[6,1,280]],
-  ["echo",[0]],
+  ["peer",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["text",[kStr,1,280]],
+  ["echo",[kBool]],
 ];
 
 export function WhisperDelivered$validate(v: WhisperDelivered, p: Seg[], i: Issue[]): void {
@@ -1009,8 +1009,8 @@ export function WhisperSend$write(w: Writer, v: WhisperSend, named: boolean): vo
 }
 
 const WhisperSend$t: TFields = [
-  ["to",[6,1,24]],
-  ["text",[6,1,280]],
+  ["to",[kStr,1,24]],
+  ["text",[kStr,1,280]],
 ];
 
 export function WhisperSend$validate(v: WhisperSend, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -71,9 +71,9 @@ export function CoinDrop$write(w: Writer, v: CoinDrop, named: boolean): void {
 }
 
 const CoinDrop$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["value",[1,1,100]],
+  ["id",[kInt,0,4294967295]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["value",[kInt,1,100]],
 ];
 
 export function CoinDrop$validate(v: CoinDrop, p: Seg[], i: Issue[]): void {
@@ -121,7 +121,7 @@ export function CoinsPickup$write(w: Writer, v: CoinsPickup, named: boolean): vo
 }
 
 const CoinsPickup$t: TFields = [
-  ["coin",[1,0,4294967295]],
+  ["coin",[kInt,0,4294967295]],
 ];
 
 export function CoinsPickup$validate(v: CoinsPickup, p: Seg[], i: Issue[]): void {
@@ -185,7 +185,7 @@ export function CoinsSpawn$write(w: Writer, v: CoinsSpawn, named: boolean): void
 }
 
 const CoinsSpawn$t: TFields = [
-  ["coins",[9,[12,CoinDrop$validate,CoinDrop$write,CoinDrop$read],1,64]],
+  ["coins",[kList,[kType,CoinDrop$validate,CoinDrop$write,CoinDrop$read],1,64]],
 ];
 
 export function CoinsSpawn$validate(v: CoinsSpawn, p: Seg[], i: Issue[]): void {
@@ -256,8 +256,8 @@ export function CoinsTaken$write(w: Writer, v: CoinsTaken, named: boolean): void
 }
 
 const CoinsTaken$t: TFields = [
-  ["coin",[1,0,4294967295]],
-  ["by",[8,[6,9,9]]],
+  ["coin",[kInt,0,4294967295]],
+  ["by",[kOpt,[kStr,9,9]]],
 ];
 
 export function CoinsTaken$validate(v: CoinsTaken, p: Seg[], i: Issue[]): void {
@@ -311,8 +311,8 @@ export function CoinsTip$write(w: Writer, v: CoinsTip, named: boolean): void {
 }
 
 const CoinsTip$t: TFields = [
-  ["to",[6,9,9]],
-  ["amount",[1,1,500]],
+  ["to",[kStr,9,9]],
+  ["amount",[kInt,1,500]],
 ];
 
 export function CoinsTip$validate(v: CoinsTip, p: Seg[], i: Issue[]): void {
@@ -372,9 +372,9 @@ export function CoinsWallet$write(w: Writer, v: CoinsWallet, named: boolean): vo
 }
 
 const CoinsWallet$t: TFields = [
-  ["coins",[1,0,4294967295]],
-  ["delta",[1,-2147483648,2147483647]],
-  ["cause",[6,0,32]],
+  ["coins",[kInt,0,4294967295]],
+  ["delta",[kInt,-2147483648,2147483647]],
+  ["cause",[kStr,0,32]],
 ];
 
 export function CoinsWallet$validate(v: CoinsWallet, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -74,8 +74,8 @@ export function CollectiblesBook$write(w: Writer, v: CollectiblesBook, named: bo
 }
 
 const CollectiblesBook$t: TFields = [
-  ["sets",[11,[6,0,4294967295],[1,0,9007199254740991],0,40]],
-  ["complete",[1,0,255]],
+  ["sets",[kMap,[kStr,0,4294967295],[kInt,0,9007199254740991],0,40]],
+  ["complete",[kInt,0,255]],
 ];
 
 export function CollectiblesBook$validate(v: CollectiblesBook, p: Seg[], i: Issue[]): void {
@@ -137,7 +137,7 @@ export function TreasureDig$write(w: Writer, v: TreasureDig, named: boolean): vo
 }
 
 const TreasureDig$t: TFields = [
-  ["at",[10,[3,100,-500000,500000,1],2]],
+  ["at",[kFixed,[kQuant,100,-500000,500000,1],2]],
 ];
 
 export function TreasureDig$validate(v: TreasureDig, p: Seg[], i: Issue[]): void {
@@ -225,9 +225,9 @@ export function TreasureResult$write(w: Writer, v: TreasureResult, named: boolea
 }
 
 const TreasureResult$t: TFields = [
-  ["found",[8,[12,ItemStack$validate,ItemStack$write,ItemStack$read]]],
-  ["clue",[8,[6,0,200]]],
-  ["warmth_m",[8,[3,0.1,0,200,1]]],
+  ["found",[kOpt,[kType,ItemStack$validate,ItemStack$write,ItemStack$read]]],
+  ["clue",[kOpt,[kStr,0,200]]],
+  ["warmth_m",[kOpt,[kQuant,0.1,0,200,1]]],
 ];
 
 export function TreasureResult$validate(v: TreasureResult, p: Seg[], i: Issue[]): void {

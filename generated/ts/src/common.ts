@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -83,9 +83,9 @@ export function ItemStack$write(w: Writer, v: ItemStack, named: boolean): void {
 }
 
 const ItemStack$t: TFields = [
-  ["item",[6,1,32]],
-  ["count",[1,1,999]],
-  ["stars",[8,[1,1,5]]],
+  ["item",[kStr,1,32]],
+  ["count",[kInt,1,999]],
+  ["stars",[kOpt,[kInt,1,5]]],
 ];
 
 export function ItemStack$validate(v: ItemStack, p: Seg[], i: Issue[]): void {
@@ -204,8 +204,8 @@ export function PlayerRef$write(w: Writer, v: PlayerRef, named: boolean): void {
 }
 
 const PlayerRef$t: TFields = [
-  ["s",[6,9,9]],
-  ["name",[6,1,24]],
+  ["s",[kStr,9,9]],
+  ["name",[kStr,1,24]],
 ];
 
 export function PlayerRef$validate(v: PlayerRef, p: Seg[], i: Issue[]): void {
@@ -283,9 +283,9 @@ export function WorldPos$write(w: Writer, v: WorldPos, named: boolean): void {
 }
 
 const WorldPos$t: TFields = [
-  ["x",[3,100,-500000,500000,1]],
-  ["y",[3,100,-10000,100000,1]],
-  ["z",[3,100,-500000,500000,1]],
+  ["x",[kQuant,100,-500000,500000,1]],
+  ["y",[kQuant,100,-10000,100000,1]],
+  ["z",[kQuant,100,-500000,500000,1]],
 ];
 
 export function WorldPos$validate(v: WorldPos, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -73,9 +73,9 @@ export function CookingCurve$write(w: Writer, v: CookingCurve, named: boolean): 
 }
 
 const CookingCurve$t: TFields = [
-  ["attempt",[1,0,4294967295]],
-  ["target",[9,[3,100,0,100,1],5,60]],
-  ["band",[3,100,0,50,1]],
+  ["attempt",[kInt,0,4294967295]],
+  ["target",[kList,[kQuant,100,0,100,1],5,60]],
+  ["band",[kQuant,100,0,50,1]],
 ];
 
 export function CookingCurve$validate(v: CookingCurve, p: Seg[], i: Issue[]): void {
@@ -148,10 +148,10 @@ export function CookingDone$write(w: Writer, v: CookingDone, named: boolean): vo
 }
 
 const CookingDone$t: TFields = [
-  ["attempt",[1,0,4294967295]],
-  ["dish",[8,[12,ItemStack$validate,ItemStack$write,ItemStack$read]]],
-  ["burnt",[0]],
-  ["score",[3,1000,0,1000,1]],
+  ["attempt",[kInt,0,4294967295]],
+  ["dish",[kOpt,[kType,ItemStack$validate,ItemStack$write,ItemStack$read]]],
+  ["burnt",[kBool]],
+  ["score",[kQuant,1000,0,1000,1]],
 ];
 
 export function CookingDone$validate(v: CookingDone, p: Seg[], i: Issue[]): void {
@@ -211,9 +211,9 @@ export function CookingHeat$write(w: Writer, v: CookingHeat, named: boolean): vo
 }
 
 const CookingHeat$t: TFields = [
-  ["attempt",[1,0,4294967295]],
-  ["knob",[3,100,0,100,1]],
-  ["stir",[0]],
+  ["attempt",[kInt,0,4294967295]],
+  ["knob",[kQuant,100,0,100,1]],
+  ["stir",[kBool]],
 ];
 
 export function CookingHeat$validate(v: CookingHeat, p: Seg[], i: Issue[]): void {
@@ -273,9 +273,9 @@ export function CookingStart$write(w: Writer, v: CookingStart, named: boolean): 
 }
 
 const CookingStart$t: TFields = [
-  ["stove",[1,0,4294967295]],
-  ["recipe",[6,1,32]],
-  ["slots",[7,1,6]],
+  ["stove",[kInt,0,4294967295]],
+  ["recipe",[kStr,1,32]],
+  ["slots",[kBin,1,6]],
 ];
 
 export function CookingStart$validate(v: CookingStart, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -61,8 +61,8 @@ export function CraftingCancel$write(w: Writer, v: CraftingCancel, named: boolea
 }
 
 const CraftingCancel$t: TFields = [
-  ["bench",[1,0,4294967295]],
-  ["index",[8,[1,0,255]]],
+  ["bench",[kInt,0,4294967295]],
+  ["index",[kOpt,[kInt,0,255]]],
 ];
 
 export function CraftingCancel$validate(v: CraftingCancel, p: Seg[], i: Issue[]): void {
@@ -122,9 +122,9 @@ export function CraftingMake$write(w: Writer, v: CraftingMake, named: boolean): 
 }
 
 const CraftingMake$t: TFields = [
-  ["bench",[1,0,4294967295]],
-  ["recipe",[6,1,32]],
-  ["times",[1,1,20]],
+  ["bench",[kInt,0,4294967295]],
+  ["recipe",[kStr,1,32]],
+  ["times",[kInt,1,20]],
 ];
 
 export function CraftingMake$validate(v: CraftingMake, p: Seg[], i: Issue[]): void {
@@ -216,10 +216,10 @@ export function CraftingQueue$write(w: Writer, v: CraftingQueue, named: boolean)
 }
 
 const CraftingQueue$t: TFields = [
-  ["bench",[1,0,4294967295]],
-  ["queue",[9,[6,1,32],0,20]],
-  ["progress",[3,1000,0,1000,1]],
-  ["ends",[8,[1,0,9007199254740991]]],
+  ["bench",[kInt,0,4294967295]],
+  ["queue",[kList,[kStr,1,32],0,20]],
+  ["progress",[kQuant,1000,0,1000,1]],
+  ["ends",[kOpt,[kInt,0,9007199254740991]]],
 ];
 
 export function CraftingQueue$validate(v: CraftingQueue, p: Seg[], i: Issue[]): void {
@@ -283,7 +283,7 @@ export function CraftingRecipes$write(w: Writer, v: CraftingRecipes, named: bool
 }
 
 const CraftingRecipes$t: TFields = [
-  ["recipes",[9,[12,Recipe$validate,Recipe$write,Recipe$read],0,200]],
+  ["recipes",[kList,[kType,Recipe$validate,Recipe$write,Recipe$read],0,200]],
 ];
 
 export function CraftingRecipes$validate(v: CraftingRecipes, p: Seg[], i: Issue[]): void {
@@ -383,10 +383,10 @@ export function Recipe$write(w: Writer, v: Recipe, named: boolean): void {
 }
 
 const Recipe$t: TFields = [
-  ["key",[6,1,32]],
-  ["inputs",[11,[6,0,4294967295],[1,0,65535],1,6]],
-  ["output",[12,ItemStack$validate,ItemStack$write,ItemStack$read]],
-  ["secs",[1,1,3600]],
+  ["key",[kStr,1,32]],
+  ["inputs",[kMap,[kStr,0,4294967295],[kInt,0,65535],1,6]],
+  ["output",[kType,ItemStack$validate,ItemStack$write,ItemStack$read]],
+  ["secs",[kInt,1,3600]],
 ];
 
 export function Recipe$validate(v: Recipe, p: Seg[], i: Issue[]): void {

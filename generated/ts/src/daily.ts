@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -45,7 +45,7 @@ export function DailyClaim$write(w: Writer, v: DailyClaim, named: boolean): void
 }
 
 const DailyClaim$t: TFields = [
-  ["day",[1,1,365]],
+  ["day",[kInt,1,365]],
 ];
 
 export function DailyClaim$validate(v: DailyClaim, p: Seg[], i: Issue[]): void {
@@ -115,8 +115,8 @@ export function DailyClaimed$write(w: Writer, v: DailyClaimed, named: boolean): 
 }
 
 const DailyClaimed$t: TFields = [
-  ["granted",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],0,3]],
-  ["multiplier",[3,10,10,30,1]],
+  ["granted",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],0,3]],
+  ["multiplier",[kQuant,10,10,30,1]],
 ];
 
 export function DailyClaimed$validate(v: DailyClaimed, p: Seg[], i: Issue[]): void {
@@ -192,9 +192,9 @@ export function DailyOffer$write(w: Writer, v: DailyOffer, named: boolean): void
 }
 
 const DailyOffer$t: TFields = [
-  ["streak",[1,1,365]],
-  ["week",[10,[12,ItemStack$validate,ItemStack$write,ItemStack$read],7]],
-  ["resets",[1,0,9007199254740991]],
+  ["streak",[kInt,1,365]],
+  ["week",[kFixed,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],7]],
+  ["resets",[kInt,0,9007199254740991]],
 ];
 
 export function DailyOffer$validate(v: DailyOffer, p: Seg[], i: Issue[]): void {

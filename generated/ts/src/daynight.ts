@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -67,11 +67,11 @@ export function DayClock$write(w: Writer, v: DayClock, named: boolean): void {
 }
 
 const DayClock$t: TFields = [
-  ["day",[1,0,4294967295]],
-  ["minute",[1,0,1439]],
-  ["ms_per_minute",[1,100,60000]],
-  ["sun_elevation",[3,100,-9000,9000,1]],
-  ["sun_azimuth",[3,100,-18000,18000,1]],
+  ["day",[kInt,0,4294967295]],
+  ["minute",[kInt,0,1439]],
+  ["ms_per_minute",[kInt,100,60000]],
+  ["sun_elevation",[kQuant,100,-9000,9000,1]],
+  ["sun_azimuth",[kQuant,100,-18000,18000,1]],
 ];
 
 export function DayClock$validate(v: DayClock, p: Seg[], i: Issue[]): void {
@@ -131,9 +131,9 @@ export function DayDusk$write(w: Writer, v: DayDusk, named: boolean): void {
 }
 
 const DayDusk$t: TFields = [
-  ["moon",[12,MoonPhase$validate,MoonPhase$write,MoonPhase$read]],
-  ["market",[0]],
-  ["stars",[3,1000,0,1000,1]],
+  ["moon",[kType,MoonPhase$validate,MoonPhase$write,MoonPhase$read]],
+  ["market",[kBool]],
+  ["stars",[kQuant,1000,0,1000,1]],
 ];
 
 export function DayDusk$validate(v: DayDusk, p: Seg[], i: Issue[]): void {
@@ -203,8 +203,8 @@ export function DayLamps$write(w: Writer, v: DayLamps, named: boolean): void {
 }
 
 const DayLamps$t: TFields = [
-  ["lamps",[9,[1,0,4294967295],1,200]],
-  ["lit",[0]],
+  ["lamps",[kList,[kInt,0,4294967295],1,200]],
+  ["lit",[kBool]],
 ];
 
 export function DayLamps$validate(v: DayLamps, p: Seg[], i: Issue[]): void {
@@ -252,7 +252,7 @@ export function DaySleep$write(w: Writer, v: DaySleep, named: boolean): void {
 }
 
 const DaySleep$t: TFields = [
-  ["bed",[1,0,4294967295]],
+  ["bed",[kInt,0,4294967295]],
 ];
 
 export function DaySleep$validate(v: DaySleep, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, checkLen, codec, duplicate, inF32, mapEntries, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, checkLen, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -98,9 +98,9 @@ export function DiagBytes$write(w: Writer, v: DiagBytes, named: boolean): void {
 }
 
 const DiagBytes$t: TFields = [
-  ["since",[1,0,9007199254740991]],
-  ["out",[11,[6,0,4294967295],[1,0,9007199254740991],0,320]],
-  ["inbound",[11,[6,0,4294967295],[1,0,9007199254740991],0,320]],
+  ["since",[kInt,0,9007199254740991]],
+  ["out",[kMap,[kStr,0,4294967295],[kInt,0,9007199254740991],0,320]],
+  ["inbound",[kMap,[kStr,0,4294967295],[kInt,0,9007199254740991],0,320]],
 ];
 
 export function DiagBytes$validate(v: DiagBytes, p: Seg[], i: Issue[]): void {
@@ -148,7 +148,7 @@ export function DiagBytesRequest$write(w: Writer, v: DiagBytesRequest, named: bo
 }
 
 const DiagBytesRequest$t: TFields = [
-  ["reset",[0]],
+  ["reset",[kBool]],
 ];
 
 export function DiagBytesRequest$validate(v: DiagBytesRequest, p: Seg[], i: Issue[]): void {
@@ -226,12 +226,12 @@ export function DiagFrames$write(w: Writer, v: DiagFrames, named: boolean): void
 }
 
 const DiagFrames$t: TFields = [
-  ["frame_ms",[4,0,1000]],
-  ["frame_p99_ms",[4,0,1000]],
-  ["draw_calls",[1,0,65535]],
-  ["nodes",[1,0,4294967295]],
-  ["heap_mib",[1,0,65535]],
-  ["gpu",[6,0,96]],
+  ["frame_ms",[kF32,0,1000]],
+  ["frame_p99_ms",[kF32,0,1000]],
+  ["draw_calls",[kInt,0,65535]],
+  ["nodes",[kInt,0,4294967295]],
+  ["heap_mib",[kInt,0,65535]],
+  ["gpu",[kStr,0,96]],
 ];
 
 export function DiagFrames$validate(v: DiagFrames, p: Seg[], i: Issue[]): void {
@@ -294,9 +294,9 @@ export function DiagPing$write(w: Writer, v: DiagPing, named: boolean): void {
 }
 
 const DiagPing$t: TFields = [
-  ["nonce",[1,0,4294967295]],
-  ["sent",[1,0,9007199254740991]],
-  ["want_stats",[0]],
+  ["nonce",[kInt,0,4294967295]],
+  ["sent",[kInt,0,9007199254740991]],
+  ["want_stats",[kBool]],
 ];
 
 export function DiagPing$validate(v: DiagPing, p: Seg[], i: Issue[]): void {
@@ -372,10 +372,10 @@ export function DiagPong$write(w: Writer, v: DiagPong, named: boolean): void {
 }
 
 const DiagPong$t: TFields = [
-  ["nonce",[1,0,4294967295]],
-  ["sent",[1,0,9007199254740991]],
-  ["server_time",[1,0,9007199254740991]],
-  ["stats",[8,[12,ServerStats$validate,ServerStats$write,ServerStats$read]]],
+  ["nonce",[kInt,0,4294967295]],
+  ["sent",[kInt,0,9007199254740991]],
+  ["server_time",[kInt,0,9007199254740991]],
+  ["stats",[kOpt,[kType,ServerStats$validate,ServerStats$write,ServerStats$read]]],
 ];
 
 export function DiagPong$validate(v: DiagPong, p: Seg[], i: Issue[]): void {
@@ -613,21 +613,21 @@ export function ServerStats$write(w: Writer, v: ServerStats, named: boolean): vo
 }
 
 const ServerStats$t: TFields = [
-  ["loop_lag_ms",[5]],
-  ["move_cost_ms",[4]],
-  ["move_cost_peak_ms",[4]],
-  ["rss",[1,0,9007199254740991]],
-  ["heap_used",[1,0,9007199254740991]],
-  ["moves_per_s",[1,0,65535]],
-  ["uptime_s",[1,0,4294967295]],
-  ["tick_late_p95_ms",[8,[4]]],
-  ["tick_late_max_ms",[8,[4]]],
-  ["move_cost_p50_ms",[8,[4]]],
-  ["move_cost_p95_ms",[8,[4]]],
-  ["moves",[8,[1,0,9007199254740991]]],
-  ["accepted",[8,[1,0,9007199254740991]]],
-  ["dropped",[8,[11,[6,0,4294967295],[1,0,4294967295],0,64]]],
-  ["unsent",[8,[1,0,9007199254740991]]],
+  ["loop_lag_ms",[kF64]],
+  ["move_cost_ms",[kF32]],
+  ["move_cost_peak_ms",[kF32]],
+  ["rss",[kInt,0,9007199254740991]],
+  ["heap_used",[kInt,0,9007199254740991]],
+  ["moves_per_s",[kInt,0,65535]],
+  ["uptime_s",[kInt,0,4294967295]],
+  ["tick_late_p95_ms",[kOpt,[kF32]]],
+  ["tick_late_max_ms",[kOpt,[kF32]]],
+  ["move_cost_p50_ms",[kOpt,[kF32]]],
+  ["move_cost_p95_ms",[kOpt,[kF32]]],
+  ["moves",[kOpt,[kInt,0,9007199254740991]]],
+  ["accepted",[kOpt,[kInt,0,9007199254740991]]],
+  ["dropped",[kOpt,[kMap,[kStr,0,4294967295],[kInt,0,4294967295],0,64]]],
+  ["unsent",[kOpt,[kInt,0,9007199254740991]]],
 ];
 
 export function ServerStats$validate(v: ServerStats, p: Seg[], i: Issue[]): void {

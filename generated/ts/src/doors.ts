@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -133,8 +133,8 @@ export function DoorsKnock$write(w: Writer, v: DoorsKnock, named: boolean): void
 }
 
 const DoorsKnock$t: TFields = [
-  ["door",[1,0,4294967295]],
-  ["pattern",[9,[1,0,65535],1,8]],
+  ["door",[kInt,0,4294967295]],
+  ["pattern",[kList,[kInt,0,65535],1,8]],
 ];
 
 export function DoorsKnock$validate(v: DoorsKnock, p: Seg[], i: Issue[]): void {
@@ -210,10 +210,10 @@ export function DoorsState$write(w: Writer, v: DoorsState, named: boolean): void
 }
 
 const DoorsState$t: TFields = [
-  ["door",[1,0,4294967295]],
-  ["state",[12,DoorState$validate,DoorState$write,DoorState$read]],
-  ["swing",[3,10,-1100,1100,1]],
-  ["by",[8,[6,9,9]]],
+  ["door",[kInt,0,4294967295]],
+  ["state",[kType,DoorState$validate,DoorState$write,DoorState$read]],
+  ["swing",[kQuant,10,-1100,1100,1]],
+  ["by",[kOpt,[kStr,9,9]]],
 ];
 
 export function DoorsState$validate(v: DoorsState, p: Seg[], i: Issue[]): void {
@@ -267,8 +267,8 @@ export function DoorsUse$write(w: Writer, v: DoorsUse, named: boolean): void {
 }
 
 const DoorsUse$t: TFields = [
-  ["door",[1,0,4294967295]],
-  ["knock",[0]],
+  ["door",[kInt,0,4294967295]],
+  ["knock",[kBool]],
 ];
 
 export function DoorsUse$validate(v: DoorsUse, p: Seg[], i: Issue[]): void {

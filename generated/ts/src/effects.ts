@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, dequantizeF32, mapEntries, readNamed, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, codec, dequantizeF32, kBool, kInt, kQuant, mapEntries, readNamed, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /**
  * Broadcast every few minutes while the weather changes the ground: how wet and white
@@ -58,9 +58,9 @@ export function EffectsGround$write(w: Writer, v: EffectsGround, named: boolean)
 }
 
 const EffectsGround$t: TFields = [
-  ["puddles",[3,1000,0,1000,1]],
-  ["snow",[3,1000,0,2000,1]],
-  ["leaves",[3,100,0,100,1]],
+  ["puddles",[kQuant,1000,0,1000,1]],
+  ["snow",[kQuant,1000,0,2000,1]],
+  ["leaves",[kQuant,100,0,100,1]],
 ];
 
 export function EffectsGround$validate(v: EffectsGround, p: Seg[], i: Issue[]): void {
@@ -120,9 +120,9 @@ export function EffectsRainbow$write(w: Writer, v: EffectsRainbow, named: boolea
 }
 
 const EffectsRainbow$t: TFields = [
-  ["bearing",[3,1000,-3142,3142,1]],
-  ["until",[1,0,9007199254740991]],
-  ["double",[0]],
+  ["bearing",[kQuant,1000,-3142,3142,1]],
+  ["until",[kInt,0,9007199254740991]],
+  ["double",[kBool]],
 ];
 
 export function EffectsRainbow$validate(v: EffectsRainbow, p: Seg[], i: Issue[]): void {
@@ -185,9 +185,9 @@ export function EffectsWet$write(w: Writer, v: EffectsWet, named: boolean): void
 }
 
 const EffectsWet$t: TFields = [
-  ["wetness",[3,100,0,100,1]],
-  ["dry_rate",[3,256,0,128,1]],
-  ["sheltered",[0]],
+  ["wetness",[kQuant,100,0,100,1]],
+  ["dry_rate",[kQuant,256,0,128,1]],
+  ["sheltered",[kBool]],
 ];
 
 export function EffectsWet$validate(v: EffectsWet, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -157,8 +157,8 @@ export function EmotePairOffer$write(w: Writer, v: EmotePairOffer, named: boolea
 }
 
 const EmotePairOffer$t: TFields = [
-  ["partner",[6,9,9]],
-  ["pair",[6,1,16]],
+  ["partner",[kStr,9,9]],
+  ["pair",[kStr,1,16]],
 ];
 
 export function EmotePairOffer$validate(v: EmotePairOffer, p: Seg[], i: Issue[]): void {
@@ -246,9 +246,9 @@ export function EmotePaired$write(w: Writer, v: EmotePaired, named: boolean): vo
 }
 
 const EmotePaired$t: TFields = [
-  ["partners",[10,[6,9,9],2]],
-  ["pair",[6,1,16]],
-  ["at",[10,[3,100,-500000,500000,1],2]],
+  ["partners",[kFixed,[kStr,9,9],2]],
+  ["pair",[kStr,1,16]],
+  ["at",[kFixed,[kQuant,100,-500000,500000,1],2]],
 ];
 
 export function EmotePaired$validate(v: EmotePaired, p: Seg[], i: Issue[]): void {
@@ -302,8 +302,8 @@ export function EmotePlay$write(w: Writer, v: EmotePlay, named: boolean): void {
 }
 
 const EmotePlay$t: TFields = [
-  ["emote",[12,Emote$validate,Emote$write,Emote$read]],
-  ["looping",[0]],
+  ["emote",[kType,Emote$validate,Emote$write,Emote$read]],
+  ["looping",[kBool]],
 ];
 
 export function EmotePlay$validate(v: EmotePlay, p: Seg[], i: Issue[]): void {
@@ -369,10 +369,10 @@ export function EmoteShown$write(w: Writer, v: EmoteShown, named: boolean): void
 }
 
 const EmoteShown$t: TFields = [
-  ["s",[6,9,9],"sessionId"],
-  ["emote",[12,Emote$validate,Emote$write,Emote$read]],
-  ["looping",[0]],
-  ["at",[1,0,9007199254740991]],
+  ["s",[kStr,9,9],"sessionId"],
+  ["emote",[kType,Emote$validate,Emote$write,Emote$read]],
+  ["looping",[kBool]],
+  ["at",[kInt,0,9007199254740991]],
 ];
 
 export function EmoteShown$validate(v: EmoteShown, p: Seg[], i: Issue[]): void {
@@ -436,7 +436,7 @@ export function EmoteUnlocked$write(w: Writer, v: EmoteUnlocked, named: boolean)
 }
 
 const EmoteUnlocked$t: TFields = [
-  ["keys",[9,[6,1,24],0,64]],
+  ["keys",[kList,[kStr,1,24],0,64]],
 ];
 
 export function EmoteUnlocked$validate(v: EmoteUnlocked, p: Seg[], i: Issue[]): void {
@@ -500,7 +500,7 @@ export function EmoteWheel$write(w: Writer, v: EmoteWheel, named: boolean): void
 }
 
 const EmoteWheel$t: TFields = [
-  ["slots",[10,[12,Emote$validate,Emote$write,Emote$read],8]],
+  ["slots",[kFixed,[kType,Emote$validate,Emote$write,Emote$read],8]],
 ];
 
 export function EmoteWheel$validate(v: EmoteWheel, p: Seg[], i: Issue[]): void {

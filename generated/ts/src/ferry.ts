@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -55,9 +55,9 @@ export function Departure$write(w: Writer, v: Departure, named: boolean): void {
 }
 
 const Departure$t: TFields = [
-  ["at",[1,0,9007199254740991]],
-  ["to",[12,Pier$validate,Pier$write,Pier$read]],
-  ["seats",[1,0,255]],
+  ["at",[kInt,0,9007199254740991]],
+  ["to",[kType,Pier$validate,Pier$write,Pier$read]],
+  ["seats",[kInt,0,255]],
 ];
 
 export function Departure$validate(v: Departure, p: Seg[], i: Issue[]): void {
@@ -102,7 +102,7 @@ export function FerryBoard$write(w: Writer, v: FerryBoard, named: boolean): void
 }
 
 const FerryBoard$t: TFields = [
-  ["pier",[12,Pier$validate,Pier$write,Pier$read]],
+  ["pier",[kType,Pier$validate,Pier$write,Pier$read]],
 ];
 
 export function FerryBoard$validate(v: FerryBoard, p: Seg[], i: Issue[]): void {
@@ -168,10 +168,10 @@ export function FerryCrossing$write(w: Writer, v: FerryCrossing, named: boolean)
 }
 
 const FerryCrossing$t: TFields = [
-  ["to",[12,Pier$validate,Pier$write,Pier$read]],
-  ["progress",[3,1000,0,1000,1]],
-  ["eta",[1,0,9007199254740991]],
-  ["swell",[3,10,0,50,1]],
+  ["to",[kType,Pier$validate,Pier$write,Pier$read]],
+  ["progress",[kQuant,1000,0,1000,1]],
+  ["eta",[kInt,0,9007199254740991]],
+  ["swell",[kQuant,10,0,50,1]],
 ];
 
 export function FerryCrossing$validate(v: FerryCrossing, p: Seg[], i: Issue[]): void {
@@ -241,8 +241,8 @@ export function FerryTimetable$write(w: Writer, v: FerryTimetable, named: boolea
 }
 
 const FerryTimetable$t: TFields = [
-  ["departures",[9,[12,Departure$validate,Departure$write,Departure$read],0,12]],
-  ["fare",[1,0,65535]],
+  ["departures",[kList,[kType,Departure$validate,Departure$write,Departure$read],0,12]],
+  ["fare",[kInt,0,65535]],
 ];
 
 export function FerryTimetable$validate(v: FerryTimetable, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -85,11 +85,11 @@ export function Burst$write(w: Writer, v: Burst, named: boolean): void {
 }
 
 const Burst$t: TFields = [
-  ["shell",[12,Shell$validate,Shell$write,Shell$read]],
-  ["colours",[9,[1,0,16777215],1,3]],
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["delay_ms",[1,0,65535]],
-  ["radius",[3,10,10,800,1]],
+  ["shell",[kType,Shell$validate,Shell$write,Shell$read]],
+  ["colours",[kList,[kInt,0,16777215],1,3]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["delay_ms",[kInt,0,65535]],
+  ["radius",[kQuant,10,10,800,1]],
 ];
 
 export function Burst$validate(v: Burst, p: Seg[], i: Issue[]): void {
@@ -140,8 +140,8 @@ export function FireworksDud$write(w: Writer, v: FireworksDud, named: boolean): 
 }
 
 const FireworksDud$t: TFields = [
-  ["by",[6,9,9]],
-  ["tipped",[0]],
+  ["by",[kStr,9,9]],
+  ["tipped",[kBool]],
 ];
 
 export function FireworksDud$validate(v: FireworksDud, p: Seg[], i: Issue[]): void {
@@ -201,9 +201,9 @@ export function FireworksLaunch$write(w: Writer, v: FireworksLaunch, named: bool
 }
 
 const FireworksLaunch$t: TFields = [
-  ["slot",[1,0,47]],
-  ["tilt",[3,100,0,3000,1]],
-  ["bearing",[3,1000,-3142,3142,1]],
+  ["slot",[kInt,0,47]],
+  ["tilt",[kQuant,100,0,3000,1]],
+  ["bearing",[kQuant,1000,-3142,3142,1]],
 ];
 
 export function FireworksLaunch$validate(v: FireworksLaunch, p: Seg[], i: Issue[]): void {
@@ -283,8 +283,8 @@ export function FireworksSchedule$write(w: Writer, v: FireworksSchedule, named: 
 }
 
 const FireworksSchedule$t: TFields = [
-  ["shows",[9,[1,0,9007199254740991],0,6]],
-  ["viewpoint",[8,[1,0,4294967295]]],
+  ["shows",[kList,[kInt,0,9007199254740991],0,6]],
+  ["viewpoint",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function FireworksSchedule$validate(v: FireworksSchedule, p: Seg[], i: Issue[]): void {
@@ -367,9 +367,9 @@ export function FireworksShow$write(w: Writer, v: FireworksShow, named: boolean)
 }
 
 const FireworksShow$t: TFields = [
-  ["by",[8,[6,9,9]]],
-  ["bursts",[9,[12,Burst$validate,Burst$write,Burst$read],1,36]],
-  ["seed",[1,0,4294967295]],
+  ["by",[kOpt,[kStr,9,9]]],
+  ["bursts",[kList,[kType,Burst$validate,Burst$write,Burst$read],1,36]],
+  ["seed",[kInt,0,4294967295]],
 ];
 
 export function FireworksShow$validate(v: FireworksShow, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -57,9 +57,9 @@ export function FishRecord$write(w: Writer, v: FishRecord, named: boolean): void
 }
 
 const FishRecord$t: TFields = [
-  ["holder",[6,1,24]],
-  ["kg",[3,1000,10,80000,0]],
-  ["at",[1,0,9007199254740991]],
+  ["holder",[kStr,1,24]],
+  ["kg",[kQuant,1000,10,80000,0]],
+  ["at",[kInt,0,9007199254740991]],
 ];
 
 export function FishRecord$validate(v: FishRecord, p: Seg[], i: Issue[]): void {
@@ -110,8 +110,8 @@ export function FishingBite$write(w: Writer, v: FishingBite, named: boolean): vo
 }
 
 const FishingBite$t: TFields = [
-  ["window_ms",[1,200,2000]],
-  ["pull",[3,100,0,100,1]],
+  ["window_ms",[kInt,200,2000]],
+  ["pull",[kQuant,100,0,100,1]],
 ];
 
 export function FishingBite$validate(v: FishingBite, p: Seg[], i: Issue[]): void {
@@ -181,9 +181,9 @@ export function FishingCast$write(w: Writer, v: FishingCast, named: boolean): vo
 }
 
 const FishingCast$t: TFields = [
-  ["bobber",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["power",[3,1000,0,1000,1]],
-  ["bait",[8,[6,1,32]]],
+  ["bobber",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["power",[kQuant,1000,0,1000,1]],
+  ["bait",[kOpt,[kStr,1,32]]],
 ];
 
 export function FishingCast$validate(v: FishingCast, p: Seg[], i: Issue[]): void {
@@ -243,9 +243,9 @@ export function FishingCastShown$write(w: Writer, v: FishingCastShown, named: bo
 }
 
 const FishingCastShown$t: TFields = [
-  ["s",[6,9,9]],
-  ["bobber",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["water",[12,Water$validate,Water$write,Water$read]],
+  ["s",[kStr,9,9]],
+  ["bobber",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["water",[kType,Water$validate,Water$write,Water$read]],
 ];
 
 export function FishingCastShown$validate(v: FishingCastShown, p: Seg[], i: Issue[]): void {
@@ -317,11 +317,11 @@ export function FishingCatch$write(w: Writer, v: FishingCatch, named: boolean): 
 }
 
 const FishingCatch$t: TFields = [
-  ["angler",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["fish",[6,1,32]],
-  ["kg",[3,1000,10,80000,0]],
-  ["length_cm",[1,2,250]],
-  ["best",[0]],
+  ["angler",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["fish",[kStr,1,32]],
+  ["kg",[kQuant,1000,10,80000,0]],
+  ["length_cm",[kInt,2,250]],
+  ["best",[kBool]],
 ];
 
 export function FishingCatch$validate(v: FishingCatch, p: Seg[], i: Issue[]): void {
@@ -369,7 +369,7 @@ export function FishingLost$write(w: Writer, v: FishingLost, named: boolean): vo
 }
 
 const FishingLost$t: TFields = [
-  ["snapped",[0]],
+  ["snapped",[kBool]],
 ];
 
 export function FishingLost$validate(v: FishingLost, p: Seg[], i: Issue[]): void {
@@ -437,7 +437,7 @@ export function FishingRecords$write(w: Writer, v: FishingRecords, named: boolea
 }
 
 const FishingRecords$t: TFields = [
-  ["records",[11,[6,0,4294967295],[12,FishRecord$validate,FishRecord$write,FishRecord$read],0,40]],
+  ["records",[kMap,[kStr,0,4294967295],[kType,FishRecord$validate,FishRecord$write,FishRecord$read],0,40]],
 ];
 
 export function FishingRecords$validate(v: FishingRecords, p: Seg[], i: Issue[]): void {
@@ -491,8 +491,8 @@ export function FishingReel$write(w: Writer, v: FishingReel, named: boolean): vo
 }
 
 const FishingReel$t: TFields = [
-  ["tension",[3,1000,0,1200,1]],
-  ["line",[3,10,0,600,1]],
+  ["tension",[kQuant,1000,0,1200,1]],
+  ["line",[kQuant,10,0,600,1]],
 ];
 
 export function FishingReel$validate(v: FishingReel, p: Seg[], i: Issue[]): void {

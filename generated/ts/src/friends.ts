@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -99,11 +99,11 @@ export function Friend$write(w: Writer, v: Friend, named: boolean): void {
 }
 
 const Friend$t: TFields = [
-  ["account",[2,0n,18446744073709551615n]],
-  ["name",[6,1,24]],
-  ["presence",[12,Presence$validate,Presence$write,Presence$read]],
-  ["s",[8,[6,9,9]]],
-  ["last_seen",[8,[1,0,9007199254740991]]],
+  ["account",[kBig,0n,18446744073709551615n]],
+  ["name",[kStr,1,24]],
+  ["presence",[kType,Presence$validate,Presence$write,Presence$read]],
+  ["s",[kOpt,[kStr,9,9]]],
+  ["last_seen",[kOpt,[kInt,0,9007199254740991]]],
 ];
 
 export function Friend$validate(v: Friend, p: Seg[], i: Issue[]): void {
@@ -154,8 +154,8 @@ export function FriendsAnswer$write(w: Writer, v: FriendsAnswer, named: boolean)
 }
 
 const FriendsAnswer$t: TFields = [
-  ["account",[2,0n,18446744073709551615n]],
-  ["accept",[0]],
+  ["account",[kBig,0n,18446744073709551615n]],
+  ["accept",[kBool]],
 ];
 
 export function FriendsAnswer$validate(v: FriendsAnswer, p: Seg[], i: Issue[]): void {
@@ -241,8 +241,8 @@ export function FriendsList$write(w: Writer, v: FriendsList, named: boolean): vo
 }
 
 const FriendsList$t: TFields = [
-  ["friends",[9,[12,Friend$validate,Friend$write,Friend$read],0,200]],
-  ["incoming",[9,[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read],0,50]],
+  ["friends",[kList,[kType,Friend$validate,Friend$write,Friend$read],0,200]],
+  ["incoming",[kList,[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read],0,50]],
 ];
 
 export function FriendsList$validate(v: FriendsList, p: Seg[], i: Issue[]): void {
@@ -296,8 +296,8 @@ export function FriendsPresence$write(w: Writer, v: FriendsPresence, named: bool
 }
 
 const FriendsPresence$t: TFields = [
-  ["account",[2,0n,18446744073709551615n]],
-  ["presence",[12,Presence$validate,Presence$write,Presence$read]],
+  ["account",[kBig,0n,18446744073709551615n]],
+  ["presence",[kType,Presence$validate,Presence$write,Presence$read]],
 ];
 
 export function FriendsPresence$validate(v: FriendsPresence, p: Seg[], i: Issue[]): void {
@@ -345,7 +345,7 @@ export function FriendsRequest$write(w: Writer, v: FriendsRequest, named: boolea
 }
 
 const FriendsRequest$t: TFields = [
-  ["s",[6,9,9]],
+  ["s",[kStr,9,9]],
 ];
 
 export function FriendsRequest$validate(v: FriendsRequest, p: Seg[], i: Issue[]): void {
@@ -409,8 +409,8 @@ export function FriendsStatus$write(w: Writer, v: FriendsStatus, named: boolean)
 }
 
 const FriendsStatus$t: TFields = [
-  ["presence",[12,Presence$validate,Presence$write,Presence$read]],
-  ["text",[8,[6,0,60]]],
+  ["presence",[kType,Presence$validate,Presence$write,Presence$read]],
+  ["text",[kOpt,[kStr,0,60]]],
 ];
 
 export function FriendsStatus$validate(v: FriendsStatus, p: Seg[], i: Issue[]): void {

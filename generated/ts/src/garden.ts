@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -85,11 +85,11 @@ export function Bed$write(w: Writer, v: Bed, named: boolean): void {
 }
 
 const Bed$t: TFields = [
-  ["bed",[1,0,23]],
-  ["crop",[8,[6,1,24]]],
-  ["stage",[12,Stage$validate,Stage$write,Stage$read]],
-  ["moisture",[3,100,0,100,1]],
-  ["ripe_at",[8,[1,0,9007199254740991]]],
+  ["bed",[kInt,0,23]],
+  ["crop",[kOpt,[kStr,1,24]]],
+  ["stage",[kType,Stage$validate,Stage$write,Stage$read]],
+  ["moisture",[kQuant,100,0,100,1]],
+  ["ripe_at",[kOpt,[kInt,0,9007199254740991]]],
 ];
 
 export function Bed$validate(v: Bed, p: Seg[], i: Issue[]): void {
@@ -258,12 +258,12 @@ export function GardenAction$write(w: Writer, v: GardenAction, named: boolean): 
 }
 
 const GardenAction$t5: TFields = [
-  ["slot",[1,0,255]],
-  ["strength",[3,100,0,100,1]],
+  ["slot",[kInt,0,255]],
+  ["strength",[kQuant,100,0,100,1]],
 ];
 
 const GardenAction$t: TVariants = [
-  ["Plant",[1,0,255]],
+  ["Plant",[kInt,0,255]],
   ["Water"],
   ["Clear"],
   ["Harvest"],
@@ -344,8 +344,8 @@ export function GardenHarvest$write(w: Writer, v: GardenHarvest, named: boolean)
 }
 
 const GardenHarvest$t: TFields = [
-  ["got",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],1,4]],
-  ["giant_kg",[8,[3,1000,0,500000,1]]],
+  ["got",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],1,4]],
+  ["giant_kg",[kOpt,[kQuant,1000,0,500000,1]]],
 ];
 
 export function GardenHarvest$validate(v: GardenHarvest, p: Seg[], i: Issue[]): void {
@@ -428,9 +428,9 @@ export function GardenPlot$write(w: Writer, v: GardenPlot, named: boolean): void
 }
 
 const GardenPlot$t: TFields = [
-  ["plot",[1,0,4294967295]],
-  ["owner",[8,[2,0n,18446744073709551615n]]],
-  ["beds",[9,[12,Bed$validate,Bed$write,Bed$read],0,24]],
+  ["plot",[kInt,0,4294967295]],
+  ["owner",[kOpt,[kBig,0n,18446744073709551615n]]],
+  ["beds",[kList,[kType,Bed$validate,Bed$write,Bed$read],0,24]],
 ];
 
 export function GardenPlot$validate(v: GardenPlot, p: Seg[], i: Issue[]): void {
@@ -490,9 +490,9 @@ export function GardenTend$write(w: Writer, v: GardenTend, named: boolean): void
 }
 
 const GardenTend$t: TFields = [
-  ["plot",[1,0,4294967295]],
-  ["bed",[1,0,23]],
-  ["action",[12,GardenAction$validate,GardenAction$write,GardenAction$read]],
+  ["plot",[kInt,0,4294967295]],
+  ["bed",[kInt,0,23]],
+  ["action",[kType,GardenAction$validate,GardenAction$write,GardenAction$read]],
 ];
 
 export function GardenTend$validate(v: GardenTend, p: Seg[], i: Issue[]): void {

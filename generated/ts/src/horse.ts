@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A horse's gait. */
 export const Gait = {
@@ -128,8 +128,8 @@ export function HorseGaitChange$write(w: Writer, v: HorseGaitChange, named: bool
 }
 
 const HorseGaitChange$t: TFields = [
-  ["horse",[1,0,4294967295]],
-  ["gait",[12,Gait$validate,Gait$write,Gait$read]],
+  ["horse",[kInt,0,4294967295]],
+  ["gait",[kType,Gait$validate,Gait$write,Gait$read]],
 ];
 
 export function HorseGaitChange$validate(v: HorseGaitChange, p: Seg[], i: Issue[]): void {
@@ -189,9 +189,9 @@ export function HorseGaitShown$write(w: Writer, v: HorseGaitShown, named: boolea
 }
 
 const HorseGaitShown$t: TFields = [
-  ["horse",[1,0,4294967295]],
-  ["gait",[12,Gait$validate,Gait$write,Gait$read]],
-  ["stamina",[3,100,0,100,1]],
+  ["horse",[kInt,0,4294967295]],
+  ["gait",[kType,Gait$validate,Gait$write,Gait$read]],
+  ["stamina",[kQuant,100,0,100,1]],
 ];
 
 export function HorseGaitShown$validate(v: HorseGaitShown, p: Seg[], i: Issue[]): void {
@@ -245,8 +245,8 @@ export function HorseGroom$write(w: Writer, v: HorseGroom, named: boolean): void
 }
 
 const HorseGroom$t: TFields = [
-  ["horse",[1,0,4294967295]],
-  ["with",[6,1,32]],
+  ["horse",[kInt,0,4294967295]],
+  ["with",[kStr,1,32]],
 ];
 
 export function HorseGroom$validate(v: HorseGroom, p: Seg[], i: Issue[]): void {
@@ -306,9 +306,9 @@ export function HorseRefused$write(w: Writer, v: HorseRefused, named: boolean): 
 }
 
 const HorseRefused$t: TFields = [
-  ["horse",[1,0,4294967295]],
-  ["thrown",[0]],
-  ["obstacle",[3,100,0,300,1]],
+  ["horse",[kInt,0,4294967295]],
+  ["thrown",[kBool]],
+  ["obstacle",[kQuant,100,0,300,1]],
 ];
 
 export function HorseRefused$validate(v: HorseRefused, p: Seg[], i: Issue[]): void {
@@ -362,8 +362,8 @@ export function HorseRent$write(w: Writer, v: HorseRent, named: boolean): void {
 }
 
 const HorseRent$t: TFields = [
-  ["stall",[1,1,16]],
-  ["name",[6,1,16]],
+  ["stall",[kInt,1,16]],
+  ["name",[kStr,1,16]],
 ];
 
 export function HorseRent$validate(v: HorseRent, p: Seg[], i: Issue[]): void {
@@ -435,11 +435,11 @@ export function HorseRented$write(w: Writer, v: HorseRented, named: boolean): vo
 }
 
 const HorseRented$t: TFields = [
-  ["horse",[1,0,4294967295]],
-  ["coat",[1,0,16777215]],
-  ["top_speed",[3,10,40,200,1]],
-  ["stamina_s",[1,5,120]],
-  ["until",[1,0,9007199254740991]],
+  ["horse",[kInt,0,4294967295]],
+  ["coat",[kInt,0,16777215]],
+  ["top_speed",[kQuant,10,40,200,1]],
+  ["stamina_s",[kInt,5,120]],
+  ["until",[kInt,0,9007199254740991]],
 ];
 
 export function HorseRented$validate(v: HorseRented, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -157,12 +157,12 @@ export function Furniture$write(w: Writer, v: Furniture, named: boolean): void {
 }
 
 const Furniture$t: TFields = [
-  ["id",[1,0,65535]],
-  ["item",[6,1,32]],
-  ["offset",[10,[3,1000,-20000,20000,1],3],["ox","oy","oz"]],
-  ["rot",[3,100,-314,314,1]],
-  ["floor",[1,-1,3]],
-  ["dye",[8,[1,0,16777215]]],
+  ["id",[kInt,0,65535]],
+  ["item",[kStr,1,32]],
+  ["offset",[kFixed,[kQuant,1000,-20000,20000,1],3],["ox","oy","oz"]],
+  ["rot",[kQuant,100,-314,314,1]],
+  ["floor",[kInt,-1,3]],
+  ["dye",[kOpt,[kInt,0,16777215]]],
 ];
 
 export function Furniture$validate(v: Furniture, p: Seg[], i: Issue[]): void {
@@ -236,8 +236,8 @@ export function HousingChanged$write(w: Writer, v: HousingChanged, named: boolea
 }
 
 const HousingChanged$t: TFields = [
-  ["placed",[8,[12,Furniture$validate,Furniture$write,Furniture$read]]],
-  ["removed",[9,[1,0,65535],0,16]],
+  ["placed",[kOpt,[kType,Furniture$validate,Furniture$write,Furniture$read]]],
+  ["removed",[kList,[kInt,0,65535],0,16]],
 ];
 
 export function HousingChanged$validate(v: HousingChanged, p: Seg[], i: Issue[]): void {
@@ -285,7 +285,7 @@ export function HousingDoorbell$write(w: Writer, v: HousingDoorbell, named: bool
 }
 
 const HousingDoorbell$t: TFields = [
-  ["plot",[1,0,65535]],
+  ["plot",[kInt,0,65535]],
 ];
 
 export function HousingDoorbell$validate(v: HousingDoorbell, p: Seg[], i: Issue[]): void {
@@ -339,8 +339,8 @@ export function HousingDoorbellRung$write(w: Writer, v: HousingDoorbellRung, nam
 }
 
 const HousingDoorbellRung$t: TFields = [
-  ["visitor",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["plot",[1,0,65535]],
+  ["visitor",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["plot",[kInt,0,65535]],
 ];
 
 export function HousingDoorbellRung$validate(v: HousingDoorbellRung, p: Seg[], i: Issue[]): void {
@@ -448,11 +448,11 @@ export function HousingInterior$write(w: Writer, v: HousingInterior, named: bool
 }
 
 const HousingInterior$t: TFields = [
-  ["plot",[1,0,65535]],
-  ["owner",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["furniture",[9,[12,Furniture$validate,Furniture$write,Furniture$read],0,300]],
-  ["wallpaper",[11,[1,0,255],[6,0,32],0,12]],
-  ["visitors",[12,Visitors$validate,Visitors$write,Visitors$read]],
+  ["plot",[kInt,0,65535]],
+  ["owner",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["furniture",[kList,[kType,Furniture$validate,Furniture$write,Furniture$read],0,300]],
+  ["wallpaper",[kMap,[kInt,0,255],[kStr,0,32],0,12]],
+  ["visitors",[kType,Visitors$validate,Visitors$write,Visitors$read]],
 ];
 
 export function HousingInterior$validate(v: HousingInterior, p: Seg[], i: Issue[]): void {
@@ -500,7 +500,7 @@ export function HousingPickup$write(w: Writer, v: HousingPickup, named: boolean)
 }
 
 const HousingPickup$t: TFields = [
-  ["id",[1,0,65535]],
+  ["id",[kInt,0,65535]],
 ];
 
 export function HousingPickup$validate(v: HousingPickup, p: Seg[], i: Issue[]): void {
@@ -564,8 +564,8 @@ export function HousingPlace$write(w: Writer, v: HousingPlace, named: boolean): 
 }
 
 const HousingPlace$t: TFields = [
-  ["piece",[12,Furniture$validate,Furniture$write,Furniture$read]],
-  ["from_slot",[8,[1,0,47]]],
+  ["piece",[kType,Furniture$validate,Furniture$write,Furniture$read]],
+  ["from_slot",[kOpt,[kInt,0,47]]],
 ];
 
 export function HousingPlace$validate(v: HousingPlace, p: Seg[], i: Issue[]): void {
@@ -613,7 +613,7 @@ export function HousingVisitors$write(w: Writer, v: HousingVisitors, named: bool
 }
 
 const HousingVisitors$t: TFields = [
-  ["visitors",[12,Visitors$validate,Visitors$write,Visitors$read]],
+  ["visitors",[kType,Visitors$validate,Visitors$write,Visitors$read]],
 ];
 
 export function HousingVisitors$validate(v: HousingVisitors, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -116,9 +116,9 @@ export function InputAck$write(w: Writer, v: InputAck, named: boolean): void {
 }
 
 const InputAck$t: TFields = [
-  ["applied",[1,0,4294967295]],
-  ["tick",[1,0,4294967295]],
-  ["queued",[1,0,32]],
+  ["applied",[kInt,0,4294967295]],
+  ["tick",[kInt,0,4294967295]],
+  ["queued",[kInt,0,32]],
 ];
 
 export function InputAck$validate(v: InputAck, p: Seg[], i: Issue[]): void {
@@ -188,8 +188,8 @@ export function InputBatch$write(w: Writer, v: InputBatch, named: boolean): void
 }
 
 const InputBatch$t: TFields = [
-  ["first",[1,0,4294967295]],
-  ["frames",[9,[12,InputFrame$validate,InputFrame$write,InputFrame$read],1,8]],
+  ["first",[kInt,0,4294967295]],
+  ["frames",[kList,[kType,InputFrame$validate,InputFrame$write,InputFrame$read],1,8]],
 ];
 
 export function InputBatch$validate(v: InputBatch, p: Seg[], i: Issue[]): void {
@@ -246,8 +246,8 @@ export function InputBuffer$write(w: Writer, v: InputBuffer, named: boolean): vo
 }
 
 const InputBuffer$t: TFields = [
-  ["target",[1,1,32]],
-  ["jitter_ms",[3,4,0,4000,1]],
+  ["target",[kInt,1,32]],
+  ["jitter_ms",[kQuant,4,0,4000,1]],
 ];
 
 export function InputBuffer$validate(v: InputBuffer, p: Seg[], i: Issue[]): void {
@@ -327,10 +327,10 @@ export function InputFrame$write(w: Writer, v: InputFrame, named: boolean): void
 }
 
 const InputFrame$t: TFields = [
-  ["dt",[1,1,100]],
-  ["buttons",[12,Buttons$validate,Buttons$write,Buttons$read]],
-  ["look",[10,[3,1000,-1500,1500,1],2],["dx","dy"]],
-  ["steer",[1,-100,100]],
+  ["dt",[kInt,1,100]],
+  ["buttons",[kType,Buttons$validate,Buttons$write,Buttons$read]],
+  ["look",[kFixed,[kQuant,1000,-1500,1500,1],2],["dx","dy"]],
+  ["steer",[kInt,-100,100]],
 ];
 
 export function InputFrame$validate(v: InputFrame, p: Seg[], i: Issue[]): void {

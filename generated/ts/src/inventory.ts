@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -51,8 +51,8 @@ export function InventoryDrop$write(w: Writer, v: InventoryDrop, named: boolean)
 }
 
 const InventoryDrop$t: TFields = [
-  ["slot",[1,0,47]],
-  ["count",[1,1,999]],
+  ["slot",[kInt,0,47]],
+  ["count",[kInt,1,999]],
 ];
 
 export function InventoryDrop$validate(v: InventoryDrop, p: Seg[], i: Issue[]): void {
@@ -151,9 +151,9 @@ export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean)
 }
 
 const InventoryFull$t: TFields = [
-  ["slots",[9,[12,Slot$validate,Slot$write,Slot$read],0,48]],
-  ["size",[1,16,48]],
-  ["totals",[11,[6,1,32],[1,0,4294967295],0,48]],
+  ["slots",[kList,[kType,Slot$validate,Slot$write,Slot$read],0,48]],
+  ["size",[kInt,16,48]],
+  ["totals",[kMap,[kStr,1,32],[kInt,0,4294967295],0,48]],
 ];
 
 export function InventoryFull$validate(v: InventoryFull, p: Seg[], i: Issue[]): void {
@@ -217,7 +217,7 @@ export function InventoryHotbar$write(w: Writer, v: InventoryHotbar, named: bool
 }
 
 const InventoryHotbar$t: TFields = [
-  ["keys",[10,[1,0,255],8]],
+  ["keys",[kFixed,[kInt,0,255],8]],
 ];
 
 export function InventoryHotbar$validate(v: InventoryHotbar, p: Seg[], i: Issue[]): void {
@@ -287,9 +287,9 @@ export function InventoryMove$write(w: Writer, v: InventoryMove, named: boolean)
 }
 
 const InventoryMove$t: TFields = [
-  ["from",[1,0,47]],
-  ["to",[1,0,47]],
-  ["count",[8,[1,1,999]]],
+  ["from",[kInt,0,47]],
+  ["to",[kInt,0,47]],
+  ["count",[kOpt,[kInt,1,999]]],
 ];
 
 export function InventoryMove$validate(v: InventoryMove, p: Seg[], i: Issue[]): void {
@@ -343,8 +343,8 @@ export function InventoryOverflow$write(w: Writer, v: InventoryOverflow, named: 
 }
 
 const InventoryOverflow$t: TFields = [
-  ["stack",[12,ItemStack$validate,ItemStack$write,ItemStack$read]],
-  ["ground",[1,0,4294967295]],
+  ["stack",[kType,ItemStack$validate,ItemStack$write,ItemStack$read]],
+  ["ground",[kInt,0,4294967295]],
 ];
 
 export function InventoryOverflow$validate(v: InventoryOverflow, p: Seg[], i: Issue[]): void {
@@ -414,8 +414,8 @@ export function InventorySlots$write(w: Writer, v: InventorySlots, named: boolea
 }
 
 const InventorySlots$t: TFields = [
-  ["set",[9,[12,Slot$validate,Slot$write,Slot$read],0,48]],
-  ["cleared",[7,0,48]],
+  ["set",[kList,[kType,Slot$validate,Slot$write,Slot$read],0,48]],
+  ["cleared",[kBin,0,48]],
 ];
 
 export function InventorySlots$validate(v: InventorySlots, p: Seg[], i: Issue[]): void {
@@ -479,8 +479,8 @@ export function InventoryUse$write(w: Writer, v: InventoryUse, named: boolean): 
 }
 
 const InventoryUse$t: TFields = [
-  ["slot",[1,0,47]],
-  ["target",[8,[1,0,4294967295]]],
+  ["slot",[kInt,0,47]],
+  ["target",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function InventoryUse$validate(v: InventoryUse, p: Seg[], i: Issue[]): void {
@@ -550,9 +550,9 @@ export function Slot$write(w: Writer, v: Slot, named: boolean): void {
 }
 
 const Slot$t: TFields = [
-  ["index",[1,0,47]],
-  ["stack",[12,ItemStack$validate,ItemStack$write,ItemStack$read]],
-  ["wear",[8,[3,1000,0,1000,1]]],
+  ["index",[kInt,0,47]],
+  ["stack",[kType,ItemStack$validate,ItemStack$write,ItemStack$read]],
+  ["wear",[kOpt,[kQuant,1000,0,1000,1]]],
 ];
 
 export function Slot$validate(v: Slot, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -164,10 +164,10 @@ export function LeaderboardBoard$write(w: Writer, v: LeaderboardBoard, named: bo
 }
 
 const LeaderboardBoard$t: TFields = [
-  ["board",[12,Board$validate,Board$write,Board$read]],
-  ["top",[11,[1,0,65535],[12,RankRow$validate,RankRow$write,RankRow$read],0,50]],
-  ["mine",[8,[1,0,4294967295]]],
-  ["closes",[1,0,9007199254740991]],
+  ["board",[kType,Board$validate,Board$write,Board$read]],
+  ["top",[kMap,[kInt,0,65535],[kType,RankRow$validate,RankRow$write,RankRow$read],0,50]],
+  ["mine",[kOpt,[kInt,0,4294967295]]],
+  ["closes",[kInt,0,9007199254740991]],
 ];
 
 export function LeaderboardBoard$validate(v: LeaderboardBoard, p: Seg[], i: Issue[]): void {
@@ -227,9 +227,9 @@ export function LeaderboardGet$write(w: Writer, v: LeaderboardGet, named: boolea
 }
 
 const LeaderboardGet$t: TFields = [
-  ["board",[12,Board$validate,Board$write,Board$read]],
-  ["weeks_back",[1,0,12]],
-  ["friends",[0]],
+  ["board",[kType,Board$validate,Board$write,Board$read]],
+  ["weeks_back",[kInt,0,12]],
+  ["friends",[kBool]],
 ];
 
 export function LeaderboardGet$validate(v: LeaderboardGet, p: Seg[], i: Issue[]): void {
@@ -299,9 +299,9 @@ export function LeaderboardRanked$write(w: Writer, v: LeaderboardRanked, named: 
 }
 
 const LeaderboardRanked$t: TFields = [
-  ["board",[12,Board$validate,Board$write,Board$read]],
-  ["rank",[1,1,10]],
-  ["passed",[8,[6,1,24]]],
+  ["board",[kType,Board$validate,Board$write,Board$read]],
+  ["rank",[kInt,1,10]],
+  ["passed",[kOpt,[kStr,1,24]]],
 ];
 
 export function LeaderboardRanked$validate(v: LeaderboardRanked, p: Seg[], i: Issue[]): void {
@@ -375,9 +375,9 @@ export function RankRow$write(w: Writer, v: RankRow, named: boolean): void {
 }
 
 const RankRow$t: TFields = [
-  ["name",[6,1,24]],
-  ["score",[1,-9007199254740991,9007199254740991]],
-  ["trend",[1,-32768,32767]],
+  ["name",[kStr,1,24]],
+  ["score",[kInt,-9007199254740991,9007199254740991]],
+  ["trend",[kInt,-32768,32767]],
 ];
 
 export function RankRow$validate(v: RankRow, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -89,12 +89,12 @@ export function Letter$write(w: Writer, v: Letter, named: boolean): void {
 }
 
 const Letter$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["from",[6,1,24]],
-  ["subject",[6,0,60]],
-  ["at",[1,0,9007199254740991]],
-  ["read",[0]],
-  ["parcel",[0]],
+  ["id",[kInt,0,4294967295]],
+  ["from",[kStr,1,24]],
+  ["subject",[kStr,0,60]],
+  ["at",[kInt,0,9007199254740991]],
+  ["read",[kBool]],
+  ["parcel",[kBool]],
 ];
 
 export function Letter$validate(v: Letter, p: Seg[], i: Issue[]): void {
@@ -145,8 +145,8 @@ export function MailArrived$write(w: Writer, v: MailArrived, named: boolean): vo
 }
 
 const MailArrived$t: TFields = [
-  ["from",[6,1,24]],
-  ["unread",[1,0,65535]],
+  ["from",[kStr,1,24]],
+  ["unread",[kInt,0,65535]],
 ];
 
 export function MailArrived$validate(v: MailArrived, p: Seg[], i: Issue[]): void {
@@ -216,8 +216,8 @@ export function MailBox$write(w: Writer, v: MailBox, named: boolean): void {
 }
 
 const MailBox$t: TFields = [
-  ["letters",[9,[12,Letter$validate,Letter$write,Letter$read],0,100]],
-  ["unread",[1,0,65535]],
+  ["letters",[kList,[kType,Letter$validate,Letter$write,Letter$read],0,100]],
+  ["unread",[kInt,0,65535]],
 ];
 
 export function MailBox$validate(v: MailBox, p: Seg[], i: Issue[]): void {
@@ -265,7 +265,7 @@ export function MailCollect$write(w: Writer, v: MailCollect, named: boolean): vo
 }
 
 const MailCollect$t: TFields = [
-  ["letter",[1,0,4294967295]],
+  ["letter",[kInt,0,4294967295]],
 ];
 
 export function MailCollect$validate(v: MailCollect, p: Seg[], i: Issue[]): void {
@@ -353,11 +353,11 @@ export function MailLetter$write(w: Writer, v: MailLetter, named: boolean): void
 }
 
 const MailLetter$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["body",[6,0,2000]],
-  ["parcel",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],0,4]],
-  ["coins",[1,0,4294967295]],
-  ["paper",[1,0,255]],
+  ["id",[kInt,0,4294967295]],
+  ["body",[kStr,0,2000]],
+  ["parcel",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],0,4]],
+  ["coins",[kInt,0,4294967295]],
+  ["paper",[kInt,0,255]],
 ];
 
 export function MailLetter$validate(v: MailLetter, p: Seg[], i: Issue[]): void {
@@ -415,7 +415,7 @@ export function MailOpen$write(w: Writer, v: MailOpen, named: boolean): void {
 }
 
 const MailOpen$t: TFields = [
-  ["letter",[8,[1,0,4294967295]]],
+  ["letter",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function MailOpen$validate(v: MailOpen, p: Seg[], i: Issue[]): void {
@@ -487,11 +487,11 @@ export function MailSend$write(w: Writer, v: MailSend, named: boolean): void {
 }
 
 const MailSend$t: TFields = [
-  ["to",[6,1,24]],
-  ["subject",[6,0,60]],
-  ["body",[6,0,2000]],
-  ["attach",[7,0,4]],
-  ["paper",[1,0,255]],
+  ["to",[kStr,1,24]],
+  ["subject",[kStr,0,60]],
+  ["body",[kStr,0,2000]],
+  ["attach",[kBin,0,4]],
+  ["paper",[kInt,0,255]],
 ];
 
 export function MailSend$validate(v: MailSend, p: Seg[], i: Issue[]): void {

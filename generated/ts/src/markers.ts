@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -196,11 +196,11 @@ export function Marker$write(w: Writer, v: Marker, named: boolean): void {
 }
 
 const Marker$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["at",[10,[3,10,-50000,50000,1],2],["mx","mz"]],
-  ["icon",[12,Icon$validate,Icon$write,Icon$read]],
-  ["label",[6,0,32]],
-  ["tint",[1,0,16777215]],
+  ["id",[kInt,0,4294967295]],
+  ["at",[kFixed,[kQuant,10,-50000,50000,1],2],["mx","mz"]],
+  ["icon",[kType,Icon$validate,Icon$write,Icon$read]],
+  ["label",[kStr,0,32]],
+  ["tint",[kInt,0,16777215]],
 ];
 
 export function Marker$validate(v: Marker, p: Seg[], i: Issue[]): void {
@@ -328,9 +328,9 @@ export function MarkersAll$write(w: Writer, v: MarkersAll, named: boolean): void
 }
 
 const MarkersAll$t: TFields = [
-  ["own",[9,[12,Marker$validate,Marker$write,Marker$read],0,100]],
-  ["shared",[11,[6,0,4294967295],[9,[12,Marker$validate,Marker$write,Marker$read]],0,8]],
-  ["poi",[9,[12,Marker$validate,Marker$write,Marker$read],0,64]],
+  ["own",[kList,[kType,Marker$validate,Marker$write,Marker$read],0,100]],
+  ["shared",[kMap,[kStr,0,4294967295],[kList,[kType,Marker$validate,Marker$write,Marker$read]],0,8]],
+  ["poi",[kList,[kType,Marker$validate,Marker$write,Marker$read],0,64]],
 ];
 
 export function MarkersAll$validate(v: MarkersAll, p: Seg[], i: Issue[]): void {
@@ -384,8 +384,8 @@ export function MarkersPut$write(w: Writer, v: MarkersPut, named: boolean): void
 }
 
 const MarkersPut$t: TFields = [
-  ["marker",[12,Marker$validate,Marker$write,Marker$read]],
-  ["share",[0]],
+  ["marker",[kType,Marker$validate,Marker$write,Marker$read]],
+  ["share",[kBool]],
 ];
 
 export function MarkersPut$validate(v: MarkersPut, p: Seg[], i: Issue[]): void {
@@ -449,7 +449,7 @@ export function MarkersRemove$write(w: Writer, v: MarkersRemove, named: boolean)
 }
 
 const MarkersRemove$t: TFields = [
-  ["ids",[9,[1,0,4294967295],1,100]],
+  ["ids",[kList,[kInt,0,4294967295],1,100]],
 ];
 
 export function MarkersRemove$validate(v: MarkersRemove, p: Seg[], i: Issue[]): void {

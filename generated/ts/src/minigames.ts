@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, kBool, kInt, kList, kOpt, kType, mapEntries, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -116,7 +116,7 @@ export function MinigameForfeit$write(w: Writer, v: MinigameForfeit, named: bool
 }
 
 const MinigameForfeit$t: TFields = [
-  ["round",[1,0,4294967295]],
+  ["round",[kInt,0,4294967295]],
 ];
 
 export function MinigameForfeit$validate(v: MinigameForfeit, p: Seg[], i: Issue[]): void {
@@ -208,10 +208,10 @@ export function MinigameLobby$write(w: Writer, v: MinigameLobby, named: boolean)
 }
 
 const MinigameLobby$t: TFields = [
-  ["game",[12,Game$validate,Game$write,Game$read]],
-  ["queued",[9,[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read],0,40]],
-  ["needed",[1,2,16]],
-  ["countdown",[8,[1,0,60]]],
+  ["game",[kType,Game$validate,Game$write,Game$read]],
+  ["queued",[kList,[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read],0,40]],
+  ["needed",[kInt,2,16]],
+  ["countdown",[kOpt,[kInt,0,60]]],
 ];
 
 export function MinigameLobby$validate(v: MinigameLobby, p: Seg[], i: Issue[]): void {
@@ -265,8 +265,8 @@ export function MinigameQueue$write(w: Writer, v: MinigameQueue, named: boolean)
 }
 
 const MinigameQueue$t: TFields = [
-  ["game",[12,Game$validate,Game$write,Game$read]],
-  ["join",[0]],
+  ["game",[kType,Game$validate,Game$write,Game$read]],
+  ["join",[kBool]],
 ];
 
 export function MinigameQueue$validate(v: MinigameQueue, p: Seg[], i: Issue[]): void {
@@ -336,8 +336,8 @@ export function MinigameResults$write(w: Writer, v: MinigameResults, named: bool
 }
 
 const MinigameResults$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["table",[9,[12,Placing$validate,Placing$write,Placing$read],0,40]],
+  ["round",[kInt,0,4294967295]],
+  ["table",[kList,[kType,Placing$validate,Placing$write,Placing$read],0,40]],
 ];
 
 export function MinigameResults$validate(v: MinigameResults, p: Seg[], i: Issue[]): void {
@@ -403,10 +403,10 @@ export function MinigameStart$write(w: Writer, v: MinigameStart, named: boolean)
 }
 
 const MinigameStart$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["game",[12,Game$validate,Game$write,Game$read]],
-  ["go_at",[1,0,9007199254740991]],
-  ["length_s",[1,30,1800]],
+  ["round",[kInt,0,4294967295]],
+  ["game",[kType,Game$validate,Game$write,Game$read]],
+  ["go_at",[kInt,0,9007199254740991]],
+  ["length_s",[kInt,30,1800]],
 ];
 
 export function MinigameStart$validate(v: MinigameStart, p: Seg[], i: Issue[]): void {
@@ -472,10 +472,10 @@ export function Placing$write(w: Writer, v: Placing, named: boolean): void {
 }
 
 const Placing$t: TFields = [
-  ["player",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["place",[1,1,40]],
-  ["score",[1,-2147483648,2147483647]],
-  ["coins",[1,0,65535]],
+  ["player",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["place",[kInt,1,40]],
+  ["score",[kInt,-2147483648,2147483647]],
+  ["coins",[kInt,0,65535]],
 ];
 
 export function Placing$validate(v: Placing, p: Seg[], i: Issue[]): void {

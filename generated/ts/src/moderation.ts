@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -43,7 +43,7 @@ export function ModerationAck$write(w: Writer, v: ModerationAck, named: boolean)
 }
 
 const ModerationAck$t: TFields = [
-  ["id",[1,0,4294967295]],
+  ["id",[kInt,0,4294967295]],
 ];
 
 export function ModerationAck$validate(v: ModerationAck, p: Seg[], i: Issue[]): void {
@@ -97,8 +97,8 @@ export function ModerationBlock$write(w: Writer, v: ModerationBlock, named: bool
 }
 
 const ModerationBlock$t: TFields = [
-  ["account",[2,0n,18446744073709551615n]],
-  ["block",[0]],
+  ["account",[kBig,0n,18446744073709551615n]],
+  ["block",[kBool]],
 ];
 
 export function ModerationBlock$validate(v: ModerationBlock, p: Seg[], i: Issue[]): void {
@@ -162,7 +162,7 @@ export function ModerationBlocked$write(w: Writer, v: ModerationBlocked, named: 
 }
 
 const ModerationBlocked$t: TFields = [
-  ["accounts",[9,[2,0n,18446744073709551615n],0,500]],
+  ["accounts",[kList,[kBig,0n,18446744073709551615n],0,500]],
 ];
 
 export function ModerationBlocked$validate(v: ModerationBlocked, p: Seg[], i: Issue[]): void {
@@ -226,7 +226,7 @@ export function ModerationQueue$write(w: Writer, v: ModerationQueue, named: bool
 }
 
 const ModerationQueue$t: TFields = [
-  ["open",[9,[12,QueueItem$validate,QueueItem$write,QueueItem$read],0,100]],
+  ["open",[kList,[kType,QueueItem$validate,QueueItem$write,QueueItem$read],0,100]],
 ];
 
 export function ModerationQueue$validate(v: ModerationQueue, p: Seg[], i: Issue[]): void {
@@ -286,9 +286,9 @@ export function ModerationWarning$write(w: Writer, v: ModerationWarning, named: 
 }
 
 const ModerationWarning$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["text",[6,1,500]],
-  ["strikes",[1,1,3]],
+  ["id",[kInt,0,4294967295]],
+  ["text",[kStr,1,500]],
+  ["strikes",[kInt,1,3]],
 ];
 
 export function ModerationWarning$validate(v: ModerationWarning, p: Seg[], i: Issue[]): void {
@@ -381,11 +381,11 @@ export function QueueItem$write(w: Writer, v: QueueItem, named: boolean): void {
 }
 
 const QueueItem$t: TFields = [
-  ["ticket",[1,0,4294967295]],
-  ["category",[12,ReportCategory$validate,ReportCategory$write,ReportCategory$read]],
-  ["target",[6,1,24]],
-  ["reports_24h",[1,0,65535]],
-  ["at",[1,0,9007199254740991]],
+  ["ticket",[kInt,0,4294967295]],
+  ["category",[kType,ReportCategory$validate,ReportCategory$write,ReportCategory$read]],
+  ["target",[kStr,1,24]],
+  ["reports_24h",[kInt,0,65535]],
+  ["at",[kInt,0,9007199254740991]],
 ];
 
 export function QueueItem$validate(v: QueueItem, p: Seg[], i: Issue[]): void {
@@ -515,8 +515,8 @@ export function ReportReceived$write(w: Writer, v: ReportReceived, named: boolea
 }
 
 const ReportReceived$t: TFields = [
-  ["ticket",[1,0,4294967295]],
-  ["auto_muted",[0]],
+  ["ticket",[kInt,0,4294967295]],
+  ["auto_muted",[kBool]],
 ];
 
 export function ReportReceived$validate(v: ReportReceived, p: Seg[], i: Issue[]): void {
@@ -614,11 +614,11 @@ export function ReportSubmit$write(w: Writer, v: ReportSubmit, named: boolean): 
 }
 
 const ReportSubmit$t: TFields = [
-  ["target",[6,9,9]],
-  ["category",[12,ReportCategory$validate,ReportCategory$write,ReportCategory$read]],
-  ["lines",[9,[1,0,4294967295],0,20]],
-  ["details",[6,0,1000]],
-  ["screenshot",[8,[7,0,262144]]],
+  ["target",[kStr,9,9]],
+  ["category",[kType,ReportCategory$validate,ReportCategory$write,ReportCategory$read]],
+  ["lines",[kList,[kInt,0,4294967295],0,20]],
+  ["details",[kStr,0,1000]],
+  ["screenshot",[kOpt,[kBin,0,262144]]],
 ];
 
 export function ReportSubmit$validate(v: ReportSubmit, p: Seg[], i: Issue[]): void {

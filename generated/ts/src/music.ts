@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -166,11 +166,11 @@ export function MusicJukebox$write(w: Writer, v: MusicJukebox, named: boolean): 
 }
 
 const MusicJukebox$t: TFields = [
-  ["now",[8,[6,0,40]]],
-  ["position_s",[3,100,-1125899906842624,1125899906842624,0]],
-  ["at",[1,0,9007199254740991]],
-  ["queue",[9,[6,1,40],0,20]],
-  ["volume",[3,100,0,100,1]],
+  ["now",[kOpt,[kStr,0,40]]],
+  ["position_s",[kQuant,100,-1125899906842624,1125899906842624,0]],
+  ["at",[kInt,0,9007199254740991]],
+  ["queue",[kList,[kStr,1,40],0,20]],
+  ["volume",[kQuant,100,0,100,1]],
 ];
 
 export function MusicJukebox$validate(v: MusicJukebox, p: Seg[], i: Issue[]): void {
@@ -241,7 +241,7 @@ export function MusicMix$write(w: Writer, v: MusicMix, named: boolean): void {
 }
 
 const MusicMix$t: TFields = [
-  ["gains",[11,[6,0,4294967295],[3,100,0,150,1],0,8]],
+  ["gains",[kMap,[kStr,0,4294967295],[kQuant,100,0,150,1],0,8]],
 ];
 
 export function MusicMix$validate(v: MusicMix, p: Seg[], i: Issue[]): void {
@@ -307,10 +307,10 @@ export function MusicNotes$write(w: Writer, v: MusicNotes, named: boolean): void
 }
 
 const MusicNotes$t: TFields = [
-  ["instrument",[12,Instrument$validate,Instrument$write,Instrument$read]],
-  ["notes",[7,1,16]],
-  ["offsets",[7,1,16]],
-  ["velocity",[3,100,0,100,1]],
+  ["instrument",[kType,Instrument$validate,Instrument$write,Instrument$read]],
+  ["notes",[kBin,1,16]],
+  ["offsets",[kBin,1,16]],
+  ["velocity",[kQuant,100,0,100,1]],
 ];
 
 export function MusicNotes$validate(v: MusicNotes, p: Seg[], i: Issue[]): void {
@@ -370,9 +370,9 @@ export function MusicNotesHeard$write(w: Writer, v: MusicNotesHeard, named: bool
 }
 
 const MusicNotesHeard$t: TFields = [
-  ["s",[6,9,9]],
-  ["instrument",[12,Instrument$validate,Instrument$write,Instrument$read]],
-  ["packed",[7,2,32]],
+  ["s",[kStr,9,9]],
+  ["instrument",[kType,Instrument$validate,Instrument$write,Instrument$read]],
+  ["packed",[kBin,2,32]],
 ];
 
 export function MusicNotesHeard$validate(v: MusicNotesHeard, p: Seg[], i: Issue[]): void {
@@ -420,7 +420,7 @@ export function MusicQueue$write(w: Writer, v: MusicQueue, named: boolean): void
 }
 
 const MusicQueue$t: TFields = [
-  ["track",[6,1,40]],
+  ["track",[kStr,1,40]],
 ];
 
 export function MusicQueue$validate(v: MusicQueue, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -257,17 +257,17 @@ export function NoticeBody$write(w: Writer, v: NoticeBody, named: boolean): void
 }
 
 const NoticeBody$t2: TFields = [
-  ["at",[1,0,9007199254740991]],
-  ["downtime_s",[1,0,65535]],
+  ["at",[kInt,0,9007199254740991]],
+  ["downtime_s",[kInt,0,65535]],
 ];
 
 const NoticeBody$t5: TFields = [
-  ["name",[6,1,24]],
-  ["key",[6,1,48]],
+  ["name",[kStr,1,24]],
+  ["key",[kStr,1,48]],
 ];
 
 const NoticeBody$t: TVariants = [
-  ["Text",[6,1,500]],
+  ["Text",[kStr,1,500]],
   ["Restart",NoticeBody$t2,1],
   ["NewBuild"],
   ["Feat",NoticeBody$t5,1],
@@ -337,9 +337,9 @@ export function NoticeBroadcast$write(w: Writer, v: NoticeBroadcast, named: bool
 }
 
 const NoticeBroadcast$t: TFields = [
-  ["level",[12,Level$validate,Level$write,Level$read]],
-  ["body",[12,NoticeBody$validate,NoticeBody$write,NoticeBody$read]],
-  ["to",[8,[6,9,9]]],
+  ["level",[kType,Level$validate,Level$write,Level$read]],
+  ["body",[kType,NoticeBody$validate,NoticeBody$write,NoticeBody$read]],
+  ["to",[kOpt,[kStr,9,9]]],
 ];
 
 export function NoticeBroadcast$validate(v: NoticeBroadcast, p: Seg[], i: Issue[]): void {
@@ -387,7 +387,7 @@ export function NoticeDismiss$write(w: Writer, v: NoticeDismiss, named: boolean)
 }
 
 const NoticeDismiss$t: TFields = [
-  ["id",[1,0,4294967295]],
+  ["id",[kInt,0,4294967295]],
 ];
 
 export function NoticeDismiss$validate(v: NoticeDismiss, p: Seg[], i: Issue[]): void {
@@ -463,10 +463,10 @@ export function NoticeShow$write(w: Writer, v: NoticeShow, named: boolean): void
 }
 
 const NoticeShow$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["level",[12,Level$validate,Level$write,Level$read]],
-  ["body",[12,NoticeBody$validate,NoticeBody$write,NoticeBody$read]],
-  ["ttl_s",[8,[1,0,65535]]],
+  ["id",[kInt,0,4294967295]],
+  ["level",[kType,Level$validate,Level$write,Level$read]],
+  ["body",[kType,NoticeBody$validate,NoticeBody$write,NoticeBody$read]],
+  ["ttl_s",[kOpt,[kInt,0,65535]]],
 ];
 
 export function NoticeShow$validate(v: NoticeShow, p: Seg[], i: Issue[]): void {

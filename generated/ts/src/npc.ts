@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -123,9 +123,9 @@ export function NpcBark$write(w: Writer, v: NpcBark, named: boolean): void {
 }
 
 const NpcBark$t: TFields = [
-  ["npc",[1,0,4294967295]],
-  ["line",[1,0,65535]],
-  ["secs",[1,1,10]],
+  ["npc",[kInt,0,4294967295]],
+  ["line",[kInt,0,65535]],
+  ["secs",[kInt,1,10]],
 ];
 
 export function NpcBark$validate(v: NpcBark, p: Seg[], i: Issue[]): void {
@@ -173,7 +173,7 @@ export function NpcBye$write(w: Writer, v: NpcBye, named: boolean): void {
 }
 
 const NpcBye$t: TFields = [
-  ["npc",[1,0,4294967295]],
+  ["npc",[kInt,0,4294967295]],
 ];
 
 export function NpcBye$validate(v: NpcBye, p: Seg[], i: Issue[]): void {
@@ -237,8 +237,8 @@ export function NpcChoose$write(w: Writer, v: NpcChoose, named: boolean): void {
 }
 
 const NpcChoose$t: TFields = [
-  ["node",[1,0,4294967295]],
-  ["choice",[8,[1,0,3]]],
+  ["node",[kInt,0,4294967295]],
+  ["choice",[kOpt,[kInt,0,3]]],
 ];
 
 export function NpcChoose$validate(v: NpcChoose, p: Seg[], i: Issue[]): void {
@@ -298,9 +298,9 @@ export function NpcFriendship$write(w: Writer, v: NpcFriendship, named: boolean)
 }
 
 const NpcFriendship$t: TFields = [
-  ["npc",[1,0,4294967295]],
-  ["hearts",[3,10,0,100,1]],
-  ["mood",[12,Mood$validate,Mood$write,Mood$read]],
+  ["npc",[kInt,0,4294967295]],
+  ["hearts",[kQuant,10,0,100,1]],
+  ["mood",[kType,Mood$validate,Mood$write,Mood$read]],
 ];
 
 export function NpcFriendship$validate(v: NpcFriendship, p: Seg[], i: Issue[]): void {
@@ -354,8 +354,8 @@ export function NpcGift$write(w: Writer, v: NpcGift, named: boolean): void {
 }
 
 const NpcGift$t: TFields = [
-  ["npc",[1,0,4294967295]],
-  ["slot",[1,0,47]],
+  ["npc",[kInt,0,4294967295]],
+  ["slot",[kInt,0,47]],
 ];
 
 export function NpcGift$validate(v: NpcGift, p: Seg[], i: Issue[]): void {
@@ -459,12 +459,12 @@ export function NpcLine$write(w: Writer, v: NpcLine, named: boolean): void {
 }
 
 const NpcLine$t: TFields = [
-  ["npc",[1,0,4294967295]],
-  ["node",[1,0,4294967295]],
-  ["text",[6,1,400]],
-  ["choices",[9,[6,1,80],0,4]],
-  ["mood",[12,Mood$validate,Mood$write,Mood$read]],
-  ["voice",[8,[6,0,48]]],
+  ["npc",[kInt,0,4294967295]],
+  ["node",[kInt,0,4294967295]],
+  ["text",[kStr,1,400]],
+  ["choices",[kList,[kStr,1,80],0,4]],
+  ["mood",[kType,Mood$validate,Mood$write,Mood$read]],
+  ["voice",[kOpt,[kStr,0,48]]],
 ];
 
 export function NpcLine$validate(v: NpcLine, p: Seg[], i: Issue[]): void {
@@ -512,7 +512,7 @@ export function NpcTalk$write(w: Writer, v: NpcTalk, named: boolean): void {
 }
 
 const NpcTalk$t: TFields = [
-  ["npc",[1,0,4294967295]],
+  ["npc",[kInt,0,4294967295]],
 ];
 
 export function NpcTalk$validate(v: NpcTalk, p: Seg[], i: Issue[]): void {

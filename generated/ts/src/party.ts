@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -71,9 +71,9 @@ export function Member$write(w: Writer, v: Member, named: boolean): void {
 }
 
 const Member$t: TFields = [
-  ["player",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["leader",[0]],
-  ["map",[10,[3,10,-50000,50000,1],2]],
+  ["player",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["leader",[kBool]],
+  ["map",[kFixed,[kQuant,10,-50000,50000,1],2]],
 ];
 
 export function Member$validate(v: Member, p: Seg[], i: Issue[]): void {
@@ -118,7 +118,7 @@ export function PartyInvite$write(w: Writer, v: PartyInvite, named: boolean): vo
 }
 
 const PartyInvite$t: TFields = [
-  ["s",[6,9,9]],
+  ["s",[kStr,9,9]],
 ];
 
 export function PartyInvite$validate(v: PartyInvite, p: Seg[], i: Issue[]): void {
@@ -178,9 +178,9 @@ export function PartyInvited$write(w: Writer, v: PartyInvited, named: boolean): 
 }
 
 const PartyInvited$t: TFields = [
-  ["party",[1,0,4294967295]],
-  ["by",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["size",[1,1,8]],
+  ["party",[kInt,0,4294967295]],
+  ["by",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["size",[kInt,1,8]],
 ];
 
 export function PartyInvited$validate(v: PartyInvited, p: Seg[], i: Issue[]): void {
@@ -228,7 +228,7 @@ export function PartyJoin$write(w: Writer, v: PartyJoin, named: boolean): void {
 }
 
 const PartyJoin$t: TFields = [
-  ["party",[1,0,4294967295]],
+  ["party",[kInt,0,4294967295]],
 ];
 
 export function PartyJoin$validate(v: PartyJoin, p: Seg[], i: Issue[]): void {
@@ -286,7 +286,7 @@ export function PartyLeave$write(w: Writer, v: PartyLeave, named: boolean): void
 }
 
 const PartyLeave$t: TFields = [
-  ["kick",[8,[6,9,9]]],
+  ["kick",[kOpt,[kStr,9,9]]],
 ];
 
 export function PartyLeave$validate(v: PartyLeave, p: Seg[], i: Issue[]): void {
@@ -364,8 +364,8 @@ export function PartyPing$write(w: Writer, v: PartyPing, named: boolean): void {
 }
 
 const PartyPing$t: TFields = [
-  ["at",[10,[3,10,-50000,50000,1],2]],
-  ["by",[8,[6,9,9]]],
+  ["at",[kFixed,[kQuant,10,-50000,50000,1],2]],
+  ["by",[kOpt,[kStr,9,9]]],
 ];
 
 export function PartyPing$validate(v: PartyPing, p: Seg[], i: Issue[]): void {
@@ -413,7 +413,7 @@ export function PartyPromote$write(w: Writer, v: PartyPromote, named: boolean): 
 }
 
 const PartyPromote$t: TFields = [
-  ["s",[6,9,9]],
+  ["s",[kStr,9,9]],
 ];
 
 export function PartyPromote$validate(v: PartyPromote, p: Seg[], i: Issue[]): void {
@@ -499,9 +499,9 @@ export function PartyState$write(w: Writer, v: PartyState, named: boolean): void
 }
 
 const PartyState$t: TFields = [
-  ["party",[1,0,4294967295]],
-  ["members",[9,[12,Member$validate,Member$write,Member$read],1,8]],
-  ["quest",[8,[6,0,48]]],
+  ["party",[kInt,0,4294967295]],
+  ["members",[kList,[kType,Member$validate,Member$write,Member$read],1,8]],
+  ["quest",[kOpt,[kStr,0,48]]],
 ];
 
 export function PartyState$validate(v: PartyState, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -57,9 +57,9 @@ export function PetAdopt$write(w: Writer, v: PetAdopt, named: boolean): void {
 }
 
 const PetAdopt$t: TFields = [
-  ["kind",[12,PetKind$validate,PetKind$write,PetKind$read]],
-  ["name",[6,1,16]],
-  ["colour",[1,0,16777215]],
+  ["kind",[kType,PetKind$validate,PetKind$write,PetKind$read]],
+  ["name",[kStr,1,16]],
+  ["colour",[kInt,0,16777215]],
 ];
 
 export function PetAdopt$validate(v: PetAdopt, p: Seg[], i: Issue[]): void {
@@ -144,12 +144,12 @@ export function PetCard$write(w: Writer, v: PetCard, named: boolean): void {
 }
 
 const PetCard$t: TFields = [
-  ["entity",[8,[1,0,4294967295]]],
-  ["kind",[12,PetKind$validate,PetKind$write,PetKind$read]],
-  ["name",[6,1,16]],
-  ["hunger",[3,100,0,100,1]],
-  ["tricks",[7,0,16]],
-  ["age_days",[1,0,65535]],
+  ["entity",[kOpt,[kInt,0,4294967295]]],
+  ["kind",[kType,PetKind$validate,PetKind$write,PetKind$read]],
+  ["name",[kStr,1,16]],
+  ["hunger",[kQuant,100,0,100,1]],
+  ["tricks",[kBin,0,16]],
+  ["age_days",[kInt,0,65535]],
 ];
 
 export function PetCard$validate(v: PetCard, p: Seg[], i: Issue[]): void {
@@ -323,16 +323,16 @@ export function PetCommand$write(w: Writer, v: PetCommand, named: boolean): void
 }
 
 const PetCommand$t4: TFields = [
-  ["stick",[1,0,4294967295]],
-  ["strength",[3,100,0,100,1]],
+  ["stick",[kInt,0,4294967295]],
+  ["strength",[kQuant,100,0,100,1]],
 ];
 
 const PetCommand$t: TVariants = [
   ["Follow"],
   ["Stay"],
-  ["GoTo",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["GoTo",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
   ["Fetch",PetCommand$t4,1],
-  ["Trick",[1,0,255]],
+  ["Trick",[kInt,0,255]],
 ];
 
 export function PetCommand$validate(v: PetCommand, p: Seg[], i: Issue[]): void {
@@ -377,7 +377,7 @@ export function PetFeed$write(w: Writer, v: PetFeed, named: boolean): void {
 }
 
 const PetFeed$t: TFields = [
-  ["slot",[1,0,47]],
+  ["slot",[kInt,0,47]],
 ];
 
 export function PetFeed$validate(v: PetFeed, p: Seg[], i: Issue[]): void {
@@ -501,7 +501,7 @@ export function PetOrder$write(w: Writer, v: PetOrder, named: boolean): void {
 }
 
 const PetOrder$t: TFields = [
-  ["command",[12,PetCommand$validate,PetCommand$write,PetCommand$read]],
+  ["command",[kType,PetCommand$validate,PetCommand$write,PetCommand$read]],
 ];
 
 export function PetOrder$validate(v: PetOrder, p: Seg[], i: Issue[]): void {
@@ -561,9 +561,9 @@ export function PetReact$write(w: Writer, v: PetReact, named: boolean): void {
 }
 
 const PetReact$t: TFields = [
-  ["entity",[1,0,4294967295]],
-  ["anim",[6,1,24]],
-  ["obeyed",[0]],
+  ["entity",[kInt,0,4294967295]],
+  ["anim",[kStr,1,24]],
+  ["obeyed",[kBool]],
 ];
 
 export function PetReact$validate(v: PetReact, p: Seg[], i: Issue[]): void {
@@ -611,7 +611,7 @@ export function PetSummon$write(w: Writer, v: PetSummon, named: boolean): void {
 }
 
 const PetSummon$t: TFields = [
-  ["out",[0]],
+  ["out",[kBool]],
 ];
 
 export function PetSummon$validate(v: PetSummon, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -128,9 +128,9 @@ export function PhotoLens$write(w: Writer, v: PhotoLens, named: boolean): void {
 }
 
 const PhotoLens$t: TFields = [
-  ["fov",[3,10,100,1200,1]],
-  ["roll",[3,1000,-785,785,1]],
-  ["focus",[3,10,3,5000,1]],
+  ["fov",[kQuant,10,100,1200,1]],
+  ["roll",[kQuant,1000,-785,785,1]],
+  ["focus",[kQuant,10,3,5000,1]],
 ];
 
 export function PhotoLens$validate(v: PhotoLens, p: Seg[], i: Issue[]): void {
@@ -178,7 +178,7 @@ export function PhotoLike$write(w: Writer, v: PhotoLike, named: boolean): void {
 }
 
 const PhotoLike$t: TFields = [
-  ["photo",[2,0n,18446744073709551615n]],
+  ["photo",[kBig,0n,18446744073709551615n]],
 ];
 
 export function PhotoLike$validate(v: PhotoLike, p: Seg[], i: Issue[]): void {
@@ -226,7 +226,7 @@ export function PhotoMode$write(w: Writer, v: PhotoMode, named: boolean): void {
 }
 
 const PhotoMode$t: TFields = [
-  ["on",[0]],
+  ["on",[kBool]],
 ];
 
 export function PhotoMode$validate(v: PhotoMode, p: Seg[], i: Issue[]): void {
@@ -280,8 +280,8 @@ export function PhotoModeShown$write(w: Writer, v: PhotoModeShown, named: boolea
 }
 
 const PhotoModeShown$t: TFields = [
-  ["s",[6,9,9]],
-  ["on",[0]],
+  ["s",[kStr,9,9]],
+  ["on",[kBool]],
 ];
 
 export function PhotoModeShown$validate(v: PhotoModeShown, p: Seg[], i: Issue[]): void {
@@ -347,10 +347,10 @@ export function PhotoPosted$write(w: Writer, v: PhotoPosted, named: boolean): vo
 }
 
 const PhotoPosted$t: TFields = [
-  ["photo",[2,0n,18446744073709551615n]],
-  ["by",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["caption",[6,0,140]],
-  ["thumb",[7,64,32768]],
+  ["photo",[kBig,0n,18446744073709551615n]],
+  ["by",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["caption",[kStr,0,140]],
+  ["thumb",[kBin,64,32768]],
 ];
 
 export function PhotoPosted$validate(v: PhotoPosted, p: Seg[], i: Issue[]): void {
@@ -438,11 +438,11 @@ export function PhotoShare$write(w: Writer, v: PhotoShare, named: boolean): void
 }
 
 const PhotoShare$t: TFields = [
-  ["caption",[6,0,140]],
-  ["thumb",[7,64,32768]],
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["tagged",[9,[6,9,9],0,8]],
-  ["filter",[12,PhotoFilter$validate,PhotoFilter$write,PhotoFilter$read]],
+  ["caption",[kStr,0,140]],
+  ["thumb",[kBin,64,32768]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["tagged",[kList,[kStr,9,9],0,8]],
+  ["filter",[kType,PhotoFilter$validate,PhotoFilter$write,PhotoFilter$read]],
 ];
 
 export function PhotoShare$validate(v: PhotoShare, p: Seg[], i: Issue[]): void {

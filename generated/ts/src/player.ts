@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, mapEntries, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -208,11 +208,11 @@ export function PlayerCorrection$write(w: Writer, v: PlayerCorrection, named: bo
 }
 
 const PlayerCorrection$t: TFields = [
-  ["pos",[10,[3,100,-500000,500000,1],3],["x","y","z"]],
-  ["heading",[3,1000,-3142,3142,1],"rotationY"],
-  ["accepted_seq",[1,0,4294967295]],
-  ["reason",[12,RejectReason$validate,RejectReason$write,RejectReason$read]],
-  ["medium",[12,Medium$validate,Medium$write,Medium$read]],
+  ["pos",[kFixed,[kQuant,100,-500000,500000,1],3],["x","y","z"]],
+  ["heading",[kQuant,1000,-3142,3142,1],"rotationY"],
+  ["accepted_seq",[kInt,0,4294967295]],
+  ["reason",[kType,RejectReason$validate,RejectReason$write,RejectReason$read]],
+  ["medium",[kType,Medium$validate,Medium$write,Medium$read]],
 ];
 
 export function PlayerCorrection$validate(v: PlayerCorrection, p: Seg[], i: Issue[]): void {
@@ -285,9 +285,9 @@ export function PlayerHeartbeat$write(w: Writer, v: PlayerHeartbeat, named: bool
 }
 
 const PlayerHeartbeat$t: TFields = [
-  ["t",[1,0,9007199254740991]],
-  ["visible",[0]],
-  ["fps",[8,[1,0,255]]],
+  ["t",[kInt,0,9007199254740991]],
+  ["visible",[kBool]],
+  ["fps",[kOpt,[kInt,0,255]]],
 ];
 
 export function PlayerHeartbeat$validate(v: PlayerHeartbeat, p: Seg[], i: Issue[]): void {
@@ -366,9 +366,9 @@ export function PlayerIdentity$write(w: Writer, v: PlayerIdentity, named: boolea
 }
 
 const PlayerIdentity$t: TFields = [
-  ["s",[6,9,9]],
-  ["name",[8,[6,1,24]]],
-  ["colour",[8,[1,0,16777215]]],
+  ["s",[kStr,9,9]],
+  ["name",[kOpt,[kStr,1,24]]],
+  ["colour",[kOpt,[kInt,0,16777215]]],
 ];
 
 export function PlayerIdentity$validate(v: PlayerIdentity, p: Seg[], i: Issue[]): void {
@@ -438,9 +438,9 @@ export function PlayerJoin$write(w: Writer, v: PlayerJoin, named: boolean): void
 }
 
 const PlayerJoin$t: TFields = [
-  ["name",[6,0,24]],
-  ["colour",[1,0,16777215]],
-  ["outfit",[8,[1,0,65535]]],
+  ["name",[kStr,0,24]],
+  ["colour",[kInt,0,16777215]],
+  ["outfit",[kOpt,[kInt,0,65535]]],
 ];
 
 export function PlayerJoin$validate(v: PlayerJoin, p: Seg[], i: Issue[]): void {
@@ -534,13 +534,13 @@ export function PlayerJoined$write(w: Writer, v: PlayerJoined, named: boolean): 
 }
 
 const PlayerJoined$t: TFields = [
-  ["s",[6,9,9],"sessionId"],
-  ["name",[6,1,24]],
-  ["colour",[1,0,16777215]],
-  ["spawn",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["heading",[3,1000,-3142,3142,1]],
-  ["guest",[0]],
-  ["outfit",[8,[1,0,65535]]],
+  ["s",[kStr,9,9],"sessionId"],
+  ["name",[kStr,1,24]],
+  ["colour",[kInt,0,16777215]],
+  ["spawn",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["heading",[kQuant,1000,-3142,3142,1]],
+  ["guest",[kBool]],
+  ["outfit",[kOpt,[kInt,0,65535]]],
 ];
 
 export function PlayerJoined$validate(v: PlayerJoined, p: Seg[], i: Issue[]): void {
@@ -594,8 +594,8 @@ export function PlayerLeft$write(w: Writer, v: PlayerLeft, named: boolean): void
 }
 
 const PlayerLeft$t: TFields = [
-  ["s",[6,9,9],"sessionId"],
-  ["reason",[12,LeaveReason$validate,LeaveReason$write,LeaveReason$read]],
+  ["s",[kStr,9,9],"sessionId"],
+  ["reason",[kType,LeaveReason$validate,LeaveReason$write,LeaveReason$read]],
 ];
 
 export function PlayerLeft$validate(v: PlayerLeft, p: Seg[], i: Issue[]): void {
@@ -703,11 +703,11 @@ export function PlayerMove$write(w: Writer, v: PlayerMove, named: boolean): void
 }
 
 const PlayerMove$t: TFields = [
-  ["p",[10,[3,100,-500000,500000,1],3],["x","y","z"]],
-  ["r",[3,1000,-3142,3142,1],"rotationY"],
-  ["t",[1,0,9007199254740991]],
-  ["seq",[8,[1,0,4294967295]]],
-  ["flags",[8,[12,MoveFlags$validate,MoveFlags$write,MoveFlags$read]]],
+  ["p",[kFixed,[kQuant,100,-500000,500000,1],3],["x","y","z"]],
+  ["r",[kQuant,1000,-3142,3142,1],"rotationY"],
+  ["t",[kInt,0,9007199254740991]],
+  ["seq",[kOpt,[kInt,0,4294967295]]],
+  ["flags",[kOpt,[kType,MoveFlags$validate,MoveFlags$write,MoveFlags$read]]],
 ];
 
 export function PlayerMove$validate(v: PlayerMove, p: Seg[], i: Issue[]): void {
@@ -822,12 +822,12 @@ export function PlayerMoveRelayed$write(w: Writer, v: PlayerMoveRelayed, named: 
 }
 
 const PlayerMoveRelayed$t: TFields = [
-  ["s",[6,9,9],"sessionId"],
-  ["p",[10,[3,100,-500000,500000,1],3],["x","y","z"]],
-  ["r",[3,1000,-3142,3142,1],"rotationY"],
-  ["t",[1,0,9007199254740991]],
-  ["seq",[8,[1,0,4294967295]]],
-  ["flags",[8,[12,MoveFlags$validate,MoveFlags$write,MoveFlags$read]]],
+  ["s",[kStr,9,9],"sessionId"],
+  ["p",[kFixed,[kQuant,100,-500000,500000,1],3],["x","y","z"]],
+  ["r",[kQuant,1000,-3142,3142,1],"rotationY"],
+  ["t",[kInt,0,9007199254740991]],
+  ["seq",[kOpt,[kInt,0,4294967295]]],
+  ["flags",[kOpt,[kType,MoveFlags$validate,MoveFlags$write,MoveFlags$read]]],
 ];
 
 export function PlayerMoveRelayed$validate(v: PlayerMoveRelayed, p: Seg[], i: Issue[]): void {
@@ -875,7 +875,7 @@ export function PlayerRename$write(w: Writer, v: PlayerRename, named: boolean): 
 }
 
 const PlayerRename$t: TFields = [
-  ["name",[6,3,24]],
+  ["name",[kStr,3,24]],
 ];
 
 export function PlayerRename$validate(v: PlayerRename, p: Seg[], i: Issue[]): void {
@@ -938,9 +938,9 @@ export function PlayerRest$write(w: Writer, v: PlayerRest, named: boolean): void
 }
 
 const PlayerRest$t: TFields = [
-  ["s",[6,9,9]],
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["heading",[3,1000,-3142,3142,1]],
+  ["s",[kStr,9,9]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["heading",[kQuant,1000,-3142,3142,1]],
 ];
 
 export function PlayerRest$validate(v: PlayerRest, p: Seg[], i: Issue[]): void {
@@ -1004,7 +1004,7 @@ export function PlayerRoster$write(w: Writer, v: PlayerRoster, named: boolean): 
 }
 
 const PlayerRoster$t: TFields = [
-  ["players",[9,[12,RosterEntry$validate,RosterEntry$write,RosterEntry$read],0,39]],
+  ["players",[kList,[kType,RosterEntry$validate,RosterEntry$write,RosterEntry$read],0,39]],
 ];
 
 export function PlayerRoster$validate(v: PlayerRoster, p: Seg[], i: Issue[]): void {
@@ -1117,13 +1117,13 @@ export function ProfileCard$write(w: Writer, v: ProfileCard, named: boolean): vo
 }
 
 const ProfileCard$t: TFields = [
-  ["s",[6,9,9]],
-  ["account",[8,[2,0n,18446744073709551615n]]],
-  ["member_since",[8,[1,0,9007199254740991]]],
-  ["bio",[6,0,160]],
-  ["showcase",[9,[6,1,32],0,6]],
-  ["walked_m",[3,0.5,-1125899906842624,1125899906842624,0]],
-  ["hours",[1,0,4294967295]],
+  ["s",[kStr,9,9]],
+  ["account",[kOpt,[kBig,0n,18446744073709551615n]]],
+  ["member_since",[kOpt,[kInt,0,9007199254740991]]],
+  ["bio",[kStr,0,160]],
+  ["showcase",[kList,[kStr,1,32],0,6]],
+  ["walked_m",[kQuant,0.5,-1125899906842624,1125899906842624,0]],
+  ["hours",[kInt,0,4294967295]],
 ];
 
 export function ProfileCard$validate(v: ProfileCard, p: Seg[], i: Issue[]): void {
@@ -1171,7 +1171,7 @@ export function ProfileRequest$write(w: Writer, v: ProfileRequest, named: boolea
 }
 
 const ProfileRequest$t: TFields = [
-  ["s",[6,9,9]],
+  ["s",[kStr,9,9]],
 ];
 
 export function ProfileRequest$validate(v: ProfileRequest, p: Seg[], i: Issue[]): void {
@@ -1338,12 +1338,12 @@ export function RosterEntry$write(w: Writer, v: RosterEntry, named: boolean): vo
 }
 
 const RosterEntry$t: TFields = [
-  ["s",[6,9,9]],
-  ["name",[6,1,24]],
-  ["colour",[1,0,16777215]],
-  ["p",[10,[3,100,-500000,500000,1],3]],
-  ["vehicle",[8,[1,0,4294967295]]],
-  ["guest",[0]],
+  ["s",[kStr,9,9]],
+  ["name",[kStr,1,24]],
+  ["colour",[kInt,0,16777215]],
+  ["p",[kFixed,[kQuant,100,-500000,500000,1],3]],
+  ["vehicle",[kOpt,[kInt,0,4294967295]]],
+  ["guest",[kBool]],
 ];
 
 export function RosterEntry$validate(v: RosterEntry, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -75,10 +75,10 @@ export function BoardNote$write(w: Writer, v: BoardNote, named: boolean): void {
 }
 
 const BoardNote$t: TFields = [
-  ["by",[6,1,24]],
-  ["text",[6,1,280]],
-  ["pos",[10,[3,100,0,100,1],2]],
-  ["tilt",[1,-15,15]],
+  ["by",[kStr,1,24]],
+  ["text",[kStr,1,280]],
+  ["pos",[kFixed,[kQuant,100,0,100,1],2]],
+  ["tilt",[kInt,-15,15]],
 ];
 
 export function BoardNote$validate(v: BoardNote, p: Seg[], i: Issue[]): void {
@@ -149,8 +149,8 @@ export function PropsBoard$write(w: Writer, v: PropsBoard, named: boolean): void
 }
 
 const PropsBoard$t: TFields = [
-  ["board",[1,0,4294967295]],
-  ["notes",[11,[1,0,4294967295],[12,BoardNote$validate,BoardNote$write,BoardNote$read],0,30]],
+  ["board",[kInt,0,4294967295]],
+  ["notes",[kMap,[kInt,0,4294967295],[kType,BoardNote$validate,BoardNote$write,BoardNote$read],0,30]],
 ];
 
 export function PropsBoard$validate(v: PropsBoard, p: Seg[], i: Issue[]): void {
@@ -210,9 +210,9 @@ export function PropsNote$write(w: Writer, v: PropsNote, named: boolean): void {
 }
 
 const PropsNote$t: TFields = [
-  ["board",[1,0,4294967295]],
-  ["text",[6,1,280]],
-  ["paper",[1,0,7]],
+  ["board",[kInt,0,4294967295]],
+  ["text",[kStr,1,280]],
+  ["paper",[kInt,0,7]],
 ];
 
 export function PropsNote$validate(v: PropsNote, p: Seg[], i: Issue[]): void {
@@ -297,11 +297,11 @@ export function PropsState$write(w: Writer, v: PropsState, named: boolean): void
 }
 
 const PropsState$t: TFields = [
-  ["prop",[1,0,4294967295]],
-  ["state",[1,0,255]],
-  ["phase",[3,1000,0,1000,1]],
-  ["amplitude",[3,100,-9000,9000,1]],
-  ["by",[8,[6,9,9]]],
+  ["prop",[kInt,0,4294967295]],
+  ["state",[kInt,0,255]],
+  ["phase",[kQuant,1000,0,1000,1]],
+  ["amplitude",[kQuant,100,-9000,9000,1]],
+  ["by",[kOpt,[kStr,9,9]]],
 ];
 
 export function PropsState$validate(v: PropsState, p: Seg[], i: Issue[]): void {
@@ -355,8 +355,8 @@ export function PropsUse$write(w: Writer, v: PropsUse, named: boolean): void {
 }
 
 const PropsUse$t: TFields = [
-  ["prop",[1,0,4294967295]],
-  ["verb",[1,0,7]],
+  ["prop",[kInt,0,4294967295]],
+  ["verb",[kInt,0,7]],
 ];
 
 export function PropsUse$validate(v: PropsUse, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -230,22 +230,22 @@ export function Objective$write(w: Writer, v: Objective, named: boolean): void {
 }
 
 const Objective$t1: TFields = [
-  ["item",[6,1,32]],
-  ["count",[1,0,65535]],
-  ["npc",[1,0,4294967295]],
+  ["item",[kStr,1,32]],
+  ["count",[kInt,0,65535]],
+  ["npc",[kInt,0,4294967295]],
 ];
 
 const Objective$t2: TFields = [
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["radius",[3,10,10,1000,1]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["radius",[kQuant,10,10,1000,1]],
 ];
 
 const Objective$t: TVariants = [
   ["Deliver",Objective$t1,1],
   ["Reach",Objective$t2,1],
-  ["Talk",[1,0,4294967295]],
-  ["Catch",[6,1,32]],
-  ["Spot",[12,Species$validate,Species$write,Species$read]],
+  ["Talk",[kInt,0,4294967295]],
+  ["Catch",[kStr,1,32]],
+  ["Spot",[kType,Species$validate,Species$write,Species$read]],
 ];
 
 export function Objective$validate(v: Objective, p: Seg[], i: Issue[]): void {
@@ -296,8 +296,8 @@ export function QuestAnswer$write(w: Writer, v: QuestAnswer, named: boolean): vo
 }
 
 const QuestAnswer$t: TFields = [
-  ["quest",[6,1,48]],
-  ["accept",[0]],
+  ["quest",[kStr,1,48]],
+  ["accept",[kBool]],
 ];
 
 export function QuestAnswer$validate(v: QuestAnswer, p: Seg[], i: Issue[]): void {
@@ -381,8 +381,8 @@ export function QuestJournal$write(w: Writer, v: QuestJournal, named: boolean): 
 }
 
 const QuestJournal$t: TFields = [
-  ["quests",[11,[6,0,4294967295],[12,QuestState$validate,QuestState$write,QuestState$read],0,64]],
-  ["tracked",[8,[6,1,48]]],
+  ["quests",[kMap,[kStr,0,4294967295],[kType,QuestState$validate,QuestState$write,QuestState$read],0,64]],
+  ["tracked",[kOpt,[kStr,1,48]]],
 ];
 
 export function QuestJournal$validate(v: QuestJournal, p: Seg[], i: Issue[]): void {
@@ -486,11 +486,11 @@ export function QuestOffer$write(w: Writer, v: QuestOffer, named: boolean): void
 }
 
 const QuestOffer$t: TFields = [
-  ["quest",[6,1,48]],
-  ["npc",[1,0,4294967295]],
-  ["objectives",[9,[12,Objective$validate,Objective$write,Objective$read],1,6]],
-  ["coins",[1,0,4294967295]],
-  ["items",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],0,4]],
+  ["quest",[kStr,1,48]],
+  ["npc",[kInt,0,4294967295]],
+  ["objectives",[kList,[kType,Objective$validate,Objective$write,Objective$read],1,6]],
+  ["coins",[kInt,0,4294967295]],
+  ["items",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],0,4]],
 ];
 
 export function QuestOffer$validate(v: QuestOffer, p: Seg[], i: Issue[]): void {
@@ -570,9 +570,9 @@ export function QuestProgress$write(w: Writer, v: QuestProgress, named: boolean)
 }
 
 const QuestProgress$t: TFields = [
-  ["quest",[6,1,48]],
-  ["done",[11,[1,0,255],[1,0,65535],0,6]],
-  ["state",[12,QuestState$validate,QuestState$write,QuestState$read]],
+  ["quest",[kStr,1,48]],
+  ["done",[kMap,[kInt,0,255],[kInt,0,65535],0,6]],
+  ["state",[kType,QuestState$validate,QuestState$write,QuestState$read]],
 ];
 
 export function QuestProgress$validate(v: QuestProgress, p: Seg[], i: Issue[]): void {
@@ -706,7 +706,7 @@ export function QuestTrack$write(w: Writer, v: QuestTrack, named: boolean): void
 }
 
 const QuestTrack$t: TFields = [
-  ["quest",[8,[6,1,48]]],
+  ["quest",[kOpt,[kStr,1,48]]],
 ];
 
 export function QuestTrack$validate(v: QuestTrack, p: Seg[], i: Issue[]): void {
@@ -770,8 +770,8 @@ export function QuestTurnIn$write(w: Writer, v: QuestTurnIn, named: boolean): vo
 }
 
 const QuestTurnIn$t: TFields = [
-  ["quest",[6,1,48]],
-  ["choice",[8,[1,0,3]]],
+  ["quest",[kStr,1,48]],
+  ["choice",[kOpt,[kInt,0,3]]],
 ];
 
 export function QuestTurnIn$validate(v: QuestTurnIn, p: Seg[], i: Issue[]): void {

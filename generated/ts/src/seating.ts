@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -57,9 +57,9 @@ export function SeatingBlanket$write(w: Writer, v: SeatingBlanket, named: boolea
 }
 
 const SeatingBlanket$t: TFields = [
-  ["at",[12,WorldPos$validate,WorldPos$write,WorldPos$read]],
-  ["yaw",[3,100,-314,314,1]],
-  ["pattern",[1,0,11]],
+  ["at",[kType,WorldPos$validate,WorldPos$write,WorldPos$read]],
+  ["yaw",[kQuant,100,-314,314,1]],
+  ["pattern",[kInt,0,11]],
 ];
 
 export function SeatingBlanket$validate(v: SeatingBlanket, p: Seg[], i: Issue[]): void {
@@ -132,8 +132,8 @@ export function SeatingOccupancy$write(w: Writer, v: SeatingOccupancy, named: bo
 }
 
 const SeatingOccupancy$t: TFields = [
-  ["seat",[1,0,4294967295]],
-  ["places",[9,[8,[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],0,6]],
+  ["seat",[kInt,0,4294967295]],
+  ["places",[kList,[kOpt,[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],0,6]],
 ];
 
 export function SeatingOccupancy$validate(v: SeatingOccupancy, p: Seg[], i: Issue[]): void {
@@ -194,8 +194,8 @@ export function SeatingSit$write(w: Writer, v: SeatingSit, named: boolean): void
 }
 
 const SeatingSit$t: TFields = [
-  ["seat",[8,[1,0,4294967295]]],
-  ["place",[1,0,5]],
+  ["seat",[kOpt,[kInt,0,4294967295]]],
+  ["place",[kInt,0,5]],
 ];
 
 export function SeatingSit$validate(v: SeatingSit, p: Seg[], i: Issue[]): void {

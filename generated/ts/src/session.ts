@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -348,25 +348,25 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
 }
 
 const SessionError$t2: TFields = [
-  ["reason",[12,RevokeReason$validate,RevokeReason$write,RevokeReason$read]],
+  ["reason",[kType,RevokeReason$validate,RevokeReason$write,RevokeReason$read]],
 ];
 
 const SessionError$t3: TFields = [
-  ["until",[8,[1,0,9007199254740991]]],
-  ["reason",[6,0,200]],
+  ["until",[kOpt,[kInt,0,9007199254740991]]],
+  ["reason",[kStr,0,200]],
 ];
 
 const SessionError$t5: TFields = [
-  ["min_protocol",[1,0,65535]],
+  ["min_protocol",[kInt,0,65535]],
 ];
 
 const SessionError$t: TVariants = [
   ["TokenExpired"],
   ["TokenRevoked",SessionError$t2,1],
   ["Banned",SessionError$t3,1],
-  ["RoomFull",[1,0,255]],
+  ["RoomFull",[kInt,0,255]],
   ["Outdated",SessionError$t5,1],
-  ["RateLimited",[1,0,4294967295]],
+  ["RateLimited",[kInt,0,4294967295]],
 ];
 
 export function SessionError$validate(v: SessionError, p: Seg[], i: Issue[]): void {
@@ -417,8 +417,8 @@ export function SessionFailed$write(w: Writer, v: SessionFailed, named: boolean)
 }
 
 const SessionFailed$t: TFields = [
-  ["error",[12,SessionError$validate,SessionError$write,SessionError$read]],
-  ["fatal",[0]],
+  ["error",[kType,SessionError$validate,SessionError$write,SessionError$read]],
+  ["fatal",[kBool]],
 ];
 
 export function SessionFailed$validate(v: SessionFailed, p: Seg[], i: Issue[]): void {
@@ -506,11 +506,11 @@ export function SessionHello$write(w: Writer, v: SessionHello, named: boolean): 
 }
 
 const SessionHello$t: TFields = [
-  ["protocol",[1,0,65535]],
-  ["build",[6,1,32]],
-  ["token",[8,[6,16,2048]]],
-  ["locale",[6,2,12]],
-  ["resume",[8,[6,9,9]]],
+  ["protocol",[kInt,0,65535]],
+  ["build",[kStr,1,32]],
+  ["token",[kOpt,[kStr,16,2048]]],
+  ["locale",[kStr,2,12]],
+  ["resume",[kOpt,[kStr,9,9]]],
 ];
 
 export function SessionHello$validate(v: SessionHello, p: Seg[], i: Issue[]): void {
@@ -564,8 +564,8 @@ export function SessionKicked$write(w: Writer, v: SessionKicked, named: boolean)
 }
 
 const SessionKicked$t: TFields = [
-  ["reason",[6,1,48]],
-  ["permanent",[0]],
+  ["reason",[kStr,1,48]],
+  ["permanent",[kBool]],
 ];
 
 export function SessionKicked$validate(v: SessionKicked, p: Seg[], i: Issue[]): void {
@@ -616,7 +616,7 @@ export function SessionLeave$write(w: Writer, v: SessionLeave, named: boolean): 
 }
 
 const SessionLeave$t: TFields = [
-  ["navigating",[0]],
+  ["navigating",[kBool]],
 ];
 
 export function SessionLeave$validate(v: SessionLeave, p: Seg[], i: Issue[]): void {
@@ -676,9 +676,9 @@ export function SessionResumed$write(w: Writer, v: SessionResumed, named: boolea
 }
 
 const SessionResumed$t: TFields = [
-  ["gap_ms",[1,0,4294967295]],
-  ["dropped",[1,0,65535]],
-  ["grace_ms",[1,0,4294967295]],
+  ["gap_ms",[kInt,0,4294967295]],
+  ["dropped",[kInt,0,65535]],
+  ["grace_ms",[kInt,0,4294967295]],
 ];
 
 export function SessionResumed$validate(v: SessionResumed, p: Seg[], i: Issue[]): void {
@@ -726,7 +726,7 @@ export function SessionToken$write(w: Writer, v: SessionToken, named: boolean): 
 }
 
 const SessionToken$t: TFields = [
-  ["token",[6,16,2048]],
+  ["token",[kStr,16,2048]],
 ];
 
 export function SessionToken$validate(v: SessionToken, p: Seg[], i: Issue[]): void {
@@ -820,12 +820,12 @@ export function SessionWelcome$write(w: Writer, v: SessionWelcome, named: boolea
 }
 
 const SessionWelcome$t: TFields = [
-  ["s",[6,9,9],"sessionId"],
-  ["account",[8,[2,0n,18446744073709551615n]]],
-  ["server_time",[1,0,9007199254740991]],
-  ["occupancy",[1,1,40]],
-  ["resumed",[0]],
-  ["motd",[8,[6,0,200]]],
+  ["s",[kStr,9,9],"sessionId"],
+  ["account",[kOpt,[kBig,0n,18446744073709551615n]]],
+  ["server_time",[kInt,0,9007199254740991]],
+  ["occupancy",[kInt,1,40]],
+  ["resumed",[kBool]],
+  ["motd",[kOpt,[kStr,0,200]]],
 ];
 
 export function SessionWelcome$validate(v: SessionWelcome, p: Seg[], i: Issue[]): void {

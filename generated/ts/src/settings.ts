@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, checkLen, codec, duplicate, inF32, mapEntries, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, checkLen, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -140,10 +140,10 @@ export function Prefs$write(w: Writer, v: Prefs, named: boolean): void {
 }
 
 const Prefs$t: TFields = [
-  ["comfort",[12,Comfort$validate,Comfort$write,Comfort$read]],
-  ["sensitivity",[4,0.1,5]],
-  ["keys",[11,[6,0,4294967295],[6,1,16],0,64]],
-  ["locale",[8,[6,2,12]]],
+  ["comfort",[kType,Comfort$validate,Comfort$write,Comfort$read]],
+  ["sensitivity",[kF32,0.1,5]],
+  ["keys",[kMap,[kStr,0,4294967295],[kStr,1,16],0,64]],
+  ["locale",[kOpt,[kStr,2,12]]],
 ];
 
 export function Prefs$validate(v: Prefs, p: Seg[], i: Issue[]): void {
@@ -194,8 +194,8 @@ export function SettingsConflict$write(w: Writer, v: SettingsConflict, named: bo
 }
 
 const SettingsConflict$t: TFields = [
-  ["tried",[1,0,4294967295]],
-  ["current",[1,0,4294967295]],
+  ["tried",[kInt,0,4294967295]],
+  ["current",[kInt,0,4294967295]],
 ];
 
 export function SettingsConflict$validate(v: SettingsConflict, p: Seg[], i: Issue[]): void {
@@ -249,8 +249,8 @@ export function SettingsSave$write(w: Writer, v: SettingsSave, named: boolean): 
 }
 
 const SettingsSave$t: TFields = [
-  ["prefs",[12,Prefs$validate,Prefs$write,Prefs$read]],
-  ["rev",[1,0,4294967295]],
+  ["prefs",[kType,Prefs$validate,Prefs$write,Prefs$read]],
+  ["rev",[kInt,0,4294967295]],
 ];
 
 export function SettingsSave$validate(v: SettingsSave, p: Seg[], i: Issue[]): void {
@@ -316,10 +316,10 @@ export function SettingsSync$write(w: Writer, v: SettingsSync, named: boolean): 
 }
 
 const SettingsSync$t: TFields = [
-  ["rev",[1,0,4294967295]],
-  ["prefs",[12,Prefs$validate,Prefs$write,Prefs$read]],
-  ["device",[6,0,32]],
-  ["saved",[1,0,9007199254740991]],
+  ["rev",[kInt,0,4294967295]],
+  ["prefs",[kType,Prefs$validate,Prefs$write,Prefs$read]],
+  ["device",[kStr,0,32]],
+  ["saved",[kInt,0,9007199254740991]],
 ];
 
 export function SettingsSync$validate(v: SettingsSync, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -61,10 +61,10 @@ export function ShopBuy$write(w: Writer, v: ShopBuy, named: boolean): void {
 }
 
 const ShopBuy$t: TFields = [
-  ["shop",[6,1,24]],
-  ["item",[6,1,32]],
-  ["count",[1,1,99]],
-  ["seen_price",[1,0,4294967295]],
+  ["shop",[kStr,1,24]],
+  ["item",[kStr,1,32]],
+  ["count",[kInt,1,99]],
+  ["seen_price",[kInt,0,4294967295]],
 ];
 
 export function ShopBuy$validate(v: ShopBuy, p: Seg[], i: Issue[]): void {
@@ -112,7 +112,7 @@ export function ShopOpen$write(w: Writer, v: ShopOpen, named: boolean): void {
 }
 
 const ShopOpen$t: TFields = [
-  ["npc",[1,0,4294967295]],
+  ["npc",[kInt,0,4294967295]],
 ];
 
 export function ShopOpen$validate(v: ShopOpen, p: Seg[], i: Issue[]): void {
@@ -176,8 +176,8 @@ export function ShopReceipt$write(w: Writer, v: ShopReceipt, named: boolean): vo
 }
 
 const ShopReceipt$t: TFields = [
-  ["coins",[1,-2147483648,2147483647]],
-  ["refused",[8,[12,ShopRefusal$validate,ShopRefusal$write,ShopRefusal$read]]],
+  ["coins",[kInt,-2147483648,2147483647]],
+  ["refused",[kOpt,[kType,ShopRefusal$validate,ShopRefusal$write,ShopRefusal$read]]],
 ];
 
 export function ShopReceipt$validate(v: ShopReceipt, p: Seg[], i: Issue[]): void {
@@ -313,9 +313,9 @@ export function ShopSell$write(w: Writer, v: ShopSell, named: boolean): void {
 }
 
 const ShopSell$t: TFields = [
-  ["shop",[6,1,24]],
-  ["slot",[1,0,47]],
-  ["count",[1,1,999]],
+  ["shop",[kStr,1,24]],
+  ["slot",[kInt,0,47]],
+  ["count",[kInt,1,999]],
 ];
 
 export function ShopSell$validate(v: ShopSell, p: Seg[], i: Issue[]): void {
@@ -417,10 +417,10 @@ export function ShopStock$write(w: Writer, v: ShopStock, named: boolean): void {
 }
 
 const ShopStock$t: TFields = [
-  ["shop",[6,1,24]],
-  ["sells",[9,[12,StockLine$validate,StockLine$write,StockLine$read],0,80]],
-  ["buys",[11,[6,0,4294967295],[1,0,4294967295],0,80]],
-  ["restock",[1,0,9007199254740991]],
+  ["shop",[kStr,1,24]],
+  ["sells",[kList,[kType,StockLine$validate,StockLine$write,StockLine$read],0,80]],
+  ["buys",[kMap,[kStr,0,4294967295],[kInt,0,4294967295],0,80]],
+  ["restock",[kInt,0,9007199254740991]],
 ];
 
 export function ShopStock$validate(v: ShopStock, p: Seg[], i: Issue[]): void {
@@ -534,10 +534,10 @@ export function StockLine$write(w: Writer, v: StockLine, named: boolean): void {
 }
 
 const StockLine$t: TFields = [
-  ["item",[6,1,32]],
-  ["price",[1,0,4294967295]],
-  ["left",[8,[1,0,65535]]],
-  ["discount",[8,[3,100,0,90,1]]],
+  ["item",[kStr,1,32]],
+  ["price",[kInt,0,4294967295]],
+  ["left",[kOpt,[kInt,0,65535]]],
+  ["discount",[kOpt,[kQuant,100,0,90,1]]],
 ];
 
 export function StockLine$validate(v: StockLine, p: Seg[], i: Issue[]): void {

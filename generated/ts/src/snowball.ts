@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Relayed to nearby players, all of them: they simulate the arc. */
 export interface SnowballFlight {
@@ -89,10 +89,10 @@ export function SnowballFlight$write(w: Writer, v: SnowballFlight, named: boolea
 }
 
 const SnowballFlight$t: TFields = [
-  ["ball",[1,0,4294967295]],
-  ["by",[6,9,9]],
-  ["from",[10,[3,100,-500000,500000,1],3]],
-  ["vel",[10,[3,32,-960,960,1],3]],
+  ["ball",[kInt,0,4294967295]],
+  ["by",[kStr,9,9]],
+  ["from",[kFixed,[kQuant,100,-500000,500000,1],3]],
+  ["vel",[kFixed,[kQuant,32,-960,960,1],3]],
 ];
 
 export function SnowballFlight$validate(v: SnowballFlight, p: Seg[], i: Issue[]): void {
@@ -185,10 +185,10 @@ export function SnowballHit$write(w: Writer, v: SnowballHit, named: boolean): vo
 }
 
 const SnowballHit$t: TFields = [
-  ["ball",[1,0,4294967295]],
-  ["player",[8,[6,9,9]]],
-  ["snowman",[8,[1,0,4294967295]]],
-  ["splat_mm",[10,[1,-1000,1000],3]],
+  ["ball",[kInt,0,4294967295]],
+  ["player",[kOpt,[kStr,9,9]]],
+  ["snowman",[kOpt,[kInt,0,4294967295]]],
+  ["splat_mm",[kFixed,[kInt,-1000,1000],3]],
 ];
 
 export function SnowballHit$validate(v: SnowballHit, p: Seg[], i: Issue[]): void {
@@ -242,8 +242,8 @@ export function SnowballRoll$write(w: Writer, v: SnowballRoll, named: boolean): 
 }
 
 const SnowballRoll$t: TFields = [
-  ["snowman",[1,0,4294967295]],
-  ["dir",[3,100,-314,314,1]],
+  ["snowman",[kInt,0,4294967295]],
+  ["dir",[kQuant,100,-314,314,1]],
 ];
 
 export function SnowballRoll$validate(v: SnowballRoll, p: Seg[], i: Issue[]): void {
@@ -331,9 +331,9 @@ export function SnowballThrow$write(w: Writer, v: SnowballThrow, named: boolean)
 }
 
 const SnowballThrow$t: TFields = [
-  ["from",[10,[3,100,-500000,500000,1],3]],
-  ["vel",[10,[3,32,-960,960,1],3],["vx","vy","vz"]],
-  ["t",[1,0,9007199254740991]],
+  ["from",[kFixed,[kQuant,100,-500000,500000,1],3]],
+  ["vel",[kFixed,[kQuant,32,-960,960,1],3],["vx","vy","vz"]],
+  ["t",[kInt,0,9007199254740991]],
 ];
 
 export function SnowballThrow$validate(v: SnowballThrow, p: Seg[], i: Issue[]): void {

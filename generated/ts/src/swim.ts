@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
@@ -51,8 +51,8 @@ export function SwimBreath$write(w: Writer, v: SwimBreath, named: boolean): void
 }
 
 const SwimBreath$t: TFields = [
-  ["left",[3,100,0,100,1]],
-  ["gasp",[0]],
+  ["left",[kQuant,100,0,100,1]],
+  ["gasp",[kBool]],
 ];
 
 export function SwimBreath$validate(v: SwimBreath, p: Seg[], i: Issue[]): void {
@@ -106,8 +106,8 @@ export function SwimDive$write(w: Writer, v: SwimDive, named: boolean): void {
 }
 
 const SwimDive$t: TFields = [
-  ["depth",[3,100,0,4000,1]],
-  ["descending",[0]],
+  ["depth",[kQuant,100,0,4000,1]],
+  ["descending",[kBool]],
 ];
 
 export function SwimDive$validate(v: SwimDive, p: Seg[], i: Issue[]): void {
@@ -171,8 +171,8 @@ export function SwimFound$write(w: Writer, v: SwimFound, named: boolean): void {
 }
 
 const SwimFound$t: TFields = [
-  ["object",[1,0,4294967295]],
-  ["stack",[8,[12,ItemStack$validate,ItemStack$write,ItemStack$read]]],
+  ["object",[kInt,0,4294967295]],
+  ["stack",[kOpt,[kType,ItemStack$validate,ItemStack$write,ItemStack$read]]],
 ];
 
 export function SwimFound$validate(v: SwimFound, p: Seg[], i: Issue[]): void {
@@ -226,8 +226,8 @@ export function SwimMedium$write(w: Writer, v: SwimMedium, named: boolean): void
 }
 
 const SwimMedium$t: TFields = [
-  ["now",[12,Medium$validate,Medium$write,Medium$read]],
-  ["water_c",[1,-2,40]],
+  ["now",[kType,Medium$validate,Medium$write,Medium$read]],
+  ["water_c",[kInt,-2,40]],
 ];
 
 export function SwimMedium$validate(v: SwimMedium, p: Seg[], i: Issue[]): void {
@@ -275,7 +275,7 @@ export function SwimPickup$write(w: Writer, v: SwimPickup, named: boolean): void
 }
 
 const SwimPickup$t: TFields = [
-  ["object",[1,0,4294967295]],
+  ["object",[kInt,0,4294967295]],
 ];
 
 export function SwimPickup$validate(v: SwimPickup, p: Seg[], i: Issue[]): void {
@@ -349,9 +349,9 @@ export function SwimSplash$write(w: Writer, v: SwimSplash, named: boolean): void
 }
 
 const SwimSplash$t: TFields = [
-  ["s",[6,9,9]],
-  ["at",[10,[3,100,-500000,500000,1],2],["x","z"]],
-  ["fall",[3,10,0,500,1]],
+  ["s",[kStr,9,9]],
+  ["at",[kFixed,[kQuant,100,-500000,500000,1],2],["x","z"]],
+  ["fall",[kQuant,10,0,500,1]],
 ];
 
 export function SwimSplash$validate(v: SwimSplash, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -92,10 +92,10 @@ export function TeleportArrive$write(w: Writer, v: TeleportArrive, named: boolea
 }
 
 const TeleportArrive$t: TFields = [
-  ["p",[8,[10,[3,100,-500000,500000,1],3]]],
-  ["r",[3,1000,-3142,3142,1]],
-  ["refused",[8,[12,TeleportRefusal$validate,TeleportRefusal$write,TeleportRefusal$read]]],
-  ["cooldown_until",[1,0,9007199254740991]],
+  ["p",[kOpt,[kFixed,[kQuant,100,-500000,500000,1],3]]],
+  ["r",[kQuant,1000,-3142,3142,1]],
+  ["refused",[kOpt,[kType,TeleportRefusal$validate,TeleportRefusal$write,TeleportRefusal$read]]],
+  ["cooldown_until",[kInt,0,9007199254740991]],
 ];
 
 export function TeleportArrive$validate(v: TeleportArrive, p: Seg[], i: Issue[]): void {
@@ -211,7 +211,7 @@ export function TeleportTravel$write(w: Writer, v: TeleportTravel, named: boolea
 }
 
 const TeleportTravel$t: TFields = [
-  ["to",[1,0,65535]],
+  ["to",[kInt,0,65535]],
 ];
 
 export function TeleportTravel$validate(v: TeleportTravel, p: Seg[], i: Issue[]): void {
@@ -279,7 +279,7 @@ export function TeleportUnlocked$write(w: Writer, v: TeleportUnlocked, named: bo
 }
 
 const TeleportUnlocked$t: TFields = [
-  ["posts",[11,[1,0,65535],[6,1,32],0,40]],
+  ["posts",[kMap,[kInt,0,65535],[kStr,1,32],0,40]],
 ];
 
 export function TeleportUnlocked$validate(v: TeleportUnlocked, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -45,7 +45,7 @@ export function TradeCancel$write(w: Writer, v: TradeCancel, named: boolean): vo
 }
 
 const TradeCancel$t: TFields = [
-  ["trade",[1,0,4294967295]],
+  ["trade",[kInt,0,4294967295]],
 ];
 
 export function TradeCancel$validate(v: TradeCancel, p: Seg[], i: Issue[]): void {
@@ -105,9 +105,9 @@ export function TradeConfirm$write(w: Writer, v: TradeConfirm, named: boolean): 
 }
 
 const TradeConfirm$t: TFields = [
-  ["trade",[1,0,4294967295]],
-  ["rev",[1,0,65535]],
-  ["final_step",[0]],
+  ["trade",[kInt,0,4294967295]],
+  ["rev",[kInt,0,65535]],
+  ["final_step",[kBool]],
 ];
 
 export function TradeConfirm$validate(v: TradeConfirm, p: Seg[], i: Issue[]): void {
@@ -167,9 +167,9 @@ export function TradeInvite$write(w: Writer, v: TradeInvite, named: boolean): vo
 }
 
 const TradeInvite$t: TFields = [
-  ["trade",[1,0,4294967295]],
-  ["from",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["expires",[1,0,9007199254740991]],
+  ["trade",[kInt,0,4294967295]],
+  ["from",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["expires",[kInt,0,9007199254740991]],
 ];
 
 export function TradeInvite$validate(v: TradeInvite, p: Seg[], i: Issue[]): void {
@@ -249,9 +249,9 @@ export function TradeOffer$write(w: Writer, v: TradeOffer, named: boolean): void
 }
 
 const TradeOffer$t: TFields = [
-  ["trade",[1,0,4294967295]],
-  ["slots",[11,[1,0,255],[1,0,65535],0,12]],
-  ["coins",[1,0,4294967295]],
+  ["trade",[kInt,0,4294967295]],
+  ["slots",[kMap,[kInt,0,255],[kInt,0,65535],0,12]],
+  ["coins",[kInt,0,4294967295]],
 ];
 
 export function TradeOffer$validate(v: TradeOffer, p: Seg[], i: Issue[]): void {
@@ -299,7 +299,7 @@ export function TradeRequest$write(w: Writer, v: TradeRequest, named: boolean): 
 }
 
 const TradeRequest$t: TFields = [
-  ["with",[6,9,9]],
+  ["with",[kStr,9,9]],
 ];
 
 export function TradeRequest$validate(v: TradeRequest, p: Seg[], i: Issue[]): void {
@@ -353,8 +353,8 @@ export function TradeRespond$write(w: Writer, v: TradeRespond, named: boolean): 
 }
 
 const TradeRespond$t: TFields = [
-  ["trade",[1,0,4294967295]],
-  ["accept",[0]],
+  ["trade",[kInt,0,4294967295]],
+  ["accept",[kBool]],
 ];
 
 export function TradeRespond$validate(v: TradeRespond, p: Seg[], i: Issue[]): void {
@@ -554,12 +554,12 @@ export function TradeWindow$write(w: Writer, v: TradeWindow, named: boolean): vo
 }
 
 const TradeWindow$t: TFields = [
-  ["trade",[1,0,4294967295]],
-  ["mine",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],0,12]],
-  ["theirs",[9,[12,ItemStack$validate,ItemStack$write,ItemStack$read],0,12]],
-  ["coins",[10,[1,0,4294967295],2]],
-  ["stage",[12,TradeStage$validate,TradeStage$write,TradeStage$read]],
-  ["rev",[1,0,65535]],
+  ["trade",[kInt,0,4294967295]],
+  ["mine",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],0,12]],
+  ["theirs",[kList,[kType,ItemStack$validate,ItemStack$write,ItemStack$read],0,12]],
+  ["coins",[kFixed,[kInt,0,4294967295],2]],
+  ["stage",[kType,TradeStage$validate,TradeStage$write,TradeStage$read]],
+  ["rev",[kInt,0,65535]],
 ];
 
 export function TradeWindow$validate(v: TradeWindow, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, mapEntries, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, kInt, kOpt, kStr, kType, mapEntries, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -73,9 +73,9 @@ export function TutorialNext$write(w: Writer, v: TutorialNext, named: boolean): 
 }
 
 const TutorialNext$t: TFields = [
-  ["step",[8,[1,0,31]]],
-  ["hint",[6,1,48]],
-  ["target",[8,[12,WorldPos$validate,WorldPos$write,WorldPos$read]]],
+  ["step",[kOpt,[kInt,0,31]]],
+  ["hint",[kStr,1,48]],
+  ["target",[kOpt,[kType,WorldPos$validate,WorldPos$write,WorldPos$read]]],
 ];
 
 export function TutorialNext$validate(v: TutorialNext, p: Seg[], i: Issue[]): void {
@@ -123,7 +123,7 @@ export function TutorialSkip$write(w: Writer, v: TutorialSkip, named: boolean): 
 }
 
 const TutorialSkip$t: TFields = [
-  ["seen",[1,0,32]],
+  ["seen",[kInt,0,32]],
 ];
 
 export function TutorialSkip$validate(v: TutorialSkip, p: Seg[], i: Issue[]): void {
@@ -177,8 +177,8 @@ export function TutorialStep$write(w: Writer, v: TutorialStep, named: boolean): 
 }
 
 const TutorialStep$t: TFields = [
-  ["step",[1,0,31]],
-  ["took_s",[1,0,65535]],
+  ["step",[kInt,0,31]],
+  ["took_s",[kInt,0,65535]],
 ];
 
 export function TutorialStep$validate(v: TutorialStep, p: Seg[], i: Issue[]): void {

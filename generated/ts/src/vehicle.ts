@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -193,8 +193,8 @@ export function VehicleCommand$write(w: Writer, v: VehicleCommand, named: boolea
 }
 
 const VehicleCommand$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["action",[12,VehicleAction$validate,VehicleAction$write,VehicleAction$read]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["action",[kType,VehicleAction$validate,VehicleAction$write,VehicleAction$read]],
 ];
 
 export function VehicleCommand$validate(v: VehicleCommand, p: Seg[], i: Issue[]): void {
@@ -286,12 +286,12 @@ export function VehicleDrive$write(w: Writer, v: VehicleDrive, named: boolean): 
 }
 
 const VehicleDrive$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["p",[10,[3,100,-500000,500000,1],3],["x","y","z"]],
-  ["yaw",[3,1000,-3142,3142,1]],
-  ["v",[3,100,-3000,6000,1]],
-  ["wheel",[3,10,-400,400,1]],
-  ["t",[1,0,9007199254740991]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["p",[kFixed,[kQuant,100,-500000,500000,1],3],["x","y","z"]],
+  ["yaw",[kQuant,1000,-3142,3142,1]],
+  ["v",[kQuant,100,-3000,6000,1]],
+  ["wheel",[kQuant,10,-400,400,1]],
+  ["t",[kInt,0,9007199254740991]],
 ];
 
 export function VehicleDrive$validate(v: VehicleDrive, p: Seg[], i: Issue[]): void {
@@ -355,8 +355,8 @@ export function VehicleEnter$write(w: Writer, v: VehicleEnter, named: boolean): 
 }
 
 const VehicleEnter$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["seat",[8,[12,Seat$validate,Seat$write,Seat$read]]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["seat",[kOpt,[kType,Seat$validate,Seat$write,Seat$read]]],
 ];
 
 export function VehicleEnter$validate(v: VehicleEnter, p: Seg[], i: Issue[]): void {
@@ -410,8 +410,8 @@ export function VehicleExit$write(w: Writer, v: VehicleExit, named: boolean): vo
 }
 
 const VehicleExit$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["bail",[0]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["bail",[kBool]],
 ];
 
 export function VehicleExit$validate(v: VehicleExit, p: Seg[], i: Issue[]): void {
@@ -465,8 +465,8 @@ export function VehicleHorn$write(w: Writer, v: VehicleHorn, named: boolean): vo
 }
 
 const VehicleHorn$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["held_ms",[1,50,3000]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["held_ms",[kInt,50,3000]],
 ];
 
 export function VehicleHorn$validate(v: VehicleHorn, p: Seg[], i: Issue[]): void {
@@ -575,12 +575,12 @@ export function VehicleMoved$write(w: Writer, v: VehicleMoved, named: boolean): 
 }
 
 const VehicleMoved$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["p",[10,[3,100,-500000,500000,1],3],["x","y","z"]],
-  ["yaw",[3,1000,-3142,3142,1]],
-  ["v",[3,100,-3000,6000,1]],
-  ["t",[1,0,9007199254740991]],
-  ["wheel",[8,[3,10,-400,400,1]]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["p",[kFixed,[kQuant,100,-500000,500000,1],3],["x","y","z"]],
+  ["yaw",[kQuant,1000,-3142,3142,1]],
+  ["v",[kQuant,100,-3000,6000,1]],
+  ["t",[kInt,0,9007199254740991]],
+  ["wheel",[kOpt,[kQuant,10,-400,400,1]]],
 ];
 
 export function VehicleMoved$validate(v: VehicleMoved, p: Seg[], i: Issue[]): void {
@@ -650,9 +650,9 @@ export function VehicleSeat$write(w: Writer, v: VehicleSeat, named: boolean): vo
 }
 
 const VehicleSeat$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["seat",[12,Seat$validate,Seat$write,Seat$read]],
-  ["occupant",[8,[6,9,9]]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["seat",[kType,Seat$validate,Seat$write,Seat$read]],
+  ["occupant",[kOpt,[kStr,9,9]]],
 ];
 
 export function VehicleSeat$validate(v: VehicleSeat, p: Seg[], i: Issue[]): void {
@@ -718,10 +718,10 @@ export function VehicleStatus$write(w: Writer, v: VehicleStatus, named: boolean)
 }
 
 const VehicleStatus$t: TFields = [
-  ["vehicle",[1,0,4294967295]],
-  ["fuel",[3,1000,0,1000,1]],
-  ["damage",[3,100,0,100,1]],
-  ["odometer_km",[3,10,-1125899906842624,1125899906842624,0]],
+  ["vehicle",[kInt,0,4294967295]],
+  ["fuel",[kQuant,1000,0,1000,1]],
+  ["damage",[kQuant,100,0,100,1]],
+  ["odometer_km",[kQuant,10,-1125899906842624,1125899906842624,0]],
 ];
 
 export function VehicleStatus$validate(v: VehicleStatus, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, mapEntries, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -51,8 +51,8 @@ export function Signal$write(w: Writer, v: Signal, named: boolean): void {
 }
 
 const Signal$t: TFields = [
-  ["kind",[12,SignalKind$validate,SignalKind$write,SignalKind$read]],
-  ["sdp",[6,1,8192]],
+  ["kind",[kType,SignalKind$validate,SignalKind$write,SignalKind$read]],
+  ["sdp",[kStr,1,8192]],
 ];
 
 export function Signal$validate(v: Signal, p: Seg[], i: Issue[]): void {
@@ -169,9 +169,9 @@ export function VoiceEnable$write(w: Writer, v: VoiceEnable, named: boolean): vo
 }
 
 const VoiceEnable$t: TFields = [
-  ["on",[0]],
-  ["push_to_talk",[0]],
-  ["kbps",[1,8,64]],
+  ["on",[kBool]],
+  ["push_to_talk",[kBool]],
+  ["kbps",[kInt,8,64]],
 ];
 
 export function VoiceEnable$validate(v: VoiceEnable, p: Seg[], i: Issue[]): void {
@@ -257,9 +257,9 @@ export function VoiceFrames$write(w: Writer, v: VoiceFrames, named: boolean): vo
 }
 
 const VoiceFrames$t: TFields = [
-  ["s",[8,[6,9,9]]],
-  ["frames",[9,[7,1,400],1,5]],
-  ["seq",[1,0,65535]],
+  ["s",[kOpt,[kStr,9,9]]],
+  ["frames",[kList,[kBin,1,400],1,5]],
+  ["seq",[kInt,0,65535]],
 ];
 
 export function VoiceFrames$validate(v: VoiceFrames, p: Seg[], i: Issue[]): void {
@@ -361,9 +361,9 @@ export function VoicePeers$write(w: Writer, v: VoicePeers, named: boolean): void
 }
 
 const VoicePeers$t: TFields = [
-  ["connect",[9,[6,9,9],0,16]],
-  ["drop",[9,[6,9,9],0,16]],
-  ["turn",[8,[6,0,256]]],
+  ["connect",[kList,[kStr,9,9],0,16]],
+  ["drop",[kList,[kStr,9,9],0,16]],
+  ["turn",[kOpt,[kStr,0,256]]],
 ];
 
 export function VoicePeers$validate(v: VoicePeers, p: Seg[], i: Issue[]): void {
@@ -417,8 +417,8 @@ export function VoiceSignal$write(w: Writer, v: VoiceSignal, named: boolean): vo
 }
 
 const VoiceSignal$t: TFields = [
-  ["to",[6,9,9]],
-  ["signal",[12,Signal$validate,Signal$write,Signal$read]],
+  ["to",[kStr,9,9]],
+  ["signal",[kType,Signal$validate,Signal$write,Signal$read]],
 ];
 
 export function VoiceSignal$validate(v: VoiceSignal, p: Seg[], i: Issue[]): void {
@@ -472,8 +472,8 @@ export function VoiceSignalRelayed$write(w: Writer, v: VoiceSignalRelayed, named
 }
 
 const VoiceSignalRelayed$t: TFields = [
-  ["signal",[12,Signal$validate,Signal$write,Signal$read]],
-  ["from",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["signal",[kType,Signal$validate,Signal$write,Signal$read]],
+  ["from",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
 ];
 
 export function VoiceSignalRelayed$validate(v: VoiceSignalRelayed, p: Seg[], i: Issue[]): void {

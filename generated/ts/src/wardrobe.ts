@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -82,10 +82,10 @@ export function WardrobeLooks$write(w: Writer, v: WardrobeLooks, named: boolean)
 }
 
 const WardrobeLooks$t: TFields = [
-  ["s",[6,9,9]],
-  ["outfit",[9,[12,Worn$validate,Worn$write,Worn$read],0,6]],
-  ["height",[3,100,85,115,1]],
-  ["hair",[1,0,255]],
+  ["s",[kStr,9,9]],
+  ["outfit",[kList,[kType,Worn$validate,Worn$write,Worn$read],0,6]],
+  ["height",[kQuant,100,85,115,1]],
+  ["hair",[kInt,0,255]],
 ];
 
 export function WardrobeLooks$validate(v: WardrobeLooks, p: Seg[], i: Issue[]): void {
@@ -165,8 +165,8 @@ export function WardrobeWear$write(w: Writer, v: WardrobeWear, named: boolean): 
 }
 
 const WardrobeWear$t: TFields = [
-  ["outfit",[9,[12,Worn$validate,Worn$write,Worn$read],0,6]],
-  ["preset",[8,[1,0,9]]],
+  ["outfit",[kList,[kType,Worn$validate,Worn$write,Worn$read],0,6]],
+  ["preset",[kOpt,[kInt,0,9]]],
 ];
 
 export function WardrobeWear$validate(v: WardrobeWear, p: Seg[], i: Issue[]): void {
@@ -324,9 +324,9 @@ export function Worn$write(w: Writer, v: Worn, named: boolean): void {
 }
 
 const Worn$t: TFields = [
-  ["slot",[12,WearSlot$validate,WearSlot$write,WearSlot$read]],
-  ["item",[6,1,32]],
-  ["dyes",[10,[1,0,16777215],2]],
+  ["slot",[kType,WearSlot$validate,WearSlot$write,WearSlot$read]],
+  ["item",[kStr,1,32]],
+  ["dyes",[kFixed,[kInt,0,16777215],2]],
 ];
 
 export function Worn$validate(v: Worn, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the shooter and the target when a spray hits someone. */
 export interface WatergunHit {
@@ -55,9 +55,9 @@ export function WatergunHit$write(w: Writer, v: WatergunHit, named: boolean): vo
 }
 
 const WatergunHit$t: TFields = [
-  ["by",[6,9,9]],
-  ["target",[6,9,9]],
-  ["wetness",[3,100,0,100,1]],
+  ["by",[kStr,9,9]],
+  ["target",[kStr,9,9]],
+  ["wetness",[kQuant,100,0,100,1]],
 ];
 
 export function WatergunHit$validate(v: WatergunHit, p: Seg[], i: Issue[]): void {
@@ -115,7 +115,7 @@ export function WatergunRefill$write(w: Writer, v: WatergunRefill, named: boolea
 }
 
 const WatergunRefill$t: TFields = [
-  ["fountain",[8,[1,0,4294967295]]],
+  ["fountain",[kOpt,[kInt,0,4294967295]]],
 ];
 
 export function WatergunRefill$validate(v: WatergunRefill, p: Seg[], i: Issue[]): void {
@@ -195,10 +195,10 @@ export function WatergunSpray$write(w: Writer, v: WatergunSpray, named: boolean)
 }
 
 const WatergunSpray$t: TFields = [
-  ["from",[10,[3,100,-500000,500000,1],3]],
-  ["yaw",[3,100,-314,314,1]],
-  ["pitch",[3,100,-157,157,1]],
-  ["pressure",[3,100,0,100,1]],
+  ["from",[kFixed,[kQuant,100,-500000,500000,1],3]],
+  ["yaw",[kQuant,100,-314,314,1]],
+  ["pitch",[kQuant,100,-157,157,1]],
+  ["pressure",[kQuant,100,0,100,1]],
 ];
 
 export function WatergunSpray$validate(v: WatergunSpray, p: Seg[], i: Issue[]): void {
@@ -272,9 +272,9 @@ export function WatergunSprayShown$write(w: Writer, v: WatergunSprayShown, named
 }
 
 const WatergunSprayShown$t: TFields = [
-  ["s",[6,9,9]],
-  ["aim",[10,[3,100,-314,314,1],2]],
-  ["reach",[3,10,0,150,1]],
+  ["s",[kStr,9,9]],
+  ["aim",[kFixed,[kQuant,100,-314,314,1],2]],
+  ["reach",[kQuant,10,0,150,1]],
 ];
 
 export function WatergunSprayShown$validate(v: WatergunSprayShown, p: Seg[], i: Issue[]): void {
@@ -328,8 +328,8 @@ export function WatergunTank$write(w: Writer, v: WatergunTank, named: boolean): 
 }
 
 const WatergunTank$t: TFields = [
-  ["ml",[1,0,2000]],
-  ["capacity",[1,250,2000]],
+  ["ml",[kInt,0,2000]],
+  ["capacity",[kInt,250,2000]],
 ];
 
 export function WatergunTank$validate(v: WatergunTank, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -61,10 +61,10 @@ export function ForecastSlot$write(w: Writer, v: ForecastSlot, named: boolean): 
 }
 
 const ForecastSlot$t: TFields = [
-  ["hour",[1,0,23]],
-  ["kind",[12,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
-  ["chance",[3,100,0,100,1]],
-  ["temp_c",[1,-30,45]],
+  ["hour",[kInt,0,23]],
+  ["kind",[kType,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
+  ["chance",[kQuant,100,0,100,1]],
+  ["temp_c",[kInt,-30,45]],
 ];
 
 export function ForecastSlot$validate(v: ForecastSlot, p: Seg[], i: Issue[]): void {
@@ -133,11 +133,11 @@ export function WeatherChange$write(w: Writer, v: WeatherChange, named: boolean)
 }
 
 const WeatherChange$t: TFields = [
-  ["kind",[12,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
-  ["intensity",[3,100,0,100,1]],
-  ["wind_dir",[3,10,0,3600,1]],
-  ["wind",[3,10,0,400,1]],
-  ["blend_s",[1,0,600]],
+  ["kind",[kType,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
+  ["intensity",[kQuant,100,0,100,1]],
+  ["wind_dir",[kQuant,10,0,3600,1]],
+  ["wind",[kQuant,10,0,400,1]],
+  ["blend_s",[kInt,0,600]],
 ];
 
 export function WeatherChange$validate(v: WeatherChange, p: Seg[], i: Issue[]): void {
@@ -201,7 +201,7 @@ export function WeatherForecast$write(w: Writer, v: WeatherForecast, named: bool
 }
 
 const WeatherForecast$t: TFields = [
-  ["slots",[9,[12,ForecastSlot$validate,ForecastSlot$write,ForecastSlot$read],0,8]],
+  ["slots",[kList,[kType,ForecastSlot$validate,ForecastSlot$write,ForecastSlot$read],0,8]],
 ];
 
 export function WeatherForecast$validate(v: WeatherForecast, p: Seg[], i: Issue[]): void {
@@ -249,7 +249,7 @@ export function WeatherForecastOpen$write(w: Writer, v: WeatherForecastOpen, nam
 }
 
 const WeatherForecastOpen$t: TFields = [
-  ["board",[1,0,4294967295]],
+  ["board",[kInt,0,4294967295]],
 ];
 
 export function WeatherForecastOpen$validate(v: WeatherForecastOpen, p: Seg[], i: Issue[]): void {
@@ -404,8 +404,8 @@ export function WeatherLightning$write(w: Writer, v: WeatherLightning, named: bo
 }
 
 const WeatherLightning$t: TFields = [
-  ["at",[10,[3,10,-50000,50000,1],2]],
-  ["seed",[1,0,4294967295]],
+  ["at",[kFixed,[kQuant,10,-50000,50000,1],2]],
+  ["seed",[kInt,0,4294967295]],
 ];
 
 export function WeatherLightning$validate(v: WeatherLightning, p: Seg[], i: Issue[]): void {
@@ -475,9 +475,9 @@ export function WeatherSet$write(w: Writer, v: WeatherSet, named: boolean): void
 }
 
 const WeatherSet$t: TFields = [
-  ["kind",[12,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
-  ["intensity",[3,100,0,100,1]],
-  ["minutes",[8,[1,1,1440]]],
+  ["kind",[kType,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
+  ["intensity",[kQuant,100,0,100,1]],
+  ["minutes",[kOpt,[kInt,1,1440]]],
 ];
 
 export function WeatherSet$validate(v: WeatherSet, p: Seg[], i: Issue[]): void {
@@ -570,12 +570,12 @@ export function WeatherState$write(w: Writer, v: WeatherState, named: boolean): 
 }
 
 const WeatherState$t: TFields = [
-  ["kind",[12,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
-  ["intensity",[3,100,0,100,1]],
-  ["wind_dir",[3,10,0,3600,1]],
-  ["wind",[3,10,0,400,1]],
-  ["clouds",[1,0,100]],
-  ["fog_m",[8,[1,0,5000]]],
+  ["kind",[kType,WeatherKind$validate,WeatherKind$write,WeatherKind$read]],
+  ["intensity",[kQuant,100,0,100,1]],
+  ["wind_dir",[kQuant,10,0,3600,1]],
+  ["wind",[kQuant,10,0,400,1]],
+  ["clouds",[kInt,0,100]],
+  ["fog_m",[kOpt,[kInt,0,5000]]],
 ];
 
 export function WeatherState$validate(v: WeatherState, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, checkLen, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** What kind of thing an entity is. */
 export const EntityKind = {
@@ -259,14 +259,14 @@ export function NearbyEntity$write(w: Writer, v: NearbyEntity, named: boolean): 
 }
 
 const NearbyEntity$t: TFields = [
-  ["id",[1,0,4294967295]],
-  ["kind",[12,EntityKind$validate,EntityKind$write,EntityKind$read]],
-  ["pos",[10,[3,100,-500000,500000,1],3]],
-  ["heading",[3,1000,-3142,3142,1]],
-  ["speed",[3,64,0,3840,1]],
-  ["anim",[1,0,255]],
-  ["owner",[8,[6,9,9]]],
-  ["label",[8,[6,0,24]]],
+  ["id",[kInt,0,4294967295]],
+  ["kind",[kType,EntityKind$validate,EntityKind$write,EntityKind$read]],
+  ["pos",[kFixed,[kQuant,100,-500000,500000,1],3]],
+  ["heading",[kQuant,1000,-3142,3142,1]],
+  ["speed",[kQuant,64,0,3840,1]],
+  ["anim",[kInt,0,255]],
+  ["owner",[kOpt,[kStr,9,9]]],
+  ["label",[kOpt,[kStr,0,24]]],
 ];
 
 export function NearbyEntity$validate(v: NearbyEntity, p: Seg[], i: Issue[]): void {
@@ -347,9 +347,9 @@ export function WorldClock$write(w: Writer, v: WorldClock, named: boolean): void
 }
 
 const WorldClock$t: TFields = [
-  ["tick",[1,0,4294967295]],
-  ["at",[1,0,9007199254740991]],
-  ["rate",[1,1,60]],
+  ["tick",[kInt,0,4294967295]],
+  ["at",[kInt,0,9007199254740991]],
+  ["rate",[kInt,1,60]],
 ];
 
 export function WorldClock$validate(v: WorldClock, p: Seg[], i: Issue[]): void {
@@ -400,7 +400,7 @@ export function WorldKeyframeRequest$write(w: Writer, v: WorldKeyframeRequest, n
 }
 
 const WorldKeyframeRequest$t: TFields = [
-  ["last_tick",[1,0,4294967295]],
+  ["last_tick",[kInt,0,4294967295]],
 ];
 
 export function WorldKeyframeRequest$validate(v: WorldKeyframeRequest, p: Seg[], i: Issue[]): void {
@@ -498,10 +498,10 @@ export function WorldSnapshot$write(w: Writer, v: WorldSnapshot, named: boolean)
 }
 
 const WorldSnapshot$t: TFields = [
-  ["tick",[1,0,4294967295]],
-  ["keyframe",[0]],
-  ["entities",[9,[12,NearbyEntity$validate,NearbyEntity$write,NearbyEntity$read],0,50]],
-  ["gone",[9,[1,0,4294967295],0,64]],
+  ["tick",[kInt,0,4294967295]],
+  ["keyframe",[kBool]],
+  ["entities",[kList,[kType,NearbyEntity$validate,NearbyEntity$write,NearbyEntity$read],0,50]],
+  ["gone",[kList,[kInt,0,4294967295],0,64]],
 ];
 
 export function WorldSnapshot$validate(v: WorldSnapshot, p: Seg[], i: Issue[]): void {
@@ -585,7 +585,7 @@ export function WorldView$write(w: Writer, v: WorldView, named: boolean): void {
 }
 
 const WorldView$t: TFields = [
-  ["radius",[3,10,500,4000,1]],
+  ["radius",[kQuant,10,500,4000,1]],
 ];
 
 export function WorldView$validate(v: WorldView, p: Seg[], i: Issue[]): void {

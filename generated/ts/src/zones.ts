@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, checkLen, codec, duplicate, mapEntries, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -114,11 +114,11 @@ export function ZonesEnter$write(w: Writer, v: ZonesEnter, named: boolean): void
 }
 
 const ZonesEnter$t: TFields = [
-  ["zone",[1,0,65535]],
-  ["name",[6,1,32]],
-  ["rules",[12,ZoneRules$validate,ZoneRules$write,ZoneRules$read]],
-  ["ambience",[8,[6,0,40]]],
-  ["population",[1,0,255]],
+  ["zone",[kInt,0,65535]],
+  ["name",[kStr,1,32]],
+  ["rules",[kType,ZoneRules$validate,ZoneRules$write,ZoneRules$read]],
+  ["ambience",[kOpt,[kStr,0,40]]],
+  ["population",[kInt,0,255]],
 ];
 
 export function ZonesEnter$validate(v: ZonesEnter, p: Seg[], i: Issue[]): void {
@@ -186,7 +186,7 @@ export function ZonesHeat$write(w: Writer, v: ZonesHeat, named: boolean): void {
 }
 
 const ZonesHeat$t: TFields = [
-  ["counts",[11,[1,0,65535],[1,0,255],0,64]],
+  ["counts",[kMap,[kInt,0,65535],[kInt,0,255],0,64]],
 ];
 
 export function ZonesHeat$validate(v: ZonesHeat, p: Seg[], i: Issue[]): void {
@@ -234,7 +234,7 @@ export function ZonesMap$write(w: Writer, v: ZonesMap, named: boolean): void {
 }
 
 const ZonesMap$t: TFields = [
-  ["open",[0]],
+  ["open",[kBool]],
 ];
 
 export function ZonesMap$validate(v: ZonesMap, p: Seg[], i: Issue[]): void {

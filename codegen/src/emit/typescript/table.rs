@@ -2,9 +2,10 @@
 //! read by `X$read` and written by `X$write`): a record's or struct variant's fields (`X$t`:
 //! name, descriptor, the named-shape key when it is not the name), a data enum's variants. A
 //! descriptor (`TNode`) is an array `[kind, ...bounds, ...inner descriptors]`, or
-//! `[12, X$validate, X$write, X$read]` for a named type; `codegen/ts-runtime/table.ts` documents
-//! the kinds and walks them (`named.ts` reads along them). The compact shape stays
-//! straight-line code (the hot path).
+//! `[kType, X$validate, X$write, X$read]` for a named type; the kinds are runtime objects
+//! (`kInt`, `kStr`, ...: imported, so tree-shaking keeps only the kinds a bundle's tables
+//! name), documented in `codegen/ts-runtime/table.ts`. The compact shape stays straight-line
+//! code (the hot path).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Quantized};
@@ -24,10 +25,10 @@ fn bounded(len: &Len) -> String {
 /// The descriptor of `t` (a `TNode` literal).
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
     match t {
-        TypeRef::Bool => "[0]".into(),
+        TypeRef::Bool => format!("[{}]", g.rt("kBool")),
         TypeRef::Int(i) => {
             let (min, max) = i.bounds();
-            let k = if i.bigint { 2 } else { 1 };
+            let k = g.rt(if i.bigint { "kBig" } else { "kInt" });
             format!(
                 "[{k},{},{}]",
                 int_lit(min, i.bigint),
@@ -35,36 +36,48 @@ pub fn node(g: &mut Gen, t: &TypeRef) -> String {
             )
         }
         TypeRef::Float(ft) => {
-            let k = if ft.bits == 32 { 4 } else { 5 };
+            let k = if ft.bits == 32 { "kF32" } else { "kF64" };
             match (ft.quantized(), ft.range) {
                 (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3,{},{qmin},{qmax},{}]",
+                    "[{},{},{qmin},{qmax},{}]",
+                    g.rt("kQuant"),
                     num(scale),
                     u8::from(ft.bits == 32)
                 ),
                 (None, Some(_)) => {
                     let (min, max) = ft.value_bounds();
-                    format!("[{k},{},{}]", num(min), num(max))
+                    format!("[{},{},{}]", g.rt(k), num(min), num(max))
                 }
-                (None, None) => format!("[{k}]"),
+                (None, None) => format!("[{}]", g.rt(k)),
             }
         }
         TypeRef::String { len } => {
             let (min, max) = len.bounds();
-            format!("[6,{min},{max}]")
+            format!("[{},{min},{max}]", g.rt("kStr"))
         }
         TypeRef::Bytes { len } => {
             let (min, max) = len.bounds();
-            format!("[7,{min},{max}]")
+            format!("[{},{min},{max}]", g.rt("kBin"))
         }
-        TypeRef::Option { inner } => format!("[8,{}]", node(g, inner)),
-        TypeRef::Vec { inner, len } => format!("[9,{}{}]", node(g, inner), bounded(len)),
-        TypeRef::Array { inner, len } => format!("[10,{},{len}]", node(g, inner)),
+        TypeRef::Option { inner } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}]", g.rt("kOpt"))
+        }
+        TypeRef::Vec { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}{}]", g.rt("kList"), bounded(len))
+        }
+        TypeRef::Array { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner},{len}]", g.rt("kFixed"))
+        }
         TypeRef::Map { key, value, len } => {
-            format!("[11,{},{}{}]", node(g, key), node(g, value), bounded(len))
+            let (key, value) = (node(g, key), node(g, value));
+            format!("[{},{key},{value}{}]", g.rt("kMap"), bounded(len))
         }
         TypeRef::Named { path } => format!(
-            "[12,{},{},{}]",
+            "[{},{},{},{}]",
+            g.rt("kType"),
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
             g.fn_ref(path, "read")

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -57,9 +57,9 @@ export function HideSeekFound$write(w: Writer, v: HideSeekFound, named: boolean)
 }
 
 const HideSeekFound$t: TFields = [
-  ["hider",[12,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
-  ["by",[6,9,9]],
-  ["left",[1,0,255]],
+  ["hider",[kType,PlayerRef$validate,PlayerRef$write,PlayerRef$read]],
+  ["by",[kStr,9,9]],
+  ["left",[kInt,0,255]],
 ];
 
 export function HideSeekFound$validate(v: HideSeekFound, p: Seg[], i: Issue[]): void {
@@ -113,8 +113,8 @@ export function HideSeekHint$write(w: Writer, v: HideSeekHint, named: boolean): 
 }
 
 const HideSeekHint$t: TFields = [
-  ["bearing",[3,10,0,3600,1]],
-  ["band",[1,0,2]],
+  ["bearing",[kQuant,10,0,3600,1]],
+  ["band",[kInt,0,2]],
 ];
 
 export function HideSeekHint$validate(v: HideSeekHint, p: Seg[], i: Issue[]): void {
@@ -200,11 +200,11 @@ export function HideSeekRole$write(w: Writer, v: HideSeekRole, named: boolean): 
 }
 
 const HideSeekRole$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["role",[12,Role$validate,Role$write,Role$read]],
-  ["centre",[10,[3,100,-500000,500000,1],2]],
-  ["radius_m",[1,20,400]],
-  ["hide_s",[1,10,120]],
+  ["round",[kInt,0,4294967295]],
+  ["role",[kType,Role$validate,Role$write,Role$read]],
+  ["centre",[kFixed,[kQuant,100,-500000,500000,1],2]],
+  ["radius_m",[kInt,20,400]],
+  ["hide_s",[kInt,10,120]],
 ];
 
 export function HideSeekRole$validate(v: HideSeekRole, p: Seg[], i: Issue[]): void {
@@ -258,8 +258,8 @@ export function HideSeekTag$write(w: Writer, v: HideSeekTag, named: boolean): vo
 }
 
 const HideSeekTag$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["hider",[6,9,9]],
+  ["round",[kInt,0,4294967295]],
+  ["hider",[kStr,9,9]],
 ];
 
 export function HideSeekTag$validate(v: HideSeekTag, p: Seg[], i: Issue[]): void {
@@ -307,7 +307,7 @@ export function HideSeekTaunt$write(w: Writer, v: HideSeekTaunt, named: boolean)
 }
 
 const HideSeekTaunt$t: TFields = [
-  ["sound",[1,0,7]],
+  ["sound",[kInt,0,7]],
 ];
 
 export function HideSeekTaunt$validate(v: HideSeekTaunt, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -99,10 +99,10 @@ export function KickballBall$write(w: Writer, v: KickballBall, named: boolean): 
 }
 
 const KickballBall$t: TFields = [
-  ["tick",[1,0,4294967295]],
-  ["pos",[10,[3,1000,-60000,60000,1],3]],
-  ["vel",[10,[3,16,-640,640,1],3]],
-  ["touched_by",[8,[1,0,255]]],
+  ["tick",[kInt,0,4294967295]],
+  ["pos",[kFixed,[kQuant,1000,-60000,60000,1],3]],
+  ["vel",[kFixed,[kQuant,16,-640,640,1],3]],
+  ["touched_by",[kOpt,[kInt,0,255]]],
 ];
 
 export function KickballBall$validate(v: KickballBall, p: Seg[], i: Issue[]): void {
@@ -182,10 +182,10 @@ export function KickballGoal$write(w: Writer, v: KickballGoal, named: boolean): 
 }
 
 const KickballGoal$t: TFields = [
-  ["team",[1,0,1]],
-  ["scorer",[1,0,255]],
-  ["score",[10,[1,0,255],2]],
-  ["kmh",[3,10,0,2000,1]],
+  ["team",[kInt,0,1]],
+  ["scorer",[kInt,0,255]],
+  ["score",[kFixed,[kInt,0,255],2]],
+  ["kmh",[kQuant,10,0,2000,1]],
 ];
 
 export function KickballGoal$validate(v: KickballGoal, p: Seg[], i: Issue[]): void {
@@ -251,10 +251,10 @@ export function KickballKick$write(w: Writer, v: KickballKick, named: boolean): 
 }
 
 const KickballKick$t: TFields = [
-  ["dir",[3,1000,-3142,3142,1]],
-  ["loft",[3,1000,0,1200,1]],
-  ["power",[3,1000,0,1000,1]],
-  ["t",[1,0,9007199254740991]],
+  ["dir",[kQuant,1000,-3142,3142,1]],
+  ["loft",[kQuant,1000,0,1200,1]],
+  ["power",[kQuant,1000,0,1000,1]],
+  ["t",[kInt,0,9007199254740991]],
 ];
 
 export function KickballKick$validate(v: KickballKick, p: Seg[], i: Issue[]): void {
@@ -302,7 +302,7 @@ export function KickballTeam$write(w: Writer, v: KickballTeam, named: boolean): 
 }
 
 const KickballTeam$t: TFields = [
-  ["team",[1,0,1]],
+  ["team",[kInt,0,1]],
 ];
 
 export function KickballTeam$validate(v: KickballTeam, p: Seg[], i: Issue[]): void {

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, mapEntries, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -55,9 +55,9 @@ export function RaceCheckpoint$write(w: Writer, v: RaceCheckpoint, named: boolea
 }
 
 const RaceCheckpoint$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["index",[1,0,63]],
-  ["t",[1,0,9007199254740991]],
+  ["round",[kInt,0,4294967295]],
+  ["index",[kInt,0,63]],
+  ["t",[kInt,0,9007199254740991]],
 ];
 
 export function RaceCheckpoint$validate(v: RaceCheckpoint, p: Seg[], i: Issue[]): void {
@@ -133,9 +133,9 @@ export function RaceGhost$write(w: Writer, v: RaceGhost, named: boolean): void {
 }
 
 const RaceGhost$t: TFields = [
-  ["course",[6,1,32]],
-  ["splits",[9,[1,0,4294967295],0,64]],
-  ["path",[7,0,16384]],
+  ["course",[kStr,1,32]],
+  ["splits",[kList,[kInt,0,4294967295],0,64]],
+  ["path",[kBin,0,16384]],
 ];
 
 export function RaceGhost$validate(v: RaceGhost, p: Seg[], i: Issue[]): void {
@@ -189,8 +189,8 @@ export function RaceGhostUpload$write(w: Writer, v: RaceGhostUpload, named: bool
 }
 
 const RaceGhostUpload$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["path",[7,1,16384]],
+  ["round",[kInt,0,4294967295]],
+  ["path",[kBin,1,16384]],
 ];
 
 export function RaceGhostUpload$validate(v: RaceGhostUpload, p: Seg[], i: Issue[]): void {
@@ -244,8 +244,8 @@ export function RacePenalty$write(w: Writer, v: RacePenalty, named: boolean): vo
 }
 
 const RacePenalty$t: TFields = [
-  ["seconds",[1,1,30]],
-  ["back_to",[1,0,255]],
+  ["seconds",[kInt,1,30]],
+  ["back_to",[kInt,0,255]],
 ];
 
 export function RacePenalty$validate(v: RacePenalty, p: Seg[], i: Issue[]): void {
@@ -343,10 +343,10 @@ export function RaceStandings$write(w: Writer, v: RaceStandings, named: boolean)
 }
 
 const RaceStandings$t: TFields = [
-  ["round",[1,0,4294967295]],
-  ["order",[9,[6,9,9],0,16]],
-  ["gaps",[9,[3,100,0,60000,1],0,16]],
-  ["lap",[1,1,10]],
+  ["round",[kInt,0,4294967295]],
+  ["order",[kList,[kStr,9,9],0,16]],
+  ["gaps",[kList,[kQuant,100,0,60000,1],0,16]],
+  ["lap",[kInt,1,10]],
 ];
 
 export function RaceStandings$validate(v: RaceStandings, p: Seg[], i: Issue[]): void {

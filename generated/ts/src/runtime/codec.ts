@@ -147,15 +147,6 @@ function readWire<T>(read: TypeFns<T>["read"], v: unknown): T {
   return value;
 }
 
-/** `{ ok: true, value }`, or the issue a thrown TupletError carries. */
-function result<T>(f: () => T): Result<T> {
-  try {
-    return { ok: true, value: f() };
-  } catch (e) {
-    return { ok: false, issues: issuesOf(e) };
-  }
-}
-
 /**
  * Builds a message's codec from its generated functions (`X$read`, `X$write`, `X$validate`);
  * the name and id are inferred as literal types.
@@ -177,7 +168,13 @@ export function codec<T, N extends string, I extends number>(
   return {
     name,
     id,
-    fromWire: (v: unknown): Result<T> => result(() => readWire(read, v)),
+    fromWire(v: unknown): Result<T> {
+      try {
+        return { ok: true, value: readWire(read, v) };
+      } catch (e) {
+        return { ok: false, issues: issuesOf(e) };
+      }
+    },
     decode(bytes: Uint8Array): Result<T> {
       const r = reader === undefined ? (reader = new Reader(bytes)) : reader.reset(bytes);
       try {
