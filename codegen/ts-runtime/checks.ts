@@ -64,7 +64,7 @@ export function missing(name: string): TupletError {
  * `catch` puts it at the field (`at(e, k)`), as `missing` would.
  */
 export function absent(name: string): TupletError {
-  return new TupletError(Code.MissingField, `missing field ${name}`);
+  return new TupletError("missing_field", `missing field ${name}`);
 }
 
 /** `missing_field`: one element of an array spread over legacy keys is absent (path `p[1]`). */

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -23,8 +23,7 @@ export function AchievementList$read(r: Reader): AchievementList {
     try {
       k = "unlocked";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 256, "entries");
+      const n1 = readMap(r, 0, 256);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -41,8 +40,7 @@ export function AchievementList$read(r: Reader): AchievementList {
       const f0 = m2;
       k = "locked";
       if (s <= 1) throw absent(k);
-      const n6 = r.readArrayLen();
-      checkLen(n6, 0, 256, "elements");
+      const n6 = readList(r, 0, 256);
       const a7: string[] = [];
       let i8 = 0;
       try {
@@ -58,7 +56,7 @@ export function AchievementList$read(r: Reader): AchievementList {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j9 = 3; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 3);
       v = { unlocked: f0, locked: f1, points: f2 };
     } catch (e) {
       throw at(e, k);
@@ -119,7 +117,7 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { locked: f0 };
     } catch (e) {
       throw at(e, k);
@@ -165,8 +163,7 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
     try {
       k = "counters";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 128, "entries");
+      const n1 = readMap(r, 0, 128);
       const m2 = new Map<string, [number, number]>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -192,7 +189,7 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j9 = 1; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 1);
       v = { counters: f0 };
     } catch (e) {
       throw at(e, k);
@@ -247,8 +244,7 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
     try {
       k = "keys";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -261,7 +257,7 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -328,7 +324,7 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { key: f0, tier: f1, rarity: f2, points: f3 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -41,7 +41,7 @@ export function BankAccount$read(r: Reader): BankAccount {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { savings: f0, rate: f1, vault: f2 };
     } catch (e) {
       throw at(e, k);
@@ -97,8 +97,7 @@ export function BankLedger$read(r: Reader): BankLedger {
     try {
       k = "entries";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      const n1 = readList(r, 0, 50);
       const a2: LedgerEntry[] = [];
       let i3 = 0;
       try {
@@ -116,7 +115,7 @@ export function BankLedger$read(r: Reader): BankLedger {
         f1 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BankLedger = { entries: f0 };
       if (f1 !== undefined) o.next = f1;
       v = o;
@@ -180,7 +179,7 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
         f0 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: BankLedgerOpen = {};
       if (f0 !== undefined) o.before = f0;
       v = o;
@@ -241,7 +240,7 @@ export function BankTransfer$read(r: Reader): BankTransfer {
       if (s <= 1) throw absent(k);
       const f1 = r.readBigInt(0n, 18446744073709551615n);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { amount: f0, nonce: f1 };
     } catch (e) {
       throw at(e, k);
@@ -301,7 +300,7 @@ export function BankVault$read(r: Reader): BankVault {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bag: f0, vault: f1, store: f2 };
     } catch (e) {
       throw at(e, k);
@@ -363,8 +362,9 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 9007199254740991);
       }
       const f1 = x1;
@@ -373,8 +373,9 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(-9007199254740991, 9007199254740991);
       }
       const f2 = x2;
@@ -382,7 +383,7 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
       if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 32);
       k = undefined;
-      for (let j3 = 4; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 4);
       v = { id: f0, at: f1, cents: f2, memo: f3 };
     } catch (e) {
       throw at(e, k);

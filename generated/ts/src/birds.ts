@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -46,8 +46,9 @@ export function Bird$read(r: Reader): Bird {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 65535);
       }
       const f0 = x1;
@@ -59,8 +60,9 @@ export function Bird$read(r: Reader): Bird {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x2 >= -500000 && x2 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -500000 && x2 <= 500000 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(-500000, 500000);
       }
       const f2 = dequantizeF32(x2, 100);
@@ -69,8 +71,9 @@ export function Bird$read(r: Reader): Bird {
       let x3: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x3 >= -10000 && x3 <= 100000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x3 >= -10000 && x3 <= 100000 && p + n <= u.length) r.pos = p + n;
         else x3 = r.readInt(-10000, 100000);
       }
       const f3 = dequantizeF32(x3, 100);
@@ -79,8 +82,9 @@ export function Bird$read(r: Reader): Bird {
       let x4: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x4 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x4 >= -500000 && x4 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x4 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x4 >= -500000 && x4 <= 500000 && p + n <= u.length) r.pos = p + n;
         else x4 = r.readInt(-500000, 500000);
       }
       const f4 = dequantizeF32(x4, 100);
@@ -89,8 +93,9 @@ export function Bird$read(r: Reader): Bird {
       let x5: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x5 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x5 >= -3142 && x5 <= 3142 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x5 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x5 >= -3142 && x5 <= 3142 && p + n <= u.length) r.pos = p + n;
         else x5 = r.readInt(-3142, 3142);
       }
       const f5 = dequantizeF32(x5, 1000);
@@ -99,8 +104,9 @@ export function Bird$read(r: Reader): Bird {
       let x6: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x6 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x6 >= -1571 && x6 <= 1571 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x6 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x6 >= -1571 && x6 <= 1571 && p + n <= u.length) r.pos = p + n;
         else x6 = r.readInt(-1571, 1571);
       }
       const f6 = dequantizeF32(x6, 1000);
@@ -112,8 +118,9 @@ export function Bird$read(r: Reader): Bird {
       let x7: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x7 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x7 >= 0 && x7 <= 1000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x7 >= 0 && x7 <= 1000 && p + n <= u.length) r.pos = p + n;
         else x7 = r.readInt(0, 1000);
       }
       const f8 = dequantizeF32(x7, 1000);
@@ -122,13 +129,14 @@ export function Bird$read(r: Reader): Bird {
       let x8: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x8 = b < 0x80 ? b : NaN;
-        if (x8 >= 50 && x8 <= 200) r.pos = p + 1;
+        let n = 1;
+        x8 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x8 >= 50 && x8 <= 200 && p + n <= u.length) r.pos = p + n;
         else x8 = r.readInt(50, 200);
       }
       const f9 = dequantizeF32(x8, 100);
       k = undefined;
-      for (let j9 = 10; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 10);
       v = { id: f0, species: f1, x: f2, y: f3, z: f4, yaw: f5, pitch: f6, state: f7, flap: f8, scale: f9 };
     } catch (e) {
       throw at(e, k);
@@ -191,8 +199,7 @@ export function BirdJournal$read(r: Reader): BirdJournal {
     try {
       k = "seen";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -213,7 +220,7 @@ export function BirdJournal$read(r: Reader): BirdJournal {
         f1 = (r.tryNil() ? undefined : Species$read(r));
       }
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BirdJournal = { seen: f0 };
       if (f1 !== undefined) o.new_species = f1;
       v = o;
@@ -284,8 +291,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       const f1 = dequantizeF32(r.readInt(0, 1000), 10);
       k = "birds";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      const n1 = readList(r, 0, 80);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -298,7 +304,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       r.leave();
       const f2 = a2;
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, radius: f1, birds: f2 };
     } catch (e) {
       throw at(e, k);
@@ -364,7 +370,7 @@ export function BirdSpot$read(r: Reader): BirdSpot {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 12);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, guess: f1, zoom: f2 };
     } catch (e) {
       throw at(e, k);
@@ -501,8 +507,7 @@ export function BirdStream$read(r: Reader): BirdStream {
     try {
       k = "b";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      const n1 = readList(r, 0, 80);
       const a2: Bird[] = [];
       let i3 = 0;
       try {
@@ -515,7 +520,7 @@ export function BirdStream$read(r: Reader): BirdStream {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { b: f0 };
     } catch (e) {
       throw at(e, k);
@@ -567,7 +572,7 @@ export function BirdSubscribe$read(r: Reader): BirdSubscribe {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -26,8 +26,7 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
       const f0 = r.readInt(0, 4294967295);
       k = "overboard";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      const n1 = readList(r, 0, 4);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -40,7 +39,7 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { boat: f0, overboard: f1 };
     } catch (e) {
       throw at(e, k);
@@ -99,7 +98,7 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { jetty: f0, model: f1 };
     } catch (e) {
       throw at(e, k);
@@ -159,7 +158,7 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, skipper: f1, hull: f2 };
     } catch (e) {
       throw at(e, k);
@@ -218,7 +217,7 @@ export function BoatMoor$read(r: Reader): BoatMoor {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BoatMoor = { boat: f0 };
       if (f1 !== undefined) o.buoy = f1;
       v = o;
@@ -291,7 +290,7 @@ export function BoatSailing$read(r: Reader): BoatSailing {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 200), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { boat: f0, apparent_wind: f1, heel: f2, knots: f3 };
     } catch (e) {
       throw at(e, k);
@@ -355,7 +354,7 @@ export function BoatStroke$read(r: Reader): BoatStroke {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-100, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, left: f1, right: f2 };
     } catch (e) {
       throw at(e, k);
@@ -417,7 +416,7 @@ export function BoatTrim$read(r: Reader): BoatTrim {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-4500, 4500), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, sheet: f1, tiller: f2 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, checkLen, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
@@ -36,8 +36,9 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -52,8 +53,9 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(0, 9007199254740991);
       }
       const f3 = x2;
@@ -62,8 +64,9 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
       let x3: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x3 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x3 >= 0 && x3 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x3 >= 0 && x3 <= 65535 && p + n <= u.length) r.pos = p + n;
         else x3 = r.readInt(0, 65535);
       }
       const f4 = x3;
@@ -72,13 +75,14 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
       let x4: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x4 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x4 >= 0 && x4 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x4 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x4 >= 0 && x4 <= 65535 && p + n <= u.length) r.pos = p + n;
         else x4 = r.readInt(0, 65535);
       }
       const f5 = x4;
       k = undefined;
-      for (let j5 = 6; j5 < s; j5++) r.skipValue();
+      r.skipValues(s - 6);
       v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
     } catch (e) {
       throw at(e, k);
@@ -133,8 +137,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
     try {
       k = "events";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 60, "elements");
+      const n1 = readList(r, 0, 60);
       const a2: CalendarEvent[] = [];
       let i3 = 0;
       try {
@@ -148,8 +151,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       const f0 = a2;
       k = "mine";
       if (s <= 1) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 60, "elements");
+      const n4 = readList(r, 0, 60);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -162,7 +164,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       r.leave();
       const f1 = a5;
       k = undefined;
-      for (let j7 = 2; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 2);
       v = { events: f0, mine: f1 };
     } catch (e) {
       throw at(e, k);
@@ -225,7 +227,7 @@ export function CalendarReminder$read(r: Reader): CalendarReminder {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 60);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { event: f0, in_min: f1 };
     } catch (e) {
       throw at(e, k);
@@ -283,7 +285,7 @@ export function CalendarRsvp$read(r: Reader): CalendarRsvp {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { event: f0, going: f1 };
     } catch (e) {
       throw at(e, k);
@@ -352,12 +354,12 @@ export function EventKind$read(r: Reader): EventKind {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 24);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Festival", value: x };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Market" };
         break;
       }
@@ -372,13 +374,14 @@ export function EventKind$read(r: Reader): EventKind {
           let x1: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
-            x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-            if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            let n = 1;
+            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
             else x1 = r.readInt(0, 4294967295);
           }
           const f1 = x1;
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
@@ -395,7 +398,7 @@ export function EventKind$read(r: Reader): EventKind {
           if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 24);
           k = undefined;
-          for (let j3 = 2; j3 < s - 1; j3++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Meetup", at: f0, host: f1 };
         } catch (e) {
           throw at(e, k);
@@ -403,7 +406,7 @@ export function EventKind$read(r: Reader): EventKind {
         break;
       }
       default:
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
@@ -430,16 +433,17 @@ export function EventKind$read(r: Reader): EventKind {
             const f0 = Board$read(r);
             k = "pool";
             if (t <= 1) throw absent(k);
-            let x4: number;
+            let x2: number;
             {
               const u = r.buf, p = r.pos, b = u[p]!;
-              x4 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-              if (x4 >= 0 && x4 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
-              else x4 = r.readInt(0, 4294967295);
+              let n = 1;
+              x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+              if (x2 >= 0 && x2 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+              else x2 = r.readInt(0, 4294967295);
             }
-            const f1 = x4;
+            const f1 = x2;
             k = undefined;
-            for (let j5 = 2; j5 < t; j5++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);
@@ -463,7 +467,7 @@ export function EventKind$read(r: Reader): EventKind {
             if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 24);
             k = undefined;
-            for (let j6 = 2; j6 < t; j6++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Meetup", at: f0, host: f1 };
           } catch (e) {
             throw at(e, k);

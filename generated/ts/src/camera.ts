@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -28,8 +28,7 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
       const f0 = r.readStr(1, 32);
       k = "shots";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 32, "elements");
+      const n1 = readList(r, 1, 32);
       const a2: Shot[] = [];
       let i3 = 0;
       try {
@@ -45,7 +44,7 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { key: f0, shots: f1, skippable: f2 };
     } catch (e) {
       throw at(e, k);
@@ -106,7 +105,7 @@ export function CameraDone$read(r: Reader): CameraDone {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { key: f0, skipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -163,7 +162,7 @@ export function CameraFollow$read(r: Reader): CameraFollow {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(10, 500), 10);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: CameraFollow = { distance: f1 };
       if (f0 !== undefined) o.target = f0;
       v = o;
@@ -243,7 +242,7 @@ export function Shot$read(r: Reader): Shot {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 300), 10);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { eye: f0, look: f1, fov: f2, after: f3 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -142,7 +142,7 @@ export function ChatChannels$read(r: Reader): ChatChannels {
       if (s <= 0) throw absent(k);
       const f0 = ChannelMask$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { listen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -190,8 +190,7 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
     try {
       k = "ids";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 100, "elements");
+      const n1 = readList(r, 1, 100);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -207,7 +206,7 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ids: f0, by_staff: f1 };
     } catch (e) {
       throw at(e, k);
@@ -259,8 +258,7 @@ export function ChatHistory$read(r: Reader): ChatHistory {
     try {
       k = "lines";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      const n1 = readList(r, 0, 50);
       const a2: HistoryLine[] = [];
       let i3 = 0;
       try {
@@ -273,7 +271,7 @@ export function ChatHistory$read(r: Reader): ChatHistory {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { lines: f0 };
     } catch (e) {
       throw at(e, k);
@@ -357,7 +355,7 @@ export function ChatLine$read(r: Reader): ChatLine {
         f6 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 7; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 7);
       const o: ChatLine = { id: f0, from: f1, name: f2, text: f3, channel: f4, at: f5 };
       if (f6 !== undefined) o.reply_to = f6;
       v = o;
@@ -432,7 +430,7 @@ export function ChatMuted$read(r: Reader): ChatMuted {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 120);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ChatMuted = { reason: f1 };
       if (f0 !== undefined) o.until = f0;
       v = o;
@@ -497,7 +495,7 @@ export function ChatReact$read(r: Reader): ChatReact {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { line: f0, emoji: f1, on: f2 };
     } catch (e) {
       throw at(e, k);
@@ -552,8 +550,7 @@ export function ChatReactions$read(r: Reader): ChatReactions {
       const f0 = r.readInt(0, 4294967295);
       k = "counts";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 12, "entries");
+      const n1 = readMap(r, 0, 12);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -569,7 +566,7 @@ export function ChatReactions$read(r: Reader): ChatReactions {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { line: f0, counts: f1 };
     } catch (e) {
       throw at(e, k);
@@ -636,7 +633,7 @@ export function ChatSay$read(r: Reader): ChatSay {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: ChatSay = { text: f0, channel: f1 };
       if (f2 !== undefined) o.reply_to = f2;
       v = o;
@@ -699,8 +696,7 @@ export function ChatSystem$read(r: Reader): ChatSystem {
       const f0 = r.readStr(1, 64);
       k = "params";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 8, "entries");
+      const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -716,7 +712,7 @@ export function ChatSystem$read(r: Reader): ChatSystem {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { key: f0, params: f1 };
     } catch (e) {
       throw at(e, k);
@@ -781,7 +777,7 @@ export function ChatTyping$read(r: Reader): ChatTyping {
         f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ChatTyping = { typing: f0 };
       if (f1 !== undefined) o.s = f1;
       v = o;
@@ -846,8 +842,9 @@ export function HistoryLine$read(r: Reader): HistoryLine {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -862,13 +859,14 @@ export function HistoryLine$read(r: Reader): HistoryLine {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(0, 9007199254740991);
       }
       const f3 = x2;
       k = undefined;
-      for (let j3 = 4; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 4);
       v = { id: f0, name: f1, text: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -929,7 +927,7 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { peer: f0, text: f1, echo: f2 };
     } catch (e) {
       throw at(e, k);
@@ -986,7 +984,7 @@ export function WhisperSend$read(r: Reader): WhisperSend {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, text: f1 };
     } catch (e) {
       throw at(e, k);

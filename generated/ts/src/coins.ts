@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -28,8 +28,9 @@ export function CoinDrop$read(r: Reader): CoinDrop {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -47,7 +48,7 @@ export function CoinDrop$read(r: Reader): CoinDrop {
       }
       const f2 = x2;
       k = undefined;
-      for (let j3 = 3; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);
@@ -99,7 +100,7 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { coin: f0 };
     } catch (e) {
       throw at(e, k);
@@ -145,8 +146,7 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
     try {
       k = "coins";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 64, "elements");
+      const n1 = readList(r, 1, 64);
       const a2: CoinDrop[] = [];
       let i3 = 0;
       try {
@@ -159,7 +159,7 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { coins: f0 };
     } catch (e) {
       throw at(e, k);
@@ -222,7 +222,7 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
         r.skipValue();
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: CoinsTaken = { coin: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -288,7 +288,7 @@ export function CoinsTip$read(r: Reader): CoinsTip {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 500);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, amount: f1 };
     } catch (e) {
       throw at(e, k);
@@ -348,7 +348,7 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
       if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { coins: f0, delta: f1, cause: f2 };
     } catch (e) {
       throw at(e, k);

@@ -29,8 +29,9 @@ export function ItemStack$read(r: Reader): ItemStack {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 1 && x1 <= 999 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 1 && x1 <= 999 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(1, 999);
       }
       const f1 = x1;
@@ -51,7 +52,7 @@ export function ItemStack$read(r: Reader): ItemStack {
         f2 = o3;
       }
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: ItemStack = { item: f0, count: f1 };
       if (f2 !== undefined) o.stars = f2;
       v = o;
@@ -181,7 +182,7 @@ export function PlayerRef$read(r: Reader): PlayerRef {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -233,8 +234,9 @@ export function WorldPos$read(r: Reader): WorldPos {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x1 >= -500000 && x1 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x1 >= -500000 && x1 <= 500000 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(-500000, 500000);
       }
       const f0 = dequantizeF32(x1, 100);
@@ -243,8 +245,9 @@ export function WorldPos$read(r: Reader): WorldPos {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x2 >= -10000 && x2 <= 100000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -10000 && x2 <= 100000 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(-10000, 100000);
       }
       const f1 = dequantizeF32(x2, 100);
@@ -253,13 +256,14 @@ export function WorldPos$read(r: Reader): WorldPos {
       let x3: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x3 >= -500000 && x3 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
         else x3 = r.readInt(-500000, 500000);
       }
       const f2 = dequantizeF32(x3, 100);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { x: f0, y: f1, z: f2 };
     } catch (e) {
       throw at(e, k);

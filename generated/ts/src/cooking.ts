@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -28,8 +28,7 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       const f0 = r.readInt(0, 4294967295);
       k = "target";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 5, 60, "elements");
+      const n1 = readList(r, 5, 60);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -45,7 +44,7 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 50), 100);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { attempt: f0, target: f1, band: f2 };
     } catch (e) {
       throw at(e, k);
@@ -118,7 +117,7 @@ export function CookingDone$read(r: Reader): CookingDone {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 1000), 1000);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: CookingDone = { attempt: f0, burnt: f2, score: f3 };
       if (f1 !== undefined) o.dish = f1;
       v = o;
@@ -187,7 +186,7 @@ export function CookingHeat$read(r: Reader): CookingHeat {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { attempt: f0, knob: f1, stir: f2 };
     } catch (e) {
       throw at(e, k);
@@ -249,7 +248,7 @@ export function CookingStart$read(r: Reader): CookingStart {
       if (s <= 2) throw absent(k);
       const f2 = r.readBin(1, 6);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { stove: f0, recipe: f1, slots: f2 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -30,7 +30,7 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: CraftingCancel = { bench: f0 };
       if (f1 !== undefined) o.index = f1;
       v = o;
@@ -98,7 +98,7 @@ export function CraftingMake$read(r: Reader): CraftingMake {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 20);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bench: f0, recipe: f1, times: f2 };
     } catch (e) {
       throw at(e, k);
@@ -157,8 +157,7 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
       const f0 = r.readInt(0, 4294967295);
       k = "queue";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      const n1 = readList(r, 0, 20);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -179,7 +178,7 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: CraftingQueue = { bench: f0, queue: f1, progress: f2 };
       if (f3 !== undefined) o.ends = f3;
       v = o;
@@ -243,8 +242,7 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
     try {
       k = "recipes";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 200, "elements");
+      const n1 = readList(r, 0, 200);
       const a2: Recipe[] = [];
       let i3 = 0;
       try {
@@ -257,7 +255,7 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { recipes: f0 };
     } catch (e) {
       throw at(e, k);
@@ -316,8 +314,7 @@ export function Recipe$read(r: Reader): Recipe {
       const f0 = r.readStr(1, 32);
       k = "inputs";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 1, 6, "entries");
+      const n1 = readMap(r, 1, 6);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -327,8 +324,9 @@ export function Recipe$read(r: Reader): Recipe {
           let x6: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
-            x6 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-            if (x6 >= 0 && x6 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            let n = 1;
+            x6 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x6 >= 0 && x6 <= 65535 && p + n <= u.length) r.pos = p + n;
             else x6 = r.readInt(0, 65535);
           }
           x5 = x6;
@@ -347,13 +345,14 @@ export function Recipe$read(r: Reader): Recipe {
       let x7: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x7 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x7 >= 1 && x7 <= 3600 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x7 >= 1 && x7 <= 3600 && p + n <= u.length) r.pos = p + n;
         else x7 = r.readInt(1, 3600);
       }
       const f3 = x7;
       k = undefined;
-      for (let j8 = 4; j8 < s; j8++) r.skipValue();
+      r.skipValues(s - 4);
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);

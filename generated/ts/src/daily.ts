@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,7 +23,7 @@ export function DailyClaim$read(r: Reader): DailyClaim {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 365);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { day: f0 };
     } catch (e) {
       throw at(e, k);
@@ -71,8 +71,7 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
     try {
       k = "granted";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 3, "elements");
+      const n1 = readList(r, 0, 3);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -88,7 +87,7 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(10, 30), 10);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { granted: f0, multiplier: f1 };
     } catch (e) {
       throw at(e, k);
@@ -164,7 +163,7 @@ export function DailyOffer$read(r: Reader): DailyOffer {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { streak: f0, week: f1, resets: f2 };
     } catch (e) {
       throw at(e, k);

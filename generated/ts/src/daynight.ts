@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -41,7 +41,7 @@ export function DayClock$read(r: Reader): DayClock {
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-18000, 18000), 100);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { day: f0, minute: f1, ms_per_minute: f2, sun_elevation: f3, sun_azimuth: f4 };
     } catch (e) {
       throw at(e, k);
@@ -107,7 +107,7 @@ export function DayDusk$read(r: Reader): DayDusk {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { moon: f0, market: f1, stars: f2 };
     } catch (e) {
       throw at(e, k);
@@ -159,8 +159,7 @@ export function DayLamps$read(r: Reader): DayLamps {
     try {
       k = "lamps";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 200, "elements");
+      const n1 = readList(r, 1, 200);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -176,7 +175,7 @@ export function DayLamps$read(r: Reader): DayLamps {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { lamps: f0, lit: f1 };
     } catch (e) {
       throw at(e, k);
@@ -230,7 +229,7 @@ export function DaySleep$read(r: Reader): DaySleep {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { bed: f0 };
     } catch (e) {
       throw at(e, k);

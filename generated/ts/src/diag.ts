@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, checkLen, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -29,8 +29,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       const f0 = r.readInt(0, 9007199254740991);
       k = "out";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 320, "entries");
+      const n1 = readMap(r, 0, 320);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -47,8 +46,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       const f1 = m2;
       k = "inbound";
       if (s <= 2) throw absent(k);
-      const n6 = r.readMapLen();
-      checkLen(n6, 0, 320, "entries");
+      const n6 = readMap(r, 0, 320);
       const m7 = new Map<string, number>();
       for (let j8 = 0; j8 < n6; j8++) {
         const k9 = r.readStr(0, 4294967295);
@@ -64,7 +62,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       r.leave();
       const f2 = m7;
       k = undefined;
-      for (let j11 = 3; j11 < s; j11++) r.skipValue();
+      r.skipValues(s - 3);
       v = { since: f0, out: f1, inbound: f2 };
     } catch (e) {
       throw at(e, k);
@@ -126,7 +124,7 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { reset: f0 };
     } catch (e) {
       throw at(e, k);
@@ -199,7 +197,7 @@ export function DiagFrames$read(r: Reader): DiagFrames {
       if (s <= 5) throw absent(k);
       const f5 = r.readStr(0, 96);
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       v = { frame_ms: f0, frame_p99_ms: f1, draw_calls: f2, nodes: f3, heap_mib: f4, gpu: f5 };
     } catch (e) {
       throw at(e, k);
@@ -270,7 +268,7 @@ export function DiagPing$read(r: Reader): DiagPing {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { nonce: f0, sent: f1, want_stats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -339,7 +337,7 @@ export function DiagPong$read(r: Reader): DiagPong {
         f3 = (r.tryNil() ? undefined : ServerStats$read(r));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: DiagPong = { nonce: f0, sent: f1, server_time: f2 };
       if (f3 !== undefined) o.stats = f3;
       v = o;
@@ -490,8 +488,7 @@ export function ServerStats$read(r: Reader): ServerStats {
         k = "dropped";
         let o6: Map<string, number> | undefined;
         if (!r.tryNil()) {
-          const n1 = r.readMapLen();
-          checkLen(n1, 0, 64, "entries");
+          const n1 = readMap(r, 0, 64);
           const m2 = new Map<string, number>();
           for (let j3 = 0; j3 < n1; j3++) {
             const k4 = r.readStr(0, 4294967295);
@@ -515,7 +512,7 @@ export function ServerStats$read(r: Reader): ServerStats {
         f14 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j7 = 15; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 15);
       const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
       if (f7 !== undefined) o.tick_late_p95_ms = f7;
       if (f8 !== undefined) o.tick_late_max_ms = f8;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -92,8 +92,7 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
       const f0 = r.readInt(0, 4294967295);
       k = "pattern";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      const n1 = readList(r, 1, 8);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -106,7 +105,7 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { door: f0, pattern: f1 };
     } catch (e) {
       throw at(e, k);
@@ -177,7 +176,7 @@ export function DoorsState$read(r: Reader): DoorsState {
         f3 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: DoorsState = { door: f0, state: f1, swing: f2 };
       if (f3 !== undefined) o.by = f3;
       v = o;
@@ -244,7 +243,7 @@ export function DoorsUse$read(r: Reader): DoorsUse {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { door: f0, knock: f1 };
     } catch (e) {
       throw at(e, k);

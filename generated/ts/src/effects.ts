@@ -34,7 +34,7 @@ export function EffectsGround$read(r: Reader): EffectsGround {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { puddles: f0, snow: f1, leaves: f2 };
     } catch (e) {
       throw at(e, k);
@@ -96,7 +96,7 @@ export function EffectsRainbow$read(r: Reader): EffectsRainbow {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bearing: f0, until: f1, double: f2 };
     } catch (e) {
       throw at(e, k);
@@ -161,7 +161,7 @@ export function EffectsWet$read(r: Reader): EffectsWet {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { wetness: f0, dry_rate: f1, sheltered: f2 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -134,7 +134,7 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { partner: f0, pair: f1 };
     } catch (e) {
       throw at(e, k);
@@ -214,7 +214,7 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       r.leave();
       const f2 = a5 as [number, number];
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       v = { partners: f0, pair: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -279,7 +279,7 @@ export function EmotePlay$read(r: Reader): EmotePlay {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { emote: f0, looping: f1 };
     } catch (e) {
       throw at(e, k);
@@ -344,7 +344,7 @@ export function EmoteShown$read(r: Reader): EmoteShown {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { s: f0, emote: f1, looping: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -396,8 +396,7 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
     try {
       k = "keys";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 64, "elements");
+      const n1 = readList(r, 0, 64);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -410,7 +409,7 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -474,7 +473,7 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
       r.leave();
       const f0 = a2 as [Emote, Emote, Emote, Emote, Emote, Emote, Emote, Emote];
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -31,7 +31,7 @@ export function Departure$read(r: Reader): Departure {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, to: f1, seats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -80,7 +80,7 @@ export function FerryBoard$read(r: Reader): FerryBoard {
       if (s <= 0) throw absent(k);
       const f0 = Pier$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { pier: f0 };
     } catch (e) {
       throw at(e, k);
@@ -143,7 +143,7 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 50), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { to: f0, progress: f1, eta: f2, swell: f3 };
     } catch (e) {
       throw at(e, k);
@@ -197,8 +197,7 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
     try {
       k = "departures";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 12, "elements");
+      const n1 = readList(r, 0, 12);
       const a2: Departure[] = [];
       let i3 = 0;
       try {
@@ -214,7 +213,7 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { departures: f0, fare: f1 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -32,8 +32,7 @@ export function Burst$read(r: Reader): Burst {
       const f0 = Shell$read(r);
       k = "colours";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 3, "elements");
+      const n1 = readList(r, 1, 3);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -55,7 +54,7 @@ export function Burst$read(r: Reader): Burst {
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(10, 800), 10);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { shell: f0, colours: f1, at: f2, delay_ms: f3, radius: f4 };
     } catch (e) {
       throw at(e, k);
@@ -117,7 +116,7 @@ export function FireworksDud$read(r: Reader): FireworksDud {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { by: f0, tipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -177,7 +176,7 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slot: f0, tilt: f1, bearing: f2 };
     } catch (e) {
       throw at(e, k);
@@ -229,8 +228,7 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
     try {
       k = "shows";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -248,7 +246,7 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: FireworksSchedule = { shows: f0 };
       if (f1 !== undefined) o.viewpoint = f1;
       v = o;
@@ -317,8 +315,7 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       }
       k = "bursts";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 36, "elements");
+      const n1 = readList(r, 1, 36);
       const a2: Burst[] = [];
       let i3 = 0;
       try {
@@ -334,7 +331,7 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: FireworksShow = { bursts: f1, seed: f2 };
       if (f0 !== undefined) o.by = f0;
       v = o;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -33,7 +33,7 @@ export function FishRecord$read(r: Reader): FishRecord {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { holder: f0, kg: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -87,7 +87,7 @@ export function FishingBite$read(r: Reader): FishingBite {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { window_ms: f0, pull: f1 };
     } catch (e) {
       throw at(e, k);
@@ -149,7 +149,7 @@ export function FishingCast$read(r: Reader): FishingCast {
         f2 = (r.tryNil() ? undefined : r.readStr(1, 32));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: FishingCast = { bobber: f0, power: f1 };
       if (f2 !== undefined) o.bait = f2;
       v = o;
@@ -219,7 +219,7 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
       if (s <= 2) throw absent(k);
       const f2 = Water$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, bobber: f1, water: f2 };
     } catch (e) {
       throw at(e, k);
@@ -291,7 +291,7 @@ export function FishingCatch$read(r: Reader): FishingCatch {
       if (s <= 4) throw absent(k);
       const f4 = r.readBool();
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { angler: f0, fish: f1, kg: f2, length_cm: f3, best: f4 };
     } catch (e) {
       throw at(e, k);
@@ -347,7 +347,7 @@ export function FishingLost$read(r: Reader): FishingLost {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { snapped: f0 };
     } catch (e) {
       throw at(e, k);
@@ -393,8 +393,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
     try {
       k = "records";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 40, "entries");
+      const n1 = readMap(r, 0, 40);
       const m2 = new Map<string, FishRecord>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -410,7 +409,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { records: f0 };
     } catch (e) {
       throw at(e, k);
@@ -468,7 +467,7 @@ export function FishingReel$read(r: Reader): FishingReel {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 600), 10);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { tension: f0, line: f1 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -49,8 +49,9 @@ export function Friend$read(r: Reader): Friend {
           let x1: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
-            x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-            if (x1 >= 0 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            let n = 1;
+            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
             else x1 = r.readInt(0, 9007199254740991);
           }
           o2 = x1;
@@ -58,7 +59,7 @@ export function Friend$read(r: Reader): Friend {
         f4 = o2;
       }
       k = undefined;
-      for (let j3 = 5; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 5);
       const o: Friend = { account: f0, name: f1, presence: f2 };
       if (f3 !== undefined) o.s = f3;
       if (f4 !== undefined) o.last_seen = f4;
@@ -131,7 +132,7 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -181,8 +182,7 @@ export function FriendsList$read(r: Reader): FriendsList {
     try {
       k = "friends";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 200, "elements");
+      const n1 = readList(r, 0, 200);
       const a2: Friend[] = [];
       let i3 = 0;
       try {
@@ -196,8 +196,7 @@ export function FriendsList$read(r: Reader): FriendsList {
       const f0 = a2;
       k = "incoming";
       if (s <= 1) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 50, "elements");
+      const n4 = readList(r, 0, 50);
       const a5: PlayerRef[] = [];
       let i6 = 0;
       try {
@@ -210,7 +209,7 @@ export function FriendsList$read(r: Reader): FriendsList {
       r.leave();
       const f1 = a5;
       k = undefined;
-      for (let j7 = 2; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 2);
       v = { friends: f0, incoming: f1 };
     } catch (e) {
       throw at(e, k);
@@ -273,7 +272,7 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
       if (s <= 1) throw absent(k);
       const f1 = Presence$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, presence: f1 };
     } catch (e) {
       throw at(e, k);
@@ -323,7 +322,7 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -378,7 +377,7 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
         f1 = (r.tryNil() ? undefined : r.readStr(0, 60));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: FriendsStatus = { presence: f0 };
       if (f1 !== undefined) o.text = f1;
       v = o;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -47,7 +47,7 @@ export function Bed$read(r: Reader): Bed {
         f4 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: Bed = { bed: f0, stage: f2, moisture: f3 };
       if (f1 !== undefined) o.crop = f1;
       if (f4 !== undefined) o.ripe_at = f4;
@@ -125,22 +125,22 @@ export function GardenAction$read(r: Reader): GardenAction {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Plant", value: x };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Water" };
         break;
       }
       case 3: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Clear" };
         break;
       }
       case 4: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Harvest" };
         break;
       }
@@ -154,7 +154,7 @@ export function GardenAction$read(r: Reader): GardenAction {
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(0, 100), 100);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Feed", slot: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -200,7 +200,7 @@ export function GardenAction$read(r: Reader): GardenAction {
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(0, 100), 100);
             k = undefined;
-            for (let j2 = 2; j2 < t; j2++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Feed", slot: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -290,8 +290,7 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
     try {
       k = "got";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 4, "elements");
+      const n1 = readList(r, 1, 4);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -309,7 +308,7 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
         f1 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 500000), 1000));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: GardenHarvest = { got: f0 };
       if (f1 !== undefined) o.giant_kg = f1;
       v = o;
@@ -381,8 +380,7 @@ export function GardenPlot$read(r: Reader): GardenPlot {
       }
       k = "beds";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 24, "elements");
+      const n1 = readList(r, 0, 24);
       const a2: Bed[] = [];
       let i3 = 0;
       try {
@@ -395,7 +393,7 @@ export function GardenPlot$read(r: Reader): GardenPlot {
       r.leave();
       const f2 = a2;
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: GardenPlot = { plot: f0, beds: f2 };
       if (f1 !== undefined) o.owner = f1;
       v = o;
@@ -466,7 +464,7 @@ export function GardenTend$read(r: Reader): GardenTend {
       if (s <= 2) throw absent(k);
       const f2 = GardenAction$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { plot: f0, bed: f1, action: f2 };
     } catch (e) {
       throw at(e, k);

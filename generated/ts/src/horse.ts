@@ -105,7 +105,7 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
       if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { horse: f0, gait: f1 };
     } catch (e) {
       throw at(e, k);
@@ -165,7 +165,7 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { horse: f0, gait: f1, stamina: f2 };
     } catch (e) {
       throw at(e, k);
@@ -222,7 +222,7 @@ export function HorseGroom$read(r: Reader): HorseGroom {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { horse: f0, with: f1 };
     } catch (e) {
       throw at(e, k);
@@ -282,7 +282,7 @@ export function HorseRefused$read(r: Reader): HorseRefused {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 300), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { horse: f0, thrown: f1, obstacle: f2 };
     } catch (e) {
       throw at(e, k);
@@ -339,7 +339,7 @@ export function HorseRent$read(r: Reader): HorseRent {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { stall: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -409,7 +409,7 @@ export function HorseRented$read(r: Reader): HorseRented {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { horse: f0, coat: f1, top_speed: f2, stamina_s: f3, until: f4 };
     } catch (e) {
       throw at(e, k);

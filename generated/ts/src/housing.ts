@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -34,8 +34,9 @@ export function Furniture$read(r: Reader): Furniture {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 65535);
       }
       const f0 = x1;
@@ -52,8 +53,9 @@ export function Furniture$read(r: Reader): Furniture {
         let x3: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x3 >= -20000 && x3 <= 20000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -20000 && x3 <= 20000 && p + n <= u.length) r.pos = p + n;
           else x3 = r.readInt(-20000, 20000);
         }
         const e6 = dequantizeF32(x3, 1000);
@@ -61,8 +63,9 @@ export function Furniture$read(r: Reader): Furniture {
         let x7: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x7 >= -20000 && x7 <= 20000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -20000 && x7 <= 20000 && p + n <= u.length) r.pos = p + n;
           else x7 = r.readInt(-20000, 20000);
         }
         const e8 = dequantizeF32(x7, 1000);
@@ -70,8 +73,9 @@ export function Furniture$read(r: Reader): Furniture {
         let x9: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x9 >= -20000 && x9 <= 20000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x9 >= -20000 && x9 <= 20000 && p + n <= u.length) r.pos = p + n;
           else x9 = r.readInt(-20000, 20000);
         }
         const e10 = dequantizeF32(x9, 1000);
@@ -86,8 +90,9 @@ export function Furniture$read(r: Reader): Furniture {
       let x11: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x11 >= -314 && x11 <= 314 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x11 >= -314 && x11 <= 314 && p + n <= u.length) r.pos = p + n;
         else x11 = r.readInt(-314, 314);
       }
       const f3 = dequantizeF32(x11, 100);
@@ -109,8 +114,9 @@ export function Furniture$read(r: Reader): Furniture {
           let x13: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
-            x13 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-            if (x13 >= 0 && x13 <= 16777215 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            let n = 1;
+            x13 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x13 >= 0 && x13 <= 16777215 && p + n <= u.length) r.pos = p + n;
             else x13 = r.readInt(0, 16777215);
           }
           o14 = x13;
@@ -118,7 +124,7 @@ export function Furniture$read(r: Reader): Furniture {
         f5 = o14;
       }
       k = undefined;
-      for (let j15 = 6; j15 < s; j15++) r.skipValue();
+      r.skipValues(s - 6);
       const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
       if (f5 !== undefined) o.dye = f5;
       v = o;
@@ -190,8 +196,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       }
       k = "removed";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      const n1 = readList(r, 0, 16);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -204,7 +209,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: HousingChanged = { removed: f1 };
       if (f0 !== undefined) o.placed = f0;
       v = o;
@@ -263,7 +268,7 @@ export function HousingDoorbell$read(r: Reader): HousingDoorbell {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { plot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -316,7 +321,7 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { visitor: f0, plot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -378,8 +383,7 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       const f1 = PlayerRef$read(r);
       k = "furniture";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 300, "elements");
+      const n1 = readList(r, 0, 300);
       const a2: Furniture[] = [];
       let i3 = 0;
       try {
@@ -393,8 +397,7 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       const f2 = a2;
       k = "wallpaper";
       if (s <= 3) throw absent(k);
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 12, "entries");
+      const n4 = readMap(r, 0, 12);
       const m5 = new Map<number, string>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readIntKey(0, 255);
@@ -413,7 +416,7 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       if (s <= 4) throw absent(k);
       const f4 = Visitors$read(r);
       k = undefined;
-      for (let j9 = 5; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 5);
       v = { plot: f0, owner: f1, furniture: f2, wallpaper: f3, visitors: f4 };
     } catch (e) {
       throw at(e, k);
@@ -478,7 +481,7 @@ export function HousingPickup$read(r: Reader): HousingPickup {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -533,7 +536,7 @@ export function HousingPlace$read(r: Reader): HousingPlace {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 47));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: HousingPlace = { piece: f0 };
       if (f1 !== undefined) o.from_slot = f1;
       v = o;
@@ -591,7 +594,7 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
       if (s <= 0) throw absent(k);
       const f0 = Visitors$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { visitors: f0 };
     } catch (e) {
       throw at(e, k);

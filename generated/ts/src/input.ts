@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -92,7 +92,7 @@ export function InputAck$read(r: Reader): InputAck {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { applied: f0, tick: f1, queued: f2 };
     } catch (e) {
       throw at(e, k);
@@ -147,8 +147,7 @@ export function InputBatch$read(r: Reader): InputBatch {
       const f0 = r.readInt(0, 4294967295);
       k = "frames";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      const n1 = readList(r, 1, 8);
       const a2: InputFrame[] = [];
       let i3 = 0;
       try {
@@ -161,7 +160,7 @@ export function InputBatch$read(r: Reader): InputBatch {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { first: f0, frames: f1 };
     } catch (e) {
       throw at(e, k);
@@ -223,7 +222,7 @@ export function InputBuffer$read(r: Reader): InputBuffer {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 4000), 4);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { target: f0, jitter_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -298,7 +297,7 @@ export function InputFrame$read(r: Reader): InputFrame {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(-100, 100);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { dt: f0, buttons: f1, look: f2, steer: f3 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -28,7 +28,7 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 999);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { slot: f0, count: f1 };
     } catch (e) {
       throw at(e, k);
@@ -83,8 +83,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
     try {
       k = "slots";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 48, "elements");
+      const n1 = readList(r, 0, 48);
       const a2: Slot[] = [];
       let i3 = 0;
       try {
@@ -101,8 +100,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       const f1 = r.readInt(16, 48);
       k = "totals";
       if (s <= 2) throw absent(k);
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 48, "entries");
+      const n4 = readMap(r, 0, 48);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(1, 32);
@@ -118,7 +116,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       r.leave();
       const f2 = m5;
       k = undefined;
-      for (let j9 = 3; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slots: f0, size: f1, totals: f2 };
     } catch (e) {
       throw at(e, k);
@@ -191,7 +189,7 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
       r.leave();
       const f0 = a2 as [number, number, number, number, number, number, number, number];
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -255,7 +253,7 @@ export function InventoryMove$read(r: Reader): InventoryMove {
         f2 = (r.tryNil() ? undefined : r.readInt(1, 999));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: InventoryMove = { from: f0, to: f1 };
       if (f2 !== undefined) o.count = f2;
       v = o;
@@ -320,7 +318,7 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { stack: f0, ground: f1 };
     } catch (e) {
       throw at(e, k);
@@ -370,8 +368,7 @@ export function InventorySlots$read(r: Reader): InventorySlots {
     try {
       k = "set";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 48, "elements");
+      const n1 = readList(r, 0, 48);
       const a2: Slot[] = [];
       let i3 = 0;
       try {
@@ -387,7 +384,7 @@ export function InventorySlots$read(r: Reader): InventorySlots {
       if (s <= 1) throw absent(k);
       const f1 = r.readBin(0, 48);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { set: f0, cleared: f1 };
     } catch (e) {
       throw at(e, k);
@@ -448,7 +445,7 @@ export function InventoryUse$read(r: Reader): InventoryUse {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: InventoryUse = { slot: f0 };
       if (f1 !== undefined) o.target = f1;
       v = o;
@@ -518,7 +515,7 @@ export function Slot$read(r: Reader): Slot {
         f2 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 1000), 1000));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: Slot = { index: f0, stack: f1 };
       if (f2 !== undefined) o.wear = f2;
       v = o;

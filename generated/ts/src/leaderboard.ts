@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -104,8 +104,7 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
       const f0 = Board$read(r);
       k = "top";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 50, "entries");
+      const n1 = readMap(r, 0, 50);
       const m2 = new Map<number, RankRow>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -129,7 +128,7 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       const o: LeaderboardBoard = { board: f0, top: f1, closes: f3 };
       if (f2 !== undefined) o.mine = f2;
       v = o;
@@ -203,7 +202,7 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { board: f0, weeks_back: f1, friends: f2 };
     } catch (e) {
       throw at(e, k);
@@ -267,7 +266,7 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
         f2 = (r.tryNil() ? undefined : r.readStr(1, 24));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: LeaderboardRanked = { board: f0, rank: f1 };
       if (f2 !== undefined) o.passed = f2;
       v = o;
@@ -335,8 +334,9 @@ export function RankRow$read(r: Reader): RankRow {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(-9007199254740991, 9007199254740991);
       }
       const f1 = x1;
@@ -345,13 +345,14 @@ export function RankRow$read(r: Reader): RankRow {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x2 >= -32768 && x2 <= 32767 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -32768 && x2 <= 32767 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(-32768, 32767);
       }
       const f2 = x2;
       k = undefined;
-      for (let j3 = 3; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 3);
       v = { name: f0, score: f1, trend: f2 };
     } catch (e) {
       throw at(e, k);

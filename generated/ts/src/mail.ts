@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -34,8 +34,9 @@ export function Letter$read(r: Reader): Letter {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -50,8 +51,9 @@ export function Letter$read(r: Reader): Letter {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(0, 9007199254740991);
       }
       const f3 = x2;
@@ -62,7 +64,7 @@ export function Letter$read(r: Reader): Letter {
       if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       k = undefined;
-      for (let j3 = 6; j3 < s; j3++) r.skipValue();
+      r.skipValues(s - 6);
       v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
     } catch (e) {
       throw at(e, k);
@@ -122,7 +124,7 @@ export function MailArrived$read(r: Reader): MailArrived {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { from: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -172,8 +174,7 @@ export function MailBox$read(r: Reader): MailBox {
     try {
       k = "letters";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      const n1 = readList(r, 0, 100);
       const a2: Letter[] = [];
       let i3 = 0;
       try {
@@ -189,7 +190,7 @@ export function MailBox$read(r: Reader): MailBox {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { letters: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -243,7 +244,7 @@ export function MailCollect$read(r: Reader): MailCollect {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { letter: f0 };
     } catch (e) {
       throw at(e, k);
@@ -303,8 +304,7 @@ export function MailLetter$read(r: Reader): MailLetter {
       const f1 = r.readStr(0, 2000);
       k = "parcel";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      const n1 = readList(r, 0, 4);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -323,7 +323,7 @@ export function MailLetter$read(r: Reader): MailLetter {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { id: f0, body: f1, parcel: f2, coins: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
@@ -385,7 +385,7 @@ export function MailOpen$read(r: Reader): MailOpen {
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: MailOpen = {};
       if (f0 !== undefined) o.letter = f0;
       v = o;
@@ -461,7 +461,7 @@ export function MailSend$read(r: Reader): MailSend {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { to: f0, subject: f1, body: f2, attach: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);

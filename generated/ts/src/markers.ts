@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -114,8 +114,9 @@ export function Marker$read(r: Reader): Marker {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -129,8 +130,9 @@ export function Marker$read(r: Reader): Marker {
         let x3: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x3 >= -50000 && x3 <= 50000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -50000 && x3 <= 50000 && p + n <= u.length) r.pos = p + n;
           else x3 = r.readInt(-50000, 50000);
         }
         const e6 = dequantizeF32(x3, 10);
@@ -138,8 +140,9 @@ export function Marker$read(r: Reader): Marker {
         let x7: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x7 >= -50000 && x7 <= 50000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -50000 && x7 <= 50000 && p + n <= u.length) r.pos = p + n;
           else x7 = r.readInt(-50000, 50000);
         }
         const e8 = dequantizeF32(x7, 10);
@@ -160,13 +163,14 @@ export function Marker$read(r: Reader): Marker {
       let x9: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x9 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x9 >= 0 && x9 <= 16777215 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x9 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x9 >= 0 && x9 <= 16777215 && p + n <= u.length) r.pos = p + n;
         else x9 = r.readInt(0, 16777215);
       }
       const f4 = x9;
       k = undefined;
-      for (let j10 = 5; j10 < s; j10++) r.skipValue();
+      r.skipValues(s - 5);
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);
@@ -228,8 +232,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
     try {
       k = "own";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      const n1 = readList(r, 0, 100);
       const a2: Marker[] = [];
       let i3 = 0;
       try {
@@ -243,16 +246,14 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       const f0 = a2;
       k = "shared";
       if (s <= 1) throw absent(k);
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 8, "entries");
+      const n4 = readMap(r, 0, 8);
       const m5 = new Map<string, Marker[]>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(0, 4294967295);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: Marker[];
         try {
-          const n9 = r.readArrayLen();
-          checkLen(n9, 0, 4294967295, "elements");
+          const n9 = readList(r, 0, 4294967295);
           const a10: Marker[] = [];
           let i11 = 0;
           try {
@@ -273,8 +274,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       const f1 = m5;
       k = "poi";
       if (s <= 2) throw absent(k);
-      const n12 = r.readArrayLen();
-      checkLen(n12, 0, 64, "elements");
+      const n12 = readList(r, 0, 64);
       const a13: Marker[] = [];
       let i14 = 0;
       try {
@@ -287,7 +287,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       r.leave();
       const f2 = a13;
       k = undefined;
-      for (let j15 = 3; j15 < s; j15++) r.skipValue();
+      r.skipValues(s - 3);
       v = { own: f0, shared: f1, poi: f2 };
     } catch (e) {
       throw at(e, k);
@@ -361,7 +361,7 @@ export function MarkersPut$read(r: Reader): MarkersPut {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { marker: f0, share: f1 };
     } catch (e) {
       throw at(e, k);
@@ -409,8 +409,7 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
     try {
       k = "ids";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 100, "elements");
+      const n1 = readList(r, 1, 100);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -423,7 +422,7 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { ids: f0 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, kBool, kInt, kList, kOpt, kType, mapEntries, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBool, kInt, kList, kOpt, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -94,7 +94,7 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { round: f0 };
     } catch (e) {
       throw at(e, k);
@@ -149,8 +149,7 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
       const f0 = Game$read(r);
       k = "queued";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 40, "elements");
+      const n1 = readList(r, 0, 40);
       const a2: PlayerRef[] = [];
       let i3 = 0;
       try {
@@ -171,7 +170,7 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 60));
       }
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: MinigameLobby = { game: f0, queued: f1, needed: f2 };
       if (f3 !== undefined) o.countdown = f3;
       v = o;
@@ -242,7 +241,7 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { game: f0, join: f1 };
     } catch (e) {
       throw at(e, k);
@@ -295,8 +294,7 @@ export function MinigameResults$read(r: Reader): MinigameResults {
       const f0 = r.readInt(0, 4294967295);
       k = "table";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 40, "elements");
+      const n1 = readList(r, 0, 40);
       const a2: Placing[] = [];
       let i3 = 0;
       try {
@@ -309,7 +307,7 @@ export function MinigameResults$read(r: Reader): MinigameResults {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, table: f1 };
     } catch (e) {
       throw at(e, k);
@@ -378,7 +376,7 @@ export function MinigameStart$read(r: Reader): MinigameStart {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(30, 1800);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { round: f0, game: f1, go_at: f2, length_s: f3 };
     } catch (e) {
       throw at(e, k);
@@ -447,7 +445,7 @@ export function Placing$read(r: Reader): Placing {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { player: f0, place: f1, score: f2, coins: f3 };
     } catch (e) {
       throw at(e, k);

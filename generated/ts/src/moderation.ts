@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -21,7 +21,7 @@ export function ModerationAck$read(r: Reader): ModerationAck {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -74,7 +74,7 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, block: f1 };
     } catch (e) {
       throw at(e, k);
@@ -122,8 +122,7 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
     try {
       k = "accounts";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 500, "elements");
+      const n1 = readList(r, 0, 500);
       const a2: bigint[] = [];
       let i3 = 0;
       try {
@@ -136,7 +135,7 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { accounts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -186,8 +185,7 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
     try {
       k = "open";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      const n1 = readList(r, 0, 100);
       const a2: QueueItem[] = [];
       let i3 = 0;
       try {
@@ -200,7 +198,7 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
@@ -262,7 +260,7 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 3);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, text: f1, strikes: f2 };
     } catch (e) {
       throw at(e, k);
@@ -323,8 +321,9 @@ export function QueueItem$read(r: Reader): QueueItem {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -339,8 +338,9 @@ export function QueueItem$read(r: Reader): QueueItem {
       let x2: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x2 >= 0 && x2 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
         else x2 = r.readInt(0, 65535);
       }
       const f3 = x2;
@@ -349,13 +349,14 @@ export function QueueItem$read(r: Reader): QueueItem {
       let x3: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x3 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x3 >= 0 && x3 <= 9007199254740991 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x3 >= 0 && x3 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
         else x3 = r.readInt(0, 9007199254740991);
       }
       const f4 = x3;
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
     } catch (e) {
       throw at(e, k);
@@ -492,7 +493,7 @@ export function ReportReceived$read(r: Reader): ReportReceived {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ticket: f0, auto_muted: f1 };
     } catch (e) {
       throw at(e, k);
@@ -554,8 +555,7 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
       const f1 = ReportCategory$read(r);
       k = "lines";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      const n1 = readList(r, 0, 20);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -576,7 +576,7 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
         f4 = (r.tryNil() ? undefined : r.readBin(0, 262144));
       }
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: ReportSubmit = { target: f0, category: f1, lines: f2, details: f3 };
       if (f4 !== undefined) o.screenshot = f4;
       v = o;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -114,8 +114,7 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       const f2 = r.readInt(0, 9007199254740991);
       k = "queue";
       if (s <= 3) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      const n1 = readList(r, 0, 20);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -131,7 +130,7 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: MusicJukebox = { position_s: f1, at: f2, queue: f3, volume: f4 };
       if (f0 !== undefined) o.now = f0;
       v = o;
@@ -197,8 +196,7 @@ export function MusicMix$read(r: Reader): MusicMix {
     try {
       k = "gains";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 8, "entries");
+      const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -214,7 +212,7 @@ export function MusicMix$read(r: Reader): MusicMix {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { gains: f0 };
     } catch (e) {
       throw at(e, k);
@@ -282,7 +280,7 @@ export function MusicNotes$read(r: Reader): MusicNotes {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { instrument: f0, notes: f1, offsets: f2, velocity: f3 };
     } catch (e) {
       throw at(e, k);
@@ -346,7 +344,7 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
       if (s <= 2) throw absent(k);
       const f2 = r.readBin(2, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, instrument: f1, packed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -398,7 +396,7 @@ export function MusicQueue$read(r: Reader): MusicQueue {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 40);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { track: f0 };
     } catch (e) {
       throw at(e, k);

@@ -98,7 +98,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 500);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Text", value: x };
         break;
       }
@@ -112,7 +112,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           if (s - 1 <= 1) throw absent(k);
           const f1 = r.readInt(0, 65535);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Restart", at: f0, downtime_s: f1 };
         } catch (e) {
           throw at(e, k);
@@ -120,7 +120,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         break;
       }
       case 4: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "NewBuild" };
         break;
       }
@@ -134,7 +134,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 48);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Feat", name: f0, key: f1 };
         } catch (e) {
           throw at(e, k);
@@ -165,7 +165,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
             if (t <= 1) throw absent(k);
             const f1 = r.readInt(0, 65535);
             k = undefined;
-            for (let j3 = 2; j3 < t; j3++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Restart", at: f0, downtime_s: f1 };
           } catch (e) {
             throw at(e, k);
@@ -194,7 +194,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
             if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 48);
             k = undefined;
-            for (let j4 = 2; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Feat", name: f0, key: f1 };
           } catch (e) {
             throw at(e, k);
@@ -305,7 +305,7 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
         f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: NoticeBroadcast = { level: f0, body: f1 };
       if (f2 !== undefined) o.to = f2;
       v = o;
@@ -365,7 +365,7 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -430,7 +430,7 @@ export function NoticeShow$read(r: Reader): NoticeShow {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: NoticeShow = { id: f0, level: f1, body: f2 };
       if (f3 !== undefined) o.ttl_s = f3;
       v = o;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -99,7 +99,7 @@ export function NpcBark$read(r: Reader): NpcBark {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 10);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { npc: f0, line: f1, secs: f2 };
     } catch (e) {
       throw at(e, k);
@@ -151,7 +151,7 @@ export function NpcBye$read(r: Reader): NpcBye {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -206,7 +206,7 @@ export function NpcChoose$read(r: Reader): NpcChoose {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: NpcChoose = { node: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
@@ -274,7 +274,7 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
       if (s <= 2) throw absent(k);
       const f2 = Mood$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { npc: f0, hearts: f1, mood: f2 };
     } catch (e) {
       throw at(e, k);
@@ -331,7 +331,7 @@ export function NpcGift$read(r: Reader): NpcGift {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { npc: f0, slot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -398,8 +398,7 @@ export function NpcLine$read(r: Reader): NpcLine {
       const f2 = r.readStr(1, 400);
       k = "choices";
       if (s <= 3) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      const n1 = readList(r, 0, 4);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -420,7 +419,7 @@ export function NpcLine$read(r: Reader): NpcLine {
         f5 = (r.tryNil() ? undefined : r.readStr(0, 48));
       }
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: NpcLine = { npc: f0, node: f1, text: f2, choices: f3, mood: f4 };
       if (f5 !== undefined) o.voice = f5;
       v = o;
@@ -490,7 +489,7 @@ export function NpcTalk$read(r: Reader): NpcTalk {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -43,7 +43,7 @@ export function Member$read(r: Reader): Member {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { player: f0, leader: f1, map: f2 };
     } catch (e) {
       throw at(e, k);
@@ -96,7 +96,7 @@ export function PartyInvite$read(r: Reader): PartyInvite {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -154,7 +154,7 @@ export function PartyInvited$read(r: Reader): PartyInvited {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 8);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { party: f0, by: f1, size: f2 };
     } catch (e) {
       throw at(e, k);
@@ -206,7 +206,7 @@ export function PartyJoin$read(r: Reader): PartyJoin {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { party: f0 };
     } catch (e) {
       throw at(e, k);
@@ -256,7 +256,7 @@ export function PartyLeave$read(r: Reader): PartyLeave {
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: PartyLeave = {};
       if (f0 !== undefined) o.kick = f0;
       v = o;
@@ -329,7 +329,7 @@ export function PartyPing$read(r: Reader): PartyPing {
         f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: PartyPing = { at: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -391,7 +391,7 @@ export function PartyPromote$read(r: Reader): PartyPromote {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -444,8 +444,7 @@ export function PartyState$read(r: Reader): PartyState {
       const f0 = r.readInt(0, 4294967295);
       k = "members";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      const n1 = readList(r, 1, 8);
       const a2: Member[] = [];
       let i3 = 0;
       try {
@@ -463,7 +462,7 @@ export function PartyState$read(r: Reader): PartyState {
         f2 = (r.tryNil() ? undefined : r.readStr(0, 48));
       }
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PartyState = { party: f0, members: f1 };
       if (f2 !== undefined) o.quest = f2;
       v = o;

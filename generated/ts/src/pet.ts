@@ -33,7 +33,7 @@ export function PetAdopt$read(r: Reader): PetAdopt {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { kind: f0, name: f1, colour: f2 };
     } catch (e) {
       throw at(e, k);
@@ -112,7 +112,7 @@ export function PetCard$read(r: Reader): PetCard {
       if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: PetCard = { kind: f1, name: f2, hunger: f3, tricks: f4, age_days: f5 };
       if (f0 !== undefined) o.entity = f0;
       v = o;
@@ -186,19 +186,19 @@ export function PetCommand$read(r: Reader): PetCommand {
     const tag = r.readInt(0, 4294967295);
     switch (tag) {
       case 1: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Follow" };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Stay" };
         break;
       }
       case 3: {
         if (s < 2) throw missing("0");
         const x = WorldPos$read(r);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "GoTo", value: x };
         break;
       }
@@ -212,7 +212,7 @@ export function PetCommand$read(r: Reader): PetCommand {
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(0, 100), 100);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Fetch", stick: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -222,7 +222,7 @@ export function PetCommand$read(r: Reader): PetCommand {
       case 5: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Trick", value: x };
         break;
       }
@@ -260,7 +260,7 @@ export function PetCommand$read(r: Reader): PetCommand {
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(0, 100), 100);
             k = undefined;
-            for (let j2 = 2; j2 < t; j2++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Fetch", stick: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -355,7 +355,7 @@ export function PetFeed$read(r: Reader): PetFeed {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -479,7 +479,7 @@ export function PetOrder$read(r: Reader): PetOrder {
       if (s <= 0) throw absent(k);
       const f0 = PetCommand$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { command: f0 };
     } catch (e) {
       throw at(e, k);
@@ -537,7 +537,7 @@ export function PetReact$read(r: Reader): PetReact {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { entity: f0, anim: f1, obeyed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -589,7 +589,7 @@ export function PetSummon$read(r: Reader): PetSummon {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { out: f0 };
     } catch (e) {
       throw at(e, k);

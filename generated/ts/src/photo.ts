@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -104,7 +104,7 @@ export function PhotoLens$read(r: Reader): PhotoLens {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(3, 5000), 10);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { fov: f0, roll: f1, focus: f2 };
     } catch (e) {
       throw at(e, k);
@@ -156,7 +156,7 @@ export function PhotoLike$read(r: Reader): PhotoLike {
       if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { photo: f0 };
     } catch (e) {
       throw at(e, k);
@@ -204,7 +204,7 @@ export function PhotoMode$read(r: Reader): PhotoMode {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
@@ -257,7 +257,7 @@ export function PhotoModeShown$read(r: Reader): PhotoModeShown {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, on: f1 };
     } catch (e) {
       throw at(e, k);
@@ -322,7 +322,7 @@ export function PhotoPosted$read(r: Reader): PhotoPosted {
       if (s <= 3) throw absent(k);
       const f3 = r.readBin(64, 32768);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { photo: f0, by: f1, caption: f2, thumb: f3 };
     } catch (e) {
       throw at(e, k);
@@ -391,8 +391,7 @@ export function PhotoShare$read(r: Reader): PhotoShare {
       const f2 = WorldPos$read(r);
       k = "tagged";
       if (s <= 3) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 8, "elements");
+      const n1 = readList(r, 0, 8);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -408,7 +407,7 @@ export function PhotoShare$read(r: Reader): PhotoShare {
       if (s <= 4) throw absent(k);
       const f4 = PhotoFilter$read(r);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { caption: f0, thumb: f1, at: f2, tagged: f3, filter: f4 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -178,7 +178,7 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       if (s <= 4) throw absent(k);
       const f4 = Medium$read(r);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { pos: f0, heading: f1, accepted_seq: f2, reason: f3, medium: f4 };
     } catch (e) {
       throw at(e, k);
@@ -253,7 +253,7 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerHeartbeat = { t: f0, visible: f1 };
       if (f2 !== undefined) o.fps = f2;
       v = o;
@@ -327,7 +327,7 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 16777215));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerIdentity = { s: f0 };
       if (f1 !== undefined) o.name = f1;
       if (f2 !== undefined) o.colour = f2;
@@ -406,7 +406,7 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerJoin = { name: f0, colour: f1 };
       if (f2 !== undefined) o.outfit = f2;
       v = o;
@@ -498,7 +498,7 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
         f6 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 7; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 7);
       const o: PlayerJoined = { s: f0, name: f1, colour: f2, spawn: f3, heading: f4, guest: f5 };
       if (f6 !== undefined) o.outfit = f6;
       v = o;
@@ -571,7 +571,7 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
       if (s <= 1) throw absent(k);
       const f1 = LeaveReason$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, reason: f1 };
     } catch (e) {
       throw at(e, k);
@@ -658,7 +658,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
         f4 = (r.tryNil() ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: PlayerMove = { p: f0, r: f1, t: f2 };
       if (f3 !== undefined) o.seq = f3;
       if (f4 !== undefined) o.flags = f4;
@@ -776,7 +776,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
         f5 = (r.tryNil() ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: PlayerMoveRelayed = { s: f0, p: f1, r: f2, t: f3 };
       if (f4 !== undefined) o.seq = f4;
       if (f5 !== undefined) o.flags = f5;
@@ -853,7 +853,7 @@ export function PlayerRename$read(r: Reader): PlayerRename {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(3, 24);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { name: f0 };
     } catch (e) {
       throw at(e, k);
@@ -914,7 +914,7 @@ export function PlayerRest$read(r: Reader): PlayerRest {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, at: f1, heading: f2 };
     } catch (e) {
       throw at(e, k);
@@ -964,8 +964,7 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
     try {
       k = "players";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 39, "elements");
+      const n1 = readList(r, 0, 39);
       const a2: RosterEntry[] = [];
       let i3 = 0;
       try {
@@ -978,7 +977,7 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { players: f0 };
     } catch (e) {
       throw at(e, k);
@@ -1056,8 +1055,7 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       const f3 = r.readStr(0, 160);
       k = "showcase";
       if (s <= 4) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -1076,7 +1074,7 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       if (s <= 6) throw absent(k);
       const f6 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 7; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 7);
       const o: ProfileCard = { s: f0, bio: f3, showcase: f4, walked_m: f5, hours: f6 };
       if (f1 !== undefined) o.account = f1;
       if (f2 !== undefined) o.member_since = f2;
@@ -1149,7 +1147,7 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -1302,7 +1300,7 @@ export function RosterEntry$read(r: Reader): RosterEntry {
       if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: RosterEntry = { s: f0, name: f1, colour: f2, p: f3, guest: f5 };
       if (f4 !== undefined) o.vehicle = f4;
       v = o;

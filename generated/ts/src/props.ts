@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -46,7 +46,7 @@ export function BoardNote$read(r: Reader): BoardNote {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(-15, 15);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { by: f0, text: f1, pos: f2, tilt: f3 };
     } catch (e) {
       throw at(e, k);
@@ -104,8 +104,7 @@ export function PropsBoard$read(r: Reader): PropsBoard {
       const f0 = r.readInt(0, 4294967295);
       k = "notes";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 30, "entries");
+      const n1 = readMap(r, 0, 30);
       const m2 = new Map<number, BoardNote>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 4294967295);
@@ -121,7 +120,7 @@ export function PropsBoard$read(r: Reader): PropsBoard {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { board: f0, notes: f1 };
     } catch (e) {
       throw at(e, k);
@@ -186,7 +185,7 @@ export function PropsNote$read(r: Reader): PropsNote {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { board: f0, text: f1, paper: f2 };
     } catch (e) {
       throw at(e, k);
@@ -263,7 +262,7 @@ export function PropsState$read(r: Reader): PropsState {
         f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: PropsState = { prop: f0, state: f1, phase: f2, amplitude: f3 };
       if (f4 !== undefined) o.by = f4;
       v = o;
@@ -332,7 +331,7 @@ export function PropsUse$read(r: Reader): PropsUse {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { prop: f0, verb: f1 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -56,7 +56,7 @@ export function Objective$read(r: Reader): Objective {
           if (s - 1 <= 2) throw absent(k);
           const f2 = r.readInt(0, 4294967295);
           k = undefined;
-          for (let j1 = 3; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 3);
           v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
         } catch (e) {
           throw at(e, k);
@@ -73,7 +73,7 @@ export function Objective$read(r: Reader): Objective {
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(10, 1000), 10);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Reach", at: f0, radius: f1 };
         } catch (e) {
           throw at(e, k);
@@ -83,21 +83,21 @@ export function Objective$read(r: Reader): Objective {
       case 3: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 4294967295);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Talk", value: x };
         break;
       }
       case 4: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 32);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Catch", value: x };
         break;
       }
       case 5: {
         if (s < 2) throw missing("0");
         const x = Species$read(r);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Spot", value: x };
         break;
       }
@@ -124,7 +124,7 @@ export function Objective$read(r: Reader): Objective {
             if (t <= 2) throw absent(k);
             const f2 = r.readInt(0, 4294967295);
             k = undefined;
-            for (let j3 = 3; j3 < t; j3++) r.skipValue();
+            r.skipValues(t - 3);
             v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
           } catch (e) {
             throw at(e, k);
@@ -148,7 +148,7 @@ export function Objective$read(r: Reader): Objective {
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(10, 1000), 10);
             k = undefined;
-            for (let j4 = 2; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Reach", at: f0, radius: f1 };
           } catch (e) {
             throw at(e, k);
@@ -273,7 +273,7 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { quest: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -323,8 +323,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
     try {
       k = "quests";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, QuestState>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -345,7 +344,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
         f1 = (r.tryNil() ? undefined : r.readStr(1, 48));
       }
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       const o: QuestJournal = { quests: f0 };
       if (f1 !== undefined) o.tracked = f1;
       v = o;
@@ -420,8 +419,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       const f1 = r.readInt(0, 4294967295);
       k = "objectives";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 6, "elements");
+      const n1 = readList(r, 1, 6);
       const a2: Objective[] = [];
       let i3 = 0;
       try {
@@ -438,8 +436,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       const f3 = r.readInt(0, 4294967295);
       k = "items";
       if (s <= 4) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 4, "elements");
+      const n4 = readList(r, 0, 4);
       const a5: ItemStack[] = [];
       let i6 = 0;
       try {
@@ -452,7 +449,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       r.leave();
       const f4 = a5;
       k = undefined;
-      for (let j7 = 5; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 5);
       v = { quest: f0, npc: f1, objectives: f2, coins: f3, items: f4 };
     } catch (e) {
       throw at(e, k);
@@ -521,8 +518,7 @@ export function QuestProgress$read(r: Reader): QuestProgress {
       const f0 = r.readStr(1, 48);
       k = "done";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 6, "entries");
+      const n1 = readMap(r, 0, 6);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 255);
@@ -541,7 +537,7 @@ export function QuestProgress$read(r: Reader): QuestProgress {
       if (s <= 2) throw absent(k);
       const f2 = QuestState$read(r);
       k = undefined;
-      for (let j6 = 3; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 3);
       v = { quest: f0, done: f1, state: f2 };
     } catch (e) {
       throw at(e, k);
@@ -676,7 +672,7 @@ export function QuestTrack$read(r: Reader): QuestTrack {
         f0 = (r.tryNil() ? undefined : r.readStr(1, 48));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: QuestTrack = {};
       if (f0 !== undefined) o.quest = f0;
       v = o;
@@ -739,7 +735,7 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: QuestTurnIn = { quest: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -33,7 +33,7 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 11);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, yaw: f1, pattern: f2 };
     } catch (e) {
       throw at(e, k);
@@ -88,8 +88,7 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
       const f0 = r.readInt(0, 4294967295);
       k = "places";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: (PlayerRef | undefined)[] = [];
       let i3 = 0;
       try {
@@ -102,7 +101,7 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { seat: f0, places: f1 };
     } catch (e) {
       throw at(e, k);
@@ -166,7 +165,7 @@ export function SeatingSit$read(r: Reader): SeatingSit {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 5);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: SeatingSit = { place: f1 };
       if (f0 !== undefined) o.seat = f0;
       v = o;

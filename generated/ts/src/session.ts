@@ -115,7 +115,7 @@ export function SessionError$read(r: Reader): SessionError {
     const tag = r.readInt(0, 4294967295);
     switch (tag) {
       case 1: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "TokenExpired" };
         break;
       }
@@ -126,7 +126,7 @@ export function SessionError$read(r: Reader): SessionError {
           if (s - 1 <= 0) throw absent(k);
           const f0 = RevokeReason$read(r);
           k = undefined;
-          for (let j1 = 1; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 1);
           v = { kind: "TokenRevoked", reason: f0 };
         } catch (e) {
           throw at(e, k);
@@ -145,7 +145,7 @@ export function SessionError$read(r: Reader): SessionError {
           if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(0, 200);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
           if (f0 !== undefined) o.until = f0;
           v = o;
@@ -157,7 +157,7 @@ export function SessionError$read(r: Reader): SessionError {
       case 4: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "RoomFull", value: x };
         break;
       }
@@ -168,7 +168,7 @@ export function SessionError$read(r: Reader): SessionError {
           if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 65535);
           k = undefined;
-          for (let j3 = 1; j3 < s - 1; j3++) r.skipValue();
+          r.skipValues(s - 1 - 1);
           v = { kind: "Outdated", min_protocol: f0 };
         } catch (e) {
           throw at(e, k);
@@ -178,12 +178,12 @@ export function SessionError$read(r: Reader): SessionError {
       case 7: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 4294967295);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "RateLimited", value: x };
         break;
       }
       default:
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
@@ -205,7 +205,7 @@ export function SessionError$read(r: Reader): SessionError {
             if (t <= 0) throw absent(k);
             const f0 = RevokeReason$read(r);
             k = undefined;
-            for (let j4 = 1; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 1);
             v = { kind: "TokenRevoked", reason: f0 };
           } catch (e) {
             throw at(e, k);
@@ -231,7 +231,7 @@ export function SessionError$read(r: Reader): SessionError {
             if (t <= 1) throw absent(k);
             const f1 = r.readStr(0, 200);
             k = undefined;
-            for (let j5 = 2; j5 < t; j5++) r.skipValue();
+            r.skipValues(t - 2);
             const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
             if (f0 !== undefined) o.until = f0;
             v = o;
@@ -258,7 +258,7 @@ export function SessionError$read(r: Reader): SessionError {
             if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 65535);
             k = undefined;
-            for (let j6 = 1; j6 < t; j6++) r.skipValue();
+            r.skipValues(t - 1);
             v = { kind: "Outdated", min_protocol: f0 };
           } catch (e) {
             throw at(e, k);
@@ -394,7 +394,7 @@ export function SessionFailed$read(r: Reader): SessionFailed {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { error: f0, fatal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -468,7 +468,7 @@ export function SessionHello$read(r: Reader): SessionHello {
         f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
       if (f2 !== undefined) o.token = f2;
       if (f4 !== undefined) o.resume = f4;
@@ -541,7 +541,7 @@ export function SessionKicked$read(r: Reader): SessionKicked {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { reason: f0, permanent: f1 };
     } catch (e) {
       throw at(e, k);
@@ -594,7 +594,7 @@ export function SessionLeave$read(r: Reader): SessionLeave {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { navigating: f0 };
     } catch (e) {
       throw at(e, k);
@@ -652,7 +652,7 @@ export function SessionResumed$read(r: Reader): SessionResumed {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
     } catch (e) {
       throw at(e, k);
@@ -704,7 +704,7 @@ export function SessionToken$read(r: Reader): SessionToken {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(16, 2048);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { token: f0 };
     } catch (e) {
       throw at(e, k);
@@ -781,7 +781,7 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
         f5 = (r.tryNil() ? undefined : r.readStr(0, 200));
       }
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
       if (f1 !== undefined) o.account = f1;
       if (f5 !== undefined) o.motd = f5;

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, checkLen, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -80,8 +80,7 @@ export function Prefs$read(r: Reader): Prefs {
       const f1 = inF32(r.readF32(), 0.1, 5);
       k = "keys";
       if (s <= 2) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -102,7 +101,7 @@ export function Prefs$read(r: Reader): Prefs {
         f3 = (r.tryNil() ? undefined : r.readStr(2, 12));
       }
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       const o: Prefs = { comfort: f0, sensitivity: f1, keys: f2 };
       if (f3 !== undefined) o.locale = f3;
       v = o;
@@ -171,7 +170,7 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { tried: f0, current: f1 };
     } catch (e) {
       throw at(e, k);
@@ -226,7 +225,7 @@ export function SettingsSave$read(r: Reader): SettingsSave {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { prefs: f0, rev: f1 };
     } catch (e) {
       throw at(e, k);
@@ -291,7 +290,7 @@ export function SettingsSync$read(r: Reader): SettingsSync {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { rev: f0, prefs: f1, device: f2, saved: f3 };
     } catch (e) {
       throw at(e, k);

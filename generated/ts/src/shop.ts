@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -36,7 +36,7 @@ export function ShopBuy$read(r: Reader): ShopBuy {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { shop: f0, item: f1, count: f2, seen_price: f3 };
     } catch (e) {
       throw at(e, k);
@@ -90,7 +90,7 @@ export function ShopOpen$read(r: Reader): ShopOpen {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -145,7 +145,7 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
         f1 = (r.tryNil() ? undefined : ShopRefusal$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ShopReceipt = { coins: f0 };
       if (f1 !== undefined) o.refused = f1;
       v = o;
@@ -289,7 +289,7 @@ export function ShopSell$read(r: Reader): ShopSell {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 999);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { shop: f0, slot: f1, count: f2 };
     } catch (e) {
       throw at(e, k);
@@ -348,8 +348,7 @@ export function ShopStock$read(r: Reader): ShopStock {
       const f0 = r.readStr(1, 24);
       k = "sells";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      const n1 = readList(r, 0, 80);
       const a2: StockLine[] = [];
       let i3 = 0;
       try {
@@ -363,8 +362,7 @@ export function ShopStock$read(r: Reader): ShopStock {
       const f1 = a2;
       k = "buys";
       if (s <= 2) throw absent(k);
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 80, "entries");
+      const n4 = readMap(r, 0, 80);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(0, 4294967295);
@@ -383,7 +381,7 @@ export function ShopStock$read(r: Reader): ShopStock {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j9 = 4; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 4);
       v = { shop: f0, sells: f1, buys: f2, restock: f3 };
     } catch (e) {
       throw at(e, k);
@@ -456,8 +454,9 @@ export function StockLine$read(r: Reader): StockLine {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f1 = x1;
@@ -469,8 +468,9 @@ export function StockLine$read(r: Reader): StockLine {
           let x2: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
-            x2 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-            if (x2 >= 0 && x2 <= 65535 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+            let n = 1;
+            x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
             else x2 = r.readInt(0, 65535);
           }
           o3 = x2;
@@ -494,7 +494,7 @@ export function StockLine$read(r: Reader): StockLine {
         f3 = o5;
       }
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       const o: StockLine = { item: f0, price: f1 };
       if (f2 !== undefined) o.left = f2;
       if (f3 !== undefined) o.discount = f3;

@@ -56,7 +56,7 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       r.leave();
       const f3 = a5 as [number, number, number];
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { ball: f0, by: f1, from: f2, vel: f3 };
     } catch (e) {
       throw at(e, k);
@@ -147,7 +147,7 @@ export function SnowballHit$read(r: Reader): SnowballHit {
       r.leave();
       const f3 = a2 as [number, number, number];
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: SnowballHit = { ball: f0, splat_mm: f3 };
       if (f1 !== undefined) o.player = f1;
       if (f2 !== undefined) o.snowman = f2;
@@ -219,7 +219,7 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { snowman: f0, dir: f1 };
     } catch (e) {
       throw at(e, k);
@@ -299,7 +299,7 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       v = { from: f0, vel: f1, t: f2 };
     } catch (e) {
       throw at(e, k);

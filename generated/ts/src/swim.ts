@@ -28,7 +28,7 @@ export function SwimBreath$read(r: Reader): SwimBreath {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { left: f0, gasp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -83,7 +83,7 @@ export function SwimDive$read(r: Reader): SwimDive {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { depth: f0, descending: f1 };
     } catch (e) {
       throw at(e, k);
@@ -140,7 +140,7 @@ export function SwimFound$read(r: Reader): SwimFound {
         f1 = (r.tryNil() ? undefined : ItemStack$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: SwimFound = { object: f0 };
       if (f1 !== undefined) o.stack = f1;
       v = o;
@@ -203,7 +203,7 @@ export function SwimMedium$read(r: Reader): SwimMedium {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(-2, 40);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { now: f0, water_c: f1 };
     } catch (e) {
       throw at(e, k);
@@ -253,7 +253,7 @@ export function SwimPickup$read(r: Reader): SwimPickup {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { object: f0 };
     } catch (e) {
       throw at(e, k);
@@ -321,7 +321,7 @@ export function SwimSplash$read(r: Reader): SwimSplash {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 500), 10);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, at: f1, fall: f2 };
     } catch (e) {
       throw at(e, k);

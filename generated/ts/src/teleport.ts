@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -54,7 +54,7 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j5 = 4; j5 < s; j5++) r.skipValue();
+      r.skipValues(s - 4);
       const o: TeleportArrive = { r: f1, cooldown_until: f3 };
       if (f0 !== undefined) o.p = f0;
       if (f2 !== undefined) o.refused = f2;
@@ -189,7 +189,7 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { to: f0 };
     } catch (e) {
       throw at(e, k);
@@ -235,8 +235,7 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
     try {
       k = "posts";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 40, "entries");
+      const n1 = readMap(r, 0, 40);
       const m2 = new Map<number, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -252,7 +251,7 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { posts: f0 };
     } catch (e) {
       throw at(e, k);

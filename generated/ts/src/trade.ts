@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,7 +23,7 @@ export function TradeCancel$read(r: Reader): TradeCancel {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { trade: f0 };
     } catch (e) {
       throw at(e, k);
@@ -81,7 +81,7 @@ export function TradeConfirm$read(r: Reader): TradeConfirm {
       if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, rev: f1, final_step: f2 };
     } catch (e) {
       throw at(e, k);
@@ -143,7 +143,7 @@ export function TradeInvite$read(r: Reader): TradeInvite {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, from: f1, expires: f2 };
     } catch (e) {
       throw at(e, k);
@@ -200,8 +200,7 @@ export function TradeOffer$read(r: Reader): TradeOffer {
       const f0 = r.readInt(0, 4294967295);
       k = "slots";
       if (s <= 1) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 12, "entries");
+      const n1 = readMap(r, 0, 12);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 255);
@@ -220,7 +219,7 @@ export function TradeOffer$read(r: Reader): TradeOffer {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j6 = 3; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, slots: f1, coins: f2 };
     } catch (e) {
       throw at(e, k);
@@ -277,7 +276,7 @@ export function TradeRequest$read(r: Reader): TradeRequest {
       if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { with: f0 };
     } catch (e) {
       throw at(e, k);
@@ -330,7 +329,7 @@ export function TradeRespond$read(r: Reader): TradeRespond {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { trade: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -467,8 +466,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       const f0 = r.readInt(0, 4294967295);
       k = "mine";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 12, "elements");
+      const n1 = readList(r, 0, 12);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -482,8 +480,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       const f1 = a2;
       k = "theirs";
       if (s <= 2) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 12, "elements");
+      const n4 = readList(r, 0, 12);
       const a5: ItemStack[] = [];
       let i6 = 0;
       try {
@@ -515,7 +512,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
       k = undefined;
-      for (let j10 = 6; j10 < s; j10++) r.skipValue();
+      r.skipValues(s - 6);
       v = { trade: f0, mine: f1, theirs: f2, coins: f3, stage: f4, rev: f5 };
     } catch (e) {
       throw at(e, k);

@@ -37,7 +37,7 @@ export function TutorialNext$read(r: Reader): TutorialNext {
         f2 = (r.tryNil() ? undefined : WorldPos$read(r));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: TutorialNext = { hint: f1 };
       if (f0 !== undefined) o.step = f0;
       if (f2 !== undefined) o.target = f2;
@@ -101,7 +101,7 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 32);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { seen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -154,7 +154,7 @@ export function TutorialStep$read(r: Reader): TutorialStep {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { step: f0, took_s: f1 };
     } catch (e) {
       throw at(e, k);

@@ -170,7 +170,7 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
       if (s <= 1) throw absent(k);
       const f1 = VehicleAction$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, action: f1 };
     } catch (e) {
       throw at(e, k);
@@ -255,7 +255,7 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       v = { vehicle: f0, p: f1, yaw: f2, v: f3, wheel: f4, t: f5 };
     } catch (e) {
       throw at(e, k);
@@ -324,7 +324,7 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
         f1 = (r.tryNil() ? undefined : Seat$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: VehicleEnter = { vehicle: f0 };
       if (f1 !== undefined) o.seat = f1;
       v = o;
@@ -387,7 +387,7 @@ export function VehicleExit$read(r: Reader): VehicleExit {
       if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, bail: f1 };
     } catch (e) {
       throw at(e, k);
@@ -442,7 +442,7 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(50, 3000);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, held_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -533,7 +533,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
         f6 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(-400, 400), 10));
       }
       k = undefined;
-      for (let j4 = 7; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 7);
       const o: VehicleMoved = { vehicle: f0, p: f1, yaw: f2, v: f3, t: f4 };
       if (f6 !== undefined) o.wheel = f6;
       v = o;
@@ -618,7 +618,7 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
         f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VehicleSeat = { vehicle: f0, seat: f1 };
       if (f2 !== undefined) o.occupant = f2;
       v = o;
@@ -693,7 +693,7 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
       if (s <= 3) throw absent(k);
       const f3 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { vehicle: f0, fuel: f1, damage: f2, odometer_km: f3 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -28,7 +28,7 @@ export function Signal$read(r: Reader): Signal {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 8192);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { kind: f0, sdp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -145,7 +145,7 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(8, 64);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { on: f0, push_to_talk: f1, kbps: f2 };
     } catch (e) {
       throw at(e, k);
@@ -207,8 +207,7 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       }
       k = "frames";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 5, "elements");
+      const n1 = readList(r, 1, 5);
       const a2: Uint8Array[] = [];
       let i3 = 0;
       try {
@@ -224,7 +223,7 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VoiceFrames = { frames: f1, seq: f2 };
       if (f0 !== undefined) o.s = f0;
       v = o;
@@ -287,8 +286,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
     try {
       k = "connect";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      const n1 = readList(r, 0, 16);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -302,8 +300,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
       const f0 = a2;
       k = "drop";
       if (s <= 1) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 16, "elements");
+      const n4 = readList(r, 0, 16);
       const a5: string[] = [];
       let i6 = 0;
       try {
@@ -321,7 +318,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
         f2 = (r.tryNil() ? undefined : r.readStr(0, 256));
       }
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VoicePeers = { connect: f0, drop: f1 };
       if (f2 !== undefined) o.turn = f2;
       v = o;
@@ -394,7 +391,7 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
       if (s <= 1) throw absent(k);
       const f1 = Signal$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, signal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -449,7 +446,7 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { signal: f0, from: f1 };
     } catch (e) {
       throw at(e, k);

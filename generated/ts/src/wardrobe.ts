@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -28,8 +28,7 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       const f0 = r.readStr(9, 9);
       k = "outfit";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: Worn[] = [];
       let i3 = 0;
       try {
@@ -52,7 +51,7 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { s: f0, outfit: f1, height: f2, hair: f4 };
     } catch (e) {
       throw at(e, k);
@@ -111,8 +110,7 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
     try {
       k = "outfit";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      const n1 = readList(r, 0, 6);
       const a2: Worn[] = [];
       let i3 = 0;
       try {
@@ -130,7 +128,7 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 9));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: WardrobeWear = { outfit: f0 };
       if (f1 !== undefined) o.preset = f1;
       v = o;
@@ -296,7 +294,7 @@ export function Worn$read(r: Reader): Worn {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slot: f0, item: f1, dyes: f2 };
     } catch (e) {
       throw at(e, k);

@@ -31,7 +31,7 @@ export function WatergunHit$read(r: Reader): WatergunHit {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { by: f0, target: f1, wetness: f2 };
     } catch (e) {
       throw at(e, k);
@@ -85,7 +85,7 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: WatergunRefill = {};
       if (f0 !== undefined) o.fountain = f0;
       v = o;
@@ -166,7 +166,7 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { from: f0, yaw: f1, pitch: f2, pressure: f3 };
     } catch (e) {
       throw at(e, k);
@@ -244,7 +244,7 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 150), 10);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, aim: f1, reach: f2 };
     } catch (e) {
       throw at(e, k);
@@ -305,7 +305,7 @@ export function WatergunTank$read(r: Reader): WatergunTank {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(250, 2000);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ml: f0, capacity: f1 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -36,7 +36,7 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(-30, 45);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { hour: f0, kind: f1, chance: f2, temp_c: f3 };
     } catch (e) {
       throw at(e, k);
@@ -107,7 +107,7 @@ export function WeatherChange$read(r: Reader): WeatherChange {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 600);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, blend_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -161,8 +161,7 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
     try {
       k = "slots";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 8, "elements");
+      const n1 = readList(r, 0, 8);
       const a2: ForecastSlot[] = [];
       let i3 = 0;
       try {
@@ -175,7 +174,7 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
@@ -227,7 +226,7 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { board: f0 };
     } catch (e) {
       throw at(e, k);
@@ -377,7 +376,7 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { at: f0, seed: f1 };
     } catch (e) {
       throw at(e, k);
@@ -443,7 +442,7 @@ export function WeatherSet$read(r: Reader): WeatherSet {
         f2 = (r.tryNil() ? undefined : r.readInt(1, 1440));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: WeatherSet = { kind: f0, intensity: f1 };
       if (f2 !== undefined) o.minutes = f2;
       v = o;
@@ -535,7 +534,7 @@ export function WeatherState$read(r: Reader): WeatherState {
         f5 = (r.tryNil() ? undefined : r.readInt(0, 5000));
       }
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
       if (f5 !== undefined) o.fog_m = f5;
       v = o;

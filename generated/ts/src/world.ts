@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, checkLen, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** What kind of thing an entity is. */
 export const EntityKind = {
@@ -123,8 +123,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       let x1: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x1 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
         else x1 = r.readInt(0, 4294967295);
       }
       const f0 = x1;
@@ -141,8 +142,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let x3: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x3 >= -500000 && x3 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
           else x3 = r.readInt(-500000, 500000);
         }
         const e6 = dequantizeF32(x3, 100);
@@ -150,8 +152,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let x7: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x7 >= -500000 && x7 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -500000 && x7 <= 500000 && p + n <= u.length) r.pos = p + n;
           else x7 = r.readInt(-500000, 500000);
         }
         const e8 = dequantizeF32(x7, 100);
@@ -159,8 +162,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let x9: number;
         {
           const u = r.buf, p = r.pos, b = u[p]!;
-          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-          if (x9 >= -500000 && x9 <= 500000 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+          let n = 1;
+          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x9 >= -500000 && x9 <= 500000 && p + n <= u.length) r.pos = p + n;
           else x9 = r.readInt(-500000, 500000);
         }
         const e10 = dequantizeF32(x9, 100);
@@ -175,8 +179,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       let x11: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : b === 0xd1 ? ((u[p + 1]! << 24) >> 16) | u[p + 2]! : NaN;
-        if (x11 >= -3142 && x11 <= 3142 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x11 >= -3142 && x11 <= 3142 && p + n <= u.length) r.pos = p + n;
         else x11 = r.readInt(-3142, 3142);
       }
       const f3 = dequantizeF32(x11, 1000);
@@ -185,8 +190,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       let x12: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x12 = b < 0x80 ? b : b === 0xcd ? (u[p + 1]! << 8) | u[p + 2]! : NaN;
-        if (x12 >= 0 && x12 <= 3840 && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);
+        let n = 1;
+        x12 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x12 >= 0 && x12 <= 3840 && p + n <= u.length) r.pos = p + n;
         else x12 = r.readInt(0, 3840);
       }
       const f4 = dequantizeF32(x12, 64);
@@ -195,8 +201,9 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       let x13: number;
       {
         const u = r.buf, p = r.pos, b = u[p]!;
-        x13 = b < 0x80 ? b : NaN;
-        if (x13 >= 0 && x13 <= 255) r.pos = p + 1;
+        let n = 1;
+        x13 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x13 >= 0 && x13 <= 255 && p + n <= u.length) r.pos = p + n;
         else x13 = r.readInt(0, 255);
       }
       const f5 = x13;
@@ -211,7 +218,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         f7 = (r.tryNil() ? undefined : r.readStr(0, 24));
       }
       k = undefined;
-      for (let j14 = 8; j14 < s; j14++) r.skipValue();
+      r.skipValues(s - 8);
       const o: NearbyEntity = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
       if (f6 !== undefined) o.owner = f6;
       if (f7 !== undefined) o.label = f7;
@@ -323,7 +330,7 @@ export function WorldClock$read(r: Reader): WorldClock {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 60);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { tick: f0, at: f1, rate: f2 };
     } catch (e) {
       throw at(e, k);
@@ -378,7 +385,7 @@ export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { last_tick: f0 };
     } catch (e) {
       throw at(e, k);
@@ -436,8 +443,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       const f1 = r.readBool();
       k = "entities";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      const n1 = readList(r, 0, 50);
       const a2: NearbyEntity[] = [];
       let i3 = 0;
       try {
@@ -451,8 +457,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       const f2 = a2;
       k = "gone";
       if (s <= 3) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 64, "elements");
+      const n4 = readList(r, 0, 64);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -465,7 +470,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       r.leave();
       const f3 = a5;
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { tick: f0, keyframe: f1, entities: f2, gone: f3 };
     } catch (e) {
       throw at(e, k);
@@ -528,8 +533,7 @@ export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ delt
       w.int(vInt(x2, 0, 4294967295));
     }
   }, (r: Reader): number[] => {
-    const n3 = r.readArrayLen();
-    checkLen(n3, 0, 64, "elements");
+    const n3 = readList(r, 0, 64);
     const a4: number[] = [];
     let i5 = 0;
     try {
@@ -563,7 +567,7 @@ export function WorldView$read(r: Reader): WorldView {
       if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(500, 4000), 10);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { radius: f0 };
     } catch (e) {
       throw at(e, k);

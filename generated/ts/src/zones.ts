@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -83,7 +83,7 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: ZonesEnter = { zone: f0, name: f1, rules: f2, population: f4 };
       if (f3 !== undefined) o.ambience = f3;
       v = o;
@@ -142,8 +142,7 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
     try {
       k = "counts";
       if (s <= 0) throw absent(k);
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -159,7 +158,7 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { counts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -212,7 +211,7 @@ export function ZonesMap$read(r: Reader): ZonesMap {
       if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);

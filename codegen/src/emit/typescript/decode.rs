@@ -95,10 +95,9 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         }
         TypeRef::Vec { inner, len } => {
             let (min, max) = len.bounds();
-            let check = g.rt("checkLen");
+            let read_list = g.rt("readList");
             let n = g.fresh("n");
-            out.line(format!("const {n} = r.readArrayLen();"));
-            out.line(format!("{check}({n}, {min}, {max}, \"elements\");"));
+            out.line(format!("const {n} = {read_list}(r, {min}, {max});"));
             list(g, out, inner, form, &n)
         }
         TypeRef::Array { inner, len } => {
@@ -118,10 +117,9 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         }
         TypeRef::Map { key, value, len } => {
             let (min, max) = len.bounds();
-            let check = g.rt("checkLen");
+            let read_map = g.rt("readMap");
             let n = g.fresh("n");
-            out.line(format!("const {n} = r.readMapLen();"));
-            out.line(format!("{check}({n}, {min}, {max}, \"entries\");"));
+            out.line(format!("const {n} = {read_map}(r, {min}, {max});"));
             let m = g.fresh("m");
             let j = g.fresh("j");
             let (kt, vt) = (ts_type(g, key), ts_type(g, value));
@@ -353,11 +351,7 @@ pub fn compact_body(
         }
     }
     out.line("k = undefined;");
-    let j = g.fresh("j");
-    out.line(format!(
-        "for (let {j} = {}; {j} < {avail}; {j}++) r.skipValue();",
-        slots.len()
-    ));
+    out.line(format!("r.skipValues({avail} - {});", slots.len()));
     construct(out, slots, target, ctor, false);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
@@ -498,14 +492,14 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line("for (let j = 1; j < s; j++) r.skipValue();");
+                out.line("r.skipValues(s - 1);");
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
                 out.line(format!("if (s < 2) throw {missing}(\"0\");"));
                 let x = read(g, &mut out, &field.ty, Form::Compact);
                 out.line(format!("const x = {x};"));
-                out.line("for (let j = 2; j < s; j++) r.skipValue();");
+                out.line("r.skipValues(s - 2);");
                 out.line(format!("v = {{ kind: {kind}, value: x }};"));
             }
             VariantFields::Struct { record } => {
@@ -518,7 +512,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     }
     out.line("default:");
     if e.unknown.is_some() {
-        out.line("  for (let j = 1; j < s; j++) r.skipValue();");
+        out.line("  r.skipValues(s - 1);");
         out.line("  v = { kind: \"unknown\", tag };");
     } else {
         out.line(format!("  throw {unknown_number}(tag);"));

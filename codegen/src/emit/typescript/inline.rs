@@ -82,7 +82,7 @@ fn elements(t: &TypeRef, inside: bool, out: &mut Vec<String>) {
 /// marker test, its length in bytes (1 or 3), the value expression over `u` (bytes) and `p`
 /// (its position). The 8-, 32- and 64-bit ones are left to `readInt`: each arm is code in every
 /// hot reader of an int whose range it meets.
-const MARKERS: [(i128, i128, &str, u32, &str); 4] = [
+const MARKERS: [(i128, i128, &str, u32, &str); 6] = [
     (0, 127, "b < 0x80", 1, "b"),
     (-32, -1, "b > 0xdf", 1, "b - 256"),
     (256, 65535, "b === 0xcd", 3, "(u[p + 1]! << 8) | u[p + 2]!"),
@@ -93,6 +93,8 @@ const MARKERS: [(i128, i128, &str, u32, &str); 4] = [
         3,
         "((u[p + 1]! << 24) >> 16) | u[p + 2]!",
     ),
+    (128, 255, "b === 0xcc", 2, "u[p + 1]!"),
+    (-128, -33, "b === 0xd0", 2, "(u[p + 1]! << 24) >> 24"),
 ];
 
 /// Emits the read of an int in `min..=max` (safe integers) into a new local, returned.
@@ -106,19 +108,25 @@ pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
         .filter(|(lo, hi, ..)| *lo <= max && *hi >= min)
         .map(|&(_, _, test, len, value)| (test, len, value))
         .collect();
-    let chain: String = arms
-        .iter()
-        .map(|(test, _, value)| format!("{test} ? {value} : "))
-        .collect();
     let multi = arms.iter().any(|a| a.1 > 1);
     out.line(format!("let {x}: number;"));
     out.open("{");
     out.line("const u = r.buf, p = r.pos, b = u[p]!;");
+    if multi {
+        out.line("let n = 1;");
+    }
+    let mut chain = String::new();
+    for (test, len, value) in &arms {
+        if *len == 1 {
+            chain.push_str(&format!("{test} ? {value} : "));
+        } else {
+            chain.push_str(&format!("{test} ? ((n = {len}), {value}) : "));
+        }
+    }
     out.line(format!("{x} = {chain}NaN;"));
     if multi {
-        // Every multi-byte arm is 3 bytes long (`cd`, `d1`).
         out.line(format!(
-            "if ({x} >= {min} && {x} <= {max} && p + 3 <= u.length) r.pos = p + (b < 0x80 || b > 0xdf ? 1 : 3);"
+            "if ({x} >= {min} && {x} <= {max} && p + n <= u.length) r.pos = p + n;"
         ));
     } else {
         out.line(format!("if ({x} >= {min} && {x} <= {max}) r.pos = p + 1;"));

@@ -33,7 +33,7 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { hider: f0, by: f1, left: f2 };
     } catch (e) {
       throw at(e, k);
@@ -90,7 +90,7 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 2);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { bearing: f0, band: f1 };
     } catch (e) {
       throw at(e, k);
@@ -170,7 +170,7 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
       if (s <= 4) throw absent(k);
       const f4 = r.readInt(10, 120);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { round: f0, role: f1, centre: f2, radius_m: f3, hide_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -235,7 +235,7 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
       if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, hider: f1 };
     } catch (e) {
       throw at(e, k);
@@ -285,7 +285,7 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { sound: f0 };
     } catch (e) {
       throw at(e, k);

@@ -58,7 +58,7 @@ export function KickballBall$read(r: Reader): KickballBall {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
       if (f3 !== undefined) o.touched_by = f3;
       v = o;
@@ -153,7 +153,7 @@ export function KickballGoal$read(r: Reader): KickballGoal {
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 2000), 10);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { team: f0, scorer: f1, score: f2, kmh: f3 };
     } catch (e) {
       throw at(e, k);
@@ -226,7 +226,7 @@ export function KickballKick$read(r: Reader): KickballKick {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { dir: f0, loft: f1, power: f2, t: f3 };
     } catch (e) {
       throw at(e, k);
@@ -280,7 +280,7 @@ export function KickballTeam$read(r: Reader): KickballTeam {
       if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 1);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { team: f0 };
     } catch (e) {
       throw at(e, k);

@@ -3,7 +3,7 @@
 // `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
 // the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, checkLen, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, readList, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -31,7 +31,7 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
       if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { round: f0, index: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
@@ -88,8 +88,7 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       const f0 = r.readStr(1, 32);
       k = "splits";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 64, "elements");
+      const n1 = readList(r, 0, 64);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -105,7 +104,7 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       if (s <= 2) throw absent(k);
       const f2 = r.readBin(0, 16384);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { course: f0, splits: f1, path: f2 };
     } catch (e) {
       throw at(e, k);
@@ -166,7 +165,7 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
       if (s <= 1) throw absent(k);
       const f1 = r.readBin(1, 16384);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, path: f1 };
     } catch (e) {
       throw at(e, k);
@@ -221,7 +220,7 @@ export function RacePenalty$read(r: Reader): RacePenalty {
       if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { seconds: f0, back_to: f1 };
     } catch (e) {
       throw at(e, k);
@@ -278,8 +277,7 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       const f0 = r.readInt(0, 4294967295);
       k = "order";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      const n1 = readList(r, 0, 16);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -293,8 +291,7 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       const f1 = a2;
       k = "gaps";
       if (s <= 2) throw absent(k);
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 16, "elements");
+      const n4 = readList(r, 0, 16);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -310,7 +307,7 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       if (s <= 3) throw absent(k);
       const f3 = r.readInt(1, 10);
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { round: f0, order: f1, gaps: f2, lap: f3 };
     } catch (e) {
       throw at(e, k);

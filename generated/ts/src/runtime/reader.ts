@@ -8,6 +8,7 @@
  * Every method consumes one well-formed value and returns it, or throws a `TupletError`.
  */
 
+import { checkLen } from "./checks.js";
 import type { TupletError } from "./errors.js";
 import {
   declared,
@@ -105,6 +106,20 @@ export function isNamed(s: Shape): boolean {
 /** The entries of a named-shape `readShape` result. */
 export function mapEntries(s: Shape): number {
   return -s - 1;
+}
+
+/** Reads a list's header: `readArrayLen`, then its length checked against `min..=max` (`checkLen`). */
+export function readList(r: Reader, min: number, max: number): number {
+  const n = r.readArrayLen();
+  checkLen(n, min, max, "elements");
+  return n;
+}
+
+/** Reads a map's header: `readMapLen`, then its entry count checked against `min..=max` (`checkLen`). */
+export function readMap(r: Reader, min: number, max: number): number {
+  const n = r.readMapLen();
+  checkLen(n, min, max, "entries");
+  return n;
 }
 
 /** A bounded msgpack reader over one message. */
@@ -206,13 +221,6 @@ export class Reader {
    * enters one level of nesting; call `leave()` after the last element.
    */
   readShape(): Shape {
-    const b = this.buf[this.pos]!;
-    if (b >= 0x90 && b <= 0x9f) return this.fixArray(b);
-    return this.readShapeAny();
-  }
-
-  /** `readShape` for every marker, with its checks and errors. */
-  private readShapeAny(): Shape {
     const b = this.peek();
     if ((b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd) return this.arrayHeader(b);
     if ((b >= 0x80 && b <= 0x8f) || b === 0xde || b === 0xdf) return -this.mapHeader(b) - 1;
@@ -221,13 +229,6 @@ export class Reader {
 
   /** Reads an array header (its element count); as `readShape` but only an array. */
   readArrayLen(): number {
-    const b = this.buf[this.pos]!;
-    if (b >= 0x90 && b <= 0x9f) return this.fixArray(b);
-    return this.readArrayLenAny();
-  }
-
-  /** `readArrayLen` for every marker, with its checks and errors. */
-  private readArrayLenAny(): number {
     const b = this.peek();
     if ((b >= 0x90 && b <= 0x9f) || b === 0xdc || b === 0xdd) return this.arrayHeader(b);
     throw this.unexpected("array", b);
@@ -597,6 +598,11 @@ export class Reader {
     }
   }
 
+  /** Skips `n` values as `skipValue` does (none when `n <= 0`): a compact record's extra elements. */
+  skipValues(n: number): void {
+    for (let i = 0; i < n; i++) this.skipValue();
+  }
+
   // ---- internals -----------------------------------------------------------------------
 
   /**
@@ -775,20 +781,16 @@ export class Reader {
     return at;
   }
 
-  /** A fixarray header at the cursor: entered in place when it passes every check, else as `arrayHeader`. */
-  private fixArray(b: number): number {
-    const n = b & 0x0f;
-    const p = this.pos;
-    if (n < this.end - p && n <= this.elementsLeft && this.depth < this.limits.maxDepth) {
-      this.pos = p + 1;
-      this.elementsLeft -= n;
-      this.depth += 1;
-      return n;
-    }
-    return this.arrayHeader(b);
-  }
-
+  /** An array header at the cursor (`b` its marker); a fixarray that passes every check of `enter` in place. */
   private arrayHeader(b: number): number {
+    const f = b & 0x0f;
+    const p = this.pos;
+    if (b <= 0x9f && f < this.end - p && f <= this.elementsLeft && this.depth < this.limits.maxDepth) {
+      this.pos = p + 1;
+      this.elementsLeft -= f;
+      this.depth += 1;
+      return f;
+    }
     this.pos += 1;
     const n = b === 0xdc ? this.u16() : b === 0xdd ? this.u32() : b & 0x0f;
     this.enter(n, "elements");
