@@ -67,7 +67,7 @@ console.log("|---|---:|---:|---|");
 for (const r of rows) console.log(`| ${r.what} | ${kb(r.min)} | ${kb(r.gzip)} | ${goal(r.gzip, r.target)} |`);
 const source = sourceBytes(join(root, "generated", "ts"));
 const sourceTarget = 1 * MB;
-const sourceCeiling = 1.08 * MB;
+const sourceCeiling = 1.06 * MB;
 const mb = (n) => (n / MB).toFixed(2) + " MB";
 console.log(`\n\`generated/ts\` source: ${mb(source)} (target ${mb(sourceTarget)}: ${source <= sourceTarget ? "met" : "not met"})`);
 

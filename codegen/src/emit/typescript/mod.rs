@@ -6,13 +6,16 @@
 //!
 //! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`),
 //! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
-//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
+//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime), and
+//! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
+//! containers and references and hand a leaf there).
 
 mod decode;
 mod delta;
 mod dispatch;
 mod encode;
 mod inline;
+mod leaf;
 mod names;
 mod package;
 mod table;
@@ -77,8 +80,7 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// `X$read` reads either shape, `X$write` writes one, `X$validate` records every issue;
-// the named shape and `validate` walk the table `X$t` in the runtime (runtime/table.ts).
+// Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 ";
 
 /// The `DO NOT EDIT` header naming the source.
@@ -344,15 +346,7 @@ impl<'a> Gen<'a> {
                 out.push_str(&table::record(self, ident, &m.record.slots));
                 out.push_str(&validate::record_fn(self, ident));
                 let codec = self.rt("codec");
-                out.push_str(&doc(
-                    &format!(
-                        "The codec of `{}` (id {}, {}).",
-                        m.name,
-                        m.id,
-                        m.dir.as_str()
-                    ),
-                    "",
-                ));
+                // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
                 out.push_str(&format!(
                     "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$validate);\n\n",
                     name = lit(&m.name),

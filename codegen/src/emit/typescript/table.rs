@@ -8,9 +8,10 @@
 //! code (the hot path).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Legacy, Quantized};
+use tuplet_schema::plan::{Legacy, Node};
 
-use super::{int_lit, lit, num, Gen};
+use super::leaf;
+use super::{lit, Gen};
 
 /// `, min, max` of a bounded length, nothing for an unbounded one.
 fn bounded(len: &Len) -> String {
@@ -24,58 +25,25 @@ fn bounded(len: &Len) -> String {
 
 /// The descriptor of `t` (a `TNode` literal).
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Bool => format!("[{}]", g.rt("kBool")),
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            let k = g.rt(if i.bigint { "kBig" } else { "kInt" });
-            format!(
-                "[{k},{},{}]",
-                int_lit(min, i.bigint),
-                int_lit(max, i.bigint)
-            )
-        }
-        TypeRef::Float(ft) => {
-            let k = if ft.bits == 32 { "kF32" } else { "kF64" };
-            match (ft.quantized(), ft.range) {
-                (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[{},{},{qmin},{qmax},{}]",
-                    g.rt("kQuant"),
-                    num(scale),
-                    u8::from(ft.bits == 32)
-                ),
-                (None, Some(_)) => {
-                    let (min, max) = ft.value_bounds();
-                    format!("[{},{},{}]", g.rt(k), num(min), num(max))
-                }
-                (None, None) => format!("[{}]", g.rt(k)),
-            }
-        }
-        TypeRef::String { len } => {
-            let (min, max) = len.bounds();
-            format!("[{},{min},{max}]", g.rt("kStr"))
-        }
-        TypeRef::Bytes { len } => {
-            let (min, max) = len.bounds();
-            format!("[{},{min},{max}]", g.rt("kBin"))
-        }
-        TypeRef::Option { inner } => {
+    match t.node() {
+        Node::Leaf(l) => leaf::node(g, l),
+        Node::Option { inner } => {
             let inner = node(g, inner);
             format!("[{},{inner}]", g.rt("kOpt"))
         }
-        TypeRef::Vec { inner, len } => {
+        Node::Vec { inner, len } => {
             let inner = node(g, inner);
             format!("[{},{inner}{}]", g.rt("kList"), bounded(len))
         }
-        TypeRef::Array { inner, len } => {
+        Node::Array { inner, len } => {
             let inner = node(g, inner);
             format!("[{},{inner},{len}]", g.rt("kFixed"))
         }
-        TypeRef::Map { key, value, len } => {
+        Node::Map { key, value, len } => {
             let (key, value) = (node(g, key), node(g, value));
             format!("[{},{key},{value}{}]", g.rt("kMap"), bounded(len))
         }
-        TypeRef::Named { path } => format!(
+        Node::Named { path } => format!(
             "[{},{},{},{}]",
             g.rt("kType"),
             g.fn_ref(path, "validate"),
