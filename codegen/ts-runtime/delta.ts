@@ -21,7 +21,7 @@
  * ```
  */
 
-import { Code, TupletError } from "./errors.js";
+import { TupletError } from "./errors.js";
 import { checkInt, checkLen, duplicate, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize, roundHalfAwayFromZero } from "./quant.js";
 import { Reader } from "./reader.js";
@@ -161,7 +161,7 @@ function inIndex(e: unknown, i: number): unknown {
 
 /** `no_baseline`: a delta refers to state the receiver does not hold. */
 export function noBaseline(what: string): TupletError {
-  return new TupletError(Code.NoBaseline, `no baseline for ${what}`);
+  return new TupletError("no_baseline", `no baseline for ${what}`);
 }
 
 function wireInt(f: Extract<DeltaField, { k: 1 }>, x: unknown): number {
@@ -290,7 +290,7 @@ function changes(
 }
 
 function checkArr(a: unknown, len: number): void {
-  if (!Array.isArray(a)) throw new TupletError(Code.WrongType, `expected an array, found ${typeof a}`);
+  if (!Array.isArray(a)) throw new TupletError("wrong_type", `expected an array, found ${typeof a}`);
   throw wrongLength(a.length, len);
 }
 
@@ -361,7 +361,7 @@ function cmp(a: Key, b: Key): number {
  * returns the new rows, or undefined when the lists are wire-equal (nothing written).
  */
 function encodeEntities(e: EntityDelta<Obj>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
-  if (!Array.isArray(cur)) throw new TupletError(Code.WrongType, `expected an array, found ${typeof cur}`);
+  if (!Array.isArray(cur)) throw new TupletError("wrong_type", `expected an array, found ${typeof cur}`);
   const k = e.key;
   const order = cur.map((_, i) => i);
   for (const i of order) {
@@ -498,7 +498,7 @@ function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): 
 }
 
 function entryCut(n: number): TupletError {
-  return new TupletError(Code.WrongLength, `${n} elements end inside an entry`);
+  return new TupletError("wrong_length", `${n} elements end inside an entry`);
 }
 
 /** Reads the values announced by `mask` into `obj` (a copy the caller owns) and returns it. */

@@ -96,8 +96,6 @@ export function intText(v: number | bigint): string {
   return typeof v === "bigint" ? v.toString() : BigInt(v).toString();
 }
 
-const HEX = "0123456789abcdef";
-
 /** Whether Rust's `char::escape_debug` escapes the code point (not printable or grapheme-extending). */
 const ESCAPED = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\p{Grapheme_Extend}]$/u;
 
@@ -113,15 +111,8 @@ export function rustDebugStr(s: string): string {
     else if (c === 0x09) out += "\\t";
     else if (c === 0x00) out += "\\0";
     else if (c >= 0x20 && c < 0x7f) out += ch;
-    else if (c !== 0x20 && ESCAPED.test(ch)) {
-      let hex = "";
-      let v = c;
-      do {
-        hex = (HEX[v & 15] ?? "0") + hex;
-        v >>>= 4;
-      } while (v > 0);
-      out += "\\u{" + hex + "}";
-    } else out += ch;
+    else if (c !== 0x20 && ESCAPED.test(ch)) out += "\\u{" + c.toString(16) + "}";
+    else out += ch;
   }
   return out + '"';
 }

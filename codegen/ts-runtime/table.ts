@@ -10,11 +10,17 @@
  */
 
 import type { Issue, Seg } from "./errors.js";
-import { checkLen } from "./checks.js";
+import { checkLen, duplicate, wrongLength } from "./checks.js";
+import { dequantize, dequantizeF32, quantize } from "./quant.js";
+import type { Reader } from "./reader.js";
 import type { Writer } from "./writer.js";
 import {
+  atIndex,
+  atKey,
   badVariant,
   check,
+  inF32,
+  inF64,
   sorted,
   vArr,
   vBigInt,
@@ -33,21 +39,32 @@ import {
 } from "./values.js";
 
 /**
- * What a value holds: an array whose first element is its kind, then bounds and inner
- * descriptors:
- * 0 bool; 1 int [min, max]; 2 bigint [min, max]; 3 quantized float [scale, qmin, qmax, f32 ? 1 : 0];
- * 4 f32 and 5 f64 [min, max] (no bounds: no range); 6 string [min, max] (UTF-8 bytes);
- * 7 bytes [min, max]; 8 option [inner]; 9 list [inner, min, max] (no bounds: unbounded);
- * 10 fixed array [inner, len]; 11 map [key, value, min, max] (no bounds: unbounded);
- * 12 a named type [X$validate, X$write, X$read].
+ * What a value holds: an array whose first element is its kind (one of the `k*` objects below,
+ * each with its `validate`, named-write and named-read steps, so a bundle keeps only the kinds
+ * its tables name), then bounds and inner descriptors:
+ * `kBool`; `kInt` [min, max]; `kBig` [min, max]; `kQuant` [scale, qmin, qmax, f32 ? 1 : 0];
+ * `kF32` and `kF64` [min, max] (no bounds: no range); `kStr` [min, max] (UTF-8 bytes);
+ * `kBin` [min, max]; `kOpt` [inner]; `kList` [inner, min, max] (no bounds: unbounded);
+ * `kFixed` [inner, len]; `kMap` [key, value, min, max] (no bounds: unbounded);
+ * `kType` [X$validate, X$write, X$read] (a named type).
  */
-export type TNode = readonly TPart[];
+export type TNode = readonly [TKind, ...TPart[]];
 
 /** One element of a descriptor. */
 export type TPart = number | bigint | TNode | TFn;
 
 /** A named type's `X$validate`, `X$write` or `X$read`. */
 export type TFn = (a: never, b: never, c: never) => unknown;
+
+/** A descriptor kind: how the cold paths check, write (named shape) and read (named shape) a value of it. */
+export interface TKind {
+  /** Records every issue of `x`. */
+  readonly v: (n: TNode, x: unknown, path: Path, issues: Issue[]) => void;
+  /** Writes `x` in the named shape, checking it first (TupletError). */
+  readonly w: (w: Writer, n: TNode, x: unknown) => void;
+  /** Reads a value in the named shape: the checks of the compact read, a quantized float as its natural f64. */
+  readonly r: (r: Reader, n: TNode) => unknown;
+}
 
 /**
  * A record's fields in slot order (reserved slots left out): the TypeScript name, the
@@ -62,52 +79,100 @@ export type TVariants = readonly (readonly [string] | readonly [string, TNode] |
 type Path = Seg[];
 type Validate = (v: unknown, path: Path, issues: Issue[]) => void;
 type Write = (w: Writer, v: unknown, named: boolean) => void;
+type A = readonly [TKind, never, never, never, never];
 
-/** The smallest and largest f32, the bounds of an f32 without a range. */
+/** The largest f32, the bound of an f32 without a range. */
 const F32_MAX = 3.4028234663852886e38;
-
-/** The bounds of a raw float's descriptor. */
-function fbounds(n: TNode): [number, number] {
-  if (n.length > 1) return [n[1] as number, n[2] as number];
-  return n[0] === 4 ? [-F32_MAX, F32_MAX] : [-Number.MAX_VALUE, Number.MAX_VALUE];
-}
-
-// ---- validate ------------------------------------------------------------------------------
 
 /** Records every issue of `x` as the descriptor `n` says. */
 export function vNode(n: TNode, x: unknown, path: Path, issues: Issue[]): void {
-  const a = n as unknown as readonly [number, never, never, never, never];
-  switch (n[0]) {
-    case 0:
-      check(path, issues, () => vBool(x as boolean));
-      return;
-    case 1:
-      check(path, issues, () => vInt(x as number, a[1], a[2]));
-      return;
-    case 2:
-      check(path, issues, () => vBigInt(x as bigint, a[1], a[2]));
-      return;
-    case 3:
-      check(path, issues, () => vQuant(x as number, a[1], a[2], a[3], a[4] === 1, false));
-      return;
-    case 4:
-    case 5: {
-      const [min, max] = fbounds(n);
-      check(path, issues, () => (n[0] === 4 ? vF32 : vF64)(x as number, min, max));
-      return;
-    }
-    case 6:
-      check(path, issues, () => vStr(x as string, a[1], a[2]));
-      return;
-    case 7:
-      check(path, issues, () => vBin(x as Uint8Array, a[1], a[2]));
-      return;
-    case 8:
-      if (x !== undefined) vNode(a[1], x, path, issues);
-      return;
-    case 9:
-    case 10: {
-      const list = n[0] === 9;
+  n[0].v(n, x, path, issues);
+}
+
+/** Writes `x` in the named shape as the descriptor `n` says, checking it first (TupletError). */
+function wNode(w: Writer, n: TNode, x: unknown): void {
+  n[0].w(w, n, x);
+}
+
+/** Reads one value in the named shape as the descriptor `n` says. */
+export function readNode(r: Reader, n: TNode): unknown {
+  return n[0].r(r, n);
+}
+
+/** A kind whose value is one checked scalar: `c` checks (and converts) it, `put` writes it, `get` reads it. */
+function scalar<T>(c: (x: T, a: A) => unknown, put: (w: Writer, y: never) => void, get: (r: Reader, a: A) => unknown): TKind {
+  return {
+    v: (n, x, path, issues) => void check(path, issues, () => c(x as T, n as A)),
+    w: (w, n, x) => put(w, c(x as T, n as A) as never),
+    r: (r, n) => get(r, n as A),
+  };
+}
+
+/** `bool`. */
+export const kBool: TKind = /*@__PURE__*/ scalar((x: boolean) => vBool(x), (w, y) => w.bool(y), (r) => r.readBool());
+
+/** An int that fits a `number`: [min, max]. */
+export const kInt: TKind = /*@__PURE__*/ scalar((x: number, a) => vInt(x, a[1], a[2]), (w, y) => w.int(y), (r, a) => r.readInt(a[1], a[2]));
+
+/** A `bigint`: [min, max]. */
+export const kBig: TKind = /*@__PURE__*/ scalar((x: bigint, a) => vBigInt(x, a[1], a[2]), (w, y) => w.bigInt(y), (r, a) => r.readBigInt(a[1], a[2]));
+
+/** A quantized float: [scale, qmin, qmax, f32 ? 1 : 0]; the named shape holds its natural f64. */
+export const kQuant: TKind = {
+  v: (n, x, path, issues) => {
+    const a = n as A;
+    check(path, issues, () => vQuant(x as number, a[1], a[2], a[3], a[4] === 1, false));
+  },
+  w: (w, n, x) => {
+    const a = n as A;
+    w.f64(vQuant(x as number, a[1], a[2], a[3], a[4] === 1, true));
+  },
+  r: (r, n) => {
+    const a = n as A;
+    const q = quantize(r.readF64(), a[1], a[2], a[3]);
+    return a[4] === 1 ? dequantizeF32(q, a[1]) : dequantize(q, a[1]);
+  },
+};
+
+/** A raw float kind: its check, write and read (`max` bounds it without a range). */
+function raw(c: (v: number, min: number, max: number) => number, max: number, f32: boolean): TKind {
+  const cv = (x: unknown, n: TNode): number => (n.length > 1 ? c(x as number, n[1] as number, n[2] as number) : c(x as number, -max, max));
+  return {
+    v: (n, x, path, issues) => void check(path, issues, () => cv(x, n)),
+    w: (w, n, x) => (f32 ? w.f32(cv(x, n)) : w.f64(cv(x, n))),
+    r: (r, n) => {
+      const y = f32 ? r.readF32() : r.readF64();
+      return n.length > 1 ? (f32 ? inF32 : inF64)(y, n[1] as number, n[2] as number) : y;
+    },
+  };
+}
+
+/** An `f32`: [min, max] or no range. */
+export const kF32: TKind = /*@__PURE__*/ raw(vF32, F32_MAX, true);
+
+/** An `f64`: [min, max] or no range. */
+export const kF64: TKind = /*@__PURE__*/ raw(vF64, 1.7976931348623157e308, false);
+
+/** A string: [min, max] UTF-8 bytes. */
+export const kStr: TKind = /*@__PURE__*/ scalar((x: string, a) => vStr(x, a[1], a[2]), (w, y) => w.str(y), (r, a) => r.readStr(a[1], a[2]));
+
+/** Bytes: [min, max]. */
+export const kBin: TKind = /*@__PURE__*/ scalar((x: Uint8Array, a) => vBin(x, a[1], a[2]), (w, y) => w.bin(y), (r, a) => r.readBin(a[1], a[2]));
+
+/** An option: [inner]; absent is `undefined`, nil on the wire. */
+export const kOpt: TKind = {
+  v: (n, x, path, issues) => {
+    if (x !== undefined) vNode(n[1] as TNode, x, path, issues);
+  },
+  w: (w, n, x) => (x === undefined ? w.nil() : wNode(w, n[1] as TNode, x)),
+  r: (r, n) => (r.tryNil() ? undefined : readNode(r, n[1] as TNode)),
+};
+
+/** A list ([inner, min, max], no bounds: unbounded) or a fixed array ([inner, len]). */
+function seq(list: boolean): TKind {
+  return {
+    v: (n, x, path, issues) => {
+      const a = n as A;
       if (!check(path, issues, () => (list ? vArr(x) : vFixed(x as unknown[], a[2])))) return;
       const xs = x as unknown[];
       if (list && n.length > 2) check(path, issues, () => checkLen(xs.length, a[2], a[3], "elements"));
@@ -117,24 +182,104 @@ export function vNode(n: TNode, x: unknown, path: Path, issues: Issue[]): void {
         vNode(a[1], y, path, issues);
         path.pop();
       }
-      return;
-    }
-    case 11: {
-      if (!check(path, issues, () => vMapType(x))) return;
-      const m = x as Map<unknown, unknown>;
-      if (n.length > 3) check(path, issues, () => checkLen(m.size, a[3], a[4], "entries"));
-      for (const [k, y] of m) {
-        path.push({ key: String(k) });
-        vNode(a[1], k, path, issues);
-        vNode(a[2], y, path, issues);
-        path.pop();
+    },
+    w: (w, n, x) => {
+      const a = n as A;
+      let xs: readonly unknown[];
+      if (!list) xs = vFixed(x as unknown[], a[2]);
+      else if (n.length > 2) xs = vList(x as unknown[], a[2], a[3]);
+      else {
+        vArr(x);
+        xs = x as unknown[];
       }
-      return;
-    }
-    default:
-      (a[1] as unknown as Validate)(x, path, issues);
-  }
+      w.arrayLen(xs.length);
+      for (const y of xs) wNode(w, a[1], y);
+    },
+    r: (r, n) => {
+      const a = n as A;
+      const len = r.readArrayLen();
+      if (!list) {
+        if (len !== a[2]) throw wrongLength(len, a[2]);
+      } else if (n.length > 2) checkLen(len, a[2], a[3], "elements");
+      else checkLen(len, 0, 4294967295, "elements");
+      const xs: unknown[] = [];
+      let i = 0;
+      try {
+        for (; i < len; i++) xs.push(readNode(r, a[1]));
+      } catch (e) {
+        throw atIndex(e, i);
+      }
+      r.leave();
+      return xs;
+    },
+  };
 }
+
+/** A list: [inner, min, max] (no bounds: unbounded). */
+export const kList: TKind = /*@__PURE__*/ seq(true);
+
+/** A fixed-size array: [inner, len]. */
+export const kFixed: TKind = /*@__PURE__*/ seq(false);
+
+/** A map: [key, value, min, max] (no bounds: unbounded); entries in wire order when written. */
+export const kMap: TKind = {
+  v: (n, x, path, issues) => {
+    const a = n as A;
+    if (!check(path, issues, () => vMapType(x))) return;
+    const m = x as Map<unknown, unknown>;
+    if (n.length > 3) check(path, issues, () => checkLen(m.size, a[3], a[4], "entries"));
+    for (const [k, y] of m) {
+      path.push({ key: String(k) });
+      vNode(a[1], k, path, issues);
+      vNode(a[2], y, path, issues);
+      path.pop();
+    }
+  },
+  w: (w, n, x) => {
+    const a = n as A;
+    let m: ReadonlyMap<string | number | bigint, unknown>;
+    if (n.length > 3) m = vMap(x as Map<string, unknown>, a[3], a[4]);
+    else {
+      vMapType(x);
+      m = x as Map<string, unknown>;
+    }
+    w.mapLen(m.size);
+    for (const [k, y] of sorted(m)) {
+      wNode(w, a[1], k);
+      wNode(w, a[2], y);
+    }
+  },
+  r: (r, n) => {
+    const a = n as A;
+    const len = r.readMapLen();
+    if (n.length > 3) checkLen(len, a[3], a[4], "entries");
+    else checkLen(len, 0, 4294967295, "entries");
+    const m = new Map<unknown, unknown>();
+    const kn = a[1] as TNode;
+    for (let j = 0; j < len; j++) {
+      const k = (kn[0] === kInt ? r.readIntKey(kn[1] as number, kn[2] as number) : kn[0] === kBig ? r.readBigIntKey(kn[1] as bigint, kn[2] as bigint) : readNode(r, kn)) as string | number | bigint;
+      if (m.has(k)) throw duplicate(k).inKey(k);
+      let x: unknown;
+      try {
+        x = readNode(r, a[2]);
+      } catch (e) {
+        throw atKey(e, k);
+      }
+      m.set(k, x);
+    }
+    r.leave();
+    return m;
+  },
+};
+
+/** A named type: [X$validate, X$write, X$read]. */
+export const kType: TKind = {
+  v: (n, x, path, issues) => (n[1] as unknown as Validate)(x, path, issues),
+  w: (w, n, x) => (n[2] as unknown as Write)(w, x, true),
+  r: (r, n) => (n[3] as unknown as (r: Reader) => unknown)(r),
+};
+
+// ---- validate ------------------------------------------------------------------------------
 
 function vFields(v: Record<string, unknown>, fs: TFields, path: Path, issues: Issue[]): void {
   for (const f of fs) {
@@ -174,65 +319,6 @@ export function vEnum(v: unknown, vs: TVariants, open: boolean, path: Path, issu
 
 // ---- the named shape, written --------------------------------------------------------------
 
-/** Writes `x` in the named shape as the descriptor `n` says, checking it first (TupletError). */
-function wNode(w: Writer, n: TNode, x: unknown): void {
-  const a = n as unknown as readonly [number, never, never, never, never];
-  switch (n[0]) {
-    case 0:
-      return w.bool(vBool(x as boolean));
-    case 1:
-      return w.int(vInt(x as number, a[1], a[2]));
-    case 2:
-      return w.bigInt(vBigInt(x as bigint, a[1], a[2]));
-    case 3:
-      return w.f64(vQuant(x as number, a[1], a[2], a[3], a[4] === 1, true));
-    case 4: {
-      const [min, max] = fbounds(n);
-      return w.f32(vF32(x as number, min, max));
-    }
-    case 5: {
-      const [min, max] = fbounds(n);
-      return w.f64(vF64(x as number, min, max));
-    }
-    case 6:
-      return w.str(vStr(x as string, a[1], a[2]));
-    case 7:
-      return w.bin(vBin(x as Uint8Array, a[1], a[2]));
-    case 8:
-      if (x === undefined) return w.nil();
-      return wNode(w, a[1], x);
-    case 9:
-    case 10: {
-      let xs: readonly unknown[];
-      if (n[0] === 10) xs = vFixed(x as unknown[], a[2]);
-      else if (n.length > 2) xs = vList(x as unknown[], a[2], a[3]);
-      else {
-        vArr(x);
-        xs = x as unknown[];
-      }
-      w.arrayLen(xs.length);
-      for (const y of xs) wNode(w, a[1], y);
-      return;
-    }
-    case 11: {
-      let m: ReadonlyMap<string | number | bigint, unknown>;
-      if (n.length > 3) m = vMap(x as Map<string, unknown>, a[3], a[4]);
-      else {
-        vMapType(x);
-        m = x as Map<string, unknown>;
-      }
-      w.mapLen(m.size);
-      for (const [k, y] of sorted(m)) {
-        wNode(w, a[1], k);
-        wNode(w, a[2], y);
-      }
-      return;
-    }
-    default:
-      (a[2] as unknown as Write)(w, x, true);
-  }
-}
-
 /**
  * Writes a record's (or struct variant's) fields as its named map: absent options left out,
  * each field under its key (a spread array one key per element).
@@ -243,7 +329,7 @@ export function writeNamed(w: Writer, v: unknown, fs: TFields): void {
   for (const f of fs) {
     const key = f[2];
     if (typeof key === "object") len += key.length;
-    else if (f[1][0] !== 8 || o[f[0]] !== undefined) len++;
+    else if (f[1][0] !== kOpt || o[f[0]] !== undefined) len++;
   }
   w.recordLen(len);
   for (const f of fs) {
@@ -258,7 +344,7 @@ export function writeNamed(w: Writer, v: unknown, fs: TFields): void {
       }
       continue;
     }
-    if (n[0] === 8) {
+    if (n[0] === kOpt) {
       if (x === undefined) continue;
       w.str(key ?? f[0]);
       wNode(w, n[1] as TNode, x);

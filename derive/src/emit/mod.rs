@@ -5,6 +5,7 @@ mod delta;
 mod dispatch;
 mod enums;
 mod flags;
+mod leaf;
 mod record;
 mod slice;
 mod ty;
@@ -15,7 +16,11 @@ use syn::spanned::Spanned;
 use tuplet_schema::ir::{Dir, Item, ItemKind, Record, Slot};
 
 use record::Member;
-pub use ty::rt;
+
+/// The private runtime module every emitted path goes through.
+pub fn rt() -> TokenStream {
+    quote!(::tuplet::__private_0_1)
+}
 
 /// The impls for one parsed, checked item.
 pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {

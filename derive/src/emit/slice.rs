@@ -1,14 +1,15 @@
 //! The compact encoder through the runtime's slice writer (`put`): statements that write one
 //! value at the cursor `p` of `buf: &mut [u8]` and advance it. Used for types whose compact
 //! encoding has a largest size (`Wire::MAX_SIZE`), where the output is sized once up front;
-//! the checks are those of the `Vec` encoder in `ty.rs` (same functions, same order), so the
-//! errors are the same.
+//! the checks are those of the `Vec` encoder (`ty.rs`, `leaf.rs`: same functions, same
+//! order), so the errors are the same. A leaf's statements are `leaf::encode_at`.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use tuplet_schema::ir::{Slot, TypeRef, Variant, VariantFields};
-use tuplet_schema::plan::Quantized;
+use tuplet_schema::plan::Node;
 
+use super::leaf;
 use super::record::Member;
 use super::ty::{rt, TyGen};
 
@@ -34,15 +35,14 @@ impl Bound {
 
     /// The bound of a type.
     pub fn of(ty: &TypeRef) -> Bound {
-        match ty {
-            TypeRef::Bool | TypeRef::Int(_) | TypeRef::Float(_) => Bound::Fixed,
-            TypeRef::String { len } | TypeRef::Bytes { len } => Bound::max(len.max),
-            TypeRef::Option { inner } | TypeRef::Array { inner, .. } => Bound::of(inner),
-            TypeRef::Vec { inner, len } => Bound::max(len.max).and(Bound::of(inner)),
-            TypeRef::Map { key, value, len } => Bound::max(len.max)
+        match ty.node() {
+            Node::Leaf(l) => Bound::max(l.max_size().ok()),
+            Node::Option { inner } | Node::Array { inner, .. } => Bound::of(inner),
+            Node::Vec { inner, len } => Bound::max(len.max).and(Bound::of(inner)),
+            Node::Map { key, value, len } => Bound::max(len.max)
                 .and(Bound::of(key))
                 .and(Bound::of(value)),
-            TypeRef::Named { .. } => Bound::Depends,
+            Node::Named { .. } => Bound::Depends,
         }
     }
 
@@ -79,58 +79,17 @@ impl Bound {
     }
 }
 
-/// Statements writing the int expression `v` (an `i64`, or a `u64` when `max` is beyond
-/// `i64`) known to lie in `min..=max`.
-fn put_int(min: i128, max: i128, v: TokenStream) -> TokenStream {
-    let rt = rt();
-    if max > i64::MAX as i128 {
-        return quote!(p = #rt::put::uint(buf, p, #v as u64););
-    }
-    let (min, max) = (min as i64, max as i64);
-    quote!(p = #rt::put::int_in::<{ #min }, { #max }>(buf, p, #v as i64);)
-}
-
 impl TyGen {
     /// Statements writing `v` (an `&T`) in the compact form at `p`, advancing `p`.
     pub fn encode_at(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
         let rt = rt();
-        match ty {
-            TypeRef::Bool => quote!(p = #rt::put::bool(buf, p, *#v);),
-            TypeRef::Int(it) => {
-                let check = self.check(ty, v);
-                let (min, max) = it.bounds();
-                let put = put_int(min, max, quote!(*#v));
-                quote!(#check #put)
-            }
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { scale, qmin, qmax }) => put_int(
-                    qmin.into(),
-                    qmax.into(),
-                    quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?),
-                ),
-                None => {
-                    let check = self.check(ty, v);
-                    let f = if ft.bits == 32 {
-                        quote!(f32)
-                    } else {
-                        quote!(f64)
-                    };
-                    quote!(#check p = #rt::put::#f(buf, p, *#v);)
-                }
-            },
-            TypeRef::String { .. } => {
-                let check = self.check(ty, v);
-                quote!(#check p = #rt::put::str(buf, p, #v);)
-            }
-            TypeRef::Bytes { .. } => {
-                let check = self.check(ty, v);
-                quote!(#check p = #rt::put::bin(buf, p, #v);)
-            }
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::encode_at(l, v),
+            Node::Option { inner } => {
                 let inner = self.encode_at(inner, &quote!(x));
                 quote!(match #v { Some(x) => { #inner } None => p = #rt::put::nil(buf, p), })
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let inner = self.encode_at(inner, &quote!(x));
                 quote!(
@@ -139,14 +98,14 @@ impl TyGen {
                     for x in #v.iter() { #inner }
                 )
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, len } => {
                 let inner = self.encode_at(inner, &quote!(x));
                 quote!(
                     p = #rt::put::array_len(buf, p, #len);
                     for x in #v.iter() { #inner }
                 )
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let k = self.encode_at(key, &quote!(k));
                 let x = self.encode_at(value, &quote!(x));
@@ -156,7 +115,7 @@ impl TyGen {
                     for (k, x) in #v.iter() { #k #x }
                 )
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(p = #w::encode_compact_at(#v, buf, p)?;)
             }

@@ -1,6 +1,7 @@
 //! Code for one value of one IR type: encode, decode, validate, wire equality, sample and
 //! largest size. Every function returns straight-line Rust for exactly that type; nothing
-//! walks a table at run time.
+//! walks a table at run time. The functions here walk the containers and references
+//! (`TypeRef::node`); a leaf's code, for every walk, is in `leaf.rs`.
 //!
 //! Conventions of the emitted code: `out: &mut Vec<u8>` (encode), `r: &mut Reader`
 //! (decode), `path: &mut Vec<Seg>` and `issues: &mut Vec<Issue>` (validate), `rng` and
@@ -8,29 +9,17 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tuplet_schema::ir::{IntType, TypeRef};
+use tuplet_schema::ir::TypeRef;
 pub use tuplet_schema::plan::Form;
-use tuplet_schema::plan::Quantized;
+use tuplet_schema::plan::Node;
 
-/// The private runtime module every emitted path goes through.
-pub fn rt() -> TokenStream {
-    quote!(::tuplet::__private_0_1)
-}
+use super::leaf;
+pub use super::rt;
 
 /// Emits code for values of one type; `span` points errors about the type at the field.
 pub struct TyGen {
     /// The span of the field's type in the user's source.
     pub span: Span,
-}
-
-fn int_prim(it: &IntType) -> TokenStream {
-    let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());
-    quote!(#ident)
-}
-
-fn lit_i128(v: i128) -> TokenStream {
-    let lit = proc_macro2::Literal::i128_unsuffixed(v);
-    quote!(#lit)
 }
 
 impl TyGen {
@@ -48,80 +37,25 @@ impl TyGen {
         quote_spanned!(span=> <#p as #rt::Wire>)
     }
 
-    /// Statements that check `v` against its constraints, returning the first error with `?`.
+    /// Statements that check `v` against its constraints, returning the first error with `?`
+    /// (a leaf's, `leaf::check`; nothing for a container or a reference).
     pub fn check(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
-        let rt = rt();
-        match ty {
-            TypeRef::Int(it) if it.needs_check() => {
-                let (min, max) = it.bounds();
-                let (min, max) = (lit_i128(min), lit_i128(max));
-                quote!(#rt::check_int(*#v as i128, #min, #max)?;)
-            }
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { scale, qmin, qmax }) => {
-                    quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?;)
-                }
-                None => {
-                    let (min, max) = ft.value_bounds();
-                    let f = if ft.bits == 32 {
-                        quote!(check_f32)
-                    } else {
-                        quote!(check_f64)
-                    };
-                    quote!(#rt::#f(*#v, #min, #max)?;)
-                }
-            },
-            TypeRef::String { len } | TypeRef::Bytes { len } if !len.is_unbounded() => {
-                let (min, max) = len.bounds();
-                quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?;)
-            }
-            _ => TokenStream::new(),
+        match ty.leaf() {
+            Some(l) => leaf::check(l, v),
+            None => TokenStream::new(),
         }
     }
 
     /// Statements appending `v` in `form`.
     pub fn encode(&self, ty: &TypeRef, v: &TokenStream, form: Form) -> TokenStream {
         let rt = rt();
-        match ty {
-            TypeRef::Bool => quote!(#rt::write::bool(out, *#v);),
-            TypeRef::Int(it) => {
-                let check = self.check(ty, v);
-                if it.prim.signed() {
-                    quote!(#check #rt::write::int(out, *#v as i64);)
-                } else {
-                    quote!(#check #rt::write::uint(out, *#v as u64);)
-                }
-            }
-            TypeRef::Float(ft) => match (ft.quantized(), form) {
-                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => quote!(
-                    #rt::write::int(out, #rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?);
-                ),
-                (Some(Quantized { scale, qmin, qmax }), Form::Named) => quote!(
-                    #rt::write::f64(out, #rt::quant::dequantize_f64(
-                        #rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?, #scale));
-                ),
-                (None, _) => {
-                    let check = self.check(ty, v);
-                    if ft.bits == 32 {
-                        quote!(#check #rt::write::f32(out, *#v);)
-                    } else {
-                        quote!(#check #rt::write::f64(out, *#v);)
-                    }
-                }
-            },
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?; #rt::write::str(out, #v);)
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?; #rt::write::bin(out, #v);)
-            }
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::encode(l, v, form),
+            Node::Option { inner } => {
                 let inner = self.encode(inner, &quote!(x), form);
                 quote!(match #v { Some(x) => { #inner } None => #rt::write::nil(out), })
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let inner = self.encode(inner, &quote!(x), form);
                 quote!(
@@ -130,14 +64,14 @@ impl TyGen {
                     for x in #v.iter() { #inner }
                 )
             }
-            TypeRef::Array { inner, len } => {
+            Node::Array { inner, len } => {
                 let inner = self.encode(inner, &quote!(x), form);
                 quote!(
                     #rt::write::array_len(out, #len);
                     for x in #v.iter() { #inner }
                 )
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let k = self.encode(key, &quote!(k), form);
                 let x = self.encode(value, &quote!(x), form);
@@ -147,7 +81,7 @@ impl TyGen {
                     for (k, x) in #v.iter() { #k #x }
                 )
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 match form {
                     Form::Compact => quote!(#w::encode_compact(#v, out)?;),
@@ -160,61 +94,13 @@ impl TyGen {
     /// An expression reading one `T` in `form` (errors leave through `?`).
     pub fn decode(&self, ty: &TypeRef, form: Form) -> TokenStream {
         let rt = rt();
-        match ty {
-            TypeRef::Bool => quote!(r.read_bool()?),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let prim = int_prim(it);
-                if max <= i64::MAX as i128 {
-                    let (min, max) = (min as i64, max as i64);
-                    quote!((r.read_int_in::<{ #min }, { #max }>()? as #prim))
-                } else {
-                    let (min, max) = (min as u64, max as u64);
-                    quote!((r.read_u64(#min, #max)? as #prim))
-                }
-            }
-            TypeRef::Float(ft) => {
-                let deq = if ft.bits == 32 {
-                    quote!(dequantize_f32)
-                } else {
-                    quote!(dequantize_f64)
-                };
-                match (ft.quantized(), form) {
-                    (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                        quote!(#rt::quant::#deq(r.read_int_in::<{ #qmin }, { #qmax }>()?, #scale))
-                    }
-                    (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
-                        quote!(#rt::quant::#deq(
-                        #rt::quant::quantize(r.read_f64()?, #scale, #qmin, #qmax)?, #scale))
-                    }
-                    (None, _) => {
-                        let read = if ft.bits == 32 {
-                            quote!(r.read_f32()?)
-                        } else {
-                            quote!(r.read_f64()?)
-                        };
-                        if ft.range.is_some() {
-                            let check = self.check(ty, &quote!(&x));
-                            quote!({ let x = #read; #check x })
-                        } else {
-                            read
-                        }
-                    }
-                }
-            }
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                quote!(::std::string::String::from(r.read_str(#min, #max)?))
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                quote!(r.read_bin(#min, #max)?.to_vec())
-            }
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::decode(l, form),
+            Node::Option { inner } => {
                 let inner = self.decode(inner, form);
                 quote!(if r.try_nil()? { None } else { Some(#inner) })
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let elem = at(quote!(in_index(i)), self.decode(inner, form));
                 let least = self.min_size(inner);
@@ -227,8 +113,8 @@ impl TyGen {
                     v
                 })
             }
-            TypeRef::Array { inner, len } => {
-                let elems = (0..*len as usize).map(|i| {
+            Node::Array { inner, len } => {
+                let elems = (0..len as usize).map(|i| {
                     let i = proc_macro2::Literal::usize_unsuffixed(i);
                     at(quote!(in_index(#i)), self.decode(inner, form))
                 });
@@ -240,7 +126,7 @@ impl TyGen {
                     a
                 })
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let k = self.decode(key, form);
                 let x = at(quote!(in_key(&k)), self.decode(value, form));
@@ -258,7 +144,7 @@ impl TyGen {
                     m
                 })
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::decode(r)?)
             }
@@ -275,12 +161,12 @@ impl TyGen {
             }
             Some(quote!(path.push(#seg); #body path.pop();))
         };
-        match ty {
-            TypeRef::Named { path } => {
+        match ty.node() {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::validate_at(#v, path, issues);)
             }
-            TypeRef::Option { inner } => {
+            Node::Option { inner } => {
                 let body = self.validate(inner, &quote!(x));
                 if body.is_empty() {
                     body
@@ -288,7 +174,7 @@ impl TyGen {
                     quote!(if let Some(x) = #v { #body })
                 }
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let head = quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "elements") {
                     #rt::report(path, issues, e);
@@ -301,12 +187,12 @@ impl TyGen {
                     quote!(#head #each)
                 }
             }
-            TypeRef::Array { inner, .. } => {
+            Node::Array { inner, .. } => {
                 let each = nested(inner, quote!(#rt::Seg::Index(i as u32)));
                 let each = each.map(|b| quote!(for (i, x) in #v.iter().enumerate() { #b }));
                 quote!(#each)
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let head = (!len.is_unbounded()).then(|| {
                     quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "entries") {
@@ -326,91 +212,44 @@ impl TyGen {
                 });
                 quote!(#head #each)
             }
-            _ => {
-                let check = self.check(ty, v);
-                if check.is_empty() {
-                    return check;
-                }
-                quote!(if let Err(e) = (|| -> Result<(), #rt::Error> { #check Ok(()) })() {
-                    #rt::report(path, issues, e);
-                })
-            }
+            Node::Leaf(l) => leaf::validate(l, v),
         }
     }
 
     /// A bool expression: whether `a` and `b` (both `&T`) encode identically.
     pub fn wire_eq(&self, ty: &TypeRef, a: &TokenStream, b: &TokenStream) -> TokenStream {
-        let rt = rt();
-        match ty {
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { scale, .. }) => {
-                    quote!(#rt::q_of(*#a as f64, #scale) == #rt::q_of(*#b as f64, #scale))
-                }
-                None => quote!(#a.to_bits() == #b.to_bits()),
-            },
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::wire_eq(l, a, b),
+            Node::Option { inner } => {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
                 quote!(match (#a, #b) { (Some(x), Some(y)) => #inner, (None, None) => true, _ => false })
             }
-            TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. } => {
+            Node::Vec { inner, .. } | Node::Array { inner, .. } => {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
                 quote!(#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| #inner))
             }
-            TypeRef::Map { value, .. } => {
+            Node::Map { value, .. } => {
                 let inner = self.wire_eq(value, &quote!(x), &quote!(y));
                 quote!(#a.len() == #b.len()
                     && #a.iter().zip(#b.iter()).all(|((ka, x), (kb, y))| ka == kb && #inner))
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::wire_eq(#a, #b))
             }
-            _ => quote!(#a == #b),
         }
     }
 
     /// An expression producing a valid `T` for `rng` and `mode`.
     pub fn sample(&self, ty: &TypeRef) -> TokenStream {
         let rt = rt();
-        match ty {
-            TypeRef::Bool => quote!((#rt::sample_int(rng, mode, 0, 1) == 1)),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let (min, max) = (lit_i128(min), lit_i128(max));
-                let prim = int_prim(it);
-                quote!((#rt::sample_int(rng, mode, #min, #max) as #prim))
-            }
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { scale, qmin, qmax }) => {
-                    let deq = if ft.bits == 32 {
-                        quote!(dequantize_f32)
-                    } else {
-                        quote!(dequantize_f64)
-                    };
-                    quote!(#rt::quant::#deq(#rt::sample_q(rng, mode, #qmin, #qmax), #scale))
-                }
-                None => {
-                    let (min, max) = ft.value_bounds();
-                    if ft.bits == 32 {
-                        quote!(#rt::sample_f32(rng, mode, #min, #max))
-                    } else {
-                        quote!(#rt::sample_f64(rng, mode, #min, #max))
-                    }
-                }
-            },
-            TypeRef::String { len } => {
-                let (min, max) = len.bounds();
-                quote!(#rt::sample_string(rng, mode, #min, #max))
-            }
-            TypeRef::Bytes { len } => {
-                let (min, max) = len.bounds();
-                quote!(#rt::sample_bytes(rng, mode, #min, #max))
-            }
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::sample(l),
+            Node::Option { inner } => {
                 let inner = self.sample(inner);
                 quote!(if #rt::sample_present(rng, mode) { Some(#inner) } else { None })
             }
-            TypeRef::Vec { inner, len } => {
+            Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
                 let inner = self.sample(inner);
                 quote!({
@@ -420,11 +259,11 @@ impl TyGen {
                     v
                 })
             }
-            TypeRef::Array { inner, .. } => {
+            Node::Array { inner, .. } => {
                 let inner = self.sample(inner);
                 quote!(::core::array::from_fn(|_| #inner))
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let k = self.sample(key);
                 let x = self.sample(value);
@@ -441,7 +280,7 @@ impl TyGen {
                     m
                 })
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::sample(rng, mode))
             }
@@ -451,74 +290,47 @@ impl TyGen {
     /// A const `usize` expression: the fewest bytes any encoding of a `T` takes, in either
     /// shape (`tuplet_schema::heap::Heap::least` computes the same from the IR).
     pub fn min_size(&self, ty: &TypeRef) -> TokenStream {
-        use tuplet_schema::sizes::{bin_header, container_header, str_header};
+        use tuplet_schema::sizes::container_header;
         let lit = |n: usize| {
             let n = proc_macro2::Literal::usize_unsuffixed(n);
             quote!(#n)
         };
         let min = |len: &tuplet_schema::ir::Len| len.min.unwrap_or(0) as usize;
-        match ty {
-            TypeRef::String { len } => lit(str_header(min(len)) + min(len)),
-            TypeRef::Bytes { len } => lit(bin_header(min(len)) + min(len)),
-            TypeRef::Vec { len, .. } | TypeRef::Map { len, .. } if min(len) == 0 => lit(1),
-            TypeRef::Vec { inner, len } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::min_size(l),
+            Node::Vec { len, .. } | Node::Map { len, .. } if min(len) == 0 => lit(1),
+            Node::Vec { inner, len } => {
                 let (h, n, inner) = (container_header(min(len)), min(len), self.min_size(inner));
                 quote!((#h + #n * #inner))
             }
-            TypeRef::Array { inner, len } => {
-                let n = *len as usize;
+            Node::Array { inner, len } => {
+                let n = len as usize;
                 let (h, inner) = (container_header(n), self.min_size(inner));
                 quote!((#h + #n * #inner))
             }
-            TypeRef::Map { key, value, len } => {
+            Node::Map { key, value, len } => {
                 let (h, n) = (container_header(min(len)), min(len));
                 let (k, v) = (self.min_size(key), self.min_size(value));
                 quote!((#h + #n * (#k + #v)))
             }
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::MIN_SIZE)
             }
-            TypeRef::Bool | TypeRef::Int(_) | TypeRef::Float(_) | TypeRef::Option { .. } => lit(1),
+            Node::Option { .. } => lit(1),
         }
     }
 
     /// A const expression of type `Option<usize>`: the largest compact encoding.
     pub fn max_size(&self, ty: &TypeRef) -> TokenStream {
         let rt = rt();
-        match ty {
-            TypeRef::Bool => quote!(Some(1)),
-            TypeRef::Int(it) => {
-                let (min, max) = it.bounds();
-                let (min, max) = (lit_i128(min), lit_i128(max));
-                quote!(Some(#rt::int_size(#min, #max)))
-            }
-            TypeRef::Float(ft) => match ft.quantized() {
-                Some(Quantized { qmin, qmax, .. }) => {
-                    quote!(Some(#rt::int_size(#qmin as i128, #qmax as i128)))
-                }
-                None if ft.bits == 32 => quote!(Some(5)),
-                None => quote!(Some(9)),
-            },
-            TypeRef::String { len } => match len.max {
-                Some(max) => {
-                    let max = max as usize;
-                    quote!(Some(#rt::str_header(#max) + #max))
-                }
-                None => quote!(None),
-            },
-            TypeRef::Bytes { len } => match len.max {
-                Some(max) => {
-                    let max = max as usize;
-                    quote!(Some(#rt::bin_header(#max) + #max))
-                }
-                None => quote!(None),
-            },
-            TypeRef::Option { inner } => {
+        match ty.node() {
+            Node::Leaf(l) => leaf::max_size(l),
+            Node::Option { inner } => {
                 let inner = self.max_size(inner);
                 quote!(#rt::size_max(Some(1), #inner))
             }
-            TypeRef::Vec { inner, len } => match len.max {
+            Node::Vec { inner, len } => match len.max {
                 Some(max) => {
                     let max = max as usize;
                     let inner = self.max_size(inner);
@@ -526,12 +338,12 @@ impl TyGen {
                 }
                 None => quote!(None),
             },
-            TypeRef::Array { inner, len } => {
-                let n = *len as usize;
+            Node::Array { inner, len } => {
+                let n = len as usize;
                 let inner = self.max_size(inner);
                 quote!(#rt::size_add(Some(#rt::container_header(#n)), #rt::size_mul(#inner, #n)))
             }
-            TypeRef::Map { key, value, len } => match len.max {
+            Node::Map { key, value, len } => match len.max {
                 Some(max) => {
                     let max = max as usize;
                     let k = self.max_size(key);
@@ -541,7 +353,7 @@ impl TyGen {
                 }
                 None => quote!(None),
             },
-            TypeRef::Named { path } => {
+            Node::Named { path } => {
                 let w = self.wire_of(path);
                 quote!(#w::MAX_SIZE)
             }
@@ -576,18 +388,14 @@ pub fn at(step: TokenStream, expr: TokenStream) -> TokenStream {
 
 /// A readable Rust spelling of an IR type, for field tables.
 pub fn rust_name(ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::Bool => "bool".into(),
-        TypeRef::Int(it) => it.prim.as_str().into(),
-        TypeRef::Float(ft) => format!("f{}", ft.bits),
-        TypeRef::String { .. } => "String".into(),
-        TypeRef::Bytes { .. } => "Vec<u8>".into(),
-        TypeRef::Option { inner } => format!("Option<{}>", rust_name(inner)),
-        TypeRef::Vec { inner, .. } => format!("Vec<{}>", rust_name(inner)),
-        TypeRef::Array { inner, len } => format!("[{}; {len}]", rust_name(inner)),
-        TypeRef::Map { key, value, .. } => {
+    match ty.node() {
+        Node::Leaf(l) => l.rust_name(),
+        Node::Option { inner } => format!("Option<{}>", rust_name(inner)),
+        Node::Vec { inner, .. } => format!("Vec<{}>", rust_name(inner)),
+        Node::Array { inner, len } => format!("[{}; {len}]", rust_name(inner)),
+        Node::Map { key, value, .. } => {
             format!("BTreeMap<{}, {}>", rust_name(key), rust_name(value))
         }
-        TypeRef::Named { path } => path.clone(),
+        Node::Named { path } => path.to_owned(),
     }
 }

@@ -15,7 +15,7 @@ use tuplet::wire::Reader;
 
 use crate::limits::RateCap;
 use crate::room::{Event, Out};
-use crate::server::Shared;
+use crate::shared::Shared;
 
 /// Frames written per flush at most (more when one batch is bigger), so one busy client
 /// cannot starve its own reads.

@@ -23,6 +23,7 @@ mod fanout;
 mod limits;
 mod room;
 mod server;
+mod shared;
 mod snapshot;
 pub mod stats;
 mod ticker;

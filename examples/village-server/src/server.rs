@@ -2,46 +2,16 @@
 //! (`ws://host/` is the room `village`, `ws://host/plaza` the room `plaza`) and runs as
 //! its own task.
 
-use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
-use crate::room::{Event, Room};
-
-/// What every connection shares: the settings and the rooms.
-pub(crate) struct Shared {
-    pub config: Arc<Config>,
-    started: Instant,
-    rooms: Mutex<HashMap<String, mpsc::Sender<Event>>>,
-}
-
-impl Shared {
-    /// The room for a request path, created on first use.
-    pub fn room(&self, path: &str) -> mpsc::Sender<Event> {
-        let name = match path.trim_matches('/') {
-            "" => "village",
-            name => name,
-        };
-        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-        rooms
-            .entry(name.to_string())
-            .or_insert_with(|| {
-                let (tx, rx) = mpsc::channel(4096);
-                let room = Room::new(self.config.clone(), self.started);
-                tokio::spawn(room.run(rx));
-                tx
-            })
-            .clone()
-    }
-}
+use crate::shared::Shared;
 
 /// A running server.
 pub struct Server {
@@ -75,11 +45,7 @@ impl Server {
 pub async fn start(config: Config) -> io::Result<Server> {
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
-    let shared = Arc::new(Shared {
-        config: Arc::new(config),
-        started: Instant::now(),
-        rooms: Mutex::new(HashMap::new()),
-    });
+    let shared = Arc::new(Shared::new(config));
     let next = AtomicU64::new(1);
     let accept = tokio::spawn(async move {
         loop {

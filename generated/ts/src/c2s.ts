@@ -120,9 +120,7 @@ import { WorldKeyframeRequestCodec, WorldViewCodec } from "./world.js";
 import type { ZonesMap } from "./zones.js";
 import { ZonesMapCodec } from "./zones.js";
 
-/**
- * The messages a client sends (c2s): wire name -> natural value.
- */
+/** The messages a client sends (c2s): wire name -> natural value. */
 export interface C2sMessages {
   /** Id 1. */
   "player:move": PlayerMove;
@@ -416,9 +414,7 @@ export interface C2sMessages {
   "props:note": PropsNote;
 }
 
-/**
- * One message a client sends: a discriminated union on `name`.
- */
+/** One message a client sends: a discriminated union on `name`. */
 export type C2sMessage =
   | { readonly name: "player:move"; readonly value: PlayerMove }
   | { readonly name: "player:join"; readonly value: PlayerJoin }
@@ -566,9 +562,7 @@ export type C2sMessage =
   | { readonly name: "props:use"; readonly value: PropsUse }
   | { readonly name: "props:note"; readonly value: PropsNote };
 
-/**
- * The c2s direction: every codec by name and id, for `createDispatcher(c2s, handlers)` and `send(c2s, target, msg)`.
- */
+/** The c2s direction: every codec by name and id, for `createDispatcher(c2s, handlers)` and `send(c2s, target, msg)`. */
 export const c2s: Direction<C2sMessages> = /*@__PURE__*/ direction<C2sMessages>("c2s", [
   PlayerMoveCodec,
   PlayerJoinCodec,

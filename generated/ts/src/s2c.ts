@@ -122,9 +122,7 @@ import { WorldClockCodec, WorldSnapshotCodec } from "./world.js";
 import type { ZonesEnter, ZonesHeat } from "./zones.js";
 import { ZonesEnterCodec, ZonesHeatCodec } from "./zones.js";
 
-/**
- * The messages a server sends (s2c): wire name -> natural value.
- */
+/** The messages a server sends (s2c): wire name -> natural value. */
 export interface S2cMessages {
   /** Id 1. */
   "player:move": PlayerMoveRelayed;
@@ -448,9 +446,7 @@ export interface S2cMessages {
   "props:board": PropsBoard;
 }
 
-/**
- * One message a server sends: a discriminated union on `name`.
- */
+/** One message a server sends: a discriminated union on `name`. */
 export type S2cMessage =
   | { readonly name: "player:move"; readonly value: PlayerMoveRelayed }
   | { readonly name: "player:joined"; readonly value: PlayerJoined }
@@ -613,9 +609,7 @@ export type S2cMessage =
   | { readonly name: "props:state"; readonly value: PropsState }
   | { readonly name: "props:board"; readonly value: PropsBoard };
 
-/**
- * The s2c direction: every codec by name and id, for `createDispatcher(s2c, handlers)` and `send(s2c, target, msg)`.
- */
+/** The s2c direction: every codec by name and id, for `createDispatcher(s2c, handlers)` and `send(s2c, target, msg)`. */
 export const s2c: Direction<S2cMessages> = /*@__PURE__*/ direction<S2cMessages>("s2c", [
   PlayerMoveRelayedCodec,
   PlayerJoinedCodec,

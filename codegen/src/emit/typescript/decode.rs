@@ -6,75 +6,21 @@
 //! elements and unknown keys are skipped.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Legacy, Quantized, VARIANT_NAME_MAX};
+use tuplet_schema::plan::{Legacy, Node, VARIANT_NAME_MAX};
 
+use super::leaf;
 use super::table::{record_table, variant_table};
 use super::types::{is_tuple, ts_type};
-use super::{enum_num, int_lit, is_option, lit, num, Gen, Out, MAX_SAFE};
+use super::{enum_num, is_option, lit, Gen, Out, MAX_SAFE};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
 pub use tuplet_schema::plan::Form;
 
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
 pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
-    match t {
-        TypeRef::Bool => "r.readBool()".into(),
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            if i.bigint {
-                format!(
-                    "r.readBigInt({}, {})",
-                    int_lit(min, true),
-                    int_lit(max, true)
-                )
-            } else {
-                format!("r.readInt({min}, {max})")
-            }
-        }
-        TypeRef::Float(ft) => {
-            let deq = if ft.bits == 32 {
-                "dequantizeF32"
-            } else {
-                "dequantize"
-            };
-            if ft.quant.is_some() {
-                g.rt(deq);
-            }
-            match (ft.quantized(), form) {
-                (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
-                }
-                (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
-                    let q = g.rt("quantize");
-                    let s = num(scale);
-                    format!("{deq}({q}(r.readF64(), {s}, {qmin}, {qmax}), {s})")
-                }
-                (None, _) => {
-                    let read = if ft.bits == 32 {
-                        "r.readF32()"
-                    } else {
-                        "r.readF64()"
-                    };
-                    match ft.range {
-                        Some(_) => {
-                            let (min, max) = ft.value_bounds();
-                            let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
-                            format!("{f}({read}, {}, {})", num(min), num(max))
-                        }
-                        None => read.into(),
-                    }
-                }
-            }
-        }
-        TypeRef::String { len } => {
-            let (min, max) = len.bounds();
-            format!("r.readStr({min}, {max})")
-        }
-        TypeRef::Bytes { len } => {
-            let (min, max) = len.bounds();
-            format!("r.readBin({min}, {max})")
-        }
-        TypeRef::Option { inner } => {
+    match t.node() {
+        Node::Leaf(l) => leaf::read(g, l, form),
+        Node::Option { inner } => {
             let mut sub = Out::at(out.depth() + 1);
             let e = read(g, &mut sub, inner, form);
             if sub.is_empty() {
@@ -90,7 +36,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
                 o
             }
         }
-        TypeRef::Vec { inner, len } => {
+        Node::Vec { inner, len } => {
             let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
@@ -98,12 +44,12 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             out.line(format!("{check}({n}, {min}, {max}, \"elements\");"));
             list(g, out, inner, form, &n)
         }
-        TypeRef::Array { inner, len } => {
+        Node::Array { inner, len } => {
             let wrong = g.rt("wrongLength");
             let n = g.fresh("n");
             out.line(format!("const {n} = r.readArrayLen();"));
             out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
-            let a = match unrolled(g, out, inner, form, *len) {
+            let a = match unrolled(g, out, inner, form, len) {
                 Some(a) => a,
                 None => list(g, out, inner, form, &n),
             };
@@ -113,7 +59,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
                 a
             }
         }
-        TypeRef::Map { key, value, len } => {
+        Node::Map { key, value, len } => {
             let (min, max) = len.bounds();
             let check = g.rt("checkLen");
             let n = g.fresh("n");
@@ -132,27 +78,16 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             out.line("r.leave();");
             m
         }
-        TypeRef::Named { path } => format!("{}(r)", g.fn_ref(path, "read")),
+        Node::Named { path } => format!("{}(r)", g.fn_ref(path, "read")),
     }
 }
 
-/// A map key: an int key also accepts its canonical decimal text where `fromWire` packed a
-/// plain object's keys (the reader's `textKeys`); anything else as a value.
+/// A map key: a leaf's through `leaf::read_key` (an int key also accepts its decimal
+/// text), anything else as a value.
 fn map_key(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
-    match t {
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            if i.bigint {
-                format!(
-                    "r.readBigIntKey({}, {})",
-                    int_lit(min, true),
-                    int_lit(max, true)
-                )
-            } else {
-                format!("r.readIntKey({min}, {max})")
-            }
-        }
-        other => read(g, out, other, form),
+    match t.leaf() {
+        Some(l) => leaf::read_key(g, l, form),
+        None => read(g, out, t, form),
     }
 }
 

@@ -9,20 +9,19 @@
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
 use super::decode::known_bits;
-use super::table;
-use super::{enum_num, enum_wide, int_lit, lit, num, Gen, Out, MAX_SAFE};
-use tuplet_schema::plan::{Quantized, RecordPlan};
+use super::{enum_num, enum_wide, leaf, lit, table, Gen, Out, MAX_SAFE};
+use tuplet_schema::plan::{Node, RecordPlan};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
-    match t {
-        TypeRef::Option { inner } => {
+    match t.node() {
+        Node::Option { inner } => {
             out.open(format!("if ({v} === undefined) w.nil();"));
             out.mid("else {");
             write(g, out, inner, v);
             out.close("}");
         }
-        TypeRef::Vec { inner, len } => {
+        Node::Vec { inner, len } => {
             let (min, max) = len.bounds();
             let list = g.rt("vList");
             let a = g.fresh("a");
@@ -33,7 +32,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             write(g, out, inner, &x);
             out.close("}");
         }
-        TypeRef::Array { inner, len } => {
+        Node::Array { inner, len } => {
             let fixed = g.rt("vFixed");
             let a = g.fresh("a");
             let x = g.fresh("x");
@@ -43,7 +42,7 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             write(g, out, inner, &x);
             out.close("}");
         }
-        TypeRef::Map { key, value, len } => {
+        Node::Map { key, value, len } => {
             let (min, max) = len.bounds();
             let vmap = g.rt("vMap");
             let sorted = g.rt("sorted");
@@ -56,72 +55,11 @@ pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
             write(g, out, value, &x);
             out.close("}");
         }
-        TypeRef::Named { path } => {
+        Node::Named { path } => {
             let f = g.fn_ref(path, "write");
             out.line(format!("{f}(w, {v}, named);"));
         }
-        TypeRef::Float(ft) if ft.quant.is_some() => {
-            let Quantized { scale, qmin, qmax } = ft.quantized().expect("quantized");
-            let f = g.rt("writeQuant");
-            out.line(format!(
-                "{f}(w, {v}, {}, {qmin}, {qmax}, {}, named);",
-                num(scale),
-                ft.bits == 32
-            ));
-        }
-        leaf => {
-            let e = checked(g, leaf, v);
-            let m = match leaf {
-                TypeRef::Bool => "bool",
-                TypeRef::Int(i) if i.bigint => "bigInt",
-                TypeRef::Int(_) => "int",
-                TypeRef::Float(ft) if ft.bits == 32 => "f32",
-                TypeRef::Float(_) => "f64",
-                TypeRef::String { .. } => "str",
-                _ => "bin",
-            };
-            out.line(format!("w.{m}({e});"));
-        }
-    }
-}
-
-/// An expression: the scalar value `v` of `t`, checked.
-pub fn checked(g: &mut Gen, t: &TypeRef, v: &str) -> String {
-    match t {
-        TypeRef::Bool => format!("{}({v})", g.rt("vBool")),
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            if i.bigint {
-                let f = g.rt("vBigInt");
-                format!("{f}({v}, {}, {})", int_lit(min, true), int_lit(max, true))
-            } else {
-                format!("{}({v}, {min}, {max})", g.rt("vInt"))
-            }
-        }
-        TypeRef::Float(ft) => match ft.quantized() {
-            Some(Quantized { scale, qmin, qmax }) => {
-                let f = g.rt("vQuant");
-                format!(
-                    "{f}({v}, {}, {qmin}, {qmax}, {}, named)",
-                    num(scale),
-                    ft.bits == 32
-                )
-            }
-            None => {
-                let (min, max) = ft.value_bounds();
-                let f = g.rt(if ft.bits == 32 { "vF32" } else { "vF64" });
-                format!("{f}({v}, {}, {})", num(min), num(max))
-            }
-        },
-        TypeRef::String { len } => {
-            let (min, max) = len.bounds();
-            format!("{}({v}, {min}, {max})", g.rt("vStr"))
-        }
-        TypeRef::Bytes { len } => {
-            let (min, max) = len.bounds();
-            format!("{}({v}, {min}, {max})", g.rt("vBin"))
-        }
-        _ => unreachable!("containers and named types are written, not checked as one value"),
+        Node::Leaf(l) => leaf::write(g, out, l, v),
     }
 }
 

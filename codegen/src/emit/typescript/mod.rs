@@ -6,12 +6,15 @@
 //!
 //! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`),
 //! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
-//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime).
+//! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime), and
+//! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
+//! containers and references and hand a leaf there).
 
 mod decode;
 mod delta;
 mod dispatch;
 mod encode;
+mod leaf;
 mod names;
 mod package;
 mod table;
@@ -75,10 +78,7 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// Per type: `X$read(r)` reads either shape, `X$write(w, v, named)` writes the compact or the
-// named shape (both throw TupletError), and `X$validate(v, path, issues)` records every issue;
-// the compact shape is straight-line code, the named shape and validation walk the type's
-// table `X$t` in the runtime. The codecs wrap them.
+// Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 ";
 
 /// The `DO NOT EDIT` header naming the source.
@@ -120,6 +120,9 @@ pub fn doc(text: &str, indent: &str) -> String {
         return String::new();
     }
     let text = text.replace("*/", "*\\/");
+    if !text.contains('\n') {
+        return format!("{indent}/** {text} */\n");
+    }
     let mut out = format!("{indent}/**\n");
     for line in text.lines() {
         if line.is_empty() {
@@ -329,18 +332,9 @@ impl<'a> Gen<'a> {
                 out.push_str(&table::record(self, ident, &m.record.slots));
                 out.push_str(&validate::record_fn(self, ident));
                 let codec = self.rt("codec");
-                let ty = self.rt_type("MessageCodec");
-                out.push_str(&doc(
-                    &format!(
-                        "The codec of `{}` (id {}, {}): decode, fromWire, validate, encode, toWire, Standard Schema.",
-                        m.name,
-                        m.id,
-                        m.dir.as_str()
-                    ),
-                    "",
-                ));
+                // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
                 out.push_str(&format!(
-                    "export const {ident}Codec: {ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {{\n  read: {ident}$read,\n  write: {ident}$write,\n  validate: {ident}$validate,\n}});\n\n",
+                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$validate);\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));

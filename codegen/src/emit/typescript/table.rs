@@ -2,14 +2,16 @@
 //! read by `X$read` and written by `X$write`): a record's or struct variant's fields (`X$t`:
 //! name, descriptor, the named-shape key when it is not the name), a data enum's variants. A
 //! descriptor (`TNode`) is an array `[kind, ...bounds, ...inner descriptors]`, or
-//! `[12, X$validate, X$write, X$read]` for a named type; `codegen/ts-runtime/table.ts` documents
-//! the kinds and walks them (`named.ts` reads along them). The compact shape stays
-//! straight-line code (the hot path).
+//! `[kType, X$validate, X$write, X$read]` for a named type; the kinds are runtime objects
+//! (`kInt`, `kStr`, ...: imported, so tree-shaking keeps only the kinds a bundle's tables
+//! name), documented in `codegen/ts-runtime/table.ts`. The compact shape stays straight-line
+//! code (the hot path).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Legacy, Quantized};
+use tuplet_schema::plan::{Legacy, Node};
 
-use super::{int_lit, lit, num, Gen};
+use super::leaf;
+use super::{lit, Gen};
 
 /// `, min, max` of a bounded length, nothing for an unbounded one.
 fn bounded(len: &Len) -> String {
@@ -17,54 +19,33 @@ fn bounded(len: &Len) -> String {
         String::new()
     } else {
         let (min, max) = len.bounds();
-        format!(", {min}, {max}")
+        format!(",{min},{max}")
     }
 }
 
 /// The descriptor of `t` (a `TNode` literal).
 pub fn node(g: &mut Gen, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Bool => "[0]".into(),
-        TypeRef::Int(i) => {
-            let (min, max) = i.bounds();
-            let k = if i.bigint { 2 } else { 1 };
-            format!(
-                "[{k}, {}, {}]",
-                int_lit(min, i.bigint),
-                int_lit(max, i.bigint)
-            )
+    match t.node() {
+        Node::Leaf(l) => leaf::node(g, l),
+        Node::Option { inner } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}]", g.rt("kOpt"))
         }
-        TypeRef::Float(ft) => {
-            let k = if ft.bits == 32 { 4 } else { 5 };
-            match (ft.quantized(), ft.range) {
-                (Some(Quantized { scale, qmin, qmax }), _) => format!(
-                    "[3, {}, {qmin}, {qmax}, {}]",
-                    num(scale),
-                    u8::from(ft.bits == 32)
-                ),
-                (None, Some(_)) => {
-                    let (min, max) = ft.value_bounds();
-                    format!("[{k}, {}, {}]", num(min), num(max))
-                }
-                (None, None) => format!("[{k}]"),
-            }
+        Node::Vec { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner}{}]", g.rt("kList"), bounded(len))
         }
-        TypeRef::String { len } => {
-            let (min, max) = len.bounds();
-            format!("[6, {min}, {max}]")
+        Node::Array { inner, len } => {
+            let inner = node(g, inner);
+            format!("[{},{inner},{len}]", g.rt("kFixed"))
         }
-        TypeRef::Bytes { len } => {
-            let (min, max) = len.bounds();
-            format!("[7, {min}, {max}]")
+        Node::Map { key, value, len } => {
+            let (key, value) = (node(g, key), node(g, value));
+            format!("[{},{key},{value}{}]", g.rt("kMap"), bounded(len))
         }
-        TypeRef::Option { inner } => format!("[8, {}]", node(g, inner)),
-        TypeRef::Vec { inner, len } => format!("[9, {}{}]", node(g, inner), bounded(len)),
-        TypeRef::Array { inner, len } => format!("[10, {}, {len}]", node(g, inner)),
-        TypeRef::Map { key, value, len } => {
-            format!("[11, {}, {}{}]", node(g, key), node(g, value), bounded(len))
-        }
-        TypeRef::Named { path } => format!(
-            "[12, {}, {}, {}]",
+        Node::Named { path } => format!(
+            "[{},{},{},{}]",
+            g.rt("kType"),
             g.fn_ref(path, "validate"),
             g.fn_ref(path, "write"),
             g.fn_ref(path, "read")
@@ -79,14 +60,14 @@ pub fn fields(g: &mut Gen, slots: &[Slot], indent: &str) -> String {
         let Slot::Field(f) = slot else { continue };
         let key = match Legacy::of(f) {
             Legacy::None => String::new(),
-            Legacy::Alias(a) => format!(", {}", lit(a)),
+            Legacy::Alias(a) => format!(",{}", lit(a)),
             Legacy::Spread { keys, .. } => {
                 let keys: Vec<String> = keys.iter().map(|k| lit(k)).collect();
-                format!(", [{}]", keys.join(", "))
+                format!(",[{}]", keys.join(","))
             }
         };
         rows.push(format!(
-            "\n{indent}  [{}, {}{key}],",
+            "\n{indent}  [{},{}{key}],",
             lit(&f.name),
             node(g, &f.ty)
         ));
@@ -127,14 +108,14 @@ pub fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let name = lit(&v.name);
         let entry = match &v.fields {
             VariantFields::Unit => format!("[{name}]"),
-            VariantFields::Newtype { field } => format!("[{name}, {}]", node(g, &field.ty)),
+            VariantFields::Newtype { field } => format!("[{name},{}]", node(g, &field.ty)),
             VariantFields::Struct { record } => {
                 let t = variant_table(ident, v.number);
                 out.push_str(&format!(
                     "const {t}: {fty} = {};\n\n",
                     fields(g, &record.slots, "")
                 ));
-                format!("[{name}, {t}, 1]")
+                format!("[{name},{t},1]")
             }
         };
         table.push_str(&format!("\n  {entry},"));

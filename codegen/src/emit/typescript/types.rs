@@ -3,29 +3,27 @@
 //! `kind` for enums with data, objects of booleans for flags.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, ItemKind, Slot, TypeRef, VariantFields};
+use tuplet_schema::plan::Node;
 use tuplet_schema::ResolvedItem;
 
+use super::leaf;
 use super::{doc, enum_num, lit, Gen};
 
 /// The TS type of a value of `t`.
 pub fn ts_type(g: &mut Gen, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Bool => "boolean".into(),
-        TypeRef::Int(i) if i.bigint => "bigint".into(),
-        TypeRef::Int(_) | TypeRef::Float(_) => "number".into(),
-        TypeRef::String { .. } => "string".into(),
-        TypeRef::Bytes { .. } => "Uint8Array".into(),
-        TypeRef::Option { inner } => format!("{} | undefined", ts_type(g, inner)),
-        TypeRef::Vec { inner, .. } => format!("{}[]", paren(ts_type(g, inner))),
-        TypeRef::Array { inner, len } if *len <= 16 => {
+    match t.node() {
+        Node::Leaf(l) => leaf::ts_type(l),
+        Node::Option { inner } => format!("{} | undefined", ts_type(g, inner)),
+        Node::Vec { inner, .. } => format!("{}[]", paren(ts_type(g, inner))),
+        Node::Array { inner, len } if len <= 16 => {
             let t = ts_type(g, inner);
-            format!("[{}]", vec![t; *len as usize].join(", "))
+            format!("[{}]", vec![t; len as usize].join(", "))
         }
-        TypeRef::Array { inner, .. } => format!("{}[]", paren(ts_type(g, inner))),
-        TypeRef::Map { key, value, .. } => {
+        Node::Array { inner, .. } => format!("{}[]", paren(ts_type(g, inner))),
+        Node::Map { key, value, .. } => {
             format!("Map<{}, {}>", ts_type(g, key), ts_type(g, value))
         }
-        TypeRef::Named { path } => g.type_ref(path),
+        Node::Named { path } => g.type_ref(path),
     }
 }
 

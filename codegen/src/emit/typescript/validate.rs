@@ -14,7 +14,7 @@ fn head(g: &mut Gen, ident: &str) -> Out {
     let issue = g.rt_type("Issue");
     let mut out = Out::at(0);
     out.open(format!(
-        "export function {ident}$validate(v: {ident}, path: {seg}[], issues: {issue}[]): void {{"
+        "export function {ident}$validate(v: {ident}, p: {seg}[], i: {issue}[]): void {{"
     ));
     out
 }
@@ -30,7 +30,7 @@ fn one(g: &mut Gen, ident: &str, line: String) -> String {
 /// `X$validate` of a record (its table is declared by `table::record`).
 pub fn record_fn(g: &mut Gen, ident: &str) -> String {
     let f = g.rt("vRecord");
-    let line = format!("{f}(v, {}, path, issues);", record_table(ident));
+    let line = format!("{f}(v, {}, p, i);", record_table(ident));
     one(g, ident, line)
 }
 
@@ -38,11 +38,11 @@ pub fn record_fn(g: &mut Gen, ident: &str) -> String {
 pub fn enum_fn(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let line = if e.is_unit() {
         let check = g.rt("check");
-        format!("{check}(path, issues, () => {ident}$num(v));")
+        format!("{check}(p, i, () => {ident}$num(v));")
     } else {
         let f = g.rt("vEnum");
         format!(
-            "{f}(v, {}, {}, path, issues);",
+            "{f}(v, {}, {}, p, i);",
             record_table(ident),
             e.unknown.is_some()
         )
@@ -53,6 +53,6 @@ pub fn enum_fn(g: &mut Gen, ident: &str, e: &Enum) -> String {
 /// `X$validate` of a flag set.
 pub fn flags_fn(g: &mut Gen, ident: &str, _f: &Flags) -> String {
     let check = g.rt("check");
-    let line = format!("{check}(path, issues, () => {ident}$bits(v));");
+    let line = format!("{check}(p, i, () => {ident}$bits(v));");
     one(g, ident, line)
 }

@@ -7,7 +7,7 @@
  * message for the same problem in both languages.
  */
 
-import { Code, TupletError } from "./errors.js";
+import { TupletError } from "./errors.js";
 import { f32Overflow, notFinite, notIntegral, outOfRange } from "./fail.js";
 import { floatText, intText, rustDebugStr, units } from "./format.js";
 
@@ -48,46 +48,46 @@ export function checkF32(v: number, min: number, max: number): void {
 
 /** A length (`unit` "bytes", "elements" or "entries") must lie in `min..=max`. */
 export function checkLen(len: number, min: number, max: number, unit: "bytes" | "elements" | "entries"): void {
-  if (len > max) throw new TupletError(Code.TooLong, `${units(len, unit)}, at most ${max}`);
-  if (len < min) throw new TupletError(Code.TooShort, `${units(len, unit)}, at least ${min}`);
+  if (len > max) throw new TupletError("too_long", `${units(len, unit)}, at most ${max}`);
+  if (len < min) throw new TupletError("too_short", `${units(len, unit)}, at least ${min}`);
 }
 
 /** `wrong_length`: a fixed-size array arrived with `len` elements instead of `expected`. */
 export function wrongLength(len: number, expected: number): TupletError {
-  return new TupletError(Code.WrongLength, `${units(len, "elements")}, expected ${expected}`);
+  return new TupletError("wrong_length", `${units(len, "elements")}, expected ${expected}`);
 }
 
 /** `missing_field`: a required field is absent (path: the field). */
 export function missing(name: string): TupletError {
-  return new TupletError(Code.MissingField, `missing field ${name}`).inField(name);
+  return new TupletError("missing_field", `missing field ${name}`).inField(name);
 }
 
 /** `missing_field`: one element of an array spread over legacy keys is absent (path `p[1]`). */
 export function missingIndex(name: string, index: number): TupletError {
-  return new TupletError(Code.MissingField, `missing field ${name}[${index}]`).inIndex(index).inField(name);
+  return new TupletError("missing_field", `missing field ${name}[${index}]`).inIndex(index).inField(name);
 }
 
 /** `duplicate_key`: a key given twice (or an alias together with its canonical name). */
 export function duplicate(key: string | number | bigint): TupletError {
-  return new TupletError(Code.DuplicateKey, `duplicate key ${String(key)}`);
+  return new TupletError("duplicate_key", `duplicate key ${String(key)}`);
 }
 
 /** `unknown_variant`: an enum number no variant has. */
 export function unknownNumber(n: number | bigint): TupletError {
-  return new TupletError(Code.UnknownVariant, `unknown variant number ${intText(n)}`);
+  return new TupletError("unknown_variant", `unknown variant number ${intText(n)}`);
 }
 
 /** `unknown_variant`: an enum name no variant has (Rust-Debug-quoted). */
 export function unknownName(name: string): TupletError {
-  return new TupletError(Code.UnknownVariant, `unknown variant ${rustDebugStr(name)}`);
+  return new TupletError("unknown_variant", `unknown variant ${rustDebugStr(name)}`);
 }
 
 /** `unknown_flags`: flag bits no flag has (`0x..`, lowercase hex). */
 export function unknownFlags(bits: number | bigint): TupletError {
-  return new TupletError(Code.UnknownFlags, `unknown flag bits 0x${BigInt(bits).toString(16)}`);
+  return new TupletError("unknown_flags", `unknown flag bits 0x${BigInt(bits).toString(16)}`);
 }
 
 /** `wrong_length`: a data enum in the named shape must be a one-key map. */
 export function notOneKey(n: number): TupletError {
-  return new TupletError(Code.WrongLength, `${n} entries, expected 1 (a one-key map)`);
+  return new TupletError("wrong_length", `${n} entries, expected 1 (a one-key map)`);
 }

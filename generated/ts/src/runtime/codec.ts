@@ -102,16 +102,11 @@ function issuesOf(e: unknown): Issue[] {
   throw e;
 }
 
-/** Standard Schema path of a TupletError: names, indices and `{ key }` for map keys. */
-function standardPath(segs: readonly Seg[]): (PropertyKey | StandardSchemaV1.PathSegment)[] {
-  return segs.map((s) => (typeof s === "object" ? { key: s.key } : s));
-}
-
 /** The TupletError to throw for an invalid value: its first validation issue, with the path. */
-function invalid<T>(e: unknown, value: T, fns: TypeFns<T>): never {
+function invalid<T>(e: unknown, value: T, validate: TypeFns<T>["validate"]): never {
   if (e instanceof TupletError) {
     const issues: Issue[] = [];
-    fns.validate(value, [], issues);
+    validate(value, [], issues);
     const issue = issues[0] as PathIssue | undefined;
     if (issue !== undefined) throw errorAt(issue.code, issue.message, issue.segments ?? []);
   }
@@ -132,7 +127,7 @@ let wireReader: Reader | undefined;
  * Reads an already-decoded JS value: packs it into msgpack (property getters run here, so a
  * re-entrant call gets its own writer), then reads those bytes with the type's decoder.
  */
-function readWire<T>(fns: TypeFns<T>, v: unknown): T {
+function readWire<T>(read: TypeFns<T>["read"], v: unknown): T {
   const mine = !busy;
   const w = mine ? (shared ??= new Writer(256)) : new Writer();
   if (mine) {
@@ -147,28 +142,43 @@ function readWire<T>(fns: TypeFns<T>, v: unknown): T {
   const bytes = w.finish();
   const r = wireReader === undefined ? (wireReader = new Reader(bytes)) : wireReader.reset(bytes);
   r.textKeys = true;
-  const value = fns.read(r);
+  const value = read(r);
   r.finish();
   return value;
 }
 
-/** Builds a message's codec from its generated functions. */
-export function codec<T, N extends string, I extends number>(name: N, id: I, fns: TypeFns<T>): MessageCodec<T, N, I> {
-  const fromWire = (v: unknown): Result<T> => {
+/**
+ * Builds a message's codec from its generated functions (`X$read`, `X$write`, `X$validate`);
+ * the name and id are inferred as literal types.
+ */
+export function codec<T, N extends string, I extends number>(
+  name: N,
+  id: I,
+  read: TypeFns<T>["read"],
+  write: TypeFns<T>["write"],
+  validate: TypeFns<T>["validate"],
+): MessageCodec<T, N, I> {
+  const writeTo = (w: Writer, value: T, opts?: EncodeOptions): void => {
     try {
-      return { ok: true, value: readWire(fns, v) };
+      write(w, value, opts?.shape === "named");
     } catch (e) {
-      return { ok: false, issues: issuesOf(e) };
+      invalid(e, value, validate);
     }
   };
   return {
     name,
     id,
-    fromWire,
+    fromWire(v: unknown): Result<T> {
+      try {
+        return { ok: true, value: readWire(read, v) };
+      } catch (e) {
+        return { ok: false, issues: issuesOf(e) };
+      }
+    },
     decode(bytes: Uint8Array): Result<T> {
       const r = reader === undefined ? (reader = new Reader(bytes)) : reader.reset(bytes);
       try {
-        const value = fns.read(r);
+        const value = read(r);
         r.finish();
         return { ok: true, value };
       } catch (e) {
@@ -177,17 +187,13 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
     },
     validate(value: T): Result<T> {
       const issues: Issue[] = [];
-      fns.validate(value, [], issues);
+      validate(value, [], issues);
       return issues.length === 0 ? { ok: true, value } : { ok: false, issues };
     },
     toWire(value: T, opts?: EncodeOptions): unknown {
-      try {
-        const w = new ValueWriter();
-        fns.write(w, value, opts?.shape === "named");
-        return w.value();
-      } catch (e) {
-        return invalid(e, value, fns);
-      }
+      const w = new ValueWriter();
+      writeTo(w, value, opts);
+      return w.value();
     },
     encode(value: T, opts?: EncodeOptions): Uint8Array {
       const mine = !busy;
@@ -197,30 +203,24 @@ export function codec<T, N extends string, I extends number>(name: N, id: I, fns
         busy = true;
       }
       try {
-        fns.write(w, value, opts?.shape === "named");
+        write(w, value, opts?.shape === "named");
       } catch (e) {
-        return invalid(e, value, fns);
+        invalid(e, value, validate);
       } finally {
         if (mine) busy = false;
       }
       return w.finish();
     },
-    writeTo(w: Writer, value: T, opts?: EncodeOptions): void {
-      try {
-        fns.write(w, value, opts?.shape === "named");
-      } catch (e) {
-        invalid(e, value, fns);
-      }
-    },
+    writeTo,
     "~standard": {
       version: 1,
       vendor: "tuplet",
       validate(v: unknown): StandardSchemaV1.Result<T> {
         try {
-          return { value: readWire(fns, v) };
+          return { value: readWire(read, v) };
         } catch (e) {
           if (!(e instanceof TupletError)) throw e;
-          return { issues: [{ message: e.message, path: standardPath(e.segments) }] };
+          return { issues: [{ message: e.message, path: e.segments.map((s) => (typeof s === "object" ? { key: s.key } : s)) }] };
         }
       },
     },

@@ -11,81 +11,10 @@
  * emitter from codegen/ts-runtime).
  */
 
-import { checkLen, duplicate, missing, missingIndex, wrongLength } from "./checks.js";
-import { dequantize, dequantizeF32, quantize } from "./quant.js";
+import { duplicate, missing, missingIndex } from "./checks.js";
 import type { Reader } from "./reader.js";
-import type { TFields, TNode } from "./table.js";
-import { at, atIndex, atKey, inF32, inF64 } from "./values.js";
-
-/**
- * Reads one value in the named shape as the descriptor `n` says (`table.ts` lists the kinds):
- * the same checks in the same order as the straight-line compact read, except that a quantized
- * float arrives as its natural f64.
- */
-export function readNode(r: Reader, n: TNode): unknown {
-  const a = n as unknown as readonly [number, never, never, never, never];
-  switch (n[0]) {
-    case 0:
-      return r.readBool();
-    case 1:
-      return r.readInt(a[1], a[2]);
-    case 2:
-      return r.readBigInt(a[1], a[2]);
-    case 3: {
-      const q = quantize(r.readF64(), a[1], a[2], a[3]);
-      return a[4] === 1 ? dequantizeF32(q, a[1]) : dequantize(q, a[1]);
-    }
-    case 4:
-      return n.length > 1 ? inF32(r.readF32(), a[1], a[2]) : r.readF32();
-    case 5:
-      return n.length > 1 ? inF64(r.readF64(), a[1], a[2]) : r.readF64();
-    case 6:
-      return r.readStr(a[1], a[2]);
-    case 7:
-      return r.readBin(a[1], a[2]);
-    case 8:
-      return r.tryNil() ? undefined : readNode(r, a[1]);
-    case 9:
-    case 10: {
-      const len = r.readArrayLen();
-      if (n[0] === 10) {
-        if (len !== a[2]) throw wrongLength(len, a[2]);
-      } else if (n.length > 2) checkLen(len, a[2], a[3], "elements");
-      else checkLen(len, 0, 4294967295, "elements");
-      const xs: unknown[] = [];
-      let i = 0;
-      try {
-        for (; i < len; i++) xs.push(readNode(r, a[1]));
-      } catch (e) {
-        throw atIndex(e, i);
-      }
-      r.leave();
-      return xs;
-    }
-    case 11: {
-      const len = r.readMapLen();
-      if (n.length > 3) checkLen(len, a[3], a[4], "entries");
-      else checkLen(len, 0, 4294967295, "entries");
-      const m = new Map<unknown, unknown>();
-      const kn = a[1] as TNode;
-      for (let j = 0; j < len; j++) {
-        const k = (kn[0] === 1 ? r.readIntKey(kn[1] as number, kn[2] as number) : kn[0] === 2 ? r.readBigIntKey(kn[1] as bigint, kn[2] as bigint) : readNode(r, kn)) as string | number | bigint;
-        if (m.has(k)) throw duplicate(k).inKey(k);
-        let x: unknown;
-        try {
-          x = readNode(r, a[2]);
-        } catch (e) {
-          throw atKey(e, k);
-        }
-        m.set(k, x);
-      }
-      r.leave();
-      return m;
-    }
-    default:
-      return (a[3] as unknown as (r: Reader) => unknown)(r);
-  }
-}
+import { kOpt, readNode, type TFields, type TNode } from "./table.js";
+import { at } from "./values.js";
 
 /** A field's named-shape key: the legacy alias (also accepted), if any. */
 function alias(f: TFields[number]): string | undefined {
@@ -101,7 +30,7 @@ function spread(f: TFields[number]): readonly string[] | undefined {
 
 /** Whether a field is an option (absent is `undefined`, not `missing_field`). */
 function optional(f: TFields[number]): boolean {
-  return f[1][0] === 8;
+  return f[1][0] === kOpt;
 }
 
 /** Each key of a table: the field's index, and the element of a spread key (-1: the whole field). */
