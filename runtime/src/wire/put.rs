@@ -114,7 +114,11 @@ pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) 
         return int(buf, p, v);
     }
     // uint8 (`cc`), or int8 (`d0`) below zero; +1 per width step.
-    let family = if MIN < 0 { 0xcc + 4 * (v < 0) as u64 } else { 0xcc };
+    let family = if MIN < 0 {
+        0xcc + 4 * (v < 0) as u64
+    } else {
+        0xcc
+    };
     let bits = v as u64;
     let (mut word, mut n) = (0, 0);
     if MAX > 0xffff || MIN < -0x8000 {

@@ -55,7 +55,9 @@ fn utf8(body: &[u8]) -> Option<&str> {
     let mut high = 0u64;
     let mut words = body.chunks_exact(8);
     for w in &mut words {
-        high |= w.first_chunk::<8>().map_or(0x80, |w| u64::from_ne_bytes(*w));
+        high |= w
+            .first_chunk::<8>()
+            .map_or(0x80, |w| u64::from_ne_bytes(*w));
     }
     for &b in words.remainder() {
         high |= u64::from(b);
