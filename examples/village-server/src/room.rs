@@ -2,7 +2,7 @@
 //! arrival order and runs the 20 Hz tick. No locks: connections talk to it through a
 //! channel, and it answers through each player's bounded outbound queue.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -101,7 +101,15 @@ pub(crate) struct Room {
     config: Arc<Config>,
     started: Instant,
     slots: Vec<Option<Player>>,
-    by_conn: HashMap<u64, usize>,
+    /// By slot: the connection number there, `FREE` when empty. A short array scanned
+    /// for each input: a handful of cache lines, no hashing.
+    conns: Vec<u64>,
+    /// Connections in the room.
+    open: usize,
+    /// The slots of joined players, in slot order: fan-out walks these, not every slot.
+    joined: Vec<usize>,
+    /// Fan-out's list of recipients, kept for its capacity.
+    recipients: Vec<usize>,
     next_gen: u32,
     joins: usize,
     tick: u32,
@@ -116,6 +124,9 @@ pub(crate) struct Room {
     snapshot_kind: ServerMessage,
 }
 
+/// `Room::conns` of an empty slot (connection numbers start at 1).
+const FREE: u64 = 0;
+
 /// Why a valid message was still not handled (counted with the drops).
 type Refused = &'static str;
 
@@ -123,10 +134,13 @@ impl Room {
     pub fn new(config: Arc<Config>, started: Instant) -> Room {
         Room {
             slots: (0..config.room_capacity).map(|_| None).collect(),
+            conns: vec![FREE; config.room_capacity],
+            open: 0,
+            joined: Vec::with_capacity(config.room_capacity),
+            recipients: Vec::with_capacity(config.room_capacity),
             world: World::new(config.birds, config.npcs),
             config,
             started,
-            by_conn: HashMap::new(),
             next_gen: 0,
             joins: 0,
             tick: 0,
@@ -164,7 +178,7 @@ impl Room {
                 code,
                 len,
             } => {
-                if self.by_conn.contains_key(&conn) {
+                if self.slot_of(conn).is_some() {
                     self.drop_input(id.map_or("(frame)", name_of), code, len);
                 }
             }
@@ -208,28 +222,39 @@ impl Room {
             view_radius: self.config.view_radius,
             snapshot: SnapshotStream::new(self.config.keyframe_every),
         });
-        self.by_conn.insert(conn, idx);
+        self.conns[idx] = conn;
+        self.open += 1;
+    }
+
+    /// The slot of connection `conn`, if it is in the room.
+    fn slot_of(&self, conn: u64) -> Option<usize> {
+        self.conns.iter().position(|&c| c == conn)
     }
 
     fn on_close(&mut self, conn: u64) {
-        let Some(idx) = self.by_conn.remove(&conn) else {
+        let Some(idx) = self.slot_of(conn) else {
             return;
         };
+        self.conns[idx] = FREE;
+        self.open -= 1;
         let Some(p) = self.slots[idx].take() else {
             return;
         };
         if p.joined {
-            let left = ServerMessage::from(PlayerLeft {
-                s: p.session,
-                reason: LeaveReason::Closed,
-            });
-            self.fan_out(&left, p.pos, None, None, |_, _| true);
+            self.joined.retain(|&i| i != idx);
+            let left = || {
+                ServerMessage::from(PlayerLeft {
+                    s: p.session,
+                    reason: LeaveReason::Closed,
+                })
+            };
+            self.fan_out(left, p.pos, None, None, |_, _| true);
         }
     }
 
     fn on_input(&mut self, conn: u64, bytes: &[u8]) {
         let t0 = Instant::now();
-        let Some(&idx) = self.by_conn.get(&conn) else {
+        let Some(idx) = self.slot_of(conn) else {
             return;
         };
         let mut r = Reader::new(bytes);
@@ -279,7 +304,7 @@ impl Room {
                     s: p.session.clone(),
                     account: (!p.guest).then_some(u64::from(p.gen)),
                     server_time: now_ms(),
-                    occupancy: self.by_conn.len().clamp(1, 40) as u8,
+                    occupancy: self.open.clamp(1, 40) as u8,
                     resumed: false,
                     motd: None,
                 });
@@ -333,9 +358,13 @@ impl Room {
                     reply_to: c.reply_to,
                 });
                 let config = Arc::clone(&self.config);
-                self.fan_out(&line, at, None, None, |d2, _| {
-                    !local || config.tiers.is_near(d2)
-                });
+                self.fan_out(
+                    || line,
+                    at,
+                    None,
+                    None,
+                    |d2, _| !local || config.tiers.is_near(d2),
+                );
             }
             ClientMessage::EmotePlay(e) => {
                 let shown = ServerMessage::from(EmoteShown {
@@ -344,7 +373,7 @@ impl Room {
                     looping: e.looping,
                     at: now_ms(),
                 });
-                self.event_to_nearby(idx, &shown);
+                self.event_to_nearby(idx, shown);
             }
             ClientMessage::WatergunSpray(w) => {
                 let shown = ServerMessage::from(WatergunSprayShown {
@@ -352,7 +381,7 @@ impl Room {
                     aim: [w.yaw, w.pitch.clamp(-1.57, 1.57)],
                     reach: w.pressure * 12.0,
                 });
-                self.event_to_nearby(idx, &shown);
+                self.event_to_nearby(idx, shown);
             }
             ClientMessage::FishingCast(c) => {
                 let shown = ServerMessage::from(FishingCastShown {
@@ -360,7 +389,7 @@ impl Room {
                     bobber: c.bobber,
                     water: Water::Pond,
                 });
-                self.event_to_nearby(idx, &shown);
+                self.event_to_nearby(idx, shown);
             }
             ClientMessage::FishingReel(r) if r.line == 0.0 => {
                 let catch = ServerMessage::from(FishingCatch {
@@ -374,7 +403,7 @@ impl Room {
                     best: false,
                 });
                 self.send_to(idx, &catch);
-                self.event_to_nearby(idx, &catch);
+                self.event_to_nearby(idx, catch);
             }
             // Everything else of the protocol is valid input this example does not act on.
             _ => {}
@@ -394,6 +423,9 @@ impl Room {
         self.joins += 1;
         let p = self.slots[idx].as_mut().expect("joining player");
         p.joined = true;
+        if let Err(at) = self.joined.binary_search(&idx) {
+            self.joined.insert(at, idx);
+        }
         p.pos = spawn;
         p.name = if j.name.is_empty() {
             format!("Villager{}", p.gen)
@@ -438,7 +470,7 @@ impl Room {
         });
         self.send_to(idx, &roster);
         self.send_to(idx, &clock);
-        self.fan_out(&joined, spawn, None, None, |_, _| true);
+        self.fan_out(|| joined, spawn, None, None, |_, _| true);
     }
 
     /// Validates a move against the map and the speed limit: a rejected one is answered
@@ -487,45 +519,62 @@ impl Room {
         }
         let update = p.cadence.advance();
         let mover = (idx, p.gen);
-        let relayed = ServerMessage::from(PlayerMoveRelayed {
-            s: p.session.clone(),
-            p: m.p,
-            r: m.r,
-            t: m.t,
-            seq: m.seq,
-            flags: m.flags,
-        });
+        let at = m.p;
+        // Built only when someone gets it (the session id is a heap string); the id is
+        // lent to it for the fan-out, which needs the room.
+        let session = std::mem::take(&mut p.session);
+        let relayed = || {
+            ServerMessage::from(PlayerMoveRelayed {
+                s: session.clone(),
+                p: m.p,
+                r: m.r,
+                t: m.t,
+                seq: m.seq,
+                flags: m.flags,
+            })
+        };
         // The room's config, shared: cloning the tiers would allocate on every move.
         let config = Arc::clone(&self.config);
         let forced = report.forced();
-        self.fan_out(&relayed, m.p, Some(idx), Some(mover), |d2, seen| {
+        self.fan_out(relayed, at, Some(idx), Some(mover), |d2, seen| {
             config.tiers.should_send(update, d2, seen, forced)
         });
+        if let Some(p) = self.slots[idx].as_mut() {
+            p.session = session;
+        }
     }
 
     /// A one-off event: to every nearby viewer, every time, and to nobody else.
-    fn event_to_nearby(&mut self, idx: usize, msg: &ServerMessage) {
+    fn event_to_nearby(&mut self, idx: usize, msg: ServerMessage) {
         let Some(at) = self.slots[idx].as_ref().map(|p| p.pos) else {
             return;
         };
         let config = Arc::clone(&self.config);
-        self.fan_out(msg, at, Some(idx), None, |d2, _| config.tiers.is_near(d2));
+        self.fan_out(
+            || msg,
+            at,
+            Some(idx),
+            None,
+            |d2, _| config.tiers.is_near(d2),
+        );
     }
 
-    /// Sends `msg` to every joined player but `skip` that `want(d2, seen)` accepts, where
-    /// `d2` is its squared ground distance to `origin` and `seen` whether it already got a
-    /// pose of `mover` (slot, gen), which this marks. Encodes once per shape in use.
+    /// Sends the message `make` builds to every joined player but `skip` that
+    /// `want(d2, seen)` accepts, where `d2` is its squared ground distance to `origin` and
+    /// `seen` whether it already got a pose of `mover` (slot, gen), which this marks. The
+    /// message is built only when someone gets it, and encoded once per shape in use.
     fn fan_out(
         &mut self,
-        msg: &ServerMessage,
+        make: impl FnOnce() -> ServerMessage,
         origin: [f32; 3],
         skip: Option<usize>,
         mover: Option<(usize, u32)>,
         want: impl Fn(f32, bool) -> bool,
     ) {
-        let mut frames = Frames::new(msg);
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            let Some(v) = slot.as_mut().filter(|v| v.joined && Some(i) != skip) else {
+        let mut to = std::mem::take(&mut self.recipients);
+        to.clear();
+        for &i in &self.joined {
+            let Some(v) = self.slots[i].as_mut().filter(|_| Some(i) != skip) else {
                 continue;
             };
             let seen = mover.is_some_and(|(m, gen)| v.seen[m] == gen);
@@ -535,20 +584,31 @@ impl Room {
             if let Some((m, gen)) = mover {
                 v.seen[m] = gen;
             }
-            if let Some(bytes) = frames.get(v.shape) {
-                push(
-                    v,
-                    bytes,
-                    msg,
-                    &self.config,
-                    &self.meter_out,
-                    &mut self.stats,
-                );
-                if !self.config.flush_per_tick {
-                    flush(v, &mut self.stats);
+            to.push(i);
+        }
+        if !to.is_empty() {
+            let msg = make();
+            let mut frames = Frames::new(&msg);
+            for &i in &to {
+                let Some(v) = self.slots[i].as_mut() else {
+                    continue;
+                };
+                if let Some(bytes) = frames.get(v.shape) {
+                    push(
+                        v,
+                        bytes,
+                        &msg,
+                        &self.config,
+                        &self.meter_out,
+                        &mut self.stats,
+                    );
+                    if !self.config.flush_per_tick {
+                        flush(v, &mut self.stats);
+                    }
                 }
             }
         }
+        self.recipients = to;
     }
 
     /// A direct answer: queued after what was gathered for `idx`, and written at once.
@@ -575,7 +635,7 @@ impl Room {
         if self.tick.is_multiple_of(self.config.tick_hz.max(1)) {
             self.stats.moves_last_s = std::mem::take(&mut self.stats.moves_this_s);
         }
-        if self.by_conn.is_empty() {
+        if self.open == 0 {
             return;
         }
         self.world.step(self.tick);
