@@ -115,7 +115,34 @@ pub fn to_vec<T: Wire>(value: &T) -> Result<Vec<u8>, Error> {
 #[inline]
 pub fn encode_via_slice<T: Wire>(value: &T, out: &mut Vec<u8>) -> Result<(), Error> {
     let max = T::MAX_SIZE.expect("encode_via_slice on a type without a MAX_SIZE");
-    put::bounded(out, max, |buf, p| value.encode_compact_at(buf, p))
+    // `put::bounded`'s steps, without its closure: this function is instantiated once per
+    // bounded type, so its body is kept to three calls (the two others are not generic).
+    let start = slice_open(out, max);
+    let end = value.encode_compact_at(out, start);
+    slice_close(out, start, end)
+}
+
+/// Grows `out` by `max` plus the slice writer's slack; returns where the value starts.
+#[inline]
+fn slice_open(out: &mut Vec<u8>, max: usize) -> usize {
+    let start = out.len();
+    out.resize(start + max + put::SLACK, 0);
+    start
+}
+
+/// Cuts `out` back to the bytes written (`end`), or on an error to its old length `start`.
+#[inline]
+fn slice_close(out: &mut Vec<u8>, start: usize, end: Result<usize, Error>) -> Result<(), Error> {
+    match end {
+        Ok(end) => {
+            out.truncate(end);
+            Ok(())
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
 }
 
 /// The named (legacy) encoding of `value`; an invalid value is an error with its path.

@@ -109,6 +109,11 @@ pub fn unknown_message_name(name: &str) -> Error {
     )
 }
 
+/// The id of the message named `name` in a dispatch enum's `MESSAGES`, if any.
+pub fn id_of_name(messages: &[(&'static str, u32)], name: &str) -> Option<u32> {
+    messages.iter().find(|(n, _)| *n == name).map(|&(_, id)| id)
+}
+
 /// Compile-time helper for the derive: the first pair `(earlier, later)` of indices whose
 /// ids are equal.
 pub const fn first_duplicate_id(ids: &[u32]) -> Option<(usize, usize)> {

@@ -40,10 +40,6 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
         .iter()
         .map(|i| quote::format_ident!("__ID{}", i))
         .collect();
-    let name_consts: Vec<syn::Ident> = indices
-        .iter()
-        .map(|i| quote::format_ident!("__NAME{}", i))
-        .collect();
 
     let var_paths: Vec<&str> = d.variants.iter().map(|v| v.path.as_str()).collect();
     // Each check names both messages and the value they share, and points at the later one.
@@ -138,13 +134,13 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
                 })
             }
 
-            #[allow(unreachable_patterns)]
             fn decode_by_name(name: &str, r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
-                #(const #name_consts: &str = <#paths as #rt::Message>::NAME;)*
-                Ok(match name {
-                    #(#name_consts => Self::#idents(<#paths as #rt::Wire>::decode(r)?),)*
-                    _ => return Err(#rt::unknown_message_name(name)),
-                })
+                // Names and ids are unique in the enum (asserted above): the message named
+                // `name` is the one with its id, decoded by the one match over ids.
+                match #rt::id_of_name(Self::MESSAGES, name) {
+                    Some(id) => Self::decode_by_id(id, r),
+                    None => Err(#rt::unknown_message_name(name)),
+                }
             }
 
             fn encode_payload(&self, out: &mut #rt::Vec<u8>, encoding: #rt::Encoding) -> Result<(), #rt::Error> {
@@ -163,7 +159,11 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
             }
 
             fn validate(&self) -> #rt::Vec<#rt::Issue> {
-                match self { #(Self::#idents(m) => #rt::validate(m),)* }
+                // `validate_at` directly: `validate::<M>` would be instantiated per message.
+                let mut issues = #rt::Vec::new();
+                let path = &mut #rt::Vec::new();
+                match self { #(Self::#idents(m) => #rt::Wire::validate_at(m, path, &mut issues),)* }
+                issues
             }
         }
 
