@@ -69,6 +69,7 @@ const TWO_POW_51: f64 = 2_251_799_813_685_248.0;
 /// The rounding of [`quantize`]'s fast path, for tests: `None` outside its domain
 /// (`|y| < 2^51 - 0.5`, NaN excluded).
 #[doc(hidden)]
+#[inline]
 pub fn round_checked(y: f64) -> Option<i64> {
     (y.abs() < TWO_POW_51 - 0.5).then(|| round_in_range(y))
 }

@@ -215,3 +215,40 @@ fn reciprocal_is_division() {
         assert_eq!(dequantize_f32(7, scale), (7.0f64 / scale) as f32);
     }
 }
+
+/// Wire equality's quantization (`support::q_of`, no range check) is `round` on every side
+/// of its fast path's domain: ties, 2^51 and beyond, non-finite values.
+#[test]
+fn q_of_is_round() {
+    let reference = |y: f64| {
+        let q = y.round();
+        q.is_finite().then_some(q as i64)
+    };
+    let two51 = 2_251_799_813_685_248.0_f64;
+    let mut ys = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -0.5,
+        1.5,
+        -2.5,
+        0.499_999_999_999_999_94,
+        two51 - 0.5,
+        two51,
+        -two51,
+        two51 * 4.0 + 1.0,
+        1e300,
+        -1e300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    let mut rng = SampleRng::new(19);
+    for _ in 0..10_000 {
+        let k = (rng.next_u64() % 2_000_001) as f64 - 1_000_000.0;
+        ys.extend([k + 0.5, k - 0.5, k + 0.499_999, k * 0.37]);
+    }
+    for y in ys {
+        assert_eq!(tuplet::__private_0_1::q_of(y, 1.0), reference(y), "{y}");
+    }
+}
