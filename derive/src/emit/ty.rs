@@ -155,11 +155,8 @@ impl TyGen {
     pub fn validate(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
         let rt = rt();
         let nested = |inner: &TypeRef, seg: TokenStream| {
-            let body = self.validate(inner, &quote!(x));
-            if body.is_empty() {
-                return None;
-            }
-            Some(quote!(path.push(#seg); #body path.pop();))
+            let body = self.validate_under(inner, &quote!(x), seg);
+            (!body.is_empty()).then_some(body)
         };
         match ty.node() {
             Node::Named { path } => {
@@ -213,6 +210,31 @@ impl TyGen {
                 quote!(#head #each)
             }
             Node::Leaf(l) => leaf::validate(l, v),
+        }
+    }
+
+    /// Statements pushing every issue of `v` (an `&T`) at `path` plus the step `seg` (a
+    /// `Seg` expression). A leaf, or an optional one, adds the step only to an issue
+    /// (`report_at`); other types push it around their checks.
+    pub fn validate_under(&self, ty: &TypeRef, v: &TokenStream, seg: TokenStream) -> TokenStream {
+        match ty.node() {
+            Node::Leaf(l) => leaf::validate_under(l, v, &seg),
+            Node::Option { inner } if inner.leaf().is_some() => {
+                let body = self.validate_under(inner, &quote!(x), seg);
+                if body.is_empty() {
+                    body
+                } else {
+                    quote!(if let Some(x) = #v { #body })
+                }
+            }
+            _ => {
+                let body = self.validate(ty, v);
+                if body.is_empty() {
+                    body
+                } else {
+                    quote!(path.push(#seg); #body path.pop();)
+                }
+            }
         }
     }
 
