@@ -246,14 +246,27 @@ impl TyGen {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
                 quote!(match (#a, #b) { (Some(x), Some(y)) => #inner, (None, None) => true, _ => false })
             }
+            // Plain loops, not `Iterator::all`: its closure would instantiate `all` and
+            // `try_fold` once per field.
             Node::Vec { inner, .. } | Node::Array { inner, .. } => {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
-                quote!(#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| #inner))
+                quote!(#a.len() == #b.len() && {
+                    let mut eq = true;
+                    for (x, y) in #a.iter().zip(#b.iter()) {
+                        if !(#inner) { eq = false; break; }
+                    }
+                    eq
+                })
             }
             Node::Map { value, .. } => {
                 let inner = self.wire_eq(value, &quote!(x), &quote!(y));
-                quote!(#a.len() == #b.len()
-                    && #a.iter().zip(#b.iter()).all(|((ka, x), (kb, y))| ka == kb && #inner))
+                quote!(#a.len() == #b.len() && {
+                    let mut eq = true;
+                    for ((ka, x), (kb, y)) in #a.iter().zip(#b.iter()) {
+                        if !(ka == kb && #inner) { eq = false; break; }
+                    }
+                    eq
+                })
             }
             Node::Named { path } => {
                 let w = self.wire_of(path);
