@@ -41,19 +41,27 @@ pub fn check_f32(v: f32, min: f64, max: f64) -> Result<(), Error> {
 /// A length (`unit` is "bytes", "elements" or "entries") must lie in `min..=max`.
 #[inline]
 pub fn check_len(len: usize, min: u32, max: u32, unit: &'static str) -> Result<(), Error> {
-    if len > max as usize {
-        return Err(Error::new(
-            Code::TooLong,
-            format!("{}, at most {max}", units(len as u64, unit)),
-        ));
-    }
-    if len < min as usize {
-        return Err(Error::new(
-            Code::TooShort,
-            format!("{}, at least {min}", units(len as u64, unit)),
-        ));
+    // The comparisons inline into the caller; the message is built out of line.
+    if len > max as usize || len < min as usize {
+        return Err(len_error(len, min, max, unit));
     }
     Ok(())
+}
+
+/// The error of a length [`check_len`] rejects.
+#[cold]
+#[inline(never)]
+fn len_error(len: usize, min: u32, max: u32, unit: &'static str) -> Error {
+    if len > max as usize {
+        return Error::new(
+            Code::TooLong,
+            format!("{}, at most {max}", units(len as u64, unit)),
+        );
+    }
+    Error::new(
+        Code::TooShort,
+        format!("{}, at least {min}", units(len as u64, unit)),
+    )
 }
 
 /// A fixed-size array arrived with `len` elements instead of `expected`.

@@ -334,4 +334,12 @@ fn range_writer_matches_the_vec_writer_over_whole_ranges() {
             .filter(|v| (i32::MIN as i64..=u32::MAX as i64).contains(v)),
     );
     check::<{ i64::MIN }, { i64::MAX }>(INTS.iter().copied());
+    // The widest range within 32 bits: every value around the width boundaries, and the
+    // rest of the range at a prime stride (each width covers a contiguous range).
+    const LO: i64 = i32::MIN as i64;
+    const HI: i64 = u32::MAX as i64;
+    check::<LO, HI>(-70_000..=70_000);
+    check::<LO, HI>((LO..=HI).step_by(65_521).chain([LO, LO + 1, HI - 1, HI]));
+    check::<-70_000, 0>(-70_000..=0);
+    check::<0, 70_000>(0..=70_000);
 }

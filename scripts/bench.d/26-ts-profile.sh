@@ -39,15 +39,25 @@ package, 25 KiB for `c2s` + dispatcher, 4 KiB for one codec with the runtime, 1 
   whole package: the compact read's per-field `missing` checks and `k` bookkeeping (the field
   name twice per field), the data enums' two `switch`es (compact tag and named key), and the
   codec constants; for the source, the doc comments (120 KB, kept for editors).
-- Speed. `readInt` now inlines the common markers (fixint, u8/u16, i8/i16/i32) and leaves the
-  rest and every error to `readIntAny`: about 10-15% on every fixture (decode/unpack ratio in
-  alternating rounds, load 17 on 2 cores: player:move 0.77 → 0.90, birds 0.65 → 0.78, snapshot
-  0.84 → 1.0). A fixed array of up to 4 simple elements is one array literal (no growth of an
-  empty array; the change was within the noise). The profile above shows what is left: the
-  generated read itself (object construction with optional fields added after, per-field
-  bookkeeping for error paths), `readInt` still called out of line in large readers (V8's
-  cumulative inlining budget), the 9-byte session-id strings (`shortAscii`, `readStr`) and the
-  garbage collector (a result object, an array per position). Not tried: a cache of short
-  decoded strings (msgpackr keeps one), building the optional fields into the object literal
-  (changes the value's own keys), splitting generated readers so the reader calls inline.
+- Speed. `readInt` inlines the common markers and leaves the rest and every error to
+  `readIntAny` (about 10-15% on every fixture). V8 inlines at most 920 bytes of bytecode per
+  optimized function and `readInt` is 359, so a reader of ten ints called eight of them out of
+  line (`--trace-turbo-inlining`); a smaller `readInt` (181 bytes: fixint, cd, d1) still gave
+  only two inlines. So the compact readers of hot types (the elements of lists, arrays and maps
+  of 50 or more, and what they reach: 17 readers of the village, Bird and NearbyEntity among
+  them) read each int in place from `Reader.buf` (fixint, negative fixint, cc, cd, d0, d1; any
+  other marker, a value out of range or the end of the input goes to `readInt`, so every error
+  is unchanged). Hand-inlining every field of `Bird$read` was 2x msgpackr `unpack`; the emitted
+  form gave birds 1.35x with four markers and 1.6x with six (one run, alternating, load 12-15).
+  Inline code in every reader cost 17 KiB gzipped for the whole package (all 614 ints), 5 KiB
+  for all list elements, 2.4 KiB for lists of 50+; a one-line required-field check
+  (`k = "x"; if (s <= 2) throw absent(k)`, 879 fields) and `readList`/`readMap`/`skipValues`
+  paid for it. Also: fixarray headers entered in place, unit enums read a positive fixint in
+  place, a 512-slot cache of short ASCII strings (hits allocate nothing). A generic loop over a
+  record's int descriptors (one call per record) was no faster than the calls (0.94x unpack on
+  birds): the branches per marker no longer predict per field. Left: player:move (a message
+  root, not hot: about 1.1x unpack) pays `readInt` calls, the u64 timestamp through
+  `readIntAny`, the optional fields added after the object literal, and the fixed cost of
+  `decode` (reader reset, result object); world:snapshot (about 1.2-1.4x) its strings
+  (`readStr`, `tryNil`) and the position arrays.
 TEXT

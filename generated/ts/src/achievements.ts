@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -20,13 +20,9 @@ export function AchievementList$read(r: Reader): AchievementList {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("unlocked");
-      }
       k = "unlocked";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 256, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 256);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -41,13 +37,9 @@ export function AchievementList$read(r: Reader): AchievementList {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("locked");
-      }
       k = "locked";
-      const n6 = r.readArrayLen();
-      checkLen(n6, 0, 256, "elements");
+      if (s <= 1) throw absent(k);
+      const n6 = readList(r, 0, 256);
       const a7: string[] = [];
       let i8 = 0;
       try {
@@ -59,14 +51,11 @@ export function AchievementList$read(r: Reader): AchievementList {
       }
       r.leave();
       const f1 = a7;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("points");
-      }
       k = "points";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j9 = 3; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 3);
       v = { unlocked: f0, locked: f1, points: f2 };
     } catch (e) {
       throw at(e, k);
@@ -122,14 +111,11 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("locked");
-      }
       k = "locked";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { locked: f0 };
     } catch (e) {
       throw at(e, k);
@@ -172,13 +158,9 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("counters");
-      }
       k = "counters";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 128, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 128);
       const m2 = new Map<string, [number, number]>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -204,7 +186,7 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j9 = 1; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 1);
       v = { counters: f0 };
     } catch (e) {
       throw at(e, k);
@@ -256,13 +238,9 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -275,7 +253,7 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -328,32 +306,20 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tier");
-      }
       k = "tier";
+      if (s <= 1) throw absent(k);
       const f1 = Tier$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("rarity");
-      }
       k = "rarity";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("points");
-      }
       k = "points";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { key: f0, tier: f1, rarity: f2, points: f3 };
     } catch (e) {
       throw at(e, k);
@@ -405,7 +371,8 @@ export const Tier = {
 export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 export function Tier$read(r: Reader): Tier {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Bronze":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atKey, badVariant, checkLen, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, notOneKey, readMap, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,26 +22,17 @@ export function AdminAct$read(r: Reader): AdminAct {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 1) throw absent(k);
       const f1 = AdminAction$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("note");
-      }
       k = "note";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 500);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { target: f0, action: f1, note: f2 };
     } catch (e) {
       throw at(e, k);
@@ -105,7 +96,7 @@ export function AdminAction$read(r: Reader): AdminAction {
     const tag = r.readInt(0, 4294967295);
     switch (tag) {
       case 1: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Kick" };
         break;
       }
@@ -117,14 +108,11 @@ export function AdminAction$read(r: Reader): AdminAction {
             k = "hours";
             f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
           }
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 200);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
           if (f0 !== undefined) o.hours = f0;
           v = o;
@@ -136,24 +124,24 @@ export function AdminAction$read(r: Reader): AdminAction {
       case 3: {
         if (s < 2) throw missing("0");
         const x = WorldPos$read(r);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Summon", value: x };
         break;
       }
       case 4: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Freeze" };
         break;
       }
       case 5: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "ResetPosition" };
         break;
       }
       case 6: {
         if (s < 2) throw missing("0");
         const x = r.readInt(-2147483648, 2147483647);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Grant", value: x };
         break;
       }
@@ -180,14 +168,11 @@ export function AdminAction$read(r: Reader): AdminAction {
               k = "hours";
               f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
             }
-            if (t <= 1) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 200);
             k = undefined;
-            for (let j2 = 2; j2 < t; j2++) r.skipValue();
+            r.skipValues(t - 2);
             const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
             if (f0 !== undefined) o.hours = f0;
             v = o;
@@ -304,20 +289,14 @@ export function AdminConfig$read(r: Reader): AdminConfig {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 64);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("value");
-      }
       k = "value";
+      if (s <= 1) throw absent(k);
       const f1 = r.readF64();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { key: f0, value: f1 };
     } catch (e) {
       throw at(e, k);
@@ -364,13 +343,9 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("values");
-      }
       k = "values";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 200, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 200);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -385,14 +360,11 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("build");
-      }
       k = "build";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 32);
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { values: f0, build: f1 };
     } catch (e) {
       throw at(e, k);
@@ -444,11 +416,8 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       let f1: number | undefined;
       if (s > 1) {
@@ -456,7 +425,7 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 120));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: AdminMaintenance = { on: f0 };
       if (f1 !== undefined) o.restart_in_min = f1;
       v = o;
@@ -513,17 +482,11 @@ export function AdminResult$read(r: Reader): AdminResult {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("audit");
-      }
       k = "audit";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("ok");
-      }
       k = "ok";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       let f2: string | undefined;
       if (s > 2) {
@@ -531,7 +494,7 @@ export function AdminResult$read(r: Reader): AdminResult {
         f2 = (r.tryNil() ? undefined : r.readStr(0, 200));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: AdminResult = { audit: f0, ok: f1 };
       if (f2 !== undefined) o.error = f2;
       v = o;
@@ -590,17 +553,11 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prefab");
-      }
       k = "prefab";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 50);
       let f2: bigint | undefined;
       if (s > 2) {
@@ -608,7 +565,7 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
         f2 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: AdminSpawn = { prefab: f0, count: f1 };
       if (f2 !== undefined) o.seed = f2;
       v = o;

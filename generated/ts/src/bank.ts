@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -20,23 +20,14 @@ export function BankAccount$read(r: Reader): BankAccount {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("savings");
-      }
       k = "savings";
+      if (s <= 0) throw absent(k);
       const f0 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rate");
-      }
       k = "rate";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("vault");
-      }
       k = "vault";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -49,7 +40,7 @@ export function BankAccount$read(r: Reader): BankAccount {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { savings: f0, rate: f1, vault: f2 };
     } catch (e) {
       throw at(e, k);
@@ -102,13 +93,9 @@ export function BankLedger$read(r: Reader): BankLedger {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("entries");
-      }
       k = "entries";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 50);
       const a2: LedgerEntry[] = [];
       let i3 = 0;
       try {
@@ -126,7 +113,7 @@ export function BankLedger$read(r: Reader): BankLedger {
         f1 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BankLedger = { entries: f0 };
       if (f1 !== undefined) o.next = f1;
       v = o;
@@ -189,7 +176,7 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
         f0 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: BankLedgerOpen = {};
       if (f0 !== undefined) o.before = f0;
       v = o;
@@ -242,20 +229,14 @@ export function BankTransfer$read(r: Reader): BankTransfer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("amount");
-      }
       k = "amount";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(-1000000, 1000000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBigInt(0n, 18446744073709551615n);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { amount: f0, nonce: f1 };
     } catch (e) {
       throw at(e, k);
@@ -304,26 +285,17 @@ export function BankVault$read(r: Reader): BankVault {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bag");
-      }
       k = "bag";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("vault");
-      }
       k = "vault";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("store");
-      }
       k = "store";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bag: f0, vault: f1, store: f2 };
     } catch (e) {
       throw at(e, k);
@@ -376,32 +348,36 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
-      const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("cents");
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 9007199254740991);
       }
+      const f1 = x1;
       k = "cents";
-      const f2 = r.readInt(-9007199254740991, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("memo");
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(-9007199254740991, 9007199254740991);
       }
+      const f2 = x2;
       k = "memo";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 32);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { id: f0, at: f1, cents: f2, memo: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -40,68 +40,102 @@ export function Bird$read(r: Reader): Bird {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("species");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 65535);
       }
+      const f0 = x1;
       k = "species";
+      if (s <= 1) throw absent(k);
       const f1 = Species$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("x");
-      }
       k = "x";
-      const f2 = dequantizeF32(r.readInt(-500000, 500000), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("y");
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -500000 && x2 <= 500000 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(-500000, 500000);
       }
+      const f2 = dequantizeF32(x2, 100);
       k = "y";
-      const f3 = dequantizeF32(r.readInt(-10000, 100000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("z");
+      if (s <= 3) throw absent(k);
+      let x3: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x3 >= -10000 && x3 <= 100000 && p + n <= u.length) r.pos = p + n;
+        else x3 = r.readInt(-10000, 100000);
       }
+      const f3 = dequantizeF32(x3, 100);
       k = "z";
-      const f4 = dequantizeF32(r.readInt(-500000, 500000), 100);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("yaw");
+      if (s <= 4) throw absent(k);
+      let x4: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x4 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x4 >= -500000 && x4 <= 500000 && p + n <= u.length) r.pos = p + n;
+        else x4 = r.readInt(-500000, 500000);
       }
+      const f4 = dequantizeF32(x4, 100);
       k = "yaw";
-      const f5 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 6) {
-        k = undefined;
-        throw missing("pitch");
+      if (s <= 5) throw absent(k);
+      let x5: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x5 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x5 >= -3142 && x5 <= 3142 && p + n <= u.length) r.pos = p + n;
+        else x5 = r.readInt(-3142, 3142);
       }
+      const f5 = dequantizeF32(x5, 1000);
       k = "pitch";
-      const f6 = dequantizeF32(r.readInt(-1571, 1571), 1000);
-      if (s <= 7) {
-        k = undefined;
-        throw missing("state");
+      if (s <= 6) throw absent(k);
+      let x6: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x6 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x6 >= -1571 && x6 <= 1571 && p + n <= u.length) r.pos = p + n;
+        else x6 = r.readInt(-1571, 1571);
       }
+      const f6 = dequantizeF32(x6, 1000);
       k = "state";
+      if (s <= 7) throw absent(k);
       const f7 = BirdState$read(r);
-      if (s <= 8) {
-        k = undefined;
-        throw missing("flap");
-      }
       k = "flap";
-      const f8 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 9) {
-        k = undefined;
-        throw missing("scale");
+      if (s <= 8) throw absent(k);
+      let x7: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x7 >= 0 && x7 <= 1000 && p + n <= u.length) r.pos = p + n;
+        else x7 = r.readInt(0, 1000);
       }
+      const f8 = dequantizeF32(x7, 1000);
       k = "scale";
-      const f9 = dequantizeF32(r.readInt(50, 200), 100);
+      if (s <= 9) throw absent(k);
+      let x8: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x8 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x8 >= 50 && x8 <= 200 && p + n <= u.length) r.pos = p + n;
+        else x8 = r.readInt(50, 200);
+      }
+      const f9 = dequantizeF32(x8, 100);
       k = undefined;
-      for (let j1 = 10; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 10);
       v = { id: f0, species: f1, x: f2, y: f3, z: f4, yaw: f5, pitch: f6, state: f7, flap: f8, scale: f9 };
     } catch (e) {
       throw at(e, k);
@@ -162,13 +196,9 @@ export function BirdJournal$read(r: Reader): BirdJournal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seen");
-      }
       k = "seen";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -189,7 +219,7 @@ export function BirdJournal$read(r: Reader): BirdJournal {
         f1 = (r.tryNil() ? undefined : Species$read(r));
       }
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BirdJournal = { seen: f0 };
       if (f1 !== undefined) o.new_species = f1;
       v = o;
@@ -251,25 +281,15 @@ export function BirdScatter$read(r: Reader): BirdScatter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const f0 = WorldPos$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("radius");
-      }
       k = "radius";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1000), 10);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("birds");
-      }
       k = "birds";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 80);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -282,7 +302,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       r.leave();
       const f2 = a2;
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, radius: f1, birds: f2 };
     } catch (e) {
       throw at(e, k);
@@ -337,26 +357,17 @@ export function BirdSpot$read(r: Reader): BirdSpot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("guess");
-      }
       k = "guess";
+      if (s <= 1) throw absent(k);
       const f1 = Species$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("zoom");
-      }
       k = "zoom";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 12);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, guess: f1, zoom: f2 };
     } catch (e) {
       throw at(e, k);
@@ -410,7 +421,8 @@ export const BirdState = {
 export type BirdState = "Perched" | "Hopping" | "Flying" | "Gliding" | "Landing" | "Fleeing";
 
 export function BirdState$read(r: Reader): BirdState {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Perched":
@@ -489,13 +501,9 @@ export function BirdStream$read(r: Reader): BirdStream {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("b");
-      }
       k = "b";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 80);
       const a2: Bird[] = [];
       let i3 = 0;
       try {
@@ -508,7 +516,7 @@ export function BirdStream$read(r: Reader): BirdStream {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { b: f0 };
     } catch (e) {
       throw at(e, k);
@@ -555,14 +563,11 @@ export function BirdSubscribe$read(r: Reader): BirdSubscribe {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
@@ -622,7 +627,8 @@ export const Species = {
 export type Species = "Sparrow" | "Robin" | "Pigeon" | "Gull" | "Crow" | "Heron" | "Owl" | "Kingfisher" | number | bigint;
 
 export function Species$read(r: Reader): Species {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Sparrow":

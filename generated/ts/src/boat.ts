@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -20,19 +20,12 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("overboard");
-      }
       k = "overboard";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 4);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -45,7 +38,7 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { boat: f0, overboard: f1 };
     } catch (e) {
       throw at(e, k);
@@ -96,20 +89,14 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("jetty");
-      }
       k = "jetty";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 12);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("model");
-      }
       k = "model";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { jetty: f0, model: f1 };
     } catch (e) {
       throw at(e, k);
@@ -158,26 +145,17 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("skipper");
-      }
       k = "skipper";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("hull");
-      }
       k = "hull";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, skipper: f1, hull: f2 };
     } catch (e) {
       throw at(e, k);
@@ -226,11 +204,8 @@ export function BoatMoor$read(r: Reader): BoatMoor {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -238,7 +213,7 @@ export function BoatMoor$read(r: Reader): BoatMoor {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: BoatMoor = { boat: f0 };
       if (f1 !== undefined) o.buoy = f1;
       v = o;
@@ -297,32 +272,20 @@ export function BoatSailing$read(r: Reader): BoatSailing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("apparent_wind");
-      }
       k = "apparent_wind";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-1800, 1800), 10);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("heel");
-      }
       k = "heel";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-900, 900), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("knots");
-      }
       k = "knots";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 200), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { boat: f0, apparent_wind: f1, heel: f2, knots: f3 };
     } catch (e) {
       throw at(e, k);
@@ -375,26 +338,17 @@ export function BoatStroke$read(r: Reader): BoatStroke {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-100, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("right");
-      }
       k = "right";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-100, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, left: f1, right: f2 };
     } catch (e) {
       throw at(e, k);
@@ -445,26 +399,17 @@ export function BoatTrim$read(r: Reader): BoatTrim {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("boat");
-      }
       k = "boat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sheet");
-      }
       k = "sheet";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-9000, 9000), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("tiller");
-      }
       k = "tiller";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-4500, 4500), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { boat: f0, sheet: f1, tiller: f2 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, checkLen, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
@@ -30,44 +30,58 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("title");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "title";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 60);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 2) throw absent(k);
       const f2 = EventKind$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("starts");
-      }
       k = "starts";
-      const f3 = r.readInt(0, 9007199254740991);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("minutes");
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(0, 9007199254740991);
       }
+      const f3 = x2;
       k = "minutes";
-      const f4 = r.readInt(0, 65535);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("going");
+      if (s <= 4) throw absent(k);
+      let x3: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x3 >= 0 && x3 <= 65535 && p + n <= u.length) r.pos = p + n;
+        else x3 = r.readInt(0, 65535);
       }
+      const f4 = x3;
       k = "going";
-      const f5 = r.readInt(0, 65535);
+      if (s <= 5) throw absent(k);
+      let x4: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x4 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x4 >= 0 && x4 <= 65535 && p + n <= u.length) r.pos = p + n;
+        else x4 = r.readInt(0, 65535);
+      }
+      const f5 = x4;
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
     } catch (e) {
       throw at(e, k);
@@ -120,13 +134,9 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("events");
-      }
       k = "events";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 60, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 60);
       const a2: CalendarEvent[] = [];
       let i3 = 0;
       try {
@@ -138,13 +148,9 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("mine");
-      }
       k = "mine";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 60, "elements");
+      if (s <= 1) throw absent(k);
+      const n4 = readList(r, 0, 60);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -157,7 +163,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       r.leave();
       const f1 = a5;
       k = undefined;
-      for (let j7 = 2; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 2);
       v = { events: f0, mine: f1 };
     } catch (e) {
       throw at(e, k);
@@ -212,20 +218,14 @@ export function CalendarReminder$read(r: Reader): CalendarReminder {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("event");
-      }
       k = "event";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("in_min");
-      }
       k = "in_min";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 60);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { event: f0, in_min: f1 };
     } catch (e) {
       throw at(e, k);
@@ -275,20 +275,14 @@ export function CalendarRsvp$read(r: Reader): CalendarRsvp {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("event");
-      }
       k = "event";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("going");
-      }
       k = "going";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { event: f0, going: f1 };
     } catch (e) {
       throw at(e, k);
@@ -356,32 +350,34 @@ export function EventKind$read(r: Reader): EventKind {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 24);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Festival", value: x };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Market" };
         break;
       }
       case 3: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("board");
-          }
           k = "board";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = Board$read(r);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("pool");
-          }
           k = "pool";
-          const f1 = r.readInt(0, 4294967295);
+          if (s - 1 <= 1) throw absent(k);
+          let x1: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            let n = 1;
+            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+            else x1 = r.readInt(0, 4294967295);
+          }
+          const f1 = x1;
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
@@ -391,20 +387,14 @@ export function EventKind$read(r: Reader): EventKind {
       case 4: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("at");
-          }
           k = "at";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = WorldPos$read(r);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("host");
-          }
           k = "host";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 24);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Meetup", at: f0, host: f1 };
         } catch (e) {
           throw at(e, k);
@@ -412,7 +402,7 @@ export function EventKind$read(r: Reader): EventKind {
         break;
       }
       default:
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
@@ -434,20 +424,22 @@ export function EventKind$read(r: Reader): EventKind {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("board");
-            }
             k = "board";
+            if (t <= 0) throw absent(k);
             const f0 = Board$read(r);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("pool");
-            }
             k = "pool";
-            const f1 = r.readInt(0, 4294967295);
+            if (t <= 1) throw absent(k);
+            let x2: number;
+            {
+              const u = r.buf, p = r.pos, b = u[p]!;
+              let n = 1;
+              x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+              if (x2 >= 0 && x2 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+              else x2 = r.readInt(0, 4294967295);
+            }
+            const f1 = x2;
             k = undefined;
-            for (let j3 = 2; j3 < t; j3++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);
@@ -464,20 +456,14 @@ export function EventKind$read(r: Reader): EventKind {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("at");
-            }
             k = "at";
+            if (t <= 0) throw absent(k);
             const f0 = WorldPos$read(r);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("host");
-            }
             k = "host";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 24);
             k = undefined;
-            for (let j4 = 2; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Meetup", at: f0, host: f1 };
           } catch (e) {
             throw at(e, k);

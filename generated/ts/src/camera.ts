@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,19 +22,12 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("shots");
-      }
       k = "shots";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 32, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 32);
       const a2: Shot[] = [];
       let i3 = 0;
       try {
@@ -46,14 +39,11 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("skippable");
-      }
       k = "skippable";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { key: f0, shots: f1, skippable: f2 };
     } catch (e) {
       throw at(e, k);
@@ -106,20 +96,14 @@ export function CameraDone$read(r: Reader): CameraDone {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("skipped");
-      }
       k = "skipped";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { key: f0, skipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -171,14 +155,11 @@ export function CameraFollow$read(r: Reader): CameraFollow {
         k = "target";
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("distance");
-      }
       k = "distance";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(10, 500), 10);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: CameraFollow = { distance: f1 };
       if (f0 !== undefined) o.target = f0;
       v = o;
@@ -234,17 +215,11 @@ export function Shot$read(r: Reader): Shot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("eye");
-      }
       k = "eye";
+      if (s <= 0) throw absent(k);
       const f0 = WorldPos$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("look");
-      }
       k = "look";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -256,20 +231,14 @@ export function Shot$read(r: Reader): Shot {
       }
       r.leave();
       const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("fov");
-      }
       k = "fov";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(100, 1200), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("after");
-      }
       k = "after";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 300), 10);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { eye: f0, look: f1, fov: f2, after: f3 };
     } catch (e) {
       throw at(e, k);

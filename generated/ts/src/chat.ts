@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, missing, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,7 +23,8 @@ export const Channel = {
 export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Local":
@@ -136,14 +137,11 @@ export function ChatChannels$read(r: Reader): ChatChannels {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("listen");
-      }
       k = "listen";
+      if (s <= 0) throw absent(k);
       const f0 = ChannelMask$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { listen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -188,13 +186,9 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ids");
-      }
       k = "ids";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 100, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 1, 100);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -206,14 +200,11 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by_staff");
-      }
       k = "by_staff";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ids: f0, by_staff: f1 };
     } catch (e) {
       throw at(e, k);
@@ -262,13 +253,9 @@ export function ChatHistory$read(r: Reader): ChatHistory {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("lines");
-      }
       k = "lines";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 50);
       const a2: HistoryLine[] = [];
       let i3 = 0;
       try {
@@ -281,7 +268,7 @@ export function ChatHistory$read(r: Reader): ChatHistory {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { lines: f0 };
     } catch (e) {
       throw at(e, k);
@@ -340,41 +327,23 @@ export function ChatLine$read(r: Reader): ChatLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 24);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(1, 280);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("channel");
-      }
       k = "channel";
+      if (s <= 4) throw absent(k);
       const f4 = Channel$read(r);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 9007199254740991);
       let f6: number | undefined;
       if (s > 6) {
@@ -382,7 +351,7 @@ export function ChatLine$read(r: Reader): ChatLine {
         f6 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 7; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 7);
       const o: ChatLine = { id: f0, from: f1, name: f2, text: f3, channel: f4, at: f5 };
       if (f6 !== undefined) o.reply_to = f6;
       v = o;
@@ -452,14 +421,11 @@ export function ChatMuted$read(r: Reader): ChatMuted {
         k = "until";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 120);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ChatMuted = { reason: f1 };
       if (f0 !== undefined) o.until = f0;
       v = o;
@@ -513,26 +479,17 @@ export function ChatReact$read(r: Reader): ChatReact {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("emoji");
-      }
       k = "emoji";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { line: f0, emoji: f1, on: f2 };
     } catch (e) {
       throw at(e, k);
@@ -581,19 +538,12 @@ export function ChatReactions$read(r: Reader): ChatReactions {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("counts");
-      }
       k = "counts";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 12, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 12);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -609,7 +559,7 @@ export function ChatReactions$read(r: Reader): ChatReactions {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { line: f0, counts: f1 };
     } catch (e) {
       throw at(e, k);
@@ -663,17 +613,11 @@ export function ChatSay$read(r: Reader): ChatSay {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 280);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("channel");
-      }
       k = "channel";
+      if (s <= 1) throw absent(k);
       const f1 = Channel$read(r);
       let f2: number | undefined;
       if (s > 2) {
@@ -681,7 +625,7 @@ export function ChatSay$read(r: Reader): ChatSay {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: ChatSay = { text: f0, channel: f1 };
       if (f2 !== undefined) o.reply_to = f2;
       v = o;
@@ -738,19 +682,12 @@ export function ChatSystem$read(r: Reader): ChatSystem {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 64);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("params");
-      }
       k = "params";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 8, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -766,7 +703,7 @@ export function ChatSystem$read(r: Reader): ChatSystem {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { key: f0, params: f1 };
     } catch (e) {
       throw at(e, k);
@@ -821,11 +758,8 @@ export function ChatTyping$read(r: Reader): ChatTyping {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("typing");
-      }
       k = "typing";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       let f1: string | undefined;
       if (s > 1) {
@@ -833,7 +767,7 @@ export function ChatTyping$read(r: Reader): ChatTyping {
         f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ChatTyping = { typing: f0 };
       if (f1 !== undefined) o.s = f1;
       v = o;
@@ -892,32 +826,36 @@ export function HistoryLine$read(r: Reader): HistoryLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 280);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
-      const f3 = r.readInt(0, 9007199254740991);
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(0, 9007199254740991);
+      }
+      const f3 = x2;
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { id: f0, name: f1, text: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -968,26 +906,17 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("peer");
-      }
       k = "peer";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("echo");
-      }
       k = "echo";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { peer: f0, text: f1, echo: f2 };
     } catch (e) {
       throw at(e, k);
@@ -1036,20 +965,14 @@ export function WhisperSend$read(r: Reader): WhisperSend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, text: f1 };
     } catch (e) {
       throw at(e, k);

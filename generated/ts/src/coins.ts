@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, kInt, kList, kOpt, kStr, kType, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,26 +22,32 @@ export function CoinDrop$read(r: Reader): CoinDrop {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "at";
+      if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("value");
-      }
       k = "value";
-      const f2 = r.readInt(1, 100);
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x2 = b < 0x80 ? b : NaN;
+        if (x2 >= 1 && x2 <= 100) r.pos = p + 1;
+        else x2 = r.readInt(1, 100);
+      }
+      const f2 = x2;
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);
@@ -89,14 +95,11 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coin");
-      }
       k = "coin";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { coin: f0 };
     } catch (e) {
       throw at(e, k);
@@ -139,13 +142,9 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 64, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 1, 64);
       const a2: CoinDrop[] = [];
       let i3 = 0;
       try {
@@ -158,7 +157,7 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { coins: f0 };
     } catch (e) {
       throw at(e, k);
@@ -207,11 +206,8 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coin");
-      }
       k = "coin";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
@@ -223,7 +219,7 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
         r.skipValue();
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: CoinsTaken = { coin: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -281,20 +277,14 @@ export function CoinsTip$read(r: Reader): CoinsTip {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("amount");
-      }
       k = "amount";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 500);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, amount: f1 };
     } catch (e) {
       throw at(e, k);
@@ -343,26 +333,17 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("delta");
-      }
       k = "delta";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(-2147483648, 2147483647);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("cause");
-      }
       k = "cause";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { coins: f0, delta: f1, cause: f2 };
     } catch (e) {
       throw at(e, k);

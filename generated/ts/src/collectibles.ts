@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,13 +23,9 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("sets");
-      }
       k = "sets";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 40, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 40);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -44,14 +40,11 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
       }
       r.leave();
       const f0 = m2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("complete");
-      }
       k = "complete";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { sets: f0, complete: f1 };
     } catch (e) {
       throw at(e, k);
@@ -101,11 +94,8 @@ export function TreasureDig$read(r: Reader): TreasureDig {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -118,7 +108,7 @@ export function TreasureDig$read(r: Reader): TreasureDig {
       r.leave();
       const f0 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { at: f0 };
     } catch (e) {
       throw at(e, k);
@@ -185,7 +175,7 @@ export function TreasureResult$read(r: Reader): TreasureResult {
         f2 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 200), 0.1));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: TreasureResult = {};
       if (f0 !== undefined) o.found = f0;
       if (f1 !== undefined) o.clue = f1;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, missing, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -20,25 +20,38 @@ export function ItemStack$read(r: Reader): ItemStack {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("item");
-      }
       k = "item";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
-      const f1 = r.readInt(1, 999);
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 1 && x1 <= 999 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(1, 999);
+      }
+      const f1 = x1;
       let f2: number | undefined;
       if (s > 2) {
         k = "stars";
-        f2 = (r.tryNil() ? undefined : r.readInt(1, 5));
+        let o3: number | undefined;
+        if (!r.tryNil()) {
+          let x2: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            x2 = b < 0x80 ? b : NaN;
+            if (x2 >= 1 && x2 <= 5) r.pos = p + 1;
+            else x2 = r.readInt(1, 5);
+          }
+          o3 = x2;
+        }
+        f2 = o3;
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: ItemStack = { item: f0, count: f1 };
       if (f2 !== undefined) o.stars = f2;
       v = o;
@@ -94,7 +107,8 @@ export const Medium = {
 export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 export function Medium$read(r: Reader): Medium {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Land":
@@ -160,20 +174,14 @@ export function PlayerRef$read(r: Reader): PlayerRef {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -220,26 +228,41 @@ export function WorldPos$read(r: Reader): WorldPos {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("x");
-      }
       k = "x";
-      const f0 = dequantizeF32(r.readInt(-500000, 500000), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("y");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x1 >= -500000 && x1 <= 500000 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(-500000, 500000);
       }
+      const f0 = dequantizeF32(x1, 100);
       k = "y";
-      const f1 = dequantizeF32(r.readInt(-10000, 100000), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("z");
+      if (s <= 1) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -10000 && x2 <= 100000 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(-10000, 100000);
       }
+      const f1 = dequantizeF32(x2, 100);
       k = "z";
-      const f2 = dequantizeF32(r.readInt(-500000, 500000), 100);
+      if (s <= 2) throw absent(k);
+      let x3: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
+        else x3 = r.readInt(-500000, 500000);
+      }
+      const f2 = dequantizeF32(x3, 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { x: f0, y: f1, z: f2 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -22,19 +22,12 @@ export function CookingCurve$read(r: Reader): CookingCurve {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 5, 60, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 5, 60);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -46,14 +39,11 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("band");
-      }
       k = "band";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 50), 100);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { attempt: f0, target: f1, band: f2 };
     } catch (e) {
       throw at(e, k);
@@ -110,31 +100,22 @@ export function CookingDone$read(r: Reader): CookingDone {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
         k = "dish";
         f1 = (r.tryNil() ? undefined : ItemStack$read(r));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("burnt");
-      }
       k = "burnt";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 1000), 1000);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: CookingDone = { attempt: f0, burnt: f2, score: f3 };
       if (f1 !== undefined) o.dish = f1;
       v = o;
@@ -192,26 +173,17 @@ export function CookingHeat$read(r: Reader): CookingHeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("attempt");
-      }
       k = "attempt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("knob");
-      }
       k = "knob";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stir");
-      }
       k = "stir";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { attempt: f0, knob: f1, stir: f2 };
     } catch (e) {
       throw at(e, k);
@@ -262,26 +234,17 @@ export function CookingStart$read(r: Reader): CookingStart {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stove");
-      }
       k = "stove";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("recipe");
-      }
       k = "recipe";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(1, 6);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { stove: f0, recipe: f1, slots: f2 };
     } catch (e) {
       throw at(e, k);

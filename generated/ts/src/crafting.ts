@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -20,11 +20,8 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -32,7 +29,7 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: CraftingCancel = { bench: f0 };
       if (f1 !== undefined) o.index = f1;
       v = o;
@@ -89,26 +86,17 @@ export function CraftingMake$read(r: Reader): CraftingMake {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("recipe");
-      }
       k = "recipe";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("times");
-      }
       k = "times";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 20);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bench: f0, recipe: f1, times: f2 };
     } catch (e) {
       throw at(e, k);
@@ -161,19 +149,12 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bench");
-      }
       k = "bench";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("queue");
-      }
       k = "queue";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 20);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -185,11 +166,8 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("progress");
-      }
       k = "progress";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
       let f3: number | undefined;
       if (s > 3) {
@@ -197,7 +175,7 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: CraftingQueue = { bench: f0, queue: f1, progress: f2 };
       if (f3 !== undefined) o.ends = f3;
       v = o;
@@ -258,13 +236,9 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("recipes");
-      }
       k = "recipes";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 200, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 200);
       const a2: Recipe[] = [];
       let i3 = 0;
       try {
@@ -277,7 +251,7 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { recipes: f0 };
     } catch (e) {
       throw at(e, k);
@@ -330,26 +304,27 @@ export function Recipe$read(r: Reader): Recipe {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("key");
-      }
       k = "key";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("inputs");
-      }
       k = "inputs";
-      const n1 = r.readMapLen();
-      checkLen(n1, 1, 6, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 1, 6);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 65535);
+          let x6: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            let n = 1;
+            x6 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x6 >= 0 && x6 <= 65535 && p + n <= u.length) r.pos = p + n;
+            else x6 = r.readInt(0, 65535);
+          }
+          x5 = x6;
         } catch (e) {
           throw atKey(e, k4);
         }
@@ -357,20 +332,22 @@ export function Recipe$read(r: Reader): Recipe {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("output");
-      }
       k = "output";
+      if (s <= 2) throw absent(k);
       const f2 = ItemStack$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("secs");
-      }
       k = "secs";
-      const f3 = r.readInt(1, 3600);
+      if (s <= 3) throw absent(k);
+      let x7: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x7 >= 1 && x7 <= 3600 && p + n <= u.length) r.pos = p + n;
+        else x7 = r.readInt(1, 3600);
+      }
+      const f3 = x7;
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, missing, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -18,14 +18,11 @@ export function DailyClaim$read(r: Reader): DailyClaim {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("day");
-      }
       k = "day";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 365);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { day: f0 };
     } catch (e) {
       throw at(e, k);
@@ -70,13 +67,9 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("granted");
-      }
       k = "granted";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 3, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 3);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -88,14 +81,11 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("multiplier");
-      }
       k = "multiplier";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(10, 30), 10);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { granted: f0, multiplier: f1 };
     } catch (e) {
       throw at(e, k);
@@ -148,17 +138,11 @@ export function DailyOffer$read(r: Reader): DailyOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("streak");
-      }
       k = "streak";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 365);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("week");
-      }
       k = "week";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 7) throw wrongLength(n1, 7);
       const a2: ItemStack[] = [];
@@ -172,14 +156,11 @@ export function DailyOffer$read(r: Reader): DailyOffer {
       }
       r.leave();
       const f1 = a2 as [ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("resets");
-      }
       k = "resets";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { streak: f0, week: f1, resets: f2 };
     } catch (e) {
       throw at(e, k);

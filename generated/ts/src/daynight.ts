@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -24,38 +24,23 @@ export function DayClock$read(r: Reader): DayClock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("day");
-      }
       k = "day";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("minute");
-      }
       k = "minute";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 1439);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("ms_per_minute");
-      }
       k = "ms_per_minute";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(100, 60000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("sun_elevation");
-      }
       k = "sun_elevation";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-9000, 9000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("sun_azimuth");
-      }
       k = "sun_azimuth";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-18000, 18000), 100);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { day: f0, minute: f1, ms_per_minute: f2, sun_elevation: f3, sun_azimuth: f4 };
     } catch (e) {
       throw at(e, k);
@@ -110,26 +95,17 @@ export function DayDusk$read(r: Reader): DayDusk {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("moon");
-      }
       k = "moon";
+      if (s <= 0) throw absent(k);
       const f0 = MoonPhase$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("market");
-      }
       k = "market";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stars");
-      }
       k = "stars";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { moon: f0, market: f1, stars: f2 };
     } catch (e) {
       throw at(e, k);
@@ -178,13 +154,9 @@ export function DayLamps$read(r: Reader): DayLamps {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("lamps");
-      }
       k = "lamps";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 200, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 1, 200);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -196,14 +168,11 @@ export function DayLamps$read(r: Reader): DayLamps {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("lit");
-      }
       k = "lit";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { lamps: f0, lit: f1 };
     } catch (e) {
       throw at(e, k);
@@ -252,14 +221,11 @@ export function DaySleep$read(r: Reader): DaySleep {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bed");
-      }
       k = "bed";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { bed: f0 };
     } catch (e) {
       throw at(e, k);
@@ -313,7 +279,8 @@ export const MoonPhase = {
 export type MoonPhase = "New" | "WaxingCrescent" | "FirstQuarter" | "WaxingGibbous" | "Full" | "WaningGibbous" | "LastQuarter" | "WaningCrescent";
 
 export function MoonPhase$read(r: Reader): MoonPhase {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "New":

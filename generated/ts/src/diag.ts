@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, checkLen, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -23,19 +23,12 @@ export function DiagBytes$read(r: Reader): DiagBytes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("since");
-      }
       k = "since";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 9007199254740991);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("out");
-      }
       k = "out";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 320, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 320);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -50,13 +43,9 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("inbound");
-      }
       k = "inbound";
-      const n6 = r.readMapLen();
-      checkLen(n6, 0, 320, "entries");
+      if (s <= 2) throw absent(k);
+      const n6 = readMap(r, 0, 320);
       const m7 = new Map<string, number>();
       for (let j8 = 0; j8 < n6; j8++) {
         const k9 = r.readStr(0, 4294967295);
@@ -72,7 +61,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       r.leave();
       const f2 = m7;
       k = undefined;
-      for (let j11 = 3; j11 < s; j11++) r.skipValue();
+      r.skipValues(s - 3);
       v = { since: f0, out: f1, inbound: f2 };
     } catch (e) {
       throw at(e, k);
@@ -129,14 +118,11 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("reset");
-      }
       k = "reset";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { reset: f0 };
     } catch (e) {
       throw at(e, k);
@@ -189,44 +175,26 @@ export function DiagFrames$read(r: Reader): DiagFrames {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("frame_ms");
-      }
       k = "frame_ms";
+      if (s <= 0) throw absent(k);
       const f0 = inF32(r.readF32(), 0, 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("frame_p99_ms");
-      }
       k = "frame_p99_ms";
+      if (s <= 1) throw absent(k);
       const f1 = inF32(r.readF32(), 0, 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("draw_calls");
-      }
       k = "draw_calls";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 65535);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("nodes");
-      }
       k = "nodes";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heap_mib");
-      }
       k = "heap_mib";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 65535);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("gpu");
-      }
       k = "gpu";
+      if (s <= 5) throw absent(k);
       const f5 = r.readStr(0, 96);
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       v = { frame_ms: f0, frame_p99_ms: f1, draw_calls: f2, nodes: f3, heap_mib: f4, gpu: f5 };
     } catch (e) {
       throw at(e, k);
@@ -286,26 +254,17 @@ export function DiagPing$read(r: Reader): DiagPing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sent");
-      }
       k = "sent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("want_stats");
-      }
       k = "want_stats";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { nonce: f0, sent: f1, want_stats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -358,23 +317,14 @@ export function DiagPong$read(r: Reader): DiagPong {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("nonce");
-      }
       k = "nonce";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sent");
-      }
       k = "sent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("server_time");
-      }
       k = "server_time";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       let f3: ServerStats | undefined;
       if (s > 3) {
@@ -382,7 +332,7 @@ export function DiagPong$read(r: Reader): DiagPong {
         f3 = (r.tryNil() ? undefined : ServerStats$read(r));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: DiagPong = { nonce: f0, sent: f1, server_time: f2 };
       if (f3 !== undefined) o.stats = f3;
       v = o;
@@ -476,47 +426,26 @@ export function ServerStats$read(r: Reader): ServerStats {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("loop_lag_ms");
-      }
       k = "loop_lag_ms";
+      if (s <= 0) throw absent(k);
       const f0 = r.readF64();
-      if (s <= 1) {
-        k = undefined;
-        throw missing("move_cost_ms");
-      }
       k = "move_cost_ms";
+      if (s <= 1) throw absent(k);
       const f1 = r.readF32();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("move_cost_peak_ms");
-      }
       k = "move_cost_peak_ms";
+      if (s <= 2) throw absent(k);
       const f2 = r.readF32();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("rss");
-      }
       k = "rss";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heap_used");
-      }
       k = "heap_used";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("moves_per_s");
-      }
       k = "moves_per_s";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
-      if (s <= 6) {
-        k = undefined;
-        throw missing("uptime_s");
-      }
       k = "uptime_s";
+      if (s <= 6) throw absent(k);
       const f6 = r.readInt(0, 4294967295);
       let f7: number | undefined;
       if (s > 7) {
@@ -553,8 +482,7 @@ export function ServerStats$read(r: Reader): ServerStats {
         k = "dropped";
         let o6: Map<string, number> | undefined;
         if (!r.tryNil()) {
-          const n1 = r.readMapLen();
-          checkLen(n1, 0, 64, "entries");
+          const n1 = readMap(r, 0, 64);
           const m2 = new Map<string, number>();
           for (let j3 = 0; j3 < n1; j3++) {
             const k4 = r.readStr(0, 4294967295);
@@ -578,7 +506,7 @@ export function ServerStats$read(r: Reader): ServerStats {
         f14 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j7 = 15; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 15);
       const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
       if (f7 !== undefined) o.tick_late_p95_ms = f7;
       if (f8 !== undefined) o.tick_late_max_ms = f8;

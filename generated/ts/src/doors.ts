@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -19,7 +19,8 @@ export const DoorState = {
 export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 export function DoorState$read(r: Reader): DoorState {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -85,19 +86,12 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pattern");
-      }
       k = "pattern";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 8);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -110,7 +104,7 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { door: f0, pattern: f1 };
     } catch (e) {
       throw at(e, k);
@@ -165,23 +159,14 @@ export function DoorsState$read(r: Reader): DoorsState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 1) throw absent(k);
       const f1 = DoorState$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("swing");
-      }
       k = "swing";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-1100, 1100), 10);
       let f3: string | undefined;
       if (s > 3) {
@@ -189,7 +174,7 @@ export function DoorsState$read(r: Reader): DoorsState {
         f3 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: DoorsState = { door: f0, state: f1, swing: f2 };
       if (f3 !== undefined) o.by = f3;
       v = o;
@@ -248,20 +233,14 @@ export function DoorsUse$read(r: Reader): DoorsUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("door");
-      }
       k = "door";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("knock");
-      }
       k = "knock";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { door: f0, knock: f1 };
     } catch (e) {
       throw at(e, k);

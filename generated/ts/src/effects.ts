@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, codec, dequantizeF32, kBool, kInt, kQuant, mapEntries, missing, readNamed, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, codec, dequantizeF32, kBool, kInt, kQuant, mapEntries, readNamed, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /**
  * Broadcast every few minutes while the weather changes the ground: how wet and white
@@ -23,26 +23,17 @@ export function EffectsGround$read(r: Reader): EffectsGround {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("puddles");
-      }
       k = "puddles";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("snow");
-      }
       k = "snow";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 2000), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("leaves");
-      }
       k = "leaves";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { puddles: f0, snow: f1, leaves: f2 };
     } catch (e) {
       throw at(e, k);
@@ -93,26 +84,17 @@ export function EffectsRainbow$read(r: Reader): EffectsRainbow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bearing");
-      }
       k = "bearing";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("until");
-      }
       k = "until";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("double");
-      }
       k = "double";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { bearing: f0, until: f1, double: f2 };
     } catch (e) {
       throw at(e, k);
@@ -166,26 +148,17 @@ export function EffectsWet$read(r: Reader): EffectsWet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("wetness");
-      }
       k = "wetness";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("dry_rate");
-      }
       k = "dry_rate";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 128), 256);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("sheltered");
-      }
       k = "sheltered";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { wetness: f0, dry_rate: f1, sheltered: f2 };
     } catch (e) {
       throw at(e, k);

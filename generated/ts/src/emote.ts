@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -29,7 +29,8 @@ export const Emote = {
 export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" | "Shrug" | "Bow" | "Cry";
 
 export function Emote$read(r: Reader): Emote {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Wave":
@@ -125,20 +126,14 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("partner");
-      }
       k = "partner";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pair");
-      }
       k = "pair";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { partner: f0, pair: f1 };
     } catch (e) {
       throw at(e, k);
@@ -187,11 +182,8 @@ export function EmotePaired$read(r: Reader): EmotePaired {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("partners");
-      }
       k = "partners";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -203,17 +195,11 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       }
       r.leave();
       const f0 = a2 as [string, string];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pair");
-      }
       k = "pair";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 2) throw wrongLength(n4, 2);
       let i6 = 0;
@@ -226,7 +212,7 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       r.leave();
       const f2 = a5 as [number, number];
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       v = { partners: f0, pair: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -283,20 +269,14 @@ export function EmotePlay$read(r: Reader): EmotePlay {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("emote");
-      }
       k = "emote";
+      if (s <= 0) throw absent(k);
       const f0 = Emote$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("looping");
-      }
       k = "looping";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { emote: f0, looping: f1 };
     } catch (e) {
       throw at(e, k);
@@ -347,32 +327,20 @@ export function EmoteShown$read(r: Reader): EmoteShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("emote");
-      }
       k = "emote";
+      if (s <= 1) throw absent(k);
       const f1 = Emote$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("looping");
-      }
       k = "looping";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
-      if (s <= 3) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { s: f0, emote: f1, looping: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -421,13 +389,9 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 64, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 64);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -440,7 +404,7 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -487,11 +451,8 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: Emote[] = [];
@@ -506,7 +467,7 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
       r.leave();
       const f0 = a2 as [Emote, Emote, Emote, Emote, Emote, Emote, Emote, Emote];
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -20,26 +20,17 @@ export function Departure$read(r: Reader): Departure {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 9007199254740991);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 1) throw absent(k);
       const f1 = Pier$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("seats");
-      }
       k = "seats";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, to: f1, seats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -84,14 +75,11 @@ export function FerryBoard$read(r: Reader): FerryBoard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("pier");
-      }
       k = "pier";
+      if (s <= 0) throw absent(k);
       const f0 = Pier$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { pier: f0 };
     } catch (e) {
       throw at(e, k);
@@ -140,32 +128,20 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = Pier$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("progress");
-      }
       k = "progress";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("eta");
-      }
       k = "eta";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("swell");
-      }
       k = "swell";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 50), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { to: f0, progress: f1, eta: f2, swell: f3 };
     } catch (e) {
       throw at(e, k);
@@ -216,13 +192,9 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("departures");
-      }
       k = "departures";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 12, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 12);
       const a2: Departure[] = [];
       let i3 = 0;
       try {
@@ -234,14 +206,11 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fare");
-      }
       k = "fare";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { departures: f0, fare: f1 };
     } catch (e) {
       throw at(e, k);
@@ -291,7 +260,8 @@ export const Pier = {
 export type Pier = "Harbour" | "Island" | "Rock";
 
 export function Pier$read(r: Reader): Pier {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Harbour":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -26,19 +26,12 @@ export function Burst$read(r: Reader): Burst {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shell");
-      }
       k = "shell";
+      if (s <= 0) throw absent(k);
       const f0 = Shell$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("colours");
-      }
       k = "colours";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 3, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 3);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -50,26 +43,17 @@ export function Burst$read(r: Reader): Burst {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = WorldPos$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("delay_ms");
-      }
       k = "delay_ms";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("radius");
-      }
       k = "radius";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(10, 800), 10);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { shell: f0, colours: f1, at: f2, delay_ms: f3, radius: f4 };
     } catch (e) {
       throw at(e, k);
@@ -124,20 +108,14 @@ export function FireworksDud$read(r: Reader): FireworksDud {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tipped");
-      }
       k = "tipped";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { by: f0, tipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -186,26 +164,17 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tilt");
-      }
       k = "tilt";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 3000), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("bearing");
-      }
       k = "bearing";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slot: f0, tilt: f1, bearing: f2 };
     } catch (e) {
       throw at(e, k);
@@ -254,13 +223,9 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shows");
-      }
       k = "shows";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -278,7 +243,7 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: FireworksSchedule = { shows: f0 };
       if (f1 !== undefined) o.viewpoint = f1;
       v = o;
@@ -344,13 +309,9 @@ export function FireworksShow$read(r: Reader): FireworksShow {
         k = "by";
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bursts");
-      }
       k = "bursts";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 36, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 36);
       const a2: Burst[] = [];
       let i3 = 0;
       try {
@@ -362,14 +323,11 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("seed");
-      }
       k = "seed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: FireworksShow = { bursts: f1, seed: f2 };
       if (f0 !== undefined) o.by = f0;
       v = o;
@@ -430,7 +388,8 @@ export const Shell = {
 export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 export function Shell$read(r: Reader): Shell {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Peony":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,26 +22,17 @@ export function FishRecord$read(r: Reader): FishRecord {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("holder");
-      }
       k = "holder";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("kg");
-      }
       k = "kg";
+      if (s <= 1) throw absent(k);
       const f1 = dequantize(r.readInt(10, 80000), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { holder: f0, kg: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -88,20 +79,14 @@ export function FishingBite$read(r: Reader): FishingBite {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("window_ms");
-      }
       k = "window_ms";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(200, 2000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pull");
-      }
       k = "pull";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { window_ms: f0, pull: f1 };
     } catch (e) {
       throw at(e, k);
@@ -150,17 +135,11 @@ export function FishingCast$read(r: Reader): FishingCast {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bobber");
-      }
       k = "bobber";
+      if (s <= 0) throw absent(k);
       const f0 = WorldPos$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("power");
-      }
       k = "power";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
       let f2: string | undefined;
       if (s > 2) {
@@ -168,7 +147,7 @@ export function FishingCast$read(r: Reader): FishingCast {
         f2 = (r.tryNil() ? undefined : r.readStr(1, 32));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: FishingCast = { bobber: f0, power: f1 };
       if (f2 !== undefined) o.bait = f2;
       v = o;
@@ -227,26 +206,17 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bobber");
-      }
       k = "bobber";
+      if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("water");
-      }
       k = "water";
+      if (s <= 2) throw absent(k);
       const f2 = Water$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, bobber: f1, water: f2 };
     } catch (e) {
       throw at(e, k);
@@ -301,38 +271,23 @@ export function FishingCatch$read(r: Reader): FishingCatch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("angler");
-      }
       k = "angler";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fish");
-      }
       k = "fish";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("kg");
-      }
       k = "kg";
+      if (s <= 2) throw absent(k);
       const f2 = dequantize(r.readInt(10, 80000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("length_cm");
-      }
       k = "length_cm";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(2, 250);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("best");
-      }
       k = "best";
+      if (s <= 4) throw absent(k);
       const f4 = r.readBool();
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { angler: f0, fish: f1, kg: f2, length_cm: f3, best: f4 };
     } catch (e) {
       throw at(e, k);
@@ -383,14 +338,11 @@ export function FishingLost$read(r: Reader): FishingLost {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("snapped");
-      }
       k = "snapped";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { snapped: f0 };
     } catch (e) {
       throw at(e, k);
@@ -433,13 +385,9 @@ export function FishingRecords$read(r: Reader): FishingRecords {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("records");
-      }
       k = "records";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 40, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 40);
       const m2 = new Map<string, FishRecord>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -455,7 +403,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { records: f0 };
     } catch (e) {
       throw at(e, k);
@@ -505,20 +453,14 @@ export function FishingReel$read(r: Reader): FishingReel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tension");
-      }
       k = "tension";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 1200), 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 600), 10);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { tension: f0, line: f1 };
     } catch (e) {
       throw at(e, k);
@@ -566,7 +508,8 @@ export const Water = {
 export type Water = "Pond" | "River" | "Harbour" | "Sea";
 
 export function Water$read(r: Reader): Water {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Pond":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -26,23 +26,14 @@ export function Friend$read(r: Reader): Friend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 2) throw absent(k);
       const f2 = Presence$read(r);
       let f3: string | undefined;
       if (s > 3) {
@@ -52,10 +43,22 @@ export function Friend$read(r: Reader): Friend {
       let f4: number | undefined;
       if (s > 4) {
         k = "last_seen";
-        f4 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        let o2: number | undefined;
+        if (!r.tryNil()) {
+          let x1: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            let n = 1;
+            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+            else x1 = r.readInt(0, 9007199254740991);
+          }
+          o2 = x1;
+        }
+        f4 = o2;
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: Friend = { account: f0, name: f1, presence: f2 };
       if (f3 !== undefined) o.s = f3;
       if (f4 !== undefined) o.last_seen = f4;
@@ -121,20 +124,14 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("accept");
-      }
       k = "accept";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -181,13 +178,9 @@ export function FriendsList$read(r: Reader): FriendsList {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("friends");
-      }
       k = "friends";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 200, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 200);
       const a2: Friend[] = [];
       let i3 = 0;
       try {
@@ -199,13 +192,9 @@ export function FriendsList$read(r: Reader): FriendsList {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("incoming");
-      }
       k = "incoming";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 50, "elements");
+      if (s <= 1) throw absent(k);
+      const n4 = readList(r, 0, 50);
       const a5: PlayerRef[] = [];
       let i6 = 0;
       try {
@@ -218,7 +207,7 @@ export function FriendsList$read(r: Reader): FriendsList {
       r.leave();
       const f1 = a5;
       k = undefined;
-      for (let j7 = 2; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 2);
       v = { friends: f0, incoming: f1 };
     } catch (e) {
       throw at(e, k);
@@ -273,20 +262,14 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 1) throw absent(k);
       const f1 = Presence$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, presence: f1 };
     } catch (e) {
       throw at(e, k);
@@ -331,14 +314,11 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -383,11 +363,8 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("presence");
-      }
       k = "presence";
+      if (s <= 0) throw absent(k);
       const f0 = Presence$read(r);
       let f1: string | undefined;
       if (s > 1) {
@@ -395,7 +372,7 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
         f1 = (r.tryNil() ? undefined : r.readStr(0, 60));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: FriendsStatus = { presence: f0 };
       if (f1 !== undefined) o.text = f1;
       v = o;
@@ -453,7 +430,8 @@ export const Presence = {
 export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 export function Presence$read(r: Reader): Presence {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offline":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -26,28 +26,19 @@ export function Bed$read(r: Reader): Bed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bed");
-      }
       k = "bed";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 23);
       let f1: string | undefined;
       if (s > 1) {
         k = "crop";
         f1 = (r.tryNil() ? undefined : r.readStr(1, 24));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stage");
-      }
       k = "stage";
+      if (s <= 2) throw absent(k);
       const f2 = Stage$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("moisture");
-      }
       k = "moisture";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       let f4: number | undefined;
       if (s > 4) {
@@ -55,7 +46,7 @@ export function Bed$read(r: Reader): Bed {
         f4 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: Bed = { bed: f0, stage: f2, moisture: f3 };
       if (f1 !== undefined) o.crop = f1;
       if (f4 !== undefined) o.ripe_at = f4;
@@ -133,42 +124,36 @@ export function GardenAction$read(r: Reader): GardenAction {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Plant", value: x };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Water" };
         break;
       }
       case 3: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Clear" };
         break;
       }
       case 4: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Harvest" };
         break;
       }
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("slot");
-          }
           k = "slot";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 255);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("strength");
-          }
           k = "strength";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(0, 100), 100);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Feed", slot: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -207,20 +192,14 @@ export function GardenAction$read(r: Reader): GardenAction {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("slot");
-            }
             k = "slot";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 255);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("strength");
-            }
             k = "strength";
+            if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(0, 100), 100);
             k = undefined;
-            for (let j2 = 2; j2 < t; j2++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Feed", slot: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -308,13 +287,9 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("got");
-      }
       k = "got";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 4, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 1, 4);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -332,7 +307,7 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
         f1 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 500000), 1000));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: GardenHarvest = { got: f0 };
       if (f1 !== undefined) o.giant_kg = f1;
       v = o;
@@ -393,24 +368,17 @@ export function GardenPlot$read(r: Reader): GardenPlot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "owner";
         f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("beds");
-      }
       k = "beds";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 24, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 24);
       const a2: Bed[] = [];
       let i3 = 0;
       try {
@@ -423,7 +391,7 @@ export function GardenPlot$read(r: Reader): GardenPlot {
       r.leave();
       const f2 = a2;
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: GardenPlot = { plot: f0, beds: f2 };
       if (f1 !== undefined) o.owner = f1;
       v = o;
@@ -483,26 +451,17 @@ export function GardenTend$read(r: Reader): GardenTend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bed");
-      }
       k = "bed";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 23);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 2) throw absent(k);
       const f2 = GardenAction$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { plot: f0, bed: f1, action: f2 };
     } catch (e) {
       throw at(e, k);
@@ -556,7 +515,8 @@ export const Stage = {
 export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Withered";
 
 export function Stage$read(r: Reader): Stage {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Empty":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A horse's gait. */
 export const Gait = {
@@ -21,7 +21,8 @@ export const Gait = {
 export type Gait = "Halt" | "Walk" | "Trot" | "Canter" | "Gallop";
 
 export function Gait$read(r: Reader): Gait {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Halt":
@@ -96,20 +97,14 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gait");
-      }
       k = "gait";
+      if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { horse: f0, gait: f1 };
     } catch (e) {
       throw at(e, k);
@@ -158,26 +153,17 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gait");
-      }
       k = "gait";
+      if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("stamina");
-      }
       k = "stamina";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { horse: f0, gait: f1, stamina: f2 };
     } catch (e) {
       throw at(e, k);
@@ -226,20 +212,14 @@ export function HorseGroom$read(r: Reader): HorseGroom {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("with");
-      }
       k = "with";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { horse: f0, with: f1 };
     } catch (e) {
       throw at(e, k);
@@ -288,26 +268,17 @@ export function HorseRefused$read(r: Reader): HorseRefused {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("thrown");
-      }
       k = "thrown";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("obstacle");
-      }
       k = "obstacle";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 300), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { horse: f0, thrown: f1, obstacle: f2 };
     } catch (e) {
       throw at(e, k);
@@ -356,20 +327,14 @@ export function HorseRent$read(r: Reader): HorseRent {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stall");
-      }
       k = "stall";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 16);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { stall: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -422,38 +387,23 @@ export function HorseRented$read(r: Reader): HorseRented {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("horse");
-      }
       k = "horse";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("coat");
-      }
       k = "coat";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 16777215);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("top_speed");
-      }
       k = "top_speed";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(40, 200), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("stamina_s");
-      }
       k = "stamina_s";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(5, 120);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("until");
-      }
       k = "until";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { horse: f0, coat: f1, top_speed: f2, stamina_s: f3, until: f4 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -28,53 +28,102 @@ export function Furniture$read(r: Reader): Furniture {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("item");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 65535);
       }
+      const f0 = x1;
       k = "item";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("offset");
-      }
       k = "offset";
-      const n1 = r.readArrayLen();
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
+      if (s <= 2) throw absent(k);
+      const n2 = r.readArrayLen();
+      if (n2 !== 3) throw wrongLength(n2, 3);
+      let i5 = 0;
+      let a4: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-20000, 20000), 1000), (i3 = 1, dequantizeF32(r.readInt(-20000, 20000), 1000)), (i3 = 2, dequantizeF32(r.readInt(-20000, 20000), 1000))];
+        let x3: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -20000 && x3 <= 20000 && p + n <= u.length) r.pos = p + n;
+          else x3 = r.readInt(-20000, 20000);
+        }
+        const e6 = dequantizeF32(x3, 1000);
+        i5 = 1;
+        let x7: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -20000 && x7 <= 20000 && p + n <= u.length) r.pos = p + n;
+          else x7 = r.readInt(-20000, 20000);
+        }
+        const e8 = dequantizeF32(x7, 1000);
+        i5 = 2;
+        let x9: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x9 >= -20000 && x9 <= 20000 && p + n <= u.length) r.pos = p + n;
+          else x9 = r.readInt(-20000, 20000);
+        }
+        const e10 = dequantizeF32(x9, 1000);
+        a4 = [e6, e8, e10];
       } catch (e) {
-        throw atIndex(e, i3);
+        throw atIndex(e, i5);
       }
       r.leave();
-      const f2 = a2 as [number, number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("rot");
-      }
+      const f2 = a4 as [number, number, number];
       k = "rot";
-      const f3 = dequantizeF32(r.readInt(-314, 314), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("floor");
+      if (s <= 3) throw absent(k);
+      let x11: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x11 >= -314 && x11 <= 314 && p + n <= u.length) r.pos = p + n;
+        else x11 = r.readInt(-314, 314);
       }
+      const f3 = dequantizeF32(x11, 100);
       k = "floor";
-      const f4 = r.readInt(-1, 3);
+      if (s <= 4) throw absent(k);
+      let x12: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        x12 = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN;
+        if (x12 >= -1 && x12 <= 3) r.pos = p + 1;
+        else x12 = r.readInt(-1, 3);
+      }
+      const f4 = x12;
       let f5: number | undefined;
       if (s > 5) {
         k = "dye";
-        f5 = (r.tryNil() ? undefined : r.readInt(0, 16777215));
+        let o14: number | undefined;
+        if (!r.tryNil()) {
+          let x13: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            let n = 1;
+            x13 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x13 >= 0 && x13 <= 16777215 && p + n <= u.length) r.pos = p + n;
+            else x13 = r.readInt(0, 16777215);
+          }
+          o14 = x13;
+        }
+        f5 = o14;
       }
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
       if (f5 !== undefined) o.dye = f5;
       v = o;
@@ -144,13 +193,9 @@ export function HousingChanged$read(r: Reader): HousingChanged {
         k = "placed";
         f0 = (r.tryNil() ? undefined : Furniture$read(r));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("removed");
-      }
       k = "removed";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 16);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -163,7 +208,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: HousingChanged = { removed: f1 };
       if (f0 !== undefined) o.placed = f0;
       v = o;
@@ -217,14 +262,11 @@ export function HousingDoorbell$read(r: Reader): HousingDoorbell {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { plot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -269,20 +311,14 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("visitor");
-      }
       k = "visitor";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { visitor: f0, plot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -335,25 +371,15 @@ export function HousingInterior$read(r: Reader): HousingInterior {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("plot");
-      }
       k = "plot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("owner");
-      }
       k = "owner";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("furniture");
-      }
       k = "furniture";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 300, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 300);
       const a2: Furniture[] = [];
       let i3 = 0;
       try {
@@ -365,13 +391,9 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("wallpaper");
-      }
       k = "wallpaper";
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 12, "entries");
+      if (s <= 3) throw absent(k);
+      const n4 = readMap(r, 0, 12);
       const m5 = new Map<number, string>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readIntKey(0, 255);
@@ -386,14 +408,11 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       }
       r.leave();
       const f3 = m5;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("visitors");
-      }
       k = "visitors";
+      if (s <= 4) throw absent(k);
       const f4 = Visitors$read(r);
       k = undefined;
-      for (let j9 = 5; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 5);
       v = { plot: f0, owner: f1, furniture: f2, wallpaper: f3, visitors: f4 };
     } catch (e) {
       throw at(e, k);
@@ -453,14 +472,11 @@ export function HousingPickup$read(r: Reader): HousingPickup {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -505,11 +521,8 @@ export function HousingPlace$read(r: Reader): HousingPlace {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("piece");
-      }
       k = "piece";
+      if (s <= 0) throw absent(k);
       const f0 = Furniture$read(r);
       let f1: number | undefined;
       if (s > 1) {
@@ -517,7 +530,7 @@ export function HousingPlace$read(r: Reader): HousingPlace {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 47));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: HousingPlace = { piece: f0 };
       if (f1 !== undefined) o.from_slot = f1;
       v = o;
@@ -570,14 +583,11 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("visitors");
-      }
       k = "visitors";
+      if (s <= 0) throw absent(k);
       const f0 = Visitors$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { visitors: f0 };
     } catch (e) {
       throw at(e, k);
@@ -623,7 +633,8 @@ export const Visitors = {
 export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 export function Visitors$read(r: Reader): Visitors {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Locked":

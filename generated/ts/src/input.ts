@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, missing, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -81,26 +81,17 @@ export function InputAck$read(r: Reader): InputAck {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("applied");
-      }
       k = "applied";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("tick");
-      }
       k = "tick";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("queued");
-      }
       k = "queued";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { applied: f0, tick: f1, queued: f2 };
     } catch (e) {
       throw at(e, k);
@@ -149,19 +140,12 @@ export function InputBatch$read(r: Reader): InputBatch {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("first");
-      }
       k = "first";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("frames");
-      }
       k = "frames";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 8);
       const a2: InputFrame[] = [];
       let i3 = 0;
       try {
@@ -174,7 +158,7 @@ export function InputBatch$read(r: Reader): InputBatch {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { first: f0, frames: f1 };
     } catch (e) {
       throw at(e, k);
@@ -228,20 +212,14 @@ export function InputBuffer$read(r: Reader): InputBuffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("jitter_ms");
-      }
       k = "jitter_ms";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 4000), 4);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { target: f0, jitter_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -292,23 +270,14 @@ export function InputFrame$read(r: Reader): InputFrame {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("dt");
-      }
       k = "dt";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("buttons");
-      }
       k = "buttons";
+      if (s <= 1) throw absent(k);
       const f1 = Buttons$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("look");
-      }
       k = "look";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -320,14 +289,11 @@ export function InputFrame$read(r: Reader): InputFrame {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("steer");
-      }
       k = "steer";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(-100, 100);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { dt: f0, buttons: f1, look: f2, steer: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -20,20 +20,14 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 999);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { slot: f0, count: f1 };
     } catch (e) {
       throw at(e, k);
@@ -85,13 +79,9 @@ export function InventoryFull$read(r: Reader): InventoryFull {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 48, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 48);
       const a2: Slot[] = [];
       let i3 = 0;
       try {
@@ -103,19 +93,12 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("size");
-      }
       k = "size";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(16, 48);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("totals");
-      }
       k = "totals";
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 48, "entries");
+      if (s <= 2) throw absent(k);
+      const n4 = readMap(r, 0, 48);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(1, 32);
@@ -131,7 +114,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       r.leave();
       const f2 = m5;
       k = undefined;
-      for (let j9 = 3; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slots: f0, size: f1, totals: f2 };
     } catch (e) {
       throw at(e, k);
@@ -187,11 +170,8 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: number[] = [];
@@ -206,7 +186,7 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
       r.leave();
       const f0 = a2 as [number, number, number, number, number, number, number, number];
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -257,17 +237,11 @@ export function InventoryMove$read(r: Reader): InventoryMove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
       let f2: number | undefined;
       if (s > 2) {
@@ -275,7 +249,7 @@ export function InventoryMove$read(r: Reader): InventoryMove {
         f2 = (r.tryNil() ? undefined : r.readInt(1, 999));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: InventoryMove = { from: f0, to: f1 };
       if (f2 !== undefined) o.count = f2;
       v = o;
@@ -332,20 +306,14 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("stack");
-      }
       k = "stack";
+      if (s <= 0) throw absent(k);
       const f0 = ItemStack$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("ground");
-      }
       k = "ground";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { stack: f0, ground: f1 };
     } catch (e) {
       throw at(e, k);
@@ -392,13 +360,9 @@ export function InventorySlots$read(r: Reader): InventorySlots {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("set");
-      }
       k = "set";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 48, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 48);
       const a2: Slot[] = [];
       let i3 = 0;
       try {
@@ -410,14 +374,11 @@ export function InventorySlots$read(r: Reader): InventorySlots {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("cleared");
-      }
       k = "cleared";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(0, 48);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { set: f0, cleared: f1 };
     } catch (e) {
       throw at(e, k);
@@ -468,11 +429,8 @@ export function InventoryUse$read(r: Reader): InventoryUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
       let f1: number | undefined;
       if (s > 1) {
@@ -480,7 +438,7 @@ export function InventoryUse$read(r: Reader): InventoryUse {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: InventoryUse = { slot: f0 };
       if (f1 !== undefined) o.target = f1;
       v = o;
@@ -537,17 +495,11 @@ export function Slot$read(r: Reader): Slot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("index");
-      }
       k = "index";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("stack");
-      }
       k = "stack";
+      if (s <= 1) throw absent(k);
       const f1 = ItemStack$read(r);
       let f2: number | undefined;
       if (s > 2) {
@@ -555,7 +507,7 @@ export function Slot$read(r: Reader): Slot {
         f2 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 1000), 1000));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: Slot = { index: f0, stack: f1 };
       if (f2 !== undefined) o.wear = f2;
       v = o;

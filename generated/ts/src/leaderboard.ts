@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -21,7 +21,8 @@ export const Board = {
 export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Fishing":
@@ -97,19 +98,12 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("top");
-      }
       k = "top";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 50, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 50);
       const m2 = new Map<number, RankRow>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -129,14 +123,11 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
         k = "mine";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("closes");
-      }
       k = "closes";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       const o: LeaderboardBoard = { board: f0, top: f1, closes: f3 };
       if (f2 !== undefined) o.mine = f2;
       v = o;
@@ -199,26 +190,17 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("weeks_back");
-      }
       k = "weeks_back";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 12);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("friends");
-      }
       k = "friends";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { board: f0, weeks_back: f1, friends: f2 };
     } catch (e) {
       throw at(e, k);
@@ -269,17 +251,11 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = Board$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rank");
-      }
       k = "rank";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 10);
       let f2: string | undefined;
       if (s > 2) {
@@ -287,7 +263,7 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
         f2 = (r.tryNil() ? undefined : r.readStr(1, 24));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: LeaderboardRanked = { board: f0, rank: f1 };
       if (f2 !== undefined) o.passed = f2;
       v = o;
@@ -346,26 +322,33 @@ export function RankRow$read(r: Reader): RankRow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
-      const f1 = r.readInt(-9007199254740991, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("trend");
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(-9007199254740991, 9007199254740991);
       }
+      const f1 = x1;
       k = "trend";
-      const f2 = r.readInt(-32768, 32767);
+      if (s <= 2) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x2 >= -32768 && x2 <= 32767 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(-32768, 32767);
+      }
+      const f2 = x2;
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { name: f0, score: f1, trend: f2 };
     } catch (e) {
       throw at(e, k);

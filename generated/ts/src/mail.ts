@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, missing, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -28,44 +28,42 @@ export function Letter$read(r: Reader): Letter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("subject");
-      }
       k = "subject";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 60);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
-      const f3 = r.readInt(0, 9007199254740991);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("read");
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(0, 9007199254740991);
       }
+      const f3 = x2;
       k = "read";
+      if (s <= 4) throw absent(k);
       const f4 = r.readBool();
-      if (s <= 5) {
-        k = undefined;
-        throw missing("parcel");
-      }
       k = "parcel";
+      if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
     } catch (e) {
       throw at(e, k);
@@ -118,20 +116,14 @@ export function MailArrived$read(r: Reader): MailArrived {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("unread");
-      }
       k = "unread";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { from: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -178,13 +170,9 @@ export function MailBox$read(r: Reader): MailBox {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("letters");
-      }
       k = "letters";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 100);
       const a2: Letter[] = [];
       let i3 = 0;
       try {
@@ -196,14 +184,11 @@ export function MailBox$read(r: Reader): MailBox {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("unread");
-      }
       k = "unread";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { letters: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -252,14 +237,11 @@ export function MailCollect$read(r: Reader): MailCollect {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("letter");
-      }
       k = "letter";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { letter: f0 };
     } catch (e) {
       throw at(e, k);
@@ -310,25 +292,15 @@ export function MailLetter$read(r: Reader): MailLetter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 2000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("parcel");
-      }
       k = "parcel";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 4);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -340,20 +312,14 @@ export function MailLetter$read(r: Reader): MailLetter {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("paper");
-      }
       k = "paper";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { id: f0, body: f1, parcel: f2, coins: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
@@ -414,7 +380,7 @@ export function MailOpen$read(r: Reader): MailOpen {
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: MailOpen = {};
       if (f0 !== undefined) o.letter = f0;
       v = o;
@@ -473,38 +439,23 @@ export function MailSend$read(r: Reader): MailSend {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("subject");
-      }
       k = "subject";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(0, 60);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 2000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("attach");
-      }
       k = "attach";
+      if (s <= 3) throw absent(k);
       const f3 = r.readBin(0, 4);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("paper");
-      }
       k = "paper";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { to: f0, subject: f1, body: f2, attach: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);

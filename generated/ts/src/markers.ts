@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -23,7 +23,8 @@ export const Icon = {
 export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 export function Icon$read(r: Reader): Icon {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Pin":
@@ -107,48 +108,68 @@ export function Marker$read(r: Reader): Marker {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "at";
-      const n1 = r.readArrayLen();
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
+      if (s <= 1) throw absent(k);
+      const n2 = r.readArrayLen();
+      if (n2 !== 2) throw wrongLength(n2, 2);
+      let i5 = 0;
+      let a4: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
+        let x3: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -50000 && x3 <= 50000 && p + n <= u.length) r.pos = p + n;
+          else x3 = r.readInt(-50000, 50000);
+        }
+        const e6 = dequantizeF32(x3, 10);
+        i5 = 1;
+        let x7: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -50000 && x7 <= 50000 && p + n <= u.length) r.pos = p + n;
+          else x7 = r.readInt(-50000, 50000);
+        }
+        const e8 = dequantizeF32(x7, 10);
+        a4 = [e6, e8];
       } catch (e) {
-        throw atIndex(e, i3);
+        throw atIndex(e, i5);
       }
       r.leave();
-      const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("icon");
-      }
+      const f1 = a4 as [number, number];
       k = "icon";
+      if (s <= 2) throw absent(k);
       const f2 = Icon$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("label");
-      }
       k = "label";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 32);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("tint");
-      }
       k = "tint";
-      const f4 = r.readInt(0, 16777215);
+      if (s <= 4) throw absent(k);
+      let x9: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x9 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x9 >= 0 && x9 <= 16777215 && p + n <= u.length) r.pos = p + n;
+        else x9 = r.readInt(0, 16777215);
+      }
+      const f4 = x9;
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);
@@ -208,13 +229,9 @@ export function MarkersAll$read(r: Reader): MarkersAll {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("own");
-      }
       k = "own";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 100);
       const a2: Marker[] = [];
       let i3 = 0;
       try {
@@ -226,21 +243,16 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("shared");
-      }
       k = "shared";
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 8, "entries");
+      if (s <= 1) throw absent(k);
+      const n4 = readMap(r, 0, 8);
       const m5 = new Map<string, Marker[]>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(0, 4294967295);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: Marker[];
         try {
-          const n9 = r.readArrayLen();
-          checkLen(n9, 0, 4294967295, "elements");
+          const n9 = readList(r, 0, 4294967295);
           const a10: Marker[] = [];
           let i11 = 0;
           try {
@@ -259,13 +271,9 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       }
       r.leave();
       const f1 = m5;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("poi");
-      }
       k = "poi";
-      const n12 = r.readArrayLen();
-      checkLen(n12, 0, 64, "elements");
+      if (s <= 2) throw absent(k);
+      const n12 = readList(r, 0, 64);
       const a13: Marker[] = [];
       let i14 = 0;
       try {
@@ -278,7 +286,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       r.leave();
       const f2 = a13;
       k = undefined;
-      for (let j15 = 3; j15 < s; j15++) r.skipValue();
+      r.skipValues(s - 3);
       v = { own: f0, shared: f1, poi: f2 };
     } catch (e) {
       throw at(e, k);
@@ -344,20 +352,14 @@ export function MarkersPut$read(r: Reader): MarkersPut {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("marker");
-      }
       k = "marker";
+      if (s <= 0) throw absent(k);
       const f0 = Marker$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("share");
-      }
       k = "share";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { marker: f0, share: f1 };
     } catch (e) {
       throw at(e, k);
@@ -402,13 +404,9 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ids");
-      }
       k = "ids";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 100, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 1, 100);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -421,7 +419,7 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { ids: f0 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, kBool, kInt, kList, kOpt, kType, mapEntries, missing, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBool, kInt, kList, kOpt, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -21,7 +21,8 @@ export const Game = {
 export type Game = "Race" | "HideSeek" | "Kickball" | "Snowball" | number | bigint;
 
 export function Game$read(r: Reader): Game {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Race":
@@ -88,14 +89,11 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { round: f0 };
     } catch (e) {
       throw at(e, k);
@@ -144,19 +142,12 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 0) throw absent(k);
       const f0 = Game$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("queued");
-      }
       k = "queued";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 40, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 40);
       const a2: PlayerRef[] = [];
       let i3 = 0;
       try {
@@ -168,11 +159,8 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("needed");
-      }
       k = "needed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(2, 16);
       let f3: number | undefined;
       if (s > 3) {
@@ -180,7 +168,7 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 60));
       }
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: MinigameLobby = { game: f0, queued: f1, needed: f2 };
       if (f3 !== undefined) o.countdown = f3;
       v = o;
@@ -243,20 +231,14 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 0) throw absent(k);
       const f0 = Game$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("join");
-      }
       k = "join";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { game: f0, join: f1 };
     } catch (e) {
       throw at(e, k);
@@ -303,19 +285,12 @@ export function MinigameResults$read(r: Reader): MinigameResults {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("table");
-      }
       k = "table";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 40, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 40);
       const a2: Placing[] = [];
       let i3 = 0;
       try {
@@ -328,7 +303,7 @@ export function MinigameResults$read(r: Reader): MinigameResults {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, table: f1 };
     } catch (e) {
       throw at(e, k);
@@ -383,32 +358,20 @@ export function MinigameStart$read(r: Reader): MinigameStart {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("game");
-      }
       k = "game";
+      if (s <= 1) throw absent(k);
       const f1 = Game$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("go_at");
-      }
       k = "go_at";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("length_s");
-      }
       k = "length_s";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(30, 1800);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { round: f0, game: f1, go_at: f2, length_s: f3 };
     } catch (e) {
       throw at(e, k);
@@ -463,32 +426,20 @@ export function Placing$read(r: Reader): Placing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("player");
-      }
       k = "player";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("place");
-      }
       k = "place";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(1, 40);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(-2147483648, 2147483647);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { player: f0, place: f1, score: f2, coins: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, missing, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -16,14 +16,11 @@ export function ModerationAck$read(r: Reader): ModerationAck {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -68,20 +65,14 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("account");
-      }
       k = "account";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("block");
-      }
       k = "block";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { account: f0, block: f1 };
     } catch (e) {
       throw at(e, k);
@@ -126,13 +117,9 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("accounts");
-      }
       k = "accounts";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 500, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 500);
       const a2: bigint[] = [];
       let i3 = 0;
       try {
@@ -145,7 +132,7 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { accounts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -192,13 +179,9 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("open");
-      }
       k = "open";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 100, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 100);
       const a2: QueueItem[] = [];
       let i3 = 0;
       try {
@@ -211,7 +194,7 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
@@ -262,26 +245,17 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 500);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("strikes");
-      }
       k = "strikes";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 3);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { id: f0, text: f1, strikes: f2 };
     } catch (e) {
       throw at(e, k);
@@ -336,38 +310,47 @@ export function QueueItem$read(r: Reader): QueueItem {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ticket");
-      }
       k = "ticket";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("category");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "category";
+      if (s <= 1) throw absent(k);
       const f1 = ReportCategory$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 24);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("reports_24h");
-      }
       k = "reports_24h";
-      const f3 = r.readInt(0, 65535);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("at");
+      if (s <= 3) throw absent(k);
+      let x2: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
+        else x2 = r.readInt(0, 65535);
       }
+      const f3 = x2;
       k = "at";
-      const f4 = r.readInt(0, 9007199254740991);
+      if (s <= 4) throw absent(k);
+      let x3: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x3 >= 0 && x3 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
+        else x3 = r.readInt(0, 9007199254740991);
+      }
+      const f4 = x3;
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
     } catch (e) {
       throw at(e, k);
@@ -421,7 +404,8 @@ export const ReportCategory = {
 export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Content" | number | bigint;
 
 export function ReportCategory$read(r: Reader): ReportCategory {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Harassment":
@@ -496,20 +480,14 @@ export function ReportReceived$read(r: Reader): ReportReceived {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ticket");
-      }
       k = "ticket";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("auto_muted");
-      }
       k = "auto_muted";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ticket: f0, auto_muted: f1 };
     } catch (e) {
       throw at(e, k);
@@ -562,25 +540,15 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("category");
-      }
       k = "category";
+      if (s <= 1) throw absent(k);
       const f1 = ReportCategory$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("lines");
-      }
       k = "lines";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 20);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -592,11 +560,8 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("details");
-      }
       k = "details";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 1000);
       let f4: Uint8Array | undefined;
       if (s > 4) {
@@ -604,7 +569,7 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
         f4 = (r.tryNil() ? undefined : r.readBin(0, 262144));
       }
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: ReportSubmit = { target: f0, category: f1, lines: f2, details: f3 };
       if (f4 !== undefined) o.screenshot = f4;
       v = o;

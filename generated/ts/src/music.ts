@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -21,7 +21,8 @@ export const Instrument = {
 export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 export function Instrument$read(r: Reader): Instrument {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Guitar":
@@ -104,25 +105,15 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
         k = "now";
         f0 = (r.tryNil() ? undefined : r.readStr(0, 40));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("position_s");
-      }
       k = "position_s";
+      if (s <= 1) throw absent(k);
       const f1 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("queue");
-      }
       k = "queue";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 20, "elements");
+      if (s <= 3) throw absent(k);
+      const n1 = readList(r, 0, 20);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -134,14 +125,11 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       }
       r.leave();
       const f3 = a2;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("volume");
-      }
       k = "volume";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: MusicJukebox = { position_s: f1, at: f2, queue: f3, volume: f4 };
       if (f0 !== undefined) o.now = f0;
       v = o;
@@ -204,13 +192,9 @@ export function MusicMix$read(r: Reader): MusicMix {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("gains");
-      }
       k = "gains";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 8, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -226,7 +210,7 @@ export function MusicMix$read(r: Reader): MusicMix {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { gains: f0 };
     } catch (e) {
       throw at(e, k);
@@ -280,32 +264,20 @@ export function MusicNotes$read(r: Reader): MusicNotes {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("instrument");
-      }
       k = "instrument";
+      if (s <= 0) throw absent(k);
       const f0 = Instrument$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("notes");
-      }
       k = "notes";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("offsets");
-      }
       k = "offsets";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(1, 16);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("velocity");
-      }
       k = "velocity";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { instrument: f0, notes: f1, offsets: f2, velocity: f3 };
     } catch (e) {
       throw at(e, k);
@@ -358,26 +330,17 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("instrument");
-      }
       k = "instrument";
+      if (s <= 1) throw absent(k);
       const f1 = Instrument$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("packed");
-      }
       k = "packed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(2, 32);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, instrument: f1, packed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -424,14 +387,11 @@ export function MusicQueue$read(r: Reader): MusicQueue {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("track");
-      }
       k = "track";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 40);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { track: f0 };
     } catch (e) {
       throw at(e, k);

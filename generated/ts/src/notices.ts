@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -17,7 +17,8 @@ export const Level = {
 export type Level = "Toast" | "Banner" | "Modal";
 
 export function Level$read(r: Reader): Level {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Toast":
@@ -96,27 +97,21 @@ export function NoticeBody$read(r: Reader): NoticeBody {
       case 1: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 500);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Text", value: x };
         break;
       }
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("at");
-          }
           k = "at";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 9007199254740991);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("downtime_s");
-          }
           k = "downtime_s";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readInt(0, 65535);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Restart", at: f0, downtime_s: f1 };
         } catch (e) {
           throw at(e, k);
@@ -124,27 +119,21 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         break;
       }
       case 4: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "NewBuild" };
         break;
       }
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("name");
-          }
           k = "name";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readStr(1, 24);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("key");
-          }
           k = "key";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(1, 48);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Feat", name: f0, key: f1 };
         } catch (e) {
           throw at(e, k);
@@ -168,20 +157,14 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("at");
-            }
             k = "at";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 9007199254740991);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("downtime_s");
-            }
             k = "downtime_s";
+            if (t <= 1) throw absent(k);
             const f1 = r.readInt(0, 65535);
             k = undefined;
-            for (let j3 = 2; j3 < t; j3++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Restart", at: f0, downtime_s: f1 };
           } catch (e) {
             throw at(e, k);
@@ -203,20 +186,14 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("name");
-            }
             k = "name";
+            if (t <= 0) throw absent(k);
             const f0 = r.readStr(1, 24);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("key");
-            }
             k = "key";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(1, 48);
             k = undefined;
-            for (let j4 = 2; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Feat", name: f0, key: f1 };
           } catch (e) {
             throw at(e, k);
@@ -315,17 +292,11 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("level");
-      }
       k = "level";
+      if (s <= 0) throw absent(k);
       const f0 = Level$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 1) throw absent(k);
       const f1 = NoticeBody$read(r);
       let f2: string | undefined;
       if (s > 2) {
@@ -333,7 +304,7 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
         f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: NoticeBroadcast = { level: f0, body: f1 };
       if (f2 !== undefined) o.to = f2;
       v = o;
@@ -388,14 +359,11 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -444,23 +412,14 @@ export function NoticeShow$read(r: Reader): NoticeShow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("level");
-      }
       k = "level";
+      if (s <= 1) throw absent(k);
       const f1 = Level$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("body");
-      }
       k = "body";
+      if (s <= 2) throw absent(k);
       const f2 = NoticeBody$read(r);
       let f3: number | undefined;
       if (s > 3) {
@@ -468,7 +427,7 @@ export function NoticeShow$read(r: Reader): NoticeShow {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: NoticeShow = { id: f0, level: f1, body: f2 };
       if (f3 !== undefined) o.ttl_s = f3;
       v = o;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -19,7 +19,8 @@ export const Mood = {
 export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 export function Mood$read(r: Reader): Mood {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Cross":
@@ -87,26 +88,17 @@ export function NpcBark$read(r: Reader): NpcBark {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("line");
-      }
       k = "line";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("secs");
-      }
       k = "secs";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 10);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { npc: f0, line: f1, secs: f2 };
     } catch (e) {
       throw at(e, k);
@@ -153,14 +145,11 @@ export function NpcBye$read(r: Reader): NpcBye {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -205,11 +194,8 @@ export function NpcChoose$read(r: Reader): NpcChoose {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("node");
-      }
       k = "node";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
@@ -217,7 +203,7 @@ export function NpcChoose$read(r: Reader): NpcChoose {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: NpcChoose = { node: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
@@ -274,26 +260,17 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hearts");
-      }
       k = "hearts";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 10);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("mood");
-      }
       k = "mood";
+      if (s <= 2) throw absent(k);
       const f2 = Mood$read(r);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { npc: f0, hearts: f1, mood: f2 };
     } catch (e) {
       throw at(e, k);
@@ -342,20 +319,14 @@ export function NpcGift$read(r: Reader): NpcGift {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { npc: f0, slot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -410,31 +381,18 @@ export function NpcLine$read(r: Reader): NpcLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("node");
-      }
       k = "node";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 400);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("choices");
-      }
       k = "choices";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 4, "elements");
+      if (s <= 3) throw absent(k);
+      const n1 = readList(r, 0, 4);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -446,11 +404,8 @@ export function NpcLine$read(r: Reader): NpcLine {
       }
       r.leave();
       const f3 = a2;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("mood");
-      }
       k = "mood";
+      if (s <= 4) throw absent(k);
       const f4 = Mood$read(r);
       let f5: string | undefined;
       if (s > 5) {
@@ -458,7 +413,7 @@ export function NpcLine$read(r: Reader): NpcLine {
         f5 = (r.tryNil() ? undefined : r.readStr(0, 48));
       }
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: NpcLine = { npc: f0, node: f1, text: f2, choices: f3, mood: f4 };
       if (f5 !== undefined) o.voice = f5;
       v = o;
@@ -523,14 +478,11 @@ export function NpcTalk$read(r: Reader): NpcTalk {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -22,23 +22,14 @@ export function Member$read(r: Reader): Member {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("player");
-      }
       k = "player";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("leader");
-      }
       k = "leader";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("map");
-      }
       k = "map";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -51,7 +42,7 @@ export function Member$read(r: Reader): Member {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { player: f0, leader: f1, map: f2 };
     } catch (e) {
       throw at(e, k);
@@ -100,14 +91,11 @@ export function PartyInvite$read(r: Reader): PartyInvite {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -154,26 +142,17 @@ export function PartyInvited$read(r: Reader): PartyInvited {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("size");
-      }
       k = "size";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 8);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { party: f0, by: f1, size: f2 };
     } catch (e) {
       throw at(e, k);
@@ -220,14 +199,11 @@ export function PartyJoin$read(r: Reader): PartyJoin {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { party: f0 };
     } catch (e) {
       throw at(e, k);
@@ -276,7 +252,7 @@ export function PartyLeave$read(r: Reader): PartyLeave {
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: PartyLeave = {};
       if (f0 !== undefined) o.kick = f0;
       v = o;
@@ -329,11 +305,8 @@ export function PartyPing$read(r: Reader): PartyPing {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -351,7 +324,7 @@ export function PartyPing$read(r: Reader): PartyPing {
         f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: PartyPing = { at: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -408,14 +381,11 @@ export function PartyPromote$read(r: Reader): PartyPromote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -462,19 +432,12 @@ export function PartyState$read(r: Reader): PartyState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("party");
-      }
       k = "party";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("members");
-      }
       k = "members";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 8, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 8);
       const a2: Member[] = [];
       let i3 = 0;
       try {
@@ -492,7 +455,7 @@ export function PartyState$read(r: Reader): PartyState {
         f2 = (r.tryNil() ? undefined : r.readStr(0, 48));
       }
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PartyState = { party: f0, members: f1 };
       if (f2 !== undefined) o.quest = f2;
       v = o;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,26 +22,17 @@ export function PetAdopt$read(r: Reader): PetAdopt {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = PetKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 16);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { kind: f0, name: f1, colour: f2 };
     } catch (e) {
       throw at(e, k);
@@ -103,38 +94,23 @@ export function PetCard$read(r: Reader): PetCard {
         k = "entity";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 1) throw absent(k);
       const f1 = PetKind$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(1, 16);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("hunger");
-      }
       k = "hunger";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("tricks");
-      }
       k = "tricks";
+      if (s <= 4) throw absent(k);
       const f4 = r.readBin(0, 16);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("age_days");
-      }
       k = "age_days";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: PetCard = { kind: f1, name: f2, hunger: f3, tricks: f4, age_days: f5 };
       if (f0 !== undefined) o.entity = f0;
       v = o;
@@ -207,39 +183,33 @@ export function PetCommand$read(r: Reader): PetCommand {
     const tag = r.readInt(0, 4294967295);
     switch (tag) {
       case 1: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Follow" };
         break;
       }
       case 2: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "Stay" };
         break;
       }
       case 3: {
         if (s < 2) throw missing("0");
         const x = WorldPos$read(r);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "GoTo", value: x };
         break;
       }
       case 4: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("stick");
-          }
           k = "stick";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 4294967295);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("strength");
-          }
           k = "strength";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(0, 100), 100);
           k = undefined;
-          for (let j1 = 2; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Fetch", stick: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -249,7 +219,7 @@ export function PetCommand$read(r: Reader): PetCommand {
       case 5: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Trick", value: x };
         break;
       }
@@ -280,20 +250,14 @@ export function PetCommand$read(r: Reader): PetCommand {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("stick");
-            }
             k = "stick";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 4294967295);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("strength");
-            }
             k = "strength";
+            if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(0, 100), 100);
             k = undefined;
-            for (let j2 = 2; j2 < t; j2++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Fetch", stick: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -384,14 +348,11 @@ export function PetFeed$read(r: Reader): PetFeed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 47);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -439,7 +400,8 @@ export const PetKind = {
 export type PetKind = "Dog" | "Cat" | "Rabbit" | "Duck" | "Fox";
 
 export function PetKind$read(r: Reader): PetKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Dog":
@@ -509,14 +471,11 @@ export function PetOrder$read(r: Reader): PetOrder {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("command");
-      }
       k = "command";
+      if (s <= 0) throw absent(k);
       const f0 = PetCommand$read(r);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { command: f0 };
     } catch (e) {
       throw at(e, k);
@@ -563,26 +522,17 @@ export function PetReact$read(r: Reader): PetReact {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("entity");
-      }
       k = "entity";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("anim");
-      }
       k = "anim";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("obeyed");
-      }
       k = "obeyed";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { entity: f0, anim: f1, obeyed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -629,14 +579,11 @@ export function PetSummon$read(r: Reader): PetSummon {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("out");
-      }
       k = "out";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { out: f0 };
     } catch (e) {
       throw at(e, k);

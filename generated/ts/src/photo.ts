@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -21,7 +21,8 @@ export const PhotoFilter = {
 export type PhotoFilter = "Plain" | "Mono" | "Sepia" | "Miniature";
 
 export function PhotoFilter$read(r: Reader): PhotoFilter {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Plain":
@@ -92,26 +93,17 @@ export function PhotoLens$read(r: Reader): PhotoLens {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("fov");
-      }
       k = "fov";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(100, 1200), 10);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("roll");
-      }
       k = "roll";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-785, 785), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("focus");
-      }
       k = "focus";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(3, 5000), 10);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { fov: f0, roll: f1, focus: f2 };
     } catch (e) {
       throw at(e, k);
@@ -158,14 +150,11 @@ export function PhotoLike$read(r: Reader): PhotoLike {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("photo");
-      }
       k = "photo";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { photo: f0 };
     } catch (e) {
       throw at(e, k);
@@ -208,14 +197,11 @@ export function PhotoMode$read(r: Reader): PhotoMode {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
@@ -260,20 +246,14 @@ export function PhotoModeShown$read(r: Reader): PhotoModeShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, on: f1 };
     } catch (e) {
       throw at(e, k);
@@ -324,32 +304,20 @@ export function PhotoPosted$read(r: Reader): PhotoPosted {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("photo");
-      }
       k = "photo";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBigInt(0n, 18446744073709551615n);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("caption");
-      }
       k = "caption";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 140);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("thumb");
-      }
       k = "thumb";
+      if (s <= 3) throw absent(k);
       const f3 = r.readBin(64, 32768);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { photo: f0, by: f1, caption: f2, thumb: f3 };
     } catch (e) {
       throw at(e, k);
@@ -406,31 +374,18 @@ export function PhotoShare$read(r: Reader): PhotoShare {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("caption");
-      }
       k = "caption";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(0, 140);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("thumb");
-      }
       k = "thumb";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(64, 32768);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 2) throw absent(k);
       const f2 = WorldPos$read(r);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("tagged");
-      }
       k = "tagged";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 8, "elements");
+      if (s <= 3) throw absent(k);
+      const n1 = readList(r, 0, 8);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -442,14 +397,11 @@ export function PhotoShare$read(r: Reader): PhotoShare {
       }
       r.leave();
       const f3 = a2;
-      if (s <= 4) {
-        k = undefined;
-        throw missing("filter");
-      }
       k = "filter";
+      if (s <= 4) throw absent(k);
       const f4 = PhotoFilter$read(r);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { caption: f0, thumb: f1, at: f2, tagged: f3, filter: f4 };
     } catch (e) {
       throw at(e, k);

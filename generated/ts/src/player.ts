@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,7 +23,8 @@ export const LeaveReason = {
 export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shutdown";
 
 export function LeaveReason$read(r: Reader): LeaveReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -150,11 +151,8 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -166,32 +164,20 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("accepted_seq");
-      }
       k = "accepted_seq";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 3) throw absent(k);
       const f3 = RejectReason$read(r);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("medium");
-      }
       k = "medium";
+      if (s <= 4) throw absent(k);
       const f4 = Medium$read(r);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { pos: f0, heading: f1, accepted_seq: f2, reason: f3, medium: f4 };
     } catch (e) {
       throw at(e, k);
@@ -253,17 +239,11 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 9007199254740991);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("visible");
-      }
       k = "visible";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       let f2: number | undefined;
       if (s > 2) {
@@ -271,7 +251,7 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerHeartbeat = { t: f0, visible: f1 };
       if (f2 !== undefined) o.fps = f2;
       v = o;
@@ -330,11 +310,8 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: string | undefined;
       if (s > 1) {
@@ -347,7 +324,7 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 16777215));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerIdentity = { s: f0 };
       if (f1 !== undefined) o.name = f1;
       if (f2 !== undefined) o.colour = f2;
@@ -413,17 +390,11 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(0, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 16777215);
       let f2: number | undefined;
       if (s > 2) {
@@ -431,7 +402,7 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
         f2 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: PlayerJoin = { name: f0, colour: f1 };
       if (f2 !== undefined) o.outfit = f2;
       v = o;
@@ -498,41 +469,23 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("spawn");
-      }
       k = "spawn";
+      if (s <= 3) throw absent(k);
       const f3 = WorldPos$read(r);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("guest");
-      }
       k = "guest";
+      if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       let f6: number | undefined;
       if (s > 6) {
@@ -540,7 +493,7 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
         f6 = (r.tryNil() ? undefined : r.readInt(0, 65535));
       }
       k = undefined;
-      for (let j1 = 7; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 7);
       const o: PlayerJoined = { s: f0, name: f1, colour: f2, spawn: f3, heading: f4, guest: f5 };
       if (f6 !== undefined) o.outfit = f6;
       v = o;
@@ -605,20 +558,14 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 1) throw absent(k);
       const f1 = LeaveReason$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { s: f0, reason: f1 };
     } catch (e) {
       throw at(e, k);
@@ -674,11 +621,8 @@ export function PlayerMove$read(r: Reader): PlayerMove {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -690,17 +634,11 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       let f3: number | undefined;
       if (s > 3) {
@@ -713,7 +651,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
         f4 = (r.tryNil() ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       const o: PlayerMove = { p: f0, r: f1, t: f2 };
       if (f3 !== undefined) o.seq = f3;
       if (f4 !== undefined) o.flags = f4;
@@ -797,17 +735,11 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -819,17 +751,11 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       let f4: number | undefined;
       if (s > 4) {
@@ -842,7 +768,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
         f5 = (r.tryNil() ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: PlayerMoveRelayed = { s: f0, p: f1, r: f2, t: f3 };
       if (f4 !== undefined) o.seq = f4;
       if (f5 !== undefined) o.flags = f5;
@@ -914,14 +840,11 @@ export function PlayerRename$read(r: Reader): PlayerRename {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(3, 24);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { name: f0 };
     } catch (e) {
       throw at(e, k);
@@ -971,26 +894,17 @@ export function PlayerRest$read(r: Reader): PlayerRest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("heading");
-      }
       k = "heading";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, at: f1, heading: f2 };
     } catch (e) {
       throw at(e, k);
@@ -1037,13 +951,9 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("players");
-      }
       k = "players";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 39, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 39);
       const a2: RosterEntry[] = [];
       let i3 = 0;
       try {
@@ -1056,7 +966,7 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { players: f0 };
     } catch (e) {
       throw at(e, k);
@@ -1115,11 +1025,8 @@ export function ProfileCard$read(r: Reader): ProfileCard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
@@ -1131,19 +1038,12 @@ export function ProfileCard$read(r: Reader): ProfileCard {
         k = "member_since";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("bio");
-      }
       k = "bio";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(0, 160);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("showcase");
-      }
       k = "showcase";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 4) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -1155,20 +1055,14 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       }
       r.leave();
       const f4 = a2;
-      if (s <= 5) {
-        k = undefined;
-        throw missing("walked_m");
-      }
       k = "walked_m";
+      if (s <= 5) throw absent(k);
       const f5 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 0.5);
-      if (s <= 6) {
-        k = undefined;
-        throw missing("hours");
-      }
       k = "hours";
+      if (s <= 6) throw absent(k);
       const f6 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 7; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 7);
       const o: ProfileCard = { s: f0, bio: f3, showcase: f4, walked_m: f5, hours: f6 };
       if (f1 !== undefined) o.account = f1;
       if (f2 !== undefined) o.member_since = f2;
@@ -1236,14 +1130,11 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -1289,7 +1180,8 @@ export const RejectReason = {
 export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry";
 
 export function RejectReason$read(r: Reader): RejectReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "OutOfBounds":
@@ -1363,29 +1255,17 @@ export function RosterEntry$read(r: Reader): RosterEntry {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 24);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("colour");
-      }
       k = "colour";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 16777215);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -1402,14 +1282,11 @@ export function RosterEntry$read(r: Reader): RosterEntry {
         k = "vehicle";
         f4 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 5) {
-        k = undefined;
-        throw missing("guest");
-      }
       k = "guest";
+      if (s <= 5) throw absent(k);
       const f5 = r.readBool();
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       const o: RosterEntry = { s: f0, name: f1, colour: f2, p: f3, guest: f5 };
       if (f4 !== undefined) o.vehicle = f4;
       v = o;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -22,23 +22,14 @@ export function BoardNote$read(r: Reader): BoardNote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -50,14 +41,11 @@ export function BoardNote$read(r: Reader): BoardNote {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("tilt");
-      }
       k = "tilt";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(-15, 15);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { by: f0, text: f1, pos: f2, tilt: f3 };
     } catch (e) {
       throw at(e, k);
@@ -110,19 +98,12 @@ export function PropsBoard$read(r: Reader): PropsBoard {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("notes");
-      }
       k = "notes";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 30, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 30);
       const m2 = new Map<number, BoardNote>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 4294967295);
@@ -138,7 +119,7 @@ export function PropsBoard$read(r: Reader): PropsBoard {
       r.leave();
       const f1 = m2;
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       v = { board: f0, notes: f1 };
     } catch (e) {
       throw at(e, k);
@@ -192,26 +173,17 @@ export function PropsNote$read(r: Reader): PropsNote {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("text");
-      }
       k = "text";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 280);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("paper");
-      }
       k = "paper";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { board: f0, text: f1, paper: f2 };
     } catch (e) {
       throw at(e, k);
@@ -269,29 +241,17 @@ export function PropsState$read(r: Reader): PropsState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prop");
-      }
       k = "prop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("phase");
-      }
       k = "phase";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("amplitude");
-      }
       k = "amplitude";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-9000, 9000), 100);
       let f4: string | undefined;
       if (s > 4) {
@@ -299,7 +259,7 @@ export function PropsState$read(r: Reader): PropsState {
         f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: PropsState = { prop: f0, state: f1, phase: f2, amplitude: f3 };
       if (f4 !== undefined) o.by = f4;
       v = o;
@@ -360,20 +320,14 @@ export function PropsUse$read(r: Reader): PropsUse {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prop");
-      }
       k = "prop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("verb");
-      }
       k = "verb";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { prop: f0, verb: f1 };
     } catch (e) {
       throw at(e, k);

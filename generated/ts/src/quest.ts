@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -45,26 +45,17 @@ export function Objective$read(r: Reader): Objective {
       case 1: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("item");
-          }
           k = "item";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readStr(1, 32);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("count");
-          }
           k = "count";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readInt(0, 65535);
-          if (s - 1 <= 2) {
-            k = undefined;
-            throw missing("npc");
-          }
           k = "npc";
+          if (s - 1 <= 2) throw absent(k);
           const f2 = r.readInt(0, 4294967295);
           k = undefined;
-          for (let j1 = 3; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 3);
           v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
         } catch (e) {
           throw at(e, k);
@@ -74,20 +65,14 @@ export function Objective$read(r: Reader): Objective {
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("at");
-          }
           k = "at";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = WorldPos$read(r);
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("radius");
-          }
           k = "radius";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(r.readInt(10, 1000), 10);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           v = { kind: "Reach", at: f0, radius: f1 };
         } catch (e) {
           throw at(e, k);
@@ -97,21 +82,21 @@ export function Objective$read(r: Reader): Objective {
       case 3: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 4294967295);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Talk", value: x };
         break;
       }
       case 4: {
         if (s < 2) throw missing("0");
         const x = r.readStr(1, 32);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Catch", value: x };
         break;
       }
       case 5: {
         if (s < 2) throw missing("0");
         const x = Species$read(r);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "Spot", value: x };
         break;
       }
@@ -128,26 +113,17 @@ export function Objective$read(r: Reader): Objective {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("item");
-            }
             k = "item";
+            if (t <= 0) throw absent(k);
             const f0 = r.readStr(1, 32);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("count");
-            }
             k = "count";
+            if (t <= 1) throw absent(k);
             const f1 = r.readInt(0, 65535);
-            if (t <= 2) {
-              k = undefined;
-              throw missing("npc");
-            }
             k = "npc";
+            if (t <= 2) throw absent(k);
             const f2 = r.readInt(0, 4294967295);
             k = undefined;
-            for (let j3 = 3; j3 < t; j3++) r.skipValue();
+            r.skipValues(t - 3);
             v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
           } catch (e) {
             throw at(e, k);
@@ -164,20 +140,14 @@ export function Objective$read(r: Reader): Objective {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("at");
-            }
             k = "at";
+            if (t <= 0) throw absent(k);
             const f0 = WorldPos$read(r);
-            if (t <= 1) {
-              k = undefined;
-              throw missing("radius");
-            }
             k = "radius";
+            if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(r.readInt(10, 1000), 10);
             k = undefined;
-            for (let j4 = 2; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 2);
             v = { kind: "Reach", at: f0, radius: f1 };
           } catch (e) {
             throw at(e, k);
@@ -295,20 +265,14 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("accept");
-      }
       k = "accept";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { quest: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -355,13 +319,9 @@ export function QuestJournal$read(r: Reader): QuestJournal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quests");
-      }
       k = "quests";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, QuestState>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -382,7 +342,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
         f1 = (r.tryNil() ? undefined : r.readStr(1, 48));
       }
       k = undefined;
-      for (let j6 = 2; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 2);
       const o: QuestJournal = { quests: f0 };
       if (f1 !== undefined) o.tracked = f1;
       v = o;
@@ -448,25 +408,15 @@ export function QuestOffer$read(r: Reader): QuestOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("objectives");
-      }
       k = "objectives";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 6, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 1, 6);
       const a2: Objective[] = [];
       let i3 = 0;
       try {
@@ -478,19 +428,12 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("items");
-      }
       k = "items";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 4, "elements");
+      if (s <= 4) throw absent(k);
+      const n4 = readList(r, 0, 4);
       const a5: ItemStack[] = [];
       let i6 = 0;
       try {
@@ -503,7 +446,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       r.leave();
       const f4 = a5;
       k = undefined;
-      for (let j7 = 5; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 5);
       v = { quest: f0, npc: f1, objectives: f2, coins: f3, items: f4 };
     } catch (e) {
       throw at(e, k);
@@ -566,19 +509,12 @@ export function QuestProgress$read(r: Reader): QuestProgress {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("done");
-      }
       k = "done";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 6, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 6);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 255);
@@ -593,14 +529,11 @@ export function QuestProgress$read(r: Reader): QuestProgress {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("state");
-      }
       k = "state";
+      if (s <= 2) throw absent(k);
       const f2 = QuestState$read(r);
       k = undefined;
-      for (let j6 = 3; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 3);
       v = { quest: f0, done: f1, state: f2 };
     } catch (e) {
       throw at(e, k);
@@ -657,7 +590,8 @@ export const QuestState = {
 export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 export function QuestState$read(r: Reader): QuestState {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offered":
@@ -733,7 +667,7 @@ export function QuestTrack$read(r: Reader): QuestTrack {
         f0 = (r.tryNil() ? undefined : r.readStr(1, 48));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: QuestTrack = {};
       if (f0 !== undefined) o.quest = f0;
       v = o;
@@ -786,11 +720,8 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("quest");
-      }
       k = "quest";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
       let f1: number | undefined;
       if (s > 1) {
@@ -798,7 +729,7 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: QuestTurnIn = { quest: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;

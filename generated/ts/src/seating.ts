@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, missing, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,26 +22,17 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const f0 = WorldPos$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pattern");
-      }
       k = "pattern";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 11);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { at: f0, yaw: f1, pattern: f2 };
     } catch (e) {
       throw at(e, k);
@@ -90,19 +81,12 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seat");
-      }
       k = "seat";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("places");
-      }
       k = "places";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: (PlayerRef | undefined)[] = [];
       let i3 = 0;
       try {
@@ -115,7 +99,7 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
       r.leave();
       const f1 = a2;
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { seat: f0, places: f1 };
     } catch (e) {
       throw at(e, k);
@@ -174,14 +158,11 @@ export function SeatingSit$read(r: Reader): SeatingSit {
         k = "seat";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("place");
-      }
       k = "place";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 5);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: SeatingSit = { place: f1 };
       if (f0 !== undefined) o.seat = f0;
       v = o;

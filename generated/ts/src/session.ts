@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -19,7 +19,8 @@ export const RevokeReason = {
 export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned";
 
 export function RevokeReason$read(r: Reader): RevokeReason {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "LoggedOut":
@@ -113,21 +114,18 @@ export function SessionError$read(r: Reader): SessionError {
     const tag = r.readInt(0, 4294967295);
     switch (tag) {
       case 1: {
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "TokenExpired" };
         break;
       }
       case 2: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = RevokeReason$read(r);
           k = undefined;
-          for (let j1 = 1; j1 < s - 1; j1++) r.skipValue();
+          r.skipValues(s - 1 - 1);
           v = { kind: "TokenRevoked", reason: f0 };
         } catch (e) {
           throw at(e, k);
@@ -142,14 +140,11 @@ export function SessionError$read(r: Reader): SessionError {
             k = "until";
             f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
           }
-          if (s - 1 <= 1) {
-            k = undefined;
-            throw missing("reason");
-          }
           k = "reason";
+          if (s - 1 <= 1) throw absent(k);
           const f1 = r.readStr(0, 200);
           k = undefined;
-          for (let j2 = 2; j2 < s - 1; j2++) r.skipValue();
+          r.skipValues(s - 1 - 2);
           const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
           if (f0 !== undefined) o.until = f0;
           v = o;
@@ -161,21 +156,18 @@ export function SessionError$read(r: Reader): SessionError {
       case 4: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 255);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "RoomFull", value: x };
         break;
       }
       case 5: {
         let k: string | undefined;
         try {
-          if (s - 1 <= 0) {
-            k = undefined;
-            throw missing("min_protocol");
-          }
           k = "min_protocol";
+          if (s - 1 <= 0) throw absent(k);
           const f0 = r.readInt(0, 65535);
           k = undefined;
-          for (let j3 = 1; j3 < s - 1; j3++) r.skipValue();
+          r.skipValues(s - 1 - 1);
           v = { kind: "Outdated", min_protocol: f0 };
         } catch (e) {
           throw at(e, k);
@@ -185,12 +177,12 @@ export function SessionError$read(r: Reader): SessionError {
       case 7: {
         if (s < 2) throw missing("0");
         const x = r.readInt(0, 4294967295);
-        for (let j = 2; j < s; j++) r.skipValue();
+        r.skipValues(s - 2);
         v = { kind: "RateLimited", value: x };
         break;
       }
       default:
-        for (let j = 1; j < s; j++) r.skipValue();
+        r.skipValues(s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
@@ -208,14 +200,11 @@ export function SessionError$read(r: Reader): SessionError {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 0) throw absent(k);
             const f0 = RevokeReason$read(r);
             k = undefined;
-            for (let j4 = 1; j4 < t; j4++) r.skipValue();
+            r.skipValues(t - 1);
             v = { kind: "TokenRevoked", reason: f0 };
           } catch (e) {
             throw at(e, k);
@@ -237,14 +226,11 @@ export function SessionError$read(r: Reader): SessionError {
               k = "until";
               f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
             }
-            if (t <= 1) {
-              k = undefined;
-              throw missing("reason");
-            }
             k = "reason";
+            if (t <= 1) throw absent(k);
             const f1 = r.readStr(0, 200);
             k = undefined;
-            for (let j5 = 2; j5 < t; j5++) r.skipValue();
+            r.skipValues(t - 2);
             const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
             if (f0 !== undefined) o.until = f0;
             v = o;
@@ -267,14 +253,11 @@ export function SessionError$read(r: Reader): SessionError {
         if (t >= 0) {
           let k: string | undefined;
           try {
-            if (t <= 0) {
-              k = undefined;
-              throw missing("min_protocol");
-            }
             k = "min_protocol";
+            if (t <= 0) throw absent(k);
             const f0 = r.readInt(0, 65535);
             k = undefined;
-            for (let j6 = 1; j6 < t; j6++) r.skipValue();
+            r.skipValues(t - 1);
             v = { kind: "Outdated", min_protocol: f0 };
           } catch (e) {
             throw at(e, k);
@@ -403,20 +386,14 @@ export function SessionFailed$read(r: Reader): SessionFailed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("error");
-      }
       k = "error";
+      if (s <= 0) throw absent(k);
       const f0 = SessionError$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fatal");
-      }
       k = "fatal";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { error: f0, fatal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -469,28 +446,19 @@ export function SessionHello$read(r: Reader): SessionHello {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("protocol");
-      }
       k = "protocol";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("build");
-      }
       k = "build";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
       let f2: string | undefined;
       if (s > 2) {
         k = "token";
         f2 = (r.tryNil() ? undefined : r.readStr(16, 2048));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("locale");
-      }
       k = "locale";
+      if (s <= 3) throw absent(k);
       const f3 = r.readStr(2, 12);
       let f4: string | undefined;
       if (s > 4) {
@@ -498,7 +466,7 @@ export function SessionHello$read(r: Reader): SessionHello {
         f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
       if (f2 !== undefined) o.token = f2;
       if (f4 !== undefined) o.resume = f4;
@@ -563,20 +531,14 @@ export function SessionKicked$read(r: Reader): SessionKicked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("reason");
-      }
       k = "reason";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 48);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("permanent");
-      }
       k = "permanent";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { reason: f0, permanent: f1 };
     } catch (e) {
       throw at(e, k);
@@ -624,14 +586,11 @@ export function SessionLeave$read(r: Reader): SessionLeave {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("navigating");
-      }
       k = "navigating";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { navigating: f0 };
     } catch (e) {
       throw at(e, k);
@@ -678,26 +637,17 @@ export function SessionResumed$read(r: Reader): SessionResumed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("gap_ms");
-      }
       k = "gap_ms";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("dropped");
-      }
       k = "dropped";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("grace_ms");
-      }
       k = "grace_ms";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
     } catch (e) {
       throw at(e, k);
@@ -744,14 +694,11 @@ export function SessionToken$read(r: Reader): SessionToken {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("token");
-      }
       k = "token";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(16, 2048);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { token: f0 };
     } catch (e) {
       throw at(e, k);
@@ -804,34 +751,22 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "account";
         f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
       }
-      if (s <= 2) {
-        k = undefined;
-        throw missing("server_time");
-      }
       k = "server_time";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("occupancy");
-      }
       k = "occupancy";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(1, 40);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("resumed");
-      }
       k = "resumed";
+      if (s <= 4) throw absent(k);
       const f4 = r.readBool();
       let f5: string | undefined;
       if (s > 5) {
@@ -839,7 +774,7 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
         f5 = (r.tryNil() ? undefined : r.readStr(0, 200));
       }
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
       if (f1 !== undefined) o.account = f1;
       if (f5 !== undefined) o.motd = f5;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, check, checkLen, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -71,25 +71,15 @@ export function Prefs$read(r: Reader): Prefs {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("comfort");
-      }
       k = "comfort";
+      if (s <= 0) throw absent(k);
       const f0 = Comfort$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sensitivity");
-      }
       k = "sensitivity";
+      if (s <= 1) throw absent(k);
       const f1 = inF32(r.readF32(), 0.1, 5);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("keys");
-      }
       k = "keys";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      if (s <= 2) throw absent(k);
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readStr(0, 4294967295);
@@ -110,7 +100,7 @@ export function Prefs$read(r: Reader): Prefs {
         f3 = (r.tryNil() ? undefined : r.readStr(2, 12));
       }
       k = undefined;
-      for (let j6 = 4; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 4);
       const o: Prefs = { comfort: f0, sensitivity: f1, keys: f2 };
       if (f3 !== undefined) o.locale = f3;
       v = o;
@@ -172,20 +162,14 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tried");
-      }
       k = "tried";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("current");
-      }
       k = "current";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { tried: f0, current: f1 };
     } catch (e) {
       throw at(e, k);
@@ -232,20 +216,14 @@ export function SettingsSave$read(r: Reader): SettingsSave {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("prefs");
-      }
       k = "prefs";
+      if (s <= 0) throw absent(k);
       const f0 = Prefs$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { prefs: f0, rev: f1 };
     } catch (e) {
       throw at(e, k);
@@ -296,32 +274,20 @@ export function SettingsSync$read(r: Reader): SettingsSync {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("prefs");
-      }
       k = "prefs";
+      if (s <= 1) throw absent(k);
       const f1 = Prefs$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("device");
-      }
       k = "device";
+      if (s <= 2) throw absent(k);
       const f2 = r.readStr(0, 32);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("saved");
-      }
       k = "saved";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { rev: f0, prefs: f1, device: f2, saved: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -22,32 +22,20 @@ export function ShopBuy$read(r: Reader): ShopBuy {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shop");
-      }
       k = "shop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("item");
-      }
       k = "item";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 99);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("seen_price");
-      }
       k = "seen_price";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { shop: f0, item: f1, count: f2, seen_price: f3 };
     } catch (e) {
       throw at(e, k);
@@ -96,14 +84,11 @@ export function ShopOpen$read(r: Reader): ShopOpen {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("npc");
-      }
       k = "npc";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -148,11 +133,8 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(-2147483648, 2147483647);
       let f1: ShopRefusal | undefined;
       if (s > 1) {
@@ -160,7 +142,7 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
         f1 = (r.tryNil() ? undefined : ShopRefusal$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: ShopReceipt = { coins: f0 };
       if (f1 !== undefined) o.refused = f1;
       v = o;
@@ -218,7 +200,8 @@ export const ShopRefusal = {
 export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "NotWanted";
 
 export function ShopRefusal$read(r: Reader): ShopRefusal {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Funds":
@@ -292,26 +275,17 @@ export function ShopSell$read(r: Reader): ShopSell {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shop");
-      }
       k = "shop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 47);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("count");
-      }
       k = "count";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 999);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { shop: f0, slot: f1, count: f2 };
     } catch (e) {
       throw at(e, k);
@@ -364,19 +338,12 @@ export function ShopStock$read(r: Reader): ShopStock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("shop");
-      }
       k = "shop";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 24);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sells");
-      }
       k = "sells";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 80, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 80);
       const a2: StockLine[] = [];
       let i3 = 0;
       try {
@@ -388,13 +355,9 @@ export function ShopStock$read(r: Reader): ShopStock {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("buys");
-      }
       k = "buys";
-      const n4 = r.readMapLen();
-      checkLen(n4, 0, 80, "entries");
+      if (s <= 2) throw absent(k);
+      const n4 = readMap(r, 0, 80);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
         const k7 = r.readStr(0, 4294967295);
@@ -409,14 +372,11 @@ export function ShopStock$read(r: Reader): ShopStock {
       }
       r.leave();
       const f2 = m5;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("restock");
-      }
       k = "restock";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j9 = 4; j9 < s; j9++) r.skipValue();
+      r.skipValues(s - 4);
       v = { shop: f0, sells: f1, buys: f2, restock: f3 };
     } catch (e) {
       throw at(e, k);
@@ -480,30 +440,55 @@ export function StockLine$read(r: Reader): StockLine {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("item");
-      }
       k = "item";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("price");
-      }
       k = "price";
-      const f1 = r.readInt(0, 4294967295);
+      if (s <= 1) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
+      }
+      const f1 = x1;
       let f2: number | undefined;
       if (s > 2) {
         k = "left";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 65535));
+        let o3: number | undefined;
+        if (!r.tryNil()) {
+          let x2: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            let n = 1;
+            x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+            if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
+            else x2 = r.readInt(0, 65535);
+          }
+          o3 = x2;
+        }
+        f2 = o3;
       }
       let f3: number | undefined;
       if (s > 3) {
         k = "discount";
-        f3 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 90), 100));
+        let o5: number | undefined;
+        if (!r.tryNil()) {
+          let x4: number;
+          {
+            const u = r.buf, p = r.pos, b = u[p]!;
+            x4 = b < 0x80 ? b : NaN;
+            if (x4 >= 0 && x4 <= 90) r.pos = p + 1;
+            else x4 = r.readInt(0, 90);
+          }
+          o5 = dequantizeF32(x4, 100);
+        }
+        f3 = o5;
       }
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       const o: StockLine = { item: f0, price: f1 };
       if (f2 !== undefined) o.left = f2;
       if (f3 !== undefined) o.discount = f3;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, missing, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Relayed to nearby players, all of them: they simulate the arc. */
 export interface SnowballFlight {
@@ -22,23 +22,14 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ball");
-      }
       k = "ball";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -50,11 +41,8 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       }
       r.leave();
       const f2 = a2 as [number, number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("vel");
-      }
       k = "vel";
+      if (s <= 3) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
@@ -67,7 +55,7 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       r.leave();
       const f3 = a5 as [number, number, number];
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { ball: f0, by: f1, from: f2, vel: f3 };
     } catch (e) {
       throw at(e, k);
@@ -130,11 +118,8 @@ export function SnowballHit$read(r: Reader): SnowballHit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ball");
-      }
       k = "ball";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
@@ -146,11 +131,8 @@ export function SnowballHit$read(r: Reader): SnowballHit {
         k = "snowman";
         f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("splat_mm");
-      }
       k = "splat_mm";
+      if (s <= 3) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -163,7 +145,7 @@ export function SnowballHit$read(r: Reader): SnowballHit {
       r.leave();
       const f3 = a2 as [number, number, number];
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       const o: SnowballHit = { ball: f0, splat_mm: f3 };
       if (f1 !== undefined) o.player = f1;
       if (f2 !== undefined) o.snowman = f2;
@@ -227,20 +209,14 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("snowman");
-      }
       k = "snowman";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("dir");
-      }
       k = "dir";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { snowman: f0, dir: f1 };
     } catch (e) {
       throw at(e, k);
@@ -289,11 +265,8 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -305,11 +278,8 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("vel");
-      }
       k = "vel";
+      if (s <= 1) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
@@ -321,14 +291,11 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       }
       r.leave();
       const f1 = a5 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       v = { from: f0, vel: f1, t: f2 };
     } catch (e) {
       throw at(e, k);

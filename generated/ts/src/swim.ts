@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
@@ -20,20 +20,14 @@ export function SwimBreath$read(r: Reader): SwimBreath {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("gasp");
-      }
       k = "gasp";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { left: f0, gasp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -80,20 +74,14 @@ export function SwimDive$read(r: Reader): SwimDive {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("depth");
-      }
       k = "depth";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 4000), 100);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("descending");
-      }
       k = "descending";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { depth: f0, descending: f1 };
     } catch (e) {
       throw at(e, k);
@@ -140,11 +128,8 @@ export function SwimFound$read(r: Reader): SwimFound {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("object");
-      }
       k = "object";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
@@ -152,7 +137,7 @@ export function SwimFound$read(r: Reader): SwimFound {
         f1 = (r.tryNil() ? undefined : ItemStack$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: SwimFound = { object: f0 };
       if (f1 !== undefined) o.stack = f1;
       v = o;
@@ -207,20 +192,14 @@ export function SwimMedium$read(r: Reader): SwimMedium {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("now");
-      }
       k = "now";
+      if (s <= 0) throw absent(k);
       const f0 = Medium$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("water_c");
-      }
       k = "water_c";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(-2, 40);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { now: f0, water_c: f1 };
     } catch (e) {
       throw at(e, k);
@@ -265,14 +244,11 @@ export function SwimPickup$read(r: Reader): SwimPickup {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("object");
-      }
       k = "object";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { object: f0 };
     } catch (e) {
       throw at(e, k);
@@ -319,17 +295,11 @@ export function SwimSplash$read(r: Reader): SwimSplash {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -341,14 +311,11 @@ export function SwimSplash$read(r: Reader): SwimSplash {
       }
       r.leave();
       const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("fall");
-      }
       k = "fall";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 500), 10);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, at: f1, fall: f2 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -41,25 +41,19 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
         }
         f0 = o4;
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("r");
-      }
       k = "r";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
       let f2: TeleportRefusal | undefined;
       if (s > 2) {
         k = "refused";
         f2 = (r.tryNil() ? undefined : TeleportRefusal$read(r));
       }
-      if (s <= 3) {
-        k = undefined;
-        throw missing("cooldown_until");
-      }
       k = "cooldown_until";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j5 = 4; j5 < s; j5++) r.skipValue();
+      r.skipValues(s - 4);
       const o: TeleportArrive = { r: f1, cooldown_until: f3 };
       if (f0 !== undefined) o.p = f0;
       if (f2 !== undefined) o.refused = f2;
@@ -124,7 +118,8 @@ export const TeleportRefusal = {
 export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Locked":
@@ -188,14 +183,11 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { to: f0 };
     } catch (e) {
       throw at(e, k);
@@ -238,13 +230,9 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("posts");
-      }
       k = "posts";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 40, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 40);
       const m2 = new Map<number, string>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -260,7 +248,7 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { posts: f0 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, atKey, badVariant, check, checkLen, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, missing, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -18,14 +18,11 @@ export function TradeCancel$read(r: Reader): TradeCancel {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { trade: f0 };
     } catch (e) {
       throw at(e, k);
@@ -72,26 +69,17 @@ export function TradeConfirm$read(r: Reader): TradeConfirm {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("final_step");
-      }
       k = "final_step";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBool();
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, rev: f1, final_step: f2 };
     } catch (e) {
       throw at(e, k);
@@ -142,26 +130,17 @@ export function TradeInvite$read(r: Reader): TradeInvite {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("expires");
-      }
       k = "expires";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, from: f1, expires: f2 };
     } catch (e) {
       throw at(e, k);
@@ -212,19 +191,12 @@ export function TradeOffer$read(r: Reader): TradeOffer {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 12, "entries");
+      if (s <= 1) throw absent(k);
+      const n1 = readMap(r, 0, 12);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 255);
@@ -239,14 +211,11 @@ export function TradeOffer$read(r: Reader): TradeOffer {
       }
       r.leave();
       const f1 = m2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j6 = 3; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 3);
       v = { trade: f0, slots: f1, coins: f2 };
     } catch (e) {
       throw at(e, k);
@@ -298,14 +267,11 @@ export function TradeRequest$read(r: Reader): TradeRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("with");
-      }
       k = "with";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { with: f0 };
     } catch (e) {
       throw at(e, k);
@@ -350,20 +316,14 @@ export function TradeRespond$read(r: Reader): TradeRespond {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("accept");
-      }
       k = "accept";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { trade: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -413,7 +373,8 @@ export const TradeStage = {
 export type TradeStage = "Open" | "OneLocked" | "BothLocked" | "Completed" | "Cancelled";
 
 export function TradeStage$read(r: Reader): TradeStage {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Open":
@@ -493,19 +454,12 @@ export function TradeWindow$read(r: Reader): TradeWindow {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("trade");
-      }
       k = "trade";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("mine");
-      }
       k = "mine";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 12, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 12);
       const a2: ItemStack[] = [];
       let i3 = 0;
       try {
@@ -517,13 +471,9 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("theirs");
-      }
       k = "theirs";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 12, "elements");
+      if (s <= 2) throw absent(k);
+      const n4 = readList(r, 0, 12);
       const a5: ItemStack[] = [];
       let i6 = 0;
       try {
@@ -535,11 +485,8 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       }
       r.leave();
       const f2 = a5;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("coins");
-      }
       k = "coins";
+      if (s <= 3) throw absent(k);
       const n7 = r.readArrayLen();
       if (n7 !== 2) throw wrongLength(n7, 2);
       let i9 = 0;
@@ -551,20 +498,14 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       }
       r.leave();
       const f3 = a8 as [number, number];
-      if (s <= 4) {
-        k = undefined;
-        throw missing("stage");
-      }
       k = "stage";
+      if (s <= 4) throw absent(k);
       const f4 = TradeStage$read(r);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("rev");
-      }
       k = "rev";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 65535);
       k = undefined;
-      for (let j10 = 6; j10 < s; j10++) r.skipValue();
+      r.skipValues(s - 6);
       v = { trade: f0, mine: f1, theirs: f2, coins: f3, stage: f4, rev: f5 };
     } catch (e) {
       throw at(e, k);

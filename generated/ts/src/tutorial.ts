@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, codec, kInt, kOpt, kStr, kType, mapEntries, missing, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, kInt, kOpt, kStr, kType, mapEntries, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -27,11 +27,8 @@ export function TutorialNext$read(r: Reader): TutorialNext {
         k = "step";
         f0 = (r.tryNil() ? undefined : r.readInt(0, 31));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hint");
-      }
       k = "hint";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 48);
       let f2: WorldPos | undefined;
       if (s > 2) {
@@ -39,7 +36,7 @@ export function TutorialNext$read(r: Reader): TutorialNext {
         f2 = (r.tryNil() ? undefined : WorldPos$read(r));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: TutorialNext = { hint: f1 };
       if (f0 !== undefined) o.step = f0;
       if (f2 !== undefined) o.target = f2;
@@ -98,14 +95,11 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seen");
-      }
       k = "seen";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 32);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { seen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -150,20 +144,14 @@ export function TutorialStep$read(r: Reader): TutorialStep {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("step");
-      }
       k = "step";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 31);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("took_s");
-      }
       k = "took_s";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 65535);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { step: f0, took_s: f1 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -21,7 +21,8 @@ export const Seat = {
 export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Driver":
@@ -94,7 +95,8 @@ export const VehicleAction = {
 export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Lock":
@@ -160,20 +162,14 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("action");
-      }
       k = "action";
+      if (s <= 1) throw absent(k);
       const f1 = VehicleAction$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, action: f1 };
     } catch (e) {
       throw at(e, k);
@@ -228,17 +224,11 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -250,32 +240,20 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("v");
-      }
       k = "v";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("wheel");
-      }
       k = "wheel";
+      if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(r.readInt(-400, 400), 10);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 5) throw absent(k);
       const f5 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j4 = 6; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 6);
       v = { vehicle: f0, p: f1, yaw: f2, v: f3, wheel: f4, t: f5 };
     } catch (e) {
       throw at(e, k);
@@ -334,11 +312,8 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       let f1: Seat | undefined;
       if (s > 1) {
@@ -346,7 +321,7 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
         f1 = (r.tryNil() ? undefined : Seat$read(r));
       }
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       const o: VehicleEnter = { vehicle: f0 };
       if (f1 !== undefined) o.seat = f1;
       v = o;
@@ -401,20 +376,14 @@ export function VehicleExit$read(r: Reader): VehicleExit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("bail");
-      }
       k = "bail";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, bail: f1 };
     } catch (e) {
       throw at(e, k);
@@ -461,20 +430,14 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("held_ms");
-      }
       k = "held_ms";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(50, 3000);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { vehicle: f0, held_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -529,17 +492,11 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("p");
-      }
       k = "p";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -551,23 +508,14 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("v");
-      }
       k = "v";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 9007199254740991);
       if (s > 5) {
         k = undefined;
@@ -579,7 +527,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
         f6 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(-400, 400), 10));
       }
       k = undefined;
-      for (let j4 = 7; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 7);
       const o: VehicleMoved = { vehicle: f0, p: f1, yaw: f2, v: f3, t: f4 };
       if (f6 !== undefined) o.wheel = f6;
       v = o;
@@ -651,17 +599,11 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("seat");
-      }
       k = "seat";
+      if (s <= 1) throw absent(k);
       const f1 = Seat$read(r);
       let f2: string | undefined;
       if (s > 2) {
@@ -669,7 +611,7 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
         f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VehicleSeat = { vehicle: f0, seat: f1 };
       if (f2 !== undefined) o.occupant = f2;
       v = o;
@@ -730,32 +672,20 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("vehicle");
-      }
       k = "vehicle";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("fuel");
-      }
       k = "fuel";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("damage");
-      }
       k = "damage";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("odometer_km");
-      }
       k = "odometer_km";
+      if (s <= 3) throw absent(k);
       const f3 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 10);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { vehicle: f0, fuel: f1, damage: f2, odometer_km: f3 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -20,20 +20,14 @@ export function Signal$read(r: Reader): Signal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = SignalKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("sdp");
-      }
       k = "sdp";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 8192);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { kind: f0, sdp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -77,7 +71,8 @@ export const SignalKind = {
 export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 export function SignalKind$read(r: Reader): SignalKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Offer":
@@ -139,26 +134,17 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("on");
-      }
       k = "on";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
-      if (s <= 1) {
-        k = undefined;
-        throw missing("push_to_talk");
-      }
       k = "push_to_talk";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("kbps");
-      }
       k = "kbps";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(8, 64);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { on: f0, push_to_talk: f1, kbps: f2 };
     } catch (e) {
       throw at(e, k);
@@ -217,13 +203,9 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
         k = "s";
         f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
       }
-      if (s <= 1) {
-        k = undefined;
-        throw missing("frames");
-      }
       k = "frames";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 1, 5, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 1, 5);
       const a2: Uint8Array[] = [];
       let i3 = 0;
       try {
@@ -235,14 +217,11 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("seq");
-      }
       k = "seq";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 65535);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VoiceFrames = { frames: f1, seq: f2 };
       if (f0 !== undefined) o.s = f0;
       v = o;
@@ -302,13 +281,9 @@ export function VoicePeers$read(r: Reader): VoicePeers {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("connect");
-      }
       k = "connect";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 16);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -320,13 +295,9 @@ export function VoicePeers$read(r: Reader): VoicePeers {
       }
       r.leave();
       const f0 = a2;
-      if (s <= 1) {
-        k = undefined;
-        throw missing("drop");
-      }
       k = "drop";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 16, "elements");
+      if (s <= 1) throw absent(k);
+      const n4 = readList(r, 0, 16);
       const a5: string[] = [];
       let i6 = 0;
       try {
@@ -344,7 +315,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
         f2 = (r.tryNil() ? undefined : r.readStr(0, 256));
       }
       k = undefined;
-      for (let j7 = 3; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 3);
       const o: VoicePeers = { connect: f0, drop: f1 };
       if (f2 !== undefined) o.turn = f2;
       v = o;
@@ -409,20 +380,14 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("to");
-      }
       k = "to";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("signal");
-      }
       k = "signal";
+      if (s <= 1) throw absent(k);
       const f1 = Signal$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { to: f0, signal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -469,20 +434,14 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("signal");
-      }
       k = "signal";
+      if (s <= 0) throw absent(k);
       const f0 = Signal$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { signal: f0, from: f1 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -22,19 +22,12 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("outfit");
-      }
       k = "outfit";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: Worn[] = [];
       let i3 = 0;
       try {
@@ -46,24 +39,18 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("height");
-      }
       k = "height";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(85, 115), 100);
       if (s > 3) {
         k = undefined;
         r.skipValue();
       }
-      if (s <= 4) {
-        k = undefined;
-        throw missing("hair");
-      }
       k = "hair";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { s: f0, outfit: f1, height: f2, hair: f4 };
     } catch (e) {
       throw at(e, k);
@@ -119,13 +106,9 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("outfit");
-      }
       k = "outfit";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 6, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 6);
       const a2: Worn[] = [];
       let i3 = 0;
       try {
@@ -143,7 +126,7 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
         f1 = (r.tryNil() ? undefined : r.readInt(0, 9));
       }
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       const o: WardrobeWear = { outfit: f0 };
       if (f1 !== undefined) o.preset = f1;
       v = o;
@@ -207,7 +190,8 @@ export const WearSlot = {
 export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 export function WearSlot$read(r: Reader): WearSlot {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Head":
@@ -287,23 +271,14 @@ export function Worn$read(r: Reader): Worn {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slot");
-      }
       k = "slot";
+      if (s <= 0) throw absent(k);
       const f0 = WearSlot$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("item");
-      }
       k = "item";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("dyes");
-      }
       k = "dyes";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -316,7 +291,7 @@ export function Worn$read(r: Reader): Worn {
       r.leave();
       const f2 = a2 as [number, number];
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { slot: f0, item: f1, dyes: f2 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, missing, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the shooter and the target when a spray hits someone. */
 export interface WatergunHit {
@@ -20,26 +20,17 @@ export function WatergunHit$read(r: Reader): WatergunHit {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("target");
-      }
       k = "target";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wetness");
-      }
       k = "wetness";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { by: f0, target: f1, wetness: f2 };
     } catch (e) {
       throw at(e, k);
@@ -92,7 +83,7 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
         f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
       }
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       const o: WatergunRefill = {};
       if (f0 !== undefined) o.fountain = f0;
       v = o;
@@ -149,11 +140,8 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("from");
-      }
       k = "from";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -165,26 +153,17 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
       }
       r.leave();
       const f0 = a2 as [number, number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("yaw");
-      }
       k = "yaw";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(-314, 314), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pitch");
-      }
       k = "pitch";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(-157, 157), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("pressure");
-      }
       k = "pressure";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 100), 100);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { from: f0, yaw: f1, pitch: f2, pressure: f3 };
     } catch (e) {
       throw at(e, k);
@@ -241,17 +220,11 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("s");
-      }
       k = "s";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(9, 9);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("aim");
-      }
       k = "aim";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -263,14 +236,11 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
       }
       r.leave();
       const f1 = a2 as [number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("reach");
-      }
       k = "reach";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 150), 10);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { s: f0, aim: f1, reach: f2 };
     } catch (e) {
       throw at(e, k);
@@ -323,20 +293,14 @@ export function WatergunTank$read(r: Reader): WatergunTank {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("ml");
-      }
       k = "ml";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 2000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("capacity");
-      }
       k = "capacity";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(250, 2000);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { ml: f0, capacity: f1 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -22,32 +22,20 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("hour");
-      }
       k = "hour";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 23);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 1) throw absent(k);
       const f1 = WeatherKind$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("chance");
-      }
       k = "chance";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("temp_c");
-      }
       k = "temp_c";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(-30, 45);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { hour: f0, kind: f1, chance: f2, temp_c: f3 };
     } catch (e) {
       throw at(e, k);
@@ -102,38 +90,23 @@ export function WeatherChange$read(r: Reader): WeatherChange {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wind_dir");
-      }
       k = "wind_dir";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("wind");
-      }
       k = "wind";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 400), 10);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("blend_s");
-      }
       k = "blend_s";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 600);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       v = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, blend_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -184,13 +157,9 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("slots");
-      }
       k = "slots";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 8, "elements");
+      if (s <= 0) throw absent(k);
+      const n1 = readList(r, 0, 8);
       const a2: ForecastSlot[] = [];
       let i3 = 0;
       try {
@@ -203,7 +172,7 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
       r.leave();
       const f0 = a2;
       k = undefined;
-      for (let j4 = 1; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
@@ -250,14 +219,11 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("board");
-      }
       k = "board";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { board: f0 };
     } catch (e) {
       throw at(e, k);
@@ -307,7 +273,8 @@ export const WeatherKind = {
 export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow";
 
 export function WeatherKind$read(r: Reader): WeatherKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Clear":
@@ -388,11 +355,8 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 0) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -404,14 +368,11 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
       }
       r.leave();
       const f0 = a2 as [number, number];
-      if (s <= 1) {
-        k = undefined;
-        throw missing("seed");
-      }
       k = "seed";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j4 = 2; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 2);
       v = { at: f0, seed: f1 };
     } catch (e) {
       throw at(e, k);
@@ -464,17 +425,11 @@ export function WeatherSet$read(r: Reader): WeatherSet {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
       let f2: number | undefined;
       if (s > 2) {
@@ -482,7 +437,7 @@ export function WeatherSet$read(r: Reader): WeatherSet {
         f2 = (r.tryNil() ? undefined : r.readInt(1, 1440));
       }
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       const o: WeatherSet = { kind: f0, intensity: f1 };
       if (f2 !== undefined) o.minutes = f2;
       v = o;
@@ -552,35 +507,20 @@ export function WeatherState$read(r: Reader): WeatherState {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("kind");
-      }
       k = "kind";
+      if (s <= 0) throw absent(k);
       const f0 = WeatherKind$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("intensity");
-      }
       k = "intensity";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 100), 100);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("wind_dir");
-      }
       k = "wind_dir";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("wind");
-      }
       k = "wind";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 400), 10);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("clouds");
-      }
       k = "clouds";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 100);
       let f5: number | undefined;
       if (s > 5) {
@@ -588,7 +528,7 @@ export function WeatherState$read(r: Reader): WeatherState {
         f5 = (r.tryNil() ? undefined : r.readInt(0, 5000));
       }
       k = undefined;
-      for (let j1 = 6; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 6);
       const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
       if (f5 !== undefined) o.fog_m = f5;
       v = o;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atIndex, badVariant, check, checkLen, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** What kind of thing an entity is. */
 export const EntityKind = {
@@ -23,7 +23,8 @@ export const EntityKind = {
 export type EntityKind = "Npc" | "Pet" | "Vehicle" | "Boat" | "Horse" | "Ferry";
 
 export function EntityKind$read(r: Reader): EntityKind {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Npc":
@@ -116,52 +117,95 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("id");
-      }
       k = "id";
-      const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("kind");
+      if (s <= 0) throw absent(k);
+      let x1: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
+        else x1 = r.readInt(0, 4294967295);
       }
+      const f0 = x1;
       k = "kind";
+      if (s <= 1) throw absent(k);
       const f1 = EntityKind$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
-      const n1 = r.readArrayLen();
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
+      if (s <= 2) throw absent(k);
+      const n2 = r.readArrayLen();
+      if (n2 !== 3) throw wrongLength(n2, 3);
+      let i5 = 0;
+      let a4: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        let x3: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
+          else x3 = r.readInt(-500000, 500000);
+        }
+        const e6 = dequantizeF32(x3, 100);
+        i5 = 1;
+        let x7: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x7 >= -500000 && x7 <= 500000 && p + n <= u.length) r.pos = p + n;
+          else x7 = r.readInt(-500000, 500000);
+        }
+        const e8 = dequantizeF32(x7, 100);
+        i5 = 2;
+        let x9: number;
+        {
+          const u = r.buf, p = r.pos, b = u[p]!;
+          let n = 1;
+          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+          if (x9 >= -500000 && x9 <= 500000 && p + n <= u.length) r.pos = p + n;
+          else x9 = r.readInt(-500000, 500000);
+        }
+        const e10 = dequantizeF32(x9, 100);
+        a4 = [e6, e8, e10];
       } catch (e) {
-        throw atIndex(e, i3);
+        throw atIndex(e, i5);
       }
       r.leave();
-      const f2 = a2 as [number, number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("heading");
-      }
+      const f2 = a4 as [number, number, number];
       k = "heading";
-      const f3 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("speed");
+      if (s <= 3) throw absent(k);
+      let x11: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
+        if (x11 >= -3142 && x11 <= 3142 && p + n <= u.length) r.pos = p + n;
+        else x11 = r.readInt(-3142, 3142);
       }
+      const f3 = dequantizeF32(x11, 1000);
       k = "speed";
-      const f4 = dequantizeF32(r.readInt(0, 3840), 64);
-      if (s <= 5) {
-        k = undefined;
-        throw missing("anim");
+      if (s <= 4) throw absent(k);
+      let x12: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x12 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x12 >= 0 && x12 <= 3840 && p + n <= u.length) r.pos = p + n;
+        else x12 = r.readInt(0, 3840);
       }
+      const f4 = dequantizeF32(x12, 64);
       k = "anim";
-      const f5 = r.readInt(0, 255);
+      if (s <= 5) throw absent(k);
+      let x13: number;
+      {
+        const u = r.buf, p = r.pos, b = u[p]!;
+        let n = 1;
+        x13 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
+        if (x13 >= 0 && x13 <= 255 && p + n <= u.length) r.pos = p + n;
+        else x13 = r.readInt(0, 255);
+      }
+      const f5 = x13;
       let f6: string | undefined;
       if (s > 6) {
         k = "owner";
@@ -173,7 +217,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         f7 = (r.tryNil() ? undefined : r.readStr(0, 24));
       }
       k = undefined;
-      for (let j4 = 8; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 8);
       const o: NearbyEntity = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
       if (f6 !== undefined) o.owner = f6;
       if (f7 !== undefined) o.label = f7;
@@ -275,26 +319,17 @@ export function WorldClock$read(r: Reader): WorldClock {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tick");
-      }
       k = "tick";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("at");
-      }
       k = "at";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 9007199254740991);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("rate");
-      }
       k = "rate";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(1, 60);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { tick: f0, at: f1, rate: f2 };
     } catch (e) {
       throw at(e, k);
@@ -344,14 +379,11 @@ export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("last_tick");
-      }
       k = "last_tick";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { last_tick: f0 };
     } catch (e) {
       throw at(e, k);
@@ -400,25 +432,15 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tick");
-      }
       k = "tick";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("keyframe");
-      }
       k = "keyframe";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBool();
-      if (s <= 2) {
-        k = undefined;
-        throw missing("entities");
-      }
       k = "entities";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 50, "elements");
+      if (s <= 2) throw absent(k);
+      const n1 = readList(r, 0, 50);
       const a2: NearbyEntity[] = [];
       let i3 = 0;
       try {
@@ -430,13 +452,9 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       }
       r.leave();
       const f2 = a2;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("gone");
-      }
       k = "gone";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 64, "elements");
+      if (s <= 3) throw absent(k);
+      const n4 = readList(r, 0, 64);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -449,7 +467,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       r.leave();
       const f3 = a5;
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { tick: f0, keyframe: f1, entities: f2, gone: f3 };
     } catch (e) {
       throw at(e, k);
@@ -511,8 +529,7 @@ export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ delt
       w.int(vInt(x2, 0, 4294967295));
     }
   }, (r: Reader): number[] => {
-    const n3 = r.readArrayLen();
-    checkLen(n3, 0, 64, "elements");
+    const n3 = readList(r, 0, 64);
     const a4: number[] = [];
     let i5 = 0;
     try {
@@ -542,14 +559,11 @@ export function WorldView$read(r: Reader): WorldView {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("radius");
-      }
       k = "radius";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(500, 4000), 10);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { radius: f0 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { at, atKey, check, checkLen, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -64,37 +64,25 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("zone");
-      }
       k = "zone";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 65535);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("name");
-      }
       k = "name";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(1, 32);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("rules");
-      }
       k = "rules";
+      if (s <= 2) throw absent(k);
       const f2 = ZoneRules$read(r);
       let f3: string | undefined;
       if (s > 3) {
         k = "ambience";
         f3 = (r.tryNil() ? undefined : r.readStr(0, 40));
       }
-      if (s <= 4) {
-        k = undefined;
-        throw missing("population");
-      }
       k = "population";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 5; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 5);
       const o: ZonesEnter = { zone: f0, name: f1, rules: f2, population: f4 };
       if (f3 !== undefined) o.ambience = f3;
       v = o;
@@ -150,13 +138,9 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("counts");
-      }
       k = "counts";
-      const n1 = r.readMapLen();
-      checkLen(n1, 0, 64, "entries");
+      if (s <= 0) throw absent(k);
+      const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
         const k4 = r.readIntKey(0, 65535);
@@ -172,7 +156,7 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
       r.leave();
       const f0 = m2;
       k = undefined;
-      for (let j6 = 1; j6 < s; j6++) r.skipValue();
+      r.skipValues(s - 1);
       v = { counts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -220,14 +204,11 @@ export function ZonesMap$read(r: Reader): ZonesMap {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("open");
-      }
       k = "open";
+      if (s <= 0) throw absent(k);
       const f0 = r.readBool();
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);

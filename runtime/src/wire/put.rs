@@ -95,10 +95,16 @@ pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
 }
 
 /// Writes an int known to lie in `MIN..=MAX` in its smallest encoding, as [`int`]: what
-/// derived code calls for an int or quantized field, whose bounds are constants. Widths the
-/// range cannot need are compiled out; the rest are picked by comparisons and conditional
-/// moves (no table, no variable shift) and written as one 8-byte store (marker and up to 4
-/// body bytes). A range reaching beyond 32 bits takes [`int`].
+/// derived code calls for an int or quantized field, whose bounds are constants.
+///
+/// Each encoding of a value within 32 bits covers one contiguous range: a fixint
+/// `-32..=127`, one byte `-128..=255` (int8 below zero, uint8 above), two bytes
+/// `-32768..=65535`, four bytes the rest of `i32::MIN..=u32::MAX`; the marker family is
+/// `cc` (uint) for a value of zero or more and `d0` (int) below. So the width is picked by
+/// one subtraction and comparison per range, the sign picks the family, and the choice is
+/// made by conditional moves (no table, no variable shift); the marker and up to 4 body
+/// bytes go out as one 8-byte store. Ranges the bounds rule out are compiled out; a range
+/// reaching beyond 32 bits takes [`int`].
 #[inline(always)]
 pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) -> usize {
     if MIN >= -32 && MAX <= 127 {
@@ -107,11 +113,12 @@ pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) 
     if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
         return int(buf, p, v);
     }
-    let neg = MIN < 0 && v < 0;
-    // The value, or its complement when negative: it fits uN (or, negative, iN) below
-    // 2^N >> neg.
-    let a = (if neg { !v } else { v }) as u64;
-    let family = if neg { 0xd0 } else { 0xcc }; // uint8 or int8; +1 per width step
+    // uint8 (`cc`), or int8 (`d0`) below zero; +1 per width step.
+    let family = if MIN < 0 {
+        0xcc + 4 * (v < 0) as u64
+    } else {
+        0xcc
+    };
     let bits = v as u64;
     let (mut word, mut n) = (0, 0);
     if MAX > 0xffff || MIN < -0x8000 {
@@ -120,15 +127,18 @@ pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) 
     }
     if MAX > 0xff || MIN < -0x80 {
         let w16 = (family + 1) | (u64::from((bits as u16).swap_bytes()) << 8);
-        (word, n) = pick(a < (0x1_0000 >> neg as u32), (w16, 3), (word, n));
+        (word, n) = pick(within(v, -0x8000, 0xffff), (w16, 3), (word, n));
     }
-    (word, n) = pick(
-        a < (0x100 >> neg as u32),
-        (family | ((bits & 0xff) << 8), 2),
-        (word, n),
-    );
-    (word, n) = pick(a < (0x80 >> (2 * neg as u32)), (bits & 0xff, 1), (word, n));
+    let w8 = family | ((bits & 0xff) << 8);
+    (word, n) = pick(within(v, -0x80, 0xff), (w8, 2), (word, n));
+    (word, n) = pick(within(v, -32, 127), (bits & 0xff, 1), (word, n));
     put(buf, p, word.to_le_bytes(), n)
+}
+
+/// Whether `lo <= v <= hi`, as one subtraction and one unsigned comparison.
+#[inline(always)]
+fn within(v: i64, lo: i64, hi: i64) -> bool {
+    (v.wrapping_sub(lo) as u64) <= (hi - lo) as u64
 }
 
 /// `a` if `c`, else `b`, by masking: data-dependent widths are a coin toss for the branch

@@ -47,6 +47,28 @@ use crate::error::Error;
 mod num;
 mod skip;
 
+/// `body` as a str, or `None` when it is not UTF-8: ASCII (the common case) is told eight
+/// bytes at a time, anything else is left to `std::str::from_utf8` (short strings go
+/// through its byte-at-a-time loop).
+#[inline(always)]
+fn utf8(body: &[u8]) -> Option<&str> {
+    let mut high = 0u64;
+    let mut words = body.chunks_exact(8);
+    for w in &mut words {
+        high |= w
+            .first_chunk::<8>()
+            .map_or(0x80, |w| u64::from_ne_bytes(*w));
+    }
+    for &b in words.remainder() {
+        high |= u64::from(b);
+    }
+    if high & 0x8080_8080_8080_8080 == 0 {
+        // SAFETY: every byte is below 0x80: ASCII, which is valid UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(body) });
+    }
+    std::str::from_utf8(body).ok()
+}
+
 /// The ext type of msgpackr's record extension (`d4 72 id`, then the keys and the values),
 /// what `new Packr()` writes for a plain object.
 const MSGPACKR_RECORD: u8 = 0x72;
@@ -279,7 +301,7 @@ impl<'a> Reader<'a> {
             let len = u32::from(b & 0x1f);
             if (min..=max).contains(&len) {
                 if let Some((body, rest)) = rest.split_at_checked(len as usize) {
-                    if let Ok(s) = std::str::from_utf8(body) {
+                    if let Some(s) = utf8(body) {
                         self.rest = rest;
                         return Ok(s);
                     }

@@ -19,7 +19,7 @@ pub use tuplet_schema::plan::Form;
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
 pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
     match t.node() {
-        Node::Leaf(l) => leaf::read(g, l, form),
+        Node::Leaf(l) => leaf::read(g, out, l, form),
         Node::Option { inner } => {
             let mut sub = Out::at(out.depth() + 1);
             let e = read(g, &mut sub, inner, form);
@@ -38,10 +38,9 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         }
         Node::Vec { inner, len } => {
             let (min, max) = len.bounds();
-            let check = g.rt("checkLen");
+            let read_list = g.rt("readList");
             let n = g.fresh("n");
-            out.line(format!("const {n} = r.readArrayLen();"));
-            out.line(format!("{check}({n}, {min}, {max}, \"elements\");"));
+            out.line(format!("const {n} = {read_list}(r, {min}, {max});"));
             list(g, out, inner, form, &n)
         }
         Node::Array { inner, len } => {
@@ -61,10 +60,9 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         }
         Node::Map { key, value, len } => {
             let (min, max) = len.bounds();
-            let check = g.rt("checkLen");
+            let read_map = g.rt("readMap");
             let n = g.fresh("n");
-            out.line(format!("const {n} = r.readMapLen();"));
-            out.line(format!("{check}({n}, {min}, {max}, \"entries\");"));
+            out.line(format!("const {n} = {read_map}(r, {min}, {max});"));
             let m = g.fresh("m");
             let j = g.fresh("j");
             let (kt, vt) = (ts_type(g, key), ts_type(g, value));
@@ -117,18 +115,47 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
     }
     let mut sub = Out::at(out.depth() + 1);
     let e = read(g, &mut sub, inner, form);
-    if !sub.is_empty() {
-        return None;
-    }
     let at_index = g.rt("atIndex");
     let (a, i) = (g.fresh("a"), g.fresh("i"));
     let t = ts_type(g, inner);
-    let elems: Vec<String> = (0..len)
-        .map(|j| match j {
-            0 => e.clone(),
-            _ => format!("({i} = {j}, {e})"),
-        })
-        .collect();
+    let elems: Vec<String> = if sub.is_empty() {
+        (0..len)
+            .map(|j| match j {
+                0 => e.clone(),
+                _ => format!("({i} = {j}, {e})"),
+            })
+            .collect()
+    } else if matches!(inner, TypeRef::Int(_) | TypeRef::Float(_)) {
+        // Inline int reads (statements): each element into a local, in order.
+        let mut body = Out::at(out.depth() + 1);
+        let mut elems = Vec::new();
+        for j in 0..len {
+            let (mut s, e) = if j == 0 {
+                (std::mem::replace(&mut sub, Out::at(0)), e.clone())
+            } else {
+                let mut s = Out::at(out.depth() + 1);
+                s.line(format!("{i} = {j};"));
+                let e = read(g, &mut s, inner, form);
+                (s, e)
+            };
+            let x = g.fresh("e");
+            s.line(format!("const {x} = {e};"));
+            body.append(s);
+            elems.push(x);
+        }
+        out.line(format!("let {i} = 0;"));
+        out.line(format!("let {a}: {}[];", paren(&t)));
+        out.open("try {");
+        out.append(body);
+        out.line(format!("{a} = [{}];", elems.join(", ")));
+        out.mid("} catch (e) {");
+        out.line(format!("throw {at_index}(e, {i});"));
+        out.close("}");
+        out.line("r.leave();");
+        return Some(a);
+    } else {
+        return None;
+    };
     out.line(format!("let {i} = 0;"));
     out.line(format!("let {a}: {}[];", paren(&t)));
     out.open("try {");
@@ -246,23 +273,17 @@ pub fn compact_body(
                 out.close("}");
             }
             Slot::Field(f) => {
-                let missing = g.rt("missing");
-                out.open(format!("if ({avail} <= {i}) {{"));
-                out.line("k = undefined;");
-                out.line(format!("throw {missing}({});", lit(&f.name)));
-                out.close("}");
+                // `absent` has no path: the catch below puts it at `k`, the field's name.
+                let absent = g.rt("absent");
                 out.line(format!("k = {};", lit(&f.name)));
+                out.line(format!("if ({avail} <= {i}) throw {absent}(k);"));
                 let e = read(g, out, &f.ty, Form::Compact);
                 out.line(format!("const {l} = {e};"));
             }
         }
     }
     out.line("k = undefined;");
-    let j = g.fresh("j");
-    out.line(format!(
-        "for (let {j} = {}; {j} < {avail}; {j}++) r.skipValue();",
-        slots.len()
-    ));
+    out.line(format!("r.skipValues({avail} - {});", slots.len()));
     construct(out, slots, target, ctor, false);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
@@ -363,7 +384,9 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line("const b = r.readVariant();");
+    // A positive fixint (the common variant number) in place; anything else by `readVariant`.
+    out.line("const c = r.buf[r.pos]!;");
+    out.line("const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();");
     out.open("if (typeof b === \"string\") {");
     names(&mut out, "b");
     out.line(format!("throw {unknown_name}(b);"));
@@ -401,14 +424,14 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line("for (let j = 1; j < s; j++) r.skipValue();");
+                out.line("r.skipValues(s - 1);");
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
                 out.line(format!("if (s < 2) throw {missing}(\"0\");"));
                 let x = read(g, &mut out, &field.ty, Form::Compact);
                 out.line(format!("const x = {x};"));
-                out.line("for (let j = 2; j < s; j++) r.skipValue();");
+                out.line("r.skipValues(s - 2);");
                 out.line(format!("v = {{ kind: {kind}, value: x }};"));
             }
             VariantFields::Struct { record } => {
@@ -421,7 +444,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     }
     out.line("default:");
     if e.unknown.is_some() {
-        out.line("  for (let j = 1; j < s; j++) r.skipValue();");
+        out.line("  r.skipValues(s - 1);");
         out.line("  v = { kind: \"unknown\", tag };");
     } else {
         out.line(format!("  throw {unknown_number}(tag);"));

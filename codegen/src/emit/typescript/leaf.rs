@@ -86,7 +86,7 @@ pub fn checked(g: &mut Gen, leaf: Leaf, v: &str) -> String {
 }
 
 /// An expression reading one value from the reader `r` in `form`.
-pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
+pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
     match leaf {
         Leaf::Bool => "r.readBool()".into(),
         Leaf::Int(i) => {
@@ -97,6 +97,8 @@ pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
                     int_lit(min, true),
                     int_lit(max, true)
                 )
+            } else if form == Form::Compact {
+                super::inline::int(g, out, min, max)
             } else {
                 format!("r.readInt({min}, {max})")
             }
@@ -112,7 +114,8 @@ pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
             }
             match (ft.quantized(), form) {
                 (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    format!("{deq}(r.readInt({qmin}, {qmax}), {})", num(scale))
+                    let q = super::inline::int(g, out, qmin.into(), qmax.into());
+                    format!("{deq}({q}, {})", num(scale))
                 }
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
@@ -164,7 +167,13 @@ pub fn read_key(g: &mut Gen, leaf: Leaf, form: Form) -> String {
                 format!("r.readIntKey({min}, {max})")
             }
         }
-        Leaf::Bool | Leaf::Float(_) | Leaf::String(_) | Leaf::Bytes(_) => read(g, leaf, form),
+        Leaf::Bool | Leaf::Float(_) | Leaf::String(_) | Leaf::Bytes(_) => {
+            // One expression (a key is read inside one): no inline statements.
+            let hot = std::mem::replace(&mut g.hot, false);
+            let e = read(g, &mut Out::at(0), leaf, form);
+            g.hot = hot;
+            e
+        }
     }
 }
 

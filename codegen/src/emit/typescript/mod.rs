@@ -14,6 +14,7 @@ mod decode;
 mod delta;
 mod dispatch;
 mod encode;
+mod inline;
 mod leaf;
 mod names;
 mod package;
@@ -52,8 +53,9 @@ impl Emitter for TypeScript {
             }
         }
         let names = Names::new(schema, &package::runtime_exports());
+        let hot = std::rc::Rc::new(inline::hot_items(schema));
         for (module, items) in &modules {
-            let mut g = Gen::new(schema, &names, module);
+            let mut g = Gen::new(schema, &names, module, hot.clone());
             let mut body = String::new();
             for item in items {
                 body.push_str(&g.item(item));
@@ -213,11 +215,20 @@ pub struct Gen<'a> {
     /// Names imported from the runtime.
     runtime: BTreeSet<(String, bool)>,
     counter: usize,
+    /// The items whose compact read gets inline fast paths (`inline::hot_items`).
+    hot_items: std::rc::Rc<BTreeSet<String>>,
+    /// Whether the item being generated is one of them.
+    pub hot: bool,
 }
 
 impl<'a> Gen<'a> {
     /// A generator for `module`.
-    pub fn new(schema: &'a ResolvedSchema, names: &'a Names, module: &'a str) -> Gen<'a> {
+    pub fn new(
+        schema: &'a ResolvedSchema,
+        names: &'a Names,
+        module: &'a str,
+        hot_items: std::rc::Rc<BTreeSet<String>>,
+    ) -> Gen<'a> {
         Gen {
             schema,
             names,
@@ -225,6 +236,8 @@ impl<'a> Gen<'a> {
             imports: BTreeMap::new(),
             runtime: BTreeSet::new(),
             counter: 0,
+            hot_items,
+            hot: false,
         }
     }
 
@@ -323,6 +336,7 @@ impl<'a> Gen<'a> {
     /// The declarations and functions of one item.
     pub fn item(&mut self, item: &ResolvedItem) -> String {
         let ident = &self.names.item(&item.path).to_string();
+        self.hot = self.hot_items.contains(&item.path);
         let mut out = String::new();
         out.push_str(&types::declare(self, item));
         match &item.item.kind {

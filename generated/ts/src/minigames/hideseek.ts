@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, mapEntries, missing, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -22,26 +22,17 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("hider");
-      }
       k = "hider";
+      if (s <= 0) throw absent(k);
       const f0 = PlayerRef$read(r);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("by");
-      }
       k = "by";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("left");
-      }
       k = "left";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { hider: f0, by: f1, left: f2 };
     } catch (e) {
       throw at(e, k);
@@ -90,20 +81,14 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("bearing");
-      }
       k = "bearing";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(0, 3600), 10);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("band");
-      }
       k = "band";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 2);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { bearing: f0, band: f1 };
     } catch (e) {
       throw at(e, k);
@@ -156,23 +141,14 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("role");
-      }
       k = "role";
+      if (s <= 1) throw absent(k);
       const f1 = Role$read(r);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("centre");
-      }
       k = "centre";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -184,20 +160,14 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("radius_m");
-      }
       k = "radius_m";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(20, 400);
-      if (s <= 4) {
-        k = undefined;
-        throw missing("hide_s");
-      }
       k = "hide_s";
+      if (s <= 4) throw absent(k);
       const f4 = r.readInt(10, 120);
       k = undefined;
-      for (let j4 = 5; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 5);
       v = { round: f0, role: f1, centre: f2, radius_m: f3, hide_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -254,20 +224,14 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("hider");
-      }
       k = "hider";
+      if (s <= 1) throw absent(k);
       const f1 = r.readStr(9, 9);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, hider: f1 };
     } catch (e) {
       throw at(e, k);
@@ -312,14 +276,11 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("sound");
-      }
       k = "sound";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 7);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { sound: f0 };
     } catch (e) {
       throw at(e, k);
@@ -365,7 +326,8 @@ export const Role = {
 export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 export function Role$read(r: Reader): Role {
-  const b = r.readVariant();
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
   if (typeof b === "string") {
     switch (b) {
       case "Seeker":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, mapEntries, missing, readNamed, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -22,17 +22,11 @@ export function KickballBall$read(r: Reader): KickballBall {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("tick");
-      }
       k = "tick";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("pos");
-      }
       k = "pos";
+      if (s <= 1) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
@@ -44,11 +38,8 @@ export function KickballBall$read(r: Reader): KickballBall {
       }
       r.leave();
       const f1 = a2 as [number, number, number];
-      if (s <= 2) {
-        k = undefined;
-        throw missing("vel");
-      }
       k = "vel";
+      if (s <= 2) throw absent(k);
       const n4 = r.readArrayLen();
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
@@ -66,7 +57,7 @@ export function KickballBall$read(r: Reader): KickballBall {
         f3 = (r.tryNil() ? undefined : r.readInt(0, 255));
       }
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
       if (f3 !== undefined) o.touched_by = f3;
       v = o;
@@ -137,23 +128,14 @@ export function KickballGoal$read(r: Reader): KickballGoal {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("team");
-      }
       k = "team";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 1);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("scorer");
-      }
       k = "scorer";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("score");
-      }
       k = "score";
+      if (s <= 2) throw absent(k);
       const n1 = r.readArrayLen();
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
@@ -165,14 +147,11 @@ export function KickballGoal$read(r: Reader): KickballGoal {
       }
       r.leave();
       const f2 = a2 as [number, number];
-      if (s <= 3) {
-        k = undefined;
-        throw missing("kmh");
-      }
       k = "kmh";
+      if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(r.readInt(0, 2000), 10);
       k = undefined;
-      for (let j4 = 4; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 4);
       v = { team: f0, scorer: f1, score: f2, kmh: f3 };
     } catch (e) {
       throw at(e, k);
@@ -231,32 +210,20 @@ export function KickballKick$read(r: Reader): KickballKick {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("dir");
-      }
       k = "dir";
+      if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("loft");
-      }
       k = "loft";
+      if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(r.readInt(0, 1200), 1000);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("power");
-      }
       k = "power";
+      if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      if (s <= 3) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 4; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 4);
       v = { dir: f0, loft: f1, power: f2, t: f3 };
     } catch (e) {
       throw at(e, k);
@@ -305,14 +272,11 @@ export function KickballTeam$read(r: Reader): KickballTeam {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("team");
-      }
       k = "team";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 1);
       k = undefined;
-      for (let j1 = 1; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 1);
       v = { team: f0 };
     } catch (e) {
       throw at(e, k);

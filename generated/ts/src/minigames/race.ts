@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { at, atIndex, checkLen, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, missing, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, readList, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -20,26 +20,17 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("index");
-      }
       k = "index";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 63);
-      if (s <= 2) {
-        k = undefined;
-        throw missing("t");
-      }
       k = "t";
+      if (s <= 2) throw absent(k);
       const f2 = r.readInt(0, 9007199254740991);
       k = undefined;
-      for (let j1 = 3; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 3);
       v = { round: f0, index: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
@@ -90,19 +81,12 @@ export function RaceGhost$read(r: Reader): RaceGhost {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("course");
-      }
       k = "course";
+      if (s <= 0) throw absent(k);
       const f0 = r.readStr(1, 32);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("splits");
-      }
       k = "splits";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 64, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 64);
       const a2: number[] = [];
       let i3 = 0;
       try {
@@ -114,14 +98,11 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("path");
-      }
       k = "path";
+      if (s <= 2) throw absent(k);
       const f2 = r.readBin(0, 16384);
       k = undefined;
-      for (let j4 = 3; j4 < s; j4++) r.skipValue();
+      r.skipValues(s - 3);
       v = { course: f0, splits: f1, path: f2 };
     } catch (e) {
       throw at(e, k);
@@ -174,20 +155,14 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("path");
-      }
       k = "path";
+      if (s <= 1) throw absent(k);
       const f1 = r.readBin(1, 16384);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { round: f0, path: f1 };
     } catch (e) {
       throw at(e, k);
@@ -234,20 +209,14 @@ export function RacePenalty$read(r: Reader): RacePenalty {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("seconds");
-      }
       k = "seconds";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(1, 30);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("back_to");
-      }
       k = "back_to";
+      if (s <= 1) throw absent(k);
       const f1 = r.readInt(0, 255);
       k = undefined;
-      for (let j1 = 2; j1 < s; j1++) r.skipValue();
+      r.skipValues(s - 2);
       v = { seconds: f0, back_to: f1 };
     } catch (e) {
       throw at(e, k);
@@ -298,19 +267,12 @@ export function RaceStandings$read(r: Reader): RaceStandings {
   if (s >= 0) {
     let k: string | undefined;
     try {
-      if (s <= 0) {
-        k = undefined;
-        throw missing("round");
-      }
       k = "round";
+      if (s <= 0) throw absent(k);
       const f0 = r.readInt(0, 4294967295);
-      if (s <= 1) {
-        k = undefined;
-        throw missing("order");
-      }
       k = "order";
-      const n1 = r.readArrayLen();
-      checkLen(n1, 0, 16, "elements");
+      if (s <= 1) throw absent(k);
+      const n1 = readList(r, 0, 16);
       const a2: string[] = [];
       let i3 = 0;
       try {
@@ -322,13 +284,9 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       }
       r.leave();
       const f1 = a2;
-      if (s <= 2) {
-        k = undefined;
-        throw missing("gaps");
-      }
       k = "gaps";
-      const n4 = r.readArrayLen();
-      checkLen(n4, 0, 16, "elements");
+      if (s <= 2) throw absent(k);
+      const n4 = readList(r, 0, 16);
       const a5: number[] = [];
       let i6 = 0;
       try {
@@ -340,14 +298,11 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       }
       r.leave();
       const f2 = a5;
-      if (s <= 3) {
-        k = undefined;
-        throw missing("lap");
-      }
       k = "lap";
+      if (s <= 3) throw absent(k);
       const f3 = r.readInt(1, 10);
       k = undefined;
-      for (let j7 = 4; j7 < s; j7++) r.skipValue();
+      r.skipValues(s - 4);
       v = { round: f0, order: f1, gaps: f2, lap: f3 };
     } catch (e) {
       throw at(e, k);

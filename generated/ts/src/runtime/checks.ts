@@ -62,6 +62,14 @@ export function missing(name: string): TupletError {
   return new TupletError("missing_field", `missing field ${name}`).inField(name);
 }
 
+/**
+ * `missing_field` for a compact record's field, without a path: the generated reader's
+ * `catch` puts it at the field (`at(e, k)`), as `missing` would.
+ */
+export function absent(name: string): TupletError {
+  return new TupletError("missing_field", `missing field ${name}`);
+}
+
 /** `missing_field`: one element of an array spread over legacy keys is absent (path `p[1]`). */
 export function missingIndex(name: string, index: number): TupletError {
   return new TupletError("missing_field", `missing field ${name}[${index}]`).inIndex(index).inField(name);

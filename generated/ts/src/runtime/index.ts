@@ -7,7 +7,7 @@ export { Code, TupletError, formatPath, issueAt, toIssue, attempt } from "./erro
 export type { Issue, Result, Seg, KeySeg } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
 export type { Limits } from "./limits.js";
-export { Reader, isNamed, mapEntries } from "./reader.js";
+export { Reader, isNamed, mapEntries, readList, readMap } from "./reader.js";
 export type { Kind, Shape } from "./reader.js";
 export { Writer } from "./writer.js";
 export { quantize, quantizeF32, dequantize, dequantizeF32, wireBound, roundHalfAwayFromZero } from "./quant.js";
@@ -19,6 +19,7 @@ export {
   checkLen,
   wrongLength,
   missing,
+  absent,
   missingIndex,
   duplicate,
   unknownNumber,

@@ -8,6 +8,7 @@
  * Every method consumes one well-formed value and returns it, or throws a `TupletError`.
  */
 
+import { checkLen } from "./checks.js";
 import type { TupletError } from "./errors.js";
 import {
   declared,
@@ -107,11 +108,30 @@ export function mapEntries(s: Shape): number {
   return -s - 1;
 }
 
+/** Reads a list's header: `readArrayLen`, then its length checked against `min..=max` (`checkLen`). */
+export function readList(r: Reader, min: number, max: number): number {
+  const n = r.readArrayLen();
+  checkLen(n, min, max, "elements");
+  return n;
+}
+
+/** Reads a map's header: `readMapLen`, then its entry count checked against `min..=max` (`checkLen`). */
+export function readMap(r: Reader, min: number, max: number): number {
+  const n = r.readMapLen();
+  checkLen(n, min, max, "entries");
+  return n;
+}
+
 /** A bounded msgpack reader over one message. */
 export class Reader {
-  private buf: Uint8Array;
+  /**
+   * The message's bytes, and the position of the next value in them: public so that the
+   * generated code reads common ints in place (its inline fast paths fall back to `readInt`).
+   */
+  buf: Uint8Array;
+  /** See `buf`. */
+  pos = 0;
   private end: number;
-  private pos = 0;
   private elementsLeft: number;
   private depth = 0;
   private limits: Limits;
@@ -578,6 +598,11 @@ export class Reader {
     }
   }
 
+  /** Skips `n` values as `skipValue` does (none when `n <= 0`): a compact record's extra elements. */
+  skipValues(n: number): void {
+    for (let i = 0; i < n; i++) this.skipValue();
+  }
+
   // ---- internals -----------------------------------------------------------------------
 
   /**
@@ -756,7 +781,16 @@ export class Reader {
     return at;
   }
 
+  /** An array header at the cursor (`b` its marker); a fixarray that passes every check of `enter` in place. */
   private arrayHeader(b: number): number {
+    const f = b & 0x0f;
+    const p = this.pos;
+    if (b <= 0x9f && f < this.end - p && f <= this.elementsLeft && this.depth < this.limits.maxDepth) {
+      this.pos = p + 1;
+      this.elementsLeft -= f;
+      this.depth += 1;
+      return f;
+    }
     this.pos += 1;
     const n = b === 0xdc ? this.u16() : b === 0xdd ? this.u32() : b & 0x0f;
     this.enter(n, "elements");

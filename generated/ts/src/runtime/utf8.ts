@@ -90,6 +90,11 @@ type DecoderCtor = new (label: string, options: { fatal: boolean; ignoreBOM: boo
 
 let decoder: Decoder | undefined;
 
+/** Slots of the cache of short ASCII strings (a power of two). */
+const CACHE_SIZE = 512;
+/** Recently decoded short ASCII strings, by a hash of their bytes (a slot holds the last one). */
+const cache: string[] = /*@__PURE__*/ new Array<string>(CACHE_SIZE).fill("");
+
 /**
  * Decodes `len` bytes of `buf` at `at` as UTF-8, rejecting (with `invalid_utf8`) exactly what
  * Rust's `str::from_utf8` rejects: bad continuation bytes, overlong forms, surrogates, code
@@ -99,8 +104,23 @@ export function decodeUtf8(buf: Uint8Array, at: number, len: number): string {
   const end = at + len;
   if (len <= 16) {
     let any = 0;
-    for (let i = at; i < end; i++) any |= buf[i]!;
-    if (any < 0x80) return shortAscii(buf, at, len);
+    let h = len;
+    for (let i = at; i < end; i++) {
+      const c = buf[i]!;
+      any |= c;
+      h = (h * 31 + c) | 0;
+    }
+    if (any < 0x80) {
+      // Short ASCII strings repeat (names, ids, labels): a hit costs no allocation.
+      const slot = h & (CACHE_SIZE - 1);
+      const hit = cache[slot]!;
+      if (hit.length === len) {
+        let i = 0;
+        while (i < len && hit.charCodeAt(i) === buf[at + i]) i++;
+        if (i === len) return hit;
+      }
+      return (cache[slot] = shortAscii(buf, at, len));
+    }
   } else if (len <= 64) {
     let s = "";
     let i = at;
