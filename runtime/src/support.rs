@@ -130,6 +130,20 @@ pub fn report(path: &[Seg], issues: &mut Vec<Issue>, err: Error) {
     issues.push(issue);
 }
 
+/// As [`report`], for an issue found at `path` plus the step `seg` (the derived validators
+/// add a leaf's step only when it has an issue, instead of pushing it for every value).
+#[cold]
+#[inline(never)]
+pub fn report_at(path: &[Seg], issues: &mut Vec<Issue>, seg: Seg, err: Error) {
+    let mut issue = err.into_issue();
+    let mut full = Vec::with_capacity(path.len() + 1 + issue.path.0.len());
+    full.extend_from_slice(path);
+    full.push(seg);
+    full.append(&mut issue.path.0);
+    issue.path = Path(full);
+    issues.push(issue);
+}
+
 /// Adds two optional sizes (`None` is unbounded).
 pub const fn size_add(a: Option<usize>, b: Option<usize>) -> Option<usize> {
     match (a, b) {

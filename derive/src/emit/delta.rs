@@ -132,6 +132,54 @@ fn skip_unknown(known: u32) -> TokenStream {
     )
 }
 
+/// One field of a record's change mask, with the code both `Entity` and `Delta` emit for it.
+struct MaskField<'a> {
+    /// The field's mask bit, `(1u64 << b)`.
+    bit: TokenStream,
+    /// The field.
+    field: &'a tuplet_schema::ir::Field,
+    /// The Rust field name.
+    ident: syn::Ident,
+    /// Whether `self`'s value encodes as `base`'s.
+    eq: TokenStream,
+    /// Statements writing the change of `self`'s value from `base`'s.
+    write: TokenStream,
+    /// Statements reading a change into `held.<field>`.
+    apply: TokenStream,
+}
+
+/// The fields of `record`'s change mask in bit order (reserved slots keep their bit and
+/// are left out), compared with and written against `base`, applied to `held`.
+fn mask_fields<'a>(
+    record: &'a Record,
+    input: &syn::DeriveInput,
+    base: TokenStream,
+    held: TokenStream,
+) -> (Vec<MaskField<'a>>, u32) {
+    let slots = mask_slots(record);
+    let known = slots.len() as u32;
+    let fields = slots
+        .iter()
+        .filter_map(|&(b, slot)| {
+            let Slot::Field(field) = slot else {
+                return None;
+            };
+            let gen = gen_for(input, &field.name);
+            let ident = id(&field.name);
+            let (cur, other) = (quote!((&self.#ident)), quote!((&#base.#ident)));
+            Some(MaskField {
+                bit: bit(b),
+                eq: gen.wire_eq(&field.ty, &cur, &other),
+                write: write_change(&gen, &field.ty, &cur, &other),
+                apply: apply_change(&gen, &field.ty, &quote!(#held.#ident)),
+                field,
+                ident,
+            })
+        })
+        .collect();
+    (fields, known)
+}
+
 /// `impl Entity` for a record declared `entity(key = "...")`.
 pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
     let rt = rt();
@@ -153,25 +201,22 @@ pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
         quote!(#rt::write::uint(out, key as u64);)
     };
     let read_key = gen_for(input, key).decode(&TypeRef::Int(kt.clone()), Form::Compact);
-    let slots = mask_slots(record);
-    let known = slots.len() as u32;
+    let (fields, known) = mask_fields(record, input, quote!(base), quote!(self));
     let mut marks = Vec::new();
     let mut writes = Vec::new();
     let mut applies = Vec::new();
-    for (b, slot) in &slots {
-        let m = bit(*b);
-        let Slot::Field(f) = slot else {
-            continue;
-        };
-        let g = gen_for(input, &f.name);
-        let fi = id(&f.name);
+    for MaskField {
+        bit: m,
+        field: f,
+        eq,
+        write: w,
+        apply: a,
+        ..
+    } in &fields
+    {
         let name = &f.name;
-        let (cur, base) = (quote!((&self.#fi)), quote!((&base.#fi)));
-        let eq = g.wire_eq(&f.ty, &cur, &base);
         marks.push(quote!(if !(#eq) { mask |= #m; }));
-        let w = write_change(&g, &f.ty, &cur, &base);
         writes.push(quote!(if mask & #m != 0 { #w }));
-        let a = apply_change(&g, &f.ty, &quote!(self.#fi));
         applies.push(quote!(if mask & #m != 0 {
             let res: Result<(), #rt::Error> = (|| { #a Ok(()) })();
             res.map_err(|e| e.in_field(#name))?;
@@ -241,23 +286,21 @@ fn elem_type(path: &str) -> TokenStream {
 pub fn delta_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
     let rt = rt();
     let ident = &input.ident;
-    let slots = mask_slots(record);
-    let known = slots.len() as u32;
+    let (fields, known) = mask_fields(record, input, quote!(b), quote!(m));
     let mut changes = Vec::new();
     let mut sorts = Vec::new();
     let mut applies = Vec::new();
-    for (b, slot) in &slots {
-        let m = bit(*b);
-        let Slot::Field(f) = slot else {
-            continue;
-        };
-        let g = gen_for(input, &f.name);
-        let fi = id(&f.name);
+    for MaskField {
+        bit: m,
+        field: f,
+        ident: fi,
+        eq,
+        write: whole,
+        apply,
+        ..
+    } in &fields
+    {
         let name = &f.name;
-        let (cur, base) = (quote!((&self.#fi)), quote!((&b.#fi)));
-        let eq = g.wire_eq(&f.ty, &cur, &base);
-        let whole = write_change(&g, &f.ty, &cur, &base);
-        let apply = apply_change(&g, &f.ty, &quote!(m.#fi));
         let plain = quote!(if !(#eq) {
             #whole
             b.#fi = self.#fi.clone();

@@ -25,19 +25,19 @@ fn lit_i128(v: i128) -> TokenStream {
     quote!(#lit)
 }
 
-/// Statements that check `v` against the leaf's constraints, returning the first error
-/// with `?`; empty when it has none.
-pub fn check(leaf: Leaf, v: &TokenStream) -> TokenStream {
+/// The leaf's one check of `v` as a call returning `Result<_, Error>`; none when the leaf
+/// has no constraints.
+fn check_call(leaf: Leaf, v: &TokenStream) -> Option<TokenStream> {
     let rt = rt();
     match leaf {
         Leaf::Int(it) if it.needs_check() => {
             let (min, max) = it.bounds();
             let (min, max) = (lit_i128(min), lit_i128(max));
-            quote!(#rt::check_int(*#v as i128, #min, #max)?;)
+            Some(quote!(#rt::check_int(*#v as i128, #min, #max)))
         }
         Leaf::Float(ft) => match ft.quantized() {
             Some(Quantized { scale, qmin, qmax }) => {
-                quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)?;)
+                Some(quote!(#rt::quant::quantize(*#v as f64, #scale, #qmin, #qmax)))
             }
             None => {
                 let (min, max) = ft.value_bounds();
@@ -46,14 +46,23 @@ pub fn check(leaf: Leaf, v: &TokenStream) -> TokenStream {
                 } else {
                     quote!(check_f64)
                 };
-                quote!(#rt::#f(*#v, #min, #max)?;)
+                Some(quote!(#rt::#f(*#v, #min, #max)))
             }
         },
         Leaf::String(len) | Leaf::Bytes(len) if !len.is_unbounded() => {
             let (min, max) = len.bounds();
-            quote!(#rt::check_len(#v.len(), #min, #max, "bytes")?;)
+            Some(quote!(#rt::check_len(#v.len(), #min, #max, "bytes")))
         }
-        Leaf::Bool | Leaf::Int(_) | Leaf::String(_) | Leaf::Bytes(_) => TokenStream::new(),
+        Leaf::Bool | Leaf::Int(_) | Leaf::String(_) | Leaf::Bytes(_) => None,
+    }
+}
+
+/// Statements that check `v` against the leaf's constraints, returning the first error
+/// with `?`; empty when it has none.
+pub fn check(leaf: Leaf, v: &TokenStream) -> TokenStream {
+    match check_call(leaf, v) {
+        Some(call) => quote!(#call?;),
+        None => TokenStream::new(),
     }
 }
 
@@ -207,13 +216,20 @@ pub fn decode(leaf: Leaf, form: Form) -> TokenStream {
 /// Statements pushing the leaf's issue, if any, at `path`.
 pub fn validate(leaf: Leaf, v: &TokenStream) -> TokenStream {
     let rt = rt();
-    let check = check(leaf, v);
-    if check.is_empty() {
-        return check;
+    match check_call(leaf, v) {
+        Some(call) => quote!(if let Err(e) = #call { #rt::report(path, issues, e); }),
+        None => TokenStream::new(),
     }
-    quote!(if let Err(e) = (|| -> Result<(), #rt::Error> { #check Ok(()) })() {
-        #rt::report(path, issues, e);
-    })
+}
+
+/// As [`validate`], with the path step `seg` (a `Seg` expression) added to the issue's path
+/// only when there is one: no push and pop of the step per value.
+pub fn validate_under(leaf: Leaf, v: &TokenStream, seg: &TokenStream) -> TokenStream {
+    let rt = rt();
+    match check_call(leaf, v) {
+        Some(call) => quote!(if let Err(e) = #call { #rt::report_at(path, issues, #seg, e); }),
+        None => TokenStream::new(),
+    }
 }
 
 /// A bool expression: whether `a` and `b` encode identically.

@@ -291,12 +291,11 @@ pub fn validate(members: &[Member]) -> TokenStream {
     let rt = rt();
     let checks = members.iter().filter_map(|m| {
         let f = m.field()?;
-        let body = m.gen().validate(&f.ty, &m.access);
-        if body.is_empty() {
-            return None;
-        }
         let name = &f.name;
-        Some(quote!(path.push(#rt::Seg::Field(#name)); #body path.pop();))
+        let body = m
+            .gen()
+            .validate_under(&f.ty, &m.access, quote!(#rt::Seg::Field(#name)));
+        (!body.is_empty()).then_some(body)
     });
     quote!(#(#checks)*)
 }

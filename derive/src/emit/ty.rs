@@ -155,11 +155,8 @@ impl TyGen {
     pub fn validate(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
         let rt = rt();
         let nested = |inner: &TypeRef, seg: TokenStream| {
-            let body = self.validate(inner, &quote!(x));
-            if body.is_empty() {
-                return None;
-            }
-            Some(quote!(path.push(#seg); #body path.pop();))
+            let body = self.validate_under(inner, &quote!(x), seg);
+            (!body.is_empty()).then_some(body)
         };
         match ty.node() {
             Node::Named { path } => {
@@ -216,6 +213,31 @@ impl TyGen {
         }
     }
 
+    /// Statements pushing every issue of `v` (an `&T`) at `path` plus the step `seg` (a
+    /// `Seg` expression). A leaf, or an optional one, adds the step only to an issue
+    /// (`report_at`); other types push it around their checks.
+    pub fn validate_under(&self, ty: &TypeRef, v: &TokenStream, seg: TokenStream) -> TokenStream {
+        match ty.node() {
+            Node::Leaf(l) => leaf::validate_under(l, v, &seg),
+            Node::Option { inner } if inner.leaf().is_some() => {
+                let body = self.validate_under(inner, &quote!(x), seg);
+                if body.is_empty() {
+                    body
+                } else {
+                    quote!(if let Some(x) = #v { #body })
+                }
+            }
+            _ => {
+                let body = self.validate(ty, v);
+                if body.is_empty() {
+                    body
+                } else {
+                    quote!(path.push(#seg); #body path.pop();)
+                }
+            }
+        }
+    }
+
     /// A bool expression: whether `a` and `b` (both `&T`) encode identically.
     pub fn wire_eq(&self, ty: &TypeRef, a: &TokenStream, b: &TokenStream) -> TokenStream {
         match ty.node() {
@@ -224,14 +246,27 @@ impl TyGen {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
                 quote!(match (#a, #b) { (Some(x), Some(y)) => #inner, (None, None) => true, _ => false })
             }
+            // Plain loops, not `Iterator::all`: its closure would instantiate `all` and
+            // `try_fold` once per field.
             Node::Vec { inner, .. } | Node::Array { inner, .. } => {
                 let inner = self.wire_eq(inner, &quote!(x), &quote!(y));
-                quote!(#a.len() == #b.len() && #a.iter().zip(#b.iter()).all(|(x, y)| #inner))
+                quote!(#a.len() == #b.len() && {
+                    let mut eq = true;
+                    for (x, y) in #a.iter().zip(#b.iter()) {
+                        if !(#inner) { eq = false; break; }
+                    }
+                    eq
+                })
             }
             Node::Map { value, .. } => {
                 let inner = self.wire_eq(value, &quote!(x), &quote!(y));
-                quote!(#a.len() == #b.len()
-                    && #a.iter().zip(#b.iter()).all(|((ka, x), (kb, y))| ka == kb && #inner))
+                quote!(#a.len() == #b.len() && {
+                    let mut eq = true;
+                    for ((ka, x), (kb, y)) in #a.iter().zip(#b.iter()) {
+                        if !(ka == kb && #inner) { eq = false; break; }
+                    }
+                    eq
+                })
             }
             Node::Named { path } => {
                 let w = self.wire_of(path);
