@@ -19,7 +19,7 @@ use tuplet_schema::ir::{
 use tuplet_schema::plan::Legacy;
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
-use super::{to_json, Emitter};
+use super::common::{to_json, Emitter};
 
 /// The JSON Schema emitter.
 pub struct JsonSchema;

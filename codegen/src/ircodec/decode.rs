@@ -12,8 +12,9 @@ use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{EnumForm, EnumPlan, Form, Node, RecordPlan, TAG_MAX, VARIANT_NAME_MAX};
 use tuplet_schema::ResolvedSchema;
 
-use super::intern;
+use super::common::intern;
 use super::leaf::{self, KeyOrd};
+use super::lookup::message_with_id;
 
 /// Decodes one whole message payload (either shape) of the message at `path`; bytes left
 /// over are `trailing_bytes`.
@@ -43,7 +44,7 @@ pub fn decode_envelope(
 ) -> Result<(String, Value), Error> {
     let mut r = Reader::new(bytes);
     let id = r.read_u64(0, TAG_MAX)? as u32;
-    let Some(path) = super::message_with_id(schema, dir, id) else {
+    let Some(path) = message_with_id(schema, dir, id) else {
         return Err(rt::unknown_id(id));
     };
     let v = Dec { schema }.named(&path, &mut r)?;

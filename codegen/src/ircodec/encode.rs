@@ -15,11 +15,11 @@ use tuplet::__private_0_1 as rt;
 use tuplet::wire::write;
 use tuplet::Error;
 use tuplet_schema::ir::{Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Node, RecordPlan, TAG_MAX};
+use tuplet_schema::plan::{Form as Shape, Node, RecordPlan, TAG_MAX};
 use tuplet_schema::ResolvedSchema;
 
+use super::common::{intern, json_type, unhex};
 use super::leaf::{self, json_int, write_i128};
-use super::{intern, json_type, unhex, Shape};
 
 /// Encodes the natural value `value` of the message at `path` in `shape`, with every check
 /// of the derived encoder.

@@ -11,7 +11,7 @@ use tuplet::{Error, SampleMode, SampleRng};
 use tuplet_schema::ir::{FloatType, IntType, TypeRef};
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
-use super::{hex, unhex};
+use super::common::{hex, unhex};
 
 /// Writes the natural value `v` of `leaf` in `shape`; `checked` applies every check of the
 /// derived encoder, else whatever the JSON says is written. `Ok(Err(expected))` when `v` is

@@ -9,9 +9,9 @@ use tuplet_schema::delta::{change_of, mask_slots, Change};
 use tuplet_schema::ir::{Record, Slot, TypeRef};
 use tuplet_schema::plan::Quantized;
 
+use super::common::{field_span, slot_name, struct_fields};
 use super::record::{self, Member};
 use super::ty::{at, rt, Form, TyGen};
-use super::{field_span, slot_name, struct_fields};
 
 fn bit(b: u32) -> TokenStream {
     quote!((1u64 << #b))

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use tuplet_schema::ir::{Enum, Variant, VariantFields};
 use tuplet_schema::plan::{EnumForm, EnumPlan, TAG_MAX, VARIANT_NAME_MAX};
 
-use super::field_span;
+use super::common::field_span;
 use super::record::{self, Member};
 use super::slice::{compact_pair, Bound};
 use super::ty::{rt, Form, TyGen};

@@ -13,7 +13,7 @@ use quote::quote;
 use tuplet_schema::ir::IntType;
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
-use super::rt;
+use super::common::rt;
 
 fn int_prim(it: &IntType) -> TokenStream {
     let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());

@@ -1,6 +1,7 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
 //! runtime's traits. Every path goes through `::tuplet::__private_0_1`.
 
+mod common;
 mod delta;
 mod dispatch;
 mod enums;
@@ -12,15 +13,10 @@ mod ty;
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::spanned::Spanned;
 use tuplet_schema::ir::{Dir, Item, ItemKind, Record, Slot};
 
+use common::{field_span, rt, slot_name, struct_fields};
 use record::Member;
-
-/// The private runtime module every emitted path goes through.
-pub fn rt() -> TokenStream {
-    quote!(::tuplet::__private_0_1)
-}
 
 /// The impls for one parsed, checked item.
 pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
@@ -44,28 +40,6 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
         ItemKind::Enum(e) => enums::emit(e, input, &ir),
         ItemKind::Flags(f) => flags::emit(f, input, &ir),
         ItemKind::Dispatch(d) => dispatch::emit(d, input),
-    }
-}
-
-/// The span of a named field's type in a list of syn fields (call site when not found).
-pub fn field_span(fields: &syn::Fields, name: &str) -> Span {
-    fields
-        .iter()
-        .find(|f| f.ident.as_ref().is_some_and(|i| i == name))
-        .map_or_else(Span::call_site, |f| f.ty.span())
-}
-
-fn struct_fields(input: &syn::DeriveInput) -> Option<&syn::Fields> {
-    match &input.data {
-        syn::Data::Struct(s) => Some(&s.fields),
-        _ => None,
-    }
-}
-
-fn slot_name(slot: &Slot) -> &str {
-    match slot {
-        Slot::Field(f) => &f.name,
-        Slot::Reserved(r) => &r.ident,
     }
 }
 

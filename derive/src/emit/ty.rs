@@ -13,8 +13,8 @@ use tuplet_schema::ir::TypeRef;
 pub use tuplet_schema::plan::Form;
 use tuplet_schema::plan::Node;
 
+pub use super::common::rt;
 use super::leaf;
-pub use super::rt;
 
 /// Emits code for values of one type; `span` points errors about the type at the field.
 pub struct TyGen {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::args::Args;
 use crate::bot::Totals;
-use crate::Args;
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {

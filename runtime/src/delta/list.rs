@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use super::{no_baseline, Entity};
+use super::entity::{no_baseline, Entity};
 use crate::error::Error;
 use crate::support::duplicate;
 use crate::wire::{write, Kind, Reader};

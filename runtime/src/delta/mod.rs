@@ -29,35 +29,15 @@
 //! snapshot) plus the ticks between the request and the keyframe's arrival, about one round
 //! trip, during which the client shows its last good state.
 
+mod entity;
 pub(crate) mod list;
 
 use crate::codec::{same_issue, validate, Message};
-use crate::error::{Code, Error};
+use crate::error::Error;
 use crate::wire::Reader;
 
+pub use entity::{no_baseline, Entity};
 pub use list::{apply_entities, encode_entities, sort_entities, EntityProbe};
-
-/// A record sent as changes against a baseline, identified by an int key field
-/// (`#[tuplet(entity(key = "id"))]`). Implemented by the derive.
-pub trait Entity: crate::Wire + Clone {
-    /// The key field's type.
-    type Key: Copy + Ord + std::fmt::Display;
-    /// The key field's name, for paths.
-    const KEY: &'static str;
-
-    /// This entity's key.
-    fn key(&self) -> Self::Key;
-    /// Writes a key as a msgpack int.
-    fn write_key(key: Self::Key, out: &mut Vec<u8>);
-    /// Reads a key, checked against the key field's range.
-    fn read_key(r: &mut Reader<'_>) -> Result<Self::Key, Error>;
-    /// Writes the changed-field mask and the changed fields of `self` against `base` (same
-    /// key) and returns how many msgpack values it wrote (the mask plus one per field), or
-    /// writes nothing and returns 0 when every field is wire-equal.
-    fn encode_changes(&self, base: &Self, out: &mut Vec<u8>) -> Result<u32, Error>;
-    /// Reads the values announced by `mask` (nonzero) and applies them to `self`.
-    fn apply_changes(&mut self, mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
-}
 
 /// A message declared `#[tuplet(delta)]`: encoded against a per-client baseline, applied to
 /// a client's mirror. Implemented by the derive; [`Tracker`] and [`Mirror`] are the
@@ -227,13 +207,6 @@ impl<M: Delta> Mirror<M> {
 /// The number after `seq`: every message sent counts, 0..=127 (one msgpack byte), wrapping.
 fn next_seq(seq: u8) -> u8 {
     (seq + 1) & 0x7f
-}
-
-/// A delta refers to state the receiver does not hold: `what` names it (`entity 7`, `the
-/// previous message`).
-#[cold]
-pub fn no_baseline(what: impl std::fmt::Display) -> Error {
-    Error::new(Code::NoBaseline, format!("no baseline for {what}"))
 }
 
 /// The wire int of a quantized field after a difference: the baseline's wire int (of the

@@ -6,10 +6,10 @@ use syn::{Data, DataEnum, DeriveInput, Expr, Fields, Lit, UnOp};
 use super::attr::{self, Container};
 use super::constrain;
 use super::ctxt::Ctxt;
+use super::derive::Derive;
 use super::spans::{FieldSpans, ItemSpans, VariantSpans};
 use super::symbol;
 use super::ty::{self, describe};
-use super::Derive;
 use crate::ir::{
     Accept, Dispatch, DispatchVariant, Enum, Field, Flag, Flags, IntPrim, Item, ItemKind, Message,
     Record, Reserved, Slot, TypeRef, Variant, VariantFields,

@@ -2,14 +2,15 @@
 //! per-item IR, checked. ATTRIBUTES.md documents every key; errors point at the offending
 //! key (or type) and list the valid keys for unknown ones.
 //!
-//! Laid out as serde_derive's internals: keywords in `symbol`, key parsers in `attr`,
-//! types in `ty` (the per-kind code of leaves in `leaf`), items in `item`, error collection in `ctxt`, and the cross-field
-//! checks in `check`.
+//! Laid out as serde_derive's internals: the derives in `derive`, keywords in `symbol`, key
+//! parsers in `attr`, types in `ty` (the per-kind code of leaves in `leaf`), items in `item`,
+//! error collection in `ctxt`, and the cross-field checks in `check`.
 
 pub(crate) mod attr;
 mod check;
 pub(crate) mod constrain;
 pub(crate) mod ctxt;
+mod derive;
 pub(crate) mod item;
 mod leaf;
 pub(crate) mod lit;
@@ -21,20 +22,7 @@ use proc_macro2::TokenStream;
 
 use crate::ir::Item;
 
-/// Which derive is reading the item; it decides the valid container keys and the shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Derive {
-    /// `#[derive(tuplet::Message)]` on a struct with named fields.
-    Message,
-    /// `#[derive(tuplet::Record)]` on a struct with named fields.
-    Record,
-    /// `#[derive(tuplet::Enum)]` on an enum (unit, or with data).
-    Enum,
-    /// `#[derive(tuplet::Flags)]` on a struct of `bool` fields.
-    Flags,
-    /// `#[derive(tuplet::Dispatch)]` on an enum of newtype variants holding messages.
-    Dispatch,
-}
+pub use derive::Derive;
 
 /// Parses and checks one item. On failure every error found is reported, each at its own
 /// span, combined into one `syn::Error`.

@@ -19,64 +19,35 @@
 //! message of that direction is in one.
 
 mod error;
+mod loaded;
 mod modules;
 mod resolve;
 mod sources;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use error::{LoadError, LoadErrors};
+pub use loaded::{Loaded, LoadedItem};
 pub use sources::SourceTree;
 
-use crate::grammar::{parse_item, Derive};
-use crate::ir::Item;
+use crate::grammar::parse_item;
 use crate::resolved::ResolvedSchema;
 use modules::Walk;
 use sources::{Disk, Files};
-
-/// One tuplet item as the loader parsed it: the per-item IR and where it is written.
-#[derive(Debug, Clone)]
-pub struct LoadedItem {
-    /// The canonical path (`crate::player::PlayerMove`).
-    pub path: String,
-    /// The derive on it.
-    pub derive: Derive,
-    /// Its file, as reached from the crate directory given to the loader.
-    pub file: PathBuf,
-    /// Line of its identifier, 1-based.
-    pub line: usize,
-    /// Column of its identifier, 1-based.
-    pub col: usize,
-    /// The per-item IR, type references as written: what the derive emits as `Wire::IR`.
-    pub item: Item,
-    /// Index into the walk's items.
-    index: usize,
-}
-
-impl LoadedItem {
-    fn relative_file(&self, crate_dir: &Path) -> String {
-        let rel = self.file.strip_prefix(crate_dir).unwrap_or(&self.file);
-        rel.components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-}
-
-/// A crate read and parsed item by item, before resolution.
-pub struct Loaded {
-    /// The crate directory given to the loader.
-    pub crate_dir: PathBuf,
-    /// Every tuplet item by canonical path.
-    pub items: BTreeMap<String, LoadedItem>,
-    walk: Walk,
-}
 
 impl Loaded {
     /// Resolves references and runs the cross-item checks.
     pub fn resolve(&self) -> Result<ResolvedSchema, LoadErrors> {
         resolve::resolve(self).map_err(|e| LoadErrors(e).sorted())
+    }
+}
+
+impl SourceTree {
+    /// Loads the crate rooted at `src/lib.rs` into the resolved IR, as [`load`] does from
+    /// disk.
+    pub fn load(&self) -> Result<ResolvedSchema, LoadErrors> {
+        load_with(self, Path::new(""), Path::new("src/lib.rs"))
     }
 }
 

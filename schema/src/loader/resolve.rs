@@ -10,8 +10,8 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 
 use super::error::LoadError;
+use super::loaded::{Loaded, LoadedItem};
 use super::modules::{Def, Walk};
-use super::{Loaded, LoadedItem};
 use crate::ir::{Dir, Field, Item, ItemKind, Record, Slot, TypeRef, VariantFields};
 use crate::resolved::{Kind, ResolvedItem, ResolvedSchema};
 

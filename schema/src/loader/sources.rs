@@ -6,8 +6,7 @@ use std::rc::Rc;
 
 use syn::Item;
 
-use super::error::{LoadError, LoadErrors};
-use crate::resolved::ResolvedSchema;
+use super::error::LoadError;
 
 /// The file access the module walk needs.
 pub(crate) trait Files {
@@ -68,12 +67,6 @@ impl SourceTree {
         let path = normal(path.as_ref());
         let parsed = parse(&path, text);
         self.files.insert(path, Rc::new(parsed));
-    }
-
-    /// Loads the crate rooted at `src/lib.rs` into the resolved IR, as [`load`](super::load)
-    /// does from disk.
-    pub fn load(&self) -> Result<ResolvedSchema, LoadErrors> {
-        super::load_with(self, Path::new(""), Path::new("src/lib.rs"))
     }
 }
 

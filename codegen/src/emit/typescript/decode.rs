@@ -8,10 +8,11 @@
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Node, VARIANT_NAME_MAX};
 
+use super::common::{enum_num, is_option, lit, Out, MAX_SAFE};
+use super::generator::Gen;
 use super::leaf;
 use super::table::{record_table, variant_table};
 use super::types::{is_tuple, ts_type};
-use super::{enum_num, is_option, lit, Gen, Out, MAX_SAFE};
 
 /// Which shape the enclosing record is read in (quantized floats differ).
 pub use tuplet_schema::plan::Form;

@@ -8,8 +8,10 @@ use tuplet_schema::delta::{change_of, mask_slots, Change};
 use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef};
 use tuplet_schema::plan::{Form, Quantized};
 
+use super::common::{int_lit, lit, num, Out};
+use super::generator::Gen;
 use super::types::ts_type;
-use super::{decode, encode, int_lit, lit, num, Gen, Out};
+use super::{decode, encode};
 
 /// `(mode, scale, min, max)` of a number that travels as a difference: mode 0 an int, 1 a
 /// quantized f64, 2 a quantized f32.

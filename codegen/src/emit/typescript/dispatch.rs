@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use tuplet_schema::ir::{Dir, ItemKind};
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
-use super::{doc, header, lit, Names};
+use super::common::{doc, header, lit};
+use super::names::Names;
 
 /// `src/c2s.ts`, `src/s2c.ts` and `src/index.ts`.
 pub fn files(

@@ -8,8 +8,10 @@
 
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
+use super::common::{enum_num, enum_wide, lit, Out, MAX_SAFE};
 use super::decode::known_bits;
-use super::{enum_num, enum_wide, leaf, lit, table, Gen, Out, MAX_SAFE};
+use super::generator::Gen;
+use super::{leaf, table};
 use tuplet_schema::plan::{Node, RecordPlan};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).

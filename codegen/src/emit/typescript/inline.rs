@@ -12,7 +12,8 @@ use std::collections::BTreeSet;
 use tuplet_schema::ir::{ItemKind, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
-use super::{Gen, Out};
+use super::common::Out;
+use super::generator::Gen;
 
 /// The fewest elements a list, array or map may hold for its element types to be hot.
 const LONG: u32 = 50;

@@ -6,7 +6,8 @@
 
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
-use super::{int_lit, num, Gen, Out};
+use super::common::{int_lit, num, Out};
+use super::generator::Gen;
 
 /// The TS type of a value.
 pub fn ts_type(leaf: Leaf) -> String {

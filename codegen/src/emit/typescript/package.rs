@@ -3,7 +3,7 @@
 //! hand-written files of `codegen/ts-runtime/` (the wire runtime, value helpers, the codec
 //! constant, the dispatcher), each under `src/runtime/` with a header.
 
-use super::header;
+use super::common::header;
 
 /// The runtime files: name under `src/runtime/`, the source path it is copied from, text.
 const RUNTIME: &[(&str, &str, &str)] = &[

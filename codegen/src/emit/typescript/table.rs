@@ -10,8 +10,9 @@
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Node};
 
+use super::common::lit;
+use super::generator::Gen;
 use super::leaf;
-use super::{lit, Gen};
 
 /// `, min, max` of a bounded length, nothing for an unbounded one.
 fn bounded(len: &Len) -> String {

@@ -6,8 +6,9 @@ use tuplet_schema::ir::{Enum, Flags, IntPrim, ItemKind, Slot, TypeRef, VariantFi
 use tuplet_schema::plan::Node;
 use tuplet_schema::ResolvedItem;
 
+use super::common::{doc, enum_num, lit};
+use super::generator::Gen;
 use super::leaf;
-use super::{doc, enum_num, lit, Gen};
 
 /// The TS type of a value of `t`.
 pub fn ts_type(g: &mut Gen, t: &TypeRef) -> String {

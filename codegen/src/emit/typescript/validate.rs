@@ -6,8 +6,9 @@
 
 use tuplet_schema::ir::{Enum, Flags};
 
+use super::common::Out;
+use super::generator::Gen;
 use super::table::record_table;
-use super::{Gen, Out};
 
 fn head(g: &mut Gen, ident: &str) -> Out {
     let seg = g.rt_type("Seg");

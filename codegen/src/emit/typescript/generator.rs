@@ -1,0 +1,140 @@
+//! [`Gen`], the generator of one schema module: what it imports and its local names.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tuplet_schema::{ResolvedItem, ResolvedSchema};
+
+use super::common::{lit, relative};
+use super::names::Names;
+
+/// The generator of one module: the schema, the module, its imports and a name counter.
+pub struct Gen<'a> {
+    /// The whole schema, to resolve references.
+    pub schema: &'a ResolvedSchema,
+    /// The TypeScript names of items and modules.
+    pub names: &'a Names,
+    /// The module being generated (`crate::player`).
+    pub module: &'a str,
+    /// Imports from other modules: module file -> (name, type only).
+    imports: BTreeMap<String, BTreeSet<(String, bool)>>,
+    /// Names imported from the runtime.
+    runtime: BTreeSet<(String, bool)>,
+    counter: usize,
+    /// The items whose compact read gets inline fast paths (`inline::hot_items`).
+    pub(super) hot_items: std::rc::Rc<BTreeSet<String>>,
+    /// Whether the item being generated is one of them.
+    pub hot: bool,
+}
+
+impl<'a> Gen<'a> {
+    /// A generator for `module`.
+    pub fn new(
+        schema: &'a ResolvedSchema,
+        names: &'a Names,
+        module: &'a str,
+        hot_items: std::rc::Rc<BTreeSet<String>>,
+    ) -> Gen<'a> {
+        Gen {
+            schema,
+            names,
+            module,
+            imports: BTreeMap::new(),
+            runtime: BTreeSet::new(),
+            counter: 0,
+            hot_items,
+            hot: false,
+        }
+    }
+
+    /// A fresh local name (`a3`).
+    pub fn fresh(&mut self, base: &str) -> String {
+        self.counter += 1;
+        format!("{base}{}", self.counter)
+    }
+
+    /// Restarts local numbering (per function).
+    pub fn reset(&mut self) {
+        self.counter = 0;
+    }
+
+    /// A runtime value, imported.
+    pub fn rt(&mut self, name: &str) -> String {
+        self.runtime.insert((name.to_string(), false));
+        name.to_string()
+    }
+
+    /// A runtime type, imported with `import type`.
+    pub fn rt_type(&mut self, name: &str) -> String {
+        self.runtime.insert((name.to_string(), true));
+        name.to_string()
+    }
+
+    /// The referenced item.
+    pub fn item_at(&self, path: &str) -> &'a ResolvedItem {
+        self.schema
+            .get(path)
+            .unwrap_or_else(|| panic!("the resolved IR names `{path}`"))
+    }
+
+    fn import(&mut self, path: &str, name: String, ty: bool) -> String {
+        let item = self.item_at(path);
+        if item.module != self.module {
+            self.imports
+                .entry(self.names.file(&item.module))
+                .or_default()
+                .insert((name.clone(), ty));
+        }
+        name
+    }
+
+    /// The TS type of the item at `path` (imported as a type).
+    pub fn type_ref(&mut self, path: &str) -> String {
+        let ident = self.names.item(path).to_string();
+        self.import(path, ident, true)
+    }
+
+    /// One generated function of the item at `path` (`X$read`), imported.
+    pub fn fn_ref(&mut self, path: &str, suffix: &str) -> String {
+        let name = format!("{}${suffix}", self.names.item(path));
+        self.import(path, name, false)
+    }
+
+    /// The import lines.
+    pub fn imports(&self) -> String {
+        let me = self.names.file(self.module);
+        let mut out = String::new();
+        let mut line = |names: &BTreeSet<(String, bool)>, from: String| {
+            let types: Vec<&str> = names
+                .iter()
+                .filter(|(_, t)| *t)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let values: Vec<&str> = names
+                .iter()
+                .filter(|(n, t)| !*t && !names.contains(&(n.clone(), true)))
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if !types.is_empty() {
+                out.push_str(&format!(
+                    "import type {{ {} }} from {};\n",
+                    types.join(", "),
+                    lit(&from)
+                ));
+            }
+            if !values.is_empty() {
+                out.push_str(&format!(
+                    "import {{ {} }} from {};\n",
+                    values.join(", "),
+                    lit(&from)
+                ));
+            }
+        };
+        if !self.runtime.is_empty() {
+            line(&self.runtime, relative(&me, "runtime/support"));
+        }
+        for (file, names) in &self.imports {
+            line(names, relative(&me, file));
+        }
+        out
+    }
+}
