@@ -1,6 +1,6 @@
 //! Derive macros for tuplet. Parsing and checks live in `tuplet-schema`; this crate only
 //! turns the IR into Rust. A broken item gives its errors plus stub impls
-//! ([`fallback`]), so the user sees the real error, not a cascade of missing impls.
+//! (the `fallback` module), so the user sees the real error, not a cascade of missing impls.
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};

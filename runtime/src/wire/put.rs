@@ -1,4 +1,4 @@
-//! The slice writer: the same encodings as [`write`](super::write), written at a position of
+//! The slice writer: the same encodings as [`write`](mod@super::write), written at a position of
 //! a pre-sized byte slice and returning the position after the value.
 //!
 //! A record whose compact encoding has a largest size (`Wire::MAX_SIZE`) is encoded through
@@ -10,7 +10,7 @@
 //! [`SLACK`] bytes beyond the largest encoding; the next value overwrites the rest.
 //!
 //! Indexing is checked: a slice too short for a write is a bug in a `MAX_SIZE` and panics
-//! rather than writing out of bounds. The tests compare every boundary with [`write`]
+//! rather than writing out of bounds. The tests compare every boundary with [`write`](mod@super::write)
 //! (`runtime/tests/writer.rs`).
 
 use super::write;
