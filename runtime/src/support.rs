@@ -123,11 +123,7 @@ pub fn not_one_key(n: u32) -> Error {
 /// Records a failed check as an issue at `path` (plus the error's own inner path).
 #[cold]
 pub fn report(path: &[Seg], issues: &mut Vec<Issue>, err: Error) {
-    let mut issue = err.into_issue();
-    let mut full = path.to_vec();
-    full.append(&mut issue.path.0);
-    issue.path = Path(full);
-    issues.push(issue);
+    push_issue(path, None, issues, err);
 }
 
 /// As [`report`], for an issue found at `path` plus the step `seg` (the derived validators
@@ -135,10 +131,15 @@ pub fn report(path: &[Seg], issues: &mut Vec<Issue>, err: Error) {
 #[cold]
 #[inline(never)]
 pub fn report_at(path: &[Seg], issues: &mut Vec<Issue>, seg: Seg, err: Error) {
+    push_issue(path, Some(seg), issues, err);
+}
+
+/// The issue of `err` at `path`, then `seg` if any, then the error's own inner path.
+fn push_issue(path: &[Seg], seg: Option<Seg>, issues: &mut Vec<Issue>, err: Error) {
     let mut issue = err.into_issue();
     let mut full = Vec::with_capacity(path.len() + 1 + issue.path.0.len());
     full.extend_from_slice(path);
-    full.push(seg);
+    full.extend(seg);
     full.append(&mut issue.path.0);
     issue.path = Path(full);
     issues.push(issue);
