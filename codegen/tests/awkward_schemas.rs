@@ -111,7 +111,7 @@ pub struct Ping {
         "c2s",
         "ping",
         r#"{ r: { a: 1 }, w: { b: 2 }, i: { c: 3 }, m: { d: 4 }, o: "B", p: { e: 5 }, by: new Map([["k", 6]]) }"#,
-    ) + "if (typeof pkg.Reader !== \"function\" || pkg.Object_.B !== 2) throw new Error(\"names\");\n";
+    ) + "if (typeof pkg.newReader !== \"function\" || pkg.Object_.B !== 2) throw new Error(\"names\");\n";
     ok(&[("lib.rs", lib)], &script);
 }
 

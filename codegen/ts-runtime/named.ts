@@ -9,7 +9,7 @@
  */
 
 import { duplicate, missing, missingIndex } from "./checks.js";
-import type { Reader } from "./reader.js";
+import { readStr, skipValue, type Reader } from "./reader.js";
 import { kOpt, readNode, type TFields, type TNode } from "./table.js";
 import { at } from "./values.js";
 
@@ -65,10 +65,10 @@ export function readNamed(r: Reader, n: number, fields: TFields, kind?: string):
     for (let j = 0; j < n; j++) {
       k = undefined;
       ix = -1;
-      const key = r.readStr(0, 4294967295);
+      const key = readStr(r, 0, 4294967295);
       const hit = table.get(key);
       if (hit === undefined) {
-        r.skipValue();
+        skipValue(r);
         continue;
       }
       const [i, e] = hit;

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -15,7 +15,7 @@ export interface AchievementList {
 }
 
 export function AchievementList$read(r: Reader): AchievementList {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AchievementList;
   if (s >= 0) {
     let k: string | undefined;
@@ -25,17 +25,17 @@ export function AchievementList$read(r: Reader): AchievementList {
       const n1 = readMap(r, 0, 256);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 9007199254740991);
+          x5 = readInt(r, 0, 9007199254740991);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = "locked";
       if (s <= 1) throw absent(k);
@@ -44,18 +44,18 @@ export function AchievementList$read(r: Reader): AchievementList {
       let i8 = 0;
       try {
         for (; i8 < n6; i8++) {
-          a7.push(r.readStr(1, 32));
+          a7.push(readStr(r, 1, 32));
         }
       } catch (e) {
         throw atIndex(e, i8);
       }
-      r.leave();
+      leave(r);
       const f1 = a7;
       k = "points";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
+      const f2 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { unlocked: f0, locked: f1, points: f2 };
     } catch (e) {
       throw at(e, k);
@@ -64,7 +64,7 @@ export function AchievementList$read(r: Reader): AchievementList {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementList$t) as AchievementList;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -106,16 +106,16 @@ export interface AchievementListOpen {
 }
 
 export function AchievementListOpen$read(r: Reader): AchievementListOpen {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AchievementListOpen;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "locked";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { locked: f0 };
     } catch (e) {
       throw at(e, k);
@@ -124,7 +124,7 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementListOpen$t) as AchievementListOpen;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -153,7 +153,7 @@ export interface AchievementProgress {
 }
 
 export function AchievementProgress$read(r: Reader): AchievementProgress {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AchievementProgress;
   if (s >= 0) {
     let k: string | undefined;
@@ -163,30 +163,30 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
       const n1 = readMap(r, 0, 128);
       const m2 = new Map<string, [number, number]>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: [number, number];
         try {
-          const n6 = r.readArrayLen();
+          const n6 = readArrayLen(r);
           if (n6 !== 2) throw wrongLength(n6, 2);
           let i8 = 0;
           let a7: number[];
           try {
-            a7 = [r.readInt(0, 4294967295), (i8 = 1, r.readInt(0, 4294967295))];
+            a7 = [readInt(r, 0, 4294967295), (i8 = 1, readInt(r, 0, 4294967295))];
           } catch (e) {
             throw atIndex(e, i8);
           }
-          r.leave();
+          leave(r);
           x5 = a7 as [number, number];
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { counters: f0 };
     } catch (e) {
       throw at(e, k);
@@ -195,7 +195,7 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementProgress$t) as AchievementProgress;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -233,7 +233,7 @@ export interface AchievementShowcase {
 }
 
 export function AchievementShowcase$read(r: Reader): AchievementShowcase {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AchievementShowcase;
   if (s >= 0) {
     let k: string | undefined;
@@ -245,15 +245,15 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 32));
+          a2.push(readStr(r, 1, 32));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -262,7 +262,7 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementShowcase$t) as AchievementShowcase;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -301,25 +301,25 @@ export interface AchievementUnlocked {
 }
 
 export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AchievementUnlocked;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "tier";
       if (s <= 1) throw absent(k);
       const f1 = Tier$read(r);
       k = "rarity";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "points";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 65535);
+      const f3 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { key: f0, tier: f1, rarity: f2, points: f3 };
     } catch (e) {
       throw at(e, k);
@@ -328,7 +328,7 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementUnlocked$t) as AchievementUnlocked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -372,7 +372,7 @@ export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 export function Tier$read(r: Reader): Tier {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Bronze":

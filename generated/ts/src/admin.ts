@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, missing, notOneKey, readMap, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readBool, readF64, readInt, readMap, readNamed, readShape, readStr, skipValue, skipValues, sorted, tryNil, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,22 +17,22 @@ export interface AdminAct {
 }
 
 export function AdminAct$read(r: Reader): AdminAct {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminAct;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "target";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "action";
       if (s <= 1) throw absent(k);
       const f1 = AdminAction$read(r);
       k = "note";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 500);
+      const f2 = readStr(r, 0, 500);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { target: f0, action: f1, note: f2 };
     } catch (e) {
       throw at(e, k);
@@ -41,7 +41,7 @@ export function AdminAct$read(r: Reader): AdminAct {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminAct$t) as AdminAct;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -89,14 +89,14 @@ export type AdminAction =
   | { kind: "Grant"; value: number };
 
 export function AdminAction$read(r: Reader): AdminAction {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminAction;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Kick" };
         break;
       }
@@ -106,13 +106,13 @@ export function AdminAction$read(r: Reader): AdminAction {
           let f0: number | undefined;
           if (s - 1 > 0) {
             k = "hours";
-            f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+            f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
           }
           k = "reason";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readStr(1, 200);
+          const f1 = readStr(r, 1, 200);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
           if (f0 !== undefined) o.hours = f0;
           v = o;
@@ -124,24 +124,24 @@ export function AdminAction$read(r: Reader): AdminAction {
       case 3: {
         if (s < 2) throw missing("0");
         const x = WorldPos$read(r);
-        r.skipValues(s - 2);
+        skipValues(r, s - 2);
         v = { kind: "Summon", value: x };
         break;
       }
       case 4: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Freeze" };
         break;
       }
       case 5: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "ResetPosition" };
         break;
       }
       case 6: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(-2147483648, 2147483647);
-        r.skipValues(s - 2);
+        const x = readInt(r, -2147483648, 2147483647);
+        skipValues(r, s - 2);
         v = { kind: "Grant", value: x };
         break;
       }
@@ -151,28 +151,28 @@ export function AdminAction$read(r: Reader): AdminAction {
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Kick": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Kick" };
         break;
       }
       case "Ban": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             let f0: number | undefined;
             if (t > 0) {
               k = "hours";
-              f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+              f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
             }
             k = "reason";
             if (t <= 1) throw absent(k);
-            const f1 = r.readStr(1, 200);
+            const f1 = readStr(r, 1, 200);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
             if (f0 !== undefined) o.hours = f0;
             v = o;
@@ -183,7 +183,7 @@ export function AdminAction$read(r: Reader): AdminAction {
           const m = mapEntries(t);
           v = readNamed(r, m, AdminAction$t2, "Ban") as Extract<AdminAction, { kind: "Ban" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Summon": {
@@ -191,24 +191,24 @@ export function AdminAction$read(r: Reader): AdminAction {
         break;
       }
       case "Freeze": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Freeze" };
         break;
       }
       case "ResetPosition": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "ResetPosition" };
         break;
       }
       case "Grant": {
-        v = { kind: "Grant", value: r.readInt(-2147483648, 2147483647) };
+        v = { kind: "Grant", value: readInt(r, -2147483648, 2147483647) };
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -284,19 +284,19 @@ export interface AdminConfig {
 }
 
 export function AdminConfig$read(r: Reader): AdminConfig {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminConfig;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 64);
+      const f0 = readStr(r, 1, 64);
       k = "value";
       if (s <= 1) throw absent(k);
-      const f1 = r.readF64();
+      const f1 = readF64(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { key: f0, value: f1 };
     } catch (e) {
       throw at(e, k);
@@ -305,7 +305,7 @@ export function AdminConfig$read(r: Reader): AdminConfig {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminConfig$t) as AdminConfig;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -338,7 +338,7 @@ export interface AdminConfigTable {
 }
 
 export function AdminConfigTable$read(r: Reader): AdminConfigTable {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminConfigTable;
   if (s >= 0) {
     let k: string | undefined;
@@ -348,23 +348,23 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
       const n1 = readMap(r, 0, 200);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readF64();
+          x5 = readF64(r);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = "build";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(0, 32);
+      const f1 = readStr(r, 0, 32);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { values: f0, build: f1 };
     } catch (e) {
       throw at(e, k);
@@ -373,7 +373,7 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminConfigTable$t) as AdminConfigTable;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -411,21 +411,21 @@ export interface AdminMaintenance {
 }
 
 export function AdminMaintenance$read(r: Reader): AdminMaintenance {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminMaintenance;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "on";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       let f1: number | undefined;
       if (s > 1) {
         k = "restart_in_min";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 120));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 120));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: AdminMaintenance = { on: f0 };
       if (f1 !== undefined) o.restart_in_min = f1;
       v = o;
@@ -436,7 +436,7 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminMaintenance$t) as AdminMaintenance;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -477,24 +477,24 @@ export interface AdminResult {
 }
 
 export function AdminResult$read(r: Reader): AdminResult {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminResult;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "audit";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "ok";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       let f2: string | undefined;
       if (s > 2) {
         k = "error";
-        f2 = (r.tryNil() ? undefined : r.readStr(0, 200));
+        f2 = (tryNil(r) ? undefined : readStr(r, 0, 200));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: AdminResult = { audit: f0, ok: f1 };
       if (f2 !== undefined) o.error = f2;
       v = o;
@@ -505,7 +505,7 @@ export function AdminResult$read(r: Reader): AdminResult {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminResult$t) as AdminResult;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -548,24 +548,24 @@ export interface AdminSpawn {
 }
 
 export function AdminSpawn$read(r: Reader): AdminSpawn {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: AdminSpawn;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "prefab";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       k = "count";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(1, 50);
+      const f1 = readInt(r, 1, 50);
       let f2: bigint | undefined;
       if (s > 2) {
         k = "seed";
-        f2 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
+        f2 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: AdminSpawn = { prefab: f0, count: f1 };
       if (f2 !== undefined) o.seed = f2;
       v = o;
@@ -576,7 +576,7 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminSpawn$t) as AdminSpawn;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

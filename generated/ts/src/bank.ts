@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -15,32 +15,32 @@ export interface BankAccount {
 }
 
 export function BankAccount$read(r: Reader): BankAccount {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BankAccount;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "savings";
       if (s <= 0) throw absent(k);
-      const f0 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
+      const f0 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 100);
       k = "rate";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 1000);
       k = "vault";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
+        a2 = [readInt(r, 0, 255), (i3 = 1, readInt(r, 0, 255))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { savings: f0, rate: f1, vault: f2 };
     } catch (e) {
       throw at(e, k);
@@ -49,7 +49,7 @@ export function BankAccount$read(r: Reader): BankAccount {
     const n = mapEntries(s);
     v = readNamed(r, n, BankAccount$t) as BankAccount;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -88,7 +88,7 @@ export interface BankLedger {
 }
 
 export function BankLedger$read(r: Reader): BankLedger {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BankLedger;
   if (s >= 0) {
     let k: string | undefined;
@@ -105,15 +105,15 @@ export function BankLedger$read(r: Reader): BankLedger {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       let f1: bigint | undefined;
       if (s > 1) {
         k = "next";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
+        f1 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: BankLedger = { entries: f0 };
       if (f1 !== undefined) o.next = f1;
       v = o;
@@ -124,7 +124,7 @@ export function BankLedger$read(r: Reader): BankLedger {
     const n = mapEntries(s);
     v = readNamed(r, n, BankLedger$t) as BankLedger;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -165,7 +165,7 @@ export interface BankLedgerOpen {
 }
 
 export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BankLedgerOpen;
   if (s >= 0) {
     let k: string | undefined;
@@ -173,10 +173,10 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
       let f0: bigint | undefined;
       if (s > 0) {
         k = "before";
-        f0 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
+        f0 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
       }
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       const o: BankLedgerOpen = {};
       if (f0 !== undefined) o.before = f0;
       v = o;
@@ -187,7 +187,7 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
     const n = mapEntries(s);
     v = readNamed(r, n, BankLedgerOpen$t) as BankLedgerOpen;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -224,19 +224,19 @@ export interface BankTransfer {
 }
 
 export function BankTransfer$read(r: Reader): BankTransfer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BankTransfer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "amount";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(-1000000, 1000000);
+      const f0 = readInt(r, -1000000, 1000000);
       k = "nonce";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBigInt(0n, 18446744073709551615n);
+      const f1 = readBigInt(r, 0n, 18446744073709551615n);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { amount: f0, nonce: f1 };
     } catch (e) {
       throw at(e, k);
@@ -245,7 +245,7 @@ export function BankTransfer$read(r: Reader): BankTransfer {
     const n = mapEntries(s);
     v = readNamed(r, n, BankTransfer$t) as BankTransfer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -280,22 +280,22 @@ export interface BankVault {
 }
 
 export function BankVault$read(r: Reader): BankVault {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BankVault;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bag";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = "vault";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
+      const f1 = readInt(r, 0, 255);
       k = "store";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { bag: f0, vault: f1, store: f2 };
     } catch (e) {
       throw at(e, k);
@@ -304,7 +304,7 @@ export function BankVault$read(r: Reader): BankVault {
     const n = mapEntries(s);
     v = readNamed(r, n, BankVault$t) as BankVault;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -343,14 +343,14 @@ export interface LedgerEntry {
 }
 
 export function LedgerEntry$read(r: Reader): LedgerEntry {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: LedgerEntry;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
+      const f0 = readBigInt(r, -9223372036854775808n, 9223372036854775807n);
       k = "at";
       if (s <= 1) throw absent(k);
       let x1: number;
@@ -359,7 +359,7 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 9007199254740991);
+        else x1 = readInt(r, 0, 9007199254740991);
       }
       const f1 = x1;
       k = "cents";
@@ -370,14 +370,14 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
         let n = 1;
         x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-9007199254740991, 9007199254740991);
+        else x2 = readInt(r, -9007199254740991, 9007199254740991);
       }
       const f2 = x2;
       k = "memo";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(0, 32);
+      const f3 = readStr(r, 0, 32);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { id: f0, at: f1, cents: f2, memo: f3 };
     } catch (e) {
       throw at(e, k);
@@ -386,7 +386,7 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
     const n = mapEntries(s);
     v = readNamed(r, n, LedgerEntry$t) as LedgerEntry;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, leave, mapEntries, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -35,7 +35,7 @@ export interface Bird {
 }
 
 export function Bird$read(r: Reader): Bird {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Bird;
   if (s >= 0) {
     let k: string | undefined;
@@ -48,7 +48,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 65535);
+        else x1 = readInt(r, 0, 65535);
       }
       const f0 = x1;
       k = "species";
@@ -62,7 +62,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x2 >= -500000 && x2 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-500000, 500000);
+        else x2 = readInt(r, -500000, 500000);
       }
       const f2 = dequantizeF32(x2, 100);
       k = "y";
@@ -73,7 +73,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x3 >= -10000 && x3 <= 100000 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(-10000, 100000);
+        else x3 = readInt(r, -10000, 100000);
       }
       const f3 = dequantizeF32(x3, 100);
       k = "z";
@@ -84,7 +84,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x4 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x4 >= -500000 && x4 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x4 = r.readInt(-500000, 500000);
+        else x4 = readInt(r, -500000, 500000);
       }
       const f4 = dequantizeF32(x4, 100);
       k = "yaw";
@@ -95,7 +95,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x5 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x5 >= -3142 && x5 <= 3142 && p + n <= u.length) r.pos = p + n;
-        else x5 = r.readInt(-3142, 3142);
+        else x5 = readInt(r, -3142, 3142);
       }
       const f5 = dequantizeF32(x5, 1000);
       k = "pitch";
@@ -106,7 +106,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x6 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x6 >= -1571 && x6 <= 1571 && p + n <= u.length) r.pos = p + n;
-        else x6 = r.readInt(-1571, 1571);
+        else x6 = readInt(r, -1571, 1571);
       }
       const f6 = dequantizeF32(x6, 1000);
       k = "state";
@@ -120,7 +120,7 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x7 >= 0 && x7 <= 1000 && p + n <= u.length) r.pos = p + n;
-        else x7 = r.readInt(0, 1000);
+        else x7 = readInt(r, 0, 1000);
       }
       const f8 = dequantizeF32(x7, 1000);
       k = "scale";
@@ -131,11 +131,11 @@ export function Bird$read(r: Reader): Bird {
         let n = 1;
         x8 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x8 >= 50 && x8 <= 200 && p + n <= u.length) r.pos = p + n;
-        else x8 = r.readInt(50, 200);
+        else x8 = readInt(r, 50, 200);
       }
       const f9 = dequantizeF32(x8, 100);
       k = undefined;
-      r.skipValues(s - 10);
+      skipValues(r, s - 10);
       v = { id: f0, species: f1, x: f2, y: f3, z: f4, yaw: f5, pitch: f6, state: f7, flap: f8, scale: f9 };
     } catch (e) {
       throw at(e, k);
@@ -144,7 +144,7 @@ export function Bird$read(r: Reader): Bird {
     const n = mapEntries(s);
     v = readNamed(r, n, Bird$t) as Bird;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -191,7 +191,7 @@ export interface BirdJournal {
 }
 
 export function BirdJournal$read(r: Reader): BirdJournal {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BirdJournal;
   if (s >= 0) {
     let k: string | undefined;
@@ -201,25 +201,25 @@ export function BirdJournal$read(r: Reader): BirdJournal {
       const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 65535);
+        const k4 = readIntKey(r, 0, 65535);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 4294967295);
+          x5 = readInt(r, 0, 4294967295);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       let f1: Species | undefined;
       if (s > 1) {
         k = "new_species";
-        f1 = (r.tryNil() ? undefined : Species$read(r));
+        f1 = (tryNil(r) ? undefined : Species$read(r));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: BirdJournal = { seen: f0 };
       if (f1 !== undefined) o.new_species = f1;
       v = o;
@@ -230,7 +230,7 @@ export function BirdJournal$read(r: Reader): BirdJournal {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdJournal$t) as BirdJournal;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -276,7 +276,7 @@ export interface BirdScatter {
 }
 
 export function BirdScatter$read(r: Reader): BirdScatter {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BirdScatter;
   if (s >= 0) {
     let k: string | undefined;
@@ -286,7 +286,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       const f0 = WorldPos$read(r);
       k = "radius";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1000), 10);
+      const f1 = dequantizeF32(readInt(r, 0, 1000), 10);
       k = "birds";
       if (s <= 2) throw absent(k);
       const n1 = readList(r, 0, 80);
@@ -294,15 +294,15 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 65535));
+          a2.push(readInt(r, 0, 65535));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { at: f0, radius: f1, birds: f2 };
     } catch (e) {
       throw at(e, k);
@@ -311,7 +311,7 @@ export function BirdScatter$read(r: Reader): BirdScatter {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdScatter$t) as BirdScatter;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -352,22 +352,22 @@ export interface BirdSpot {
 }
 
 export function BirdSpot$read(r: Reader): BirdSpot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BirdSpot;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = "guess";
       if (s <= 1) throw absent(k);
       const f1 = Species$read(r);
       k = "zoom";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 12);
+      const f2 = readInt(r, 1, 12);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { id: f0, guess: f1, zoom: f2 };
     } catch (e) {
       throw at(e, k);
@@ -376,7 +376,7 @@ export function BirdSpot$read(r: Reader): BirdSpot {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdSpot$t) as BirdSpot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -422,7 +422,7 @@ export type BirdState = "Perched" | "Hopping" | "Flying" | "Gliding" | "Landing"
 
 export function BirdState$read(r: Reader): BirdState {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Perched":
@@ -496,7 +496,7 @@ export interface BirdStream {
 }
 
 export function BirdStream$read(r: Reader): BirdStream {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BirdStream;
   if (s >= 0) {
     let k: string | undefined;
@@ -513,10 +513,10 @@ export function BirdStream$read(r: Reader): BirdStream {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { b: f0 };
     } catch (e) {
       throw at(e, k);
@@ -525,7 +525,7 @@ export function BirdStream$read(r: Reader): BirdStream {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdStream$t) as BirdStream;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -558,16 +558,16 @@ export interface BirdSubscribe {
 }
 
 export function BirdSubscribe$read(r: Reader): BirdSubscribe {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BirdSubscribe;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "on";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
@@ -576,7 +576,7 @@ export function BirdSubscribe$read(r: Reader): BirdSubscribe {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdSubscribe$t) as BirdSubscribe;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -628,7 +628,7 @@ export type Species = "Sparrow" | "Robin" | "Pigeon" | "Gull" | "Crow" | "Heron"
 
 export function Species$read(r: Reader): Species {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Sparrow":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -15,14 +15,14 @@ export interface BoatCapsized {
 }
 
 export function BoatCapsized$read(r: Reader): BoatCapsized {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatCapsized;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "overboard";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 4);
@@ -30,15 +30,15 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(9, 9));
+          a2.push(readStr(r, 9, 9));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { boat: f0, overboard: f1 };
     } catch (e) {
       throw at(e, k);
@@ -47,7 +47,7 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatCapsized$t) as BoatCapsized;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -84,19 +84,19 @@ export interface BoatLaunch {
 }
 
 export function BoatLaunch$read(r: Reader): BoatLaunch {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatLaunch;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "jetty";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 12);
+      const f0 = readInt(r, 1, 12);
       k = "model";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { jetty: f0, model: f1 };
     } catch (e) {
       throw at(e, k);
@@ -105,7 +105,7 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatLaunch$t) as BoatLaunch;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -140,22 +140,22 @@ export interface BoatLaunched {
 }
 
 export function BoatLaunched$read(r: Reader): BoatLaunched {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatLaunched;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "skipper";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = "hull";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 16777215);
+      const f2 = readInt(r, 0, 16777215);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { boat: f0, skipper: f1, hull: f2 };
     } catch (e) {
       throw at(e, k);
@@ -164,7 +164,7 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatLaunched$t) as BoatLaunched;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -199,21 +199,21 @@ export interface BoatMoor {
 }
 
 export function BoatMoor$read(r: Reader): BoatMoor {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatMoor;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
         k = "buoy";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 65535));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: BoatMoor = { boat: f0 };
       if (f1 !== undefined) o.buoy = f1;
       v = o;
@@ -224,7 +224,7 @@ export function BoatMoor$read(r: Reader): BoatMoor {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatMoor$t) as BoatMoor;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -267,25 +267,25 @@ export interface BoatSailing {
 }
 
 export function BoatSailing$read(r: Reader): BoatSailing {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatSailing;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "apparent_wind";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-1800, 1800), 10);
+      const f1 = dequantizeF32(readInt(r, -1800, 1800), 10);
       k = "heel";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-900, 900), 10);
+      const f2 = dequantizeF32(readInt(r, -900, 900), 10);
       k = "knots";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 200), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 200), 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { boat: f0, apparent_wind: f1, heel: f2, knots: f3 };
     } catch (e) {
       throw at(e, k);
@@ -294,7 +294,7 @@ export function BoatSailing$read(r: Reader): BoatSailing {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatSailing$t) as BoatSailing;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -333,22 +333,22 @@ export interface BoatStroke {
 }
 
 export function BoatStroke$read(r: Reader): BoatStroke {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatStroke;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "left";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-100, 100), 100);
+      const f1 = dequantizeF32(readInt(r, -100, 100), 100);
       k = "right";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-100, 100), 100);
+      const f2 = dequantizeF32(readInt(r, -100, 100), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { boat: f0, left: f1, right: f2 };
     } catch (e) {
       throw at(e, k);
@@ -357,7 +357,7 @@ export function BoatStroke$read(r: Reader): BoatStroke {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatStroke$t) as BoatStroke;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -394,22 +394,22 @@ export interface BoatTrim {
 }
 
 export function BoatTrim$read(r: Reader): BoatTrim {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoatTrim;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "boat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "sheet";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-9000, 9000), 100);
+      const f1 = dequantizeF32(readInt(r, -9000, 9000), 100);
       k = "tiller";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-4500, 4500), 100);
+      const f2 = dequantizeF32(readInt(r, -4500, 4500), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { boat: f0, sheet: f1, tiller: f2 };
     } catch (e) {
       throw at(e, k);
@@ -418,7 +418,7 @@ export function BoatTrim$read(r: Reader): BoatTrim {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatTrim$t) as BoatTrim;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, codec, kBool, kInt, kList, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, codec, kBool, kInt, kList, kStr, kType, leave, mapEntries, missing, notOneKey, readBool, readInt, readList, readNamed, readShape, readStr, skipValue, skipValues, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
@@ -25,7 +25,7 @@ export interface CalendarEvent {
 }
 
 export function CalendarEvent$read(r: Reader): CalendarEvent {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CalendarEvent;
   if (s >= 0) {
     let k: string | undefined;
@@ -38,12 +38,12 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "title";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 60);
+      const f1 = readStr(r, 1, 60);
       k = "kind";
       if (s <= 2) throw absent(k);
       const f2 = EventKind$read(r);
@@ -55,7 +55,7 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
         let n = 1;
         x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
+        else x2 = readInt(r, 0, 9007199254740991);
       }
       const f3 = x2;
       k = "minutes";
@@ -66,7 +66,7 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
         let n = 1;
         x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x3 >= 0 && x3 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(0, 65535);
+        else x3 = readInt(r, 0, 65535);
       }
       const f4 = x3;
       k = "going";
@@ -77,11 +77,11 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
         let n = 1;
         x4 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x4 >= 0 && x4 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x4 = r.readInt(0, 65535);
+        else x4 = readInt(r, 0, 65535);
       }
       const f5 = x4;
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
     } catch (e) {
       throw at(e, k);
@@ -90,7 +90,7 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarEvent$t) as CalendarEvent;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -129,7 +129,7 @@ export interface CalendarMonth {
 }
 
 export function CalendarMonth$read(r: Reader): CalendarMonth {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CalendarMonth;
   if (s >= 0) {
     let k: string | undefined;
@@ -146,7 +146,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "mine";
       if (s <= 1) throw absent(k);
@@ -155,15 +155,15 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       let i6 = 0;
       try {
         for (; i6 < n4; i6++) {
-          a5.push(r.readInt(0, 4294967295));
+          a5.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f1 = a5;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { events: f0, mine: f1 };
     } catch (e) {
       throw at(e, k);
@@ -172,7 +172,7 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarMonth$t) as CalendarMonth;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -213,19 +213,19 @@ export interface CalendarReminder {
 }
 
 export function CalendarReminder$read(r: Reader): CalendarReminder {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CalendarReminder;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "event";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "in_min";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 60);
+      const f1 = readInt(r, 0, 60);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { event: f0, in_min: f1 };
     } catch (e) {
       throw at(e, k);
@@ -234,7 +234,7 @@ export function CalendarReminder$read(r: Reader): CalendarReminder {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarReminder$t) as CalendarReminder;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -270,19 +270,19 @@ export interface CalendarRsvp {
 }
 
 export function CalendarRsvp$read(r: Reader): CalendarRsvp {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CalendarRsvp;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "event";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "going";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { event: f0, going: f1 };
     } catch (e) {
       throw at(e, k);
@@ -291,7 +291,7 @@ export function CalendarRsvp$read(r: Reader): CalendarRsvp {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarRsvp$t) as CalendarRsvp;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -341,21 +341,21 @@ export type EventKind =
   | { kind: "unknown"; tag: number };
 
 export function EventKind$read(r: Reader): EventKind {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EventKind;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
         if (s < 2) throw missing("0");
-        const x = r.readStr(1, 24);
-        r.skipValues(s - 2);
+        const x = readStr(r, 1, 24);
+        skipValues(r, s - 2);
         v = { kind: "Festival", value: x };
         break;
       }
       case 2: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Market" };
         break;
       }
@@ -373,11 +373,11 @@ export function EventKind$read(r: Reader): EventKind {
             let n = 1;
             x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
             if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-            else x1 = r.readInt(0, 4294967295);
+            else x1 = readInt(r, 0, 4294967295);
           }
           const f1 = x1;
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
@@ -392,9 +392,9 @@ export function EventKind$read(r: Reader): EventKind {
           const f0 = WorldPos$read(r);
           k = "host";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readStr(1, 24);
+          const f1 = readStr(r, 1, 24);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Meetup", at: f0, host: f1 };
         } catch (e) {
           throw at(e, k);
@@ -402,25 +402,25 @@ export function EventKind$read(r: Reader): EventKind {
         break;
       }
       default:
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Festival": {
-        v = { kind: "Festival", value: r.readStr(1, 24) };
+        v = { kind: "Festival", value: readStr(r, 1, 24) };
         break;
       }
       case "Market": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Market" };
         break;
       }
       case "Contest": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
@@ -435,11 +435,11 @@ export function EventKind$read(r: Reader): EventKind {
               let n = 1;
               x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
               if (x2 >= 0 && x2 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-              else x2 = r.readInt(0, 4294967295);
+              else x2 = readInt(r, 0, 4294967295);
             }
             const f1 = x2;
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);
@@ -448,11 +448,11 @@ export function EventKind$read(r: Reader): EventKind {
           const m = mapEntries(t);
           v = readNamed(r, m, EventKind$t3, "Contest") as Extract<EventKind, { kind: "Contest" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Meetup": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
@@ -461,9 +461,9 @@ export function EventKind$read(r: Reader): EventKind {
             const f0 = WorldPos$read(r);
             k = "host";
             if (t <= 1) throw absent(k);
-            const f1 = r.readStr(1, 24);
+            const f1 = readStr(r, 1, 24);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Meetup", at: f0, host: f1 };
           } catch (e) {
             throw at(e, k);
@@ -472,14 +472,14 @@ export function EventKind$read(r: Reader): EventKind {
           const m = mapEntries(t);
           v = readNamed(r, m, EventKind$t4, "Meetup") as Extract<EventKind, { kind: "Meetup" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,14 +17,14 @@ export interface CameraCutscene {
 }
 
 export function CameraCutscene$read(r: Reader): CameraCutscene {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CameraCutscene;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "shots";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 1, 32);
@@ -37,13 +37,13 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "skippable";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { key: f0, shots: f1, skippable: f2 };
     } catch (e) {
       throw at(e, k);
@@ -52,7 +52,7 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraCutscene$t) as CameraCutscene;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -91,19 +91,19 @@ export interface CameraDone {
 }
 
 export function CameraDone$read(r: Reader): CameraDone {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CameraDone;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "skipped";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { key: f0, skipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -112,7 +112,7 @@ export function CameraDone$read(r: Reader): CameraDone {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraDone$t) as CameraDone;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -145,7 +145,7 @@ export interface CameraFollow {
 }
 
 export function CameraFollow$read(r: Reader): CameraFollow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CameraFollow;
   if (s >= 0) {
     let k: string | undefined;
@@ -153,13 +153,13 @@ export function CameraFollow$read(r: Reader): CameraFollow {
       let f0: string | undefined;
       if (s > 0) {
         k = "target";
-        f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = "distance";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(10, 500), 10);
+      const f1 = dequantizeF32(readInt(r, 10, 500), 10);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: CameraFollow = { distance: f1 };
       if (f0 !== undefined) o.target = f0;
       v = o;
@@ -170,7 +170,7 @@ export function CameraFollow$read(r: Reader): CameraFollow {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraFollow$t) as CameraFollow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -210,7 +210,7 @@ export interface Shot {
 }
 
 export function Shot$read(r: Reader): Shot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Shot;
   if (s >= 0) {
     let k: string | undefined;
@@ -220,25 +220,25 @@ export function Shot$read(r: Reader): Shot {
       const f0 = WorldPos$read(r);
       k = "look";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-18000, 18000), 100), (i3 = 1, dequantizeF32(r.readInt(-18000, 18000), 100))];
+        a2 = [dequantizeF32(readInt(r, -18000, 18000), 100), (i3 = 1, dequantizeF32(readInt(r, -18000, 18000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number];
       k = "fov";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(100, 1200), 10);
+      const f2 = dequantizeF32(readInt(r, 100, 1200), 10);
       k = "after";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 300), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 300), 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { eye: f0, look: f1, fov: f2, after: f3 };
     } catch (e) {
       throw at(e, k);
@@ -247,7 +247,7 @@ export function Shot$read(r: Reader): Shot {
     const n = mapEntries(s);
     v = readNamed(r, n, Shot$t) as Shot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

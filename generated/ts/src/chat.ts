@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -24,7 +24,7 @@ export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Local":
@@ -97,7 +97,7 @@ export interface ChannelMask {
 }
 
 export function ChannelMask$read(r: Reader): ChannelMask {
-  const b = r.readInt(0, 255);
+  const b = readInt(r, 0, 255);
   const u = (b & 240) >>> 0;
   const v: ChannelMask = { local: (b & 1) !== 0, room: (b & 2) !== 0, party: (b & 4) !== 0, trade: (b & 8) !== 0 };
   if (u !== 0) v.rest = u;
@@ -132,7 +132,7 @@ export interface ChatChannels {
 }
 
 export function ChatChannels$read(r: Reader): ChatChannels {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatChannels;
   if (s >= 0) {
     let k: string | undefined;
@@ -141,7 +141,7 @@ export function ChatChannels$read(r: Reader): ChatChannels {
       if (s <= 0) throw absent(k);
       const f0 = ChannelMask$read(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { listen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -150,7 +150,7 @@ export function ChatChannels$read(r: Reader): ChatChannels {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatChannels$t) as ChatChannels;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -181,7 +181,7 @@ export interface ChatDeleted {
 }
 
 export function ChatDeleted$read(r: Reader): ChatDeleted {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatDeleted;
   if (s >= 0) {
     let k: string | undefined;
@@ -193,18 +193,18 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 4294967295));
+          a2.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "by_staff";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { ids: f0, by_staff: f1 };
     } catch (e) {
       throw at(e, k);
@@ -213,7 +213,7 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatDeleted$t) as ChatDeleted;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -248,7 +248,7 @@ export interface ChatHistory {
 }
 
 export function ChatHistory$read(r: Reader): ChatHistory {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatHistory;
   if (s >= 0) {
     let k: string | undefined;
@@ -265,10 +265,10 @@ export function ChatHistory$read(r: Reader): ChatHistory {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { lines: f0 };
     } catch (e) {
       throw at(e, k);
@@ -277,7 +277,7 @@ export function ChatHistory$read(r: Reader): ChatHistory {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatHistory$t) as ChatHistory;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -322,36 +322,36 @@ export interface ChatLine {
 }
 
 export function ChatLine$read(r: Reader): ChatLine {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatLine;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "from";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(9, 9);
+      const f1 = readStr(r, 9, 9);
       k = "name";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 24);
+      const f2 = readStr(r, 1, 24);
       k = "text";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(1, 280);
+      const f3 = readStr(r, 1, 280);
       k = "channel";
       if (s <= 4) throw absent(k);
       const f4 = Channel$read(r);
       k = "at";
       if (s <= 5) throw absent(k);
-      const f5 = r.readInt(0, 9007199254740991);
+      const f5 = readInt(r, 0, 9007199254740991);
       let f6: number | undefined;
       if (s > 6) {
         k = "reply_to";
-        f6 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f6 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 7);
+      skipValues(r, s - 7);
       const o: ChatLine = { id: f0, from: f1, name: f2, text: f3, channel: f4, at: f5 };
       if (f6 !== undefined) o.reply_to = f6;
       v = o;
@@ -362,7 +362,7 @@ export function ChatLine$read(r: Reader): ChatLine {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatLine$t) as ChatLine;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -411,7 +411,7 @@ export interface ChatMuted {
 }
 
 export function ChatMuted$read(r: Reader): ChatMuted {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatMuted;
   if (s >= 0) {
     let k: string | undefined;
@@ -419,13 +419,13 @@ export function ChatMuted$read(r: Reader): ChatMuted {
       let f0: number | undefined;
       if (s > 0) {
         k = "until";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       k = "reason";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(0, 120);
+      const f1 = readStr(r, 0, 120);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: ChatMuted = { reason: f1 };
       if (f0 !== undefined) o.until = f0;
       v = o;
@@ -436,7 +436,7 @@ export function ChatMuted$read(r: Reader): ChatMuted {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatMuted$t) as ChatMuted;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -474,22 +474,22 @@ export interface ChatReact {
 }
 
 export function ChatReact$read(r: Reader): ChatReact {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatReact;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "line";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "emoji";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 16);
+      const f1 = readStr(r, 1, 16);
       k = "on";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { line: f0, emoji: f1, on: f2 };
     } catch (e) {
       throw at(e, k);
@@ -498,7 +498,7 @@ export function ChatReact$read(r: Reader): ChatReact {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatReact$t) as ChatReact;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -533,33 +533,33 @@ export interface ChatReactions {
 }
 
 export function ChatReactions$read(r: Reader): ChatReactions {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatReactions;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "line";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "counts";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 12);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 65535);
+          x5 = readInt(r, 0, 65535);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { line: f0, counts: f1 };
     } catch (e) {
       throw at(e, k);
@@ -568,7 +568,7 @@ export function ChatReactions$read(r: Reader): ChatReactions {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatReactions$t) as ChatReactions;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -608,24 +608,24 @@ export interface ChatSay {
 }
 
 export function ChatSay$read(r: Reader): ChatSay {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatSay;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "text";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 280);
+      const f0 = readStr(r, 1, 280);
       k = "channel";
       if (s <= 1) throw absent(k);
       const f1 = Channel$read(r);
       let f2: number | undefined;
       if (s > 2) {
         k = "reply_to";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: ChatSay = { text: f0, channel: f1 };
       if (f2 !== undefined) o.reply_to = f2;
       v = o;
@@ -636,7 +636,7 @@ export function ChatSay$read(r: Reader): ChatSay {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatSay$t) as ChatSay;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -677,33 +677,33 @@ export interface ChatSystem {
 }
 
 export function ChatSystem$read(r: Reader): ChatSystem {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatSystem;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 64);
+      const f0 = readStr(r, 1, 64);
       k = "params";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: string;
         try {
-          x5 = r.readStr(0, 64);
+          x5 = readStr(r, 0, 64);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { key: f0, params: f1 };
     } catch (e) {
       throw at(e, k);
@@ -712,7 +712,7 @@ export function ChatSystem$read(r: Reader): ChatSystem {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatSystem$t) as ChatSystem;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -753,21 +753,21 @@ export interface ChatTyping {
 }
 
 export function ChatTyping$read(r: Reader): ChatTyping {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ChatTyping;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "typing";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       let f1: string | undefined;
       if (s > 1) {
         k = "s";
-        f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: ChatTyping = { typing: f0 };
       if (f1 !== undefined) o.s = f1;
       v = o;
@@ -778,7 +778,7 @@ export function ChatTyping$read(r: Reader): ChatTyping {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatTyping$t) as ChatTyping;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -821,7 +821,7 @@ export interface HistoryLine {
 }
 
 export function HistoryLine$read(r: Reader): HistoryLine {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HistoryLine;
   if (s >= 0) {
     let k: string | undefined;
@@ -834,15 +834,15 @@ export function HistoryLine$read(r: Reader): HistoryLine {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "text";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 280);
+      const f2 = readStr(r, 1, 280);
       k = "at";
       if (s <= 3) throw absent(k);
       let x2: number;
@@ -851,11 +851,11 @@ export function HistoryLine$read(r: Reader): HistoryLine {
         let n = 1;
         x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
+        else x2 = readInt(r, 0, 9007199254740991);
       }
       const f3 = x2;
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { id: f0, name: f1, text: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -864,7 +864,7 @@ export function HistoryLine$read(r: Reader): HistoryLine {
     const n = mapEntries(s);
     v = readNamed(r, n, HistoryLine$t) as HistoryLine;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -901,7 +901,7 @@ export interface WhisperDelivered {
 }
 
 export function WhisperDelivered$read(r: Reader): WhisperDelivered {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WhisperDelivered;
   if (s >= 0) {
     let k: string | undefined;
@@ -911,12 +911,12 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
       const f0 = PlayerRef$read(r);
       k = "text";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 280);
+      const f1 = readStr(r, 1, 280);
       k = "echo";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { peer: f0, text: f1, echo: f2 };
     } catch (e) {
       throw at(e, k);
@@ -925,7 +925,7 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
     const n = mapEntries(s);
     v = readNamed(r, n, WhisperDelivered$t) as WhisperDelivered;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -960,19 +960,19 @@ export interface WhisperSend {
 }
 
 export function WhisperSend$read(r: Reader): WhisperSend {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WhisperSend;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "to";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "text";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 280);
+      const f1 = readStr(r, 1, 280);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { to: f0, text: f1 };
     } catch (e) {
       throw at(e, k);
@@ -981,7 +981,7 @@ export function WhisperSend$read(r: Reader): WhisperSend {
     const n = mapEntries(s);
     v = readNamed(r, n, WhisperSend$t) as WhisperSend;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, skipValue, skipValues, tryNil, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,7 +17,7 @@ export interface CoinDrop {
 }
 
 export function CoinDrop$read(r: Reader): CoinDrop {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinDrop;
   if (s >= 0) {
     let k: string | undefined;
@@ -30,7 +30,7 @@ export function CoinDrop$read(r: Reader): CoinDrop {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "at";
@@ -43,11 +43,11 @@ export function CoinDrop$read(r: Reader): CoinDrop {
         const u = r.buf, p = r.pos, b = u[p]!;
         x2 = b < 0x80 ? b : NaN;
         if (x2 >= 1 && x2 <= 100) r.pos = p + 1;
-        else x2 = r.readInt(1, 100);
+        else x2 = readInt(r, 1, 100);
       }
       const f2 = x2;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);
@@ -56,7 +56,7 @@ export function CoinDrop$read(r: Reader): CoinDrop {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinDrop$t) as CoinDrop;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -90,16 +90,16 @@ export interface CoinsPickup {
 }
 
 export function CoinsPickup$read(r: Reader): CoinsPickup {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinsPickup;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "coin";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { coin: f0 };
     } catch (e) {
       throw at(e, k);
@@ -108,7 +108,7 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsPickup$t) as CoinsPickup;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -137,7 +137,7 @@ export interface CoinsSpawn {
 }
 
 export function CoinsSpawn$read(r: Reader): CoinsSpawn {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinsSpawn;
   if (s >= 0) {
     let k: string | undefined;
@@ -154,10 +154,10 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { coins: f0 };
     } catch (e) {
       throw at(e, k);
@@ -166,7 +166,7 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsSpawn$t) as CoinsSpawn;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -201,25 +201,25 @@ export interface CoinsTaken {
 }
 
 export function CoinsTaken$read(r: Reader): CoinsTaken {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinsTaken;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "coin";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
         k = "by";
-        f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       if (s > 2) {
         k = undefined;
-        r.skipValue();
+        skipValue(r);
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: CoinsTaken = { coin: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -230,7 +230,7 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsTaken$t) as CoinsTaken;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -272,19 +272,19 @@ export interface CoinsTip {
 }
 
 export function CoinsTip$read(r: Reader): CoinsTip {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinsTip;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "to";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "amount";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(1, 500);
+      const f1 = readInt(r, 1, 500);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { to: f0, amount: f1 };
     } catch (e) {
       throw at(e, k);
@@ -293,7 +293,7 @@ export function CoinsTip$read(r: Reader): CoinsTip {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsTip$t) as CoinsTip;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -328,22 +328,22 @@ export interface CoinsWallet {
 }
 
 export function CoinsWallet$read(r: Reader): CoinsWallet {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CoinsWallet;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "coins";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "delta";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(-2147483648, 2147483647);
+      const f1 = readInt(r, -2147483648, 2147483647);
       k = "cause";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 32);
+      const f2 = readStr(r, 0, 32);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { coins: f0, delta: f1, cause: f2 };
     } catch (e) {
       throw at(e, k);
@@ -352,7 +352,7 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsWallet$t) as CoinsWallet;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

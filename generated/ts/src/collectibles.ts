@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -18,7 +18,7 @@ export interface CollectiblesBook {
 }
 
 export function CollectiblesBook$read(r: Reader): CollectiblesBook {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CollectiblesBook;
   if (s >= 0) {
     let k: string | undefined;
@@ -28,23 +28,23 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
       const n1 = readMap(r, 0, 40);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 9007199254740991);
+          x5 = readInt(r, 0, 9007199254740991);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = "complete";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
+      const f1 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { sets: f0, complete: f1 };
     } catch (e) {
       throw at(e, k);
@@ -53,7 +53,7 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
     const n = mapEntries(s);
     v = readNamed(r, n, CollectiblesBook$t) as CollectiblesBook;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -89,26 +89,26 @@ export interface TreasureDig {
 }
 
 export function TreasureDig$read(r: Reader): TreasureDig {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TreasureDig;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "at";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number];
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { at: f0 };
     } catch (e) {
       throw at(e, k);
@@ -117,7 +117,7 @@ export function TreasureDig$read(r: Reader): TreasureDig {
     const n = mapEntries(s);
     v = readNamed(r, n, TreasureDig$t) as TreasureDig;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -154,7 +154,7 @@ export interface TreasureResult {
 }
 
 export function TreasureResult$read(r: Reader): TreasureResult {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TreasureResult;
   if (s >= 0) {
     let k: string | undefined;
@@ -162,20 +162,20 @@ export function TreasureResult$read(r: Reader): TreasureResult {
       let f0: ItemStack | undefined;
       if (s > 0) {
         k = "found";
-        f0 = (r.tryNil() ? undefined : ItemStack$read(r));
+        f0 = (tryNil(r) ? undefined : ItemStack$read(r));
       }
       let f1: string | undefined;
       if (s > 1) {
         k = "clue";
-        f1 = (r.tryNil() ? undefined : r.readStr(0, 200));
+        f1 = (tryNil(r) ? undefined : readStr(r, 0, 200));
       }
       let f2: number | undefined;
       if (s > 2) {
         k = "warmth_m";
-        f2 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 200), 0.1));
+        f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 200), 0.1));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: TreasureResult = {};
       if (f0 !== undefined) o.found = f0;
       if (f1 !== undefined) o.clue = f1;
@@ -188,7 +188,7 @@ export function TreasureResult$read(r: Reader): TreasureResult {
     const n = mapEntries(s);
     v = readNamed(r, n, TreasureResult$t) as TreasureResult;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, leave, mapEntries, readInt, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -15,14 +15,14 @@ export interface ItemStack {
 }
 
 export function ItemStack$read(r: Reader): ItemStack {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ItemStack;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "item";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "count";
       if (s <= 1) throw absent(k);
       let x1: number;
@@ -31,27 +31,27 @@ export function ItemStack$read(r: Reader): ItemStack {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 1 && x1 <= 999 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(1, 999);
+        else x1 = readInt(r, 1, 999);
       }
       const f1 = x1;
       let f2: number | undefined;
       if (s > 2) {
         k = "stars";
         let o3: number | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           let x2: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
             x2 = b < 0x80 ? b : NaN;
             if (x2 >= 1 && x2 <= 5) r.pos = p + 1;
-            else x2 = r.readInt(1, 5);
+            else x2 = readInt(r, 1, 5);
           }
           o3 = x2;
         }
         f2 = o3;
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: ItemStack = { item: f0, count: f1 };
       if (f2 !== undefined) o.stars = f2;
       v = o;
@@ -62,7 +62,7 @@ export function ItemStack$read(r: Reader): ItemStack {
     const n = mapEntries(s);
     v = readNamed(r, n, ItemStack$t) as ItemStack;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -108,7 +108,7 @@ export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 export function Medium$read(r: Reader): Medium {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Land":
@@ -169,19 +169,19 @@ export interface PlayerRef {
 }
 
 export function PlayerRef$read(r: Reader): PlayerRef {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerRef;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { s: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -190,7 +190,7 @@ export function PlayerRef$read(r: Reader): PlayerRef {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRef$t) as PlayerRef;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -223,7 +223,7 @@ export interface WorldPos {
 }
 
 export function WorldPos$read(r: Reader): WorldPos {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WorldPos;
   if (s >= 0) {
     let k: string | undefined;
@@ -236,7 +236,7 @@ export function WorldPos$read(r: Reader): WorldPos {
         let n = 1;
         x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x1 >= -500000 && x1 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(-500000, 500000);
+        else x1 = readInt(r, -500000, 500000);
       }
       const f0 = dequantizeF32(x1, 100);
       k = "y";
@@ -247,7 +247,7 @@ export function WorldPos$read(r: Reader): WorldPos {
         let n = 1;
         x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x2 >= -10000 && x2 <= 100000 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-10000, 100000);
+        else x2 = readInt(r, -10000, 100000);
       }
       const f1 = dequantizeF32(x2, 100);
       k = "z";
@@ -258,11 +258,11 @@ export function WorldPos$read(r: Reader): WorldPos {
         let n = 1;
         x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(-500000, 500000);
+        else x3 = readInt(r, -500000, 500000);
       }
       const f2 = dequantizeF32(x3, 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { x: f0, y: f1, z: f2 };
     } catch (e) {
       throw at(e, k);
@@ -271,7 +271,7 @@ export function WorldPos$read(r: Reader): WorldPos {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldPos$t) as WorldPos;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -17,14 +17,14 @@ export interface CookingCurve {
 }
 
 export function CookingCurve$read(r: Reader): CookingCurve {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CookingCurve;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "attempt";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "target";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 5, 60);
@@ -32,18 +32,18 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(r.readInt(0, 100), 100));
+          a2.push(dequantizeF32(readInt(r, 0, 100), 100));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "band";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 50), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 50), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { attempt: f0, target: f1, band: f2 };
     } catch (e) {
       throw at(e, k);
@@ -52,7 +52,7 @@ export function CookingCurve$read(r: Reader): CookingCurve {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingCurve$t) as CookingCurve;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -95,27 +95,27 @@ export interface CookingDone {
 }
 
 export function CookingDone$read(r: Reader): CookingDone {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CookingDone;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "attempt";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
         k = "dish";
-        f1 = (r.tryNil() ? undefined : ItemStack$read(r));
+        f1 = (tryNil(r) ? undefined : ItemStack$read(r));
       }
       k = "burnt";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = "score";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f3 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: CookingDone = { attempt: f0, burnt: f2, score: f3 };
       if (f1 !== undefined) o.dish = f1;
       v = o;
@@ -126,7 +126,7 @@ export function CookingDone$read(r: Reader): CookingDone {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingDone$t) as CookingDone;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -168,22 +168,22 @@ export interface CookingHeat {
 }
 
 export function CookingHeat$read(r: Reader): CookingHeat {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CookingHeat;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "attempt";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "knob";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "stir";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { attempt: f0, knob: f1, stir: f2 };
     } catch (e) {
       throw at(e, k);
@@ -192,7 +192,7 @@ export function CookingHeat$read(r: Reader): CookingHeat {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingHeat$t) as CookingHeat;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -229,22 +229,22 @@ export interface CookingStart {
 }
 
 export function CookingStart$read(r: Reader): CookingStart {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CookingStart;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "stove";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "recipe";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "slots";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBin(1, 6);
+      const f2 = readBin(r, 1, 6);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { stove: f0, recipe: f1, slots: f2 };
     } catch (e) {
       throw at(e, k);
@@ -253,7 +253,7 @@ export function CookingStart$read(r: Reader): CookingStart {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingStart$t) as CookingStart;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

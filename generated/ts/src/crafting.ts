@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -15,21 +15,21 @@ export interface CraftingCancel {
 }
 
 export function CraftingCancel$read(r: Reader): CraftingCancel {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CraftingCancel;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bench";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
         k = "index";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 255));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: CraftingCancel = { bench: f0 };
       if (f1 !== undefined) o.index = f1;
       v = o;
@@ -40,7 +40,7 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingCancel$t) as CraftingCancel;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -81,22 +81,22 @@ export interface CraftingMake {
 }
 
 export function CraftingMake$read(r: Reader): CraftingMake {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CraftingMake;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bench";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "recipe";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "times";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 20);
+      const f2 = readInt(r, 1, 20);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { bench: f0, recipe: f1, times: f2 };
     } catch (e) {
       throw at(e, k);
@@ -105,7 +105,7 @@ export function CraftingMake$read(r: Reader): CraftingMake {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingMake$t) as CraftingMake;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -144,14 +144,14 @@ export interface CraftingQueue {
 }
 
 export function CraftingQueue$read(r: Reader): CraftingQueue {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CraftingQueue;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bench";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "queue";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 20);
@@ -159,23 +159,23 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 32));
+          a2.push(readStr(r, 1, 32));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "progress";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
       let f3: number | undefined;
       if (s > 3) {
         k = "ends";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: CraftingQueue = { bench: f0, queue: f1, progress: f2 };
       if (f3 !== undefined) o.ends = f3;
       v = o;
@@ -186,7 +186,7 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingQueue$t) as CraftingQueue;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -231,7 +231,7 @@ export interface CraftingRecipes {
 }
 
 export function CraftingRecipes$read(r: Reader): CraftingRecipes {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: CraftingRecipes;
   if (s >= 0) {
     let k: string | undefined;
@@ -248,10 +248,10 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { recipes: f0 };
     } catch (e) {
       throw at(e, k);
@@ -260,7 +260,7 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingRecipes$t) as CraftingRecipes;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -299,20 +299,20 @@ export interface Recipe {
 }
 
 export function Recipe$read(r: Reader): Recipe {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Recipe;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "key";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "inputs";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 1, 6);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
@@ -322,7 +322,7 @@ export function Recipe$read(r: Reader): Recipe {
             let n = 1;
             x6 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
             if (x6 >= 0 && x6 <= 65535 && p + n <= u.length) r.pos = p + n;
-            else x6 = r.readInt(0, 65535);
+            else x6 = readInt(r, 0, 65535);
           }
           x5 = x6;
         } catch (e) {
@@ -330,7 +330,7 @@ export function Recipe$read(r: Reader): Recipe {
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = "output";
       if (s <= 2) throw absent(k);
@@ -343,11 +343,11 @@ export function Recipe$read(r: Reader): Recipe {
         let n = 1;
         x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x7 >= 1 && x7 <= 3600 && p + n <= u.length) r.pos = p + n;
-        else x7 = r.readInt(1, 3600);
+        else x7 = readInt(r, 1, 3600);
       }
       const f3 = x7;
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);
@@ -356,7 +356,7 @@ export function Recipe$read(r: Reader): Recipe {
     const n = mapEntries(s);
     v = readNamed(r, n, Recipe$t) as Recipe;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

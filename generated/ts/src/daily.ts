@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, skipValues, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -13,16 +13,16 @@ export interface DailyClaim {
 }
 
 export function DailyClaim$read(r: Reader): DailyClaim {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DailyClaim;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "day";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 365);
+      const f0 = readInt(r, 1, 365);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { day: f0 };
     } catch (e) {
       throw at(e, k);
@@ -31,7 +31,7 @@ export function DailyClaim$read(r: Reader): DailyClaim {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyClaim$t) as DailyClaim;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -62,7 +62,7 @@ export interface DailyClaimed {
 }
 
 export function DailyClaimed$read(r: Reader): DailyClaimed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DailyClaimed;
   if (s >= 0) {
     let k: string | undefined;
@@ -79,13 +79,13 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "multiplier";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(10, 30), 10);
+      const f1 = dequantizeF32(readInt(r, 10, 30), 10);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { granted: f0, multiplier: f1 };
     } catch (e) {
       throw at(e, k);
@@ -94,7 +94,7 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyClaimed$t) as DailyClaimed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -133,17 +133,17 @@ export interface DailyOffer {
 }
 
 export function DailyOffer$read(r: Reader): DailyOffer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DailyOffer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "streak";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 365);
+      const f0 = readInt(r, 1, 365);
       k = "week";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 7) throw wrongLength(n1, 7);
       const a2: ItemStack[] = [];
       let i3 = 0;
@@ -154,13 +154,13 @@ export function DailyOffer$read(r: Reader): DailyOffer {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack];
       k = "resets";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { streak: f0, week: f1, resets: f2 };
     } catch (e) {
       throw at(e, k);
@@ -169,7 +169,7 @@ export function DailyOffer$read(r: Reader): DailyOffer {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyOffer$t) as DailyOffer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

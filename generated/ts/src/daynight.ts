@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readVariant, skipValues, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -19,28 +19,28 @@ export interface DayClock {
 }
 
 export function DayClock$read(r: Reader): DayClock {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DayClock;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "day";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "minute";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 1439);
+      const f1 = readInt(r, 0, 1439);
       k = "ms_per_minute";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(100, 60000);
+      const f2 = readInt(r, 100, 60000);
       k = "sun_elevation";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(-9000, 9000), 100);
+      const f3 = dequantizeF32(readInt(r, -9000, 9000), 100);
       k = "sun_azimuth";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(r.readInt(-18000, 18000), 100);
+      const f4 = dequantizeF32(readInt(r, -18000, 18000), 100);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { day: f0, minute: f1, ms_per_minute: f2, sun_elevation: f3, sun_azimuth: f4 };
     } catch (e) {
       throw at(e, k);
@@ -49,7 +49,7 @@ export function DayClock$read(r: Reader): DayClock {
     const n = mapEntries(s);
     v = readNamed(r, n, DayClock$t) as DayClock;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -90,7 +90,7 @@ export interface DayDusk {
 }
 
 export function DayDusk$read(r: Reader): DayDusk {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DayDusk;
   if (s >= 0) {
     let k: string | undefined;
@@ -100,12 +100,12 @@ export function DayDusk$read(r: Reader): DayDusk {
       const f0 = MoonPhase$read(r);
       k = "market";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = "stars";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { moon: f0, market: f1, stars: f2 };
     } catch (e) {
       throw at(e, k);
@@ -114,7 +114,7 @@ export function DayDusk$read(r: Reader): DayDusk {
     const n = mapEntries(s);
     v = readNamed(r, n, DayDusk$t) as DayDusk;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -149,7 +149,7 @@ export interface DayLamps {
 }
 
 export function DayLamps$read(r: Reader): DayLamps {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DayLamps;
   if (s >= 0) {
     let k: string | undefined;
@@ -161,18 +161,18 @@ export function DayLamps$read(r: Reader): DayLamps {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 4294967295));
+          a2.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "lit";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { lamps: f0, lit: f1 };
     } catch (e) {
       throw at(e, k);
@@ -181,7 +181,7 @@ export function DayLamps$read(r: Reader): DayLamps {
     const n = mapEntries(s);
     v = readNamed(r, n, DayLamps$t) as DayLamps;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -216,16 +216,16 @@ export interface DaySleep {
 }
 
 export function DaySleep$read(r: Reader): DaySleep {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DaySleep;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bed";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { bed: f0 };
     } catch (e) {
       throw at(e, k);
@@ -234,7 +234,7 @@ export function DaySleep$read(r: Reader): DaySleep {
     const n = mapEntries(s);
     v = readNamed(r, n, DaySleep$t) as DaySleep;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -280,7 +280,7 @@ export type MoonPhase = "New" | "WaxingCrescent" | "FirstQuarter" | "WaxingGibbo
 
 export function MoonPhase$read(r: Reader): MoonPhase {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "New":

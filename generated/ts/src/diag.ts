@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readF32, readF64, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -18,50 +18,50 @@ export interface DiagBytes {
 }
 
 export function DiagBytes$read(r: Reader): DiagBytes {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DiagBytes;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "since";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 9007199254740991);
+      const f0 = readInt(r, 0, 9007199254740991);
       k = "out";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 320);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 9007199254740991);
+          x5 = readInt(r, 0, 9007199254740991);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = "inbound";
       if (s <= 2) throw absent(k);
       const n6 = readMap(r, 0, 320);
       const m7 = new Map<string, number>();
       for (let j8 = 0; j8 < n6; j8++) {
-        const k9 = r.readStr(0, 4294967295);
+        const k9 = readStr(r, 0, 4294967295);
         if (m7.has(k9)) throw duplicate(k9).inKey(k9);
         let x10: number;
         try {
-          x10 = r.readInt(0, 9007199254740991);
+          x10 = readInt(r, 0, 9007199254740991);
         } catch (e) {
           throw atKey(e, k9);
         }
         m7.set(k9, x10);
       }
-      r.leave();
+      leave(r);
       const f2 = m7;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { since: f0, out: f1, inbound: f2 };
     } catch (e) {
       throw at(e, k);
@@ -70,7 +70,7 @@ export function DiagBytes$read(r: Reader): DiagBytes {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagBytes$t) as DiagBytes;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -113,16 +113,16 @@ export interface DiagBytesRequest {
 }
 
 export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DiagBytesRequest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "reset";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { reset: f0 };
     } catch (e) {
       throw at(e, k);
@@ -131,7 +131,7 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagBytesRequest$t) as DiagBytesRequest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -170,31 +170,31 @@ export interface DiagFrames {
 }
 
 export function DiagFrames$read(r: Reader): DiagFrames {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DiagFrames;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "frame_ms";
       if (s <= 0) throw absent(k);
-      const f0 = inF32(r.readF32(), 0, 1000);
+      const f0 = inF32(readF32(r), 0, 1000);
       k = "frame_p99_ms";
       if (s <= 1) throw absent(k);
-      const f1 = inF32(r.readF32(), 0, 1000);
+      const f1 = inF32(readF32(r), 0, 1000);
       k = "draw_calls";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 65535);
+      const f2 = readInt(r, 0, 65535);
       k = "nodes";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 4294967295);
+      const f3 = readInt(r, 0, 4294967295);
       k = "heap_mib";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 65535);
+      const f4 = readInt(r, 0, 65535);
       k = "gpu";
       if (s <= 5) throw absent(k);
-      const f5 = r.readStr(0, 96);
+      const f5 = readStr(r, 0, 96);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       v = { frame_ms: f0, frame_p99_ms: f1, draw_calls: f2, nodes: f3, heap_mib: f4, gpu: f5 };
     } catch (e) {
       throw at(e, k);
@@ -203,7 +203,7 @@ export function DiagFrames$read(r: Reader): DiagFrames {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagFrames$t) as DiagFrames;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -249,22 +249,22 @@ export interface DiagPing {
 }
 
 export function DiagPing$read(r: Reader): DiagPing {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DiagPing;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "nonce";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "sent";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 9007199254740991);
+      const f1 = readInt(r, 0, 9007199254740991);
       k = "want_stats";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { nonce: f0, sent: f1, want_stats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -273,7 +273,7 @@ export function DiagPing$read(r: Reader): DiagPing {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagPing$t) as DiagPing;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -312,27 +312,27 @@ export interface DiagPong {
 }
 
 export function DiagPong$read(r: Reader): DiagPong {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DiagPong;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "nonce";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "sent";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 9007199254740991);
+      const f1 = readInt(r, 0, 9007199254740991);
       k = "server_time";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       let f3: ServerStats | undefined;
       if (s > 3) {
         k = "stats";
-        f3 = (r.tryNil() ? undefined : ServerStats$read(r));
+        f3 = (tryNil(r) ? undefined : ServerStats$read(r));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: DiagPong = { nonce: f0, sent: f1, server_time: f2 };
       if (f3 !== undefined) o.stats = f3;
       v = o;
@@ -343,7 +343,7 @@ export function DiagPong$read(r: Reader): DiagPong {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagPong$t) as DiagPong;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -421,81 +421,81 @@ export interface ServerStats {
 }
 
 export function ServerStats$read(r: Reader): ServerStats {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ServerStats;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "loop_lag_ms";
       if (s <= 0) throw absent(k);
-      const f0 = r.readF64();
+      const f0 = readF64(r);
       k = "move_cost_ms";
       if (s <= 1) throw absent(k);
-      const f1 = r.readF32();
+      const f1 = readF32(r);
       k = "move_cost_peak_ms";
       if (s <= 2) throw absent(k);
-      const f2 = r.readF32();
+      const f2 = readF32(r);
       k = "rss";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = "heap_used";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 9007199254740991);
+      const f4 = readInt(r, 0, 9007199254740991);
       k = "moves_per_s";
       if (s <= 5) throw absent(k);
-      const f5 = r.readInt(0, 65535);
+      const f5 = readInt(r, 0, 65535);
       k = "uptime_s";
       if (s <= 6) throw absent(k);
-      const f6 = r.readInt(0, 4294967295);
+      const f6 = readInt(r, 0, 4294967295);
       let f7: number | undefined;
       if (s > 7) {
         k = "tick_late_p95_ms";
-        f7 = (r.tryNil() ? undefined : r.readF32());
+        f7 = (tryNil(r) ? undefined : readF32(r));
       }
       let f8: number | undefined;
       if (s > 8) {
         k = "tick_late_max_ms";
-        f8 = (r.tryNil() ? undefined : r.readF32());
+        f8 = (tryNil(r) ? undefined : readF32(r));
       }
       let f9: number | undefined;
       if (s > 9) {
         k = "move_cost_p50_ms";
-        f9 = (r.tryNil() ? undefined : r.readF32());
+        f9 = (tryNil(r) ? undefined : readF32(r));
       }
       let f10: number | undefined;
       if (s > 10) {
         k = "move_cost_p95_ms";
-        f10 = (r.tryNil() ? undefined : r.readF32());
+        f10 = (tryNil(r) ? undefined : readF32(r));
       }
       let f11: number | undefined;
       if (s > 11) {
         k = "moves";
-        f11 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f11 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       let f12: number | undefined;
       if (s > 12) {
         k = "accepted";
-        f12 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f12 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       let f13: Map<string, number> | undefined;
       if (s > 13) {
         k = "dropped";
         let o6: Map<string, number> | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           const n1 = readMap(r, 0, 64);
           const m2 = new Map<string, number>();
           for (let j3 = 0; j3 < n1; j3++) {
-            const k4 = r.readStr(0, 4294967295);
+            const k4 = readStr(r, 0, 4294967295);
             if (m2.has(k4)) throw duplicate(k4).inKey(k4);
             let x5: number;
             try {
-              x5 = r.readInt(0, 4294967295);
+              x5 = readInt(r, 0, 4294967295);
             } catch (e) {
               throw atKey(e, k4);
             }
             m2.set(k4, x5);
           }
-          r.leave();
+          leave(r);
           o6 = m2;
         }
         f13 = o6;
@@ -503,10 +503,10 @@ export function ServerStats$read(r: Reader): ServerStats {
       let f14: number | undefined;
       if (s > 14) {
         k = "unsent";
-        f14 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f14 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       k = undefined;
-      r.skipValues(s - 15);
+      skipValues(r, s - 15);
       const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
       if (f7 !== undefined) o.tick_late_p95_ms = f7;
       if (f8 !== undefined) o.tick_late_max_ms = f8;
@@ -524,7 +524,7 @@ export function ServerStats$read(r: Reader): ServerStats {
     const n = mapEntries(s);
     v = readNamed(r, n, ServerStats$t) as ServerStats;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -20,7 +20,7 @@ export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 export function DoorState$read(r: Reader): DoorState {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -81,14 +81,14 @@ export interface DoorsKnock {
 }
 
 export function DoorsKnock$read(r: Reader): DoorsKnock {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DoorsKnock;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "door";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "pattern";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 1, 8);
@@ -96,15 +96,15 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 65535));
+          a2.push(readInt(r, 0, 65535));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { door: f0, pattern: f1 };
     } catch (e) {
       throw at(e, k);
@@ -113,7 +113,7 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsKnock$t) as DoorsKnock;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -154,27 +154,27 @@ export interface DoorsState {
 }
 
 export function DoorsState$read(r: Reader): DoorsState {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DoorsState;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "door";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "state";
       if (s <= 1) throw absent(k);
       const f1 = DoorState$read(r);
       k = "swing";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-1100, 1100), 10);
+      const f2 = dequantizeF32(readInt(r, -1100, 1100), 10);
       let f3: string | undefined;
       if (s > 3) {
         k = "by";
-        f3 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f3 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: DoorsState = { door: f0, state: f1, swing: f2 };
       if (f3 !== undefined) o.by = f3;
       v = o;
@@ -185,7 +185,7 @@ export function DoorsState$read(r: Reader): DoorsState {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsState$t) as DoorsState;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -228,19 +228,19 @@ export interface DoorsUse {
 }
 
 export function DoorsUse$read(r: Reader): DoorsUse {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: DoorsUse;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "door";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "knock";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { door: f0, knock: f1 };
     } catch (e) {
       throw at(e, k);
@@ -249,7 +249,7 @@ export function DoorsUse$read(r: Reader): DoorsUse {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsUse$t) as DoorsUse;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, dequantizeF32, kBool, kInt, kQuant, mapEntries, readNamed, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, codec, dequantizeF32, kBool, kInt, kQuant, leave, mapEntries, readBool, readInt, readNamed, readShape, skipValues, vBool, vInt, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /**
  * Broadcast every few minutes while the weather changes the ground: how wet and white
@@ -18,22 +18,22 @@ export interface EffectsGround {
 }
 
 export function EffectsGround$read(r: Reader): EffectsGround {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EffectsGround;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "puddles";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f0 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "snow";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 2000), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 2000), 1000);
       k = "leaves";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 100), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { puddles: f0, snow: f1, leaves: f2 };
     } catch (e) {
       throw at(e, k);
@@ -42,7 +42,7 @@ export function EffectsGround$read(r: Reader): EffectsGround {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsGround$t) as EffectsGround;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -79,22 +79,22 @@ export interface EffectsRainbow {
 }
 
 export function EffectsRainbow$read(r: Reader): EffectsRainbow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EffectsRainbow;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bearing";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f0 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "until";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 9007199254740991);
+      const f1 = readInt(r, 0, 9007199254740991);
       k = "double";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { bearing: f0, until: f1, double: f2 };
     } catch (e) {
       throw at(e, k);
@@ -103,7 +103,7 @@ export function EffectsRainbow$read(r: Reader): EffectsRainbow {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsRainbow$t) as EffectsRainbow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -143,22 +143,22 @@ export interface EffectsWet {
 }
 
 export function EffectsWet$read(r: Reader): EffectsWet {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EffectsWet;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "wetness";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 100), 100);
+      const f0 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "dry_rate";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 128), 256);
+      const f1 = dequantizeF32(readInt(r, 0, 128), 256);
       k = "sheltered";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { wetness: f0, dry_rate: f1, sheltered: f2 };
     } catch (e) {
       throw at(e, k);
@@ -167,7 +167,7 @@ export function EffectsWet$read(r: Reader): EffectsWet {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsWet$t) as EffectsWet;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

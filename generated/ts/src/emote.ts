@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -30,7 +30,7 @@ export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" 
 
 export function Emote$read(r: Reader): Emote {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Wave":
@@ -121,19 +121,19 @@ export interface EmotePairOffer {
 }
 
 export function EmotePairOffer$read(r: Reader): EmotePairOffer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmotePairOffer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "partner";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "pair";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 16);
+      const f1 = readStr(r, 1, 16);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { partner: f0, pair: f1 };
     } catch (e) {
       throw at(e, k);
@@ -142,7 +142,7 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePairOffer$t) as EmotePairOffer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -177,42 +177,42 @@ export interface EmotePaired {
 }
 
 export function EmotePaired$read(r: Reader): EmotePaired {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmotePaired;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "partners";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: string[];
       try {
-        a2 = [r.readStr(9, 9), (i3 = 1, r.readStr(9, 9))];
+        a2 = [readStr(r, 9, 9), (i3 = 1, readStr(r, 9, 9))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [string, string];
       k = "pair";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 16);
+      const f1 = readStr(r, 1, 16);
       k = "at";
       if (s <= 2) throw absent(k);
-      const n4 = r.readArrayLen();
+      const n4 = readArrayLen(r);
       if (n4 !== 2) throw wrongLength(n4, 2);
       let i6 = 0;
       let a5: number[];
       try {
-        a5 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i6 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a5 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i6 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f2 = a5 as [number, number];
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { partners: f0, pair: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -221,7 +221,7 @@ export function EmotePaired$read(r: Reader): EmotePaired {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePaired$t) as EmotePaired;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -264,7 +264,7 @@ export interface EmotePlay {
 }
 
 export function EmotePlay$read(r: Reader): EmotePlay {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmotePlay;
   if (s >= 0) {
     let k: string | undefined;
@@ -274,9 +274,9 @@ export function EmotePlay$read(r: Reader): EmotePlay {
       const f0 = Emote$read(r);
       k = "looping";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { emote: f0, looping: f1 };
     } catch (e) {
       throw at(e, k);
@@ -285,7 +285,7 @@ export function EmotePlay$read(r: Reader): EmotePlay {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePlay$t) as EmotePlay;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -322,25 +322,25 @@ export interface EmoteShown {
 }
 
 export function EmoteShown$read(r: Reader): EmoteShown {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmoteShown;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "emote";
       if (s <= 1) throw absent(k);
       const f1 = Emote$read(r);
       k = "looping";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = "at";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { s: f0, emote: f1, looping: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
@@ -349,7 +349,7 @@ export function EmoteShown$read(r: Reader): EmoteShown {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteShown$t) as EmoteShown;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -384,7 +384,7 @@ export interface EmoteUnlocked {
 }
 
 export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmoteUnlocked;
   if (s >= 0) {
     let k: string | undefined;
@@ -396,15 +396,15 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 24));
+          a2.push(readStr(r, 1, 24));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -413,7 +413,7 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteUnlocked$t) as EmoteUnlocked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -446,14 +446,14 @@ export interface EmoteWheel {
 }
 
 export function EmoteWheel$read(r: Reader): EmoteWheel {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: EmoteWheel;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "slots";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: Emote[] = [];
       let i3 = 0;
@@ -464,10 +464,10 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [Emote, Emote, Emote, Emote, Emote, Emote, Emote, Emote];
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
@@ -476,7 +476,7 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteWheel$t) as EmoteWheel;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readVariant, skipValues, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -15,22 +15,22 @@ export interface Departure {
 }
 
 export function Departure$read(r: Reader): Departure {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Departure;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "at";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 9007199254740991);
+      const f0 = readInt(r, 0, 9007199254740991);
       k = "to";
       if (s <= 1) throw absent(k);
       const f1 = Pier$read(r);
       k = "seats";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 255);
+      const f2 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { at: f0, to: f1, seats: f2 };
     } catch (e) {
       throw at(e, k);
@@ -39,7 +39,7 @@ export function Departure$read(r: Reader): Departure {
     const n = mapEntries(s);
     v = readNamed(r, n, Departure$t) as Departure;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -70,7 +70,7 @@ export interface FerryBoard {
 }
 
 export function FerryBoard$read(r: Reader): FerryBoard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FerryBoard;
   if (s >= 0) {
     let k: string | undefined;
@@ -79,7 +79,7 @@ export function FerryBoard$read(r: Reader): FerryBoard {
       if (s <= 0) throw absent(k);
       const f0 = Pier$read(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { pier: f0 };
     } catch (e) {
       throw at(e, k);
@@ -88,7 +88,7 @@ export function FerryBoard$read(r: Reader): FerryBoard {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryBoard$t) as FerryBoard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -123,7 +123,7 @@ export interface FerryCrossing {
 }
 
 export function FerryCrossing$read(r: Reader): FerryCrossing {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FerryCrossing;
   if (s >= 0) {
     let k: string | undefined;
@@ -133,15 +133,15 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
       const f0 = Pier$read(r);
       k = "progress";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "eta";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = "swell";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 50), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 50), 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { to: f0, progress: f1, eta: f2, swell: f3 };
     } catch (e) {
       throw at(e, k);
@@ -150,7 +150,7 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryCrossing$t) as FerryCrossing;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -187,7 +187,7 @@ export interface FerryTimetable {
 }
 
 export function FerryTimetable$read(r: Reader): FerryTimetable {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FerryTimetable;
   if (s >= 0) {
     let k: string | undefined;
@@ -204,13 +204,13 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "fare";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { departures: f0, fare: f1 };
     } catch (e) {
       throw at(e, k);
@@ -219,7 +219,7 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryTimetable$t) as FerryTimetable;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -261,7 +261,7 @@ export type Pier = "Harbour" | "Island" | "Rock";
 
 export function Pier$read(r: Reader): Pier {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Harbour":

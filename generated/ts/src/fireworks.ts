@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -21,7 +21,7 @@ export interface Burst {
 }
 
 export function Burst$read(r: Reader): Burst {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Burst;
   if (s >= 0) {
     let k: string | undefined;
@@ -36,24 +36,24 @@ export function Burst$read(r: Reader): Burst {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 16777215));
+          a2.push(readInt(r, 0, 16777215));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "at";
       if (s <= 2) throw absent(k);
       const f2 = WorldPos$read(r);
       k = "delay_ms";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 65535);
+      const f3 = readInt(r, 0, 65535);
       k = "radius";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(r.readInt(10, 800), 10);
+      const f4 = dequantizeF32(readInt(r, 10, 800), 10);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { shell: f0, colours: f1, at: f2, delay_ms: f3, radius: f4 };
     } catch (e) {
       throw at(e, k);
@@ -62,7 +62,7 @@ export function Burst$read(r: Reader): Burst {
     const n = mapEntries(s);
     v = readNamed(r, n, Burst$t) as Burst;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -103,19 +103,19 @@ export interface FireworksDud {
 }
 
 export function FireworksDud$read(r: Reader): FireworksDud {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FireworksDud;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "by";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "tipped";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { by: f0, tipped: f1 };
     } catch (e) {
       throw at(e, k);
@@ -124,7 +124,7 @@ export function FireworksDud$read(r: Reader): FireworksDud {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksDud$t) as FireworksDud;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -159,22 +159,22 @@ export interface FireworksLaunch {
 }
 
 export function FireworksLaunch$read(r: Reader): FireworksLaunch {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FireworksLaunch;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "slot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = "tilt";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 3000), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 3000), 100);
       k = "bearing";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { slot: f0, tilt: f1, bearing: f2 };
     } catch (e) {
       throw at(e, k);
@@ -183,7 +183,7 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksLaunch$t) as FireworksLaunch;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -218,7 +218,7 @@ export interface FireworksSchedule {
 }
 
 export function FireworksSchedule$read(r: Reader): FireworksSchedule {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FireworksSchedule;
   if (s >= 0) {
     let k: string | undefined;
@@ -230,20 +230,20 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 9007199254740991));
+          a2.push(readInt(r, 0, 9007199254740991));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       let f1: number | undefined;
       if (s > 1) {
         k = "viewpoint";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: FireworksSchedule = { shows: f0 };
       if (f1 !== undefined) o.viewpoint = f1;
       v = o;
@@ -254,7 +254,7 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksSchedule$t) as FireworksSchedule;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -299,7 +299,7 @@ export interface FireworksShow {
 }
 
 export function FireworksShow$read(r: Reader): FireworksShow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FireworksShow;
   if (s >= 0) {
     let k: string | undefined;
@@ -307,7 +307,7 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       let f0: string | undefined;
       if (s > 0) {
         k = "by";
-        f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = "bursts";
       if (s <= 1) throw absent(k);
@@ -321,13 +321,13 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "seed";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
+      const f2 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: FireworksShow = { bursts: f1, seed: f2 };
       if (f0 !== undefined) o.by = f0;
       v = o;
@@ -338,7 +338,7 @@ export function FireworksShow$read(r: Reader): FireworksShow {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksShow$t) as FireworksShow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -389,7 +389,7 @@ export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 export function Shell$read(r: Reader): Shell {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Peony":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,22 +17,22 @@ export interface FishRecord {
 }
 
 export function FishRecord$read(r: Reader): FishRecord {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishRecord;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "holder";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "kg";
       if (s <= 1) throw absent(k);
-      const f1 = dequantize(r.readInt(10, 80000), 1000);
+      const f1 = dequantize(readInt(r, 10, 80000), 1000);
       k = "at";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { holder: f0, kg: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
@@ -41,7 +41,7 @@ export function FishRecord$read(r: Reader): FishRecord {
     const n = mapEntries(s);
     v = readNamed(r, n, FishRecord$t) as FishRecord;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -74,19 +74,19 @@ export interface FishingBite {
 }
 
 export function FishingBite$read(r: Reader): FishingBite {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingBite;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "window_ms";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(200, 2000);
+      const f0 = readInt(r, 200, 2000);
       k = "pull";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { window_ms: f0, pull: f1 };
     } catch (e) {
       throw at(e, k);
@@ -95,7 +95,7 @@ export function FishingBite$read(r: Reader): FishingBite {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingBite$t) as FishingBite;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -130,7 +130,7 @@ export interface FishingCast {
 }
 
 export function FishingCast$read(r: Reader): FishingCast {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingCast;
   if (s >= 0) {
     let k: string | undefined;
@@ -140,14 +140,14 @@ export function FishingCast$read(r: Reader): FishingCast {
       const f0 = WorldPos$read(r);
       k = "power";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
       let f2: string | undefined;
       if (s > 2) {
         k = "bait";
-        f2 = (r.tryNil() ? undefined : r.readStr(1, 32));
+        f2 = (tryNil(r) ? undefined : readStr(r, 1, 32));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: FishingCast = { bobber: f0, power: f1 };
       if (f2 !== undefined) o.bait = f2;
       v = o;
@@ -158,7 +158,7 @@ export function FishingCast$read(r: Reader): FishingCast {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCast$t) as FishingCast;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -201,14 +201,14 @@ export interface FishingCastShown {
 }
 
 export function FishingCastShown$read(r: Reader): FishingCastShown {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingCastShown;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "bobber";
       if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
@@ -216,7 +216,7 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
       if (s <= 2) throw absent(k);
       const f2 = Water$read(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { s: f0, bobber: f1, water: f2 };
     } catch (e) {
       throw at(e, k);
@@ -225,7 +225,7 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCastShown$t) as FishingCastShown;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -266,7 +266,7 @@ export interface FishingCatch {
 }
 
 export function FishingCatch$read(r: Reader): FishingCatch {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingCatch;
   if (s >= 0) {
     let k: string | undefined;
@@ -276,18 +276,18 @@ export function FishingCatch$read(r: Reader): FishingCatch {
       const f0 = PlayerRef$read(r);
       k = "fish";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "kg";
       if (s <= 2) throw absent(k);
-      const f2 = dequantize(r.readInt(10, 80000), 1000);
+      const f2 = dequantize(readInt(r, 10, 80000), 1000);
       k = "length_cm";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(2, 250);
+      const f3 = readInt(r, 2, 250);
       k = "best";
       if (s <= 4) throw absent(k);
-      const f4 = r.readBool();
+      const f4 = readBool(r);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { angler: f0, fish: f1, kg: f2, length_cm: f3, best: f4 };
     } catch (e) {
       throw at(e, k);
@@ -296,7 +296,7 @@ export function FishingCatch$read(r: Reader): FishingCatch {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCatch$t) as FishingCatch;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -333,16 +333,16 @@ export interface FishingLost {
 }
 
 export function FishingLost$read(r: Reader): FishingLost {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingLost;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "snapped";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { snapped: f0 };
     } catch (e) {
       throw at(e, k);
@@ -351,7 +351,7 @@ export function FishingLost$read(r: Reader): FishingLost {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingLost$t) as FishingLost;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -380,7 +380,7 @@ export interface FishingRecords {
 }
 
 export function FishingRecords$read(r: Reader): FishingRecords {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingRecords;
   if (s >= 0) {
     let k: string | undefined;
@@ -390,7 +390,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
       const n1 = readMap(r, 0, 40);
       const m2 = new Map<string, FishRecord>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: FishRecord;
         try {
@@ -400,10 +400,10 @@ export function FishingRecords$read(r: Reader): FishingRecords {
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { records: f0 };
     } catch (e) {
       throw at(e, k);
@@ -412,7 +412,7 @@ export function FishingRecords$read(r: Reader): FishingRecords {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingRecords$t) as FishingRecords;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -448,19 +448,19 @@ export interface FishingReel {
 }
 
 export function FishingReel$read(r: Reader): FishingReel {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FishingReel;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "tension";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 1200), 1000);
+      const f0 = dequantizeF32(readInt(r, 0, 1200), 1000);
       k = "line";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 600), 10);
+      const f1 = dequantizeF32(readInt(r, 0, 600), 10);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { tension: f0, line: f1 };
     } catch (e) {
       throw at(e, k);
@@ -469,7 +469,7 @@ export function FishingReel$read(r: Reader): FishingReel {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingReel$t) as FishingReel;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -509,7 +509,7 @@ export type Water = "Pond" | "River" | "Harbour" | "Sea";
 
 export function Water$read(r: Reader): Water {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Pond":

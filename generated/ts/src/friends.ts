@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -21,44 +21,44 @@ export interface Friend {
 }
 
 export function Friend$read(r: Reader): Friend {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Friend;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "account";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "presence";
       if (s <= 2) throw absent(k);
       const f2 = Presence$read(r);
       let f3: string | undefined;
       if (s > 3) {
         k = "s";
-        f3 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f3 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       let f4: number | undefined;
       if (s > 4) {
         k = "last_seen";
         let o2: number | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           let x1: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
             let n = 1;
             x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
             if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-            else x1 = r.readInt(0, 9007199254740991);
+            else x1 = readInt(r, 0, 9007199254740991);
           }
           o2 = x1;
         }
         f4 = o2;
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: Friend = { account: f0, name: f1, presence: f2 };
       if (f3 !== undefined) o.s = f3;
       if (f4 !== undefined) o.last_seen = f4;
@@ -70,7 +70,7 @@ export function Friend$read(r: Reader): Friend {
     const n = mapEntries(s);
     v = readNamed(r, n, Friend$t) as Friend;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -119,19 +119,19 @@ export interface FriendsAnswer {
 }
 
 export function FriendsAnswer$read(r: Reader): FriendsAnswer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FriendsAnswer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "account";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "accept";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { account: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -140,7 +140,7 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsAnswer$t) as FriendsAnswer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -173,7 +173,7 @@ export interface FriendsList {
 }
 
 export function FriendsList$read(r: Reader): FriendsList {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FriendsList;
   if (s >= 0) {
     let k: string | undefined;
@@ -190,7 +190,7 @@ export function FriendsList$read(r: Reader): FriendsList {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "incoming";
       if (s <= 1) throw absent(k);
@@ -204,10 +204,10 @@ export function FriendsList$read(r: Reader): FriendsList {
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f1 = a5;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { friends: f0, incoming: f1 };
     } catch (e) {
       throw at(e, k);
@@ -216,7 +216,7 @@ export function FriendsList$read(r: Reader): FriendsList {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsList$t) as FriendsList;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -257,19 +257,19 @@ export interface FriendsPresence {
 }
 
 export function FriendsPresence$read(r: Reader): FriendsPresence {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FriendsPresence;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "account";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "presence";
       if (s <= 1) throw absent(k);
       const f1 = Presence$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { account: f0, presence: f1 };
     } catch (e) {
       throw at(e, k);
@@ -278,7 +278,7 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsPresence$t) as FriendsPresence;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -309,16 +309,16 @@ export interface FriendsRequest {
 }
 
 export function FriendsRequest$read(r: Reader): FriendsRequest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FriendsRequest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -327,7 +327,7 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsRequest$t) as FriendsRequest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -358,7 +358,7 @@ export interface FriendsStatus {
 }
 
 export function FriendsStatus$read(r: Reader): FriendsStatus {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: FriendsStatus;
   if (s >= 0) {
     let k: string | undefined;
@@ -369,10 +369,10 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
       let f1: string | undefined;
       if (s > 1) {
         k = "text";
-        f1 = (r.tryNil() ? undefined : r.readStr(0, 60));
+        f1 = (tryNil(r) ? undefined : readStr(r, 0, 60));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: FriendsStatus = { presence: f0 };
       if (f1 !== undefined) o.text = f1;
       v = o;
@@ -383,7 +383,7 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsStatus$t) as FriendsStatus;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -431,7 +431,7 @@ export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 export function Presence$read(r: Reader): Presence {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Offline":

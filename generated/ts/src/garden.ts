@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readNamed, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readInt, readList, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -21,32 +21,32 @@ export interface Bed {
 }
 
 export function Bed$read(r: Reader): Bed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Bed;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bed";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 23);
+      const f0 = readInt(r, 0, 23);
       let f1: string | undefined;
       if (s > 1) {
         k = "crop";
-        f1 = (r.tryNil() ? undefined : r.readStr(1, 24));
+        f1 = (tryNil(r) ? undefined : readStr(r, 1, 24));
       }
       k = "stage";
       if (s <= 2) throw absent(k);
       const f2 = Stage$read(r);
       k = "moisture";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 100), 100);
+      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
       let f4: number | undefined;
       if (s > 4) {
         k = "ripe_at";
-        f4 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f4 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: Bed = { bed: f0, stage: f2, moisture: f3 };
       if (f1 !== undefined) o.crop = f1;
       if (f4 !== undefined) o.ripe_at = f4;
@@ -58,7 +58,7 @@ export function Bed$read(r: Reader): Bed {
     const n = mapEntries(s);
     v = readNamed(r, n, Bed$t) as Bed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -115,31 +115,31 @@ export type GardenAction =
     };
 
 export function GardenAction$read(r: Reader): GardenAction {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: GardenAction;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(0, 255);
-        r.skipValues(s - 2);
+        const x = readInt(r, 0, 255);
+        skipValues(r, s - 2);
         v = { kind: "Plant", value: x };
         break;
       }
       case 2: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Water" };
         break;
       }
       case 3: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Clear" };
         break;
       }
       case 4: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Harvest" };
         break;
       }
@@ -148,12 +148,12 @@ export function GardenAction$read(r: Reader): GardenAction {
         try {
           k = "slot";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readInt(0, 255);
+          const f0 = readInt(r, 0, 255);
           k = "strength";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = dequantizeF32(r.readInt(0, 100), 100);
+          const f1 = dequantizeF32(readInt(r, 0, 100), 100);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Feed", slot: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -166,40 +166,40 @@ export function GardenAction$read(r: Reader): GardenAction {
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Plant": {
-        v = { kind: "Plant", value: r.readInt(0, 255) };
+        v = { kind: "Plant", value: readInt(r, 0, 255) };
         break;
       }
       case "Water": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Water" };
         break;
       }
       case "Clear": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Clear" };
         break;
       }
       case "Harvest": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Harvest" };
         break;
       }
       case "Feed": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "slot";
             if (t <= 0) throw absent(k);
-            const f0 = r.readInt(0, 255);
+            const f0 = readInt(r, 0, 255);
             k = "strength";
             if (t <= 1) throw absent(k);
-            const f1 = dequantizeF32(r.readInt(0, 100), 100);
+            const f1 = dequantizeF32(readInt(r, 0, 100), 100);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Feed", slot: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -208,14 +208,14 @@ export function GardenAction$read(r: Reader): GardenAction {
           const m = mapEntries(t);
           v = readNamed(r, m, GardenAction$t5, "Feed") as Extract<GardenAction, { kind: "Feed" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -282,7 +282,7 @@ export interface GardenHarvest {
 }
 
 export function GardenHarvest$read(r: Reader): GardenHarvest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: GardenHarvest;
   if (s >= 0) {
     let k: string | undefined;
@@ -299,15 +299,15 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       let f1: number | undefined;
       if (s > 1) {
         k = "giant_kg";
-        f1 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 500000), 1000));
+        f1 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 500000), 1000));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: GardenHarvest = { got: f0 };
       if (f1 !== undefined) o.giant_kg = f1;
       v = o;
@@ -318,7 +318,7 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenHarvest$t) as GardenHarvest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -363,18 +363,18 @@ export interface GardenPlot {
 }
 
 export function GardenPlot$read(r: Reader): GardenPlot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: GardenPlot;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "plot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "owner";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
+        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
       }
       k = "beds";
       if (s <= 2) throw absent(k);
@@ -388,10 +388,10 @@ export function GardenPlot$read(r: Reader): GardenPlot {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: GardenPlot = { plot: f0, beds: f2 };
       if (f1 !== undefined) o.owner = f1;
       v = o;
@@ -402,7 +402,7 @@ export function GardenPlot$read(r: Reader): GardenPlot {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenPlot$t) as GardenPlot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -446,22 +446,22 @@ export interface GardenTend {
 }
 
 export function GardenTend$read(r: Reader): GardenTend {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: GardenTend;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "plot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "bed";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 23);
+      const f1 = readInt(r, 0, 23);
       k = "action";
       if (s <= 2) throw absent(k);
       const f2 = GardenAction$read(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { plot: f0, bed: f1, action: f2 };
     } catch (e) {
       throw at(e, k);
@@ -470,7 +470,7 @@ export function GardenTend$read(r: Reader): GardenTend {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenTend$t) as GardenTend;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -516,7 +516,7 @@ export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Wither
 
 export function Stage$read(r: Reader): Stage {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Empty":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** A horse's gait. */
 export const Gait = {
@@ -22,7 +22,7 @@ export type Gait = "Halt" | "Walk" | "Trot" | "Canter" | "Gallop";
 
 export function Gait$read(r: Reader): Gait {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Halt":
@@ -92,19 +92,19 @@ export interface HorseGaitChange {
 }
 
 export function HorseGaitChange$read(r: Reader): HorseGaitChange {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseGaitChange;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "horse";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "gait";
       if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { horse: f0, gait: f1 };
     } catch (e) {
       throw at(e, k);
@@ -113,7 +113,7 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGaitChange$t) as HorseGaitChange;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -148,22 +148,22 @@ export interface HorseGaitShown {
 }
 
 export function HorseGaitShown$read(r: Reader): HorseGaitShown {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseGaitShown;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "horse";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "gait";
       if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
       k = "stamina";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 100), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { horse: f0, gait: f1, stamina: f2 };
     } catch (e) {
       throw at(e, k);
@@ -172,7 +172,7 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGaitShown$t) as HorseGaitShown;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -207,19 +207,19 @@ export interface HorseGroom {
 }
 
 export function HorseGroom$read(r: Reader): HorseGroom {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseGroom;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "horse";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "with";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { horse: f0, with: f1 };
     } catch (e) {
       throw at(e, k);
@@ -228,7 +228,7 @@ export function HorseGroom$read(r: Reader): HorseGroom {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGroom$t) as HorseGroom;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -263,22 +263,22 @@ export interface HorseRefused {
 }
 
 export function HorseRefused$read(r: Reader): HorseRefused {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseRefused;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "horse";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "thrown";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = "obstacle";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 300), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 300), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { horse: f0, thrown: f1, obstacle: f2 };
     } catch (e) {
       throw at(e, k);
@@ -287,7 +287,7 @@ export function HorseRefused$read(r: Reader): HorseRefused {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRefused$t) as HorseRefused;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -322,19 +322,19 @@ export interface HorseRent {
 }
 
 export function HorseRent$read(r: Reader): HorseRent {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseRent;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "stall";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 16);
+      const f0 = readInt(r, 1, 16);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 16);
+      const f1 = readStr(r, 1, 16);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { stall: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
@@ -343,7 +343,7 @@ export function HorseRent$read(r: Reader): HorseRent {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRent$t) as HorseRent;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -382,28 +382,28 @@ export interface HorseRented {
 }
 
 export function HorseRented$read(r: Reader): HorseRented {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HorseRented;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "horse";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "coat";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 16777215);
+      const f1 = readInt(r, 0, 16777215);
       k = "top_speed";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(40, 200), 10);
+      const f2 = dequantizeF32(readInt(r, 40, 200), 10);
       k = "stamina_s";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(5, 120);
+      const f3 = readInt(r, 5, 120);
       k = "until";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 9007199254740991);
+      const f4 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { horse: f0, coat: f1, top_speed: f2, stamina_s: f3, until: f4 };
     } catch (e) {
       throw at(e, k);
@@ -412,7 +412,7 @@ export function HorseRented$read(r: Reader): HorseRented {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRented$t) as HorseRented;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,7 +23,7 @@ export interface Furniture {
 }
 
 export function Furniture$read(r: Reader): Furniture {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Furniture;
   if (s >= 0) {
     let k: string | undefined;
@@ -36,15 +36,15 @@ export function Furniture$read(r: Reader): Furniture {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 65535);
+        else x1 = readInt(r, 0, 65535);
       }
       const f0 = x1;
       k = "item";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "offset";
       if (s <= 2) throw absent(k);
-      const n2 = r.readArrayLen();
+      const n2 = readArrayLen(r);
       if (n2 !== 3) throw wrongLength(n2, 3);
       let i5 = 0;
       let a4: number[];
@@ -55,7 +55,7 @@ export function Furniture$read(r: Reader): Furniture {
           let n = 1;
           x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x3 >= -20000 && x3 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x3 = r.readInt(-20000, 20000);
+          else x3 = readInt(r, -20000, 20000);
         }
         const e6 = dequantizeF32(x3, 1000);
         i5 = 1;
@@ -65,7 +65,7 @@ export function Furniture$read(r: Reader): Furniture {
           let n = 1;
           x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x7 >= -20000 && x7 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x7 = r.readInt(-20000, 20000);
+          else x7 = readInt(r, -20000, 20000);
         }
         const e8 = dequantizeF32(x7, 1000);
         i5 = 2;
@@ -75,14 +75,14 @@ export function Furniture$read(r: Reader): Furniture {
           let n = 1;
           x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x9 >= -20000 && x9 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x9 = r.readInt(-20000, 20000);
+          else x9 = readInt(r, -20000, 20000);
         }
         const e10 = dequantizeF32(x9, 1000);
         a4 = [e6, e8, e10];
       } catch (e) {
         throw atIndex(e, i5);
       }
-      r.leave();
+      leave(r);
       const f2 = a4 as [number, number, number];
       k = "rot";
       if (s <= 3) throw absent(k);
@@ -92,7 +92,7 @@ export function Furniture$read(r: Reader): Furniture {
         let n = 1;
         x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x11 >= -314 && x11 <= 314 && p + n <= u.length) r.pos = p + n;
-        else x11 = r.readInt(-314, 314);
+        else x11 = readInt(r, -314, 314);
       }
       const f3 = dequantizeF32(x11, 100);
       k = "floor";
@@ -102,28 +102,28 @@ export function Furniture$read(r: Reader): Furniture {
         const u = r.buf, p = r.pos, b = u[p]!;
         x12 = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN;
         if (x12 >= -1 && x12 <= 3) r.pos = p + 1;
-        else x12 = r.readInt(-1, 3);
+        else x12 = readInt(r, -1, 3);
       }
       const f4 = x12;
       let f5: number | undefined;
       if (s > 5) {
         k = "dye";
         let o14: number | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           let x13: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
             let n = 1;
             x13 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
             if (x13 >= 0 && x13 <= 16777215 && p + n <= u.length) r.pos = p + n;
-            else x13 = r.readInt(0, 16777215);
+            else x13 = readInt(r, 0, 16777215);
           }
           o14 = x13;
         }
         f5 = o14;
       }
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
       if (f5 !== undefined) o.dye = f5;
       v = o;
@@ -134,7 +134,7 @@ export function Furniture$read(r: Reader): Furniture {
     const n = mapEntries(s);
     v = readNamed(r, n, Furniture$t) as Furniture;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -183,7 +183,7 @@ export interface HousingChanged {
 }
 
 export function HousingChanged$read(r: Reader): HousingChanged {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingChanged;
   if (s >= 0) {
     let k: string | undefined;
@@ -191,7 +191,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       let f0: Furniture | undefined;
       if (s > 0) {
         k = "placed";
-        f0 = (r.tryNil() ? undefined : Furniture$read(r));
+        f0 = (tryNil(r) ? undefined : Furniture$read(r));
       }
       k = "removed";
       if (s <= 1) throw absent(k);
@@ -200,15 +200,15 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 65535));
+          a2.push(readInt(r, 0, 65535));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: HousingChanged = { removed: f1 };
       if (f0 !== undefined) o.placed = f0;
       v = o;
@@ -219,7 +219,7 @@ export function HousingChanged$read(r: Reader): HousingChanged {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingChanged$t) as HousingChanged;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -257,16 +257,16 @@ export interface HousingDoorbell {
 }
 
 export function HousingDoorbell$read(r: Reader): HousingDoorbell {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingDoorbell;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "plot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { plot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -275,7 +275,7 @@ export function HousingDoorbell$read(r: Reader): HousingDoorbell {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingDoorbell$t) as HousingDoorbell;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -306,7 +306,7 @@ export interface HousingDoorbellRung {
 }
 
 export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingDoorbellRung;
   if (s >= 0) {
     let k: string | undefined;
@@ -316,9 +316,9 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
       const f0 = PlayerRef$read(r);
       k = "plot";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { visitor: f0, plot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -327,7 +327,7 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingDoorbellRung$t) as HousingDoorbellRung;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -366,14 +366,14 @@ export interface HousingInterior {
 }
 
 export function HousingInterior$read(r: Reader): HousingInterior {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingInterior;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "plot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = "owner";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
@@ -389,30 +389,30 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = "wallpaper";
       if (s <= 3) throw absent(k);
       const n4 = readMap(r, 0, 12);
       const m5 = new Map<number, string>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readIntKey(0, 255);
+        const k7 = readIntKey(r, 0, 255);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: string;
         try {
-          x8 = r.readStr(0, 32);
+          x8 = readStr(r, 0, 32);
         } catch (e) {
           throw atKey(e, k7);
         }
         m5.set(k7, x8);
       }
-      r.leave();
+      leave(r);
       const f3 = m5;
       k = "visitors";
       if (s <= 4) throw absent(k);
       const f4 = Visitors$read(r);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { plot: f0, owner: f1, furniture: f2, wallpaper: f3, visitors: f4 };
     } catch (e) {
       throw at(e, k);
@@ -421,7 +421,7 @@ export function HousingInterior$read(r: Reader): HousingInterior {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingInterior$t) as HousingInterior;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -467,16 +467,16 @@ export interface HousingPickup {
 }
 
 export function HousingPickup$read(r: Reader): HousingPickup {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingPickup;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -485,7 +485,7 @@ export function HousingPickup$read(r: Reader): HousingPickup {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingPickup$t) as HousingPickup;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -516,7 +516,7 @@ export interface HousingPlace {
 }
 
 export function HousingPlace$read(r: Reader): HousingPlace {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingPlace;
   if (s >= 0) {
     let k: string | undefined;
@@ -527,10 +527,10 @@ export function HousingPlace$read(r: Reader): HousingPlace {
       let f1: number | undefined;
       if (s > 1) {
         k = "from_slot";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 47));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 47));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: HousingPlace = { piece: f0 };
       if (f1 !== undefined) o.from_slot = f1;
       v = o;
@@ -541,7 +541,7 @@ export function HousingPlace$read(r: Reader): HousingPlace {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingPlace$t) as HousingPlace;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -578,7 +578,7 @@ export interface HousingVisitors {
 }
 
 export function HousingVisitors$read(r: Reader): HousingVisitors {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HousingVisitors;
   if (s >= 0) {
     let k: string | undefined;
@@ -587,7 +587,7 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
       if (s <= 0) throw absent(k);
       const f0 = Visitors$read(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { visitors: f0 };
     } catch (e) {
       throw at(e, k);
@@ -596,7 +596,7 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingVisitors$t) as HousingVisitors;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -634,7 +634,7 @@ export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 export function Visitors$read(r: Reader): Visitors {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Locked":

@@ -128,5 +128,5 @@ export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
-export { Code, TupletError, Reader, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
-export type { Issue, Result, Limits, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
+export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, RoomLike, SocketLike, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";

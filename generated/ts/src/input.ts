@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, mapEntries, readList, readNamed, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, skipValues, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -31,7 +31,7 @@ export interface Buttons {
 }
 
 export function Buttons$read(r: Reader): Buttons {
-  const b = r.readInt(0, 65535);
+  const b = readInt(r, 0, 65535);
   const u = (b & 61952) >>> 0;
   if (u !== 0) throw unknownFlags(u);
   return { forward: (b & 1) !== 0, back: (b & 2) !== 0, left: (b & 4) !== 0, right: (b & 8) !== 0, jump: (b & 16) !== 0, sprint: (b & 32) !== 0, interact: (b & 64) !== 0, primary: (b & 128) !== 0, aim: (b & 256) !== 0, brake: (b & 1024) !== 0, horn: (b & 2048) !== 0 };
@@ -76,22 +76,22 @@ export interface InputAck {
 }
 
 export function InputAck$read(r: Reader): InputAck {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InputAck;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "applied";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "tick";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = "queued";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 32);
+      const f2 = readInt(r, 0, 32);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { applied: f0, tick: f1, queued: f2 };
     } catch (e) {
       throw at(e, k);
@@ -100,7 +100,7 @@ export function InputAck$read(r: Reader): InputAck {
     const n = mapEntries(s);
     v = readNamed(r, n, InputAck$t) as InputAck;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -135,14 +135,14 @@ export interface InputBatch {
 }
 
 export function InputBatch$read(r: Reader): InputBatch {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InputBatch;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "first";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "frames";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 1, 8);
@@ -155,10 +155,10 @@ export function InputBatch$read(r: Reader): InputBatch {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { first: f0, frames: f1 };
     } catch (e) {
       throw at(e, k);
@@ -167,7 +167,7 @@ export function InputBatch$read(r: Reader): InputBatch {
     const n = mapEntries(s);
     v = readNamed(r, n, InputBatch$t) as InputBatch;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -207,19 +207,19 @@ export interface InputBuffer {
 }
 
 export function InputBuffer$read(r: Reader): InputBuffer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InputBuffer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "target";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 32);
+      const f0 = readInt(r, 1, 32);
       k = "jitter_ms";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 4000), 4);
+      const f1 = dequantizeF32(readInt(r, 0, 4000), 4);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { target: f0, jitter_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -228,7 +228,7 @@ export function InputBuffer$read(r: Reader): InputBuffer {
     const n = mapEntries(s);
     v = readNamed(r, n, InputBuffer$t) as InputBuffer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -265,35 +265,35 @@ export interface InputFrame {
 }
 
 export function InputFrame$read(r: Reader): InputFrame {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InputFrame;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "dt";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 100);
+      const f0 = readInt(r, 1, 100);
       k = "buttons";
       if (s <= 1) throw absent(k);
       const f1 = Buttons$read(r);
       k = "look";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-1500, 1500), 1000), (i3 = 1, dequantizeF32(r.readInt(-1500, 1500), 1000))];
+        a2 = [dequantizeF32(readInt(r, -1500, 1500), 1000), (i3 = 1, dequantizeF32(readInt(r, -1500, 1500), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = "steer";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(-100, 100);
+      const f3 = readInt(r, -100, 100);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { dt: f0, buttons: f1, look: f2, steer: f3 };
     } catch (e) {
       throw at(e, k);
@@ -302,7 +302,7 @@ export function InputFrame$read(r: Reader): InputFrame {
     const n = mapEntries(s);
     v = readNamed(r, n, InputFrame$t) as InputFrame;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBin, readInt, readList, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -15,19 +15,19 @@ export interface InventoryDrop {
 }
 
 export function InventoryDrop$read(r: Reader): InventoryDrop {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryDrop;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "slot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = "count";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(1, 999);
+      const f1 = readInt(r, 1, 999);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { slot: f0, count: f1 };
     } catch (e) {
       throw at(e, k);
@@ -36,7 +36,7 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryDrop$t) as InventoryDrop;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -74,7 +74,7 @@ export interface InventoryFull {
 }
 
 export function InventoryFull$read(r: Reader): InventoryFull {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryFull;
   if (s >= 0) {
     let k: string | undefined;
@@ -91,30 +91,30 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "size";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(16, 48);
+      const f1 = readInt(r, 16, 48);
       k = "totals";
       if (s <= 2) throw absent(k);
       const n4 = readMap(r, 0, 48);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readStr(1, 32);
+        const k7 = readStr(r, 1, 32);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: number;
         try {
-          x8 = r.readInt(0, 4294967295);
+          x8 = readInt(r, 0, 4294967295);
         } catch (e) {
           throw atKey(e, k7);
         }
         m5.set(k7, x8);
       }
-      r.leave();
+      leave(r);
       const f2 = m5;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { slots: f0, size: f1, totals: f2 };
     } catch (e) {
       throw at(e, k);
@@ -123,7 +123,7 @@ export function InventoryFull$read(r: Reader): InventoryFull {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryFull$t) as InventoryFull;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -165,28 +165,28 @@ export interface InventoryHotbar {
 }
 
 export function InventoryHotbar$read(r: Reader): InventoryHotbar {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryHotbar;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "keys";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 8) throw wrongLength(n1, 8);
       const a2: number[] = [];
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 255));
+          a2.push(readInt(r, 0, 255));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number, number, number, number, number, number, number];
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
@@ -195,7 +195,7 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryHotbar$t) as InventoryHotbar;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -232,24 +232,24 @@ export interface InventoryMove {
 }
 
 export function InventoryMove$read(r: Reader): InventoryMove {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryMove;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "from";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = "to";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 47);
+      const f1 = readInt(r, 0, 47);
       let f2: number | undefined;
       if (s > 2) {
         k = "count";
-        f2 = (r.tryNil() ? undefined : r.readInt(1, 999));
+        f2 = (tryNil(r) ? undefined : readInt(r, 1, 999));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: InventoryMove = { from: f0, to: f1 };
       if (f2 !== undefined) o.count = f2;
       v = o;
@@ -260,7 +260,7 @@ export function InventoryMove$read(r: Reader): InventoryMove {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryMove$t) as InventoryMove;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -301,7 +301,7 @@ export interface InventoryOverflow {
 }
 
 export function InventoryOverflow$read(r: Reader): InventoryOverflow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryOverflow;
   if (s >= 0) {
     let k: string | undefined;
@@ -311,9 +311,9 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
       const f0 = ItemStack$read(r);
       k = "ground";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { stack: f0, ground: f1 };
     } catch (e) {
       throw at(e, k);
@@ -322,7 +322,7 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryOverflow$t) as InventoryOverflow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -355,7 +355,7 @@ export interface InventorySlots {
 }
 
 export function InventorySlots$read(r: Reader): InventorySlots {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventorySlots;
   if (s >= 0) {
     let k: string | undefined;
@@ -372,13 +372,13 @@ export function InventorySlots$read(r: Reader): InventorySlots {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "cleared";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBin(0, 48);
+      const f1 = readBin(r, 0, 48);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { set: f0, cleared: f1 };
     } catch (e) {
       throw at(e, k);
@@ -387,7 +387,7 @@ export function InventorySlots$read(r: Reader): InventorySlots {
     const n = mapEntries(s);
     v = readNamed(r, n, InventorySlots$t) as InventorySlots;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -424,21 +424,21 @@ export interface InventoryUse {
 }
 
 export function InventoryUse$read(r: Reader): InventoryUse {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: InventoryUse;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "slot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       let f1: number | undefined;
       if (s > 1) {
         k = "target";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: InventoryUse = { slot: f0 };
       if (f1 !== undefined) o.target = f1;
       v = o;
@@ -449,7 +449,7 @@ export function InventoryUse$read(r: Reader): InventoryUse {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryUse$t) as InventoryUse;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -490,24 +490,24 @@ export interface Slot {
 }
 
 export function Slot$read(r: Reader): Slot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Slot;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "index";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = "stack";
       if (s <= 1) throw absent(k);
       const f1 = ItemStack$read(r);
       let f2: number | undefined;
       if (s > 2) {
         k = "wear";
-        f2 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(0, 1000), 1000));
+        f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 1000), 1000));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: Slot = { index: f0, stack: f1 };
       if (f2 !== undefined) o.wear = f2;
       v = o;
@@ -518,7 +518,7 @@ export function Slot$read(r: Reader): Slot {
     const n = mapEntries(s);
     v = readNamed(r, n, Slot$t) as Slot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

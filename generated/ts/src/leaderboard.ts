@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, badVariant, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readIntKey, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -22,7 +22,7 @@ export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Fishing":
@@ -93,7 +93,7 @@ export interface LeaderboardBoard {
 }
 
 export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: LeaderboardBoard;
   if (s >= 0) {
     let k: string | undefined;
@@ -106,7 +106,7 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
       const n1 = readMap(r, 0, 50);
       const m2 = new Map<number, RankRow>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 65535);
+        const k4 = readIntKey(r, 0, 65535);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: RankRow;
         try {
@@ -116,18 +116,18 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       let f2: number | undefined;
       if (s > 2) {
         k = "mine";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = "closes";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: LeaderboardBoard = { board: f0, top: f1, closes: f3 };
       if (f2 !== undefined) o.mine = f2;
       v = o;
@@ -138,7 +138,7 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardBoard$t) as LeaderboardBoard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -185,7 +185,7 @@ export interface LeaderboardGet {
 }
 
 export function LeaderboardGet$read(r: Reader): LeaderboardGet {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: LeaderboardGet;
   if (s >= 0) {
     let k: string | undefined;
@@ -195,12 +195,12 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
       const f0 = Board$read(r);
       k = "weeks_back";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 12);
+      const f1 = readInt(r, 0, 12);
       k = "friends";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { board: f0, weeks_back: f1, friends: f2 };
     } catch (e) {
       throw at(e, k);
@@ -209,7 +209,7 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardGet$t) as LeaderboardGet;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -246,7 +246,7 @@ export interface LeaderboardRanked {
 }
 
 export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: LeaderboardRanked;
   if (s >= 0) {
     let k: string | undefined;
@@ -256,14 +256,14 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
       const f0 = Board$read(r);
       k = "rank";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(1, 10);
+      const f1 = readInt(r, 1, 10);
       let f2: string | undefined;
       if (s > 2) {
         k = "passed";
-        f2 = (r.tryNil() ? undefined : r.readStr(1, 24));
+        f2 = (tryNil(r) ? undefined : readStr(r, 1, 24));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: LeaderboardRanked = { board: f0, rank: f1 };
       if (f2 !== undefined) o.passed = f2;
       v = o;
@@ -274,7 +274,7 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardRanked$t) as LeaderboardRanked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -317,14 +317,14 @@ export interface RankRow {
 }
 
 export function RankRow$read(r: Reader): RankRow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RankRow;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "name";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "score";
       if (s <= 1) throw absent(k);
       let x1: number;
@@ -333,7 +333,7 @@ export function RankRow$read(r: Reader): RankRow {
         let n = 1;
         x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(-9007199254740991, 9007199254740991);
+        else x1 = readInt(r, -9007199254740991, 9007199254740991);
       }
       const f1 = x1;
       k = "trend";
@@ -344,11 +344,11 @@ export function RankRow$read(r: Reader): RankRow {
         let n = 1;
         x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x2 >= -32768 && x2 <= 32767 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-32768, 32767);
+        else x2 = readInt(r, -32768, 32767);
       }
       const f2 = x2;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { name: f0, score: f1, trend: f2 };
     } catch (e) {
       throw at(e, k);
@@ -357,7 +357,7 @@ export function RankRow$read(r: Reader): RankRow {
     const n = mapEntries(s);
     v = readNamed(r, n, RankRow$t) as RankRow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,7 +23,7 @@ export interface Letter {
 }
 
 export function Letter$read(r: Reader): Letter {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Letter;
   if (s >= 0) {
     let k: string | undefined;
@@ -36,15 +36,15 @@ export function Letter$read(r: Reader): Letter {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "from";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "subject";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 60);
+      const f2 = readStr(r, 0, 60);
       k = "at";
       if (s <= 3) throw absent(k);
       let x2: number;
@@ -53,17 +53,17 @@ export function Letter$read(r: Reader): Letter {
         let n = 1;
         x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
+        else x2 = readInt(r, 0, 9007199254740991);
       }
       const f3 = x2;
       k = "read";
       if (s <= 4) throw absent(k);
-      const f4 = r.readBool();
+      const f4 = readBool(r);
       k = "parcel";
       if (s <= 5) throw absent(k);
-      const f5 = r.readBool();
+      const f5 = readBool(r);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
     } catch (e) {
       throw at(e, k);
@@ -72,7 +72,7 @@ export function Letter$read(r: Reader): Letter {
     const n = mapEntries(s);
     v = readNamed(r, n, Letter$t) as Letter;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -111,19 +111,19 @@ export interface MailArrived {
 }
 
 export function MailArrived$read(r: Reader): MailArrived {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailArrived;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "from";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "unread";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { from: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -132,7 +132,7 @@ export function MailArrived$read(r: Reader): MailArrived {
     const n = mapEntries(s);
     v = readNamed(r, n, MailArrived$t) as MailArrived;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -165,7 +165,7 @@ export interface MailBox {
 }
 
 export function MailBox$read(r: Reader): MailBox {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailBox;
   if (s >= 0) {
     let k: string | undefined;
@@ -182,13 +182,13 @@ export function MailBox$read(r: Reader): MailBox {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "unread";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { letters: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
@@ -197,7 +197,7 @@ export function MailBox$read(r: Reader): MailBox {
     const n = mapEntries(s);
     v = readNamed(r, n, MailBox$t) as MailBox;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -232,16 +232,16 @@ export interface MailCollect {
 }
 
 export function MailCollect$read(r: Reader): MailCollect {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailCollect;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "letter";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { letter: f0 };
     } catch (e) {
       throw at(e, k);
@@ -250,7 +250,7 @@ export function MailCollect$read(r: Reader): MailCollect {
     const n = mapEntries(s);
     v = readNamed(r, n, MailCollect$t) as MailCollect;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -287,17 +287,17 @@ export interface MailLetter {
 }
 
 export function MailLetter$read(r: Reader): MailLetter {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailLetter;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "body";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(0, 2000);
+      const f1 = readStr(r, 0, 2000);
       k = "parcel";
       if (s <= 2) throw absent(k);
       const n1 = readList(r, 0, 4);
@@ -310,16 +310,16 @@ export function MailLetter$read(r: Reader): MailLetter {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = "coins";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 4294967295);
+      const f3 = readInt(r, 0, 4294967295);
       k = "paper";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 255);
+      const f4 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { id: f0, body: f1, parcel: f2, coins: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
@@ -328,7 +328,7 @@ export function MailLetter$read(r: Reader): MailLetter {
     const n = mapEntries(s);
     v = readNamed(r, n, MailLetter$t) as MailLetter;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -369,7 +369,7 @@ export interface MailOpen {
 }
 
 export function MailOpen$read(r: Reader): MailOpen {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailOpen;
   if (s >= 0) {
     let k: string | undefined;
@@ -377,10 +377,10 @@ export function MailOpen$read(r: Reader): MailOpen {
       let f0: number | undefined;
       if (s > 0) {
         k = "letter";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       const o: MailOpen = {};
       if (f0 !== undefined) o.letter = f0;
       v = o;
@@ -391,7 +391,7 @@ export function MailOpen$read(r: Reader): MailOpen {
     const n = mapEntries(s);
     v = readNamed(r, n, MailOpen$t) as MailOpen;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -434,28 +434,28 @@ export interface MailSend {
 }
 
 export function MailSend$read(r: Reader): MailSend {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MailSend;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "to";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "subject";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(0, 60);
+      const f1 = readStr(r, 0, 60);
       k = "body";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 2000);
+      const f2 = readStr(r, 0, 2000);
       k = "attach";
       if (s <= 3) throw absent(k);
-      const f3 = r.readBin(0, 4);
+      const f3 = readBin(r, 0, 4);
       k = "paper";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 255);
+      const f4 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { to: f0, subject: f1, body: f2, attach: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
@@ -464,7 +464,7 @@ export function MailSend$read(r: Reader): MailSend {
     const n = mapEntries(s);
     v = readNamed(r, n, MailSend$t) as MailSend;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -24,7 +24,7 @@ export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 export function Icon$read(r: Reader): Icon {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Pin":
@@ -103,7 +103,7 @@ export interface Marker {
 }
 
 export function Marker$read(r: Reader): Marker {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Marker;
   if (s >= 0) {
     let k: string | undefined;
@@ -116,12 +116,12 @@ export function Marker$read(r: Reader): Marker {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "at";
       if (s <= 1) throw absent(k);
-      const n2 = r.readArrayLen();
+      const n2 = readArrayLen(r);
       if (n2 !== 2) throw wrongLength(n2, 2);
       let i5 = 0;
       let a4: number[];
@@ -132,7 +132,7 @@ export function Marker$read(r: Reader): Marker {
           let n = 1;
           x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x3 >= -50000 && x3 <= 50000 && p + n <= u.length) r.pos = p + n;
-          else x3 = r.readInt(-50000, 50000);
+          else x3 = readInt(r, -50000, 50000);
         }
         const e6 = dequantizeF32(x3, 10);
         i5 = 1;
@@ -142,21 +142,21 @@ export function Marker$read(r: Reader): Marker {
           let n = 1;
           x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x7 >= -50000 && x7 <= 50000 && p + n <= u.length) r.pos = p + n;
-          else x7 = r.readInt(-50000, 50000);
+          else x7 = readInt(r, -50000, 50000);
         }
         const e8 = dequantizeF32(x7, 10);
         a4 = [e6, e8];
       } catch (e) {
         throw atIndex(e, i5);
       }
-      r.leave();
+      leave(r);
       const f1 = a4 as [number, number];
       k = "icon";
       if (s <= 2) throw absent(k);
       const f2 = Icon$read(r);
       k = "label";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(0, 32);
+      const f3 = readStr(r, 0, 32);
       k = "tint";
       if (s <= 4) throw absent(k);
       let x9: number;
@@ -165,11 +165,11 @@ export function Marker$read(r: Reader): Marker {
         let n = 1;
         x9 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x9 >= 0 && x9 <= 16777215 && p + n <= u.length) r.pos = p + n;
-        else x9 = r.readInt(0, 16777215);
+        else x9 = readInt(r, 0, 16777215);
       }
       const f4 = x9;
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);
@@ -178,7 +178,7 @@ export function Marker$read(r: Reader): Marker {
     const n = mapEntries(s);
     v = readNamed(r, n, Marker$t) as Marker;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -224,7 +224,7 @@ export interface MarkersAll {
 }
 
 export function MarkersAll$read(r: Reader): MarkersAll {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MarkersAll;
   if (s >= 0) {
     let k: string | undefined;
@@ -241,14 +241,14 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "shared";
       if (s <= 1) throw absent(k);
       const n4 = readMap(r, 0, 8);
       const m5 = new Map<string, Marker[]>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readStr(0, 4294967295);
+        const k7 = readStr(r, 0, 4294967295);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: Marker[];
         try {
@@ -262,14 +262,14 @@ export function MarkersAll$read(r: Reader): MarkersAll {
           } catch (e) {
             throw atIndex(e, i11);
           }
-          r.leave();
+          leave(r);
           x8 = a10;
         } catch (e) {
           throw atKey(e, k7);
         }
         m5.set(k7, x8);
       }
-      r.leave();
+      leave(r);
       const f1 = m5;
       k = "poi";
       if (s <= 2) throw absent(k);
@@ -283,10 +283,10 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       } catch (e) {
         throw atIndex(e, i14);
       }
-      r.leave();
+      leave(r);
       const f2 = a13;
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { own: f0, shared: f1, poi: f2 };
     } catch (e) {
       throw at(e, k);
@@ -295,7 +295,7 @@ export function MarkersAll$read(r: Reader): MarkersAll {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersAll$t) as MarkersAll;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -347,7 +347,7 @@ export interface MarkersPut {
 }
 
 export function MarkersPut$read(r: Reader): MarkersPut {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MarkersPut;
   if (s >= 0) {
     let k: string | undefined;
@@ -357,9 +357,9 @@ export function MarkersPut$read(r: Reader): MarkersPut {
       const f0 = Marker$read(r);
       k = "share";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { marker: f0, share: f1 };
     } catch (e) {
       throw at(e, k);
@@ -368,7 +368,7 @@ export function MarkersPut$read(r: Reader): MarkersPut {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersPut$t) as MarkersPut;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -399,7 +399,7 @@ export interface MarkersRemove {
 }
 
 export function MarkersRemove$read(r: Reader): MarkersRemove {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MarkersRemove;
   if (s >= 0) {
     let k: string | undefined;
@@ -411,15 +411,15 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 4294967295));
+          a2.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { ids: f0 };
     } catch (e) {
       throw at(e, k);
@@ -428,7 +428,7 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersRemove$t) as MarkersRemove;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

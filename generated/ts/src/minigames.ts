@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBool, kInt, kList, kOpt, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBool, kInt, kList, kOpt, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readVariant, skipValues, tryNil, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -22,7 +22,7 @@ export type Game = "Race" | "HideSeek" | "Kickball" | "Snowball" | number | bigi
 
 export function Game$read(r: Reader): Game {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Race":
@@ -84,16 +84,16 @@ export interface MinigameForfeit {
 }
 
 export function MinigameForfeit$read(r: Reader): MinigameForfeit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MinigameForfeit;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { round: f0 };
     } catch (e) {
       throw at(e, k);
@@ -102,7 +102,7 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameForfeit$t) as MinigameForfeit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -137,7 +137,7 @@ export interface MinigameLobby {
 }
 
 export function MinigameLobby$read(r: Reader): MinigameLobby {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MinigameLobby;
   if (s >= 0) {
     let k: string | undefined;
@@ -157,18 +157,18 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "needed";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(2, 16);
+      const f2 = readInt(r, 2, 16);
       let f3: number | undefined;
       if (s > 3) {
         k = "countdown";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 60));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 60));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: MinigameLobby = { game: f0, queued: f1, needed: f2 };
       if (f3 !== undefined) o.countdown = f3;
       v = o;
@@ -179,7 +179,7 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameLobby$t) as MinigameLobby;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -226,7 +226,7 @@ export interface MinigameQueue {
 }
 
 export function MinigameQueue$read(r: Reader): MinigameQueue {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MinigameQueue;
   if (s >= 0) {
     let k: string | undefined;
@@ -236,9 +236,9 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
       const f0 = Game$read(r);
       k = "join";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { game: f0, join: f1 };
     } catch (e) {
       throw at(e, k);
@@ -247,7 +247,7 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameQueue$t) as MinigameQueue;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -280,14 +280,14 @@ export interface MinigameResults {
 }
 
 export function MinigameResults$read(r: Reader): MinigameResults {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MinigameResults;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "table";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 40);
@@ -300,10 +300,10 @@ export function MinigameResults$read(r: Reader): MinigameResults {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { round: f0, table: f1 };
     } catch (e) {
       throw at(e, k);
@@ -312,7 +312,7 @@ export function MinigameResults$read(r: Reader): MinigameResults {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameResults$t) as MinigameResults;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -353,25 +353,25 @@ export interface MinigameStart {
 }
 
 export function MinigameStart$read(r: Reader): MinigameStart {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MinigameStart;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "game";
       if (s <= 1) throw absent(k);
       const f1 = Game$read(r);
       k = "go_at";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = "length_s";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(30, 1800);
+      const f3 = readInt(r, 30, 1800);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { round: f0, game: f1, go_at: f2, length_s: f3 };
     } catch (e) {
       throw at(e, k);
@@ -380,7 +380,7 @@ export function MinigameStart$read(r: Reader): MinigameStart {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameStart$t) as MinigameStart;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -421,7 +421,7 @@ export interface Placing {
 }
 
 export function Placing$read(r: Reader): Placing {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Placing;
   if (s >= 0) {
     let k: string | undefined;
@@ -431,15 +431,15 @@ export function Placing$read(r: Reader): Placing {
       const f0 = PlayerRef$read(r);
       k = "place";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(1, 40);
+      const f1 = readInt(r, 1, 40);
       k = "score";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(-2147483648, 2147483647);
+      const f2 = readInt(r, -2147483648, 2147483647);
       k = "coins";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 65535);
+      const f3 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { player: f0, place: f1, score: f2, coins: f3 };
     } catch (e) {
       throw at(e, k);
@@ -448,7 +448,7 @@ export function Placing$read(r: Reader): Placing {
     const n = mapEntries(s);
     v = readNamed(r, n, Placing$t) as Placing;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -11,16 +11,16 @@ export interface ModerationAck {
 }
 
 export function ModerationAck$read(r: Reader): ModerationAck {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ModerationAck;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -29,7 +29,7 @@ export function ModerationAck$read(r: Reader): ModerationAck {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationAck$t) as ModerationAck;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -60,19 +60,19 @@ export interface ModerationBlock {
 }
 
 export function ModerationBlock$read(r: Reader): ModerationBlock {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ModerationBlock;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "account";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "block";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { account: f0, block: f1 };
     } catch (e) {
       throw at(e, k);
@@ -81,7 +81,7 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationBlock$t) as ModerationBlock;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -112,7 +112,7 @@ export interface ModerationBlocked {
 }
 
 export function ModerationBlocked$read(r: Reader): ModerationBlocked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ModerationBlocked;
   if (s >= 0) {
     let k: string | undefined;
@@ -124,15 +124,15 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readBigInt(0n, 18446744073709551615n));
+          a2.push(readBigInt(r, 0n, 18446744073709551615n));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { accounts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -141,7 +141,7 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationBlocked$t) as ModerationBlocked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -174,7 +174,7 @@ export interface ModerationQueue {
 }
 
 export function ModerationQueue$read(r: Reader): ModerationQueue {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ModerationQueue;
   if (s >= 0) {
     let k: string | undefined;
@@ -191,10 +191,10 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
@@ -203,7 +203,7 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationQueue$t) as ModerationQueue;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -240,22 +240,22 @@ export interface ModerationWarning {
 }
 
 export function ModerationWarning$read(r: Reader): ModerationWarning {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ModerationWarning;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "text";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 500);
+      const f1 = readStr(r, 1, 500);
       k = "strikes";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 3);
+      const f2 = readInt(r, 1, 3);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { id: f0, text: f1, strikes: f2 };
     } catch (e) {
       throw at(e, k);
@@ -264,7 +264,7 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationWarning$t) as ModerationWarning;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -305,7 +305,7 @@ export interface QueueItem {
 }
 
 export function QueueItem$read(r: Reader): QueueItem {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QueueItem;
   if (s >= 0) {
     let k: string | undefined;
@@ -318,7 +318,7 @@ export function QueueItem$read(r: Reader): QueueItem {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "category";
@@ -326,7 +326,7 @@ export function QueueItem$read(r: Reader): QueueItem {
       const f1 = ReportCategory$read(r);
       k = "target";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 24);
+      const f2 = readStr(r, 1, 24);
       k = "reports_24h";
       if (s <= 3) throw absent(k);
       let x2: number;
@@ -335,7 +335,7 @@ export function QueueItem$read(r: Reader): QueueItem {
         let n = 1;
         x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 65535);
+        else x2 = readInt(r, 0, 65535);
       }
       const f3 = x2;
       k = "at";
@@ -346,11 +346,11 @@ export function QueueItem$read(r: Reader): QueueItem {
         let n = 1;
         x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x3 >= 0 && x3 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(0, 9007199254740991);
+        else x3 = readInt(r, 0, 9007199254740991);
       }
       const f4 = x3;
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
     } catch (e) {
       throw at(e, k);
@@ -359,7 +359,7 @@ export function QueueItem$read(r: Reader): QueueItem {
     const n = mapEntries(s);
     v = readNamed(r, n, QueueItem$t) as QueueItem;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -405,7 +405,7 @@ export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Cont
 
 export function ReportCategory$read(r: Reader): ReportCategory {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Harassment":
@@ -475,19 +475,19 @@ export interface ReportReceived {
 }
 
 export function ReportReceived$read(r: Reader): ReportReceived {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ReportReceived;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "ticket";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "auto_muted";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { ticket: f0, auto_muted: f1 };
     } catch (e) {
       throw at(e, k);
@@ -496,7 +496,7 @@ export function ReportReceived$read(r: Reader): ReportReceived {
     const n = mapEntries(s);
     v = readNamed(r, n, ReportReceived$t) as ReportReceived;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -535,14 +535,14 @@ export interface ReportSubmit {
 }
 
 export function ReportSubmit$read(r: Reader): ReportSubmit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ReportSubmit;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "target";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "category";
       if (s <= 1) throw absent(k);
       const f1 = ReportCategory$read(r);
@@ -553,23 +553,23 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 4294967295));
+          a2.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = "details";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(0, 1000);
+      const f3 = readStr(r, 0, 1000);
       let f4: Uint8Array | undefined;
       if (s > 4) {
         k = "screenshot";
-        f4 = (r.tryNil() ? undefined : r.readBin(0, 262144));
+        f4 = (tryNil(r) ? undefined : readBin(r, 0, 262144));
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: ReportSubmit = { target: f0, category: f1, lines: f2, details: f3 };
       if (f4 !== undefined) o.screenshot = f4;
       v = o;
@@ -580,7 +580,7 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
     const n = mapEntries(s);
     v = readNamed(r, n, ReportSubmit$t) as ReportSubmit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readBin, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -22,7 +22,7 @@ export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 export function Instrument$read(r: Reader): Instrument {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Guitar":
@@ -95,7 +95,7 @@ export interface MusicJukebox {
 }
 
 export function MusicJukebox$read(r: Reader): MusicJukebox {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MusicJukebox;
   if (s >= 0) {
     let k: string | undefined;
@@ -103,14 +103,14 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       let f0: string | undefined;
       if (s > 0) {
         k = "now";
-        f0 = (r.tryNil() ? undefined : r.readStr(0, 40));
+        f0 = (tryNil(r) ? undefined : readStr(r, 0, 40));
       }
       k = "position_s";
       if (s <= 1) throw absent(k);
-      const f1 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
+      const f1 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 100);
       k = "at";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = "queue";
       if (s <= 3) throw absent(k);
       const n1 = readList(r, 0, 20);
@@ -118,18 +118,18 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 40));
+          a2.push(readStr(r, 1, 40));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f3 = a2;
       k = "volume";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(r.readInt(0, 100), 100);
+      const f4 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: MusicJukebox = { position_s: f1, at: f2, queue: f3, volume: f4 };
       if (f0 !== undefined) o.now = f0;
       v = o;
@@ -140,7 +140,7 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicJukebox$t) as MusicJukebox;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -187,7 +187,7 @@ export interface MusicMix {
 }
 
 export function MusicMix$read(r: Reader): MusicMix {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MusicMix;
   if (s >= 0) {
     let k: string | undefined;
@@ -197,20 +197,20 @@ export function MusicMix$read(r: Reader): MusicMix {
       const n1 = readMap(r, 0, 8);
       const m2 = new Map<string, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = dequantizeF32(r.readInt(0, 150), 100);
+          x5 = dequantizeF32(readInt(r, 0, 150), 100);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { gains: f0 };
     } catch (e) {
       throw at(e, k);
@@ -219,7 +219,7 @@ export function MusicMix$read(r: Reader): MusicMix {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicMix$t) as MusicMix;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -259,7 +259,7 @@ export interface MusicNotes {
 }
 
 export function MusicNotes$read(r: Reader): MusicNotes {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MusicNotes;
   if (s >= 0) {
     let k: string | undefined;
@@ -269,15 +269,15 @@ export function MusicNotes$read(r: Reader): MusicNotes {
       const f0 = Instrument$read(r);
       k = "notes";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBin(1, 16);
+      const f1 = readBin(r, 1, 16);
       k = "offsets";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBin(1, 16);
+      const f2 = readBin(r, 1, 16);
       k = "velocity";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 100), 100);
+      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { instrument: f0, notes: f1, offsets: f2, velocity: f3 };
     } catch (e) {
       throw at(e, k);
@@ -286,7 +286,7 @@ export function MusicNotes$read(r: Reader): MusicNotes {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicNotes$t) as MusicNotes;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -325,22 +325,22 @@ export interface MusicNotesHeard {
 }
 
 export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MusicNotesHeard;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "instrument";
       if (s <= 1) throw absent(k);
       const f1 = Instrument$read(r);
       k = "packed";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBin(2, 32);
+      const f2 = readBin(r, 2, 32);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { s: f0, instrument: f1, packed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -349,7 +349,7 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicNotesHeard$t) as MusicNotesHeard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -382,16 +382,16 @@ export interface MusicQueue {
 }
 
 export function MusicQueue$read(r: Reader): MusicQueue {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: MusicQueue;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "track";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 40);
+      const f0 = readStr(r, 1, 40);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { track: f0 };
     } catch (e) {
       throw at(e, k);
@@ -400,7 +400,7 @@ export function MusicQueue$read(r: Reader): MusicQueue {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicQueue$t) as MusicQueue;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -18,7 +18,7 @@ export type Level = "Toast" | "Banner" | "Modal";
 
 export function Level$read(r: Reader): Level {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Toast":
@@ -88,16 +88,16 @@ export type NoticeBody =
     };
 
 export function NoticeBody$read(r: Reader): NoticeBody {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NoticeBody;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
         if (s < 2) throw missing("0");
-        const x = r.readStr(1, 500);
-        r.skipValues(s - 2);
+        const x = readStr(r, 1, 500);
+        skipValues(r, s - 2);
         v = { kind: "Text", value: x };
         break;
       }
@@ -106,12 +106,12 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         try {
           k = "at";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readInt(0, 9007199254740991);
+          const f0 = readInt(r, 0, 9007199254740991);
           k = "downtime_s";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readInt(0, 65535);
+          const f1 = readInt(r, 0, 65535);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Restart", at: f0, downtime_s: f1 };
         } catch (e) {
           throw at(e, k);
@@ -119,7 +119,7 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         break;
       }
       case 4: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "NewBuild" };
         break;
       }
@@ -128,12 +128,12 @@ export function NoticeBody$read(r: Reader): NoticeBody {
         try {
           k = "name";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readStr(1, 24);
+          const f0 = readStr(r, 1, 24);
           k = "key";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readStr(1, 48);
+          const f1 = readStr(r, 1, 48);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Feat", name: f0, key: f1 };
         } catch (e) {
           throw at(e, k);
@@ -146,25 +146,25 @@ export function NoticeBody$read(r: Reader): NoticeBody {
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Text": {
-        v = { kind: "Text", value: r.readStr(1, 500) };
+        v = { kind: "Text", value: readStr(r, 1, 500) };
         break;
       }
       case "Restart": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "at";
             if (t <= 0) throw absent(k);
-            const f0 = r.readInt(0, 9007199254740991);
+            const f0 = readInt(r, 0, 9007199254740991);
             k = "downtime_s";
             if (t <= 1) throw absent(k);
-            const f1 = r.readInt(0, 65535);
+            const f1 = readInt(r, 0, 65535);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Restart", at: f0, downtime_s: f1 };
           } catch (e) {
             throw at(e, k);
@@ -173,27 +173,27 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           const m = mapEntries(t);
           v = readNamed(r, m, NoticeBody$t2, "Restart") as Extract<NoticeBody, { kind: "Restart" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "NewBuild": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "NewBuild" };
         break;
       }
       case "Feat": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "name";
             if (t <= 0) throw absent(k);
-            const f0 = r.readStr(1, 24);
+            const f0 = readStr(r, 1, 24);
             k = "key";
             if (t <= 1) throw absent(k);
-            const f1 = r.readStr(1, 48);
+            const f1 = readStr(r, 1, 48);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Feat", name: f0, key: f1 };
           } catch (e) {
             throw at(e, k);
@@ -202,14 +202,14 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           const m = mapEntries(t);
           v = readNamed(r, m, NoticeBody$t5, "Feat") as Extract<NoticeBody, { kind: "Feat" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -287,7 +287,7 @@ export interface NoticeBroadcast {
 }
 
 export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NoticeBroadcast;
   if (s >= 0) {
     let k: string | undefined;
@@ -301,10 +301,10 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
       let f2: string | undefined;
       if (s > 2) {
         k = "to";
-        f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: NoticeBroadcast = { level: f0, body: f1 };
       if (f2 !== undefined) o.to = f2;
       v = o;
@@ -315,7 +315,7 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeBroadcast$t) as NoticeBroadcast;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -354,16 +354,16 @@ export interface NoticeDismiss {
 }
 
 export function NoticeDismiss$read(r: Reader): NoticeDismiss {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NoticeDismiss;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
@@ -372,7 +372,7 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeDismiss$t) as NoticeDismiss;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -407,14 +407,14 @@ export interface NoticeShow {
 }
 
 export function NoticeShow$read(r: Reader): NoticeShow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NoticeShow;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "level";
       if (s <= 1) throw absent(k);
       const f1 = Level$read(r);
@@ -424,10 +424,10 @@ export function NoticeShow$read(r: Reader): NoticeShow {
       let f3: number | undefined;
       if (s > 3) {
         k = "ttl_s";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 65535));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: NoticeShow = { id: f0, level: f1, body: f2 };
       if (f3 !== undefined) o.ttl_s = f3;
       v = o;
@@ -438,7 +438,7 @@ export function NoticeShow$read(r: Reader): NoticeShow {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeShow$t) as NoticeShow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

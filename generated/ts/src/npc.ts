@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -20,7 +20,7 @@ export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 export function Mood$read(r: Reader): Mood {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Cross":
@@ -83,22 +83,22 @@ export interface NpcBark {
 }
 
 export function NpcBark$read(r: Reader): NpcBark {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcBark;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "line";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = "secs";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 10);
+      const f2 = readInt(r, 1, 10);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { npc: f0, line: f1, secs: f2 };
     } catch (e) {
       throw at(e, k);
@@ -107,7 +107,7 @@ export function NpcBark$read(r: Reader): NpcBark {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcBark$t) as NpcBark;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -140,16 +140,16 @@ export interface NpcBye {
 }
 
 export function NpcBye$read(r: Reader): NpcBye {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcBye;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -158,7 +158,7 @@ export function NpcBye$read(r: Reader): NpcBye {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcBye$t) as NpcBye;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -189,21 +189,21 @@ export interface NpcChoose {
 }
 
 export function NpcChoose$read(r: Reader): NpcChoose {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcChoose;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "node";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: number | undefined;
       if (s > 1) {
         k = "choice";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: NpcChoose = { node: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
@@ -214,7 +214,7 @@ export function NpcChoose$read(r: Reader): NpcChoose {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcChoose$t) as NpcChoose;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -255,22 +255,22 @@ export interface NpcFriendship {
 }
 
 export function NpcFriendship$read(r: Reader): NpcFriendship {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcFriendship;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "hearts";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 10);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 10);
       k = "mood";
       if (s <= 2) throw absent(k);
       const f2 = Mood$read(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { npc: f0, hearts: f1, mood: f2 };
     } catch (e) {
       throw at(e, k);
@@ -279,7 +279,7 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcFriendship$t) as NpcFriendship;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -314,19 +314,19 @@ export interface NpcGift {
 }
 
 export function NpcGift$read(r: Reader): NpcGift {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcGift;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "slot";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 47);
+      const f1 = readInt(r, 0, 47);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { npc: f0, slot: f1 };
     } catch (e) {
       throw at(e, k);
@@ -335,7 +335,7 @@ export function NpcGift$read(r: Reader): NpcGift {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcGift$t) as NpcGift;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -376,20 +376,20 @@ export interface NpcLine {
 }
 
 export function NpcLine$read(r: Reader): NpcLine {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcLine;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "node";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = "text";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 400);
+      const f2 = readStr(r, 1, 400);
       k = "choices";
       if (s <= 3) throw absent(k);
       const n1 = readList(r, 0, 4);
@@ -397,12 +397,12 @@ export function NpcLine$read(r: Reader): NpcLine {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 80));
+          a2.push(readStr(r, 1, 80));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f3 = a2;
       k = "mood";
       if (s <= 4) throw absent(k);
@@ -410,10 +410,10 @@ export function NpcLine$read(r: Reader): NpcLine {
       let f5: string | undefined;
       if (s > 5) {
         k = "voice";
-        f5 = (r.tryNil() ? undefined : r.readStr(0, 48));
+        f5 = (tryNil(r) ? undefined : readStr(r, 0, 48));
       }
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: NpcLine = { npc: f0, node: f1, text: f2, choices: f3, mood: f4 };
       if (f5 !== undefined) o.voice = f5;
       v = o;
@@ -424,7 +424,7 @@ export function NpcLine$read(r: Reader): NpcLine {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcLine$t) as NpcLine;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -473,16 +473,16 @@ export interface NpcTalk {
 }
 
 export function NpcTalk$read(r: Reader): NpcTalk {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NpcTalk;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -491,7 +491,7 @@ export function NpcTalk$read(r: Reader): NpcTalk {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcTalk$t) as NpcTalk;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

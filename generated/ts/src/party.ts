@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -17,7 +17,7 @@ export interface Member {
 }
 
 export function Member$read(r: Reader): Member {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Member;
   if (s >= 0) {
     let k: string | undefined;
@@ -27,22 +27,22 @@ export function Member$read(r: Reader): Member {
       const f0 = PlayerRef$read(r);
       k = "leader";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = "map";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
+        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { player: f0, leader: f1, map: f2 };
     } catch (e) {
       throw at(e, k);
@@ -51,7 +51,7 @@ export function Member$read(r: Reader): Member {
     const n = mapEntries(s);
     v = readNamed(r, n, Member$t) as Member;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -86,16 +86,16 @@ export interface PartyInvite {
 }
 
 export function PartyInvite$read(r: Reader): PartyInvite {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyInvite;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -104,7 +104,7 @@ export function PartyInvite$read(r: Reader): PartyInvite {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyInvite$t) as PartyInvite;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -137,22 +137,22 @@ export interface PartyInvited {
 }
 
 export function PartyInvited$read(r: Reader): PartyInvited {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyInvited;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "party";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "by";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = "size";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 8);
+      const f2 = readInt(r, 1, 8);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { party: f0, by: f1, size: f2 };
     } catch (e) {
       throw at(e, k);
@@ -161,7 +161,7 @@ export function PartyInvited$read(r: Reader): PartyInvited {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyInvited$t) as PartyInvited;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -194,16 +194,16 @@ export interface PartyJoin {
 }
 
 export function PartyJoin$read(r: Reader): PartyJoin {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyJoin;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "party";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { party: f0 };
     } catch (e) {
       throw at(e, k);
@@ -212,7 +212,7 @@ export function PartyJoin$read(r: Reader): PartyJoin {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyJoin$t) as PartyJoin;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -241,7 +241,7 @@ export interface PartyLeave {
 }
 
 export function PartyLeave$read(r: Reader): PartyLeave {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyLeave;
   if (s >= 0) {
     let k: string | undefined;
@@ -249,10 +249,10 @@ export function PartyLeave$read(r: Reader): PartyLeave {
       let f0: string | undefined;
       if (s > 0) {
         k = "kick";
-        f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       const o: PartyLeave = {};
       if (f0 !== undefined) o.kick = f0;
       v = o;
@@ -263,7 +263,7 @@ export function PartyLeave$read(r: Reader): PartyLeave {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyLeave$t) as PartyLeave;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -300,31 +300,31 @@ export interface PartyPing {
 }
 
 export function PartyPing$read(r: Reader): PartyPing {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyPing;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "at";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
+        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number];
       let f1: string | undefined;
       if (s > 1) {
         k = "by";
-        f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: PartyPing = { at: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
@@ -335,7 +335,7 @@ export function PartyPing$read(r: Reader): PartyPing {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyPing$t) as PartyPing;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -376,16 +376,16 @@ export interface PartyPromote {
 }
 
 export function PartyPromote$read(r: Reader): PartyPromote {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyPromote;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -394,7 +394,7 @@ export function PartyPromote$read(r: Reader): PartyPromote {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyPromote$t) as PartyPromote;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -427,14 +427,14 @@ export interface PartyState {
 }
 
 export function PartyState$read(r: Reader): PartyState {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PartyState;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "party";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "members";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 1, 8);
@@ -447,15 +447,15 @@ export function PartyState$read(r: Reader): PartyState {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       let f2: string | undefined;
       if (s > 2) {
         k = "quest";
-        f2 = (r.tryNil() ? undefined : r.readStr(0, 48));
+        f2 = (tryNil(r) ? undefined : readStr(r, 0, 48));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: PartyState = { party: f0, members: f1 };
       if (f2 !== undefined) o.quest = f2;
       v = o;
@@ -466,7 +466,7 @@ export function PartyState$read(r: Reader): PartyState {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyState$t) as PartyState;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBin, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,7 +17,7 @@ export interface PetAdopt {
 }
 
 export function PetAdopt$read(r: Reader): PetAdopt {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetAdopt;
   if (s >= 0) {
     let k: string | undefined;
@@ -27,12 +27,12 @@ export function PetAdopt$read(r: Reader): PetAdopt {
       const f0 = PetKind$read(r);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 16);
+      const f1 = readStr(r, 1, 16);
       k = "colour";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 16777215);
+      const f2 = readInt(r, 0, 16777215);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { kind: f0, name: f1, colour: f2 };
     } catch (e) {
       throw at(e, k);
@@ -41,7 +41,7 @@ export function PetAdopt$read(r: Reader): PetAdopt {
     const n = mapEntries(s);
     v = readNamed(r, n, PetAdopt$t) as PetAdopt;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -84,7 +84,7 @@ export interface PetCard {
 }
 
 export function PetCard$read(r: Reader): PetCard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetCard;
   if (s >= 0) {
     let k: string | undefined;
@@ -92,25 +92,25 @@ export function PetCard$read(r: Reader): PetCard {
       let f0: number | undefined;
       if (s > 0) {
         k = "entity";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = "kind";
       if (s <= 1) throw absent(k);
       const f1 = PetKind$read(r);
       k = "name";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 16);
+      const f2 = readStr(r, 1, 16);
       k = "hunger";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 100), 100);
+      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "tricks";
       if (s <= 4) throw absent(k);
-      const f4 = r.readBin(0, 16);
+      const f4 = readBin(r, 0, 16);
       k = "age_days";
       if (s <= 5) throw absent(k);
-      const f5 = r.readInt(0, 65535);
+      const f5 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: PetCard = { kind: f1, name: f2, hunger: f3, tricks: f4, age_days: f5 };
       if (f0 !== undefined) o.entity = f0;
       v = o;
@@ -121,7 +121,7 @@ export function PetCard$read(r: Reader): PetCard {
     const n = mapEntries(s);
     v = readNamed(r, n, PetCard$t) as PetCard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -176,26 +176,26 @@ export type PetCommand =
   | { kind: "Trick"; value: number };
 
 export function PetCommand$read(r: Reader): PetCommand {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetCommand;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Follow" };
         break;
       }
       case 2: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "Stay" };
         break;
       }
       case 3: {
         if (s < 2) throw missing("0");
         const x = WorldPos$read(r);
-        r.skipValues(s - 2);
+        skipValues(r, s - 2);
         v = { kind: "GoTo", value: x };
         break;
       }
@@ -204,12 +204,12 @@ export function PetCommand$read(r: Reader): PetCommand {
         try {
           k = "stick";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readInt(0, 4294967295);
+          const f0 = readInt(r, 0, 4294967295);
           k = "strength";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = dequantizeF32(r.readInt(0, 100), 100);
+          const f1 = dequantizeF32(readInt(r, 0, 100), 100);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Fetch", stick: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
@@ -218,8 +218,8 @@ export function PetCommand$read(r: Reader): PetCommand {
       }
       case 5: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(0, 255);
-        r.skipValues(s - 2);
+        const x = readInt(r, 0, 255);
+        skipValues(r, s - 2);
         v = { kind: "Trick", value: x };
         break;
       }
@@ -229,15 +229,15 @@ export function PetCommand$read(r: Reader): PetCommand {
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Follow": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Follow" };
         break;
       }
       case "Stay": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "Stay" };
         break;
       }
@@ -246,18 +246,18 @@ export function PetCommand$read(r: Reader): PetCommand {
         break;
       }
       case "Fetch": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "stick";
             if (t <= 0) throw absent(k);
-            const f0 = r.readInt(0, 4294967295);
+            const f0 = readInt(r, 0, 4294967295);
             k = "strength";
             if (t <= 1) throw absent(k);
-            const f1 = dequantizeF32(r.readInt(0, 100), 100);
+            const f1 = dequantizeF32(readInt(r, 0, 100), 100);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Fetch", stick: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
@@ -266,18 +266,18 @@ export function PetCommand$read(r: Reader): PetCommand {
           const m = mapEntries(t);
           v = readNamed(r, m, PetCommand$t4, "Fetch") as Extract<PetCommand, { kind: "Fetch" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Trick": {
-        v = { kind: "Trick", value: r.readInt(0, 255) };
+        v = { kind: "Trick", value: readInt(r, 0, 255) };
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -343,16 +343,16 @@ export interface PetFeed {
 }
 
 export function PetFeed$read(r: Reader): PetFeed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetFeed;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "slot";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
+      const f0 = readInt(r, 0, 47);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { slot: f0 };
     } catch (e) {
       throw at(e, k);
@@ -361,7 +361,7 @@ export function PetFeed$read(r: Reader): PetFeed {
     const n = mapEntries(s);
     v = readNamed(r, n, PetFeed$t) as PetFeed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -401,7 +401,7 @@ export type PetKind = "Dog" | "Cat" | "Rabbit" | "Duck" | "Fox";
 
 export function PetKind$read(r: Reader): PetKind {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Dog":
@@ -466,7 +466,7 @@ export interface PetOrder {
 }
 
 export function PetOrder$read(r: Reader): PetOrder {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetOrder;
   if (s >= 0) {
     let k: string | undefined;
@@ -475,7 +475,7 @@ export function PetOrder$read(r: Reader): PetOrder {
       if (s <= 0) throw absent(k);
       const f0 = PetCommand$read(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { command: f0 };
     } catch (e) {
       throw at(e, k);
@@ -484,7 +484,7 @@ export function PetOrder$read(r: Reader): PetOrder {
     const n = mapEntries(s);
     v = readNamed(r, n, PetOrder$t) as PetOrder;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -517,22 +517,22 @@ export interface PetReact {
 }
 
 export function PetReact$read(r: Reader): PetReact {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetReact;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "entity";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "anim";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "obeyed";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { entity: f0, anim: f1, obeyed: f2 };
     } catch (e) {
       throw at(e, k);
@@ -541,7 +541,7 @@ export function PetReact$read(r: Reader): PetReact {
     const n = mapEntries(s);
     v = readNamed(r, n, PetReact$t) as PetReact;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -574,16 +574,16 @@ export interface PetSummon {
 }
 
 export function PetSummon$read(r: Reader): PetSummon {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PetSummon;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "out";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { out: f0 };
     } catch (e) {
       throw at(e, k);
@@ -592,7 +592,7 @@ export function PetSummon$read(r: Reader): PetSummon {
     const n = mapEntries(s);
     v = readNamed(r, n, PetSummon$t) as PetSummon;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

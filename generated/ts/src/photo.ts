@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, leave, mapEntries, readBigInt, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -22,7 +22,7 @@ export type PhotoFilter = "Plain" | "Mono" | "Sepia" | "Miniature";
 
 export function PhotoFilter$read(r: Reader): PhotoFilter {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Plain":
@@ -88,22 +88,22 @@ export interface PhotoLens {
 }
 
 export function PhotoLens$read(r: Reader): PhotoLens {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoLens;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "fov";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(100, 1200), 10);
+      const f0 = dequantizeF32(readInt(r, 100, 1200), 10);
       k = "roll";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-785, 785), 1000);
+      const f1 = dequantizeF32(readInt(r, -785, 785), 1000);
       k = "focus";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(3, 5000), 10);
+      const f2 = dequantizeF32(readInt(r, 3, 5000), 10);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { fov: f0, roll: f1, focus: f2 };
     } catch (e) {
       throw at(e, k);
@@ -112,7 +112,7 @@ export function PhotoLens$read(r: Reader): PhotoLens {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoLens$t) as PhotoLens;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -145,16 +145,16 @@ export interface PhotoLike {
 }
 
 export function PhotoLike$read(r: Reader): PhotoLike {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoLike;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "photo";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { photo: f0 };
     } catch (e) {
       throw at(e, k);
@@ -163,7 +163,7 @@ export function PhotoLike$read(r: Reader): PhotoLike {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoLike$t) as PhotoLike;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -192,16 +192,16 @@ export interface PhotoMode {
 }
 
 export function PhotoMode$read(r: Reader): PhotoMode {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoMode;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "on";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
@@ -210,7 +210,7 @@ export function PhotoMode$read(r: Reader): PhotoMode {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoMode$t) as PhotoMode;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -241,19 +241,19 @@ export interface PhotoModeShown {
 }
 
 export function PhotoModeShown$read(r: Reader): PhotoModeShown {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoModeShown;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "on";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { s: f0, on: f1 };
     } catch (e) {
       throw at(e, k);
@@ -262,7 +262,7 @@ export function PhotoModeShown$read(r: Reader): PhotoModeShown {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoModeShown$t) as PhotoModeShown;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -299,25 +299,25 @@ export interface PhotoPosted {
 }
 
 export function PhotoPosted$read(r: Reader): PhotoPosted {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoPosted;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "photo";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(0n, 18446744073709551615n);
+      const f0 = readBigInt(r, 0n, 18446744073709551615n);
       k = "by";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = "caption";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 140);
+      const f2 = readStr(r, 0, 140);
       k = "thumb";
       if (s <= 3) throw absent(k);
-      const f3 = r.readBin(64, 32768);
+      const f3 = readBin(r, 64, 32768);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { photo: f0, by: f1, caption: f2, thumb: f3 };
     } catch (e) {
       throw at(e, k);
@@ -326,7 +326,7 @@ export function PhotoPosted$read(r: Reader): PhotoPosted {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoPosted$t) as PhotoPosted;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -369,17 +369,17 @@ export interface PhotoShare {
 }
 
 export function PhotoShare$read(r: Reader): PhotoShare {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PhotoShare;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "caption";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(0, 140);
+      const f0 = readStr(r, 0, 140);
       k = "thumb";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBin(64, 32768);
+      const f1 = readBin(r, 64, 32768);
       k = "at";
       if (s <= 2) throw absent(k);
       const f2 = WorldPos$read(r);
@@ -390,18 +390,18 @@ export function PhotoShare$read(r: Reader): PhotoShare {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(9, 9));
+          a2.push(readStr(r, 9, 9));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f3 = a2;
       k = "filter";
       if (s <= 4) throw absent(k);
       const f4 = PhotoFilter$read(r);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { caption: f0, thumb: f1, at: f2, tagged: f3, filter: f4 };
     } catch (e) {
       throw at(e, k);
@@ -410,7 +410,7 @@ export function PhotoShare$read(r: Reader): PhotoShare {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoShare$t) as PhotoShare;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -24,7 +24,7 @@ export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shut
 
 export function LeaveReason$read(r: Reader): LeaveReason {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Closed":
@@ -101,7 +101,7 @@ export interface MoveFlags {
 }
 
 export function MoveFlags$read(r: Reader): MoveFlags {
-  const b = r.readInt(0, 255);
+  const b = readInt(r, 0, 255);
   const u = (b & 64) >>> 0;
   if (u !== 0) throw unknownFlags(u);
   return { running: (b & 1) !== 0, jumping: (b & 2) !== 0, crouching: (b & 4) !== 0, swimming: (b & 8) !== 0, mounted: (b & 16) !== 0, sitting: (b & 32) !== 0, carrying: (b & 128) !== 0 };
@@ -146,30 +146,30 @@ export interface PlayerCorrection {
 }
 
 export function PlayerCorrection$read(r: Reader): PlayerCorrection {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerCorrection;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "pos";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number, number];
       k = "heading";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "accepted_seq";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
+      const f2 = readInt(r, 0, 4294967295);
       k = "reason";
       if (s <= 3) throw absent(k);
       const f3 = RejectReason$read(r);
@@ -177,7 +177,7 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       if (s <= 4) throw absent(k);
       const f4 = Medium$read(r);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { pos: f0, heading: f1, accepted_seq: f2, reason: f3, medium: f4 };
     } catch (e) {
       throw at(e, k);
@@ -186,7 +186,7 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerCorrection$t) as PlayerCorrection;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -234,24 +234,24 @@ export interface PlayerHeartbeat {
 }
 
 export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerHeartbeat;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "t";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 9007199254740991);
+      const f0 = readInt(r, 0, 9007199254740991);
       k = "visible";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       let f2: number | undefined;
       if (s > 2) {
         k = "fps";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 255));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: PlayerHeartbeat = { t: f0, visible: f1 };
       if (f2 !== undefined) o.fps = f2;
       v = o;
@@ -262,7 +262,7 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerHeartbeat$t) as PlayerHeartbeat;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -305,26 +305,26 @@ export interface PlayerIdentity {
 }
 
 export function PlayerIdentity$read(r: Reader): PlayerIdentity {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerIdentity;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       let f1: string | undefined;
       if (s > 1) {
         k = "name";
-        f1 = (r.tryNil() ? undefined : r.readStr(1, 24));
+        f1 = (tryNil(r) ? undefined : readStr(r, 1, 24));
       }
       let f2: number | undefined;
       if (s > 2) {
         k = "colour";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 16777215));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 16777215));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: PlayerIdentity = { s: f0 };
       if (f1 !== undefined) o.name = f1;
       if (f2 !== undefined) o.colour = f2;
@@ -336,7 +336,7 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerIdentity$t) as PlayerIdentity;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -385,24 +385,24 @@ export interface PlayerJoin {
 }
 
 export function PlayerJoin$read(r: Reader): PlayerJoin {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerJoin;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "name";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(0, 24);
+      const f0 = readStr(r, 0, 24);
       k = "colour";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 16777215);
+      const f1 = readInt(r, 0, 16777215);
       let f2: number | undefined;
       if (s > 2) {
         k = "outfit";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 65535));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: PlayerJoin = { name: f0, colour: f1 };
       if (f2 !== undefined) o.outfit = f2;
       v = o;
@@ -413,7 +413,7 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerJoin$t) as PlayerJoin;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -464,36 +464,36 @@ export interface PlayerJoined {
 }
 
 export function PlayerJoined$read(r: Reader): PlayerJoined {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerJoined;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "colour";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 16777215);
+      const f2 = readInt(r, 0, 16777215);
       k = "spawn";
       if (s <= 3) throw absent(k);
       const f3 = WorldPos$read(r);
       k = "heading";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f4 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "guest";
       if (s <= 5) throw absent(k);
-      const f5 = r.readBool();
+      const f5 = readBool(r);
       let f6: number | undefined;
       if (s > 6) {
         k = "outfit";
-        f6 = (r.tryNil() ? undefined : r.readInt(0, 65535));
+        f6 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
       k = undefined;
-      r.skipValues(s - 7);
+      skipValues(r, s - 7);
       const o: PlayerJoined = { s: f0, name: f1, colour: f2, spawn: f3, heading: f4, guest: f5 };
       if (f6 !== undefined) o.outfit = f6;
       v = o;
@@ -504,7 +504,7 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerJoined$t) as PlayerJoined;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -553,19 +553,19 @@ export interface PlayerLeft {
 }
 
 export function PlayerLeft$read(r: Reader): PlayerLeft {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerLeft;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "reason";
       if (s <= 1) throw absent(k);
       const f1 = LeaveReason$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { s: f0, reason: f1 };
     } catch (e) {
       throw at(e, k);
@@ -574,7 +574,7 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerLeft$t) as PlayerLeft;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -616,42 +616,42 @@ export interface PlayerMove {
 }
 
 export function PlayerMove$read(r: Reader): PlayerMove {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerMove;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "p";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number, number];
       k = "r";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "t";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       let f3: number | undefined;
       if (s > 3) {
         k = "seq";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       let f4: MoveFlags | undefined;
       if (s > 4) {
         k = "flags";
-        f4 = (r.tryNil() ? undefined : MoveFlags$read(r));
+        f4 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: PlayerMove = { p: f0, r: f1, t: f2 };
       if (f3 !== undefined) o.seq = f3;
       if (f4 !== undefined) o.flags = f4;
@@ -663,7 +663,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerMove$t) as PlayerMove;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -730,45 +730,45 @@ export interface PlayerMoveRelayed {
 }
 
 export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerMoveRelayed;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "p";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number, number];
       k = "r";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "t";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       let f4: number | undefined;
       if (s > 4) {
         k = "seq";
-        f4 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f4 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       let f5: MoveFlags | undefined;
       if (s > 5) {
         k = "flags";
-        f5 = (r.tryNil() ? undefined : MoveFlags$read(r));
+        f5 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: PlayerMoveRelayed = { s: f0, p: f1, r: f2, t: f3 };
       if (f4 !== undefined) o.seq = f4;
       if (f5 !== undefined) o.flags = f5;
@@ -780,7 +780,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerMoveRelayed$t) as PlayerMoveRelayed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -835,16 +835,16 @@ export interface PlayerRename {
 }
 
 export function PlayerRename$read(r: Reader): PlayerRename {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerRename;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "name";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(3, 24);
+      const f0 = readStr(r, 3, 24);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { name: f0 };
     } catch (e) {
       throw at(e, k);
@@ -853,7 +853,7 @@ export function PlayerRename$read(r: Reader): PlayerRename {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRename$t) as PlayerRename;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -889,22 +889,22 @@ export interface PlayerRest {
 }
 
 export function PlayerRest$read(r: Reader): PlayerRest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerRest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "at";
       if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
       k = "heading";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { s: f0, at: f1, heading: f2 };
     } catch (e) {
       throw at(e, k);
@@ -913,7 +913,7 @@ export function PlayerRest$read(r: Reader): PlayerRest {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRest$t) as PlayerRest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -946,7 +946,7 @@ export interface PlayerRoster {
 }
 
 export function PlayerRoster$read(r: Reader): PlayerRoster {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PlayerRoster;
   if (s >= 0) {
     let k: string | undefined;
@@ -963,10 +963,10 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { players: f0 };
     } catch (e) {
       throw at(e, k);
@@ -975,7 +975,7 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRoster$t) as PlayerRoster;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -1020,27 +1020,27 @@ export interface ProfileCard {
 }
 
 export function ProfileCard$read(r: Reader): ProfileCard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ProfileCard;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "account";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
+        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
       }
       let f2: number | undefined;
       if (s > 2) {
         k = "member_since";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
       k = "bio";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(0, 160);
+      const f3 = readStr(r, 0, 160);
       k = "showcase";
       if (s <= 4) throw absent(k);
       const n1 = readList(r, 0, 6);
@@ -1048,21 +1048,21 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(1, 32));
+          a2.push(readStr(r, 1, 32));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f4 = a2;
       k = "walked_m";
       if (s <= 5) throw absent(k);
-      const f5 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 0.5);
+      const f5 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 0.5);
       k = "hours";
       if (s <= 6) throw absent(k);
-      const f6 = r.readInt(0, 4294967295);
+      const f6 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 7);
+      skipValues(r, s - 7);
       const o: ProfileCard = { s: f0, bio: f3, showcase: f4, walked_m: f5, hours: f6 };
       if (f1 !== undefined) o.account = f1;
       if (f2 !== undefined) o.member_since = f2;
@@ -1074,7 +1074,7 @@ export function ProfileCard$read(r: Reader): ProfileCard {
     const n = mapEntries(s);
     v = readNamed(r, n, ProfileCard$t) as ProfileCard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -1125,16 +1125,16 @@ export interface ProfileRequest {
 }
 
 export function ProfileRequest$read(r: Reader): ProfileRequest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ProfileRequest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
@@ -1143,7 +1143,7 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
     const n = mapEntries(s);
     v = readNamed(r, n, ProfileRequest$t) as ProfileRequest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -1181,7 +1181,7 @@ export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry"
 
 export function RejectReason$read(r: Reader): RejectReason {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "OutOfBounds":
@@ -1250,43 +1250,43 @@ export interface RosterEntry {
 }
 
 export function RosterEntry$read(r: Reader): RosterEntry {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RosterEntry;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
+      const f1 = readStr(r, 1, 24);
       k = "colour";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 16777215);
+      const f2 = readInt(r, 0, 16777215);
       k = "p";
       if (s <= 3) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f3 = a2 as [number, number, number];
       let f4: number | undefined;
       if (s > 4) {
         k = "vehicle";
-        f4 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f4 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = "guest";
       if (s <= 5) throw absent(k);
-      const f5 = r.readBool();
+      const f5 = readBool(r);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: RosterEntry = { s: f0, name: f1, colour: f2, p: f3, guest: f5 };
       if (f4 !== undefined) o.vehicle = f4;
       v = o;
@@ -1297,7 +1297,7 @@ export function RosterEntry$read(r: Reader): RosterEntry {
     const n = mapEntries(s);
     v = readNamed(r, n, RosterEntry$t) as RosterEntry;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -17,35 +17,35 @@ export interface BoardNote {
 }
 
 export function BoardNote$read(r: Reader): BoardNote {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: BoardNote;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "by";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "text";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 280);
+      const f1 = readStr(r, 1, 280);
       k = "pos";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(0, 100), 100), (i3 = 1, dequantizeF32(r.readInt(0, 100), 100))];
+        a2 = [dequantizeF32(readInt(r, 0, 100), 100), (i3 = 1, dequantizeF32(readInt(r, 0, 100), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = "tilt";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(-15, 15);
+      const f3 = readInt(r, -15, 15);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { by: f0, text: f1, pos: f2, tilt: f3 };
     } catch (e) {
       throw at(e, k);
@@ -54,7 +54,7 @@ export function BoardNote$read(r: Reader): BoardNote {
     const n = mapEntries(s);
     v = readNamed(r, n, BoardNote$t) as BoardNote;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -93,20 +93,20 @@ export interface PropsBoard {
 }
 
 export function PropsBoard$read(r: Reader): PropsBoard {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PropsBoard;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "board";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "notes";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 30);
       const m2 = new Map<number, BoardNote>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 4294967295);
+        const k4 = readIntKey(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: BoardNote;
         try {
@@ -116,10 +116,10 @@ export function PropsBoard$read(r: Reader): PropsBoard {
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { board: f0, notes: f1 };
     } catch (e) {
       throw at(e, k);
@@ -128,7 +128,7 @@ export function PropsBoard$read(r: Reader): PropsBoard {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsBoard$t) as PropsBoard;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -168,22 +168,22 @@ export interface PropsNote {
 }
 
 export function PropsNote$read(r: Reader): PropsNote {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PropsNote;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "board";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "text";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 280);
+      const f1 = readStr(r, 1, 280);
       k = "paper";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 7);
+      const f2 = readInt(r, 0, 7);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { board: f0, text: f1, paper: f2 };
     } catch (e) {
       throw at(e, k);
@@ -192,7 +192,7 @@ export function PropsNote$read(r: Reader): PropsNote {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsNote$t) as PropsNote;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -236,30 +236,30 @@ export interface PropsState {
 }
 
 export function PropsState$read(r: Reader): PropsState {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PropsState;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "prop";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "state";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
+      const f1 = readInt(r, 0, 255);
       k = "phase";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "amplitude";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(-9000, 9000), 100);
+      const f3 = dequantizeF32(readInt(r, -9000, 9000), 100);
       let f4: string | undefined;
       if (s > 4) {
         k = "by";
-        f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: PropsState = { prop: f0, state: f1, phase: f2, amplitude: f3 };
       if (f4 !== undefined) o.by = f4;
       v = o;
@@ -270,7 +270,7 @@ export function PropsState$read(r: Reader): PropsState {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsState$t) as PropsState;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -315,19 +315,19 @@ export interface PropsUse {
 }
 
 export function PropsUse$read(r: Reader): PropsUse {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: PropsUse;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "prop";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "verb";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 7);
+      const f1 = readInt(r, 0, 7);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { prop: f0, verb: f1 };
     } catch (e) {
       throw at(e, k);
@@ -336,7 +336,7 @@ export function PropsUse$read(r: Reader): PropsUse {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsUse$t) as PropsUse;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

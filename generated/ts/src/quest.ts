@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, missing, notOneKey, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -36,26 +36,26 @@ export type Objective =
   | { kind: "Spot"; value: Species };
 
 export function Objective$read(r: Reader): Objective {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Objective;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
         let k: string | undefined;
         try {
           k = "item";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readStr(1, 32);
+          const f0 = readStr(r, 1, 32);
           k = "count";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readInt(0, 65535);
+          const f1 = readInt(r, 0, 65535);
           k = "npc";
           if (s - 1 <= 2) throw absent(k);
-          const f2 = r.readInt(0, 4294967295);
+          const f2 = readInt(r, 0, 4294967295);
           k = undefined;
-          r.skipValues(s - 1 - 3);
+          skipValues(r, s - 1 - 3);
           v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
         } catch (e) {
           throw at(e, k);
@@ -70,9 +70,9 @@ export function Objective$read(r: Reader): Objective {
           const f0 = WorldPos$read(r);
           k = "radius";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = dequantizeF32(r.readInt(10, 1000), 10);
+          const f1 = dequantizeF32(readInt(r, 10, 1000), 10);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           v = { kind: "Reach", at: f0, radius: f1 };
         } catch (e) {
           throw at(e, k);
@@ -81,22 +81,22 @@ export function Objective$read(r: Reader): Objective {
       }
       case 3: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(0, 4294967295);
-        r.skipValues(s - 2);
+        const x = readInt(r, 0, 4294967295);
+        skipValues(r, s - 2);
         v = { kind: "Talk", value: x };
         break;
       }
       case 4: {
         if (s < 2) throw missing("0");
-        const x = r.readStr(1, 32);
-        r.skipValues(s - 2);
+        const x = readStr(r, 1, 32);
+        skipValues(r, s - 2);
         v = { kind: "Catch", value: x };
         break;
       }
       case 5: {
         if (s < 2) throw missing("0");
         const x = Species$read(r);
-        r.skipValues(s - 2);
+        skipValues(r, s - 2);
         v = { kind: "Spot", value: x };
         break;
       }
@@ -106,24 +106,24 @@ export function Objective$read(r: Reader): Objective {
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "Deliver": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "item";
             if (t <= 0) throw absent(k);
-            const f0 = r.readStr(1, 32);
+            const f0 = readStr(r, 1, 32);
             k = "count";
             if (t <= 1) throw absent(k);
-            const f1 = r.readInt(0, 65535);
+            const f1 = readInt(r, 0, 65535);
             k = "npc";
             if (t <= 2) throw absent(k);
-            const f2 = r.readInt(0, 4294967295);
+            const f2 = readInt(r, 0, 4294967295);
             k = undefined;
-            r.skipValues(t - 3);
+            skipValues(r, t - 3);
             v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
           } catch (e) {
             throw at(e, k);
@@ -132,11 +132,11 @@ export function Objective$read(r: Reader): Objective {
           const m = mapEntries(t);
           v = readNamed(r, m, Objective$t1, "Deliver") as Extract<Objective, { kind: "Deliver" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Reach": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
@@ -145,9 +145,9 @@ export function Objective$read(r: Reader): Objective {
             const f0 = WorldPos$read(r);
             k = "radius";
             if (t <= 1) throw absent(k);
-            const f1 = dequantizeF32(r.readInt(10, 1000), 10);
+            const f1 = dequantizeF32(readInt(r, 10, 1000), 10);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             v = { kind: "Reach", at: f0, radius: f1 };
           } catch (e) {
             throw at(e, k);
@@ -156,15 +156,15 @@ export function Objective$read(r: Reader): Objective {
           const m = mapEntries(t);
           v = readNamed(r, m, Objective$t2, "Reach") as Extract<Objective, { kind: "Reach" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Talk": {
-        v = { kind: "Talk", value: r.readInt(0, 4294967295) };
+        v = { kind: "Talk", value: readInt(r, 0, 4294967295) };
         break;
       }
       case "Catch": {
-        v = { kind: "Catch", value: r.readStr(1, 32) };
+        v = { kind: "Catch", value: readStr(r, 1, 32) };
         break;
       }
       case "Spot": {
@@ -175,7 +175,7 @@ export function Objective$read(r: Reader): Objective {
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -260,19 +260,19 @@ export interface QuestAnswer {
 }
 
 export function QuestAnswer$read(r: Reader): QuestAnswer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestAnswer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "quest";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       k = "accept";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { quest: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -281,7 +281,7 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestAnswer$t) as QuestAnswer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -314,7 +314,7 @@ export interface QuestJournal {
 }
 
 export function QuestJournal$read(r: Reader): QuestJournal {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestJournal;
   if (s >= 0) {
     let k: string | undefined;
@@ -324,7 +324,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
       const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, QuestState>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: QuestState;
         try {
@@ -334,15 +334,15 @@ export function QuestJournal$read(r: Reader): QuestJournal {
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       let f1: string | undefined;
       if (s > 1) {
         k = "tracked";
-        f1 = (r.tryNil() ? undefined : r.readStr(1, 48));
+        f1 = (tryNil(r) ? undefined : readStr(r, 1, 48));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: QuestJournal = { quests: f0 };
       if (f1 !== undefined) o.tracked = f1;
       v = o;
@@ -353,7 +353,7 @@ export function QuestJournal$read(r: Reader): QuestJournal {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestJournal$t) as QuestJournal;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -403,17 +403,17 @@ export interface QuestOffer {
 }
 
 export function QuestOffer$read(r: Reader): QuestOffer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestOffer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "quest";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       k = "npc";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = "objectives";
       if (s <= 2) throw absent(k);
       const n1 = readList(r, 1, 6);
@@ -426,11 +426,11 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = "coins";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 4294967295);
+      const f3 = readInt(r, 0, 4294967295);
       k = "items";
       if (s <= 4) throw absent(k);
       const n4 = readList(r, 0, 4);
@@ -443,10 +443,10 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f4 = a5;
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { quest: f0, npc: f1, objectives: f2, coins: f3, items: f4 };
     } catch (e) {
       throw at(e, k);
@@ -455,7 +455,7 @@ export function QuestOffer$read(r: Reader): QuestOffer {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestOffer$t) as QuestOffer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -504,36 +504,36 @@ export interface QuestProgress {
 }
 
 export function QuestProgress$read(r: Reader): QuestProgress {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestProgress;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "quest";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       k = "done";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 6);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 255);
+        const k4 = readIntKey(r, 0, 255);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 65535);
+          x5 = readInt(r, 0, 65535);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = "state";
       if (s <= 2) throw absent(k);
       const f2 = QuestState$read(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { quest: f0, done: f1, state: f2 };
     } catch (e) {
       throw at(e, k);
@@ -542,7 +542,7 @@ export function QuestProgress$read(r: Reader): QuestProgress {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestProgress$t) as QuestProgress;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -591,7 +591,7 @@ export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 export function QuestState$read(r: Reader): QuestState {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Offered":
@@ -656,7 +656,7 @@ export interface QuestTrack {
 }
 
 export function QuestTrack$read(r: Reader): QuestTrack {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestTrack;
   if (s >= 0) {
     let k: string | undefined;
@@ -664,10 +664,10 @@ export function QuestTrack$read(r: Reader): QuestTrack {
       let f0: string | undefined;
       if (s > 0) {
         k = "quest";
-        f0 = (r.tryNil() ? undefined : r.readStr(1, 48));
+        f0 = (tryNil(r) ? undefined : readStr(r, 1, 48));
       }
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       const o: QuestTrack = {};
       if (f0 !== undefined) o.quest = f0;
       v = o;
@@ -678,7 +678,7 @@ export function QuestTrack$read(r: Reader): QuestTrack {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestTrack$t) as QuestTrack;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -715,21 +715,21 @@ export interface QuestTurnIn {
 }
 
 export function QuestTurnIn$read(r: Reader): QuestTurnIn {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: QuestTurnIn;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "quest";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       let f1: number | undefined;
       if (s > 1) {
         k = "choice";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 3));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: QuestTurnIn = { quest: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
@@ -740,7 +740,7 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestTurnIn$t) as QuestTurnIn;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readShape, skipValues, tryNil, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,7 +17,7 @@ export interface SeatingBlanket {
 }
 
 export function SeatingBlanket$read(r: Reader): SeatingBlanket {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SeatingBlanket;
   if (s >= 0) {
     let k: string | undefined;
@@ -27,12 +27,12 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
       const f0 = WorldPos$read(r);
       k = "yaw";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-314, 314), 100);
+      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
       k = "pattern";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 11);
+      const f2 = readInt(r, 0, 11);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { at: f0, yaw: f1, pattern: f2 };
     } catch (e) {
       throw at(e, k);
@@ -41,7 +41,7 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingBlanket$t) as SeatingBlanket;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -76,14 +76,14 @@ export interface SeatingOccupancy {
 }
 
 export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SeatingOccupancy;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "seat";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "places";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 6);
@@ -91,15 +91,15 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push((r.tryNil() ? undefined : PlayerRef$read(r)));
+          a2.push((tryNil(r) ? undefined : PlayerRef$read(r)));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { seat: f0, places: f1 };
     } catch (e) {
       throw at(e, k);
@@ -108,7 +108,7 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingOccupancy$t) as SeatingOccupancy;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -148,7 +148,7 @@ export interface SeatingSit {
 }
 
 export function SeatingSit$read(r: Reader): SeatingSit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SeatingSit;
   if (s >= 0) {
     let k: string | undefined;
@@ -156,13 +156,13 @@ export function SeatingSit$read(r: Reader): SeatingSit {
       let f0: number | undefined;
       if (s > 0) {
         k = "seat";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = "place";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 5);
+      const f1 = readInt(r, 0, 5);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: SeatingSit = { place: f1 };
       if (f0 !== undefined) o.seat = f0;
       v = o;
@@ -173,7 +173,7 @@ export function SeatingSit$read(r: Reader): SeatingSit {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingSit$t) as SeatingSit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -20,7 +20,7 @@ export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned
 
 export function RevokeReason$read(r: Reader): RevokeReason {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "LoggedOut":
@@ -107,14 +107,14 @@ export type SessionError =
   | { kind: "unknown"; tag: number };
 
 export function SessionError$read(r: Reader): SessionError {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionError;
   if (s >= 0) {
     if (s === 0) throw missing("tag");
-    const tag = r.readInt(0, 4294967295);
+    const tag = readInt(r, 0, 4294967295);
     switch (tag) {
       case 1: {
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "TokenExpired" };
         break;
       }
@@ -125,7 +125,7 @@ export function SessionError$read(r: Reader): SessionError {
           if (s - 1 <= 0) throw absent(k);
           const f0 = RevokeReason$read(r);
           k = undefined;
-          r.skipValues(s - 1 - 1);
+          skipValues(r, s - 1 - 1);
           v = { kind: "TokenRevoked", reason: f0 };
         } catch (e) {
           throw at(e, k);
@@ -138,13 +138,13 @@ export function SessionError$read(r: Reader): SessionError {
           let f0: number | undefined;
           if (s - 1 > 0) {
             k = "until";
-            f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+            f0 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
           }
           k = "reason";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = r.readStr(0, 200);
+          const f1 = readStr(r, 0, 200);
           k = undefined;
-          r.skipValues(s - 1 - 2);
+          skipValues(r, s - 1 - 2);
           const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
           if (f0 !== undefined) o.until = f0;
           v = o;
@@ -155,8 +155,8 @@ export function SessionError$read(r: Reader): SessionError {
       }
       case 4: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(0, 255);
-        r.skipValues(s - 2);
+        const x = readInt(r, 0, 255);
+        skipValues(r, s - 2);
         v = { kind: "RoomFull", value: x };
         break;
       }
@@ -165,9 +165,9 @@ export function SessionError$read(r: Reader): SessionError {
         try {
           k = "min_protocol";
           if (s - 1 <= 0) throw absent(k);
-          const f0 = r.readInt(0, 65535);
+          const f0 = readInt(r, 0, 65535);
           k = undefined;
-          r.skipValues(s - 1 - 1);
+          skipValues(r, s - 1 - 1);
           v = { kind: "Outdated", min_protocol: f0 };
         } catch (e) {
           throw at(e, k);
@@ -176,27 +176,27 @@ export function SessionError$read(r: Reader): SessionError {
       }
       case 7: {
         if (s < 2) throw missing("0");
-        const x = r.readInt(0, 4294967295);
-        r.skipValues(s - 2);
+        const x = readInt(r, 0, 4294967295);
+        skipValues(r, s - 2);
         v = { kind: "RateLimited", value: x };
         break;
       }
       default:
-        r.skipValues(s - 1);
+        skipValues(r, s - 1);
         v = { kind: "unknown", tag };
     }
   } else {
     const n = mapEntries(s);
     if (n !== 1) throw notOneKey(n);
-    const name = r.readStr(0, 1024);
+    const name = readStr(r, 0, 1024);
     switch (name) {
       case "TokenExpired": {
-        r.skipValue();
+        skipValue(r);
         v = { kind: "TokenExpired" };
         break;
       }
       case "TokenRevoked": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
@@ -204,7 +204,7 @@ export function SessionError$read(r: Reader): SessionError {
             if (t <= 0) throw absent(k);
             const f0 = RevokeReason$read(r);
             k = undefined;
-            r.skipValues(t - 1);
+            skipValues(r, t - 1);
             v = { kind: "TokenRevoked", reason: f0 };
           } catch (e) {
             throw at(e, k);
@@ -213,24 +213,24 @@ export function SessionError$read(r: Reader): SessionError {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t2, "TokenRevoked") as Extract<SessionError, { kind: "TokenRevoked" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "Banned": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             let f0: number | undefined;
             if (t > 0) {
               k = "until";
-              f0 = (r.tryNil() ? undefined : r.readInt(0, 9007199254740991));
+              f0 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
             }
             k = "reason";
             if (t <= 1) throw absent(k);
-            const f1 = r.readStr(0, 200);
+            const f1 = readStr(r, 0, 200);
             k = undefined;
-            r.skipValues(t - 2);
+            skipValues(r, t - 2);
             const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
             if (f0 !== undefined) o.until = f0;
             v = o;
@@ -241,23 +241,23 @@ export function SessionError$read(r: Reader): SessionError {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t3, "Banned") as Extract<SessionError, { kind: "Banned" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "RoomFull": {
-        v = { kind: "RoomFull", value: r.readInt(0, 255) };
+        v = { kind: "RoomFull", value: readInt(r, 0, 255) };
         break;
       }
       case "Outdated": {
-        const t = r.readShape();
+        const t = readShape(r);
         if (t >= 0) {
           let k: string | undefined;
           try {
             k = "min_protocol";
             if (t <= 0) throw absent(k);
-            const f0 = r.readInt(0, 65535);
+            const f0 = readInt(r, 0, 65535);
             k = undefined;
-            r.skipValues(t - 1);
+            skipValues(r, t - 1);
             v = { kind: "Outdated", min_protocol: f0 };
           } catch (e) {
             throw at(e, k);
@@ -266,18 +266,18 @@ export function SessionError$read(r: Reader): SessionError {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t5, "Outdated") as Extract<SessionError, { kind: "Outdated" }>;
         }
-        r.leave();
+        leave(r);
         break;
       }
       case "RateLimited": {
-        v = { kind: "RateLimited", value: r.readInt(0, 4294967295) };
+        v = { kind: "RateLimited", value: readInt(r, 0, 4294967295) };
         break;
       }
       default:
         throw unknownName(name);
     }
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -381,7 +381,7 @@ export interface SessionFailed {
 }
 
 export function SessionFailed$read(r: Reader): SessionFailed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionFailed;
   if (s >= 0) {
     let k: string | undefined;
@@ -391,9 +391,9 @@ export function SessionFailed$read(r: Reader): SessionFailed {
       const f0 = SessionError$read(r);
       k = "fatal";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { error: f0, fatal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -402,7 +402,7 @@ export function SessionFailed$read(r: Reader): SessionFailed {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionFailed$t) as SessionFailed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -441,32 +441,32 @@ export interface SessionHello {
 }
 
 export function SessionHello$read(r: Reader): SessionHello {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionHello;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "protocol";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = "build";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       let f2: string | undefined;
       if (s > 2) {
         k = "token";
-        f2 = (r.tryNil() ? undefined : r.readStr(16, 2048));
+        f2 = (tryNil(r) ? undefined : readStr(r, 16, 2048));
       }
       k = "locale";
       if (s <= 3) throw absent(k);
-      const f3 = r.readStr(2, 12);
+      const f3 = readStr(r, 2, 12);
       let f4: string | undefined;
       if (s > 4) {
         k = "resume";
-        f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
       if (f2 !== undefined) o.token = f2;
       if (f4 !== undefined) o.resume = f4;
@@ -478,7 +478,7 @@ export function SessionHello$read(r: Reader): SessionHello {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionHello$t) as SessionHello;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -526,19 +526,19 @@ export interface SessionKicked {
 }
 
 export function SessionKicked$read(r: Reader): SessionKicked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionKicked;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "reason";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
+      const f0 = readStr(r, 1, 48);
       k = "permanent";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { reason: f0, permanent: f1 };
     } catch (e) {
       throw at(e, k);
@@ -547,7 +547,7 @@ export function SessionKicked$read(r: Reader): SessionKicked {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionKicked$t) as SessionKicked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -581,16 +581,16 @@ export interface SessionLeave {
 }
 
 export function SessionLeave$read(r: Reader): SessionLeave {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionLeave;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "navigating";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { navigating: f0 };
     } catch (e) {
       throw at(e, k);
@@ -599,7 +599,7 @@ export function SessionLeave$read(r: Reader): SessionLeave {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionLeave$t) as SessionLeave;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -632,22 +632,22 @@ export interface SessionResumed {
 }
 
 export function SessionResumed$read(r: Reader): SessionResumed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionResumed;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "gap_ms";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "dropped";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = "grace_ms";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
+      const f2 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
     } catch (e) {
       throw at(e, k);
@@ -656,7 +656,7 @@ export function SessionResumed$read(r: Reader): SessionResumed {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionResumed$t) as SessionResumed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -689,16 +689,16 @@ export interface SessionToken {
 }
 
 export function SessionToken$read(r: Reader): SessionToken {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionToken;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "token";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(16, 2048);
+      const f0 = readStr(r, 16, 2048);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { token: f0 };
     } catch (e) {
       throw at(e, k);
@@ -707,7 +707,7 @@ export function SessionToken$read(r: Reader): SessionToken {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionToken$t) as SessionToken;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -746,35 +746,35 @@ export interface SessionWelcome {
 }
 
 export function SessionWelcome$read(r: Reader): SessionWelcome {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SessionWelcome;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       let f1: bigint | undefined;
       if (s > 1) {
         k = "account";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
+        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
       }
       k = "server_time";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = "occupancy";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(1, 40);
+      const f3 = readInt(r, 1, 40);
       k = "resumed";
       if (s <= 4) throw absent(k);
-      const f4 = r.readBool();
+      const f4 = readBool(r);
       let f5: string | undefined;
       if (s > 5) {
         k = "motd";
-        f5 = (r.tryNil() ? undefined : r.readStr(0, 200));
+        f5 = (tryNil(r) ? undefined : readStr(r, 0, 200));
       }
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
       if (f1 !== undefined) o.account = f1;
       if (f5 !== undefined) o.motd = f5;
@@ -786,7 +786,7 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionWelcome$t) as SessionWelcome;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

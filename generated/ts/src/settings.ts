@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readF32, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -23,7 +23,7 @@ export interface Comfort {
 }
 
 export function Comfort$read(r: Reader): Comfort {
-  const b = r.readInt(0, 4294967295);
+  const b = readInt(r, 0, 4294967295);
   const u = (b & 4294967232) >>> 0;
   const v: Comfort = { reduced_motion: (b & 1) !== 0, large_text: (b & 2) !== 0, colourblind: (b & 4) !== 0, subtitles: (b & 8) !== 0, hide_names: (b & 16) !== 0, toggle_sprint: (b & 32) !== 0 };
   if (u !== 0) v.rest = u;
@@ -66,7 +66,7 @@ export interface Prefs {
 }
 
 export function Prefs$read(r: Reader): Prefs {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Prefs;
   if (s >= 0) {
     let k: string | undefined;
@@ -76,31 +76,31 @@ export function Prefs$read(r: Reader): Prefs {
       const f0 = Comfort$read(r);
       k = "sensitivity";
       if (s <= 1) throw absent(k);
-      const f1 = inF32(r.readF32(), 0.1, 5);
+      const f1 = inF32(readF32(r), 0.1, 5);
       k = "keys";
       if (s <= 2) throw absent(k);
       const n1 = readMap(r, 0, 64);
       const m2 = new Map<string, string>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readStr(0, 4294967295);
+        const k4 = readStr(r, 0, 4294967295);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: string;
         try {
-          x5 = r.readStr(1, 16);
+          x5 = readStr(r, 1, 16);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f2 = m2;
       let f3: string | undefined;
       if (s > 3) {
         k = "locale";
-        f3 = (r.tryNil() ? undefined : r.readStr(2, 12));
+        f3 = (tryNil(r) ? undefined : readStr(r, 2, 12));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: Prefs = { comfort: f0, sensitivity: f1, keys: f2 };
       if (f3 !== undefined) o.locale = f3;
       v = o;
@@ -111,7 +111,7 @@ export function Prefs$read(r: Reader): Prefs {
     const n = mapEntries(s);
     v = readNamed(r, n, Prefs$t) as Prefs;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -157,19 +157,19 @@ export interface SettingsConflict {
 }
 
 export function SettingsConflict$read(r: Reader): SettingsConflict {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SettingsConflict;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "tried";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "current";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { tried: f0, current: f1 };
     } catch (e) {
       throw at(e, k);
@@ -178,7 +178,7 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsConflict$t) as SettingsConflict;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -211,7 +211,7 @@ export interface SettingsSave {
 }
 
 export function SettingsSave$read(r: Reader): SettingsSave {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SettingsSave;
   if (s >= 0) {
     let k: string | undefined;
@@ -221,9 +221,9 @@ export function SettingsSave$read(r: Reader): SettingsSave {
       const f0 = Prefs$read(r);
       k = "rev";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { prefs: f0, rev: f1 };
     } catch (e) {
       throw at(e, k);
@@ -232,7 +232,7 @@ export function SettingsSave$read(r: Reader): SettingsSave {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsSave$t) as SettingsSave;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -269,25 +269,25 @@ export interface SettingsSync {
 }
 
 export function SettingsSync$read(r: Reader): SettingsSync {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SettingsSync;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "rev";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "prefs";
       if (s <= 1) throw absent(k);
       const f1 = Prefs$read(r);
       k = "device";
       if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 32);
+      const f2 = readStr(r, 0, 32);
       k = "saved";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { rev: f0, prefs: f1, device: f2, saved: f3 };
     } catch (e) {
       throw at(e, k);
@@ -296,7 +296,7 @@ export function SettingsSync$read(r: Reader): SettingsSync {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsSync$t) as SettingsSync;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -17,25 +17,25 @@ export interface ShopBuy {
 }
 
 export function ShopBuy$read(r: Reader): ShopBuy {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ShopBuy;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "shop";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "item";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "count";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 99);
+      const f2 = readInt(r, 1, 99);
       k = "seen_price";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 4294967295);
+      const f3 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { shop: f0, item: f1, count: f2, seen_price: f3 };
     } catch (e) {
       throw at(e, k);
@@ -44,7 +44,7 @@ export function ShopBuy$read(r: Reader): ShopBuy {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopBuy$t) as ShopBuy;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -79,16 +79,16 @@ export interface ShopOpen {
 }
 
 export function ShopOpen$read(r: Reader): ShopOpen {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ShopOpen;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "npc";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
@@ -97,7 +97,7 @@ export function ShopOpen$read(r: Reader): ShopOpen {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopOpen$t) as ShopOpen;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -128,21 +128,21 @@ export interface ShopReceipt {
 }
 
 export function ShopReceipt$read(r: Reader): ShopReceipt {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ShopReceipt;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "coins";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(-2147483648, 2147483647);
+      const f0 = readInt(r, -2147483648, 2147483647);
       let f1: ShopRefusal | undefined;
       if (s > 1) {
         k = "refused";
-        f1 = (r.tryNil() ? undefined : ShopRefusal$read(r));
+        f1 = (tryNil(r) ? undefined : ShopRefusal$read(r));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: ShopReceipt = { coins: f0 };
       if (f1 !== undefined) o.refused = f1;
       v = o;
@@ -153,7 +153,7 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopReceipt$t) as ShopReceipt;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -201,7 +201,7 @@ export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "No
 
 export function ShopRefusal$read(r: Reader): ShopRefusal {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Funds":
@@ -270,22 +270,22 @@ export interface ShopSell {
 }
 
 export function ShopSell$read(r: Reader): ShopSell {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ShopSell;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "shop";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "slot";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 47);
+      const f1 = readInt(r, 0, 47);
       k = "count";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 999);
+      const f2 = readInt(r, 1, 999);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { shop: f0, slot: f1, count: f2 };
     } catch (e) {
       throw at(e, k);
@@ -294,7 +294,7 @@ export function ShopSell$read(r: Reader): ShopSell {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopSell$t) as ShopSell;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -333,14 +333,14 @@ export interface ShopStock {
 }
 
 export function ShopStock$read(r: Reader): ShopStock {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ShopStock;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "shop";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
+      const f0 = readStr(r, 1, 24);
       k = "sells";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 80);
@@ -353,30 +353,30 @@ export function ShopStock$read(r: Reader): ShopStock {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "buys";
       if (s <= 2) throw absent(k);
       const n4 = readMap(r, 0, 80);
       const m5 = new Map<string, number>();
       for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = r.readStr(0, 4294967295);
+        const k7 = readStr(r, 0, 4294967295);
         if (m5.has(k7)) throw duplicate(k7).inKey(k7);
         let x8: number;
         try {
-          x8 = r.readInt(0, 4294967295);
+          x8 = readInt(r, 0, 4294967295);
         } catch (e) {
           throw atKey(e, k7);
         }
         m5.set(k7, x8);
       }
-      r.leave();
+      leave(r);
       const f2 = m5;
       k = "restock";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { shop: f0, sells: f1, buys: f2, restock: f3 };
     } catch (e) {
       throw at(e, k);
@@ -385,7 +385,7 @@ export function ShopStock$read(r: Reader): ShopStock {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopStock$t) as ShopStock;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -435,14 +435,14 @@ export interface StockLine {
 }
 
 export function StockLine$read(r: Reader): StockLine {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: StockLine;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "item";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "price";
       if (s <= 1) throw absent(k);
       let x1: number;
@@ -451,21 +451,21 @@ export function StockLine$read(r: Reader): StockLine {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f1 = x1;
       let f2: number | undefined;
       if (s > 2) {
         k = "left";
         let o3: number | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           let x2: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
             let n = 1;
             x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
             if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
-            else x2 = r.readInt(0, 65535);
+            else x2 = readInt(r, 0, 65535);
           }
           o3 = x2;
         }
@@ -475,20 +475,20 @@ export function StockLine$read(r: Reader): StockLine {
       if (s > 3) {
         k = "discount";
         let o5: number | undefined;
-        if (!r.tryNil()) {
+        if (!tryNil(r)) {
           let x4: number;
           {
             const u = r.buf, p = r.pos, b = u[p]!;
             x4 = b < 0x80 ? b : NaN;
             if (x4 >= 0 && x4 <= 90) r.pos = p + 1;
-            else x4 = r.readInt(0, 90);
+            else x4 = readInt(r, 0, 90);
           }
           o5 = dequantizeF32(x4, 100);
         }
         f3 = o5;
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: StockLine = { item: f0, price: f1 };
       if (f2 !== undefined) o.left = f2;
       if (f3 !== undefined) o.discount = f3;
@@ -500,7 +500,7 @@ export function StockLine$read(r: Reader): StockLine {
     const n = mapEntries(s);
     v = readNamed(r, n, StockLine$t) as StockLine;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

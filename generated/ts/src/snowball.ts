@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, skipValues, tryNil, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Relayed to nearby players, all of them: they simulate the arc. */
 export interface SnowballFlight {
@@ -17,45 +17,45 @@ export interface SnowballFlight {
 }
 
 export function SnowballFlight$read(r: Reader): SnowballFlight {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SnowballFlight;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "ball";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "by";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(9, 9);
+      const f1 = readStr(r, 9, 9);
       k = "from";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number, number];
       k = "vel";
       if (s <= 3) throw absent(k);
-      const n4 = r.readArrayLen();
+      const n4 = readArrayLen(r);
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
       let a5: number[];
       try {
-        a5 = [dequantizeF32(r.readInt(-960, 960), 32), (i6 = 1, dequantizeF32(r.readInt(-960, 960), 32)), (i6 = 2, dequantizeF32(r.readInt(-960, 960), 32))];
+        a5 = [dequantizeF32(readInt(r, -960, 960), 32), (i6 = 1, dequantizeF32(readInt(r, -960, 960), 32)), (i6 = 2, dequantizeF32(readInt(r, -960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f3 = a5 as [number, number, number];
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { ball: f0, by: f1, from: f2, vel: f3 };
     } catch (e) {
       throw at(e, k);
@@ -64,7 +64,7 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballFlight$t) as SnowballFlight;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -113,39 +113,39 @@ export interface SnowballHit {
 }
 
 export function SnowballHit$read(r: Reader): SnowballHit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SnowballHit;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "ball";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: string | undefined;
       if (s > 1) {
         k = "player";
-        f1 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       let f2: number | undefined;
       if (s > 2) {
         k = "snowman";
-        f2 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = "splat_mm";
       if (s <= 3) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [r.readInt(-1000, 1000), (i3 = 1, r.readInt(-1000, 1000)), (i3 = 2, r.readInt(-1000, 1000))];
+        a2 = [readInt(r, -1000, 1000), (i3 = 1, readInt(r, -1000, 1000)), (i3 = 2, readInt(r, -1000, 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f3 = a2 as [number, number, number];
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: SnowballHit = { ball: f0, splat_mm: f3 };
       if (f1 !== undefined) o.player = f1;
       if (f2 !== undefined) o.snowman = f2;
@@ -157,7 +157,7 @@ export function SnowballHit$read(r: Reader): SnowballHit {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballHit$t) as SnowballHit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -204,19 +204,19 @@ export interface SnowballRoll {
 }
 
 export function SnowballRoll$read(r: Reader): SnowballRoll {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SnowballRoll;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "snowman";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "dir";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-314, 314), 100);
+      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { snowman: f0, dir: f1 };
     } catch (e) {
       throw at(e, k);
@@ -225,7 +225,7 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballRoll$t) as SnowballRoll;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -260,42 +260,42 @@ export interface SnowballThrow {
 }
 
 export function SnowballThrow$read(r: Reader): SnowballThrow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SnowballThrow;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "from";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number, number];
       k = "vel";
       if (s <= 1) throw absent(k);
-      const n4 = r.readArrayLen();
+      const n4 = readArrayLen(r);
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
       let a5: number[];
       try {
-        a5 = [dequantizeF32(r.readInt(-960, 960), 32), (i6 = 1, dequantizeF32(r.readInt(-960, 960), 32)), (i6 = 2, dequantizeF32(r.readInt(-960, 960), 32))];
+        a5 = [dequantizeF32(readInt(r, -960, 960), 32), (i6 = 1, dequantizeF32(readInt(r, -960, 960), 32)), (i6 = 2, dequantizeF32(readInt(r, -960, 960), 32))];
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f1 = a5 as [number, number, number];
       k = "t";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { from: f0, vel: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
@@ -304,7 +304,7 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballThrow$t) as SnowballThrow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

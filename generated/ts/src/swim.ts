@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
@@ -15,19 +15,19 @@ export interface SwimBreath {
 }
 
 export function SwimBreath$read(r: Reader): SwimBreath {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimBreath;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "left";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 100), 100);
+      const f0 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "gasp";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { left: f0, gasp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -36,7 +36,7 @@ export function SwimBreath$read(r: Reader): SwimBreath {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimBreath$t) as SwimBreath;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -69,19 +69,19 @@ export interface SwimDive {
 }
 
 export function SwimDive$read(r: Reader): SwimDive {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimDive;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "depth";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 4000), 100);
+      const f0 = dequantizeF32(readInt(r, 0, 4000), 100);
       k = "descending";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { depth: f0, descending: f1 };
     } catch (e) {
       throw at(e, k);
@@ -90,7 +90,7 @@ export function SwimDive$read(r: Reader): SwimDive {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimDive$t) as SwimDive;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -123,21 +123,21 @@ export interface SwimFound {
 }
 
 export function SwimFound$read(r: Reader): SwimFound {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimFound;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "object";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: ItemStack | undefined;
       if (s > 1) {
         k = "stack";
-        f1 = (r.tryNil() ? undefined : ItemStack$read(r));
+        f1 = (tryNil(r) ? undefined : ItemStack$read(r));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: SwimFound = { object: f0 };
       if (f1 !== undefined) o.stack = f1;
       v = o;
@@ -148,7 +148,7 @@ export function SwimFound$read(r: Reader): SwimFound {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimFound$t) as SwimFound;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -187,7 +187,7 @@ export interface SwimMedium {
 }
 
 export function SwimMedium$read(r: Reader): SwimMedium {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimMedium;
   if (s >= 0) {
     let k: string | undefined;
@@ -197,9 +197,9 @@ export function SwimMedium$read(r: Reader): SwimMedium {
       const f0 = Medium$read(r);
       k = "water_c";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(-2, 40);
+      const f1 = readInt(r, -2, 40);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { now: f0, water_c: f1 };
     } catch (e) {
       throw at(e, k);
@@ -208,7 +208,7 @@ export function SwimMedium$read(r: Reader): SwimMedium {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimMedium$t) as SwimMedium;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -239,16 +239,16 @@ export interface SwimPickup {
 }
 
 export function SwimPickup$read(r: Reader): SwimPickup {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimPickup;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "object";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { object: f0 };
     } catch (e) {
       throw at(e, k);
@@ -257,7 +257,7 @@ export function SwimPickup$read(r: Reader): SwimPickup {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimPickup$t) as SwimPickup;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -290,32 +290,32 @@ export interface SwimSplash {
 }
 
 export function SwimSplash$read(r: Reader): SwimSplash {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: SwimSplash;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "at";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number];
       k = "fall";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 500), 10);
+      const f2 = dequantizeF32(readInt(r, 0, 500), 10);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { s: f0, at: f1, fall: f2 };
     } catch (e) {
       throw at(e, k);
@@ -324,7 +324,7 @@ export function SwimSplash$read(r: Reader): SwimSplash {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimSplash$t) as SwimSplash;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -17,7 +17,7 @@ export interface TeleportArrive {
 }
 
 export function TeleportArrive$read(r: Reader): TeleportArrive {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TeleportArrive;
   if (s >= 0) {
     let k: string | undefined;
@@ -26,34 +26,34 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
       if (s > 0) {
         k = "p";
         let o4: [number, number, number] | undefined;
-        if (!r.tryNil()) {
-          const n1 = r.readArrayLen();
+        if (!tryNil(r)) {
+          const n1 = readArrayLen(r);
           if (n1 !== 3) throw wrongLength(n1, 3);
           let i3 = 0;
           let a2: number[];
           try {
-            a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+            a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
           } catch (e) {
             throw atIndex(e, i3);
           }
-          r.leave();
+          leave(r);
           o4 = a2 as [number, number, number];
         }
         f0 = o4;
       }
       k = "r";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       let f2: TeleportRefusal | undefined;
       if (s > 2) {
         k = "refused";
-        f2 = (r.tryNil() ? undefined : TeleportRefusal$read(r));
+        f2 = (tryNil(r) ? undefined : TeleportRefusal$read(r));
       }
       k = "cooldown_until";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: TeleportArrive = { r: f1, cooldown_until: f3 };
       if (f0 !== undefined) o.p = f0;
       if (f2 !== undefined) o.refused = f2;
@@ -65,7 +65,7 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportArrive$t) as TeleportArrive;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -119,7 +119,7 @@ export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Locked":
@@ -178,16 +178,16 @@ export interface TeleportTravel {
 }
 
 export function TeleportTravel$read(r: Reader): TeleportTravel {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TeleportTravel;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "to";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { to: f0 };
     } catch (e) {
       throw at(e, k);
@@ -196,7 +196,7 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportTravel$t) as TeleportTravel;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -225,7 +225,7 @@ export interface TeleportUnlocked {
 }
 
 export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TeleportUnlocked;
   if (s >= 0) {
     let k: string | undefined;
@@ -235,20 +235,20 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
       const n1 = readMap(r, 0, 40);
       const m2 = new Map<number, string>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 65535);
+        const k4 = readIntKey(r, 0, 65535);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: string;
         try {
-          x5 = r.readStr(1, 32);
+          x5 = readStr(r, 1, 32);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { posts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -257,7 +257,7 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportUnlocked$t) as TeleportUnlocked;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

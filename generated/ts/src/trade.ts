@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, mapEntries, readList, readMap, readNamed, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, wrongLength } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -13,16 +13,16 @@ export interface TradeCancel {
 }
 
 export function TradeCancel$read(r: Reader): TradeCancel {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeCancel;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { trade: f0 };
     } catch (e) {
       throw at(e, k);
@@ -31,7 +31,7 @@ export function TradeCancel$read(r: Reader): TradeCancel {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeCancel$t) as TradeCancel;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -64,22 +64,22 @@ export interface TradeConfirm {
 }
 
 export function TradeConfirm$read(r: Reader): TradeConfirm {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeConfirm;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "rev";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = "final_step";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
+      const f2 = readBool(r);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { trade: f0, rev: f1, final_step: f2 };
     } catch (e) {
       throw at(e, k);
@@ -88,7 +88,7 @@ export function TradeConfirm$read(r: Reader): TradeConfirm {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeConfirm$t) as TradeConfirm;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -125,22 +125,22 @@ export interface TradeInvite {
 }
 
 export function TradeInvite$read(r: Reader): TradeInvite {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeInvite;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "from";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = "expires";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { trade: f0, from: f1, expires: f2 };
     } catch (e) {
       throw at(e, k);
@@ -149,7 +149,7 @@ export function TradeInvite$read(r: Reader): TradeInvite {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeInvite$t) as TradeInvite;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -186,36 +186,36 @@ export interface TradeOffer {
 }
 
 export function TradeOffer$read(r: Reader): TradeOffer {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeOffer;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "slots";
       if (s <= 1) throw absent(k);
       const n1 = readMap(r, 0, 12);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 255);
+        const k4 = readIntKey(r, 0, 255);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 65535);
+          x5 = readInt(r, 0, 65535);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f1 = m2;
       k = "coins";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
+      const f2 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { trade: f0, slots: f1, coins: f2 };
     } catch (e) {
       throw at(e, k);
@@ -224,7 +224,7 @@ export function TradeOffer$read(r: Reader): TradeOffer {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeOffer$t) as TradeOffer;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -262,16 +262,16 @@ export interface TradeRequest {
 }
 
 export function TradeRequest$read(r: Reader): TradeRequest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeRequest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "with";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { with: f0 };
     } catch (e) {
       throw at(e, k);
@@ -280,7 +280,7 @@ export function TradeRequest$read(r: Reader): TradeRequest {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeRequest$t) as TradeRequest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -311,19 +311,19 @@ export interface TradeRespond {
 }
 
 export function TradeRespond$read(r: Reader): TradeRespond {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeRespond;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "accept";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { trade: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
@@ -332,7 +332,7 @@ export function TradeRespond$read(r: Reader): TradeRespond {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeRespond$t) as TradeRespond;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -374,7 +374,7 @@ export type TradeStage = "Open" | "OneLocked" | "BothLocked" | "Completed" | "Ca
 
 export function TradeStage$read(r: Reader): TradeStage {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Open":
@@ -449,14 +449,14 @@ export interface TradeWindow {
 }
 
 export function TradeWindow$read(r: Reader): TradeWindow {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TradeWindow;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "trade";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "mine";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 12);
@@ -469,7 +469,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "theirs";
       if (s <= 2) throw absent(k);
@@ -483,29 +483,29 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f2 = a5;
       k = "coins";
       if (s <= 3) throw absent(k);
-      const n7 = r.readArrayLen();
+      const n7 = readArrayLen(r);
       if (n7 !== 2) throw wrongLength(n7, 2);
       let i9 = 0;
       let a8: number[];
       try {
-        a8 = [r.readInt(0, 4294967295), (i9 = 1, r.readInt(0, 4294967295))];
+        a8 = [readInt(r, 0, 4294967295), (i9 = 1, readInt(r, 0, 4294967295))];
       } catch (e) {
         throw atIndex(e, i9);
       }
-      r.leave();
+      leave(r);
       const f3 = a8 as [number, number];
       k = "stage";
       if (s <= 4) throw absent(k);
       const f4 = TradeStage$read(r);
       k = "rev";
       if (s <= 5) throw absent(k);
-      const f5 = r.readInt(0, 65535);
+      const f5 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       v = { trade: f0, mine: f1, theirs: f2, coins: f3, stage: f4, rev: f5 };
     } catch (e) {
       throw at(e, k);
@@ -514,7 +514,7 @@ export function TradeWindow$read(r: Reader): TradeWindow {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeWindow$t) as TradeWindow;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kInt, kOpt, kStr, kType, mapEntries, readNamed, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, kInt, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readShape, readStr, skipValues, tryNil, vInt, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,7 +17,7 @@ export interface TutorialNext {
 }
 
 export function TutorialNext$read(r: Reader): TutorialNext {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TutorialNext;
   if (s >= 0) {
     let k: string | undefined;
@@ -25,18 +25,18 @@ export function TutorialNext$read(r: Reader): TutorialNext {
       let f0: number | undefined;
       if (s > 0) {
         k = "step";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 31));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 31));
       }
       k = "hint";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 48);
+      const f1 = readStr(r, 1, 48);
       let f2: WorldPos | undefined;
       if (s > 2) {
         k = "target";
-        f2 = (r.tryNil() ? undefined : WorldPos$read(r));
+        f2 = (tryNil(r) ? undefined : WorldPos$read(r));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: TutorialNext = { hint: f1 };
       if (f0 !== undefined) o.step = f0;
       if (f2 !== undefined) o.target = f2;
@@ -48,7 +48,7 @@ export function TutorialNext$read(r: Reader): TutorialNext {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialNext$t) as TutorialNext;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -90,16 +90,16 @@ export interface TutorialSkip {
 }
 
 export function TutorialSkip$read(r: Reader): TutorialSkip {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TutorialSkip;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "seen";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 32);
+      const f0 = readInt(r, 0, 32);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { seen: f0 };
     } catch (e) {
       throw at(e, k);
@@ -108,7 +108,7 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialSkip$t) as TutorialSkip;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -139,19 +139,19 @@ export interface TutorialStep {
 }
 
 export function TutorialStep$read(r: Reader): TutorialStep {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: TutorialStep;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "step";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 31);
+      const f0 = readInt(r, 0, 31);
       k = "took_s";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
+      const f1 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { step: f0, took_s: f1 };
     } catch (e) {
       throw at(e, k);
@@ -160,7 +160,7 @@ export function TutorialStep$read(r: Reader): TutorialStep {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialStep$t) as TutorialStep;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -22,7 +22,7 @@ export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Driver":
@@ -96,7 +96,7 @@ export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Lock":
@@ -157,19 +157,19 @@ export interface VehicleCommand {
 }
 
 export function VehicleCommand$read(r: Reader): VehicleCommand {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleCommand;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "action";
       if (s <= 1) throw absent(k);
       const f1 = VehicleAction$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { vehicle: f0, action: f1 };
     } catch (e) {
       throw at(e, k);
@@ -178,7 +178,7 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleCommand$t) as VehicleCommand;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -219,41 +219,41 @@ export interface VehicleDrive {
 }
 
 export function VehicleDrive$read(r: Reader): VehicleDrive {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleDrive;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "p";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number, number];
       k = "yaw";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "v";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
+      const f3 = dequantizeF32(readInt(r, -3000, 6000), 100);
       k = "wheel";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(r.readInt(-400, 400), 10);
+      const f4 = dequantizeF32(readInt(r, -400, 400), 10);
       k = "t";
       if (s <= 5) throw absent(k);
-      const f5 = r.readInt(0, 9007199254740991);
+      const f5 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       v = { vehicle: f0, p: f1, yaw: f2, v: f3, wheel: f4, t: f5 };
     } catch (e) {
       throw at(e, k);
@@ -262,7 +262,7 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleDrive$t) as VehicleDrive;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -307,21 +307,21 @@ export interface VehicleEnter {
 }
 
 export function VehicleEnter$read(r: Reader): VehicleEnter {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleEnter;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       let f1: Seat | undefined;
       if (s > 1) {
         k = "seat";
-        f1 = (r.tryNil() ? undefined : Seat$read(r));
+        f1 = (tryNil(r) ? undefined : Seat$read(r));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: VehicleEnter = { vehicle: f0 };
       if (f1 !== undefined) o.seat = f1;
       v = o;
@@ -332,7 +332,7 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleEnter$t) as VehicleEnter;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -371,19 +371,19 @@ export interface VehicleExit {
 }
 
 export function VehicleExit$read(r: Reader): VehicleExit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleExit;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "bail";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { vehicle: f0, bail: f1 };
     } catch (e) {
       throw at(e, k);
@@ -392,7 +392,7 @@ export function VehicleExit$read(r: Reader): VehicleExit {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleExit$t) as VehicleExit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -425,19 +425,19 @@ export interface VehicleHorn {
 }
 
 export function VehicleHorn$read(r: Reader): VehicleHorn {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleHorn;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "held_ms";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(50, 3000);
+      const f1 = readInt(r, 50, 3000);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { vehicle: f0, held_ms: f1 };
     } catch (e) {
       throw at(e, k);
@@ -446,7 +446,7 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleHorn$t) as VehicleHorn;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -487,47 +487,47 @@ export interface VehicleMoved {
 }
 
 export function VehicleMoved$read(r: Reader): VehicleMoved {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleMoved;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "p";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number, number];
       k = "yaw";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "v";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(-3000, 6000), 100);
+      const f3 = dequantizeF32(readInt(r, -3000, 6000), 100);
       k = "t";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 9007199254740991);
+      const f4 = readInt(r, 0, 9007199254740991);
       if (s > 5) {
         k = undefined;
-        r.skipValue();
+        skipValue(r);
       }
       let f6: number | undefined;
       if (s > 6) {
         k = "wheel";
-        f6 = (r.tryNil() ? undefined : dequantizeF32(r.readInt(-400, 400), 10));
+        f6 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, -400, 400), 10));
       }
       k = undefined;
-      r.skipValues(s - 7);
+      skipValues(r, s - 7);
       const o: VehicleMoved = { vehicle: f0, p: f1, yaw: f2, v: f3, t: f4 };
       if (f6 !== undefined) o.wheel = f6;
       v = o;
@@ -538,7 +538,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleMoved$t) as VehicleMoved;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -594,24 +594,24 @@ export interface VehicleSeat {
 }
 
 export function VehicleSeat$read(r: Reader): VehicleSeat {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleSeat;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "seat";
       if (s <= 1) throw absent(k);
       const f1 = Seat$read(r);
       let f2: string | undefined;
       if (s > 2) {
         k = "occupant";
-        f2 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: VehicleSeat = { vehicle: f0, seat: f1 };
       if (f2 !== undefined) o.occupant = f2;
       v = o;
@@ -622,7 +622,7 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleSeat$t) as VehicleSeat;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -667,25 +667,25 @@ export interface VehicleStatus {
 }
 
 export function VehicleStatus$read(r: Reader): VehicleStatus {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VehicleStatus;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "fuel";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "damage";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 100), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "odometer_km";
       if (s <= 3) throw absent(k);
-      const f3 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 10);
+      const f3 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { vehicle: f0, fuel: f1, damage: f2, odometer_km: f3 };
     } catch (e) {
       throw at(e, k);
@@ -694,7 +694,7 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleStatus$t) as VehicleStatus;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

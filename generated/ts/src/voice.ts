@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -15,7 +15,7 @@ export interface Signal {
 }
 
 export function Signal$read(r: Reader): Signal {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Signal;
   if (s >= 0) {
     let k: string | undefined;
@@ -25,9 +25,9 @@ export function Signal$read(r: Reader): Signal {
       const f0 = SignalKind$read(r);
       k = "sdp";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 8192);
+      const f1 = readStr(r, 1, 8192);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { kind: f0, sdp: f1 };
     } catch (e) {
       throw at(e, k);
@@ -36,7 +36,7 @@ export function Signal$read(r: Reader): Signal {
     const n = mapEntries(s);
     v = readNamed(r, n, Signal$t) as Signal;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -72,7 +72,7 @@ export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 export function SignalKind$read(r: Reader): SignalKind {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Offer":
@@ -129,22 +129,22 @@ export interface VoiceEnable {
 }
 
 export function VoiceEnable$read(r: Reader): VoiceEnable {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VoiceEnable;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "on";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = "push_to_talk";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = "kbps";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(8, 64);
+      const f2 = readInt(r, 8, 64);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { on: f0, push_to_talk: f1, kbps: f2 };
     } catch (e) {
       throw at(e, k);
@@ -153,7 +153,7 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceEnable$t) as VoiceEnable;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -193,7 +193,7 @@ export interface VoiceFrames {
 }
 
 export function VoiceFrames$read(r: Reader): VoiceFrames {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VoiceFrames;
   if (s >= 0) {
     let k: string | undefined;
@@ -201,7 +201,7 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       let f0: string | undefined;
       if (s > 0) {
         k = "s";
-        f0 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       k = "frames";
       if (s <= 1) throw absent(k);
@@ -210,18 +210,18 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readBin(1, 400));
+          a2.push(readBin(r, 1, 400));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "seq";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 65535);
+      const f2 = readInt(r, 0, 65535);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: VoiceFrames = { frames: f1, seq: f2 };
       if (f0 !== undefined) o.s = f0;
       v = o;
@@ -232,7 +232,7 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceFrames$t) as VoiceFrames;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -276,7 +276,7 @@ export interface VoicePeers {
 }
 
 export function VoicePeers$read(r: Reader): VoicePeers {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VoicePeers;
   if (s >= 0) {
     let k: string | undefined;
@@ -288,12 +288,12 @@ export function VoicePeers$read(r: Reader): VoicePeers {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(9, 9));
+          a2.push(readStr(r, 9, 9));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = "drop";
       if (s <= 1) throw absent(k);
@@ -302,20 +302,20 @@ export function VoicePeers$read(r: Reader): VoicePeers {
       let i6 = 0;
       try {
         for (; i6 < n4; i6++) {
-          a5.push(r.readStr(9, 9));
+          a5.push(readStr(r, 9, 9));
         }
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f1 = a5;
       let f2: string | undefined;
       if (s > 2) {
         k = "turn";
-        f2 = (r.tryNil() ? undefined : r.readStr(0, 256));
+        f2 = (tryNil(r) ? undefined : readStr(r, 0, 256));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: VoicePeers = { connect: f0, drop: f1 };
       if (f2 !== undefined) o.turn = f2;
       v = o;
@@ -326,7 +326,7 @@ export function VoicePeers$read(r: Reader): VoicePeers {
     const n = mapEntries(s);
     v = readNamed(r, n, VoicePeers$t) as VoicePeers;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -375,19 +375,19 @@ export interface VoiceSignal {
 }
 
 export function VoiceSignal$read(r: Reader): VoiceSignal {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VoiceSignal;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "to";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "signal";
       if (s <= 1) throw absent(k);
       const f1 = Signal$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { to: f0, signal: f1 };
     } catch (e) {
       throw at(e, k);
@@ -396,7 +396,7 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceSignal$t) as VoiceSignal;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -429,7 +429,7 @@ export interface VoiceSignalRelayed {
 }
 
 export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: VoiceSignalRelayed;
   if (s >= 0) {
     let k: string | undefined;
@@ -441,7 +441,7 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { signal: f0, from: f1 };
     } catch (e) {
       throw at(e, k);
@@ -450,7 +450,7 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceSignalRelayed$t) as VoiceSignalRelayed;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -17,14 +17,14 @@ export interface WardrobeLooks {
 }
 
 export function WardrobeLooks$read(r: Reader): WardrobeLooks {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WardrobeLooks;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "outfit";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 6);
@@ -37,20 +37,20 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "height";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(85, 115), 100);
+      const f2 = dequantizeF32(readInt(r, 85, 115), 100);
       if (s > 3) {
         k = undefined;
-        r.skipValue();
+        skipValue(r);
       }
       k = "hair";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 255);
+      const f4 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { s: f0, outfit: f1, height: f2, hair: f4 };
     } catch (e) {
       throw at(e, k);
@@ -59,7 +59,7 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
     const n = mapEntries(s);
     v = readNamed(r, n, WardrobeLooks$t) as WardrobeLooks;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -101,7 +101,7 @@ export interface WardrobeWear {
 }
 
 export function WardrobeWear$read(r: Reader): WardrobeWear {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WardrobeWear;
   if (s >= 0) {
     let k: string | undefined;
@@ -118,15 +118,15 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       let f1: number | undefined;
       if (s > 1) {
         k = "preset";
-        f1 = (r.tryNil() ? undefined : r.readInt(0, 9));
+        f1 = (tryNil(r) ? undefined : readInt(r, 0, 9));
       }
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       const o: WardrobeWear = { outfit: f0 };
       if (f1 !== undefined) o.preset = f1;
       v = o;
@@ -137,7 +137,7 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
     const n = mapEntries(s);
     v = readNamed(r, n, WardrobeWear$t) as WardrobeWear;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -191,7 +191,7 @@ export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 export function WearSlot$read(r: Reader): WearSlot {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Head":
@@ -266,7 +266,7 @@ export interface Worn {
 }
 
 export function Worn$read(r: Reader): Worn {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: Worn;
   if (s >= 0) {
     let k: string | undefined;
@@ -276,22 +276,22 @@ export function Worn$read(r: Reader): Worn {
       const f0 = WearSlot$read(r);
       k = "item";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "dyes";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [r.readInt(0, 16777215), (i3 = 1, r.readInt(0, 16777215))];
+        a2 = [readInt(r, 0, 16777215), (i3 = 1, readInt(r, 0, 16777215))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { slot: f0, item: f1, dyes: f2 };
     } catch (e) {
       throw at(e, k);
@@ -300,7 +300,7 @@ export function Worn$read(r: Reader): Worn {
     const n = mapEntries(s);
     v = readNamed(r, n, Worn$t) as Worn;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

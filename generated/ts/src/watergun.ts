@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, skipValues, tryNil, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** Sent to the shooter and the target when a spray hits someone. */
 export interface WatergunHit {
@@ -15,22 +15,22 @@ export interface WatergunHit {
 }
 
 export function WatergunHit$read(r: Reader): WatergunHit {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WatergunHit;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "by";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "target";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(9, 9);
+      const f1 = readStr(r, 9, 9);
       k = "wetness";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 100), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { by: f0, target: f1, wetness: f2 };
     } catch (e) {
       throw at(e, k);
@@ -39,7 +39,7 @@ export function WatergunHit$read(r: Reader): WatergunHit {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunHit$t) as WatergunHit;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -72,7 +72,7 @@ export interface WatergunRefill {
 }
 
 export function WatergunRefill$read(r: Reader): WatergunRefill {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WatergunRefill;
   if (s >= 0) {
     let k: string | undefined;
@@ -80,10 +80,10 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
       let f0: number | undefined;
       if (s > 0) {
         k = "fountain";
-        f0 = (r.tryNil() ? undefined : r.readInt(0, 4294967295));
+        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       const o: WatergunRefill = {};
       if (f0 !== undefined) o.fountain = f0;
       v = o;
@@ -94,7 +94,7 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunRefill$t) as WatergunRefill;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -135,35 +135,35 @@ export interface WatergunSpray {
 }
 
 export function WatergunSpray$read(r: Reader): WatergunSpray {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WatergunSpray;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "from";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100)), (i3 = 2, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number, number];
       k = "yaw";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(-314, 314), 100);
+      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
       k = "pitch";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(-157, 157), 100);
+      const f2 = dequantizeF32(readInt(r, -157, 157), 100);
       k = "pressure";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 100), 100);
+      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { from: f0, yaw: f1, pitch: f2, pressure: f3 };
     } catch (e) {
       throw at(e, k);
@@ -172,7 +172,7 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunSpray$t) as WatergunSpray;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -215,32 +215,32 @@ export interface WatergunSprayShown {
 }
 
 export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WatergunSprayShown;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "s";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
+      const f0 = readStr(r, 9, 9);
       k = "aim";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-314, 314), 100), (i3 = 1, dequantizeF32(r.readInt(-314, 314), 100))];
+        a2 = [dequantizeF32(readInt(r, -314, 314), 100), (i3 = 1, dequantizeF32(readInt(r, -314, 314), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number];
       k = "reach";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 150), 10);
+      const f2 = dequantizeF32(readInt(r, 0, 150), 10);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { s: f0, aim: f1, reach: f2 };
     } catch (e) {
       throw at(e, k);
@@ -249,7 +249,7 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunSprayShown$t) as WatergunSprayShown;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -288,19 +288,19 @@ export interface WatergunTank {
 }
 
 export function WatergunTank$read(r: Reader): WatergunTank {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WatergunTank;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "ml";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 2000);
+      const f0 = readInt(r, 0, 2000);
       k = "capacity";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(250, 2000);
+      const f1 = readInt(r, 250, 2000);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { ml: f0, capacity: f1 };
     } catch (e) {
       throw at(e, k);
@@ -309,7 +309,7 @@ export function WatergunTank$read(r: Reader): WatergunTank {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunTank$t) as WatergunTank;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

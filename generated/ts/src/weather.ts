@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, readVariant, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -17,25 +17,25 @@ export interface ForecastSlot {
 }
 
 export function ForecastSlot$read(r: Reader): ForecastSlot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ForecastSlot;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "hour";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 23);
+      const f0 = readInt(r, 0, 23);
       k = "kind";
       if (s <= 1) throw absent(k);
       const f1 = WeatherKind$read(r);
       k = "chance";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 100), 100);
+      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "temp_c";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(-30, 45);
+      const f3 = readInt(r, -30, 45);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { hour: f0, kind: f1, chance: f2, temp_c: f3 };
     } catch (e) {
       throw at(e, k);
@@ -44,7 +44,7 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
     const n = mapEntries(s);
     v = readNamed(r, n, ForecastSlot$t) as ForecastSlot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -85,7 +85,7 @@ export interface WeatherChange {
 }
 
 export function WeatherChange$read(r: Reader): WeatherChange {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherChange;
   if (s >= 0) {
     let k: string | undefined;
@@ -95,18 +95,18 @@ export function WeatherChange$read(r: Reader): WeatherChange {
       const f0 = WeatherKind$read(r);
       k = "intensity";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "wind_dir";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 3600), 10);
+      const f2 = dequantizeF32(readInt(r, 0, 3600), 10);
       k = "wind";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 400), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 400), 10);
       k = "blend_s";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 600);
+      const f4 = readInt(r, 0, 600);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, blend_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -115,7 +115,7 @@ export function WeatherChange$read(r: Reader): WeatherChange {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherChange$t) as WeatherChange;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -152,7 +152,7 @@ export interface WeatherForecast {
 }
 
 export function WeatherForecast$read(r: Reader): WeatherForecast {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherForecast;
   if (s >= 0) {
     let k: string | undefined;
@@ -169,10 +169,10 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
@@ -181,7 +181,7 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherForecast$t) as WeatherForecast;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -214,16 +214,16 @@ export interface WeatherForecastOpen {
 }
 
 export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherForecastOpen;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "board";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { board: f0 };
     } catch (e) {
       throw at(e, k);
@@ -232,7 +232,7 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherForecastOpen$t) as WeatherForecastOpen;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -274,7 +274,7 @@ export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow"
 
 export function WeatherKind$read(r: Reader): WeatherKind {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Clear":
@@ -350,29 +350,29 @@ export interface WeatherLightning {
 }
 
 export function WeatherLightning$read(r: Reader): WeatherLightning {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherLightning;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "at";
       if (s <= 0) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-50000, 50000), 10), (i3 = 1, dequantizeF32(r.readInt(-50000, 50000), 10))];
+        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f0 = a2 as [number, number];
       k = "seed";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 4294967295);
+      const f1 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { at: f0, seed: f1 };
     } catch (e) {
       throw at(e, k);
@@ -381,7 +381,7 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherLightning$t) as WeatherLightning;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -420,7 +420,7 @@ export interface WeatherSet {
 }
 
 export function WeatherSet$read(r: Reader): WeatherSet {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherSet;
   if (s >= 0) {
     let k: string | undefined;
@@ -430,14 +430,14 @@ export function WeatherSet$read(r: Reader): WeatherSet {
       const f0 = WeatherKind$read(r);
       k = "intensity";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
       let f2: number | undefined;
       if (s > 2) {
         k = "minutes";
-        f2 = (r.tryNil() ? undefined : r.readInt(1, 1440));
+        f2 = (tryNil(r) ? undefined : readInt(r, 1, 1440));
       }
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       const o: WeatherSet = { kind: f0, intensity: f1 };
       if (f2 !== undefined) o.minutes = f2;
       v = o;
@@ -448,7 +448,7 @@ export function WeatherSet$read(r: Reader): WeatherSet {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherSet$t) as WeatherSet;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -502,7 +502,7 @@ export interface WeatherState {
 }
 
 export function WeatherState$read(r: Reader): WeatherState {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WeatherState;
   if (s >= 0) {
     let k: string | undefined;
@@ -512,23 +512,23 @@ export function WeatherState$read(r: Reader): WeatherState {
       const f0 = WeatherKind$read(r);
       k = "intensity";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 100);
+      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
       k = "wind_dir";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 3600), 10);
+      const f2 = dequantizeF32(readInt(r, 0, 3600), 10);
       k = "wind";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 400), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 400), 10);
       k = "clouds";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 100);
+      const f4 = readInt(r, 0, 100);
       let f5: number | undefined;
       if (s > 5) {
         k = "fog_m";
-        f5 = (r.tryNil() ? undefined : r.readInt(0, 5000));
+        f5 = (tryNil(r) ? undefined : readInt(r, 0, 5000));
       }
       k = undefined;
-      r.skipValues(s - 6);
+      skipValues(r, s - 6);
       const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
       if (f5 !== undefined) o.fog_m = f5;
       v = o;
@@ -539,7 +539,7 @@ export function WeatherState$read(r: Reader): WeatherState {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherState$t) as WeatherState;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -592,6 +592,6 @@ export const WeatherState$delta: DeltaCodec<WeatherState> = /*@__PURE__*/ deltaO
     else {
       w.int(vInt(v, 0, 5000));
     }
-  }, (r: Reader): number | undefined => (r.tryNil() ? undefined : r.readInt(0, 5000)), true),
+  }, (r: Reader): number | undefined => (tryNil(r) ? undefined : readInt(r, 0, 5000)), true),
 ], WeatherState$write, WeatherState$read);
 

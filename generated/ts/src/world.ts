@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
 
 /** What kind of thing an entity is. */
 export const EntityKind = {
@@ -24,7 +24,7 @@ export type EntityKind = "Npc" | "Pet" | "Vehicle" | "Boat" | "Horse" | "Ferry";
 
 export function EntityKind$read(r: Reader): EntityKind {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Npc":
@@ -112,7 +112,7 @@ export interface NearbyEntity {
 }
 
 export function NearbyEntity$read(r: Reader): NearbyEntity {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: NearbyEntity;
   if (s >= 0) {
     let k: string | undefined;
@@ -125,7 +125,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let n = 1;
         x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
+        else x1 = readInt(r, 0, 4294967295);
       }
       const f0 = x1;
       k = "kind";
@@ -133,7 +133,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       const f1 = EntityKind$read(r);
       k = "pos";
       if (s <= 2) throw absent(k);
-      const n2 = r.readArrayLen();
+      const n2 = readArrayLen(r);
       if (n2 !== 3) throw wrongLength(n2, 3);
       let i5 = 0;
       let a4: number[];
@@ -144,7 +144,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
           let n = 1;
           x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x3 = r.readInt(-500000, 500000);
+          else x3 = readInt(r, -500000, 500000);
         }
         const e6 = dequantizeF32(x3, 100);
         i5 = 1;
@@ -154,7 +154,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
           let n = 1;
           x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x7 >= -500000 && x7 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x7 = r.readInt(-500000, 500000);
+          else x7 = readInt(r, -500000, 500000);
         }
         const e8 = dequantizeF32(x7, 100);
         i5 = 2;
@@ -164,14 +164,14 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
           let n = 1;
           x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
           if (x9 >= -500000 && x9 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x9 = r.readInt(-500000, 500000);
+          else x9 = readInt(r, -500000, 500000);
         }
         const e10 = dequantizeF32(x9, 100);
         a4 = [e6, e8, e10];
       } catch (e) {
         throw atIndex(e, i5);
       }
-      r.leave();
+      leave(r);
       const f2 = a4 as [number, number, number];
       k = "heading";
       if (s <= 3) throw absent(k);
@@ -181,7 +181,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let n = 1;
         x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
         if (x11 >= -3142 && x11 <= 3142 && p + n <= u.length) r.pos = p + n;
-        else x11 = r.readInt(-3142, 3142);
+        else x11 = readInt(r, -3142, 3142);
       }
       const f3 = dequantizeF32(x11, 1000);
       k = "speed";
@@ -192,7 +192,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let n = 1;
         x12 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x12 >= 0 && x12 <= 3840 && p + n <= u.length) r.pos = p + n;
-        else x12 = r.readInt(0, 3840);
+        else x12 = readInt(r, 0, 3840);
       }
       const f4 = dequantizeF32(x12, 64);
       k = "anim";
@@ -203,21 +203,21 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         let n = 1;
         x13 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
         if (x13 >= 0 && x13 <= 255 && p + n <= u.length) r.pos = p + n;
-        else x13 = r.readInt(0, 255);
+        else x13 = readInt(r, 0, 255);
       }
       const f5 = x13;
       let f6: string | undefined;
       if (s > 6) {
         k = "owner";
-        f6 = (r.tryNil() ? undefined : r.readStr(9, 9));
+        f6 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
       let f7: string | undefined;
       if (s > 7) {
         k = "label";
-        f7 = (r.tryNil() ? undefined : r.readStr(0, 24));
+        f7 = (tryNil(r) ? undefined : readStr(r, 0, 24));
       }
       k = undefined;
-      r.skipValues(s - 8);
+      skipValues(r, s - 8);
       const o: NearbyEntity = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
       if (f6 !== undefined) o.owner = f6;
       if (f7 !== undefined) o.label = f7;
@@ -229,7 +229,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
     const n = mapEntries(s);
     v = readNamed(r, n, NearbyEntity$t) as NearbyEntity;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -291,13 +291,13 @@ export const NearbyEntity$delta: EntityDelta<NearbyEntity> = /*@__PURE__*/ entit
     else {
       w.str(vStr(v, 9, 9));
     }
-  }, (r: Reader): string | undefined => (r.tryNil() ? undefined : r.readStr(9, 9)), true),
+  }, (r: Reader): string | undefined => (tryNil(r) ? undefined : readStr(r, 9, 9)), true),
   dWhole("label", (w: Writer, v: string | undefined, _named: boolean): void => {
     if (v === undefined) w.nil();
     else {
       w.str(vStr(v, 0, 24));
     }
-  }, (r: Reader): string | undefined => (r.tryNil() ? undefined : r.readStr(0, 24)), true),
+  }, (r: Reader): string | undefined => (tryNil(r) ? undefined : readStr(r, 0, 24)), true),
 ], NearbyEntity$write, NearbyEntity$read);
 
 /**
@@ -314,22 +314,22 @@ export interface WorldClock {
 }
 
 export function WorldClock$read(r: Reader): WorldClock {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WorldClock;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "tick";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "at";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 9007199254740991);
+      const f1 = readInt(r, 0, 9007199254740991);
       k = "rate";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(1, 60);
+      const f2 = readInt(r, 1, 60);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { tick: f0, at: f1, rate: f2 };
     } catch (e) {
       throw at(e, k);
@@ -338,7 +338,7 @@ export function WorldClock$read(r: Reader): WorldClock {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldClock$t) as WorldClock;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -374,16 +374,16 @@ export interface WorldKeyframeRequest {
 }
 
 export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WorldKeyframeRequest;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "last_tick";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { last_tick: f0 };
     } catch (e) {
       throw at(e, k);
@@ -392,7 +392,7 @@ export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldKeyframeRequest$t) as WorldKeyframeRequest;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -427,17 +427,17 @@ export interface WorldSnapshot {
 }
 
 export function WorldSnapshot$read(r: Reader): WorldSnapshot {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WorldSnapshot;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "tick";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "keyframe";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
+      const f1 = readBool(r);
       k = "entities";
       if (s <= 2) throw absent(k);
       const n1 = readList(r, 0, 50);
@@ -450,7 +450,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2;
       k = "gone";
       if (s <= 3) throw absent(k);
@@ -459,15 +459,15 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       let i6 = 0;
       try {
         for (; i6 < n4; i6++) {
-          a5.push(r.readInt(0, 4294967295));
+          a5.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f3 = a5;
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { tick: f0, keyframe: f1, entities: f2, gone: f3 };
     } catch (e) {
       throw at(e, k);
@@ -476,7 +476,7 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldSnapshot$t) as WorldSnapshot;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -520,7 +520,7 @@ export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ delt
   dNum("tick", 0, 1, 0, 4294967295, 0),
   dWhole("keyframe", (w: Writer, v: boolean, _named: boolean): void => {
     w.bool(vBool(v));
-  }, (r: Reader): boolean => r.readBool(), true),
+  }, (r: Reader): boolean => readBool(r), true),
   dList("entities", NearbyEntity$delta, 0, 50),
   dWhole("gone", (w: Writer, v: number[], _named: boolean): void => {
     const a1 = vList(v, 0, 64);
@@ -534,12 +534,12 @@ export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ delt
     let i5 = 0;
     try {
       for (; i5 < n3; i5++) {
-        a4.push(r.readInt(0, 4294967295));
+        a4.push(readInt(r, 0, 4294967295));
       }
     } catch (e) {
       throw atIndex(e, i5);
     }
-    r.leave();
+    leave(r);
     return a4;
   }, false),
 ], WorldSnapshot$write, WorldSnapshot$read);
@@ -554,16 +554,16 @@ export interface WorldView {
 }
 
 export function WorldView$read(r: Reader): WorldView {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: WorldView;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "radius";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(500, 4000), 10);
+      const f0 = dequantizeF32(readInt(r, 500, 4000), 10);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { radius: f0 };
     } catch (e) {
       throw at(e, k);
@@ -572,7 +572,7 @@ export function WorldView$read(r: Reader): WorldView {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldView$t) as WorldView;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

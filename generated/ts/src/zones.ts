@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readMap, readNamed, sorted, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBool, readInt, readIntKey, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, unknownFlags, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -19,7 +19,7 @@ export interface ZoneRules {
 }
 
 export function ZoneRules$read(r: Reader): ZoneRules {
-  const b = r.readBigInt(0n, 18446744073709551615n);
+  const b = readBigInt(r, 0n, 18446744073709551615n);
   const u = b & 18446742974197923810n;
   if (u !== 0n) throw unknownFlags(u);
   return { no_throwing: (b & 1n) !== 0n, no_vehicles: (b & 4n) !== 0n, quiet: (b & 8n) !== 0n, no_voice: (b & 16n) !== 0n, arena: (b & 1099511627776n) !== 0n };
@@ -59,30 +59,30 @@ export interface ZonesEnter {
 }
 
 export function ZonesEnter$read(r: Reader): ZonesEnter {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ZonesEnter;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "zone";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
+      const f0 = readInt(r, 0, 65535);
       k = "name";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
+      const f1 = readStr(r, 1, 32);
       k = "rules";
       if (s <= 2) throw absent(k);
       const f2 = ZoneRules$read(r);
       let f3: string | undefined;
       if (s > 3) {
         k = "ambience";
-        f3 = (r.tryNil() ? undefined : r.readStr(0, 40));
+        f3 = (tryNil(r) ? undefined : readStr(r, 0, 40));
       }
       k = "population";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(0, 255);
+      const f4 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       const o: ZonesEnter = { zone: f0, name: f1, rules: f2, population: f4 };
       if (f3 !== undefined) o.ambience = f3;
       v = o;
@@ -93,7 +93,7 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesEnter$t) as ZonesEnter;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -133,7 +133,7 @@ export interface ZonesHeat {
 }
 
 export function ZonesHeat$read(r: Reader): ZonesHeat {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ZonesHeat;
   if (s >= 0) {
     let k: string | undefined;
@@ -143,20 +143,20 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
       const n1 = readMap(r, 0, 64);
       const m2 = new Map<number, number>();
       for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = r.readIntKey(0, 65535);
+        const k4 = readIntKey(r, 0, 65535);
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          x5 = r.readInt(0, 255);
+          x5 = readInt(r, 0, 255);
         } catch (e) {
           throw atKey(e, k4);
         }
         m2.set(k4, x5);
       }
-      r.leave();
+      leave(r);
       const f0 = m2;
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { counts: f0 };
     } catch (e) {
       throw at(e, k);
@@ -165,7 +165,7 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesHeat$t) as ZonesHeat;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -199,16 +199,16 @@ export interface ZonesMap {
 }
 
 export function ZonesMap$read(r: Reader): ZonesMap {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: ZonesMap;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "open";
       if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
+      const f0 = readBool(r);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
@@ -217,7 +217,7 @@ export function ZonesMap$read(r: Reader): ZonesMap {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesMap$t) as ZonesMap;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

@@ -11,12 +11,13 @@
 
 import {
   Mirror,
-  Reader,
   TupletError,
   WorldSnapshotCodec,
   WorldSnapshot$delta,
   c2s,
   createDispatcher,
+  newReader,
+  readInt,
   s2c,
   send,
 } from "../../../generated/ts/src/index.ts";
@@ -88,9 +89,9 @@ class VillageClient {
   }
 
   onFrame(bytes) {
-    const r = new Reader(bytes);
-    const id = r.readInt(0, 4294967295);
-    if (id === SNAPSHOT_ID) return this.onSnapshot(bytes.subarray(r.position()));
+    const r = newReader(bytes);
+    const id = readInt(r, 0, 4294967295);
+    if (id === SNAPSHOT_ID) return this.onSnapshot(bytes.subarray(r.pos));
     this.dispatcher.onBytes(bytes);
   }
 

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Code, DEFAULT_LIMITS, Reader, TupletError, mapEntries } from "../../../codegen/ts-runtime/index.js";
+import { Code, DEFAULT_LIMITS, TupletError, mapEntries, endRead, leave, newReader, peekKind, readArrayLen, readInt, readShape, remaining, skipValue, tryNil } from "../../../codegen/ts-runtime/index.js";
 import { SMALL_LIMITS, hex, readRepoFile, readerFor, run } from "./support.js";
 
 function snake(name: string): string {
@@ -128,64 +128,64 @@ test("message templates", () => {
 });
 
 test("huge declared lengths do not allocate or hang", () => {
-  let r = new Reader(hex("dd ff ff ff ff 01 02 03 04 05"));
-  assert.equal(errorOf(() => r.readArrayLen()).code, "truncated");
-  r = new Reader(hex("dc 00 05 01 02 03 04 05"), SMALL_LIMITS);
-  assert.equal(errorOf(() => r.readShape()).code, "too_many_elements");
+  let r = newReader(hex("dd ff ff ff ff 01 02 03 04 05"));
+  assert.equal(errorOf(() => readArrayLen(r)).code, "truncated");
+  r = newReader(hex("dc 00 05 01 02 03 04 05"), SMALL_LIMITS);
+  assert.equal(errorOf(() => readShape(r)).code, "too_many_elements");
 });
 
 test("undefined is nil, other fixext1 is not", () => {
-  let r = new Reader(hex("d4 00 00"));
-  assert.equal(r.peekKind(), "nil");
-  assert.equal(r.tryNil(), true);
-  r.finish();
+  let r = newReader(hex("d4 00 00"));
+  assert.equal(peekKind(r), "nil");
+  assert.equal(tryNil(r), true);
+  endRead(r);
   for (const input of ["d4 00 01", "d4 01 00", "d4 ff 00"]) {
-    r = new Reader(hex(input));
-    assert.equal(r.peekKind(), "ext", input);
-    assert.equal(r.tryNil(), false, input);
-    assert.equal(r.position(), 0);
-    r.skipValue();
-    r.finish();
+    r = newReader(hex(input));
+    assert.equal(peekKind(r), "ext", input);
+    assert.equal(tryNil(r), false, input);
+    assert.equal(r.pos, 0);
+    skipValue(r);
+    endRead(r);
   }
-  r = new Reader(hex("c0"));
-  assert.equal(r.tryNil(), true);
-  r = new Reader(hex("01"));
-  assert.equal(r.tryNil(), false);
-  assert.equal(r.remaining(), 1);
+  r = newReader(hex("c0"));
+  assert.equal(tryNil(r), true);
+  r = newReader(hex("01"));
+  assert.equal(tryNil(r), false);
+  assert.equal(remaining(r), 1);
 });
 
 test("depth is tracked by enter and leave", () => {
   const ok = hex("91 ".repeat(64) + "c0");
-  let r = new Reader(ok);
-  for (let i = 0; i < 64; i++) assert.equal(r.readShape(), 1);
-  assert.equal(r.tryNil(), true);
-  for (let i = 0; i < 64; i++) r.leave();
-  r.finish();
-  r = new Reader(ok);
-  r.skipValue();
-  r.finish();
+  let r = newReader(ok);
+  for (let i = 0; i < 64; i++) assert.equal(readShape(r), 1);
+  assert.equal(tryNil(r), true);
+  for (let i = 0; i < 64; i++) leave(r);
+  endRead(r);
+  r = newReader(ok);
+  skipValue(r);
+  endRead(r);
 
-  r = new Reader(hex("91 91 91 c0"), SMALL_LIMITS);
-  r.readShape();
-  r.readShape();
-  r.readShape();
-  r.skipValue();
-  r = new Reader(hex("91 91 91 91 c0"), SMALL_LIMITS);
-  r.readShape();
-  r.readShape();
-  assert.equal(errorOf(() => r.skipValue()).code, "too_deep");
+  r = newReader(hex("91 91 91 c0"), SMALL_LIMITS);
+  readShape(r);
+  readShape(r);
+  readShape(r);
+  skipValue(r);
+  r = newReader(hex("91 91 91 91 c0"), SMALL_LIMITS);
+  readShape(r);
+  readShape(r);
+  assert.equal(errorOf(() => skipValue(r)).code, "too_deep");
 
-  r = new Reader(hex("94 91 01 91 02 91 03 90"), { maxDepth: 2, maxElements: 100 });
-  r.skipValue();
-  r.finish();
+  r = newReader(hex("94 91 01 91 02 91 03 90"), { maxDepth: 2, maxElements: 100 });
+  skipValue(r);
+  endRead(r);
 });
 
 test("readShape tells the compact shape from the named one", () => {
-  assert.equal(new Reader(hex("93 01 02 03")).readShape(), 3);
-  const s = new Reader(hex("82 a1 61 01 a1 62 02")).readShape();
+  assert.equal(readShape(newReader(hex("93 01 02 03"))), 3);
+  const s = readShape(newReader(hex("82 a1 61 01 a1 62 02")));
   assert.ok(s < 0);
   assert.equal(mapEntries(s), 2);
-  assert.equal(mapEntries(new Reader(hex("80")).readShape()), 0);
+  assert.equal(mapEntries(readShape(newReader(hex("80")))), 0);
 });
 
 test("skip handles every kind", () => {
@@ -202,10 +202,10 @@ test("skip handles every kind", () => {
   ];
   for (const input of inputs) {
     const bytes = hex(input + " 2a");
-    const r = new Reader(bytes);
-    r.skipValue();
-    assert.equal(r.remaining(), 1, input);
-    assert.equal(r.readInt(0, 100), 42);
+    const r = newReader(bytes);
+    skipValue(r);
+    assert.equal(remaining(r), 1, input);
+    assert.equal(readInt(r, 0, 100), 42);
   }
 });
 
@@ -224,17 +224,17 @@ test("kinds agree with the msgpack marker table", () => {
       : b >= 0xc4 && b <= 0xc6 ? "bin"
       : b === 0xca || b === 0xcb ? "float"
       : "ext";
-    const r = new Reader(bytes);
-    if (want === undefined) assert.equal(errorOf(() => r.peekKind()).code, "reserved_marker");
-    else assert.equal(r.peekKind(), want, b.toString(16));
+    const r = newReader(bytes);
+    if (want === undefined) assert.equal(errorOf(() => peekKind(r)).code, "reserved_marker");
+    else assert.equal(peekKind(r), want, b.toString(16));
   }
 });
 
 test("the element budget is per decode, across siblings", () => {
-  const r = new Reader(hex("92 92 01 02 92 03 04"), { maxDepth: 8, maxElements: 5 });
-  r.readArrayLen();
-  r.skipValue();
-  assert.equal(errorOf(() => r.skipValue()).code, "too_many_elements");
+  const r = newReader(hex("92 92 01 02 92 03 04"), { maxDepth: 8, maxElements: 5 });
+  readArrayLen(r);
+  skipValue(r);
+  assert.equal(errorOf(() => skipValue(r)).code, "too_many_elements");
   assert.equal(DEFAULT_LIMITS.maxElements, 1 << 20);
   assert.equal(DEFAULT_LIMITS.maxDepth, 64);
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test } from "node:test";
-import { Code, Reader, TupletError } from "../../../codegen/ts-runtime/index.js";
+import { Code, TupletError, endRead, leave, newReader, readArrayLen, readBigInt, readBin, readBool, readF64, readMapLen, readStr, skipValue, tryNil } from "../../../codegen/ts-runtime/index.js";
 import { readRepoFile } from "./support.js";
 
 type Vector = Record<string, unknown> & { msgpack: string[] };
@@ -30,47 +30,47 @@ function bytesOf(text: string): Uint8Array {
 
 /** One whole message of one value at `position`; what it decoded (undefined: nothing to compare). */
 function decode(position: Position, bytes: Uint8Array): unknown {
-  const r = new Reader(bytes);
+  const r = newReader(bytes);
   let got: unknown;
   switch (position) {
     case "int":
-      got = r.readBigInt(I64_MIN, I64_MAX);
+      got = readBigInt(r, I64_MIN, I64_MAX);
       break;
     case "float":
-      got = r.readF64();
+      got = readF64(r);
       break;
     case "string":
-      got = r.readStr(0, U32_MAX);
+      got = readStr(r, 0, U32_MAX);
       break;
     case "binary":
-      got = r.readBin(0, U32_MAX);
+      got = readBin(r, 0, U32_MAX);
       break;
     case "bool":
-      got = r.readBool();
+      got = readBool(r);
       break;
     case "nil":
-      if (!r.tryNil()) throw new TupletError(Code.WrongType, "expected nil");
+      if (!tryNil(r)) throw new TupletError(Code.WrongType, "expected nil");
       break;
     case "array": {
-      const n = r.readArrayLen();
-      for (let i = 0; i < n; i++) r.skipValue();
-      r.leave();
+      const n = readArrayLen(r);
+      for (let i = 0; i < n; i++) skipValue(r);
+      leave(r);
       break;
     }
     case "map": {
-      const n = r.readMapLen();
+      const n = readMapLen(r);
       for (let i = 0; i < n; i++) {
-        r.readStr(0, U32_MAX);
-        r.skipValue();
+        readStr(r, 0, U32_MAX);
+        skipValue(r);
       }
-      r.leave();
+      leave(r);
       break;
     }
     case "ext":
-      r.skipValue();
+      skipValue(r);
       break;
   }
-  r.finish();
+  endRead(r);
   return got;
 }
 

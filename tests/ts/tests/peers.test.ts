@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decode as mpDecode, encode as mpEncode } from "@msgpack/msgpack";
 import { Packr } from "msgpackr";
-import { Reader, TupletError, Writer } from "../../../codegen/ts-runtime/index.js";
+import { TupletError, Writer, endRead, leave, newReader, readArrayLen, readBigInt, readBin, readF32, readF64, readInt, readShape, readStr, tryNil } from "../../../codegen/ts-runtime/index.js";
 import { toHex } from "./support.js";
 
 const packr = new Packr({ useRecords: false });
@@ -40,11 +40,11 @@ test("ints: smallest encodings, as @msgpack/msgpack and msgpackr, read back", ()
       assert.equal(toHex(ours), toHex(packr.pack(v)), `msgpackr ${v}`);
     }
     assert.equal(toHex(bytesOf((w) => w.bigInt(BigInt(v)))), toHex(ours), `bigInt ${v}`);
-    const r = new Reader(ours);
-    assert.equal(r.readInt(-SAFE, SAFE), v);
-    r.finish();
-    assert.equal(new Reader(ours).readBigInt(-(2n ** 63n), 2n ** 64n - 1n), BigInt(v));
-    assert.equal(new Reader(ours).readF64(), v);
+    const r = newReader(ours);
+    assert.equal(readInt(r, -SAFE, SAFE), v);
+    endRead(r);
+    assert.equal(readBigInt(newReader(ours), -(2n ** 63n), 2n ** 64n - 1n), BigInt(v));
+    assert.equal(readF64(newReader(ours)), v);
   }
 });
 
@@ -53,11 +53,11 @@ test("64-bit bigints: full range, as @msgpack/msgpack with useBigInt64", () => {
   for (const v of big) {
     const ours = bytesOf((w) => w.bigInt(v));
     assert.equal(toHex(ours), toHex(mpEncode(v, { useBigInt64: true })), `${v}`);
-    assert.equal(new Reader(ours).readBigInt(-(2n ** 63n), 2n ** 64n - 1n), v);
+    assert.equal(readBigInt(newReader(ours), -(2n ** 63n), 2n ** 64n - 1n), v);
     assert.equal(mpDecode(ours, { useBigInt64: true }), v);
-    assert.equal(codeOf(() => new Reader(ours).readInt(-SAFE, SAFE)), "out_of_range");
+    assert.equal(codeOf(() => readInt(newReader(ours), -SAFE, SAFE)), "out_of_range");
     // A number field reads the nearest double as a float field.
-    assert.equal(new Reader(ours).readF64(), Number(v));
+    assert.equal(readF64(newReader(ours)), Number(v));
   }
   assert.equal(toHex(bytesOf((w) => w.bigInt(2n ** 64n - 1n))), "cf ff ff ff ff ff ff ff ff");
   assert.equal(toHex(bytesOf((w) => w.bigInt(-(2n ** 63n)))), "d3 80 00 00 00 00 00 00 00");
@@ -74,11 +74,11 @@ test("f32 is exact float32, f64 always float64", () => {
     const f = Math.fround(x);
     const b = bytesOf((w) => w.f32(x));
     assert.equal(toHex(b), toHex(mpEncode(f, { forceFloat32: true, forceIntegerToFloat: true })), `${x}`);
-    assert.ok(Object.is(new Reader(b).readF32(), f), `${x}`);
-    assert.ok(Object.is(new Reader(b).readF64(), f), `${x}`);
+    assert.ok(Object.is(readF32(newReader(b)), f), `${x}`);
+    assert.ok(Object.is(readF64(newReader(b)), f), `${x}`);
     const d = bytesOf((w) => w.f64(x));
-    assert.ok(Object.is(new Reader(d).readF64(), x));
-    assert.equal(new Reader(d).readF32(), f);
+    assert.ok(Object.is(readF64(newReader(d)), x));
+    assert.equal(readF32(newReader(d)), f);
   }
 });
 
@@ -86,19 +86,19 @@ test("msgpackr's Date.now() (float64) decodes into an int field", () => {
   const now = Date.now();
   const packed = packr.pack(now);
   assert.equal(packed[0], 0xcb, "msgpackr writes Date.now() as float64");
-  assert.equal(new Reader(packed).readInt(0, SAFE), now);
-  assert.equal(new Reader(packed).readBigInt(0n, 2n ** 64n - 1n), BigInt(now));
+  assert.equal(readInt(newReader(packed), 0, SAFE), now);
+  assert.equal(readBigInt(newReader(packed), 0n, 2n ** 64n - 1n), BigInt(now));
   const theirs = mpEncode(now);
   assert.equal(theirs[0], 0xcf, "@msgpack/msgpack writes it as uint64");
-  assert.equal(new Reader(theirs).readInt(0, SAFE), now);
-  assert.equal(codeOf(() => new Reader(packr.pack(1.5)).readInt(0, 10)), "not_integral");
-  assert.equal(codeOf(() => new Reader(packr.pack(NaN)).readInt(0, 10)), "not_finite");
+  assert.equal(readInt(newReader(theirs), 0, SAFE), now);
+  assert.equal(codeOf(() => readInt(newReader(packr.pack(1.5)), 0, 10)), "not_integral");
+  assert.equal(codeOf(() => readInt(newReader(packr.pack(NaN)), 0, 10)), "not_finite");
 });
 
 test("msgpackr's undefined is nil; our bytes decode in both peers", () => {
   const u = packr.pack(undefined);
   assert.equal(toHex(u), "d4 00 00");
-  assert.equal(new Reader(u).tryNil(), true);
+  assert.equal(tryNil(newReader(u)), true);
   const w = new Writer();
   w.arrayLen(5);
   w.str("abc123def");
@@ -122,17 +122,17 @@ test("msgpackr's undefined is nil; our bytes decode in both peers", () => {
   assert.equal(packr.unpack(Uint8Array.from([0xcf, 0, 0, 0, 0, 0, 0, 0, 5])), 5n);
   // ... and what the peers write for that value, we read.
   for (const bytes of [mpEncode(want), packr.pack(want)]) {
-    const r = new Reader(bytes);
-    assert.equal(r.readShape(), 5);
-    assert.equal(r.readStr(0, 32), "abc123def");
-    assert.equal(r.readArrayLen(), 3);
-    assert.deepEqual([r.readInt(-500000, 500000), r.readInt(-500000, 500000), r.readInt(-500000, 500000)], [12345, 150, -2500]);
-    r.leave();
-    assert.equal(r.readInt(-3142, 3142), 3141);
-    assert.equal(r.readInt(0, SAFE), 1764000000000);
-    assert.equal(r.readInt(0, 4294967295), 1234);
-    r.leave();
-    r.finish();
+    const r = newReader(bytes);
+    assert.equal(readShape(r), 5);
+    assert.equal(readStr(r, 0, 32), "abc123def");
+    assert.equal(readArrayLen(r), 3);
+    assert.deepEqual([readInt(r, -500000, 500000), readInt(r, -500000, 500000), readInt(r, -500000, 500000)], [12345, 150, -2500]);
+    leave(r);
+    assert.equal(readInt(r, -3142, 3142), 3141);
+    assert.equal(readInt(r, 0, SAFE), 1764000000000);
+    assert.equal(readInt(r, 0, 4294967295), 1234);
+    leave(r);
+    endRead(r);
   }
 });
 
@@ -145,9 +145,9 @@ test("writer grows and resets", () => {
   w.mapLen(65535);
   const b = w.finish();
   assert.equal(toHex(b.subarray(0, 5)), "db 00 01 11 70");
-  const r = new Reader(b);
-  assert.equal(r.readStr(0, 70000), s);
-  assert.equal(r.readBin(0, 300).length, 300);
+  const r = newReader(b);
+  assert.equal(readStr(r, 0, 70000), s);
+  assert.equal(readBin(r, 0, 300).length, 300);
   w.reset();
   w.nil();
   assert.equal(toHex(w.finish()), "c0");

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_LIMITS, Reader, type Limits } from "../../../codegen/ts-runtime/index.js";
+import { DEFAULT_LIMITS, type Reader, type Limits, endRead, newReader, peekKind, readArrayLen, readBigInt, readBin, readBool, readF32, readF64, readInt, readMapLen, readShape, readStr, skipValue, tryNil } from "../../../codegen/ts-runtime/index.js";
 
 /** The repository root: the first ancestor holding WIRE.md. */
 export function repoRoot(): string {
@@ -58,50 +58,50 @@ const U32_MAX = 4294967295;
 export function run(r: Reader, op: string): unknown {
   switch (op) {
     case "skip":
-      return r.skipValue();
+      return skipValue(r);
     case "kind":
-      return r.peekKind();
+      return peekKind(r);
     case "nil":
-      return r.tryNil();
+      return tryNil(r);
     case "shape":
-      return r.readShape();
+      return readShape(r);
     case "array":
-      return r.readArrayLen();
+      return readArrayLen(r);
     case "map":
-      return r.readMapLen();
+      return readMapLen(r);
     case "bool":
-      return r.readBool();
+      return readBool(r);
     case "i64":
-      return r.readBigInt(I64_MIN, I64_MAX);
+      return readBigInt(r, I64_MIN, I64_MAX);
     case "i8":
-      return r.readInt(-128, 127);
+      return readInt(r, -128, 127);
     case "u64":
-      return r.readBigInt(0n, U64_MAX);
+      return readBigInt(r, 0n, U64_MAX);
     case "u8":
-      return r.readInt(0, 255);
+      return readInt(r, 0, 255);
     case "safe":
-      return r.readInt(-SAFE, SAFE);
+      return readInt(r, -SAFE, SAFE);
     case "f64":
-      return r.readF64();
+      return readF64(r);
     case "f32":
-      return r.readF32();
+      return readF32(r);
     case "str":
-      return r.readStr(0, U32_MAX);
+      return readStr(r, 0, U32_MAX);
     case "str3":
-      return r.readStr(0, 3);
+      return readStr(r, 0, 3);
     case "str2..":
-      return r.readStr(2, 10);
+      return readStr(r, 2, 10);
     case "bin":
-      return r.readBin(0, U32_MAX);
+      return readBin(r, 0, U32_MAX);
     case "bin3":
-      return r.readBin(0, 3);
+      return readBin(r, 0, 3);
     case "bin2..":
-      return r.readBin(2, 10);
+      return readBin(r, 2, 10);
     case "finish":
-      return r.finish();
+      return endRead(r);
     case "whole":
-      r.skipValue();
-      return r.finish();
+      skipValue(r);
+      return endRead(r);
     default:
       throw new Error(`unknown op ${op}`);
   }
@@ -109,6 +109,6 @@ export function run(r: Reader, op: string): unknown {
 
 /** A reader for an op name with an optional `@small` suffix. */
 export function readerFor(bytes: Uint8Array, op: string): { r: Reader; op: string } {
-  if (op.endsWith("@small")) return { r: new Reader(bytes, SMALL_LIMITS), op: op.slice(0, -6) };
-  return { r: new Reader(bytes, DEFAULT_LIMITS), op };
+  if (op.endsWith("@small")) return { r: newReader(bytes, SMALL_LIMITS), op: op.slice(0, -6) };
+  return { r: newReader(bytes, DEFAULT_LIMITS), op };
 }

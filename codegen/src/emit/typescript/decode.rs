@@ -25,12 +25,18 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             let mut sub = Out::at(out.depth() + 1);
             let e = read(g, &mut sub, inner, form);
             if sub.is_empty() {
-                format!("(r.tryNil() ? undefined : {e})")
+                format!(
+                    "({rd_tryNil}(r) ? undefined : {e})",
+                    rd_tryNil = g.rt("tryNil")
+                )
             } else {
                 let o = g.fresh("o");
                 let ty = ts_type(g, inner);
                 out.line(format!("let {o}: {ty} | undefined;"));
-                out.open("if (!r.tryNil()) {");
+                out.open(format!(
+                    "if (!{rd_tryNil}(r)) {{",
+                    rd_tryNil = g.rt("tryNil")
+                ));
                 out.append(sub);
                 out.line(format!("{o} = {e};"));
                 out.close("}");
@@ -47,7 +53,10 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         Node::Array { inner, len } => {
             let wrong = g.rt("wrongLength");
             let n = g.fresh("n");
-            out.line(format!("const {n} = r.readArrayLen();"));
+            out.line(format!(
+                "const {n} = {rd_readArrayLen}(r);",
+                rd_readArrayLen = g.rt("readArrayLen")
+            ));
             out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
             let a = match unrolled(g, out, inner, form, len) {
                 Some(a) => a,
@@ -74,7 +83,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             out.line(format!("const {k} = {ke};"));
             map_entry(g, out, value, form, &m, &k);
             out.close("}");
-            out.line("r.leave();");
+            out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
             m
         }
         Node::Named { path } => format!("{}(r)", g.fn_ref(path, "read")),
@@ -152,7 +161,7 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
         out.mid("} catch (e) {");
         out.line(format!("throw {at_index}(e, {i});"));
         out.close("}");
-        out.line("r.leave();");
+        out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
         return Some(a);
     } else {
         return None;
@@ -164,7 +173,7 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
     out.mid("} catch (e) {");
     out.line(format!("throw {at_index}(e, {i});"));
     out.close("}");
-    out.line("r.leave();");
+    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
     Some(a)
 }
 
@@ -184,7 +193,7 @@ fn list(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, n: &str) -> Str
     out.mid("} catch (e) {");
     out.line(format!("throw {at_index}(e, {i});"));
     out.close("}");
-    out.line("r.leave();");
+    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
     a
 }
 
@@ -258,7 +267,10 @@ pub fn compact_body(
             Slot::Reserved(_) => {
                 out.open(format!("if ({avail} > {i}) {{"));
                 out.line("k = undefined;");
-                out.line("r.skipValue();");
+                out.line(format!(
+                    "{rd_skipValue}(r);",
+                    rd_skipValue = g.rt("skipValue")
+                ));
                 out.close("}");
             }
             Slot::Field(f) if is_option(&f.ty) => {
@@ -284,7 +296,11 @@ pub fn compact_body(
         }
     }
     out.line("k = undefined;");
-    out.line(format!("r.skipValues({avail} - {});", slots.len()));
+    out.line(format!(
+        "{rd_skipValues}(r, {avail} - {});",
+        slots.len(),
+        rd_skipValues = g.rt("skipValues")
+    ));
     construct(out, slots, target, ctor, false);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
@@ -320,7 +336,10 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line("const s = r.readShape();");
+    out.line(format!(
+        "const s = {rd_readShape}(r);",
+        rd_readShape = g.rt("readShape")
+    ));
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
     compact_body(g, &mut out, slots, "s", "v", &ctor);
@@ -329,7 +348,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let table = record_table(ident);
     named_body(g, &mut out, "n", ("v", &table), &ctor);
     out.close("}");
-    out.line("r.leave();");
+    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
     out.line("return v;");
     out.close("}");
     out.line("");
@@ -387,7 +406,10 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     ));
     // A positive fixint (the common variant number) in place; anything else by `readVariant`.
     out.line("const c = r.buf[r.pos]!;");
-    out.line("const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();");
+    out.line(format!(
+        "const b = c < 0x80 ? ((r.pos += 1), c) : {rd_readVariant}(r);",
+        rd_readVariant = g.rt("readVariant")
+    ));
     out.open("if (typeof b === \"string\") {");
     names(&mut out, "b");
     out.line(format!("throw {unknown_name}(b);"));
@@ -414,25 +436,37 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line("const s = r.readShape();");
+    out.line(format!(
+        "const s = {rd_readShape}(r);",
+        rd_readShape = g.rt("readShape")
+    ));
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
     out.line(format!("if (s === 0) throw {missing}(\"tag\");"));
-    out.line("const tag = r.readInt(0, 4294967295);");
+    out.line(format!(
+        "const tag = {rd_readInt}(r, 0, 4294967295);",
+        rd_readInt = g.rt("readInt")
+    ));
     out.open("switch (tag) {");
     for v in &e.variants {
         out.open(format!("case {}: {{", v.number));
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line("r.skipValues(s - 1);");
+                out.line(format!(
+                    "{rd_skipValues}(r, s - 1);",
+                    rd_skipValues = g.rt("skipValues")
+                ));
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
                 out.line(format!("if (s < 2) throw {missing}(\"0\");"));
                 let x = read(g, &mut out, &field.ty, Form::Compact);
                 out.line(format!("const x = {x};"));
-                out.line("r.skipValues(s - 2);");
+                out.line(format!(
+                    "{rd_skipValues}(r, s - 2);",
+                    rd_skipValues = g.rt("skipValues")
+                ));
                 out.line(format!("v = {{ kind: {kind}, value: x }};"));
             }
             VariantFields::Struct { record } => {
@@ -445,7 +479,10 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     }
     out.line("default:");
     if e.unknown.is_some() {
-        out.line("  r.skipValues(s - 1);");
+        out.line(format!(
+            "  {rd_skipValues}(r, s - 1);",
+            rd_skipValues = g.rt("skipValues")
+        ));
         out.line("  v = { kind: \"unknown\", tag };");
     } else {
         out.line(format!("  throw {unknown_number}(tag);"));
@@ -454,14 +491,20 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.mid("} else {");
     out.line(format!("const n = {entries}(s);"));
     out.line(format!("if (n !== 1) throw {not_one}(n);"));
-    out.line(format!("const name = r.readStr(0, {VARIANT_NAME_MAX});"));
+    out.line(format!(
+        "const name = {rd_readStr}(r, 0, {VARIANT_NAME_MAX});",
+        rd_readStr = g.rt("readStr")
+    ));
     out.open("switch (name) {");
     for v in &e.variants {
         out.open(format!("case {}: {{", lit(&v.name)));
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line("r.skipValue();");
+                out.line(format!(
+                    "{rd_skipValue}(r);",
+                    rd_skipValue = g.rt("skipValue")
+                ));
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
@@ -470,7 +513,10 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             }
             VariantFields::Struct { record } => {
                 let ctor = variant_ctor(ident, &v.name);
-                out.line("const t = r.readShape();");
+                out.line(format!(
+                    "const t = {rd_readShape}(r);",
+                    rd_readShape = g.rt("readShape")
+                ));
                 out.open("if (t >= 0) {");
                 compact_body(g, &mut out, &record.slots, "t", "v", &ctor);
                 out.mid("} else {");
@@ -478,7 +524,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 let table = variant_table(ident, v.number);
                 named_body(g, &mut out, "m", ("v", &table), &ctor);
                 out.close("}");
-                out.line("r.leave();");
+                out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
             }
         }
         out.line("break;");
@@ -488,7 +534,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line(format!("  throw {unknown_name}(name);"));
     out.close("}");
     out.close("}");
-    out.line("r.leave();");
+    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
     out.line("return v;");
     out.close("}");
     out.line("");
@@ -549,9 +595,15 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     }
     let body = body.finish();
     let read = if big {
-        format!("r.readBigInt(0n, {width_max}n)")
+        format!(
+            "{rd_readBigInt}(r, 0n, {width_max}n)",
+            rd_readBigInt = g.rt("readBigInt")
+        )
     } else {
-        format!("r.readInt(0, {width_max})")
+        format!(
+            "{rd_readInt}(r, 0, {width_max})",
+            rd_readInt = g.rt("readInt")
+        )
     };
     format!(
         "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"

@@ -101,7 +101,10 @@ const MARKERS: [(i128, i128, &str, u32, &str); 6] = [
 /// Emits the read of an int in `min..=max` (safe integers) into a new local, returned.
 pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
     if !g.hot {
-        return format!("r.readInt({min}, {max})");
+        return format!(
+            "{rd_readInt}(r, {min}, {max})",
+            rd_readInt = g.rt("readInt")
+        );
     }
     let x = g.fresh("x");
     let arms: Vec<(&str, u32, &str)> = MARKERS
@@ -132,7 +135,10 @@ pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
     } else {
         out.line(format!("if ({x} >= {min} && {x} <= {max}) r.pos = p + 1;"));
     }
-    out.line(format!("else {x} = r.readInt({min}, {max});"));
+    out.line(format!(
+        "else {x} = {rd_readInt}(r, {min}, {max});",
+        rd_readInt = g.rt("readInt")
+    ));
     out.close("}");
     x
 }

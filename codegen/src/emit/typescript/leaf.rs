@@ -89,19 +89,23 @@ pub fn checked(g: &mut Gen, leaf: Leaf, v: &str) -> String {
 /// An expression reading one value from the reader `r` in `form`.
 pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
     match leaf {
-        Leaf::Bool => "r.readBool()".into(),
+        Leaf::Bool => format!("{}(r)", g.rt("readBool")),
         Leaf::Int(i) => {
             let (min, max) = i.bounds();
             if i.bigint {
                 format!(
-                    "r.readBigInt({}, {})",
+                    "{}(r, {}, {})",
+                    g.rt("readBigInt"),
                     int_lit(min, true),
                     int_lit(max, true)
                 )
             } else if form == Form::Compact {
                 super::inline::int(g, out, min, max)
             } else {
-                format!("r.readInt({min}, {max})")
+                format!(
+                    "{rd_readInt}(r, {min}, {max})",
+                    rd_readInt = g.rt("readInt")
+                )
             }
         }
         Leaf::Float(ft) => {
@@ -121,13 +125,16 @@ pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
                     let q = g.rt("quantize");
                     let s = num(scale);
-                    format!("{deq}({q}(r.readF64(), {s}, {qmin}, {qmax}), {s})")
+                    format!(
+                        "{deq}({q}({rd_readF64}(r), {s}, {qmin}, {qmax}), {s})",
+                        rd_readF64 = g.rt("readF64")
+                    )
                 }
                 (None, _) => {
                     let read = if ft.bits == 32 {
-                        "r.readF32()"
+                        format!("{rd_readF32}(r)", rd_readF32 = g.rt("readF32"))
                     } else {
-                        "r.readF64()"
+                        format!("{rd_readF64}(r)", rd_readF64 = g.rt("readF64"))
                     };
                     match ft.range {
                         Some(_) => {
@@ -135,18 +142,24 @@ pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
                             let f = g.rt(if ft.bits == 32 { "inF32" } else { "inF64" });
                             format!("{f}({read}, {}, {})", num(min), num(max))
                         }
-                        None => read.into(),
+                        None => read,
                     }
                 }
             }
         }
         Leaf::String(len) => {
             let (min, max) = len.bounds();
-            format!("r.readStr({min}, {max})")
+            format!(
+                "{rd_readStr}(r, {min}, {max})",
+                rd_readStr = g.rt("readStr")
+            )
         }
         Leaf::Bytes(len) => {
             let (min, max) = len.bounds();
-            format!("r.readBin({min}, {max})")
+            format!(
+                "{rd_readBin}(r, {min}, {max})",
+                rd_readBin = g.rt("readBin")
+            )
         }
     }
 }
@@ -160,12 +173,16 @@ pub fn read_key(g: &mut Gen, leaf: Leaf, form: Form) -> String {
             let (min, max) = i.bounds();
             if i.bigint {
                 format!(
-                    "r.readBigIntKey({}, {})",
+                    "{}(r, {}, {})",
+                    g.rt("readBigIntKey"),
                     int_lit(min, true),
                     int_lit(max, true)
                 )
             } else {
-                format!("r.readIntKey({min}, {max})")
+                format!(
+                    "{rd_readIntKey}(r, {min}, {max})",
+                    rd_readIntKey = g.rt("readIntKey")
+                )
             }
         }
         Leaf::Bool | Leaf::Float(_) | Leaf::String(_) | Leaf::Bytes(_) => {

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, mapEntries, readNamed, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -17,7 +17,7 @@ export interface HideSeekFound {
 }
 
 export function HideSeekFound$read(r: Reader): HideSeekFound {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HideSeekFound;
   if (s >= 0) {
     let k: string | undefined;
@@ -27,12 +27,12 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
       const f0 = PlayerRef$read(r);
       k = "by";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(9, 9);
+      const f1 = readStr(r, 9, 9);
       k = "left";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 255);
+      const f2 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { hider: f0, by: f1, left: f2 };
     } catch (e) {
       throw at(e, k);
@@ -41,7 +41,7 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekFound$t) as HideSeekFound;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -76,19 +76,19 @@ export interface HideSeekHint {
 }
 
 export function HideSeekHint$read(r: Reader): HideSeekHint {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HideSeekHint;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "bearing";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(0, 3600), 10);
+      const f0 = dequantizeF32(readInt(r, 0, 3600), 10);
       k = "band";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 2);
+      const f1 = readInt(r, 0, 2);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { bearing: f0, band: f1 };
     } catch (e) {
       throw at(e, k);
@@ -97,7 +97,7 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekHint$t) as HideSeekHint;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -136,38 +136,38 @@ export interface HideSeekRole {
 }
 
 export function HideSeekRole$read(r: Reader): HideSeekRole {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HideSeekRole;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "role";
       if (s <= 1) throw absent(k);
       const f1 = Role$read(r);
       k = "centre";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-500000, 500000), 100), (i3 = 1, dequantizeF32(r.readInt(-500000, 500000), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = "radius_m";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(20, 400);
+      const f3 = readInt(r, 20, 400);
       k = "hide_s";
       if (s <= 4) throw absent(k);
-      const f4 = r.readInt(10, 120);
+      const f4 = readInt(r, 10, 120);
       k = undefined;
-      r.skipValues(s - 5);
+      skipValues(r, s - 5);
       v = { round: f0, role: f1, centre: f2, radius_m: f3, hide_s: f4 };
     } catch (e) {
       throw at(e, k);
@@ -176,7 +176,7 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekRole$t) as HideSeekRole;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -219,19 +219,19 @@ export interface HideSeekTag {
 }
 
 export function HideSeekTag$read(r: Reader): HideSeekTag {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HideSeekTag;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "hider";
       if (s <= 1) throw absent(k);
-      const f1 = r.readStr(9, 9);
+      const f1 = readStr(r, 9, 9);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { round: f0, hider: f1 };
     } catch (e) {
       throw at(e, k);
@@ -240,7 +240,7 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekTag$t) as HideSeekTag;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -271,16 +271,16 @@ export interface HideSeekTaunt {
 }
 
 export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: HideSeekTaunt;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "sound";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 7);
+      const f0 = readInt(r, 0, 7);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { sound: f0 };
     } catch (e) {
       throw at(e, k);
@@ -289,7 +289,7 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekTaunt$t) as HideSeekTaunt;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -327,7 +327,7 @@ export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 export function Role$read(r: Reader): Role {
   const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     switch (b) {
       case "Seeker":

@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, mapEntries, readNamed, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, skipValues, tryNil, vFixed, vInt, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -17,47 +17,47 @@ export interface KickballBall {
 }
 
 export function KickballBall$read(r: Reader): KickballBall {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: KickballBall;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "tick";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "pos";
       if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 3) throw wrongLength(n1, 3);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(r.readInt(-60000, 60000), 1000), (i3 = 1, dequantizeF32(r.readInt(-60000, 60000), 1000)), (i3 = 2, dequantizeF32(r.readInt(-60000, 60000), 1000))];
+        a2 = [dequantizeF32(readInt(r, -60000, 60000), 1000), (i3 = 1, dequantizeF32(readInt(r, -60000, 60000), 1000)), (i3 = 2, dequantizeF32(readInt(r, -60000, 60000), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2 as [number, number, number];
       k = "vel";
       if (s <= 2) throw absent(k);
-      const n4 = r.readArrayLen();
+      const n4 = readArrayLen(r);
       if (n4 !== 3) throw wrongLength(n4, 3);
       let i6 = 0;
       let a5: number[];
       try {
-        a5 = [dequantizeF32(r.readInt(-640, 640), 16), (i6 = 1, dequantizeF32(r.readInt(-640, 640), 16)), (i6 = 2, dequantizeF32(r.readInt(-640, 640), 16))];
+        a5 = [dequantizeF32(readInt(r, -640, 640), 16), (i6 = 1, dequantizeF32(readInt(r, -640, 640), 16)), (i6 = 2, dequantizeF32(readInt(r, -640, 640), 16))];
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f2 = a5 as [number, number, number];
       let f3: number | undefined;
       if (s > 3) {
         k = "touched_by";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 255));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
       if (f3 !== undefined) o.touched_by = f3;
       v = o;
@@ -68,7 +68,7 @@ export function KickballBall$read(r: Reader): KickballBall {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballBall$t) as KickballBall;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -123,35 +123,35 @@ export interface KickballGoal {
 }
 
 export function KickballGoal$read(r: Reader): KickballGoal {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: KickballGoal;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "team";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 1);
+      const f0 = readInt(r, 0, 1);
       k = "scorer";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
+      const f1 = readInt(r, 0, 255);
       k = "score";
       if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
+      const n1 = readArrayLen(r);
       if (n1 !== 2) throw wrongLength(n1, 2);
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
+        a2 = [readInt(r, 0, 255), (i3 = 1, readInt(r, 0, 255))];
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f2 = a2 as [number, number];
       k = "kmh";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 2000), 10);
+      const f3 = dequantizeF32(readInt(r, 0, 2000), 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { team: f0, scorer: f1, score: f2, kmh: f3 };
     } catch (e) {
       throw at(e, k);
@@ -160,7 +160,7 @@ export function KickballGoal$read(r: Reader): KickballGoal {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballGoal$t) as KickballGoal;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -205,25 +205,25 @@ export interface KickballKick {
 }
 
 export function KickballKick$read(r: Reader): KickballKick {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: KickballKick;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "dir";
       if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(-3142, 3142), 1000);
+      const f0 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "loft";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1200), 1000);
+      const f1 = dequantizeF32(readInt(r, 0, 1200), 1000);
       k = "power";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
+      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
       k = "t";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
+      const f3 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { dir: f0, loft: f1, power: f2, t: f3 };
     } catch (e) {
       throw at(e, k);
@@ -232,7 +232,7 @@ export function KickballKick$read(r: Reader): KickballKick {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballKick$t) as KickballKick;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -267,16 +267,16 @@ export interface KickballTeam {
 }
 
 export function KickballTeam$read(r: Reader): KickballTeam {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: KickballTeam;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "team";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 1);
+      const f0 = readInt(r, 0, 1);
       k = undefined;
-      r.skipValues(s - 1);
+      skipValues(r, s - 1);
       v = { team: f0 };
     } catch (e) {
       throw at(e, k);
@@ -285,7 +285,7 @@ export function KickballTeam$read(r: Reader): KickballTeam {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballTeam$t) as KickballTeam;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

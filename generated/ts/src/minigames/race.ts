@@ -2,7 +2,7 @@
 // Regenerate with `tuplet gen`.
 // Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, mapEntries, readList, readNamed, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, leave, mapEntries, readBin, readInt, readList, readNamed, readShape, readStr, skipValues, vBin, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -15,22 +15,22 @@ export interface RaceCheckpoint {
 }
 
 export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RaceCheckpoint;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "index";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 63);
+      const f1 = readInt(r, 0, 63);
       k = "t";
       if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
+      const f2 = readInt(r, 0, 9007199254740991);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { round: f0, index: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
@@ -39,7 +39,7 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceCheckpoint$t) as RaceCheckpoint;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -76,14 +76,14 @@ export interface RaceGhost {
 }
 
 export function RaceGhost$read(r: Reader): RaceGhost {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RaceGhost;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "course";
       if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
+      const f0 = readStr(r, 1, 32);
       k = "splits";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 64);
@@ -91,18 +91,18 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readInt(0, 4294967295));
+          a2.push(readInt(r, 0, 4294967295));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "path";
       if (s <= 2) throw absent(k);
-      const f2 = r.readBin(0, 16384);
+      const f2 = readBin(r, 0, 16384);
       k = undefined;
-      r.skipValues(s - 3);
+      skipValues(r, s - 3);
       v = { course: f0, splits: f1, path: f2 };
     } catch (e) {
       throw at(e, k);
@@ -111,7 +111,7 @@ export function RaceGhost$read(r: Reader): RaceGhost {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceGhost$t) as RaceGhost;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -150,19 +150,19 @@ export interface RaceGhostUpload {
 }
 
 export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RaceGhostUpload;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "path";
       if (s <= 1) throw absent(k);
-      const f1 = r.readBin(1, 16384);
+      const f1 = readBin(r, 1, 16384);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { round: f0, path: f1 };
     } catch (e) {
       throw at(e, k);
@@ -171,7 +171,7 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceGhostUpload$t) as RaceGhostUpload;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -204,19 +204,19 @@ export interface RacePenalty {
 }
 
 export function RacePenalty$read(r: Reader): RacePenalty {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RacePenalty;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "seconds";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(1, 30);
+      const f0 = readInt(r, 1, 30);
       k = "back_to";
       if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
+      const f1 = readInt(r, 0, 255);
       k = undefined;
-      r.skipValues(s - 2);
+      skipValues(r, s - 2);
       v = { seconds: f0, back_to: f1 };
     } catch (e) {
       throw at(e, k);
@@ -225,7 +225,7 @@ export function RacePenalty$read(r: Reader): RacePenalty {
     const n = mapEntries(s);
     v = readNamed(r, n, RacePenalty$t) as RacePenalty;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 
@@ -262,14 +262,14 @@ export interface RaceStandings {
 }
 
 export function RaceStandings$read(r: Reader): RaceStandings {
-  const s = r.readShape();
+  const s = readShape(r);
   let v: RaceStandings;
   if (s >= 0) {
     let k: string | undefined;
     try {
       k = "round";
       if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
+      const f0 = readInt(r, 0, 4294967295);
       k = "order";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 0, 16);
@@ -277,12 +277,12 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       let i3 = 0;
       try {
         for (; i3 < n1; i3++) {
-          a2.push(r.readStr(9, 9));
+          a2.push(readStr(r, 9, 9));
         }
       } catch (e) {
         throw atIndex(e, i3);
       }
-      r.leave();
+      leave(r);
       const f1 = a2;
       k = "gaps";
       if (s <= 2) throw absent(k);
@@ -291,18 +291,18 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       let i6 = 0;
       try {
         for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(r.readInt(0, 60000), 100));
+          a5.push(dequantizeF32(readInt(r, 0, 60000), 100));
         }
       } catch (e) {
         throw atIndex(e, i6);
       }
-      r.leave();
+      leave(r);
       const f2 = a5;
       k = "lap";
       if (s <= 3) throw absent(k);
-      const f3 = r.readInt(1, 10);
+      const f3 = readInt(r, 1, 10);
       k = undefined;
-      r.skipValues(s - 4);
+      skipValues(r, s - 4);
       v = { round: f0, order: f1, gaps: f2, lap: f3 };
     } catch (e) {
       throw at(e, k);
@@ -311,7 +311,7 @@ export function RaceStandings$read(r: Reader): RaceStandings {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceStandings$t) as RaceStandings;
   }
-  r.leave();
+  leave(r);
   return v;
 }
 

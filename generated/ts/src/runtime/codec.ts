@@ -9,7 +9,7 @@
  */
 
 import { TupletError, type Issue, type Result, type Seg } from "./errors.js";
-import { Reader } from "./reader.js";
+import { endRead, newReader, resetReader, type Reader } from "./reader.js";
 import { Writer } from "./writer.js";
 import { ValueWriter } from "./wire_value.js";
 import { errorAt, packWire, type PathIssue } from "./values.js";
@@ -140,10 +140,10 @@ function readWire<T>(read: TypeFns<T>["read"], v: unknown): T {
     if (mine) busy = false;
   }
   const bytes = w.finish();
-  const r = wireReader === undefined ? (wireReader = new Reader(bytes)) : wireReader.reset(bytes);
+  const r = wireReader === undefined ? (wireReader = newReader(bytes)) : resetReader(wireReader, bytes);
   r.textKeys = true;
   const value = read(r);
-  r.finish();
+  endRead(r);
   return value;
 }
 
@@ -176,10 +176,10 @@ export function codec<T, N extends string, I extends number>(
       }
     },
     decode(bytes: Uint8Array): Result<T> {
-      const r = reader === undefined ? (reader = new Reader(bytes)) : reader.reset(bytes);
+      const r = reader === undefined ? (reader = newReader(bytes)) : resetReader(reader, bytes);
       try {
         const value = read(r);
-        r.finish();
+        endRead(r);
         return { ok: true, value };
       } catch (e) {
         return { ok: false, issues: issuesOf(e) };

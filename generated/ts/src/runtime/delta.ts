@@ -27,7 +27,7 @@
 import { TupletError } from "./errors.js";
 import { checkInt, checkLen, duplicate, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize, roundHalfAwayFromZero } from "./quant.js";
-import { Reader } from "./reader.js";
+import { endRead, leave, newReader, peekKind, readArrayLen, readBigInt, readInt, resetReader, skipValue, tryNil, type Reader } from "./reader.js";
 import { Writer } from "./writer.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 
@@ -341,7 +341,7 @@ function writeKey(w: Writer, k: Key): void {
 }
 
 function readKey(e: EntityDelta<Obj>, r: Reader): Key {
-  return typeof e.keyMin === "bigint" ? r.readBigInt(e.keyMin, e.keyMax as bigint) : r.readInt(e.keyMin, e.keyMax as number);
+  return typeof e.keyMin === "bigint" ? readBigInt(r, e.keyMin, e.keyMax as bigint) : readInt(r, e.keyMin, e.keyMax as number);
 }
 
 /** A key-sorted copy of an entity list; a key present twice is `duplicate_key` at the second one. */
@@ -439,7 +439,7 @@ function noList(): boolean {
 function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): Obj[] {
   const out = mirror.slice();
   const k = e.key;
-  const n = r.readArrayLen();
+  const n = readArrayLen(r);
   const find = (key: Key): number => {
     let lo = 0;
     let hi = out.length;
@@ -453,7 +453,7 @@ function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): 
   let i = 0;
   while (i < n) {
     const at = i;
-    if (r.peekKind() === "array") {
+    if (peekKind(r) === "array") {
       let v: Obj;
       try {
         v = e.read(r);
@@ -476,7 +476,7 @@ function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): 
       throw inIndex(err, at);
     }
     try {
-      mask = r.readInt(0, Number.MAX_SAFE_INTEGER);
+      mask = readInt(r, 0, Number.MAX_SAFE_INTEGER);
     } catch (err) {
       throw inIndex(err, at + 1);
     }
@@ -496,7 +496,7 @@ function applyEntities(e: EntityDelta<Obj>, mirror: readonly Obj[], r: Reader): 
     }
     i += bits;
   }
-  r.leave();
+  leave(r);
   return out;
 }
 
@@ -513,20 +513,20 @@ function applyFields(fields: readonly DeltaField[], mask: number, obj: Obj, r: R
       switch (f.k) {
         case 1:
           if (f.len === 0) {
-            obj[f.name] = applied(f, obj[f.name] as number, r.readInt(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+            obj[f.name] = applied(f, obj[f.name] as number, readInt(r, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
           } else {
-            const n = r.readArrayLen();
+            const n = readArrayLen(r);
             if (n !== f.len) throw wrongLength(n, f.len);
             const held = obj[f.name] as number[];
             const a = held.slice();
             for (let j = 0; j < f.len; j++) {
               try {
-                a[j] = applied(f, held[j]!, r.readInt(-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+                a[j] = applied(f, held[j]!, readInt(r, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
               } catch (e) {
                 throw inIndex(e, j);
               }
             }
-            r.leave();
+            leave(r);
             obj[f.name] = a;
           }
           break;
@@ -543,13 +543,13 @@ function applyFields(fields: readonly DeltaField[], mask: number, obj: Obj, r: R
           break;
         }
         default:
-          r.skipValue();
+          skipValue(r);
       }
     } catch (e) {
       throw inField(e, f.name);
     }
   }
-  for (let b = fields.length; b < 53; b++) if (has(mask, b)) r.skipValue();
+  for (let b = fields.length; b < 53; b++) if (has(mask, b)) skipValue(r);
   return obj;
 }
 
@@ -684,7 +684,7 @@ export class Tracker<T> {
 export class Mirror<T> {
   private held: T | undefined;
   private seq = 0;
-  private readonly reader = new Reader(new Uint8Array(0));
+  private readonly reader = newReader(new Uint8Array(0));
 
   constructor(
     private readonly delta: DeltaCodec<T>,
@@ -721,29 +721,29 @@ export class Mirror<T> {
 
   private read(payload: Uint8Array): [number, T] {
     const d = this.delta;
-    const r = this.reader.reset(payload, this.limits);
-    const n = r.readArrayLen();
+    const r = resetReader(this.reader, payload, this.limits);
+    const n = readArrayLen(r);
     if (n < 2) throw wrongLength(n, 2);
-    const got = r.readInt(0, 127);
-    if (r.tryNil()) {
+    const got = readInt(r, 0, 127);
+    if (tryNil(r)) {
       // The fields follow as in the compact shape: read them as one under a header of n - 2.
-      const rest = payload.subarray(r.position());
+      const rest = payload.subarray(r.pos);
       const w = new Writer(rest.length + 5);
       w.arrayLen(n - 2);
       w.raw(rest);
-      const inner = new Reader(w.view(), this.limits);
+      const inner = newReader(w.view(), this.limits);
       const v = sortedValue(d, d.read(inner));
-      inner.finish();
+      endRead(inner);
       return [got, v];
     }
     const m = this.held;
     if (m === undefined) throw noBaseline("this delta (no keyframe yet)");
     if (got !== this.seq) throw noBaseline(`delta ${got} (expected ${this.seq}: a message was missed)`);
-    const mask = r.readInt(0, Number.MAX_SAFE_INTEGER);
+    const mask = readInt(r, 0, Number.MAX_SAFE_INTEGER);
     if (popcount(mask) + 2 !== n) throw wrongLength(n, popcount(mask) + 2);
     const v = applyFields(d.fields, mask, { ...(m as Obj) }, r) as T;
-    r.leave();
-    r.finish();
+    leave(r);
+    endRead(r);
     return [got, v];
   }
 }

@@ -13,7 +13,7 @@
 
 import { TupletError, type Issue } from "./errors.js";
 import { unknownMessageId, unknownMessageName } from "./fail.js";
-import { Reader } from "./reader.js";
+import { newReader, readInt } from "./reader.js";
 import { Writer } from "./writer.js";
 import type { EncodeOptions, MessageCodec } from "./codec.js";
 
@@ -132,9 +132,9 @@ export function createDispatcher<M extends MessageMap>(
     onBytes(data: Uint8Array | ArrayBuffer): boolean {
       const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
       let id: number;
-      const r = new Reader(bytes);
+      const r = newReader(bytes);
       try {
-        id = r.readInt(0, 4294967295);
+        id = readInt(r, 0, 4294967295);
       } catch (e) {
         return drop(dropped, options, "#?", issuesOf(e));
       }
@@ -143,7 +143,7 @@ export function createDispatcher<M extends MessageMap>(
         return drop(dropped, options, "#" + String(id), [unknownMessageId(id).issue()]);
       }
       if (handlerOf(hs, c.name) === undefined) return false;
-      return run(c.name, c.decode(bytes.subarray(r.position())));
+      return run(c.name, c.decode(bytes.subarray(r.pos)));
     },
     onPayload,
     attach(room: Pick<RoomLike, "onMessage">): void {

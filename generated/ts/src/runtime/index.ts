@@ -7,8 +7,35 @@ export { Code, TupletError, formatPath, issueAt, toIssue, attempt } from "./erro
 export type { Issue, Result, Seg, KeySeg } from "./errors.js";
 export { DEFAULT_LIMITS } from "./limits.js";
 export type { Limits } from "./limits.js";
-export { Reader, isNamed, mapEntries, readList, readMap } from "./reader.js";
-export type { Kind, Shape } from "./reader.js";
+export {
+  newReader,
+  resetReader,
+  endRead,
+  remaining,
+  peekKind,
+  tryNil,
+  readShape,
+  readArrayLen,
+  readMapLen,
+  leave,
+  readBool,
+  readInt,
+  readIntKey,
+  readBigInt,
+  readBigIntKey,
+  readVariant,
+  readF64,
+  readF32,
+  readStr,
+  readBin,
+  skipValue,
+  skipValues,
+  isNamed,
+  mapEntries,
+  readList,
+  readMap,
+} from "./reader.js";
+export type { Kind, Shape, Reader } from "./reader.js";
 export { Writer } from "./writer.js";
 export { quantize, quantizeF32, dequantize, dequantizeF32, wireBound, roundHalfAwayFromZero } from "./quant.js";
 export { utf8Length, isWellFormed, checkWellFormed, encodeUtf8, encodeUtf8Into, decodeUtf8, compareUtf8 } from "./utf8.js";

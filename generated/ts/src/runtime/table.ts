@@ -15,7 +15,7 @@
 import type { Issue, Seg } from "./errors.js";
 import { checkLen, duplicate, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize } from "./quant.js";
-import type { Reader } from "./reader.js";
+import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, tryNil, type Reader } from "./reader.js";
 import type { Writer } from "./writer.js";
 import {
   atIndex,
@@ -112,13 +112,13 @@ function scalar<T>(c: (x: T, a: A) => unknown, put: (w: Writer, y: never) => voi
 }
 
 /** `bool`. */
-export const kBool: TKind = /*@__PURE__*/ scalar((x: boolean) => vBool(x), (w, y) => w.bool(y), (r) => r.readBool());
+export const kBool: TKind = /*@__PURE__*/ scalar((x: boolean) => vBool(x), (w, y) => w.bool(y), (r) => readBool(r));
 
 /** An int that fits a `number`: [min, max]. */
-export const kInt: TKind = /*@__PURE__*/ scalar((x: number, a) => vInt(x, a[1], a[2]), (w, y) => w.int(y), (r, a) => r.readInt(a[1], a[2]));
+export const kInt: TKind = /*@__PURE__*/ scalar((x: number, a) => vInt(x, a[1], a[2]), (w, y) => w.int(y), (r, a) => readInt(r, a[1], a[2]));
 
 /** A `bigint`: [min, max]. */
-export const kBig: TKind = /*@__PURE__*/ scalar((x: bigint, a) => vBigInt(x, a[1], a[2]), (w, y) => w.bigInt(y), (r, a) => r.readBigInt(a[1], a[2]));
+export const kBig: TKind = /*@__PURE__*/ scalar((x: bigint, a) => vBigInt(x, a[1], a[2]), (w, y) => w.bigInt(y), (r, a) => readBigInt(r, a[1], a[2]));
 
 /** A quantized float: [scale, qmin, qmax, f32 ? 1 : 0]; the named shape holds its natural f64. */
 export const kQuant: TKind = {
@@ -132,7 +132,7 @@ export const kQuant: TKind = {
   },
   r: (r, n) => {
     const a = n as A;
-    const q = quantize(r.readF64(), a[1], a[2], a[3]);
+    const q = quantize(readF64(r), a[1], a[2], a[3]);
     return a[4] === 1 ? dequantizeF32(q, a[1]) : dequantize(q, a[1]);
   },
 };
@@ -144,7 +144,7 @@ function raw(c: (v: number, min: number, max: number) => number, max: number, f3
     v: (n, x, path, issues) => void check(path, issues, () => cv(x, n)),
     w: (w, n, x) => (f32 ? w.f32(cv(x, n)) : w.f64(cv(x, n))),
     r: (r, n) => {
-      const y = f32 ? r.readF32() : r.readF64();
+      const y = f32 ? readF32(r) : readF64(r);
       return n.length > 1 ? (f32 ? inF32 : inF64)(y, n[1] as number, n[2] as number) : y;
     },
   };
@@ -157,10 +157,10 @@ export const kF32: TKind = /*@__PURE__*/ raw(vF32, F32_MAX, true);
 export const kF64: TKind = /*@__PURE__*/ raw(vF64, 1.7976931348623157e308, false);
 
 /** A string: [min, max] UTF-8 bytes. */
-export const kStr: TKind = /*@__PURE__*/ scalar((x: string, a) => vStr(x, a[1], a[2]), (w, y) => w.str(y), (r, a) => r.readStr(a[1], a[2]));
+export const kStr: TKind = /*@__PURE__*/ scalar((x: string, a) => vStr(x, a[1], a[2]), (w, y) => w.str(y), (r, a) => readStr(r, a[1], a[2]));
 
 /** Bytes: [min, max]. */
-export const kBin: TKind = /*@__PURE__*/ scalar((x: Uint8Array, a) => vBin(x, a[1], a[2]), (w, y) => w.bin(y), (r, a) => r.readBin(a[1], a[2]));
+export const kBin: TKind = /*@__PURE__*/ scalar((x: Uint8Array, a) => vBin(x, a[1], a[2]), (w, y) => w.bin(y), (r, a) => readBin(r, a[1], a[2]));
 
 /** An option: [inner]; absent is `undefined`, nil on the wire. */
 export const kOpt: TKind = {
@@ -168,7 +168,7 @@ export const kOpt: TKind = {
     if (x !== undefined) vNode(n[1] as TNode, x, path, issues);
   },
   w: (w, n, x) => (x === undefined ? w.nil() : wNode(w, n[1] as TNode, x)),
-  r: (r, n) => (r.tryNil() ? undefined : readNode(r, n[1] as TNode)),
+  r: (r, n) => (tryNil(r) ? undefined : readNode(r, n[1] as TNode)),
 };
 
 /** A list ([inner, min, max], no bounds: unbounded) or a fixed array ([inner, len]). */
@@ -200,7 +200,7 @@ function seq(list: boolean): TKind {
     },
     r: (r, n) => {
       const a = n as A;
-      const len = r.readArrayLen();
+      const len = readArrayLen(r);
       if (!list) {
         if (len !== a[2]) throw wrongLength(len, a[2]);
       } else if (n.length > 2) checkLen(len, a[2], a[3], "elements");
@@ -212,7 +212,7 @@ function seq(list: boolean): TKind {
       } catch (e) {
         throw atIndex(e, i);
       }
-      r.leave();
+      leave(r);
       return xs;
     },
   };
@@ -254,13 +254,13 @@ export const kMap: TKind = {
   },
   r: (r, n) => {
     const a = n as A;
-    const len = r.readMapLen();
+    const len = readMapLen(r);
     if (n.length > 3) checkLen(len, a[3], a[4], "entries");
     else checkLen(len, 0, 4294967295, "entries");
     const m = new Map<unknown, unknown>();
     const kn = a[1] as TNode;
     for (let j = 0; j < len; j++) {
-      const k = (kn[0] === kInt ? r.readIntKey(kn[1] as number, kn[2] as number) : kn[0] === kBig ? r.readBigIntKey(kn[1] as bigint, kn[2] as bigint) : readNode(r, kn)) as string | number | bigint;
+      const k = (kn[0] === kInt ? readIntKey(r, kn[1] as number, kn[2] as number) : kn[0] === kBig ? readBigIntKey(r, kn[1] as bigint, kn[2] as bigint) : readNode(r, kn)) as string | number | bigint;
       if (m.has(k)) throw duplicate(k).inKey(k);
       let x: unknown;
       try {
@@ -270,7 +270,7 @@ export const kMap: TKind = {
       }
       m.set(k, x);
     }
-    r.leave();
+    leave(r);
     return m;
   },
 };
