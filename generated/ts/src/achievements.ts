@@ -54,12 +54,11 @@ export function AchievementList$read(r: Reader): AchievementList {
       k = "points";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { unlocked: f0, locked: f1, points: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementList$t) as AchievementList;
@@ -109,12 +108,11 @@ export function AchievementListOpen$read(r: Reader): AchievementListOpen {
       k = "locked";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { locked: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementListOpen$t) as AchievementListOpen;
@@ -175,12 +173,11 @@ export function AchievementProgress$read(r: Reader): AchievementProgress {
       }
       leave(r);
       const f0 = m2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { counters: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementProgress$t) as AchievementProgress;
@@ -237,12 +234,11 @@ export function AchievementShowcase$read(r: Reader): AchievementShowcase {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementShowcase$t) as AchievementShowcase;
@@ -298,12 +294,11 @@ export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
       k = "points";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { key: f0, tier: f1, rarity: f2, points: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AchievementUnlocked$t) as AchievementUnlocked;

@@ -31,12 +31,11 @@ export function AdminAct$read(r: Reader): AdminAct {
       k = "note";
       if (s <= 2) throw absent(k);
       const f2 = readStr(r, 0, 500);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { target: f0, action: f1, note: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminAct$t) as AdminAct;
@@ -106,14 +105,13 @@ export function AdminAction$read(r: Reader): AdminAction {
           k = "reason";
           if (s - 1 <= 1) throw absent(k);
           const f1 = readStr(r, 1, 200);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
           if (f0 !== undefined) o.hours = f0;
           v = o;
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 3: {
@@ -166,14 +164,13 @@ export function AdminAction$read(r: Reader): AdminAction {
             k = "reason";
             if (t <= 1) throw absent(k);
             const f1 = readStr(r, 1, 200);
-            k = undefined;
-            skipValues(r, t - 2);
             const o: Extract<AdminAction, { kind: "Ban" }> = { kind: "Ban", reason: f1 };
             if (f0 !== undefined) o.hours = f0;
             v = o;
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, AdminAction$t2, "Ban") as Extract<AdminAction, { kind: "Ban" }>;
@@ -289,12 +286,11 @@ export function AdminConfig$read(r: Reader): AdminConfig {
       k = "value";
       if (s <= 1) throw absent(k);
       const f1 = readF64(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { key: f0, value: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminConfig$t) as AdminConfig;
@@ -352,12 +348,11 @@ export function AdminConfigTable$read(r: Reader): AdminConfigTable {
       k = "build";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 0, 32);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { values: f0, build: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminConfigTable$t) as AdminConfigTable;
@@ -408,14 +403,13 @@ export function AdminMaintenance$read(r: Reader): AdminMaintenance {
         k = "restart_in_min";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 120));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: AdminMaintenance = { on: f0 };
       if (f1 !== undefined) o.restart_in_min = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminMaintenance$t) as AdminMaintenance;
@@ -473,14 +467,13 @@ export function AdminResult$read(r: Reader): AdminResult {
         k = "error";
         f2 = (tryNil(r) ? undefined : readStr(r, 0, 200));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: AdminResult = { audit: f0, ok: f1 };
       if (f2 !== undefined) o.error = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminResult$t) as AdminResult;
@@ -540,14 +533,13 @@ export function AdminSpawn$read(r: Reader): AdminSpawn {
         k = "seed";
         f2 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: AdminSpawn = { prefab: f0, count: f1 };
       if (f2 !== undefined) o.seed = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, AdminSpawn$t) as AdminSpawn;

@@ -39,12 +39,11 @@ export function BankAccount$read(r: Reader): BankAccount {
       }
       leave(r);
       const f2 = a2 as [number, number];
-      k = undefined;
-      skipValues(r, s - 3);
       v = { savings: f0, rate: f1, vault: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BankAccount$t) as BankAccount;
@@ -107,14 +106,13 @@ export function BankLedger$read(r: Reader): BankLedger {
         k = "next";
         f1 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: BankLedger = { entries: f0 };
       if (f1 !== undefined) o.next = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BankLedger$t) as BankLedger;
@@ -166,14 +164,13 @@ export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
         k = "before";
         f0 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
       }
-      k = undefined;
-      skipValues(r, s - 1);
       const o: BankLedgerOpen = {};
       if (f0 !== undefined) o.before = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BankLedgerOpen$t) as BankLedgerOpen;
@@ -222,12 +219,11 @@ export function BankTransfer$read(r: Reader): BankTransfer {
       k = "nonce";
       if (s <= 1) throw absent(k);
       const f1 = readBigInt(r, 0n, 18446744073709551615n);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { amount: f0, nonce: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BankTransfer$t) as BankTransfer;
@@ -276,12 +272,11 @@ export function BankVault$read(r: Reader): BankVault {
       k = "store";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { bag: f0, vault: f1, store: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BankVault$t) as BankVault;
@@ -353,12 +348,11 @@ export function LedgerEntry$read(r: Reader): LedgerEntry {
       k = "memo";
       if (s <= 3) throw absent(k);
       const f3 = readStr(r, 0, 32);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { id: f0, at: f1, cents: f2, memo: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, LedgerEntry$t) as LedgerEntry;

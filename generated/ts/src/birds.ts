@@ -134,12 +134,11 @@ export function Bird$read(r: Reader): Bird {
         else x8 = readInt(r, 50, 200);
       }
       const f9 = dequantizeF32(x8, 100);
-      k = undefined;
-      skipValues(r, s - 10);
       v = { id: f0, species: f1, x: f2, y: f3, z: f4, yaw: f5, pitch: f6, state: f7, flap: f8, scale: f9 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 10);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Bird$t) as Bird;
@@ -217,14 +216,13 @@ export function BirdJournal$read(r: Reader): BirdJournal {
         k = "new_species";
         f1 = (tryNil(r) ? undefined : Species$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: BirdJournal = { seen: f0 };
       if (f1 !== undefined) o.new_species = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdJournal$t) as BirdJournal;
@@ -296,12 +294,11 @@ export function BirdScatter$read(r: Reader): BirdScatter {
       }
       leave(r);
       const f2 = a2;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { at: f0, radius: f1, birds: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdScatter$t) as BirdScatter;
@@ -356,12 +353,11 @@ export function BirdSpot$read(r: Reader): BirdSpot {
       k = "zoom";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 12);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { id: f0, guess: f1, zoom: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdSpot$t) as BirdSpot;
@@ -500,12 +496,11 @@ export function BirdStream$read(r: Reader): BirdStream {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { b: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdStream$t) as BirdStream;
@@ -546,12 +541,11 @@ export function BirdSubscribe$read(r: Reader): BirdSubscribe {
       k = "on";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BirdSubscribe$t) as BirdSubscribe;

@@ -37,12 +37,11 @@ export function BoatCapsized$read(r: Reader): BoatCapsized {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { boat: f0, overboard: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatCapsized$t) as BoatCapsized;
@@ -90,12 +89,11 @@ export function BoatLaunch$read(r: Reader): BoatLaunch {
       k = "model";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 24);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { jetty: f0, model: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatLaunch$t) as BoatLaunch;
@@ -144,12 +142,11 @@ export function BoatLaunched$read(r: Reader): BoatLaunched {
       k = "hull";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 16777215);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { boat: f0, skipper: f1, hull: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatLaunched$t) as BoatLaunched;
@@ -197,14 +194,13 @@ export function BoatMoor$read(r: Reader): BoatMoor {
         k = "buoy";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: BoatMoor = { boat: f0 };
       if (f1 !== undefined) o.buoy = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatMoor$t) as BoatMoor;
@@ -265,12 +261,11 @@ export function BoatSailing$read(r: Reader): BoatSailing {
       k = "knots";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 200), 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { boat: f0, apparent_wind: f1, heel: f2, knots: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatSailing$t) as BoatSailing;
@@ -323,12 +318,11 @@ export function BoatStroke$read(r: Reader): BoatStroke {
       k = "right";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, -100, 100), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { boat: f0, left: f1, right: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatStroke$t) as BoatStroke;
@@ -379,12 +373,11 @@ export function BoatTrim$read(r: Reader): BoatTrim {
       k = "tiller";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, -4500, 4500), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { boat: f0, sheet: f1, tiller: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoatTrim$t) as BoatTrim;

@@ -80,12 +80,11 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
         else x4 = readInt(r, 0, 65535);
       }
       const f5 = x4;
-      k = undefined;
-      skipValues(r, s - 6);
       v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarEvent$t) as CalendarEvent;
@@ -161,12 +160,11 @@ export function CalendarMonth$read(r: Reader): CalendarMonth {
       }
       leave(r);
       const f1 = a5;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { events: f0, mine: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarMonth$t) as CalendarMonth;
@@ -218,12 +216,11 @@ export function CalendarReminder$read(r: Reader): CalendarReminder {
       k = "in_min";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 60);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { event: f0, in_min: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarReminder$t) as CalendarReminder;
@@ -270,12 +267,11 @@ export function CalendarRsvp$read(r: Reader): CalendarRsvp {
       k = "going";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { event: f0, going: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CalendarRsvp$t) as CalendarRsvp;
@@ -360,12 +356,11 @@ export function EventKind$read(r: Reader): EventKind {
             else x1 = readInt(r, 0, 4294967295);
           }
           const f1 = x1;
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 4: {
@@ -377,12 +372,11 @@ export function EventKind$read(r: Reader): EventKind {
           k = "host";
           if (s - 1 <= 1) throw absent(k);
           const f1 = readStr(r, 1, 24);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Meetup", at: f0, host: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       default:
@@ -422,12 +416,11 @@ export function EventKind$read(r: Reader): EventKind {
               else x2 = readInt(r, 0, 4294967295);
             }
             const f1 = x2;
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, EventKind$t3, "Contest") as Extract<EventKind, { kind: "Contest" }>;
@@ -446,12 +439,11 @@ export function EventKind$read(r: Reader): EventKind {
             k = "host";
             if (t <= 1) throw absent(k);
             const f1 = readStr(r, 1, 24);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Meetup", at: f0, host: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, EventKind$t4, "Meetup") as Extract<EventKind, { kind: "Meetup" }>;

@@ -42,12 +42,11 @@ export function CameraCutscene$read(r: Reader): CameraCutscene {
       k = "skippable";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { key: f0, shots: f1, skippable: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraCutscene$t) as CameraCutscene;
@@ -97,12 +96,11 @@ export function CameraDone$read(r: Reader): CameraDone {
       k = "skipped";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { key: f0, skipped: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraDone$t) as CameraDone;
@@ -148,14 +146,13 @@ export function CameraFollow$read(r: Reader): CameraFollow {
       k = "distance";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, 10, 500), 10);
-      k = undefined;
-      skipValues(r, s - 2);
       const o: CameraFollow = { distance: f1 };
       if (f0 !== undefined) o.target = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CameraFollow$t) as CameraFollow;
@@ -222,12 +219,11 @@ export function Shot$read(r: Reader): Shot {
       k = "after";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 300), 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { eye: f0, look: f1, fov: f2, after: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Shot$t) as Shot;

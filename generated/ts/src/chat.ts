@@ -140,12 +140,11 @@ export function ChatChannels$read(r: Reader): ChatChannels {
       k = "listen";
       if (s <= 0) throw absent(k);
       const f0 = ChannelMask$read(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { listen: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatChannels$t) as ChatChannels;
@@ -198,12 +197,11 @@ export function ChatDeleted$read(r: Reader): ChatDeleted {
       k = "by_staff";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { ids: f0, by_staff: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatDeleted$t) as ChatDeleted;
@@ -257,12 +255,11 @@ export function ChatHistory$read(r: Reader): ChatHistory {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { lines: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatHistory$t) as ChatHistory;
@@ -335,14 +332,13 @@ export function ChatLine$read(r: Reader): ChatLine {
         k = "reply_to";
         f6 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 7);
       const o: ChatLine = { id: f0, from: f1, name: f2, text: f3, channel: f4, at: f5 };
       if (f6 !== undefined) o.reply_to = f6;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 7);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatLine$t) as ChatLine;
@@ -405,14 +401,13 @@ export function ChatMuted$read(r: Reader): ChatMuted {
       k = "reason";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 0, 120);
-      k = undefined;
-      skipValues(r, s - 2);
       const o: ChatMuted = { reason: f1 };
       if (f0 !== undefined) o.until = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatMuted$t) as ChatMuted;
@@ -464,12 +459,11 @@ export function ChatReact$read(r: Reader): ChatReact {
       k = "on";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { line: f0, emoji: f1, on: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatReact$t) as ChatReact;
@@ -529,12 +523,11 @@ export function ChatReactions$read(r: Reader): ChatReactions {
       }
       leave(r);
       const f1 = m2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { line: f0, counts: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatReactions$t) as ChatReactions;
@@ -590,14 +583,13 @@ export function ChatSay$read(r: Reader): ChatSay {
         k = "reply_to";
         f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: ChatSay = { text: f0, channel: f1 };
       if (f2 !== undefined) o.reply_to = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatSay$t) as ChatSay;
@@ -664,12 +656,11 @@ export function ChatSystem$read(r: Reader): ChatSystem {
       }
       leave(r);
       const f1 = m2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { key: f0, params: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatSystem$t) as ChatSystem;
@@ -723,14 +714,13 @@ export function ChatTyping$read(r: Reader): ChatTyping {
         k = "s";
         f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: ChatTyping = { typing: f0 };
       if (f1 !== undefined) o.s = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ChatTyping$t) as ChatTyping;
@@ -807,12 +797,11 @@ export function HistoryLine$read(r: Reader): HistoryLine {
         else x2 = readInt(r, 0, 9007199254740991);
       }
       const f3 = x2;
-      k = undefined;
-      skipValues(r, s - 4);
       v = { id: f0, name: f1, text: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HistoryLine$t) as HistoryLine;
@@ -867,12 +856,11 @@ export function WhisperDelivered$read(r: Reader): WhisperDelivered {
       k = "echo";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { peer: f0, text: f1, echo: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WhisperDelivered$t) as WhisperDelivered;
@@ -918,12 +906,11 @@ export function WhisperSend$read(r: Reader): WhisperSend {
       k = "text";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 280);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { to: f0, text: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WhisperSend$t) as WhisperSend;

@@ -46,12 +46,11 @@ export function CoinDrop$read(r: Reader): CoinDrop {
         else x2 = readInt(r, 1, 100);
       }
       const f2 = x2;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinDrop$t) as CoinDrop;
@@ -97,12 +96,11 @@ export function CoinsPickup$read(r: Reader): CoinsPickup {
       k = "coin";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { coin: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsPickup$t) as CoinsPickup;
@@ -150,12 +148,11 @@ export function CoinsSpawn$read(r: Reader): CoinsSpawn {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { coins: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsSpawn$t) as CoinsSpawn;
@@ -207,14 +204,13 @@ export function CoinsTaken$read(r: Reader): CoinsTaken {
         k = undefined;
         skipValue(r);
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: CoinsTaken = { coin: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsTaken$t) as CoinsTaken;
@@ -268,12 +264,11 @@ export function CoinsTip$read(r: Reader): CoinsTip {
       k = "amount";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 1, 500);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { to: f0, amount: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsTip$t) as CoinsTip;
@@ -322,12 +317,11 @@ export function CoinsWallet$read(r: Reader): CoinsWallet {
       k = "cause";
       if (s <= 2) throw absent(k);
       const f2 = readStr(r, 0, 32);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { coins: f0, delta: f1, cause: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CoinsWallet$t) as CoinsWallet;

@@ -43,12 +43,11 @@ export function CollectiblesBook$read(r: Reader): CollectiblesBook {
       k = "complete";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { sets: f0, complete: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CollectiblesBook$t) as CollectiblesBook;
@@ -102,12 +101,11 @@ export function TreasureDig$read(r: Reader): TreasureDig {
       }
       leave(r);
       const f0 = a2 as [number, number];
-      k = undefined;
-      skipValues(r, s - 1);
       v = { at: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TreasureDig$t) as TreasureDig;
@@ -164,8 +162,6 @@ export function TreasureResult$read(r: Reader): TreasureResult {
         k = "warmth_m";
         f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 200), 0.1));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: TreasureResult = {};
       if (f0 !== undefined) o.found = f0;
       if (f1 !== undefined) o.clue = f1;
@@ -174,6 +170,7 @@ export function TreasureResult$read(r: Reader): TreasureResult {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TreasureResult$t) as TreasureResult;

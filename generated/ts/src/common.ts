@@ -50,14 +50,13 @@ export function ItemStack$read(r: Reader): ItemStack {
         }
         f2 = o3;
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: ItemStack = { item: f0, count: f1 };
       if (f2 !== undefined) o.stars = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ItemStack$t) as ItemStack;
@@ -180,12 +179,11 @@ export function PlayerRef$read(r: Reader): PlayerRef {
       k = "name";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 24);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { s: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRef$t) as PlayerRef;
@@ -260,12 +258,11 @@ export function WorldPos$read(r: Reader): WorldPos {
         else x3 = readInt(r, -500000, 500000);
       }
       const f2 = dequantizeF32(x3, 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { x: f0, y: f1, z: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldPos$t) as WorldPos;

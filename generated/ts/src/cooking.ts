@@ -42,12 +42,11 @@ export function CookingCurve$read(r: Reader): CookingCurve {
       k = "band";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 50), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { attempt: f0, target: f1, band: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingCurve$t) as CookingCurve;
@@ -109,14 +108,13 @@ export function CookingDone$read(r: Reader): CookingDone {
       k = "score";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = undefined;
-      skipValues(r, s - 4);
       const o: CookingDone = { attempt: f0, burnt: f2, score: f3 };
       if (f1 !== undefined) o.dish = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingDone$t) as CookingDone;
@@ -172,12 +170,11 @@ export function CookingHeat$read(r: Reader): CookingHeat {
       k = "stir";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { attempt: f0, knob: f1, stir: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingHeat$t) as CookingHeat;
@@ -228,12 +225,11 @@ export function CookingStart$read(r: Reader): CookingStart {
       k = "slots";
       if (s <= 2) throw absent(k);
       const f2 = readBin(r, 1, 6);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { stove: f0, recipe: f1, slots: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CookingStart$t) as CookingStart;

@@ -28,14 +28,13 @@ export function CraftingCancel$read(r: Reader): CraftingCancel {
         k = "index";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: CraftingCancel = { bench: f0 };
       if (f1 !== undefined) o.index = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingCancel$t) as CraftingCancel;
@@ -91,12 +90,11 @@ export function CraftingMake$read(r: Reader): CraftingMake {
       k = "times";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 20);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { bench: f0, recipe: f1, times: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingMake$t) as CraftingMake;
@@ -165,14 +163,13 @@ export function CraftingQueue$read(r: Reader): CraftingQueue {
         k = "ends";
         f3 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: CraftingQueue = { bench: f0, queue: f1, progress: f2 };
       if (f3 !== undefined) o.ends = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingQueue$t) as CraftingQueue;
@@ -237,12 +234,11 @@ export function CraftingRecipes$read(r: Reader): CraftingRecipes {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { recipes: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, CraftingRecipes$t) as CraftingRecipes;
@@ -328,12 +324,11 @@ export function Recipe$read(r: Reader): Recipe {
         else x7 = readInt(r, 1, 3600);
       }
       const f3 = x7;
-      k = undefined;
-      skipValues(r, s - 4);
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Recipe$t) as Recipe;

@@ -21,12 +21,11 @@ export function DailyClaim$read(r: Reader): DailyClaim {
       k = "day";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 1, 365);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { day: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyClaim$t) as DailyClaim;
@@ -79,12 +78,11 @@ export function DailyClaimed$read(r: Reader): DailyClaimed {
       k = "multiplier";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, 10, 30), 10);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { granted: f0, multiplier: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyClaimed$t) as DailyClaimed;
@@ -149,12 +147,11 @@ export function DailyOffer$read(r: Reader): DailyOffer {
       k = "resets";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { streak: f0, week: f1, resets: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DailyOffer$t) as DailyOffer;

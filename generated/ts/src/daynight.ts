@@ -39,12 +39,11 @@ export function DayClock$read(r: Reader): DayClock {
       k = "sun_azimuth";
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(readInt(r, -18000, 18000), 100);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { day: f0, minute: f1, ms_per_minute: f2, sun_elevation: f3, sun_azimuth: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DayClock$t) as DayClock;
@@ -99,12 +98,11 @@ export function DayDusk$read(r: Reader): DayDusk {
       k = "stars";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { moon: f0, market: f1, stars: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DayDusk$t) as DayDusk;
@@ -161,12 +159,11 @@ export function DayLamps$read(r: Reader): DayLamps {
       k = "lit";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { lamps: f0, lit: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DayLamps$t) as DayLamps;
@@ -209,12 +206,11 @@ export function DaySleep$read(r: Reader): DaySleep {
       k = "bed";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { bed: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DaySleep$t) as DaySleep;

@@ -60,12 +60,11 @@ export function DiagBytes$read(r: Reader): DiagBytes {
       }
       leave(r);
       const f2 = m7;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { since: f0, out: f1, inbound: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagBytes$t) as DiagBytes;
@@ -116,12 +115,11 @@ export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
       k = "reset";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { reset: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagBytesRequest$t) as DiagBytesRequest;
@@ -183,12 +181,11 @@ export function DiagFrames$read(r: Reader): DiagFrames {
       k = "gpu";
       if (s <= 5) throw absent(k);
       const f5 = readStr(r, 0, 96);
-      k = undefined;
-      skipValues(r, s - 6);
       v = { frame_ms: f0, frame_p99_ms: f1, draw_calls: f2, nodes: f3, heap_mib: f4, gpu: f5 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagFrames$t) as DiagFrames;
@@ -248,12 +245,11 @@ export function DiagPing$read(r: Reader): DiagPing {
       k = "want_stats";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { nonce: f0, sent: f1, want_stats: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagPing$t) as DiagPing;
@@ -311,14 +307,13 @@ export function DiagPong$read(r: Reader): DiagPong {
         k = "stats";
         f3 = (tryNil(r) ? undefined : ServerStats$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: DiagPong = { nonce: f0, sent: f1, server_time: f2 };
       if (f3 !== undefined) o.stats = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DiagPong$t) as DiagPong;
@@ -481,8 +476,6 @@ export function ServerStats$read(r: Reader): ServerStats {
         k = "unsent";
         f14 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
-      k = undefined;
-      skipValues(r, s - 15);
       const o: ServerStats = { loop_lag_ms: f0, move_cost_ms: f1, move_cost_peak_ms: f2, rss: f3, heap_used: f4, moves_per_s: f5, uptime_s: f6 };
       if (f7 !== undefined) o.tick_late_p95_ms = f7;
       if (f8 !== undefined) o.tick_late_max_ms = f8;
@@ -496,6 +489,7 @@ export function ServerStats$read(r: Reader): ServerStats {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 15);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ServerStats$t) as ServerStats;

@@ -103,12 +103,11 @@ export function DoorsKnock$read(r: Reader): DoorsKnock {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { door: f0, pattern: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsKnock$t) as DoorsKnock;
@@ -168,14 +167,13 @@ export function DoorsState$read(r: Reader): DoorsState {
         k = "by";
         f3 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: DoorsState = { door: f0, state: f1, swing: f2 };
       if (f3 !== undefined) o.by = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsState$t) as DoorsState;
@@ -230,12 +228,11 @@ export function DoorsUse$read(r: Reader): DoorsUse {
       k = "knock";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { door: f0, knock: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, DoorsUse$t) as DoorsUse;

@@ -32,12 +32,11 @@ export function EffectsGround$read(r: Reader): EffectsGround {
       k = "leaves";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { puddles: f0, snow: f1, leaves: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsGround$t) as EffectsGround;
@@ -88,12 +87,11 @@ export function EffectsRainbow$read(r: Reader): EffectsRainbow {
       k = "double";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { bearing: f0, until: f1, double: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsRainbow$t) as EffectsRainbow;
@@ -147,12 +145,11 @@ export function EffectsWet$read(r: Reader): EffectsWet {
       k = "sheltered";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { wetness: f0, dry_rate: f1, sheltered: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EffectsWet$t) as EffectsWet;

@@ -132,12 +132,11 @@ export function EmotePairOffer$read(r: Reader): EmotePairOffer {
       k = "pair";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 16);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { partner: f0, pair: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePairOffer$t) as EmotePairOffer;
@@ -206,12 +205,11 @@ export function EmotePaired$read(r: Reader): EmotePaired {
       }
       leave(r);
       const f2 = a5 as [number, number];
-      k = undefined;
-      skipValues(r, s - 3);
       v = { partners: f0, pair: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePaired$t) as EmotePaired;
@@ -265,12 +263,11 @@ export function EmotePlay$read(r: Reader): EmotePlay {
       k = "looping";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { emote: f0, looping: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmotePlay$t) as EmotePlay;
@@ -324,12 +321,11 @@ export function EmoteShown$read(r: Reader): EmoteShown {
       k = "at";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { s: f0, emote: f1, looping: f2, at: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteShown$t) as EmoteShown;
@@ -383,12 +379,11 @@ export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteUnlocked$t) as EmoteUnlocked;
@@ -441,12 +436,11 @@ export function EmoteWheel$read(r: Reader): EmoteWheel {
       }
       leave(r);
       const f0 = a2 as [Emote, Emote, Emote, Emote, Emote, Emote, Emote, Emote];
-      k = undefined;
-      skipValues(r, s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, EmoteWheel$t) as EmoteWheel;

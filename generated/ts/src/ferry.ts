@@ -29,12 +29,11 @@ export function Departure$read(r: Reader): Departure {
       k = "seats";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { at: f0, to: f1, seats: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Departure$t) as Departure;
@@ -77,12 +76,11 @@ export function FerryBoard$read(r: Reader): FerryBoard {
       k = "pier";
       if (s <= 0) throw absent(k);
       const f0 = Pier$read(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { pier: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryBoard$t) as FerryBoard;
@@ -134,12 +132,11 @@ export function FerryCrossing$read(r: Reader): FerryCrossing {
       k = "swell";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 50), 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { to: f0, progress: f1, eta: f2, swell: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryCrossing$t) as FerryCrossing;
@@ -198,12 +195,11 @@ export function FerryTimetable$read(r: Reader): FerryTimetable {
       k = "fare";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { departures: f0, fare: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FerryTimetable$t) as FerryTimetable;

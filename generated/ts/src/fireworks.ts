@@ -52,12 +52,11 @@ export function Burst$read(r: Reader): Burst {
       k = "radius";
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(readInt(r, 10, 800), 10);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { shell: f0, colours: f1, at: f2, delay_ms: f3, radius: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Burst$t) as Burst;
@@ -113,12 +112,11 @@ export function FireworksDud$read(r: Reader): FireworksDud {
       k = "tipped";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { by: f0, tipped: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksDud$t) as FireworksDud;
@@ -167,12 +165,11 @@ export function FireworksLaunch$read(r: Reader): FireworksLaunch {
       k = "bearing";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { slot: f0, tilt: f1, bearing: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksLaunch$t) as FireworksLaunch;
@@ -231,14 +228,13 @@ export function FireworksSchedule$read(r: Reader): FireworksSchedule {
         k = "viewpoint";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: FireworksSchedule = { shows: f0 };
       if (f1 !== undefined) o.viewpoint = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksSchedule$t) as FireworksSchedule;
@@ -311,14 +307,13 @@ export function FireworksShow$read(r: Reader): FireworksShow {
       k = "seed";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 3);
       const o: FireworksShow = { bursts: f1, seed: f2 };
       if (f0 !== undefined) o.by = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FireworksShow$t) as FireworksShow;

@@ -31,12 +31,11 @@ export function FishRecord$read(r: Reader): FishRecord {
       k = "at";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { holder: f0, kg: f1, at: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishRecord$t) as FishRecord;
@@ -84,12 +83,11 @@ export function FishingBite$read(r: Reader): FishingBite {
       k = "pull";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { window_ms: f0, pull: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingBite$t) as FishingBite;
@@ -140,14 +138,13 @@ export function FishingCast$read(r: Reader): FishingCast {
         k = "bait";
         f2 = (tryNil(r) ? undefined : readStr(r, 1, 32));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: FishingCast = { bobber: f0, power: f1 };
       if (f2 !== undefined) o.bait = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCast$t) as FishingCast;
@@ -205,12 +202,11 @@ export function FishingCastShown$read(r: Reader): FishingCastShown {
       k = "water";
       if (s <= 2) throw absent(k);
       const f2 = Water$read(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { s: f0, bobber: f1, water: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCastShown$t) as FishingCastShown;
@@ -271,12 +267,11 @@ export function FishingCatch$read(r: Reader): FishingCatch {
       k = "best";
       if (s <= 4) throw absent(k);
       const f4 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { angler: f0, fish: f1, kg: f2, length_cm: f3, best: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingCatch$t) as FishingCatch;
@@ -321,12 +316,11 @@ export function FishingLost$read(r: Reader): FishingLost {
       k = "snapped";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { snapped: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingLost$t) as FishingLost;
@@ -377,12 +371,11 @@ export function FishingRecords$read(r: Reader): FishingRecords {
       }
       leave(r);
       const f0 = m2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { records: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingRecords$t) as FishingRecords;
@@ -429,12 +422,11 @@ export function FishingReel$read(r: Reader): FishingReel {
       k = "line";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, 0, 600), 10);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { tension: f0, line: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FishingReel$t) as FishingReel;

@@ -57,8 +57,6 @@ export function Friend$read(r: Reader): Friend {
         }
         f4 = o2;
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: Friend = { account: f0, name: f1, presence: f2 };
       if (f3 !== undefined) o.s = f3;
       if (f4 !== undefined) o.last_seen = f4;
@@ -66,6 +64,7 @@ export function Friend$read(r: Reader): Friend {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Friend$t) as Friend;
@@ -130,12 +129,11 @@ export function FriendsAnswer$read(r: Reader): FriendsAnswer {
       k = "accept";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { account: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsAnswer$t) as FriendsAnswer;
@@ -201,12 +199,11 @@ export function FriendsList$read(r: Reader): FriendsList {
       }
       leave(r);
       const f1 = a5;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { friends: f0, incoming: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsList$t) as FriendsList;
@@ -258,12 +255,11 @@ export function FriendsPresence$read(r: Reader): FriendsPresence {
       k = "presence";
       if (s <= 1) throw absent(k);
       const f1 = Presence$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { account: f0, presence: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsPresence$t) as FriendsPresence;
@@ -302,12 +298,11 @@ export function FriendsRequest$read(r: Reader): FriendsRequest {
       k = "s";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsRequest$t) as FriendsRequest;
@@ -351,14 +346,13 @@ export function FriendsStatus$read(r: Reader): FriendsStatus {
         k = "text";
         f1 = (tryNil(r) ? undefined : readStr(r, 0, 60));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: FriendsStatus = { presence: f0 };
       if (f1 !== undefined) o.text = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, FriendsStatus$t) as FriendsStatus;

@@ -45,8 +45,6 @@ export function Bed$read(r: Reader): Bed {
         k = "ripe_at";
         f4 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: Bed = { bed: f0, stage: f2, moisture: f3 };
       if (f1 !== undefined) o.crop = f1;
       if (f4 !== undefined) o.ripe_at = f4;
@@ -54,6 +52,7 @@ export function Bed$read(r: Reader): Bed {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Bed$t) as Bed;
@@ -152,12 +151,11 @@ export function GardenAction$read(r: Reader): GardenAction {
           k = "strength";
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Feed", slot: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       default:
@@ -198,12 +196,11 @@ export function GardenAction$read(r: Reader): GardenAction {
             k = "strength";
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Feed", slot: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, GardenAction$t5, "Feed") as Extract<GardenAction, { kind: "Feed" }>;
@@ -305,14 +302,13 @@ export function GardenHarvest$read(r: Reader): GardenHarvest {
         k = "giant_kg";
         f1 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 500000), 1000));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: GardenHarvest = { got: f0 };
       if (f1 !== undefined) o.giant_kg = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenHarvest$t) as GardenHarvest;
@@ -385,14 +381,13 @@ export function GardenPlot$read(r: Reader): GardenPlot {
       }
       leave(r);
       const f2 = a2;
-      k = undefined;
-      skipValues(r, s - 3);
       const o: GardenPlot = { plot: f0, beds: f2 };
       if (f1 !== undefined) o.owner = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenPlot$t) as GardenPlot;
@@ -450,12 +445,11 @@ export function GardenTend$read(r: Reader): GardenTend {
       k = "action";
       if (s <= 2) throw absent(k);
       const f2 = GardenAction$read(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { plot: f0, bed: f1, action: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, GardenTend$t) as GardenTend;

@@ -103,12 +103,11 @@ export function HorseGaitChange$read(r: Reader): HorseGaitChange {
       k = "gait";
       if (s <= 1) throw absent(k);
       const f1 = Gait$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { horse: f0, gait: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGaitChange$t) as HorseGaitChange;
@@ -157,12 +156,11 @@ export function HorseGaitShown$read(r: Reader): HorseGaitShown {
       k = "stamina";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { horse: f0, gait: f1, stamina: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGaitShown$t) as HorseGaitShown;
@@ -208,12 +206,11 @@ export function HorseGroom$read(r: Reader): HorseGroom {
       k = "with";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 32);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { horse: f0, with: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseGroom$t) as HorseGroom;
@@ -262,12 +259,11 @@ export function HorseRefused$read(r: Reader): HorseRefused {
       k = "obstacle";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 300), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { horse: f0, thrown: f1, obstacle: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRefused$t) as HorseRefused;
@@ -313,12 +309,11 @@ export function HorseRent$read(r: Reader): HorseRent {
       k = "name";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 16);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { stall: f0, name: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRent$t) as HorseRent;
@@ -377,12 +372,11 @@ export function HorseRented$read(r: Reader): HorseRented {
       k = "until";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { horse: f0, coat: f1, top_speed: f2, stamina_s: f3, until: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HorseRented$t) as HorseRented;

@@ -122,14 +122,13 @@ export function Furniture$read(r: Reader): Furniture {
         }
         f5 = o14;
       }
-      k = undefined;
-      skipValues(r, s - 6);
       const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
       if (f5 !== undefined) o.dye = f5;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Furniture$t) as Furniture;
@@ -207,14 +206,13 @@ export function HousingChanged$read(r: Reader): HousingChanged {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       const o: HousingChanged = { removed: f1 };
       if (f0 !== undefined) o.placed = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingChanged$t) as HousingChanged;
@@ -260,12 +258,11 @@ export function HousingDoorbell$read(r: Reader): HousingDoorbell {
       k = "plot";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { plot: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingDoorbell$t) as HousingDoorbell;
@@ -307,12 +304,11 @@ export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
       k = "plot";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { visitor: f0, plot: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingDoorbellRung$t) as HousingDoorbellRung;
@@ -396,12 +392,11 @@ export function HousingInterior$read(r: Reader): HousingInterior {
       k = "visitors";
       if (s <= 4) throw absent(k);
       const f4 = Visitors$read(r);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { plot: f0, owner: f1, furniture: f2, wallpaper: f3, visitors: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingInterior$t) as HousingInterior;
@@ -455,12 +450,11 @@ export function HousingPickup$read(r: Reader): HousingPickup {
       k = "id";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingPickup$t) as HousingPickup;
@@ -504,14 +498,13 @@ export function HousingPlace$read(r: Reader): HousingPlace {
         k = "from_slot";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 47));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: HousingPlace = { piece: f0 };
       if (f1 !== undefined) o.from_slot = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingPlace$t) as HousingPlace;
@@ -557,12 +550,11 @@ export function HousingVisitors$read(r: Reader): HousingVisitors {
       k = "visitors";
       if (s <= 0) throw absent(k);
       const f0 = Visitors$read(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { visitors: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HousingVisitors$t) as HousingVisitors;

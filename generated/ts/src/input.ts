@@ -90,12 +90,11 @@ export function InputAck$read(r: Reader): InputAck {
       k = "queued";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 32);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { applied: f0, tick: f1, queued: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputAck$t) as InputAck;
@@ -152,12 +151,11 @@ export function InputBatch$read(r: Reader): InputBatch {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { first: f0, frames: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputBatch$t) as InputBatch;
@@ -208,12 +206,11 @@ export function InputBuffer$read(r: Reader): InputBuffer {
       k = "jitter_ms";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, 0, 4000), 4);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { target: f0, jitter_ms: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputBuffer$t) as InputBuffer;
@@ -277,12 +274,11 @@ export function InputFrame$read(r: Reader): InputFrame {
       k = "steer";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, -100, 100);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { dt: f0, buttons: f1, look: f2, steer: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputFrame$t) as InputFrame;

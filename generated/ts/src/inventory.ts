@@ -26,12 +26,11 @@ export function InventoryDrop$read(r: Reader): InventoryDrop {
       k = "count";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 1, 999);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { slot: f0, count: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryDrop$t) as InventoryDrop;
@@ -108,12 +107,11 @@ export function InventoryFull$read(r: Reader): InventoryFull {
       }
       leave(r);
       const f2 = m5;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { slots: f0, size: f1, totals: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryFull$t) as InventoryFull;
@@ -175,12 +173,11 @@ export function InventoryHotbar$read(r: Reader): InventoryHotbar {
       }
       leave(r);
       const f0 = a2 as [number, number, number, number, number, number, number, number];
-      k = undefined;
-      skipValues(r, s - 1);
       v = { keys: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryHotbar$t) as InventoryHotbar;
@@ -233,14 +230,13 @@ export function InventoryMove$read(r: Reader): InventoryMove {
         k = "count";
         f2 = (tryNil(r) ? undefined : readInt(r, 1, 999));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: InventoryMove = { from: f0, to: f1 };
       if (f2 !== undefined) o.count = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryMove$t) as InventoryMove;
@@ -293,12 +289,11 @@ export function InventoryOverflow$read(r: Reader): InventoryOverflow {
       k = "ground";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { stack: f0, ground: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryOverflow$t) as InventoryOverflow;
@@ -353,12 +348,11 @@ export function InventorySlots$read(r: Reader): InventorySlots {
       k = "cleared";
       if (s <= 1) throw absent(k);
       const f1 = readBin(r, 0, 48);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { set: f0, cleared: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventorySlots$t) as InventorySlots;
@@ -408,14 +402,13 @@ export function InventoryUse$read(r: Reader): InventoryUse {
         k = "target";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: InventoryUse = { slot: f0 };
       if (f1 !== undefined) o.target = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InventoryUse$t) as InventoryUse;
@@ -473,14 +466,13 @@ export function Slot$read(r: Reader): Slot {
         k = "wear";
         f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 1000), 1000));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: Slot = { index: f0, stack: f1 };
       if (f2 !== undefined) o.wear = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Slot$t) as Slot;

@@ -126,14 +126,13 @@ export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
       k = "closes";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       const o: LeaderboardBoard = { board: f0, top: f1, closes: f3 };
       if (f2 !== undefined) o.mine = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardBoard$t) as LeaderboardBoard;
@@ -194,12 +193,11 @@ export function LeaderboardGet$read(r: Reader): LeaderboardGet {
       k = "friends";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { board: f0, weeks_back: f1, friends: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardGet$t) as LeaderboardGet;
@@ -252,14 +250,13 @@ export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
         k = "passed";
         f2 = (tryNil(r) ? undefined : readStr(r, 1, 24));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: LeaderboardRanked = { board: f0, rank: f1 };
       if (f2 !== undefined) o.passed = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, LeaderboardRanked$t) as LeaderboardRanked;
@@ -333,12 +330,11 @@ export function RankRow$read(r: Reader): RankRow {
         else x2 = readInt(r, -32768, 32767);
       }
       const f2 = x2;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { name: f0, score: f1, trend: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RankRow$t) as RankRow;

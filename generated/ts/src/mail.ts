@@ -62,12 +62,11 @@ export function Letter$read(r: Reader): Letter {
       k = "parcel";
       if (s <= 5) throw absent(k);
       const f5 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 6);
       v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Letter$t) as Letter;
@@ -121,12 +120,11 @@ export function MailArrived$read(r: Reader): MailArrived {
       k = "unread";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { from: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailArrived$t) as MailArrived;
@@ -181,12 +179,11 @@ export function MailBox$read(r: Reader): MailBox {
       k = "unread";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { letters: f0, unread: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailBox$t) as MailBox;
@@ -229,12 +226,11 @@ export function MailCollect$read(r: Reader): MailCollect {
       k = "letter";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { letter: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailCollect$t) as MailCollect;
@@ -302,12 +298,11 @@ export function MailLetter$read(r: Reader): MailLetter {
       k = "paper";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { id: f0, body: f1, parcel: f2, coins: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailLetter$t) as MailLetter;
@@ -358,14 +353,13 @@ export function MailOpen$read(r: Reader): MailOpen {
         k = "letter";
         f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 1);
       const o: MailOpen = {};
       if (f0 !== undefined) o.letter = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailOpen$t) as MailOpen;
@@ -429,12 +423,11 @@ export function MailSend$read(r: Reader): MailSend {
       k = "paper";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { to: f0, subject: f1, body: f2, attach: f3, paper: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MailSend$t) as MailSend;

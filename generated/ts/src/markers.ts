@@ -168,12 +168,11 @@ export function Marker$read(r: Reader): Marker {
         else x9 = readInt(r, 0, 16777215);
       }
       const f4 = x9;
-      k = undefined;
-      skipValues(r, s - 5);
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Marker$t) as Marker;
@@ -284,12 +283,11 @@ export function MarkersAll$read(r: Reader): MarkersAll {
       }
       leave(r);
       const f2 = a13;
-      k = undefined;
-      skipValues(r, s - 3);
       v = { own: f0, shared: f1, poi: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersAll$t) as MarkersAll;
@@ -352,12 +350,11 @@ export function MarkersPut$read(r: Reader): MarkersPut {
       k = "share";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { marker: f0, share: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersPut$t) as MarkersPut;
@@ -407,12 +404,11 @@ export function MarkersRemove$read(r: Reader): MarkersRemove {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { ids: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MarkersRemove$t) as MarkersRemove;

@@ -92,12 +92,11 @@ export function MinigameForfeit$read(r: Reader): MinigameForfeit {
       k = "round";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { round: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameForfeit$t) as MinigameForfeit;
@@ -162,14 +161,13 @@ export function MinigameLobby$read(r: Reader): MinigameLobby {
         k = "countdown";
         f3 = (tryNil(r) ? undefined : readInt(r, 0, 60));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: MinigameLobby = { game: f0, queued: f1, needed: f2 };
       if (f3 !== undefined) o.countdown = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameLobby$t) as MinigameLobby;
@@ -228,12 +226,11 @@ export function MinigameQueue$read(r: Reader): MinigameQueue {
       k = "join";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { game: f0, join: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameQueue$t) as MinigameQueue;
@@ -288,12 +285,11 @@ export function MinigameResults$read(r: Reader): MinigameResults {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { round: f0, table: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameResults$t) as MinigameResults;
@@ -351,12 +347,11 @@ export function MinigameStart$read(r: Reader): MinigameStart {
       k = "length_s";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 30, 1800);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { round: f0, game: f1, go_at: f2, length_s: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MinigameStart$t) as MinigameStart;
@@ -414,12 +409,11 @@ export function Placing$read(r: Reader): Placing {
       k = "coins";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { player: f0, place: f1, score: f2, coins: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Placing$t) as Placing;

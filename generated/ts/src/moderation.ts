@@ -19,12 +19,11 @@ export function ModerationAck$read(r: Reader): ModerationAck {
       k = "id";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationAck$t) as ModerationAck;
@@ -66,12 +65,11 @@ export function ModerationBlock$read(r: Reader): ModerationBlock {
       k = "block";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { account: f0, block: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationBlock$t) as ModerationBlock;
@@ -121,12 +119,11 @@ export function ModerationBlocked$read(r: Reader): ModerationBlocked {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { accounts: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationBlocked$t) as ModerationBlocked;
@@ -178,12 +175,11 @@ export function ModerationQueue$read(r: Reader): ModerationQueue {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationQueue$t) as ModerationQueue;
@@ -234,12 +230,11 @@ export function ModerationWarning$read(r: Reader): ModerationWarning {
       k = "strikes";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 3);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { id: f0, text: f1, strikes: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ModerationWarning$t) as ModerationWarning;
@@ -324,12 +319,11 @@ export function QueueItem$read(r: Reader): QueueItem {
         else x3 = readInt(r, 0, 9007199254740991);
       }
       const f4 = x3;
-      k = undefined;
-      skipValues(r, s - 5);
       v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QueueItem$t) as QueueItem;
@@ -460,12 +454,11 @@ export function ReportReceived$read(r: Reader): ReportReceived {
       k = "auto_muted";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { ticket: f0, auto_muted: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ReportReceived$t) as ReportReceived;
@@ -537,14 +530,13 @@ export function ReportSubmit$read(r: Reader): ReportSubmit {
         k = "screenshot";
         f4 = (tryNil(r) ? undefined : readBin(r, 0, 262144));
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: ReportSubmit = { target: f0, category: f1, lines: f2, details: f3 };
       if (f4 !== undefined) o.screenshot = f4;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ReportSubmit$t) as ReportSubmit;

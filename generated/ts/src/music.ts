@@ -128,14 +128,13 @@ export function MusicJukebox$read(r: Reader): MusicJukebox {
       k = "volume";
       if (s <= 4) throw absent(k);
       const f4 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 5);
       const o: MusicJukebox = { position_s: f1, at: f2, queue: f3, volume: f4 };
       if (f0 !== undefined) o.now = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicJukebox$t) as MusicJukebox;
@@ -204,12 +203,11 @@ export function MusicMix$read(r: Reader): MusicMix {
       }
       leave(r);
       const f0 = m2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { gains: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicMix$t) as MusicMix;
@@ -266,12 +264,11 @@ export function MusicNotes$read(r: Reader): MusicNotes {
       k = "velocity";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { instrument: f0, notes: f1, offsets: f2, velocity: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicNotes$t) as MusicNotes;
@@ -324,12 +321,11 @@ export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
       k = "packed";
       if (s <= 2) throw absent(k);
       const f2 = readBin(r, 2, 32);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { s: f0, instrument: f1, packed: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicNotesHeard$t) as MusicNotesHeard;
@@ -370,12 +366,11 @@ export function MusicQueue$read(r: Reader): MusicQueue {
       k = "track";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 1, 40);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { track: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, MusicQueue$t) as MusicQueue;

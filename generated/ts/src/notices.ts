@@ -110,12 +110,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           k = "downtime_s";
           if (s - 1 <= 1) throw absent(k);
           const f1 = readInt(r, 0, 65535);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Restart", at: f0, downtime_s: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 4: {
@@ -132,12 +131,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
           k = "key";
           if (s - 1 <= 1) throw absent(k);
           const f1 = readStr(r, 1, 48);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Feat", name: f0, key: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       default:
@@ -163,12 +161,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
             k = "downtime_s";
             if (t <= 1) throw absent(k);
             const f1 = readInt(r, 0, 65535);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Restart", at: f0, downtime_s: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, NoticeBody$t2, "Restart") as Extract<NoticeBody, { kind: "Restart" }>;
@@ -192,12 +189,11 @@ export function NoticeBody$read(r: Reader): NoticeBody {
             k = "key";
             if (t <= 1) throw absent(k);
             const f1 = readStr(r, 1, 48);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Feat", name: f0, key: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, NoticeBody$t5, "Feat") as Extract<NoticeBody, { kind: "Feat" }>;
@@ -301,14 +297,13 @@ export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
         k = "to";
         f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: NoticeBroadcast = { level: f0, body: f1 };
       if (f2 !== undefined) o.to = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeBroadcast$t) as NoticeBroadcast;
@@ -356,12 +351,11 @@ export function NoticeDismiss$read(r: Reader): NoticeDismiss {
       k = "id";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { id: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeDismiss$t) as NoticeDismiss;
@@ -415,14 +409,13 @@ export function NoticeShow$read(r: Reader): NoticeShow {
         k = "ttl_s";
         f3 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: NoticeShow = { id: f0, level: f1, body: f2 };
       if (f3 !== undefined) o.ttl_s = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NoticeShow$t) as NoticeShow;

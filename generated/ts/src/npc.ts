@@ -97,12 +97,11 @@ export function NpcBark$read(r: Reader): NpcBark {
       k = "secs";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 10);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { npc: f0, line: f1, secs: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcBark$t) as NpcBark;
@@ -143,12 +142,11 @@ export function NpcBye$read(r: Reader): NpcBye {
       k = "npc";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcBye$t) as NpcBye;
@@ -192,14 +190,13 @@ export function NpcChoose$read(r: Reader): NpcChoose {
         k = "choice";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: NpcChoose = { node: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcChoose$t) as NpcChoose;
@@ -255,12 +252,11 @@ export function NpcFriendship$read(r: Reader): NpcFriendship {
       k = "mood";
       if (s <= 2) throw absent(k);
       const f2 = Mood$read(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { npc: f0, hearts: f1, mood: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcFriendship$t) as NpcFriendship;
@@ -306,12 +302,11 @@ export function NpcGift$read(r: Reader): NpcGift {
       k = "slot";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 47);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { npc: f0, slot: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcGift$t) as NpcGift;
@@ -388,14 +383,13 @@ export function NpcLine$read(r: Reader): NpcLine {
         k = "voice";
         f5 = (tryNil(r) ? undefined : readStr(r, 0, 48));
       }
-      k = undefined;
-      skipValues(r, s - 6);
       const o: NpcLine = { npc: f0, node: f1, text: f2, choices: f3, mood: f4 };
       if (f5 !== undefined) o.voice = f5;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcLine$t) as NpcLine;
@@ -453,12 +447,11 @@ export function NpcTalk$read(r: Reader): NpcTalk {
       k = "npc";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NpcTalk$t) as NpcTalk;

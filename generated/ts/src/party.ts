@@ -41,12 +41,11 @@ export function Member$read(r: Reader): Member {
       }
       leave(r);
       const f2 = a2 as [number, number];
-      k = undefined;
-      skipValues(r, s - 3);
       v = { player: f0, leader: f1, map: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Member$t) as Member;
@@ -93,12 +92,11 @@ export function PartyInvite$read(r: Reader): PartyInvite {
       k = "s";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyInvite$t) as PartyInvite;
@@ -145,12 +143,11 @@ export function PartyInvited$read(r: Reader): PartyInvited {
       k = "size";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 8);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { party: f0, by: f1, size: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyInvited$t) as PartyInvited;
@@ -191,12 +188,11 @@ export function PartyJoin$read(r: Reader): PartyJoin {
       k = "party";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { party: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyJoin$t) as PartyJoin;
@@ -235,14 +231,13 @@ export function PartyLeave$read(r: Reader): PartyLeave {
         k = "kick";
         f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 1);
       const o: PartyLeave = {};
       if (f0 !== undefined) o.kick = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyLeave$t) as PartyLeave;
@@ -303,14 +298,13 @@ export function PartyPing$read(r: Reader): PartyPing {
         k = "by";
         f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: PartyPing = { at: f0 };
       if (f1 !== undefined) o.by = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyPing$t) as PartyPing;
@@ -360,12 +354,11 @@ export function PartyPromote$read(r: Reader): PartyPromote {
       k = "s";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyPromote$t) as PartyPromote;
@@ -425,14 +418,13 @@ export function PartyState$read(r: Reader): PartyState {
         k = "quest";
         f2 = (tryNil(r) ? undefined : readStr(r, 0, 48));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: PartyState = { party: f0, members: f1 };
       if (f2 !== undefined) o.quest = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PartyState$t) as PartyState;

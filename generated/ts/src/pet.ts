@@ -31,12 +31,11 @@ export function PetAdopt$read(r: Reader): PetAdopt {
       k = "colour";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 16777215);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { kind: f0, name: f1, colour: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetAdopt$t) as PetAdopt;
@@ -104,14 +103,13 @@ export function PetCard$read(r: Reader): PetCard {
       k = "age_days";
       if (s <= 5) throw absent(k);
       const f5 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 6);
       const o: PetCard = { kind: f1, name: f2, hunger: f3, tricks: f4, age_days: f5 };
       if (f0 !== undefined) o.entity = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetCard$t) as PetCard;
@@ -198,12 +196,11 @@ export function PetCommand$read(r: Reader): PetCommand {
           k = "strength";
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Fetch", stick: f0, strength: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 5: {
@@ -246,12 +243,11 @@ export function PetCommand$read(r: Reader): PetCommand {
             k = "strength";
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Fetch", stick: f0, strength: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, PetCommand$t4, "Fetch") as Extract<PetCommand, { kind: "Fetch" }>;
@@ -340,12 +336,11 @@ export function PetFeed$read(r: Reader): PetFeed {
       k = "slot";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 47);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { slot: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetFeed$t) as PetFeed;
@@ -458,12 +453,11 @@ export function PetOrder$read(r: Reader): PetOrder {
       k = "command";
       if (s <= 0) throw absent(k);
       const f0 = PetCommand$read(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { command: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetOrder$t) as PetOrder;
@@ -510,12 +504,11 @@ export function PetReact$read(r: Reader): PetReact {
       k = "obeyed";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { entity: f0, anim: f1, obeyed: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetReact$t) as PetReact;
@@ -556,12 +549,11 @@ export function PetSummon$read(r: Reader): PetSummon {
       k = "out";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { out: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PetSummon$t) as PetSummon;

@@ -102,12 +102,11 @@ export function PhotoLens$read(r: Reader): PhotoLens {
       k = "focus";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 3, 5000), 10);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { fov: f0, roll: f1, focus: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoLens$t) as PhotoLens;
@@ -148,12 +147,11 @@ export function PhotoLike$read(r: Reader): PhotoLike {
       k = "photo";
       if (s <= 0) throw absent(k);
       const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { photo: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoLike$t) as PhotoLike;
@@ -190,12 +188,11 @@ export function PhotoMode$read(r: Reader): PhotoMode {
       k = "on";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { on: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoMode$t) as PhotoMode;
@@ -237,12 +234,11 @@ export function PhotoModeShown$read(r: Reader): PhotoModeShown {
       k = "on";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { s: f0, on: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoModeShown$t) as PhotoModeShown;
@@ -296,12 +292,11 @@ export function PhotoPosted$read(r: Reader): PhotoPosted {
       k = "thumb";
       if (s <= 3) throw absent(k);
       const f3 = readBin(r, 64, 32768);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { photo: f0, by: f1, caption: f2, thumb: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoPosted$t) as PhotoPosted;
@@ -375,12 +370,11 @@ export function PhotoShare$read(r: Reader): PhotoShare {
       k = "filter";
       if (s <= 4) throw absent(k);
       const f4 = PhotoFilter$read(r);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { caption: f0, thumb: f1, at: f2, tagged: f3, filter: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PhotoShare$t) as PhotoShare;

@@ -176,12 +176,11 @@ export function PlayerCorrection$read(r: Reader): PlayerCorrection {
       k = "medium";
       if (s <= 4) throw absent(k);
       const f4 = Medium$read(r);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { pos: f0, heading: f1, accepted_seq: f2, reason: f3, medium: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerCorrection$t) as PlayerCorrection;
@@ -245,14 +244,13 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
         k = "fps";
         f2 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: PlayerHeartbeat = { t: f0, visible: f1 };
       if (f2 !== undefined) o.fps = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerHeartbeat$t) as PlayerHeartbeat;
@@ -314,8 +312,6 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
         k = "colour";
         f2 = (tryNil(r) ? undefined : readInt(r, 0, 16777215));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: PlayerIdentity = { s: f0 };
       if (f1 !== undefined) o.name = f1;
       if (f2 !== undefined) o.colour = f2;
@@ -323,6 +319,7 @@ export function PlayerIdentity$read(r: Reader): PlayerIdentity {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerIdentity$t) as PlayerIdentity;
@@ -388,14 +385,13 @@ export function PlayerJoin$read(r: Reader): PlayerJoin {
         k = "outfit";
         f2 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: PlayerJoin = { name: f0, colour: f1 };
       if (f2 !== undefined) o.outfit = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerJoin$t) as PlayerJoin;
@@ -475,14 +471,13 @@ export function PlayerJoined$read(r: Reader): PlayerJoined {
         k = "outfit";
         f6 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
       }
-      k = undefined;
-      skipValues(r, s - 7);
       const o: PlayerJoined = { s: f0, name: f1, colour: f2, spawn: f3, heading: f4, guest: f5 };
       if (f6 !== undefined) o.outfit = f6;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 7);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerJoined$t) as PlayerJoined;
@@ -543,12 +538,11 @@ export function PlayerLeft$read(r: Reader): PlayerLeft {
       k = "reason";
       if (s <= 1) throw absent(k);
       const f1 = LeaveReason$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { s: f0, reason: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerLeft$t) as PlayerLeft;
@@ -624,8 +618,6 @@ export function PlayerMove$read(r: Reader): PlayerMove {
         k = "flags";
         f4 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: PlayerMove = { p: f0, r: f1, t: f2 };
       if (f3 !== undefined) o.seq = f3;
       if (f4 !== undefined) o.flags = f4;
@@ -633,6 +625,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerMove$t) as PlayerMove;
@@ -737,8 +730,6 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
         k = "flags";
         f5 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 6);
       const o: PlayerMoveRelayed = { s: f0, p: f1, r: f2, t: f3 };
       if (f4 !== undefined) o.seq = f4;
       if (f5 !== undefined) o.flags = f5;
@@ -746,6 +737,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerMoveRelayed$t) as PlayerMoveRelayed;
@@ -809,12 +801,11 @@ export function PlayerRename$read(r: Reader): PlayerRename {
       k = "name";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 3, 24);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { name: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRename$t) as PlayerRename;
@@ -864,12 +855,11 @@ export function PlayerRest$read(r: Reader): PlayerRest {
       k = "heading";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { s: f0, at: f1, heading: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRest$t) as PlayerRest;
@@ -921,12 +911,11 @@ export function PlayerRoster$read(r: Reader): PlayerRoster {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { players: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PlayerRoster$t) as PlayerRoster;
@@ -1012,8 +1001,6 @@ export function ProfileCard$read(r: Reader): ProfileCard {
       k = "hours";
       if (s <= 6) throw absent(k);
       const f6 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 7);
       const o: ProfileCard = { s: f0, bio: f3, showcase: f4, walked_m: f5, hours: f6 };
       if (f1 !== undefined) o.account = f1;
       if (f2 !== undefined) o.member_since = f2;
@@ -1021,6 +1008,7 @@ export function ProfileCard$read(r: Reader): ProfileCard {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 7);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ProfileCard$t) as ProfileCard;
@@ -1079,12 +1067,11 @@ export function ProfileRequest$read(r: Reader): ProfileRequest {
       k = "s";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { s: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ProfileRequest$t) as ProfileRequest;
@@ -1226,14 +1213,13 @@ export function RosterEntry$read(r: Reader): RosterEntry {
       k = "guest";
       if (s <= 5) throw absent(k);
       const f5 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 6);
       const o: RosterEntry = { s: f0, name: f1, colour: f2, p: f3, guest: f5 };
       if (f4 !== undefined) o.vehicle = f4;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RosterEntry$t) as RosterEntry;

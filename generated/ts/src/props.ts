@@ -44,12 +44,11 @@ export function BoardNote$read(r: Reader): BoardNote {
       k = "tilt";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, -15, 15);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { by: f0, text: f1, pos: f2, tilt: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, BoardNote$t) as BoardNote;
@@ -117,12 +116,11 @@ export function PropsBoard$read(r: Reader): PropsBoard {
       }
       leave(r);
       const f1 = m2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { board: f0, notes: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsBoard$t) as PropsBoard;
@@ -176,12 +174,11 @@ export function PropsNote$read(r: Reader): PropsNote {
       k = "paper";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 7);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { board: f0, text: f1, paper: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsNote$t) as PropsNote;
@@ -247,14 +244,13 @@ export function PropsState$read(r: Reader): PropsState {
         k = "by";
         f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: PropsState = { prop: f0, state: f1, phase: f2, amplitude: f3 };
       if (f4 !== undefined) o.by = f4;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsState$t) as PropsState;
@@ -311,12 +307,11 @@ export function PropsUse$read(r: Reader): PropsUse {
       k = "verb";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 7);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { prop: f0, verb: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, PropsUse$t) as PropsUse;

@@ -54,12 +54,11 @@ export function Objective$read(r: Reader): Objective {
           k = "npc";
           if (s - 1 <= 2) throw absent(k);
           const f2 = readInt(r, 0, 4294967295);
-          k = undefined;
-          skipValues(r, s - 1 - 3);
           v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 3);
         break;
       }
       case 2: {
@@ -71,12 +70,11 @@ export function Objective$read(r: Reader): Objective {
           k = "radius";
           if (s - 1 <= 1) throw absent(k);
           const f1 = dequantizeF32(readInt(r, 10, 1000), 10);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           v = { kind: "Reach", at: f0, radius: f1 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 3: {
@@ -122,12 +120,11 @@ export function Objective$read(r: Reader): Objective {
             k = "npc";
             if (t <= 2) throw absent(k);
             const f2 = readInt(r, 0, 4294967295);
-            k = undefined;
-            skipValues(r, t - 3);
             v = { kind: "Deliver", item: f0, count: f1, npc: f2 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 3);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, Objective$t1, "Deliver") as Extract<Objective, { kind: "Deliver" }>;
@@ -146,12 +143,11 @@ export function Objective$read(r: Reader): Objective {
             k = "radius";
             if (t <= 1) throw absent(k);
             const f1 = dequantizeF32(readInt(r, 10, 1000), 10);
-            k = undefined;
-            skipValues(r, t - 2);
             v = { kind: "Reach", at: f0, radius: f1 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, Objective$t2, "Reach") as Extract<Objective, { kind: "Reach" }>;
@@ -269,12 +265,11 @@ export function QuestAnswer$read(r: Reader): QuestAnswer {
       k = "accept";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { quest: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestAnswer$t) as QuestAnswer;
@@ -334,14 +329,13 @@ export function QuestJournal$read(r: Reader): QuestJournal {
         k = "tracked";
         f1 = (tryNil(r) ? undefined : readStr(r, 1, 48));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: QuestJournal = { quests: f0 };
       if (f1 !== undefined) o.tracked = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestJournal$t) as QuestJournal;
@@ -434,12 +428,11 @@ export function QuestOffer$read(r: Reader): QuestOffer {
       }
       leave(r);
       const f4 = a5;
-      k = undefined;
-      skipValues(r, s - 5);
       v = { quest: f0, npc: f1, objectives: f2, coins: f3, items: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestOffer$t) as QuestOffer;
@@ -516,12 +509,11 @@ export function QuestProgress$read(r: Reader): QuestProgress {
       k = "state";
       if (s <= 2) throw absent(k);
       const f2 = QuestState$read(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { quest: f0, done: f1, state: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestProgress$t) as QuestProgress;
@@ -645,14 +637,13 @@ export function QuestTrack$read(r: Reader): QuestTrack {
         k = "quest";
         f0 = (tryNil(r) ? undefined : readStr(r, 1, 48));
       }
-      k = undefined;
-      skipValues(r, s - 1);
       const o: QuestTrack = {};
       if (f0 !== undefined) o.quest = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestTrack$t) as QuestTrack;
@@ -703,14 +694,13 @@ export function QuestTurnIn$read(r: Reader): QuestTurnIn {
         k = "choice";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: QuestTurnIn = { quest: f0 };
       if (f1 !== undefined) o.choice = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, QuestTurnIn$t) as QuestTurnIn;

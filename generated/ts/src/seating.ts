@@ -31,12 +31,11 @@ export function SeatingBlanket$read(r: Reader): SeatingBlanket {
       k = "pattern";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 11);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { at: f0, yaw: f1, pattern: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingBlanket$t) as SeatingBlanket;
@@ -93,12 +92,11 @@ export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
       }
       leave(r);
       const f1 = a2;
-      k = undefined;
-      skipValues(r, s - 2);
       v = { seat: f0, places: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingOccupancy$t) as SeatingOccupancy;
@@ -151,14 +149,13 @@ export function SeatingSit$read(r: Reader): SeatingSit {
       k = "place";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 5);
-      k = undefined;
-      skipValues(r, s - 2);
       const o: SeatingSit = { place: f1 };
       if (f0 !== undefined) o.seat = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SeatingSit$t) as SeatingSit;

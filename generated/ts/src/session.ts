@@ -124,12 +124,11 @@ export function SessionError$read(r: Reader): SessionError {
           k = "reason";
           if (s - 1 <= 0) throw absent(k);
           const f0 = RevokeReason$read(r);
-          k = undefined;
-          skipValues(r, s - 1 - 1);
           v = { kind: "TokenRevoked", reason: f0 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 1);
         break;
       }
       case 3: {
@@ -143,14 +142,13 @@ export function SessionError$read(r: Reader): SessionError {
           k = "reason";
           if (s - 1 <= 1) throw absent(k);
           const f1 = readStr(r, 0, 200);
-          k = undefined;
-          skipValues(r, s - 1 - 2);
           const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
           if (f0 !== undefined) o.until = f0;
           v = o;
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 2);
         break;
       }
       case 4: {
@@ -166,12 +164,11 @@ export function SessionError$read(r: Reader): SessionError {
           k = "min_protocol";
           if (s - 1 <= 0) throw absent(k);
           const f0 = readInt(r, 0, 65535);
-          k = undefined;
-          skipValues(r, s - 1 - 1);
           v = { kind: "Outdated", min_protocol: f0 };
         } catch (e) {
           throw at(e, k);
         }
+        skipValues(r, s - 1 - 1);
         break;
       }
       case 7: {
@@ -203,12 +200,11 @@ export function SessionError$read(r: Reader): SessionError {
             k = "reason";
             if (t <= 0) throw absent(k);
             const f0 = RevokeReason$read(r);
-            k = undefined;
-            skipValues(r, t - 1);
             v = { kind: "TokenRevoked", reason: f0 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 1);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t2, "TokenRevoked") as Extract<SessionError, { kind: "TokenRevoked" }>;
@@ -229,14 +225,13 @@ export function SessionError$read(r: Reader): SessionError {
             k = "reason";
             if (t <= 1) throw absent(k);
             const f1 = readStr(r, 0, 200);
-            k = undefined;
-            skipValues(r, t - 2);
             const o: Extract<SessionError, { kind: "Banned" }> = { kind: "Banned", reason: f1 };
             if (f0 !== undefined) o.until = f0;
             v = o;
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 2);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t3, "Banned") as Extract<SessionError, { kind: "Banned" }>;
@@ -256,12 +251,11 @@ export function SessionError$read(r: Reader): SessionError {
             k = "min_protocol";
             if (t <= 0) throw absent(k);
             const f0 = readInt(r, 0, 65535);
-            k = undefined;
-            skipValues(r, t - 1);
             v = { kind: "Outdated", min_protocol: f0 };
           } catch (e) {
             throw at(e, k);
           }
+          skipValues(r, t - 1);
         } else {
           const m = mapEntries(t);
           v = readNamed(r, m, SessionError$t5, "Outdated") as Extract<SessionError, { kind: "Outdated" }>;
@@ -389,12 +383,11 @@ export function SessionFailed$read(r: Reader): SessionFailed {
       k = "fatal";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { error: f0, fatal: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionFailed$t) as SessionFailed;
@@ -457,8 +450,6 @@ export function SessionHello$read(r: Reader): SessionHello {
         k = "resume";
         f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 5);
       const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
       if (f2 !== undefined) o.token = f2;
       if (f4 !== undefined) o.resume = f4;
@@ -466,6 +457,7 @@ export function SessionHello$read(r: Reader): SessionHello {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionHello$t) as SessionHello;
@@ -525,12 +517,11 @@ export function SessionKicked$read(r: Reader): SessionKicked {
       k = "permanent";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { reason: f0, permanent: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionKicked$t) as SessionKicked;
@@ -572,12 +563,11 @@ export function SessionLeave$read(r: Reader): SessionLeave {
       k = "navigating";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { navigating: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionLeave$t) as SessionLeave;
@@ -624,12 +614,11 @@ export function SessionResumed$read(r: Reader): SessionResumed {
       k = "grace_ms";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionResumed$t) as SessionResumed;
@@ -670,12 +659,11 @@ export function SessionToken$read(r: Reader): SessionToken {
       k = "token";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 16, 2048);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { token: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionToken$t) as SessionToken;
@@ -741,8 +729,6 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
         k = "motd";
         f5 = (tryNil(r) ? undefined : readStr(r, 0, 200));
       }
-      k = undefined;
-      skipValues(r, s - 6);
       const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
       if (f1 !== undefined) o.account = f1;
       if (f5 !== undefined) o.motd = f5;
@@ -750,6 +736,7 @@ export function SessionWelcome$read(r: Reader): SessionWelcome {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SessionWelcome$t) as SessionWelcome;

@@ -99,14 +99,13 @@ export function Prefs$read(r: Reader): Prefs {
         k = "locale";
         f3 = (tryNil(r) ? undefined : readStr(r, 2, 12));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: Prefs = { comfort: f0, sensitivity: f1, keys: f2 };
       if (f3 !== undefined) o.locale = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Prefs$t) as Prefs;
@@ -168,12 +167,11 @@ export function SettingsConflict$read(r: Reader): SettingsConflict {
       k = "current";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { tried: f0, current: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsConflict$t) as SettingsConflict;
@@ -217,12 +215,11 @@ export function SettingsSave$read(r: Reader): SettingsSave {
       k = "rev";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { prefs: f0, rev: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsSave$t) as SettingsSave;
@@ -276,12 +273,11 @@ export function SettingsSync$read(r: Reader): SettingsSync {
       k = "saved";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { rev: f0, prefs: f1, device: f2, saved: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SettingsSync$t) as SettingsSync;

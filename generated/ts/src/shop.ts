@@ -34,12 +34,11 @@ export function ShopBuy$read(r: Reader): ShopBuy {
       k = "seen_price";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { shop: f0, item: f1, count: f2, seen_price: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopBuy$t) as ShopBuy;
@@ -82,12 +81,11 @@ export function ShopOpen$read(r: Reader): ShopOpen {
       k = "npc";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { npc: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopOpen$t) as ShopOpen;
@@ -131,14 +129,13 @@ export function ShopReceipt$read(r: Reader): ShopReceipt {
         k = "refused";
         f1 = (tryNil(r) ? undefined : ShopRefusal$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: ShopReceipt = { coins: f0 };
       if (f1 !== undefined) o.refused = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopReceipt$t) as ShopReceipt;
@@ -270,12 +267,11 @@ export function ShopSell$read(r: Reader): ShopSell {
       k = "count";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 999);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { shop: f0, slot: f1, count: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopSell$t) as ShopSell;
@@ -356,12 +352,11 @@ export function ShopStock$read(r: Reader): ShopStock {
       k = "restock";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { shop: f0, sells: f1, buys: f2, restock: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ShopStock$t) as ShopStock;
@@ -463,8 +458,6 @@ export function StockLine$read(r: Reader): StockLine {
         }
         f3 = o5;
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: StockLine = { item: f0, price: f1 };
       if (f2 !== undefined) o.left = f2;
       if (f3 !== undefined) o.discount = f3;
@@ -472,6 +465,7 @@ export function StockLine$read(r: Reader): StockLine {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, StockLine$t) as StockLine;

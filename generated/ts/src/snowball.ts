@@ -54,12 +54,11 @@ export function SnowballFlight$read(r: Reader): SnowballFlight {
       }
       leave(r);
       const f3 = a5 as [number, number, number];
-      k = undefined;
-      skipValues(r, s - 4);
       v = { ball: f0, by: f1, from: f2, vel: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballFlight$t) as SnowballFlight;
@@ -139,8 +138,6 @@ export function SnowballHit$read(r: Reader): SnowballHit {
       }
       leave(r);
       const f3 = a2 as [number, number, number];
-      k = undefined;
-      skipValues(r, s - 4);
       const o: SnowballHit = { ball: f0, splat_mm: f3 };
       if (f1 !== undefined) o.player = f1;
       if (f2 !== undefined) o.snowman = f2;
@@ -148,6 +145,7 @@ export function SnowballHit$read(r: Reader): SnowballHit {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballHit$t) as SnowballHit;
@@ -205,12 +203,11 @@ export function SnowballRoll$read(r: Reader): SnowballRoll {
       k = "dir";
       if (s <= 1) throw absent(k);
       const f1 = dequantizeF32(readInt(r, -314, 314), 100);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { snowman: f0, dir: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballRoll$t) as SnowballRoll;
@@ -279,12 +276,11 @@ export function SnowballThrow$read(r: Reader): SnowballThrow {
       k = "t";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { from: f0, vel: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SnowballThrow$t) as SnowballThrow;

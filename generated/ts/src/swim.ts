@@ -26,12 +26,11 @@ export function SwimBreath$read(r: Reader): SwimBreath {
       k = "gasp";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { left: f0, gasp: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimBreath$t) as SwimBreath;
@@ -75,12 +74,11 @@ export function SwimDive$read(r: Reader): SwimDive {
       k = "descending";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { depth: f0, descending: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimDive$t) as SwimDive;
@@ -126,14 +124,13 @@ export function SwimFound$read(r: Reader): SwimFound {
         k = "stack";
         f1 = (tryNil(r) ? undefined : ItemStack$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: SwimFound = { object: f0 };
       if (f1 !== undefined) o.stack = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimFound$t) as SwimFound;
@@ -184,12 +181,11 @@ export function SwimMedium$read(r: Reader): SwimMedium {
       k = "water_c";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, -2, 40);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { now: f0, water_c: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimMedium$t) as SwimMedium;
@@ -228,12 +224,11 @@ export function SwimPickup$read(r: Reader): SwimPickup {
       k = "object";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { object: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimPickup$t) as SwimPickup;
@@ -290,12 +285,11 @@ export function SwimSplash$read(r: Reader): SwimSplash {
       k = "fall";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 500), 10);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { s: f0, at: f1, fall: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, SwimSplash$t) as SwimSplash;

@@ -52,8 +52,6 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
       k = "cooldown_until";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       const o: TeleportArrive = { r: f1, cooldown_until: f3 };
       if (f0 !== undefined) o.p = f0;
       if (f2 !== undefined) o.refused = f2;
@@ -61,6 +59,7 @@ export function TeleportArrive$read(r: Reader): TeleportArrive {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportArrive$t) as TeleportArrive;
@@ -181,12 +180,11 @@ export function TeleportTravel$read(r: Reader): TeleportTravel {
       k = "to";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { to: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportTravel$t) as TeleportTravel;
@@ -237,12 +235,11 @@ export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
       }
       leave(r);
       const f0 = m2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { posts: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TeleportUnlocked$t) as TeleportUnlocked;

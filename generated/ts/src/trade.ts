@@ -21,12 +21,11 @@ export function TradeCancel$read(r: Reader): TradeCancel {
       k = "trade";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { trade: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeCancel$t) as TradeCancel;
@@ -73,12 +72,11 @@ export function TradeConfirm$read(r: Reader): TradeConfirm {
       k = "final_step";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { trade: f0, rev: f1, final_step: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeConfirm$t) as TradeConfirm;
@@ -129,12 +127,11 @@ export function TradeInvite$read(r: Reader): TradeInvite {
       k = "expires";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { trade: f0, from: f1, expires: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeInvite$t) as TradeInvite;
@@ -199,12 +196,11 @@ export function TradeOffer$read(r: Reader): TradeOffer {
       k = "coins";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { trade: f0, slots: f1, coins: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeOffer$t) as TradeOffer;
@@ -250,12 +246,11 @@ export function TradeRequest$read(r: Reader): TradeRequest {
       k = "with";
       if (s <= 0) throw absent(k);
       const f0 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { with: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeRequest$t) as TradeRequest;
@@ -297,12 +292,11 @@ export function TradeRespond$read(r: Reader): TradeRespond {
       k = "accept";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { trade: f0, accept: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeRespond$t) as TradeRespond;
@@ -474,12 +468,11 @@ export function TradeWindow$read(r: Reader): TradeWindow {
       k = "rev";
       if (s <= 5) throw absent(k);
       const f5 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 6);
       v = { trade: f0, mine: f1, theirs: f2, coins: f3, stage: f4, rev: f5 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TradeWindow$t) as TradeWindow;

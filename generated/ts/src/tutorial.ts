@@ -35,8 +35,6 @@ export function TutorialNext$read(r: Reader): TutorialNext {
         k = "target";
         f2 = (tryNil(r) ? undefined : WorldPos$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: TutorialNext = { hint: f1 };
       if (f0 !== undefined) o.step = f0;
       if (f2 !== undefined) o.target = f2;
@@ -44,6 +42,7 @@ export function TutorialNext$read(r: Reader): TutorialNext {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialNext$t) as TutorialNext;
@@ -94,12 +93,11 @@ export function TutorialSkip$read(r: Reader): TutorialSkip {
       k = "seen";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 32);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { seen: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialSkip$t) as TutorialSkip;
@@ -141,12 +139,11 @@ export function TutorialStep$read(r: Reader): TutorialStep {
       k = "took_s";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { step: f0, took_s: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, TutorialStep$t) as TutorialStep;

@@ -168,12 +168,11 @@ export function VehicleCommand$read(r: Reader): VehicleCommand {
       k = "action";
       if (s <= 1) throw absent(k);
       const f1 = VehicleAction$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { vehicle: f0, action: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleCommand$t) as VehicleCommand;
@@ -247,12 +246,11 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       k = "t";
       if (s <= 5) throw absent(k);
       const f5 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 6);
       v = { vehicle: f0, p: f1, yaw: f2, v: f3, wheel: f4, t: f5 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleDrive$t) as VehicleDrive;
@@ -310,14 +308,13 @@ export function VehicleEnter$read(r: Reader): VehicleEnter {
         k = "seat";
         f1 = (tryNil(r) ? undefined : Seat$read(r));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: VehicleEnter = { vehicle: f0 };
       if (f1 !== undefined) o.seat = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleEnter$t) as VehicleEnter;
@@ -368,12 +365,11 @@ export function VehicleExit$read(r: Reader): VehicleExit {
       k = "bail";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { vehicle: f0, bail: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleExit$t) as VehicleExit;
@@ -417,12 +413,11 @@ export function VehicleHorn$read(r: Reader): VehicleHorn {
       k = "held_ms";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 50, 3000);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { vehicle: f0, held_ms: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleHorn$t) as VehicleHorn;
@@ -502,14 +497,13 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
         k = "wheel";
         f6 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, -400, 400), 10));
       }
-      k = undefined;
-      skipValues(r, s - 7);
       const o: VehicleMoved = { vehicle: f0, p: f1, yaw: f2, v: f3, t: f4 };
       if (f6 !== undefined) o.wheel = f6;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 7);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleMoved$t) as VehicleMoved;
@@ -582,14 +576,13 @@ export function VehicleSeat$read(r: Reader): VehicleSeat {
         k = "occupant";
         f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: VehicleSeat = { vehicle: f0, seat: f1 };
       if (f2 !== undefined) o.occupant = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleSeat$t) as VehicleSeat;
@@ -652,12 +645,11 @@ export function VehicleStatus$read(r: Reader): VehicleStatus {
       k = "odometer_km";
       if (s <= 3) throw absent(k);
       const f3 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { vehicle: f0, fuel: f1, damage: f2, odometer_km: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VehicleStatus$t) as VehicleStatus;

@@ -26,12 +26,11 @@ export function Signal$read(r: Reader): Signal {
       k = "sdp";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 8192);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { kind: f0, sdp: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Signal$t) as Signal;
@@ -142,12 +141,11 @@ export function VoiceEnable$read(r: Reader): VoiceEnable {
       k = "kbps";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 8, 64);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { on: f0, push_to_talk: f1, kbps: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceEnable$t) as VoiceEnable;
@@ -214,14 +212,13 @@ export function VoiceFrames$read(r: Reader): VoiceFrames {
       k = "seq";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 65535);
-      k = undefined;
-      skipValues(r, s - 3);
       const o: VoiceFrames = { frames: f1, seq: f2 };
       if (f0 !== undefined) o.s = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceFrames$t) as VoiceFrames;
@@ -303,14 +300,13 @@ export function VoicePeers$read(r: Reader): VoicePeers {
         k = "turn";
         f2 = (tryNil(r) ? undefined : readStr(r, 0, 256));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: VoicePeers = { connect: f0, drop: f1 };
       if (f2 !== undefined) o.turn = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VoicePeers$t) as VoicePeers;
@@ -371,12 +367,11 @@ export function VoiceSignal$read(r: Reader): VoiceSignal {
       k = "signal";
       if (s <= 1) throw absent(k);
       const f1 = Signal$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { to: f0, signal: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceSignal$t) as VoiceSignal;
@@ -420,12 +415,11 @@ export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
       k = "from";
       if (s <= 1) throw absent(k);
       const f1 = PlayerRef$read(r);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { signal: f0, from: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, VoiceSignalRelayed$t) as VoiceSignalRelayed;

@@ -49,12 +49,11 @@ export function WardrobeLooks$read(r: Reader): WardrobeLooks {
       k = "hair";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { s: f0, outfit: f1, height: f2, hair: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WardrobeLooks$t) as WardrobeLooks;
@@ -120,14 +119,13 @@ export function WardrobeWear$read(r: Reader): WardrobeWear {
         k = "preset";
         f1 = (tryNil(r) ? undefined : readInt(r, 0, 9));
       }
-      k = undefined;
-      skipValues(r, s - 2);
       const o: WardrobeWear = { outfit: f0 };
       if (f1 !== undefined) o.preset = f1;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WardrobeWear$t) as WardrobeWear;
@@ -281,12 +279,11 @@ export function Worn$read(r: Reader): Worn {
       }
       leave(r);
       const f2 = a2 as [number, number];
-      k = undefined;
-      skipValues(r, s - 3);
       v = { slot: f0, item: f1, dyes: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, Worn$t) as Worn;

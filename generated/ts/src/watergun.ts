@@ -29,12 +29,11 @@ export function WatergunHit$read(r: Reader): WatergunHit {
       k = "wetness";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { by: f0, target: f1, wetness: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunHit$t) as WatergunHit;
@@ -77,14 +76,13 @@ export function WatergunRefill$read(r: Reader): WatergunRefill {
         k = "fountain";
         f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
-      k = undefined;
-      skipValues(r, s - 1);
       const o: WatergunRefill = {};
       if (f0 !== undefined) o.fountain = f0;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunRefill$t) as WatergunRefill;
@@ -153,12 +151,11 @@ export function WatergunSpray$read(r: Reader): WatergunSpray {
       k = "pressure";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { from: f0, yaw: f1, pitch: f2, pressure: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunSpray$t) as WatergunSpray;
@@ -225,12 +222,11 @@ export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
       k = "reach";
       if (s <= 2) throw absent(k);
       const f2 = dequantizeF32(readInt(r, 0, 150), 10);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { s: f0, aim: f1, reach: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunSprayShown$t) as WatergunSprayShown;
@@ -280,12 +276,11 @@ export function WatergunTank$read(r: Reader): WatergunTank {
       k = "capacity";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 250, 2000);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { ml: f0, capacity: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WatergunTank$t) as WatergunTank;

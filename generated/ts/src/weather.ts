@@ -34,12 +34,11 @@ export function ForecastSlot$read(r: Reader): ForecastSlot {
       k = "temp_c";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, -30, 45);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { hour: f0, kind: f1, chance: f2, temp_c: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ForecastSlot$t) as ForecastSlot;
@@ -104,12 +103,11 @@ export function WeatherChange$read(r: Reader): WeatherChange {
       k = "blend_s";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 600);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, blend_s: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherChange$t) as WeatherChange;
@@ -165,12 +163,11 @@ export function WeatherForecast$read(r: Reader): WeatherForecast {
       }
       leave(r);
       const f0 = a2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { slots: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherForecast$t) as WeatherForecast;
@@ -211,12 +208,11 @@ export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
       k = "board";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { board: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherForecastOpen$t) as WeatherForecastOpen;
@@ -355,12 +351,11 @@ export function WeatherLightning$read(r: Reader): WeatherLightning {
       k = "seed";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { at: f0, seed: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherLightning$t) as WeatherLightning;
@@ -415,14 +410,13 @@ export function WeatherSet$read(r: Reader): WeatherSet {
         k = "minutes";
         f2 = (tryNil(r) ? undefined : readInt(r, 1, 1440));
       }
-      k = undefined;
-      skipValues(r, s - 3);
       const o: WeatherSet = { kind: f0, intensity: f1 };
       if (f2 !== undefined) o.minutes = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherSet$t) as WeatherSet;
@@ -502,14 +496,13 @@ export function WeatherState$read(r: Reader): WeatherState {
         k = "fog_m";
         f5 = (tryNil(r) ? undefined : readInt(r, 0, 5000));
       }
-      k = undefined;
-      skipValues(r, s - 6);
       const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
       if (f5 !== undefined) o.fog_m = f5;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WeatherState$t) as WeatherState;

@@ -216,8 +216,6 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         k = "label";
         f7 = (tryNil(r) ? undefined : readStr(r, 0, 24));
       }
-      k = undefined;
-      skipValues(r, s - 8);
       const o: NearbyEntity = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
       if (f6 !== undefined) o.owner = f6;
       if (f7 !== undefined) o.label = f7;
@@ -225,6 +223,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 8);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, NearbyEntity$t) as NearbyEntity;
@@ -328,12 +327,11 @@ export function WorldClock$read(r: Reader): WorldClock {
       k = "rate";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 1, 60);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { tick: f0, at: f1, rate: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldClock$t) as WorldClock;
@@ -377,12 +375,11 @@ export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
       k = "last_tick";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 4294967295);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { last_tick: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldKeyframeRequest$t) as WorldKeyframeRequest;
@@ -456,12 +453,11 @@ export function WorldSnapshot$read(r: Reader): WorldSnapshot {
       }
       leave(r);
       const f3 = a5;
-      k = undefined;
-      skipValues(r, s - 4);
       v = { tick: f0, keyframe: f1, entities: f2, gone: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldSnapshot$t) as WorldSnapshot;
@@ -547,12 +543,11 @@ export function WorldView$read(r: Reader): WorldView {
       k = "radius";
       if (s <= 0) throw absent(k);
       const f0 = dequantizeF32(readInt(r, 500, 4000), 10);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { radius: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, WorldView$t) as WorldView;

@@ -81,14 +81,13 @@ export function ZonesEnter$read(r: Reader): ZonesEnter {
       k = "population";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 5);
       const o: ZonesEnter = { zone: f0, name: f1, rules: f2, population: f4 };
       if (f3 !== undefined) o.ambience = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesEnter$t) as ZonesEnter;
@@ -150,12 +149,11 @@ export function ZonesHeat$read(r: Reader): ZonesHeat {
       }
       leave(r);
       const f0 = m2;
-      k = undefined;
-      skipValues(r, s - 1);
       v = { counts: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesHeat$t) as ZonesHeat;
@@ -197,12 +195,11 @@ export function ZonesMap$read(r: Reader): ZonesMap {
       k = "open";
       if (s <= 0) throw absent(k);
       const f0 = readBool(r);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { open: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, ZonesMap$t) as ZonesMap;

@@ -295,16 +295,13 @@ pub fn compact_body(
             }
         }
     }
-    out.line("k = undefined;");
-    out.line(format!(
-        "{rd_skipValues}(r, {avail} - {});",
-        slots.len(),
-        rd_skipValues = g.rt("skipValues")
-    ));
     construct(out, slots, target, ctor, false);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
     out.close("}");
+    // Extra elements, past the try: their errors are the record's, at no field.
+    let skip = g.rt("skipValues");
+    out.line(format!("{skip}(r, {avail} - {});", slots.len()));
 }
 
 /// The named body: `n` entries read by the runtime's `readNamed` along the record's table

@@ -1,7 +1,7 @@
 //! Inline fast paths of the compact read: an int (or a quantized float's wire int) is read
 //! straight from the reader's bytes when it has one of the markers the canonical encoding
 //! gives a value of its range; anything else (another marker, a value out of range, the end
-//! of the input) goes to `r.readInt`, which reads it or throws the same error as ever. A call
+//! of the input) goes to `readInt(r, ..)`, which reads it or throws the same error as ever. A call
 //! per int costs more than the read itself, and V8 inlines only a couple of `readInt` calls
 //! per function (its inlining budget). The inline code is larger, so only the readers of hot
 //! types get it: the elements of lists, arrays and maps (read many times per message) and

@@ -31,12 +31,11 @@ export function HideSeekFound$read(r: Reader): HideSeekFound {
       k = "left";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { hider: f0, by: f1, left: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekFound$t) as HideSeekFound;
@@ -82,12 +81,11 @@ export function HideSeekHint$read(r: Reader): HideSeekHint {
       k = "band";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 2);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { bearing: f0, band: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekHint$t) as HideSeekHint;
@@ -156,12 +154,11 @@ export function HideSeekRole$read(r: Reader): HideSeekRole {
       k = "hide_s";
       if (s <= 4) throw absent(k);
       const f4 = readInt(r, 10, 120);
-      k = undefined;
-      skipValues(r, s - 5);
       v = { round: f0, role: f1, centre: f2, radius_m: f3, hide_s: f4 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekRole$t) as HideSeekRole;
@@ -215,12 +212,11 @@ export function HideSeekTag$read(r: Reader): HideSeekTag {
       k = "hider";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 9, 9);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { round: f0, hider: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekTag$t) as HideSeekTag;
@@ -259,12 +255,11 @@ export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
       k = "sound";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 7);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { sound: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, HideSeekTaunt$t) as HideSeekTaunt;

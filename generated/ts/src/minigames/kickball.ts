@@ -56,14 +56,13 @@ export function KickballBall$read(r: Reader): KickballBall {
         k = "touched_by";
         f3 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
-      k = undefined;
-      skipValues(r, s - 4);
       const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
       if (f3 !== undefined) o.touched_by = f3;
       v = o;
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballBall$t) as KickballBall;
@@ -146,12 +145,11 @@ export function KickballGoal$read(r: Reader): KickballGoal {
       k = "kmh";
       if (s <= 3) throw absent(k);
       const f3 = dequantizeF32(readInt(r, 0, 2000), 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { team: f0, scorer: f1, score: f2, kmh: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballGoal$t) as KickballGoal;
@@ -213,12 +211,11 @@ export function KickballKick$read(r: Reader): KickballKick {
       k = "t";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { dir: f0, loft: f1, power: f2, t: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballKick$t) as KickballKick;
@@ -261,12 +258,11 @@ export function KickballTeam$read(r: Reader): KickballTeam {
       k = "team";
       if (s <= 0) throw absent(k);
       const f0 = readInt(r, 0, 1);
-      k = undefined;
-      skipValues(r, s - 1);
       v = { team: f0 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 1);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, KickballTeam$t) as KickballTeam;

@@ -29,12 +29,11 @@ export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
       k = "t";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 9007199254740991);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { round: f0, index: f1, t: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceCheckpoint$t) as RaceCheckpoint;
@@ -96,12 +95,11 @@ export function RaceGhost$read(r: Reader): RaceGhost {
       k = "path";
       if (s <= 2) throw absent(k);
       const f2 = readBin(r, 0, 16384);
-      k = undefined;
-      skipValues(r, s - 3);
       v = { course: f0, splits: f1, path: f2 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 3);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceGhost$t) as RaceGhost;
@@ -151,12 +149,11 @@ export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
       k = "path";
       if (s <= 1) throw absent(k);
       const f1 = readBin(r, 1, 16384);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { round: f0, path: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceGhostUpload$t) as RaceGhostUpload;
@@ -200,12 +197,11 @@ export function RacePenalty$read(r: Reader): RacePenalty {
       k = "back_to";
       if (s <= 1) throw absent(k);
       const f1 = readInt(r, 0, 255);
-      k = undefined;
-      skipValues(r, s - 2);
       v = { seconds: f0, back_to: f1 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 2);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RacePenalty$t) as RacePenalty;
@@ -281,12 +277,11 @@ export function RaceStandings$read(r: Reader): RaceStandings {
       k = "lap";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, 1, 10);
-      k = undefined;
-      skipValues(r, s - 4);
       v = { round: f0, order: f1, gaps: f2, lap: f3 };
     } catch (e) {
       throw at(e, k);
     }
+    skipValues(r, s - 4);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, RaceStandings$t) as RaceStandings;
