@@ -25,6 +25,8 @@ export interface CalendarEvent {
 }
 
 export function CalendarEvent$read(r: Reader): CalendarEvent {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: CalendarEvent;
   if (s >= 0) {
@@ -32,15 +34,7 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 4294967295);
-      }
-      const f0 = x1;
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       k = "title";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 60);
@@ -49,37 +43,13 @@ export function CalendarEvent$read(r: Reader): CalendarEvent {
       const f2 = EventKind$read(r);
       k = "starts";
       if (s <= 3) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = readInt(r, 0, 9007199254740991);
-      }
-      const f3 = x2;
+      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
       k = "minutes";
       if (s <= 4) throw absent(k);
-      let x3: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x3 >= 0 && x3 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x3 = readInt(r, 0, 65535);
-      }
-      const f4 = x3;
+      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
       k = "going";
       if (s <= 5) throw absent(k);
-      let x4: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x4 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x4 >= 0 && x4 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x4 = readInt(r, 0, 65535);
-      }
-      const f5 = x4;
+      const f5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
       v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
     } catch (e) {
       throw at(e, k);
@@ -321,6 +291,8 @@ export type EventKind =
   | { kind: "unknown"; tag: number };
 
 export function EventKind$read(r: Reader): EventKind {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: EventKind;
   if (s >= 0) {
@@ -347,15 +319,7 @@ export function EventKind$read(r: Reader): EventKind {
           const f0 = Board$read(r);
           k = "pool";
           if (s - 1 <= 1) throw absent(k);
-          let x1: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-            else x1 = readInt(r, 0, 4294967295);
-          }
-          const f1 = x1;
+          const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
@@ -407,15 +371,7 @@ export function EventKind$read(r: Reader): EventKind {
             const f0 = Board$read(r);
             k = "pool";
             if (t <= 1) throw absent(k);
-            let x2: number;
-            {
-              const u = r.buf, p = r.pos, b = u[p]!;
-              let n = 1;
-              x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-              if (x2 >= 0 && x2 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-              else x2 = readInt(r, 0, 4294967295);
-            }
-            const f1 = x2;
+            const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);

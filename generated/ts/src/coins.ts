@@ -17,6 +17,8 @@ export interface CoinDrop {
 }
 
 export function CoinDrop$read(r: Reader): CoinDrop {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: CoinDrop;
   if (s >= 0) {
@@ -24,28 +26,13 @@ export function CoinDrop$read(r: Reader): CoinDrop {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 4294967295);
-      }
-      const f0 = x1;
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       k = "at";
       if (s <= 1) throw absent(k);
       const f1 = WorldPos$read(r);
       k = "value";
       if (s <= 2) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : NaN;
-        if (x2 >= 1 && x2 <= 100) r.pos = p + 1;
-        else x2 = readInt(r, 1, 100);
-      }
-      const f2 = x2;
+      const f2 = (p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x >= 1 && x <= 100 ? (r.pos = p + 1, x) : readInt(r, 1, 100));
       v = { id: f0, at: f1, value: f2 };
     } catch (e) {
       throw at(e, k);

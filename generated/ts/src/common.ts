@@ -15,6 +15,8 @@ export interface ItemStack {
 }
 
 export function ItemStack$read(r: Reader): ItemStack {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: ItemStack;
   if (s >= 0) {
@@ -25,33 +27,18 @@ export function ItemStack$read(r: Reader): ItemStack {
       const f0 = readStr(r, 1, 32);
       k = "count";
       if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 1 && x1 <= 999 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 1, 999);
-      }
-      const f1 = x1;
+      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x >= 1 && x <= 999 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 1, 999));
       let f2: number | undefined;
       if (s > 2) {
         k = "stars";
-        let o3: number | undefined;
-        if (!tryNil(r)) {
-          let x2: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            x2 = b < 0x80 ? b : NaN;
-            if (x2 >= 1 && x2 <= 5) r.pos = p + 1;
-            else x2 = readInt(r, 1, 5);
-          }
-          o3 = x2;
-        }
-        f2 = o3;
+        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x >= 1 && x <= 5 ? (r.pos = p + 1, x) : readInt(r, 1, 5)));
       }
-      const o: ItemStack = { item: f0, count: f1 };
-      if (f2 !== undefined) o.stars = f2;
+      let o: ItemStack;
+      if (f2 !== undefined) o = { item: f0, count: f1, stars: f2 };
+      else {
+        o = { item: f0, count: f1 };
+        if (f2 !== undefined) o.stars = f2;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);
@@ -220,6 +207,8 @@ export interface WorldPos {
 }
 
 export function WorldPos$read(r: Reader): WorldPos {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: WorldPos;
   if (s >= 0) {
@@ -227,37 +216,13 @@ export function WorldPos$read(r: Reader): WorldPos {
     try {
       k = "x";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x1 >= -500000 && x1 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, -500000, 500000);
-      }
-      const f0 = dequantizeF32(x1, 100);
+      const f0 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
       k = "y";
       if (s <= 1) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x2 >= -10000 && x2 <= 100000 && p + n <= u.length) r.pos = p + n;
-        else x2 = readInt(r, -10000, 100000);
-      }
-      const f1 = dequantizeF32(x2, 100);
+      const f1 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -10000 && x <= 100000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -10000, 100000)), 100);
       k = "z";
       if (s <= 2) throw absent(k);
-      let x3: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x3 = readInt(r, -500000, 500000);
-      }
-      const f2 = dequantizeF32(x3, 100);
+      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
       v = { x: f0, y: f1, z: f2 };
     } catch (e) {
       throw at(e, k);

@@ -277,6 +277,8 @@ export interface Recipe {
 }
 
 export function Recipe$read(r: Reader): Recipe {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: Recipe;
   if (s >= 0) {
@@ -294,15 +296,7 @@ export function Recipe$read(r: Reader): Recipe {
         if (m2.has(k4)) throw duplicate(k4).inKey(k4);
         let x5: number;
         try {
-          let x6: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x6 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x6 >= 0 && x6 <= 65535 && p + n <= u.length) r.pos = p + n;
-            else x6 = readInt(r, 0, 65535);
-          }
-          x5 = x6;
+          x5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
         } catch (e) {
           throw atKey(e, k4);
         }
@@ -315,15 +309,7 @@ export function Recipe$read(r: Reader): Recipe {
       const f2 = ItemStack$read(r);
       k = "secs";
       if (s <= 3) throw absent(k);
-      let x7: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x7 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x7 >= 1 && x7 <= 3600 && p + n <= u.length) r.pos = p + n;
-        else x7 = readInt(r, 1, 3600);
-      }
-      const f3 = x7;
+      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x >= 1 && x <= 3600 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 1, 3600));
       v = { key: f0, inputs: f1, output: f2, secs: f3 };
     } catch (e) {
       throw at(e, k);

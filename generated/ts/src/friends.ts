@@ -21,6 +21,8 @@ export interface Friend {
 }
 
 export function Friend$read(r: Reader): Friend {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: Friend;
   if (s >= 0) {
@@ -43,23 +45,15 @@ export function Friend$read(r: Reader): Friend {
       let f4: number | undefined;
       if (s > 4) {
         k = "last_seen";
-        let o2: number | undefined;
-        if (!tryNil(r)) {
-          let x1: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-            else x1 = readInt(r, 0, 9007199254740991);
-          }
-          o2 = x1;
-        }
-        f4 = o2;
+        f4 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991)));
       }
-      const o: Friend = { account: f0, name: f1, presence: f2 };
-      if (f3 !== undefined) o.s = f3;
-      if (f4 !== undefined) o.last_seen = f4;
+      let o: Friend;
+      if (f3 !== undefined && f4 !== undefined) o = { account: f0, name: f1, presence: f2, s: f3, last_seen: f4 };
+      else {
+        o = { account: f0, name: f1, presence: f2 };
+        if (f3 !== undefined) o.s = f3;
+        if (f4 !== undefined) o.last_seen = f4;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

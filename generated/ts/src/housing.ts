@@ -23,6 +23,8 @@ export interface Furniture {
 }
 
 export function Furniture$read(r: Reader): Furniture {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: Furniture;
   if (s >= 0) {
@@ -30,100 +32,40 @@ export function Furniture$read(r: Reader): Furniture {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 65535);
-      }
-      const f0 = x1;
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
       k = "item";
       if (s <= 1) throw absent(k);
       const f1 = readStr(r, 1, 32);
       k = "offset";
       if (s <= 2) throw absent(k);
-      const n2 = readArrayLen(r);
-      if (n2 !== 3) throw wrongLength(n2, 3);
-      let i5 = 0;
-      let a4: number[];
+      const n1 = readArrayLen(r);
+      if (n1 !== 3) throw wrongLength(n1, 3);
+      let i3 = 0;
+      let a2: number[];
       try {
-        let x3: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x3 >= -20000 && x3 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x3 = readInt(r, -20000, 20000);
-        }
-        const e6 = dequantizeF32(x3, 1000);
-        i5 = 1;
-        let x7: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x7 >= -20000 && x7 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x7 = readInt(r, -20000, 20000);
-        }
-        const e8 = dequantizeF32(x7, 1000);
-        i5 = 2;
-        let x9: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x9 >= -20000 && x9 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x9 = readInt(r, -20000, 20000);
-        }
-        const e10 = dequantizeF32(x9, 1000);
-        a4 = [e6, e8, e10];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000))];
       } catch (e) {
-        throw atIndex(e, i5);
+        throw atIndex(e, i3);
       }
       leave(r);
-      const f2 = a4 as [number, number, number];
+      const f2 = a2 as [number, number, number];
       k = "rot";
       if (s <= 3) throw absent(k);
-      let x11: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x11 >= -314 && x11 <= 314 && p + n <= u.length) r.pos = p + n;
-        else x11 = readInt(r, -314, 314);
-      }
-      const f3 = dequantizeF32(x11, 100);
+      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -314 && x <= 314 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -314, 314)), 100);
       k = "floor";
       if (s <= 4) throw absent(k);
-      let x12: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        x12 = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN;
-        if (x12 >= -1 && x12 <= 3) r.pos = p + 1;
-        else x12 = readInt(r, -1, 3);
-      }
-      const f4 = x12;
+      const f4 = (p = r.pos, b = u[p]!, x = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN, x >= -1 && x <= 3 ? (r.pos = p + 1, x) : readInt(r, -1, 3));
       let f5: number | undefined;
       if (s > 5) {
         k = "dye";
-        let o14: number | undefined;
-        if (!tryNil(r)) {
-          let x13: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x13 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x13 >= 0 && x13 <= 16777215 && p + n <= u.length) r.pos = p + n;
-            else x13 = readInt(r, 0, 16777215);
-          }
-          o14 = x13;
-        }
-        f5 = o14;
+        f5 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 16777215 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 16777215)));
       }
-      const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
-      if (f5 !== undefined) o.dye = f5;
+      let o: Furniture;
+      if (f5 !== undefined) o = { id: f0, item: f1, offset: f2, rot: f3, floor: f4, dye: f5 };
+      else {
+        o = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
+        if (f5 !== undefined) o.dye = f5;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

@@ -103,6 +103,8 @@ export interface Marker {
 }
 
 export function Marker$read(r: Reader): Marker {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: Marker;
   if (s >= 0) {
@@ -110,47 +112,20 @@ export function Marker$read(r: Reader): Marker {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 4294967295);
-      }
-      const f0 = x1;
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       k = "at";
       if (s <= 1) throw absent(k);
-      const n2 = readArrayLen(r);
-      if (n2 !== 2) throw wrongLength(n2, 2);
-      let i5 = 0;
-      let a4: number[];
+      const n1 = readArrayLen(r);
+      if (n1 !== 2) throw wrongLength(n1, 2);
+      let i3 = 0;
+      let a2: number[];
       try {
-        let x3: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x3 >= -50000 && x3 <= 50000 && p + n <= u.length) r.pos = p + n;
-          else x3 = readInt(r, -50000, 50000);
-        }
-        const e6 = dequantizeF32(x3, 10);
-        i5 = 1;
-        let x7: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x7 >= -50000 && x7 <= 50000 && p + n <= u.length) r.pos = p + n;
-          else x7 = readInt(r, -50000, 50000);
-        }
-        const e8 = dequantizeF32(x7, 10);
-        a4 = [e6, e8];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 50000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -50000, 50000)), 10), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 50000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -50000, 50000)), 10))];
       } catch (e) {
-        throw atIndex(e, i5);
+        throw atIndex(e, i3);
       }
       leave(r);
-      const f1 = a4 as [number, number];
+      const f1 = a2 as [number, number];
       k = "icon";
       if (s <= 2) throw absent(k);
       const f2 = Icon$read(r);
@@ -159,15 +134,7 @@ export function Marker$read(r: Reader): Marker {
       const f3 = readStr(r, 0, 32);
       k = "tint";
       if (s <= 4) throw absent(k);
-      let x9: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x9 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x9 >= 0 && x9 <= 16777215 && p + n <= u.length) r.pos = p + n;
-        else x9 = readInt(r, 0, 16777215);
-      }
-      const f4 = x9;
+      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 16777215 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 16777215));
       v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
     } catch (e) {
       throw at(e, k);

@@ -228,6 +228,8 @@ export interface PlayerHeartbeat {
 }
 
 export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: PlayerHeartbeat;
   if (s >= 0) {
@@ -235,17 +237,21 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
     try {
       k = "t";
       if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 9007199254740991);
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
       k = "visible";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
       let f2: number | undefined;
       if (s > 2) {
         k = "fps";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 255));
+        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255)));
       }
-      const o: PlayerHeartbeat = { t: f0, visible: f1 };
-      if (f2 !== undefined) o.fps = f2;
+      let o: PlayerHeartbeat;
+      if (f2 !== undefined) o = { t: f0, visible: f1, fps: f2 };
+      else {
+        o = { t: f0, visible: f1 };
+        if (f2 !== undefined) o.fps = f2;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);
@@ -584,6 +590,8 @@ export interface PlayerMove {
 }
 
 export function PlayerMove$read(r: Reader): PlayerMove {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: PlayerMove;
   if (s >= 0) {
@@ -596,7 +604,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -604,23 +612,27 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       const f0 = a2 as [number, number, number];
       k = "r";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
+      const f1 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
       k = "t";
       if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
+      const f2 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
       let f3: number | undefined;
       if (s > 3) {
         k = "seq";
-        f3 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
+        f3 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295)));
       }
       let f4: MoveFlags | undefined;
       if (s > 4) {
         k = "flags";
         f4 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
-      const o: PlayerMove = { p: f0, r: f1, t: f2 };
-      if (f3 !== undefined) o.seq = f3;
-      if (f4 !== undefined) o.flags = f4;
+      let o: PlayerMove;
+      if (f3 !== undefined && f4 !== undefined) o = { p: f0, r: f1, t: f2, seq: f3, flags: f4 };
+      else {
+        o = { p: f0, r: f1, t: f2 };
+        if (f3 !== undefined) o.seq = f3;
+        if (f4 !== undefined) o.flags = f4;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);
@@ -693,6 +705,8 @@ export interface PlayerMoveRelayed {
 }
 
 export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: PlayerMoveRelayed;
   if (s >= 0) {
@@ -708,7 +722,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -716,23 +730,27 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       const f1 = a2 as [number, number, number];
       k = "r";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
+      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
       k = "t";
       if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
+      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
       let f4: number | undefined;
       if (s > 4) {
         k = "seq";
-        f4 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
+        f4 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295)));
       }
       let f5: MoveFlags | undefined;
       if (s > 5) {
         k = "flags";
         f5 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
-      const o: PlayerMoveRelayed = { s: f0, p: f1, r: f2, t: f3 };
-      if (f4 !== undefined) o.seq = f4;
-      if (f5 !== undefined) o.flags = f5;
+      let o: PlayerMoveRelayed;
+      if (f4 !== undefined && f5 !== undefined) o = { s: f0, p: f1, r: f2, t: f3, seq: f4, flags: f5 };
+      else {
+        o = { s: f0, p: f1, r: f2, t: f3 };
+        if (f4 !== undefined) o.seq = f4;
+        if (f5 !== undefined) o.flags = f5;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

@@ -406,6 +406,8 @@ export interface StockLine {
 }
 
 export function StockLine$read(r: Reader): StockLine {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: StockLine;
   if (s >= 0) {
@@ -416,51 +418,24 @@ export function StockLine$read(r: Reader): StockLine {
       const f0 = readStr(r, 1, 32);
       k = "price";
       if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 4294967295);
-      }
-      const f1 = x1;
+      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       let f2: number | undefined;
       if (s > 2) {
         k = "left";
-        let o3: number | undefined;
-        if (!tryNil(r)) {
-          let x2: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
-            else x2 = readInt(r, 0, 65535);
-          }
-          o3 = x2;
-        }
-        f2 = o3;
+        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535)));
       }
       let f3: number | undefined;
       if (s > 3) {
         k = "discount";
-        let o5: number | undefined;
-        if (!tryNil(r)) {
-          let x4: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            x4 = b < 0x80 ? b : NaN;
-            if (x4 >= 0 && x4 <= 90) r.pos = p + 1;
-            else x4 = readInt(r, 0, 90);
-          }
-          o5 = dequantizeF32(x4, 100);
-        }
-        f3 = o5;
+        f3 = (tryNil(r) ? undefined : dequantizeF32((p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x <= 90 ? (r.pos = p + 1, x) : readInt(r, 0, 90)), 100));
       }
-      const o: StockLine = { item: f0, price: f1 };
-      if (f2 !== undefined) o.left = f2;
-      if (f3 !== undefined) o.discount = f3;
+      let o: StockLine;
+      if (f2 !== undefined && f3 !== undefined) o = { item: f0, price: f1, left: f2, discount: f3 };
+      else {
+        o = { item: f0, price: f1 };
+        if (f2 !== undefined) o.left = f2;
+        if (f3 !== undefined) o.discount = f3;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

@@ -112,6 +112,8 @@ export interface NearbyEntity {
 }
 
 export function NearbyEntity$read(r: Reader): NearbyEntity {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: NearbyEntity;
   if (s >= 0) {
@@ -119,93 +121,32 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = readInt(r, 0, 4294967295);
-      }
-      const f0 = x1;
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       k = "kind";
       if (s <= 1) throw absent(k);
       const f1 = EntityKind$read(r);
       k = "pos";
       if (s <= 2) throw absent(k);
-      const n2 = readArrayLen(r);
-      if (n2 !== 3) throw wrongLength(n2, 3);
-      let i5 = 0;
-      let a4: number[];
+      const n1 = readArrayLen(r);
+      if (n1 !== 3) throw wrongLength(n1, 3);
+      let i3 = 0;
+      let a2: number[];
       try {
-        let x3: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x3 = readInt(r, -500000, 500000);
-        }
-        const e6 = dequantizeF32(x3, 100);
-        i5 = 1;
-        let x7: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x7 >= -500000 && x7 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x7 = readInt(r, -500000, 500000);
-        }
-        const e8 = dequantizeF32(x7, 100);
-        i5 = 2;
-        let x9: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x9 >= -500000 && x9 <= 500000 && p + n <= u.length) r.pos = p + n;
-          else x9 = readInt(r, -500000, 500000);
-        }
-        const e10 = dequantizeF32(x9, 100);
-        a4 = [e6, e8, e10];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
-        throw atIndex(e, i5);
+        throw atIndex(e, i3);
       }
       leave(r);
-      const f2 = a4 as [number, number, number];
+      const f2 = a2 as [number, number, number];
       k = "heading";
       if (s <= 3) throw absent(k);
-      let x11: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x11 >= -3142 && x11 <= 3142 && p + n <= u.length) r.pos = p + n;
-        else x11 = readInt(r, -3142, 3142);
-      }
-      const f3 = dequantizeF32(x11, 1000);
+      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
       k = "speed";
       if (s <= 4) throw absent(k);
-      let x12: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x12 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x12 >= 0 && x12 <= 3840 && p + n <= u.length) r.pos = p + n;
-        else x12 = readInt(r, 0, 3840);
-      }
-      const f4 = dequantizeF32(x12, 64);
+      const f4 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 3840 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 3840)), 64);
       k = "anim";
       if (s <= 5) throw absent(k);
-      let x13: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x13 = b < 0x80 ? b : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x13 >= 0 && x13 <= 255 && p + n <= u.length) r.pos = p + n;
-        else x13 = readInt(r, 0, 255);
-      }
-      const f5 = x13;
+      const f5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255));
       let f6: string | undefined;
       if (s > 6) {
         k = "owner";
@@ -216,9 +157,13 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
         k = "label";
         f7 = (tryNil(r) ? undefined : readStr(r, 0, 24));
       }
-      const o: NearbyEntity = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
-      if (f6 !== undefined) o.owner = f6;
-      if (f7 !== undefined) o.label = f7;
+      let o: NearbyEntity;
+      if (f6 !== undefined && f7 !== undefined) o = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5, owner: f6, label: f7 };
+      else {
+        o = { id: f0, kind: f1, pos: f2, heading: f3, speed: f4, anim: f5 };
+        if (f6 !== undefined) o.owner = f6;
+        if (f7 !== undefined) o.label = f7;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

@@ -6,7 +6,7 @@
 //! elements and unknown keys are skipped.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Legacy, Node, VARIANT_NAME_MAX};
+use tuplet_schema::plan::{Node, VARIANT_NAME_MAX};
 
 use super::common::{enum_num, is_option, lit, Out, MAX_SAFE};
 use super::generator::Gen;
@@ -20,7 +20,7 @@ pub use tuplet_schema::plan::Form;
 /// An expression reading one `t` from the reader; statements it needs first go to `out`.
 pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
     match t.node() {
-        Node::Leaf(l) => leaf::read(g, out, l, form),
+        Node::Leaf(l) => leaf::read(g, l, form),
         Node::Option { inner } => {
             let mut sub = Out::at(out.depth() + 1);
             let e = read(g, &mut sub, inner, form);
@@ -135,34 +135,6 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
                 _ => format!("({i} = {j}, {e})"),
             })
             .collect()
-    } else if matches!(inner, TypeRef::Int(_) | TypeRef::Float(_)) {
-        // Inline int reads (statements): each element into a local, in order.
-        let mut body = Out::at(out.depth() + 1);
-        let mut elems = Vec::new();
-        for j in 0..len {
-            let (mut s, e) = if j == 0 {
-                (std::mem::replace(&mut sub, Out::at(0)), e.clone())
-            } else {
-                let mut s = Out::at(out.depth() + 1);
-                s.line(format!("{i} = {j};"));
-                let e = read(g, &mut s, inner, form);
-                (s, e)
-            };
-            let x = g.fresh("e");
-            s.line(format!("const {x} = {e};"));
-            body.append(s);
-            elems.push(x);
-        }
-        out.line(format!("let {i} = 0;"));
-        out.line(format!("let {a}: {}[];", paren(&t)));
-        out.open("try {");
-        out.append(body);
-        out.line(format!("{a} = [{}];", elems.join(", ")));
-        out.mid("} catch (e) {");
-        out.line(format!("throw {at_index}(e, {i});"));
-        out.close("}");
-        out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
-        return Some(a);
     } else {
         return None;
     };
@@ -217,33 +189,61 @@ fn field_local(i: usize) -> String {
     format!("f{i}")
 }
 
-/// Builds the value from the field locals into `target`.
-fn construct(out: &mut Out, slots: &[Slot], target: &str, ctor: &Ctor, spread_v: bool) {
+/// Builds the value from the field locals into `target`. In a hot type, a value with every
+/// optional field present is one object literal (one allocation, one hidden class, no
+/// properties added afterwards).
+fn construct(out: &mut Out, slots: &[Slot], target: &str, ctor: &Ctor, hot: bool) {
     let mut parts = Vec::new();
+    let mut all = Vec::new();
     if let Some(kind) = ctor.kind {
         parts.push(format!("kind: {}", lit(kind)));
+        all.push(format!("kind: {}", lit(kind)));
     }
     let mut optional = Vec::new();
     for (i, slot) in slots.iter().enumerate() {
         let Slot::Field(f) = slot else { continue };
+        let part = format!("{}: {}", f.name, field_local(i));
         if is_option(&f.ty) {
             optional.push((i, &f.name));
         } else {
-            let spread = spread_v && Legacy::of(f).spread().is_some();
-            let v = if spread { "v" } else { "" };
-            parts.push(format!("{}: {}{v}", f.name, field_local(i)));
+            parts.push(part.clone());
         }
+        all.push(part);
     }
-    let obj = format!("{{ {} }}", parts.join(", "));
-    let obj = if parts.is_empty() { "{}".into() } else { obj };
+    let literal = |parts: &[String]| {
+        if parts.is_empty() {
+            "{}".to_string()
+        } else {
+            format!("{{ {} }}", parts.join(", "))
+        }
+    };
+    let obj = literal(&parts);
     if optional.is_empty() {
         out.line(format!("{target} = {obj};"));
         return;
     }
-    out.line(format!("const o: {} = {obj};", ctor.ty));
+    if hot {
+        let present: Vec<String> = optional
+            .iter()
+            .map(|(i, _)| format!("{} !== undefined", field_local(*i)))
+            .collect();
+        out.line(format!("let o: {};", ctor.ty));
+        out.line(format!(
+            "if ({}) o = {};",
+            present.join(" && "),
+            literal(&all)
+        ));
+        out.open("else {");
+        out.line(format!("o = {obj};"));
+    } else {
+        out.line(format!("const o: {} = {obj};", ctor.ty));
+    }
     for (i, name) in optional {
         let l = field_local(i);
         out.line(format!("if ({l} !== undefined) o.{name} = {l};"));
+    }
+    if hot {
+        out.close("}");
     }
     out.line(format!("{target} = o;"));
 }
@@ -295,7 +295,8 @@ pub fn compact_body(
             }
         }
     }
-    construct(out, slots, target, ctor, false);
+    let hot = g.hot;
+    construct(out, slots, target, ctor, hot);
     out.mid("} catch (e) {");
     out.line(format!("throw {at}(e, k);"));
     out.close("}");
@@ -329,6 +330,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
         kind: None,
     };
     g.reset();
+    super::inline::begin(g);
     let mut out = Out::at(0);
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
@@ -349,7 +351,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.line("return v;");
     out.close("}");
     out.line("");
-    out.finish()
+    super::inline::scratch(g, out.finish())
 }
 
 /// `X$read` of an enum.
@@ -430,6 +432,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     };
     let mut out = Out::at(0);
     g.reset();
+    super::inline::begin(g);
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
@@ -535,7 +538,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line("return v;");
     out.close("}");
     out.line("");
-    out.finish()
+    super::inline::scratch(g, out.finish())
 }
 
 fn variant_ctor<'a>(ident: &str, name: &'a str) -> Ctor<'a> {

@@ -24,6 +24,9 @@ pub struct Gen<'a> {
     pub(super) hot_items: std::rc::Rc<BTreeSet<String>>,
     /// Whether the item being generated is one of them.
     pub hot: bool,
+    /// Inline int reads of the function being emitted: whether it may have them (it declares
+    /// their scratch locals, `inline::scratch`), whether it has them, and whether one uses `n`.
+    pub inline: (bool, bool, bool),
     /// The items some field of another item names (`validate::nested`): they need an
     /// `X$validate` for the tables that name them; a message no field names has none.
     pub(super) nested: std::rc::Rc<BTreeSet<String>>,
@@ -47,6 +50,7 @@ impl<'a> Gen<'a> {
             counter: 0,
             hot_items,
             hot: false,
+            inline: (false, false, false),
             nested,
         }
     }

@@ -4,28 +4,35 @@
 //! of the input) goes to `readInt(r, ..)`, which reads it or throws the same error as ever. A call
 //! per int costs more than the read itself, and V8 inlines only a couple of `readInt` calls
 //! per function (its inlining budget). The inline code is larger, so only the readers of hot
-//! types get it: the elements of lists, arrays and maps (read many times per message) and
-//! whatever they contain.
+//! types get it: the elements of lists, arrays and maps (read many times per message), the
+//! messages with a size `budget` (small and frequent: the author counts their bytes, so a
+//! reader pays for their calls too), and whatever the elements contain.
 
 use std::collections::BTreeSet;
 
 use tuplet_schema::ir::{ItemKind, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
-use super::common::Out;
 use super::generator::Gen;
 
 /// The fewest elements a list, array or map may hold for its element types to be hot.
 const LONG: u32 = 50;
 
 /// The paths of the hot items: the named element (or map key or value) types of every list,
-/// array and map in the schema, and every named type they reach.
+/// array and map in the schema and every named type they reach, and the messages with a
+/// `budget`.
 pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
     let mut hot = BTreeSet::new();
     let mut todo: Vec<String> = Vec::new();
+    let mut roots = Vec::new();
     for item in schema.items.values() {
+        if matches!(&item.item.kind, ItemKind::Message(m) if m.budget.is_some()) {
+            roots.push(item.path.clone());
+        }
         for_each_type(&item.item.kind, &mut |t| elements(t, false, &mut todo));
     }
+    // A budget message alone: what it reaches is read once per message.
+    hot.extend(roots);
     while let Some(path) = todo.pop() {
         if !hot.insert(path.clone()) {
             continue;
@@ -79,66 +86,94 @@ fn elements(t: &TypeRef, inside: bool, out: &mut Vec<String>) {
     }
 }
 
-/// The markers inlined, and the value ranges they hold in the canonical (smallest) encoding:
-/// marker test, its length in bytes (1 or 3), the value expression over `u` (bytes) and `p`
-/// (its position). The 8-, 32- and 64-bit ones are left to `readInt`: each arm is code in every
-/// hot reader of an int whose range it meets.
-const MARKERS: [(i128, i128, &str, u32, &str); 6] = [
-    (0, 127, "b < 0x80", 1, "b"),
-    (-32, -1, "b > 0xdf", 1, "b - 256"),
-    (256, 65535, "b === 0xcd", 3, "(u[p + 1]! << 8) | u[p + 2]!"),
+/// The markers inlined: the value range each holds in the canonical (smallest) encoding, the
+/// range of any value it can hold, the marker test, its length in bytes, and the value
+/// expression over `u` (bytes) and `p` (its position). The 32-bit ones and `d3` are left to
+/// `readInt`: each arm is code in every hot reader of an int whose range it meets. `cf` (a
+/// u64 timestamp, say) is taken while its value is at most 2^53 - 1 (high word at most
+/// 0x1fffff), read as two 32-bit halves.
+type Marker = ((i128, i128), (i128, i128), &'static str, u32, &'static str);
+const MARKERS: [Marker; 7] = [
+    ((0, 127), (0, 127), "b < 0x80", 1, "b"),
+    ((-32, -1), (-32, -1), "b > 0xdf", 1, "b - 256"),
+    ((256, 65535), (0, 65535), "b === 0xcd", 3, "u[p + 1]! << 8 | u[p + 2]!"),
     (
-        -32768,
-        -129,
+        (-32768, -129),
+        (-32768, 32767),
         "b === 0xd1",
         3,
-        "((u[p + 1]! << 24) >> 16) | u[p + 2]!",
+        "(u[p + 1]! << 24) >> 16 | u[p + 2]!",
     ),
-    (128, 255, "b === 0xcc", 2, "u[p + 1]!"),
-    (-128, -33, "b === 0xd0", 2, "(u[p + 1]! << 24) >> 24"),
+    ((128, 255), (0, 255), "b === 0xcc", 2, "u[p + 1]!"),
+    ((-128, -33), (-128, 127), "b === 0xd0", 2, "(u[p + 1]! << 24) >> 24"),
+    (
+        (1 << 32, (1 << 53) - 1),
+        (0, (1 << 53) - 1),
+        "b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20",
+        9,
+        "(u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)",
+    ),
 ];
 
-/// Emits the read of an int in `min..=max` (safe integers) into a new local, returned.
-pub fn int(g: &mut Gen, out: &mut Out, min: i128, max: i128) -> String {
-    if !g.hot {
-        return format!(
-            "{rd_readInt}(r, {min}, {max})",
-            rd_readInt = g.rt("readInt")
-        );
+/// An expression reading an int in `min..=max` (safe integers): in place in a hot type's
+/// reader (over the scratch locals `scratch` declares), else a `readInt` call. The value is
+/// checked against a bound only where some arm can hold a value beyond it; `x <= max` stays
+/// in any case, false for the `NaN` of no arm.
+pub fn int(g: &mut Gen, min: i128, max: i128) -> String {
+    let read_int = g.rt("readInt");
+    if !g.hot || !g.inline.0 {
+        return format!("{read_int}(r, {min}, {max})");
     }
-    let x = g.fresh("x");
-    let arms: Vec<(&str, u32, &str)> = MARKERS
+    let arms: Vec<&Marker> = MARKERS
         .iter()
-        .filter(|(lo, hi, ..)| *lo <= max && *hi >= min)
-        .map(|&(_, _, test, len, value)| (test, len, value))
+        .filter(|((lo, hi), ..)| *lo <= max && *hi >= min)
         .collect();
-    let multi = arms.iter().any(|a| a.1 > 1);
-    out.line(format!("let {x}: number;"));
-    out.open("{");
-    out.line("const u = r.buf, p = r.pos, b = u[p]!;");
-    if multi {
-        out.line("let n = 1;");
-    }
+    let multi = arms.iter().any(|a| a.3 > 1);
+    g.inline.1 = true;
+    g.inline.2 |= multi;
     let mut chain = String::new();
-    for (test, len, value) in &arms {
+    for (_, _, test, len, value) in &arms {
         if *len == 1 {
             chain.push_str(&format!("{test} ? {value} : "));
         } else {
-            chain.push_str(&format!("{test} ? ((n = {len}), {value}) : "));
+            chain.push_str(&format!("{test} ? (l = {len}, {value}) : "));
         }
     }
-    out.line(format!("{x} = {chain}NaN;"));
-    if multi {
-        out.line(format!(
-            "if ({x} >= {min} && {x} <= {max} && p + n <= u.length) r.pos = p + n;"
-        ));
-    } else {
-        out.line(format!("if ({x} >= {min} && {x} <= {max}) r.pos = p + 1;"));
+    let mut ok = Vec::new();
+    if arms.iter().any(|a| a.1 .0 < min) {
+        ok.push(format!("x >= {min}"));
     }
-    out.line(format!(
-        "else {x} = {rd_readInt}(r, {min}, {max});",
-        rd_readInt = g.rt("readInt")
-    ));
-    out.close("}");
-    x
+    ok.push(format!("x <= {max}"));
+    let (n, len_ok) = if multi {
+        ("l = 1, ", " && p + l <= u.length")
+    } else {
+        ("", "")
+    };
+    let step = if multi { "l" } else { "1" };
+    format!(
+        "(p = r.pos, b = u[p]!, {n}x = {chain}NaN, {}{len_ok} ? (r.pos = p + {step}, x) : {read_int}(r, {min}, {max}))",
+        ok.join(" && ")
+    )
+}
+
+/// Starts emitting a reader function: inline int reads allowed in it (when its item is hot).
+pub fn begin(g: &mut Gen) {
+    g.inline = (true, false, false);
+}
+
+/// Ends a reader function `text` (`export function ... {` first): declares the scratch
+/// locals of its inline int reads after that line (the bytes, the position, the marker, the
+/// value and its length), if it has any.
+pub fn scratch(g: &mut Gen, text: String) -> String {
+    let (_, used, n) = std::mem::take(&mut g.inline);
+    if !used {
+        return text;
+    }
+    let n = if n { ", l: number" } else { "" };
+    let at = text.find('\n').map_or(text.len(), |i| i + 1);
+    format!(
+        "{}  const u = r.buf;\n  let p: number, b: number, x: number{n};\n{}",
+        &text[..at],
+        &text[at..]
+    )
 }

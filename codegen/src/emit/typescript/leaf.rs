@@ -87,7 +87,7 @@ pub fn checked(g: &mut Gen, leaf: Leaf, v: &str) -> String {
 }
 
 /// An expression reading one value from the reader `r` in `form`.
-pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
+pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
     match leaf {
         Leaf::Bool => format!("{}(r)", g.rt("readBool")),
         Leaf::Int(i) => {
@@ -100,7 +100,7 @@ pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
                     int_lit(max, true)
                 )
             } else if form == Form::Compact {
-                super::inline::int(g, out, min, max)
+                super::inline::int(g, min, max)
             } else {
                 format!(
                     "{rd_readInt}(r, {min}, {max})",
@@ -119,7 +119,7 @@ pub fn read(g: &mut Gen, out: &mut Out, leaf: Leaf, form: Form) -> String {
             }
             match (ft.quantized(), form) {
                 (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    let q = super::inline::int(g, out, qmin.into(), qmax.into());
+                    let q = super::inline::int(g, qmin.into(), qmax.into());
                     format!("{deq}({q}, {})", num(scale))
                 }
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
@@ -188,7 +188,7 @@ pub fn read_key(g: &mut Gen, leaf: Leaf, form: Form) -> String {
         Leaf::Bool | Leaf::Float(_) | Leaf::String(_) | Leaf::Bytes(_) => {
             // One expression (a key is read inside one): no inline statements.
             let hot = std::mem::replace(&mut g.hot, false);
-            let e = read(g, &mut Out::at(0), leaf, form);
+            let e = read(g, leaf, form);
             g.hot = hot;
             e
         }

@@ -17,6 +17,8 @@ export interface KickballBall {
 }
 
 export function KickballBall$read(r: Reader): KickballBall {
+  const u = r.buf;
+  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: KickballBall;
   if (s >= 0) {
@@ -24,7 +26,7 @@ export function KickballBall$read(r: Reader): KickballBall {
     try {
       k = "tick";
       if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
+      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
       k = "pos";
       if (s <= 1) throw absent(k);
       const n1 = readArrayLen(r);
@@ -32,7 +34,7 @@ export function KickballBall$read(r: Reader): KickballBall {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32(readInt(r, -60000, 60000), 1000), (i3 = 1, dequantizeF32(readInt(r, -60000, 60000), 1000)), (i3 = 2, dequantizeF32(readInt(r, -60000, 60000), 1000))];
+        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -45,7 +47,7 @@ export function KickballBall$read(r: Reader): KickballBall {
       let i6 = 0;
       let a5: number[];
       try {
-        a5 = [dequantizeF32(readInt(r, -640, 640), 16), (i6 = 1, dequantizeF32(readInt(r, -640, 640), 16)), (i6 = 2, dequantizeF32(readInt(r, -640, 640), 16))];
+        a5 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16), (i6 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16)), (i6 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16))];
       } catch (e) {
         throw atIndex(e, i6);
       }
@@ -54,10 +56,14 @@ export function KickballBall$read(r: Reader): KickballBall {
       let f3: number | undefined;
       if (s > 3) {
         k = "touched_by";
-        f3 = (tryNil(r) ? undefined : readInt(r, 0, 255));
+        f3 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255)));
       }
-      const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
-      if (f3 !== undefined) o.touched_by = f3;
+      let o: KickballBall;
+      if (f3 !== undefined) o = { tick: f0, pos: f1, vel: f2, touched_by: f3 };
+      else {
+        o = { tick: f0, pos: f1, vel: f2 };
+        if (f3 !== undefined) o.touched_by = f3;
+      }
       v = o;
     } catch (e) {
       throw at(e, k);

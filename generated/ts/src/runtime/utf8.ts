@@ -102,25 +102,34 @@ const cache: string[] = /*@__PURE__*/ new Array<string>(CACHE_SIZE).fill("");
 export function decodeUtf8(buf: Uint8Array, at: number, len: number): string {
   const end = at + len;
   if (len <= 16) {
-    let any = 0;
+    // Short ASCII strings repeat (names, ids, labels): the cache slot is picked by a hash of
+    // the bytes, and a cached string equal to them (so ASCII) is the answer at no allocation.
     let h = len;
-    for (let i = at; i < end; i++) {
-      const c = buf[i]!;
-      any |= c;
-      h = (h * 31 + c) | 0;
+    for (let i = at; i < end; i++) h = (Math.imul(h, 31) + buf[i]!) | 0;
+    const slot = h & (CACHE_SIZE - 1);
+    const hit = cache[slot]!;
+    if (hit.length === len) {
+      let i = 0;
+      while (i < len && hit.charCodeAt(i) === buf[at + i]) i++;
+      if (i === len) return hit;
     }
-    if (any < 0x80) {
-      // Short ASCII strings repeat (names, ids, labels): a hit costs no allocation.
-      const slot = h & (CACHE_SIZE - 1);
-      const hit = cache[slot]!;
-      if (hit.length === len) {
-        let i = 0;
-        while (i < len && hit.charCodeAt(i) === buf[at + i]) i++;
-        if (i === len) return hit;
-      }
-      return (cache[slot] = shortAscii(buf, at, len));
-    }
-  } else if (len <= 64) {
+    return shortMiss(buf, at, len, slot);
+  }
+  return decodeLong(buf, at, len);
+}
+
+/** `decodeUtf8` of 1 to 16 bytes not in the cache at `slot`: cached when ASCII. */
+function shortMiss(buf: Uint8Array, at: number, len: number, slot: number): string {
+  let any = 0;
+  for (let i = at; i < at + len; i++) any |= buf[i]!;
+  if (any < 0x80) return (cache[slot] = shortAscii(buf, at, len));
+  return decodeLong(buf, at, len);
+}
+
+/** `decodeUtf8` past the short ASCII cache. */
+function decodeLong(buf: Uint8Array, at: number, len: number): string {
+  const end = at + len;
+  if (len > 16 && len <= 64) {
     let s = "";
     let i = at;
     for (; i < end; i++) {
