@@ -45,7 +45,7 @@ pub mod __private_0_1 {
     pub use crate::delta::{add_int, add_q, mask_count, no_baseline, Delta, Entity};
     pub use crate::dispatch::*;
     pub use crate::error::{Code, Error, Issue, Seg};
-    pub use crate::named::{read_named, NamedShape, NamedTarget};
+    pub use crate::named::{read_named, NamedRead, NamedShape, NamedTarget};
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};
     pub use crate::support::*;

@@ -30,8 +30,22 @@ pub struct NamedShape {
     pub targets: &'static [NamedTarget],
 }
 
+/// Reads one target's value (`read(r, target)`): the derive's closure per record, passed as
+/// `&mut dyn NamedRead` rather than `&mut dyn FnMut` so that its vtable holds only this
+/// method (a `dyn FnMut`'s also holds `call_once` and its shim, two functions per record).
+pub trait NamedRead<'a> {
+    /// Reads the value of `target` into its local.
+    fn read(&mut self, r: &mut Reader<'a>, target: usize) -> Result<(), Error>;
+}
+
+impl<'a, F: FnMut(&mut Reader<'a>, usize) -> Result<(), Error>> NamedRead<'a> for F {
+    fn read(&mut self, r: &mut Reader<'a>, target: usize) -> Result<(), Error> {
+        self(r, target)
+    }
+}
+
 /// Reads the `n` entries of a record's named map (header already read): each key's value is
-/// read by `read(r, target)`, its errors gaining the field's path step (and the element's);
+/// read by `read.read(r, target)`, its errors gaining the field's path step (and the element's);
 /// unknown keys are skipped; a key whose field (or element) was already given is
 /// `duplicate_key` (an alias and its canonical name included). `seen` holds one flag per
 /// target, all false (the caller's stack array: a decode allocates only what it returns).
@@ -40,7 +54,7 @@ pub fn read_named<'a>(
     n: u32,
     shape: &NamedShape,
     seen: &mut [bool],
-    read: &mut dyn FnMut(&mut Reader<'a>, usize) -> Result<(), Error>,
+    read: &mut dyn NamedRead<'a>,
 ) -> Result<(), Error> {
     for _ in 0..n {
         let key = r.read_str(0, u32::MAX)?;
@@ -59,7 +73,7 @@ pub fn read_named<'a>(
             return Err(duplicate(key).in_field(d.field));
         }
         seen[t] = true;
-        if let Err(e) = read(r, t) {
+        if let Err(e) = read.read(r, t) {
             return Err(match d.elem {
                 None => e.in_field(d.field),
                 Some(i) => e.in_index(usize::from(i)).in_field(d.field),

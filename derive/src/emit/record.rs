@@ -283,7 +283,7 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
             targets: &[#(#targets),*],
         };
         #(#decls)*
-        #rt::read_named(r, #n, &SHAPE, &mut [false; #count], &mut |r, t| {
+        #rt::read_named(r, #n, &SHAPE, &mut [false; #count], &mut |r: &mut #rt::Reader<'_>, t: usize| -> Result<(), #rt::Error> {
             match t {
                 #(#reads)*
                 _ => {}
