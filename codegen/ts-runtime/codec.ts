@@ -10,6 +10,7 @@ import { Reader } from "./reader.js";
 import { Writer } from "./writer.js";
 import { ValueWriter } from "./wire_value.js";
 import { errorAt, packWire, type PathIssue } from "./values.js";
+import { vRecord, type TFields } from "./table.js";
 
 /** The Standard Schema interface (standardschema.dev, v1), declared here: no dependency. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -145,16 +146,17 @@ function readWire<T>(read: TypeFns<T>["read"], v: unknown): T {
 }
 
 /**
- * Builds a message's codec from its generated functions (`X$read`, `X$write`, `X$validate`);
- * the name and id are inferred as literal types.
+ * Builds a message's codec from its generated functions (`X$read`, `X$write`) and its table
+ * (`X$t`, which `validate` walks); the name and id are inferred as literal types.
  */
 export function codec<T, N extends string, I extends number>(
   name: N,
   id: I,
   read: TypeFns<T>["read"],
   write: TypeFns<T>["write"],
-  validate: TypeFns<T>["validate"],
+  fields: TFields,
 ): MessageCodec<T, N, I> {
+  const validate = (v: T, p: Seg[], i: Issue[]): void => vRecord(v, fields, p, i);
   const writeTo = (w: Writer, value: T, opts?: EncodeOptions): void => {
     try {
       write(w, value, opts?.shape === "named");

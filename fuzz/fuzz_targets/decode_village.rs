@@ -12,15 +12,22 @@ fn check<D: Dispatch + PartialEq + std::fmt::Debug>(data: &[u8], by_name: Option
         Some(i) => D::from_payload(D::MESSAGES[i % D::MESSAGES.len()].0, data),
     };
     let Ok(value) = decoded else { return };
-    assert!(value.validate().is_empty(), "decoded an invalid value: {value:?}");
+    assert!(
+        value.validate().is_empty(),
+        "decoded an invalid value: {value:?}"
+    );
     for encoding in [Encoding::Compact, Encoding::Named] {
-        let bytes = value.to_envelope(encoding).expect("a decoded value encodes");
+        let bytes = value
+            .to_envelope(encoding)
+            .expect("a decoded value encodes");
         assert_eq!(D::from_envelope(&bytes).expect("re-decodes"), value);
     }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
     let by_name = (selector & 2 != 0).then_some((selector >> 2) as usize);
     if selector & 1 == 0 {
         check::<ClientMessage>(rest, by_name);

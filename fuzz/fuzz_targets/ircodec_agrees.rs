@@ -19,7 +19,9 @@ fn schema() -> &'static ResolvedSchema {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
     let (messages, dir) = if selector & 1 == 0 {
         (ClientMessage::MESSAGES, tuplet_schema::ir::Dir::C2s)
     } else {

@@ -104,12 +104,19 @@ fn compact_len(out: &mut Out, slots: &[Slot], obj: &str, declare_fixed: bool) {
 /// Statements writing a record's compact array: `extra` leading elements written by
 /// `prefix` (an enum tag).
 fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u32, prefix: &str) {
-    compact_len(out, slots, obj, true);
-    if extra > 0 {
-        out.line(format!("w.arrayLen(len + {extra});"));
-        out.line(prefix);
+    if required(slots) == slots.len() {
+        // Every slot is written: the length is a constant.
+        out.line(format!("w.arrayLen({});", slots.len() + extra as usize));
     } else {
-        out.line("w.arrayLen(len);");
+        compact_len(out, slots, obj, true);
+        if extra > 0 {
+            out.line(format!("w.arrayLen(len + {extra});"));
+        } else {
+            out.line("w.arrayLen(len);");
+        }
+    }
+    if extra > 0 {
+        out.line(prefix);
     }
     let req = required(slots);
     for (i, slot) in slots.iter().enumerate() {
@@ -131,12 +138,12 @@ fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u
 /// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
-    let obj = g.rt("vObject");
     let mut out = Out::at(0);
     g.reset();
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
+    let obj = g.rt("vObject");
     out.line(format!("{obj}(v);"));
     let named = g.rt("writeNamed");
     out.line(format!(

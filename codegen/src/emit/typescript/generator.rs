@@ -24,6 +24,9 @@ pub struct Gen<'a> {
     pub(super) hot_items: std::rc::Rc<BTreeSet<String>>,
     /// Whether the item being generated is one of them.
     pub hot: bool,
+    /// The items some field of another item names (`validate::nested`): they need an
+    /// `X$validate` for the tables that name them; a message no field names has none.
+    pub(super) nested: std::rc::Rc<BTreeSet<String>>,
 }
 
 impl<'a> Gen<'a> {
@@ -33,6 +36,7 @@ impl<'a> Gen<'a> {
         names: &'a Names,
         module: &'a str,
         hot_items: std::rc::Rc<BTreeSet<String>>,
+        nested: std::rc::Rc<BTreeSet<String>>,
     ) -> Gen<'a> {
         Gen {
             schema,
@@ -43,6 +47,7 @@ impl<'a> Gen<'a> {
             counter: 0,
             hot_items,
             hot: false,
+            nested,
         }
     }
 

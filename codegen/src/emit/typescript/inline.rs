@@ -38,7 +38,7 @@ pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
 }
 
 /// Calls `f` on the type of every field of an item.
-fn for_each_type(kind: &ItemKind, f: &mut dyn FnMut(&TypeRef)) {
+pub(super) fn for_each_type(kind: &ItemKind, f: &mut dyn FnMut(&TypeRef)) {
     let mut slots = |slots: &[Slot]| {
         for slot in slots {
             if let Slot::Field(x) = slot {

@@ -1,6 +1,6 @@
 //! The TypeScript package (README.md, "TypeScript package"): one module per schema file
-//! with, per type, an interface and straight-line functions (`X$read`, `X$write`,
-//! `X$validate`; `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs
+//! with, per type, an interface and straight-line functions (`X$read`, `X$write`, and
+//! `X$validate` unless X is a message no field names: its codec walks the table `X$t`; `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs
 //! `X$write` on a writer that builds JS data), per message a codec constant, per direction a discriminated
 //! union and a direction object for the dispatcher, and the embedded runtime.
 //!
@@ -60,8 +60,9 @@ impl Emitter for TypeScript {
         }
         let names = Names::new(schema, &package::runtime_exports());
         let hot = std::rc::Rc::new(inline::hot_items(schema));
+        let nested = std::rc::Rc::new(validate::nested(schema));
         for (module, items) in &modules {
-            let mut g = Gen::new(schema, &names, module, hot.clone());
+            let mut g = Gen::new(schema, &names, module, hot.clone(), nested.clone());
             let mut body = String::new();
             for item in items {
                 body.push_str(&g.item(item));
@@ -86,7 +87,8 @@ impl Emitter for TypeScript {
 
 /// What a schema module's functions are, said once per module instead of per function.
 const FUNCTIONS: &str = "\
-// Per type X: X$read, X$write, X$validate; named shape and validate walk X$t (runtime/table.ts).
+// Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
+// no other type names, X$validate.
 ";
 
 // Here rather than in `generator`: it calls the per-concern modules, which all use `Gen`.
@@ -102,11 +104,13 @@ impl Gen<'_> {
                 out.push_str(&decode::record_fns(self, ident, &m.record.slots));
                 out.push_str(&encode::record_fns(self, ident, &m.record.slots));
                 out.push_str(&table::record(self, ident, &m.record.slots));
-                out.push_str(&validate::record_fn(self, ident));
+                if self.nested.contains(&item.path) {
+                    out.push_str(&validate::record_fn(self, ident));
+                }
                 let codec = self.rt("codec");
                 // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
                 out.push_str(&format!(
-                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$validate);\n\n",
+                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$t);\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));

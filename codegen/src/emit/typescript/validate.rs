@@ -4,11 +4,39 @@
 //! Validation is a cold path: a record or data enum is walked by the runtime (`vRecord`,
 //! `vEnum`) along its table (`table.rs`), a unit enum or flag set checked by `X$num`/`X$bits`.
 
-use tuplet_schema::ir::{Enum, Flags};
+use std::collections::BTreeSet;
+
+use tuplet_schema::ir::{Enum, Flags, TypeRef};
+use tuplet_schema::ResolvedSchema;
 
 use super::common::Out;
 use super::generator::Gen;
 use super::table::record_table;
+
+/// The paths of the items a field of some item names (inside options, lists, arrays and maps
+/// too): their tables' `kType` descriptors name `X$validate`.
+pub fn nested(schema: &ResolvedSchema) -> BTreeSet<String> {
+    fn named(t: &TypeRef, out: &mut BTreeSet<String>) {
+        match t {
+            TypeRef::Named { path } => {
+                out.insert(path.clone());
+            }
+            TypeRef::Option { inner }
+            | TypeRef::Vec { inner, .. }
+            | TypeRef::Array { inner, .. } => named(inner, out),
+            TypeRef::Map { key, value, .. } => {
+                named(key, out);
+                named(value, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    for item in schema.items.values() {
+        super::inline::for_each_type(&item.item.kind, &mut |t| named(t, &mut out));
+    }
+    out
+}
 
 fn head(g: &mut Gen, ident: &str) -> Out {
     let seg = g.rt_type("Seg");
