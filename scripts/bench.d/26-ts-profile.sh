@@ -55,7 +55,12 @@ package, 25 KiB for `c2s` + dispatcher, 4 KiB for one codec with the runtime, 1 
   29.4 KiB; every `X$read` emptied, 71.2 → 45.0 and 33.8 → 22.9 KiB. The targets need
   one of the two compact paths table-driven for the types not on a hot path (the named
   shape already is), with a rule for which types are hot (today: the elements of long
-  lists and what they reach, which leaves player:move out).
+  lists and what they reach, which leaves player:move out). Tried and not kept: the compact
+  write of every record that is not hot walked along `X$t` (`writeCompact`, the kinds' write
+  step taking the shape): whole package 71.2 → 64.7 KiB, `c2s` 33.8 → 31.6 KiB, vectors
+  unchanged, but encode against msgpackr packing the plain object fell from 3.3x to 1.7x on
+  player:move, 3.7x to 2.3x on birds and 2.8x to 2.0x on world:snapshot (one run each,
+  loaded machine): the message records themselves are the ones walked.
 - Speed. `readInt` inlines the common markers and leaves the rest and every error to
   `readIntAny` (about 10-15% on every fixture). V8 inlines at most 920 bytes of bytecode per
   optimized function and `readInt` is 359, so a reader of ten ints called eight of them out of
