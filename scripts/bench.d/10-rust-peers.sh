@@ -22,8 +22,8 @@ codecs in \`tests/benches/peers/hand.rs\`). The same values in every row: tuplet
 and checks every range, length and count as it reads and writes; the serde peers carry raw
 f32 and check nothing; "hand-written, no checks" is the fastest msgpack code we could write
 by hand for these structs with the same quantization (safe Rust: output sized once per
-message and written at a slice cursor, one fixed-size write per value, rounding without libm), and "hand-written, ranges checked" adds every
-range, length and count check: the practical limit of a validating codec. Speed columns are
+message and written at a slice cursor, one fixed-size write per value, rounding without
+libm), and "hand-written, ranges checked" adds every range, length and count check: the practical limit of a validating codec. Speed columns are
 rmp-serde tuple's median time divided by the row's (above 1 is faster than rmp-serde).
 MD
 echo "$first" | sed -n '/^### player:move/,$p' | sed '/^### Targets on this run/,$d'
@@ -152,6 +152,7 @@ width, options are present or not, labels differ in length.
   into the `Vec`'s spare capacity instead of a zero-filled slice (the `memset` of
   `MAX_SIZE` bytes is under 1% of birds and snapshot; on the move it is four vector
   stores); it needs `unsafe` (a writer handle that can only be made after reserving
-  `MAX_SIZE`) and a trait signature change. The measurement was checked: every encode row clears the same
-  pre-reserved 16 KiB `Vec` before each call and is timed in the same alternating loop.
+  `MAX_SIZE`) and a trait signature change. The measurement was checked: every encode
+  row clears the same pre-reserved 16 KiB `Vec` before each call and is timed in the same
+  alternating loop.
 MD
