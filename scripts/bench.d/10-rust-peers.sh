@@ -23,8 +23,9 @@ and checks every range, length and count as it reads and writes; the serde peers
 f32 and check nothing; "hand-written, no checks" is the fastest msgpack code we could write
 by hand for these structs with the same quantization (safe Rust: output sized once per
 message and written at a slice cursor, one fixed-size write per value, rounding without
-libm), and "hand-written, ranges checked" adds every range, length and count check: the practical limit of a validating codec. Speed columns are
-rmp-serde tuple's median time divided by the row's (above 1 is faster than rmp-serde).
+libm), and "hand-written, ranges checked" adds every range, length and count check: the
+practical limit of a validating codec. Speed columns are rmp-serde tuple's median time
+divided by the row's (above 1 is faster than rmp-serde).
 MD
 echo "$first" | sed -n '/^### player:move/,$p' | sed '/^### Targets on this run/,$d'
 echo
