@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readList, readNamed, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -15,55 +15,11 @@ export interface BankAccount {
 }
 
 export function BankAccount$read(r: Reader): BankAccount {
-  const s = r.readShape();
-  let v: BankAccount;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "savings";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantize(r.readInt(-1125899906842624, 1125899906842624), 100);
-      k = "rate";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 100), 1000);
-      k = "vault";
-      if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      r.leave();
-      const f2 = a2 as [number, number];
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { savings: f0, rate: f1, vault: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankAccount$t) as BankAccount;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, BankAccount$t) as BankAccount;
 }
 
 export function BankAccount$write(w: Writer, v: BankAccount, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankAccount$t);
-  w.arrayLen(3);
-  writeQuant(w, v.savings, 100, -1125899906842624, 1125899906842624, false, named);
-  writeQuant(w, v.rate, 1000, 0, 100, true, named);
-  const a1 = vFixed(v.vault, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 255));
-  }
+  writeRecord(w, v, BankAccount$t, named);
 }
 
 const BankAccount$t: TFields = [
@@ -83,63 +39,11 @@ export interface BankLedger {
 }
 
 export function BankLedger$read(r: Reader): BankLedger {
-  const s = r.readShape();
-  let v: BankLedger;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "entries";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 50);
-      const a2: LedgerEntry[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(LedgerEntry$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      r.leave();
-      const f0 = a2;
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "next";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
-      }
-      k = undefined;
-      r.skipValues(s - 2);
-      const o: BankLedger = { entries: f0 };
-      if (f1 !== undefined) o.next = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankLedger$t) as BankLedger;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, BankLedger$t) as BankLedger;
 }
 
 export function BankLedger$write(w: Writer, v: BankLedger, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankLedger$t);
-  let len = 1;
-  if (v.next !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vList(v.entries, 0, 50);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    LedgerEntry$write(w, x2, named);
-  }
-  if (len > 1) {
-    if (v.next === undefined) w.nil();
-    else {
-      w.bigInt(vBigInt(v.next, -9223372036854775808n, 9223372036854775807n));
-    }
-  }
+  writeRecord(w, v, BankLedger$t, named);
 }
 
 const BankLedger$t: TFields = [
@@ -156,44 +60,11 @@ export interface BankLedgerOpen {
 }
 
 export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
-  const s = r.readShape();
-  let v: BankLedgerOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: bigint | undefined;
-      if (s > 0) {
-        k = "before";
-        f0 = (r.tryNil() ? undefined : r.readBigInt(-9223372036854775808n, 9223372036854775807n));
-      }
-      k = undefined;
-      r.skipValues(s - 1);
-      const o: BankLedgerOpen = {};
-      if (f0 !== undefined) o.before = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankLedgerOpen$t) as BankLedgerOpen;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, BankLedgerOpen$t) as BankLedgerOpen;
 }
 
 export function BankLedgerOpen$write(w: Writer, v: BankLedgerOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankLedgerOpen$t);
-  let len = 0;
-  if (v.before !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.before === undefined) w.nil();
-    else {
-      w.bigInt(vBigInt(v.before, -9223372036854775808n, 9223372036854775807n));
-    }
-  }
+  writeRecord(w, v, BankLedgerOpen$t, named);
 }
 
 const BankLedgerOpen$t: TFields = [
@@ -211,37 +82,11 @@ export interface BankTransfer {
 }
 
 export function BankTransfer$read(r: Reader): BankTransfer {
-  const s = r.readShape();
-  let v: BankTransfer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "amount";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(-1000000, 1000000);
-      k = "nonce";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readBigInt(0n, 18446744073709551615n);
-      k = undefined;
-      r.skipValues(s - 2);
-      v = { amount: f0, nonce: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankTransfer$t) as BankTransfer;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, BankTransfer$t) as BankTransfer;
 }
 
 export function BankTransfer$write(w: Writer, v: BankTransfer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankTransfer$t);
-  w.arrayLen(2);
-  w.int(vInt(v.amount, -1000000, 1000000));
-  w.bigInt(vBigInt(v.nonce, 0n, 18446744073709551615n));
+  writeRecord(w, v, BankTransfer$t, named);
 }
 
 const BankTransfer$t: TFields = [
@@ -262,41 +107,11 @@ export interface BankVault {
 }
 
 export function BankVault$read(r: Reader): BankVault {
-  const s = r.readShape();
-  let v: BankVault;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bag";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 47);
-      k = "vault";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
-      k = "store";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readBool();
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { bag: f0, vault: f1, store: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankVault$t) as BankVault;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, BankVault$t) as BankVault;
 }
 
 export function BankVault$write(w: Writer, v: BankVault, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankVault$t);
-  w.arrayLen(3);
-  w.int(vInt(v.bag, 0, 47));
-  w.int(vInt(v.vault, 0, 255));
-  w.bool(vBool(v.store));
+  writeRecord(w, v, BankVault$t, named);
 }
 
 const BankVault$t: TFields = [

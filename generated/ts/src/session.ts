@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, mapEntries, missing, notOneKey, readNamed, readRecord, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -378,37 +378,11 @@ export interface SessionFailed {
 }
 
 export function SessionFailed$read(r: Reader): SessionFailed {
-  const s = r.readShape();
-  let v: SessionFailed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "error";
-      if (s <= 0) throw absent(k);
-      const f0 = SessionError$read(r);
-      k = "fatal";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
-      k = undefined;
-      r.skipValues(s - 2);
-      v = { error: f0, fatal: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionFailed$t) as SessionFailed;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionFailed$t) as SessionFailed;
 }
 
 export function SessionFailed$write(w: Writer, v: SessionFailed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionFailed$t);
-  w.arrayLen(2);
-  SessionError$write(w, v.error, named);
-  w.bool(vBool(v.fatal));
+  writeRecord(w, v, SessionFailed$t, named);
 }
 
 const SessionFailed$t: TFields = [
@@ -433,66 +407,11 @@ export interface SessionHello {
 }
 
 export function SessionHello$read(r: Reader): SessionHello {
-  const s = r.readShape();
-  let v: SessionHello;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "protocol";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 65535);
-      k = "build";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "token";
-        f2 = (r.tryNil() ? undefined : r.readStr(16, 2048));
-      }
-      k = "locale";
-      if (s <= 3) throw absent(k);
-      const f3 = r.readStr(2, 12);
-      let f4: string | undefined;
-      if (s > 4) {
-        k = "resume";
-        f4 = (r.tryNil() ? undefined : r.readStr(9, 9));
-      }
-      k = undefined;
-      r.skipValues(s - 5);
-      const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
-      if (f2 !== undefined) o.token = f2;
-      if (f4 !== undefined) o.resume = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionHello$t) as SessionHello;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionHello$t) as SessionHello;
 }
 
 export function SessionHello$write(w: Writer, v: SessionHello, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionHello$t);
-  let len = 4;
-  if (v.resume !== undefined) len = 5;
-  w.arrayLen(len);
-  w.int(vInt(v.protocol, 0, 65535));
-  w.str(vStr(v.build, 1, 32));
-  if (v.token === undefined) w.nil();
-  else {
-    w.str(vStr(v.token, 16, 2048));
-  }
-  w.str(vStr(v.locale, 2, 12));
-  if (len > 4) {
-    if (v.resume === undefined) w.nil();
-    else {
-      w.str(vStr(v.resume, 9, 9));
-    }
-  }
+  writeRecord(w, v, SessionHello$t, named);
 }
 
 const SessionHello$t: TFields = [
@@ -514,37 +433,11 @@ export interface SessionKicked {
 }
 
 export function SessionKicked$read(r: Reader): SessionKicked {
-  const s = r.readShape();
-  let v: SessionKicked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "reason";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 48);
-      k = "permanent";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readBool();
-      k = undefined;
-      r.skipValues(s - 2);
-      v = { reason: f0, permanent: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionKicked$t) as SessionKicked;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionKicked$t) as SessionKicked;
 }
 
 export function SessionKicked$write(w: Writer, v: SessionKicked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionKicked$t);
-  w.arrayLen(2);
-  w.str(vStr(v.reason, 1, 48));
-  w.bool(vBool(v.permanent));
+  writeRecord(w, v, SessionKicked$t, named);
 }
 
 const SessionKicked$t: TFields = [
@@ -564,33 +457,11 @@ export interface SessionLeave {
 }
 
 export function SessionLeave$read(r: Reader): SessionLeave {
-  const s = r.readShape();
-  let v: SessionLeave;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "navigating";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readBool();
-      k = undefined;
-      r.skipValues(s - 1);
-      v = { navigating: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionLeave$t) as SessionLeave;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionLeave$t) as SessionLeave;
 }
 
 export function SessionLeave$write(w: Writer, v: SessionLeave, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionLeave$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.navigating));
+  writeRecord(w, v, SessionLeave$t, named);
 }
 
 const SessionLeave$t: TFields = [
@@ -610,41 +481,11 @@ export interface SessionResumed {
 }
 
 export function SessionResumed$read(r: Reader): SessionResumed {
-  const s = r.readShape();
-  let v: SessionResumed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "gap_ms";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
-      k = "dropped";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 65535);
-      k = "grace_ms";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 4294967295);
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionResumed$t) as SessionResumed;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionResumed$t) as SessionResumed;
 }
 
 export function SessionResumed$write(w: Writer, v: SessionResumed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionResumed$t);
-  w.arrayLen(3);
-  w.int(vInt(v.gap_ms, 0, 4294967295));
-  w.int(vInt(v.dropped, 0, 65535));
-  w.int(vInt(v.grace_ms, 0, 4294967295));
+  writeRecord(w, v, SessionResumed$t, named);
 }
 
 const SessionResumed$t: TFields = [
@@ -662,33 +503,11 @@ export interface SessionToken {
 }
 
 export function SessionToken$read(r: Reader): SessionToken {
-  const s = r.readShape();
-  let v: SessionToken;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "token";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(16, 2048);
-      k = undefined;
-      r.skipValues(s - 1);
-      v = { token: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionToken$t) as SessionToken;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionToken$t) as SessionToken;
 }
 
 export function SessionToken$write(w: Writer, v: SessionToken, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionToken$t);
-  w.arrayLen(1);
-  w.str(vStr(v.token, 16, 2048));
+  writeRecord(w, v, SessionToken$t, named);
 }
 
 const SessionToken$t: TFields = [
@@ -714,70 +533,11 @@ export interface SessionWelcome {
 }
 
 export function SessionWelcome$read(r: Reader): SessionWelcome {
-  const s = r.readShape();
-  let v: SessionWelcome;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "account";
-        f1 = (r.tryNil() ? undefined : r.readBigInt(0n, 18446744073709551615n));
-      }
-      k = "server_time";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readInt(0, 9007199254740991);
-      k = "occupancy";
-      if (s <= 3) throw absent(k);
-      const f3 = r.readInt(1, 40);
-      k = "resumed";
-      if (s <= 4) throw absent(k);
-      const f4 = r.readBool();
-      let f5: string | undefined;
-      if (s > 5) {
-        k = "motd";
-        f5 = (r.tryNil() ? undefined : r.readStr(0, 200));
-      }
-      k = undefined;
-      r.skipValues(s - 6);
-      const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
-      if (f1 !== undefined) o.account = f1;
-      if (f5 !== undefined) o.motd = f5;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionWelcome$t) as SessionWelcome;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, SessionWelcome$t) as SessionWelcome;
 }
 
 export function SessionWelcome$write(w: Writer, v: SessionWelcome, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionWelcome$t);
-  let len = 5;
-  if (v.motd !== undefined) len = 6;
-  w.arrayLen(len);
-  w.str(vStr(v.s, 9, 9));
-  if (v.account === undefined) w.nil();
-  else {
-    w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  }
-  w.int(vInt(v.server_time, 0, 9007199254740991));
-  w.int(vInt(v.occupancy, 1, 40));
-  w.bool(vBool(v.resumed));
-  if (len > 5) {
-    if (v.motd === undefined) w.nil();
-    else {
-      w.str(vStr(v.motd, 0, 200));
-    }
-  }
+  writeRecord(w, v, SessionWelcome$t, named);
 }
 
 const SessionWelcome$t: TFields = [

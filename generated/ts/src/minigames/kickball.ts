@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, mapEntries, readNamed, vFixed, vInt, vObject, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { codec, kFixed, kInt, kOpt, kQuant, readRecord, writeRecord } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -17,84 +17,11 @@ export interface KickballBall {
 }
 
 export function KickballBall$read(r: Reader): KickballBall {
-  const s = r.readShape();
-  let v: KickballBall;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "tick";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 4294967295);
-      k = "pos";
-      if (s <= 1) throw absent(k);
-      const n1 = r.readArrayLen();
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(r.readInt(-60000, 60000), 1000), (i3 = 1, dequantizeF32(r.readInt(-60000, 60000), 1000)), (i3 = 2, dequantizeF32(r.readInt(-60000, 60000), 1000))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      r.leave();
-      const f1 = a2 as [number, number, number];
-      k = "vel";
-      if (s <= 2) throw absent(k);
-      const n4 = r.readArrayLen();
-      if (n4 !== 3) throw wrongLength(n4, 3);
-      let i6 = 0;
-      let a5: number[];
-      try {
-        a5 = [dequantizeF32(r.readInt(-640, 640), 16), (i6 = 1, dequantizeF32(r.readInt(-640, 640), 16)), (i6 = 2, dequantizeF32(r.readInt(-640, 640), 16))];
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      r.leave();
-      const f2 = a5 as [number, number, number];
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "touched_by";
-        f3 = (r.tryNil() ? undefined : r.readInt(0, 255));
-      }
-      k = undefined;
-      r.skipValues(s - 4);
-      const o: KickballBall = { tick: f0, pos: f1, vel: f2 };
-      if (f3 !== undefined) o.touched_by = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballBall$t) as KickballBall;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, KickballBall$t) as KickballBall;
 }
 
 export function KickballBall$write(w: Writer, v: KickballBall, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballBall$t);
-  let len = 3;
-  if (v.touched_by !== undefined) len = 4;
-  w.arrayLen(len);
-  w.int(vInt(v.tick, 0, 4294967295));
-  const a1 = vFixed(v.pos, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 1000, -60000, 60000, true, named);
-  }
-  const a3 = vFixed(v.vel, 3);
-  w.arrayLen(3);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 16, -640, 640, true, named);
-  }
-  if (len > 3) {
-    if (v.touched_by === undefined) w.nil();
-    else {
-      w.int(vInt(v.touched_by, 0, 255));
-    }
-  }
+  writeRecord(w, v, KickballBall$t, named);
 }
 
 const KickballBall$t: TFields = [
@@ -119,59 +46,11 @@ export interface KickballGoal {
 }
 
 export function KickballGoal$read(r: Reader): KickballGoal {
-  const s = r.readShape();
-  let v: KickballGoal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "team";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 1);
-      k = "scorer";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readInt(0, 255);
-      k = "score";
-      if (s <= 2) throw absent(k);
-      const n1 = r.readArrayLen();
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [r.readInt(0, 255), (i3 = 1, r.readInt(0, 255))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      r.leave();
-      const f2 = a2 as [number, number];
-      k = "kmh";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(r.readInt(0, 2000), 10);
-      k = undefined;
-      r.skipValues(s - 4);
-      v = { team: f0, scorer: f1, score: f2, kmh: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballGoal$t) as KickballGoal;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, KickballGoal$t) as KickballGoal;
 }
 
 export function KickballGoal$write(w: Writer, v: KickballGoal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballGoal$t);
-  w.arrayLen(4);
-  w.int(vInt(v.team, 0, 1));
-  w.int(vInt(v.scorer, 0, 255));
-  const a1 = vFixed(v.score, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 255));
-  }
-  writeQuant(w, v.kmh, 10, 0, 2000, true, named);
+  writeRecord(w, v, KickballGoal$t, named);
 }
 
 const KickballGoal$t: TFields = [
@@ -196,45 +75,11 @@ export interface KickballKick {
 }
 
 export function KickballKick$read(r: Reader): KickballKick {
-  const s = r.readShape();
-  let v: KickballKick;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "dir";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(r.readInt(-3142, 3142), 1000);
-      k = "loft";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(r.readInt(0, 1200), 1000);
-      k = "power";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(r.readInt(0, 1000), 1000);
-      k = "t";
-      if (s <= 3) throw absent(k);
-      const f3 = r.readInt(0, 9007199254740991);
-      k = undefined;
-      r.skipValues(s - 4);
-      v = { dir: f0, loft: f1, power: f2, t: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballKick$t) as KickballKick;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, KickballKick$t) as KickballKick;
 }
 
 export function KickballKick$write(w: Writer, v: KickballKick, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballKick$t);
-  w.arrayLen(4);
-  writeQuant(w, v.dir, 1000, -3142, 3142, true, named);
-  writeQuant(w, v.loft, 1000, 0, 1200, true, named);
-  writeQuant(w, v.power, 1000, 0, 1000, true, named);
-  w.int(vInt(v.t, 0, 9007199254740991));
+  writeRecord(w, v, KickballKick$t, named);
 }
 
 const KickballKick$t: TFields = [
@@ -253,33 +98,11 @@ export interface KickballTeam {
 }
 
 export function KickballTeam$read(r: Reader): KickballTeam {
-  const s = r.readShape();
-  let v: KickballTeam;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "team";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readInt(0, 1);
-      k = undefined;
-      r.skipValues(s - 1);
-      v = { team: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballTeam$t) as KickballTeam;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, KickballTeam$t) as KickballTeam;
 }
 
 export function KickballTeam$write(w: Writer, v: KickballTeam, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballTeam$t);
-  w.arrayLen(1);
-  w.int(vInt(v.team, 0, 1));
+  writeRecord(w, v, KickballTeam$t, named);
 }
 
 const KickballTeam$t: TFields = [
