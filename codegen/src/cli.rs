@@ -115,6 +115,10 @@ fn gen(args: &GenArgs) -> u8 {
             return BAD_INPUT;
         }
     };
+    if let Err(e) = crate::emit::check(&config, &schema) {
+        eprintln!("error: {e}");
+        return BAD_INPUT;
+    }
     let outputs = match crate::generate(&config, &schema) {
         Ok(o) => o,
         Err(e) => {

@@ -16,6 +16,8 @@
 //! version = "1.4.0"               # default: the schema crate's version
 //! description = "..."             # default: the schema crate's description
 //! js = true                       # also emit dist/*.js and *.d.ts (a pinned tsc, see `js`)
+//! hot = ["player:move"]           # only these messages (and what they reach) keep
+//!                                 # straight-line compact code; see `TsPackage::hot`
 //! ```
 
 use std::fmt;
@@ -83,6 +85,12 @@ pub struct TsPackage {
     /// compiler, [`crate::js`]), so plain node and any bundler import the package.
     #[serde(default)]
     pub js: bool,
+    /// The messages (wire names, as `#[tuplet(name = ...)]`) sent or received at a high
+    /// rate. When set, only they, the types they reach and the elements of long lists,
+    /// arrays and maps keep straight-line compact read and write code; every other record
+    /// is read and written by the runtime walking its table (smaller, slower). Unset: every
+    /// type has straight-line code.
+    pub hot: Option<Vec<String>>,
 }
 
 /// The deploy order, which the compatibility rules judge by.

@@ -37,6 +37,7 @@ fn typescript_of_each_case() {
                 private: true,
                 js: false,
             },
+            hot: None,
         };
         let files = emitter.emit(&schema);
         let mut text = String::new();

@@ -8,8 +8,8 @@
  * emitter from codegen/ts-runtime).
  */
 
-import { duplicate, missing, missingIndex } from "./checks.js";
-import { readStr, skipValue, type Reader } from "./reader.js";
+import { absent, duplicate, missing, missingIndex } from "./checks.js";
+import { leave, mapEntries, readShape, readStr, skipValue, skipValues, type Reader } from "./reader.js";
 import { kOpt, readNode, type TFields, type TNode } from "./table.js";
 import { at } from "./values.js";
 
@@ -78,12 +78,12 @@ export function readNamed(r: Reader, n: number, fields: TFields, kind?: string):
         if (seen[i] || (parts !== undefined && parts.some((x) => x !== undefined))) throw duplicate(key).inField(f[0]);
         seen[i] = true;
         k = f[0];
-        values[i] = readNode(r, f[1]);
+        values[i] = readNode(r, f[1], true);
       } else {
         if (seen[i] || (parts !== undefined && parts[e] !== undefined)) throw duplicate(key).inField(f[0]);
         k = f[0];
         ix = e;
-        (elems[i] ??= new Array<unknown>(spread(f)!.length))[e] = readNode(r, f[1][1] as TNode);
+        (elems[i] ??= new Array<unknown>(spread(f)!.length))[e] = readNode(r, f[1][1] as TNode, true);
       }
     }
     k = undefined;
@@ -113,4 +113,44 @@ export function readNamed(r: Reader, n: number, fields: TFields, kind?: string):
   } catch (e) {
     throw at(e, k, ix);
   }
+}
+
+/**
+ * Reads a record as its `X$read` would in straight-line code (the cold records of a package
+ * with `[ts] hot`): either shape; compact: fields in slot order, a missing required field is
+ * `missing_field` at its name, trailing absent options may be missing, extra elements are
+ * skipped. Only for records without reserved slots.
+ */
+export function readRecord(r: Reader, fs: TFields): unknown {
+  const s = readShape(r);
+  let v: Record<string, unknown>;
+  if (s >= 0) {
+    const xs: unknown[] = [];
+    let k: string | undefined;
+    try {
+      for (let i = 0; i < fs.length; i++) {
+        const f = fs[i]!;
+        if (optional(f)) {
+          if (s > i) {
+            k = f[0];
+            xs.push(readNode(r, f[1], false));
+          } else xs.push(undefined);
+          continue;
+        }
+        k = f[0];
+        if (s <= i) throw absent(k);
+        xs.push(readNode(r, f[1], false));
+      }
+      k = undefined;
+      skipValues(r, s - fs.length);
+    } catch (e) {
+      throw at(e, k);
+    }
+    // Required fields first, then the present options: the key order of the straight-line read.
+    v = {};
+    for (let i = 0; i < fs.length; i++) if (!optional(fs[i]!)) v[fs[i]![0]] = xs[i];
+    for (let i = 0; i < fs.length; i++) if (optional(fs[i]!) && xs[i] !== undefined) v[fs[i]![0]] = xs[i];
+  } else v = readNamed(r, mapEntries(s), fs) as Record<string, unknown>;
+  leave(r);
+  return v;
 }

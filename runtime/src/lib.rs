@@ -15,6 +15,7 @@ pub mod delta;
 mod dispatch;
 pub mod error;
 pub mod meter;
+mod named;
 pub mod quant;
 pub mod relay;
 mod sample;
@@ -44,6 +45,7 @@ pub mod __private_0_1 {
     pub use crate::delta::{add_int, add_q, mask_count, no_baseline, Delta, Entity};
     pub use crate::dispatch::*;
     pub use crate::error::{Code, Error, Issue, Seg};
+    pub use crate::named::{read_named, NamedRead, NamedShape, NamedTarget};
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};
     pub use crate::support::*;

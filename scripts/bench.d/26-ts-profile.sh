@@ -39,6 +39,42 @@ package, 25 KiB for `c2s` + dispatcher, 4 KiB for one codec with the runtime, 1 
   whole package: the compact read's per-field `missing` checks and `k` bookkeeping (the field
   name twice per field), the data enums' two `switch`es (compact tag and named key), and the
   codec constants; for the source, the doc comments (120 KB, kept for editors).
+  Then a message's codec walks its table for `validate` (`codec(name, id, X$read, X$write,
+  X$t)`), so only the types some field names keep an `X$validate` (83 of 385 items), a record
+  whose every slot is written writes a constant array header, and module headers are one
+  line: `generated/ts` 1.035 → 0.99 MB, whole package 73.4 → 71.2 KiB gzipped, `c2s` +
+  dispatcher 34.8 → 33.8, s2c 50.9 → 49.7 (one codec unchanged). Tried and not kept: a
+  `wRecord(w, v, X$t, named)` prologue (the object check and the named write in one call):
+  3 KB less minified, 0.2 KiB more gzipped; fused `wInt`/`wStr` (check and write in one
+  call): 2.8 KB less minified, under 0.1 KiB gzipped. Measured for what is left: property
+  names mangled as free functions would mangle them save 0.4 KiB gzipped on the whole
+  package for the writer's calls (1 KiB with the reader's), 0.2 (0.5) KiB on `c2s`, 60 B
+  on one codec; so the `Writer` as free functions is worth its tree-shaking of unused
+  methods in one codec, not its call sites. The per-type straight-line code is what is
+  left: every `X$write` emptied takes the whole package 71.2 → 59.9 KiB, `c2s` 33.8 →
+  29.4 KiB; every `X$read` emptied, 71.2 → 45.0 and 33.8 → 22.9 KiB. The targets need
+  one of the two compact paths table-driven for the types not on a hot path (the named
+  shape already is), with a rule for which types are hot (today: the elements of long
+  lists and what they reach, which leaves player:move out). Tried and not kept: the compact
+  write of every record that is not hot walked along `X$t` (`writeCompact`, the kinds' write
+  step taking the shape): whole package 71.2 → 64.7 KiB, `c2s` 33.8 → 31.6 KiB, vectors
+  unchanged, but encode against msgpackr packing the plain object fell from 3.3x to 1.7x on
+  player:move, 3.7x to 2.3x on birds and 2.8x to 2.0x on world:snapshot (one run each,
+  loaded machine): the message records themselves are the ones walked.
+  Then `[ts] hot = [...]` in tuplet.toml names the messages a client sends or receives at a
+  high rate (the village: movement both ways, inputs and acks, the bird stream, the entity
+  snapshot, heartbeat and ping/pong); they, what they reach and the long-list elements keep
+  straight-line compact code, and every other record without reserved slots has a one-line
+  `X$read`/`X$write` calling the runtime's `readRecord`/`writeRecord`, which walk `X$t` in
+  either shape (the kinds' read and write steps take the shape: a quantized float is an int
+  in the compact one) with the straight-line code's checks, codes and paths (every vector
+  unchanged). Whole package 71.2 → 50.8 KiB gzipped (target met), `c2s` + dispatcher 33.8 →
+  26.8 KiB, s2c 49.7 → 35.8, `generated/ts` 0.99 → 0.72 MB; one codec unchanged (9.4 KiB).
+  The three bench messages are hot, so their code is byte-identical and their ratios
+  moved only within the noise. Left: `c2s` 1.8 KiB over its target (the hot messages'
+  straight-line code, the data enums' two `switch`es, the codec constants; data enums and
+  records with reserved slots are not walked yet: the variant table has no tag numbers, the
+  field table no reserved rows), and one codec's runtime (the `Reader`/`Writer` classes).
 - Speed. `readInt` inlines the common markers and leaves the rest and every error to
   `readIntAny` (about 10-15% on every fixture). V8 inlines at most 920 bytes of bytecode per
   optimized function and `readInt` is 359, so a reader of ten ints called eight of them out of

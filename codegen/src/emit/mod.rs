@@ -30,10 +30,29 @@ pub fn configured(config: &Config) -> Vec<(Box<dyn Emitter>, PathBuf)> {
             private: ts.private,
             js: ts.js,
         };
+        let hot = ts.hot.clone();
         out.push((
-            Box::new(typescript::TypeScript { source, package }),
+            Box::new(typescript::TypeScript {
+                source,
+                package,
+                hot,
+            }),
             config.output(dir),
         ));
     }
     out
+}
+
+/// Checks what `config` says about `schema` beyond what parsing checks: every `[ts] hot`
+/// name is a message of the schema.
+pub fn check(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> Result<(), String> {
+    for name in config.ts.hot.iter().flatten() {
+        if typescript::message_paths(schema, name).is_empty() {
+            return Err(format!(
+                "[ts] hot in {}: `{name}` is not a message of the schema (hot names a message by its wire name, as #[tuplet(name = \"...\")] spells it)",
+                config.base.join(crate::config::FILE_NAME).display()
+            ));
+        }
+    }
+    Ok(())
 }

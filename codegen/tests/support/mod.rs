@@ -44,6 +44,7 @@ pub fn emit_ts(schema: &ResolvedSchema, out: &Path) {
             private: true,
             js: false,
         },
+        hot: None,
     }
     .emit(schema);
     for (path, text) in files {

@@ -218,48 +218,47 @@ fn construct(members: &[Member]) -> TokenStream {
     quote!(#(#inits)*)
 }
 
-/// An expression reading the named body: `n` entries; unknown keys skipped, duplicates
-/// (an alias with its canonical name included) rejected; builds `ctor { ... }`.
+/// An expression reading the named body: `n` entries, through the runtime's table-driven
+/// `read_named` (key lookup, unknown keys skipped, duplicates rejected, an alias with its
+/// canonical name included, path steps); the per-type code is a closure reading one
+/// target's value into its local, then the missing-field checks in slot order; builds
+/// `ctor { ... }`.
 pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> TokenStream {
     let rt = rt();
     let mut decls = Vec::new();
-    let mut arms = Vec::new();
+    let mut reads = Vec::new();
+    let mut targets = Vec::new();
     let mut finals = Vec::new();
     let plan = plan(members);
-    let key_arms = plan.key_arms();
+    // The first target of each slot's field (its whole value; spread elements follow).
+    let mut base = vec![0u16; members.len()];
     for (i, (m, s)) in members.iter().zip(&plan.slots).enumerate() {
         let Some(f) = s.field else { continue };
         let local = local(i);
         let name = &f.name;
         let g = m.gen();
-        let read = at(quote!(in_field(#name)), g.decode(&f.ty, Form::Named));
-        decls.push(quote!(let mut #local = None;));
-        let keys = key_arms
-            .iter()
-            .filter(|a| a.slot == i && a.elem.is_none())
-            .map(|a| a.key);
+        let first = targets.len() as u16;
+        base[i] = first;
         let spread = s.legacy.spread();
-        let elems: Vec<syn::Ident> = (0..spread.map_or(0, |(keys, _)| keys.len()))
-            .map(|e| format_ident!("__f{}_{}", i, e))
-            .collect();
-        let any_elem = elems.iter().map(|e| quote!(|| #e.is_some()));
-        arms.push(quote!(#(#keys)|* => {
-            if #local.is_some() #(#any_elem)* { return Err(#rt::duplicate(key).in_field(#name)); }
-            #local = Some(#read);
-        }));
+        let count = 1 + spread.map_or(0, |(keys, _)| keys.len()) as u16;
+        let t = first as usize;
+        let read = g.decode(&f.ty, Form::Named);
+        decls.push(quote!(let mut #local = None;));
+        reads.push(quote!(#t => #local = Some(#read),));
+        targets.push(
+            quote!(#rt::NamedTarget { field: #name, first: #first, count: #count, elem: None }),
+        );
         if let Some((keys, inner)) = spread {
-            for (e, (key, elem)) in keys.iter().zip(&elems).enumerate() {
+            let elems: Vec<syn::Ident> = (0..keys.len())
+                .map(|e| format_ident!("__f{}_{}", i, e))
+                .collect();
+            for (e, elem) in elems.iter().enumerate() {
+                let t = t + 1 + e;
+                let e16 = e as u16;
                 decls.push(quote!(let mut #elem = None;));
-                let read = at(
-                    quote!(in_index(#e).in_field(#name)),
-                    g.decode(inner, Form::Named),
-                );
-                arms.push(quote!(#key => {
-                    if #local.is_some() || #elem.is_some() {
-                        return Err(#rt::duplicate(key).in_field(#name));
-                    }
-                    #elem = Some(#read);
-                }));
+                let read = g.decode(inner, Form::Named);
+                reads.push(quote!(#t => #elem = Some(#read),));
+                targets.push(quote!(#rt::NamedTarget { field: #name, first: #first, count: #count, elem: Some(#e16) }));
             }
             let parts = elems.iter().enumerate().map(|(e, elem)| {
                 quote!(match #elem { Some(x) => x, None => return Err(#rt::missing_index(#name, #e)) })
@@ -271,16 +270,26 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
             finals.push(quote!(let #local = match #local { Some(x) => x, None => return Err(#rt::missing(#name)) };));
         }
     }
+    let keys = plan.key_arms().into_iter().map(|a| {
+        let key = a.key;
+        let t = base[a.slot] + a.elem.map_or(0, |e| 1 + e as u16);
+        quote!((#key, #t))
+    });
     let inits = construct(members);
+    let count = targets.len();
     quote!({
+        const SHAPE: #rt::NamedShape = #rt::NamedShape {
+            keys: &[#(#keys),*],
+            targets: &[#(#targets),*],
+        };
         #(#decls)*
-        for _ in 0..#n {
-            let key = r.read_str(0, u32::MAX)?;
-            match key {
-                #(#arms)*
-                _ => r.skip_value()?,
+        #rt::read_named(r, #n, &SHAPE, &mut [false; #count], &mut |r: &mut #rt::Reader<'_>, t: usize| -> Result<(), #rt::Error> {
+            match t {
+                #(#reads)*
+                _ => {}
             }
-        }
+            Ok(())
+        })?;
         #(#finals)*
         #ctor { #inits }
     })

@@ -151,9 +151,11 @@ pub fn compact_pair(bound: Bound, body: TokenStream, at: TokenStream) -> TokenSt
     }
     let at_fn = quote!(
         #[allow(unused_variables, unused_assignments, clippy::all)]
-        fn encode_compact_at(&self, buf: &mut [u8], mut p: usize) -> Result<usize, #rt::Error> {
+        fn encode_compact_at(&self, buf: &mut [u8], start: usize) -> Result<usize, #rt::Error> {
+            let buf = #rt::put::record(buf, start, <Self as #rt::Wire>::MAX_SIZE);
+            let mut p = 0usize;
             #at
-            Ok(p)
+            Ok(start + p)
         }
     );
     let vec = match bound {

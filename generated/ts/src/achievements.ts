@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -15,74 +15,11 @@ export interface AchievementList {
 }
 
 export function AchievementList$read(r: Reader): AchievementList {
-  const s = readShape(r);
-  let v: AchievementList;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "unlocked";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 256);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 9007199254740991);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      k = "locked";
-      if (s <= 1) throw absent(k);
-      const n6 = readList(r, 0, 256);
-      const a7: string[] = [];
-      let i8 = 0;
-      try {
-        for (; i8 < n6; i8++) {
-          a7.push(readStr(r, 1, 32));
-        }
-      } catch (e) {
-        throw atIndex(e, i8);
-      }
-      leave(r);
-      const f1 = a7;
-      k = "points";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 4294967295);
-      v = { unlocked: f0, locked: f1, points: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AchievementList$t) as AchievementList;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AchievementList$t) as AchievementList;
 }
 
 export function AchievementList$write(w: Writer, v: AchievementList, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AchievementList$t);
-  w.arrayLen(3);
-  const m1 = vMap(v.unlocked, 0, 256);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.int(vInt(x3, 0, 9007199254740991));
-  }
-  const a4 = vList(v.locked, 0, 256);
-  w.arrayLen(a4.length);
-  for (const x5 of a4) {
-    w.str(vStr(x5, 1, 32));
-  }
-  w.int(vInt(v.points, 0, 4294967295));
+  writeRecord(w, v, AchievementList$t, named);
 }
 
 const AchievementList$t: TFields = [
@@ -100,32 +37,11 @@ export interface AchievementListOpen {
 }
 
 export function AchievementListOpen$read(r: Reader): AchievementListOpen {
-  const s = readShape(r);
-  let v: AchievementListOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "locked";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { locked: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AchievementListOpen$t) as AchievementListOpen;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AchievementListOpen$t) as AchievementListOpen;
 }
 
 export function AchievementListOpen$write(w: Writer, v: AchievementListOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AchievementListOpen$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.locked));
+  writeRecord(w, v, AchievementListOpen$t, named);
 }
 
 const AchievementListOpen$t: TFields = [
@@ -141,65 +57,11 @@ export interface AchievementProgress {
 }
 
 export function AchievementProgress$read(r: Reader): AchievementProgress {
-  const s = readShape(r);
-  let v: AchievementProgress;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "counters";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 128);
-      const m2 = new Map<string, [number, number]>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: [number, number];
-        try {
-          const n6 = readArrayLen(r);
-          if (n6 !== 2) throw wrongLength(n6, 2);
-          let i8 = 0;
-          let a7: number[];
-          try {
-            a7 = [readInt(r, 0, 4294967295), (i8 = 1, readInt(r, 0, 4294967295))];
-          } catch (e) {
-            throw atIndex(e, i8);
-          }
-          leave(r);
-          x5 = a7 as [number, number];
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      v = { counters: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AchievementProgress$t) as AchievementProgress;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AchievementProgress$t) as AchievementProgress;
 }
 
 export function AchievementProgress$write(w: Writer, v: AchievementProgress, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AchievementProgress$t);
-  w.arrayLen(1);
-  const m1 = vMap(v.counters, 0, 128);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    const a4 = vFixed(x3, 2);
-    w.arrayLen(2);
-    for (const x5 of a4) {
-      w.int(vInt(x5, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, AchievementProgress$t, named);
 }
 
 const AchievementProgress$t: TFields = [
@@ -215,47 +77,11 @@ export interface AchievementShowcase {
 }
 
 export function AchievementShowcase$read(r: Reader): AchievementShowcase {
-  const s = readShape(r);
-  let v: AchievementShowcase;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "keys";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 6);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 32));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { keys: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AchievementShowcase$t) as AchievementShowcase;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AchievementShowcase$t) as AchievementShowcase;
 }
 
 export function AchievementShowcase$write(w: Writer, v: AchievementShowcase, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AchievementShowcase$t);
-  w.arrayLen(1);
-  const a1 = vList(v.keys, 0, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 32));
-  }
+  writeRecord(w, v, AchievementShowcase$t, named);
 }
 
 const AchievementShowcase$t: TFields = [
@@ -277,44 +103,11 @@ export interface AchievementUnlocked {
 }
 
 export function AchievementUnlocked$read(r: Reader): AchievementUnlocked {
-  const s = readShape(r);
-  let v: AchievementUnlocked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "tier";
-      if (s <= 1) throw absent(k);
-      const f1 = Tier$read(r);
-      k = "rarity";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "points";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 65535);
-      v = { key: f0, tier: f1, rarity: f2, points: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AchievementUnlocked$t) as AchievementUnlocked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AchievementUnlocked$t) as AchievementUnlocked;
 }
 
 export function AchievementUnlocked$write(w: Writer, v: AchievementUnlocked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AchievementUnlocked$t);
-  w.arrayLen(4);
-  w.str(vStr(v.key, 1, 32));
-  Tier$write(w, v.tier, named);
-  writeQuant(w, v.rarity, 1000, 0, 1000, true, named);
-  w.int(vInt(v.points, 0, 65535));
+  writeRecord(w, v, AchievementUnlocked$t, named);
 }
 
 const AchievementUnlocked$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, codec, duplicate, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readBool, readF64, readInt, readMap, readNamed, readShape, readStr, skipValue, skipValues, sorted, tryNil, unknownName, unknownNumber, vBigInt, vBool, vEnum, vF64, vInt, vMap, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, codec, kBig, kBool, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, skipValue, skipValues, tryNil, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,40 +17,11 @@ export interface AdminAct {
 }
 
 export function AdminAct$read(r: Reader): AdminAct {
-  const s = readShape(r);
-  let v: AdminAct;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "target";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "action";
-      if (s <= 1) throw absent(k);
-      const f1 = AdminAction$read(r);
-      k = "note";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 500);
-      v = { target: f0, action: f1, note: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminAct$t) as AdminAct;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminAct$t) as AdminAct;
 }
 
 export function AdminAct$write(w: Writer, v: AdminAct, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminAct$t);
-  w.arrayLen(3);
-  w.str(vStr(v.target, 9, 9));
-  AdminAction$write(w, v.action, named);
-  w.str(vStr(v.note, 0, 500));
+  writeRecord(w, v, AdminAct$t, named);
 }
 
 const AdminAct$t: TFields = [
@@ -275,36 +246,11 @@ export interface AdminConfig {
 }
 
 export function AdminConfig$read(r: Reader): AdminConfig {
-  const s = readShape(r);
-  let v: AdminConfig;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 64);
-      k = "value";
-      if (s <= 1) throw absent(k);
-      const f1 = readF64(r);
-      v = { key: f0, value: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminConfig$t) as AdminConfig;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminConfig$t) as AdminConfig;
 }
 
 export function AdminConfig$write(w: Writer, v: AdminConfig, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminConfig$t);
-  w.arrayLen(2);
-  w.str(vStr(v.key, 1, 64));
-  w.f64(vF64(v.value, -1.7976931348623157e308, 1.7976931348623157e308));
+  writeRecord(w, v, AdminConfig$t, named);
 }
 
 const AdminConfig$t: TFields = [
@@ -323,55 +269,11 @@ export interface AdminConfigTable {
 }
 
 export function AdminConfigTable$read(r: Reader): AdminConfigTable {
-  const s = readShape(r);
-  let v: AdminConfigTable;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "values";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 200);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readF64(r);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      k = "build";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 0, 32);
-      v = { values: f0, build: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminConfigTable$t) as AdminConfigTable;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminConfigTable$t) as AdminConfigTable;
 }
 
 export function AdminConfigTable$write(w: Writer, v: AdminConfigTable, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminConfigTable$t);
-  w.arrayLen(2);
-  const m1 = vMap(v.values, 0, 200);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.f64(vF64(x3, -1.7976931348623157e308, 1.7976931348623157e308));
-  }
-  w.str(vStr(v.build, 0, 32));
+  writeRecord(w, v, AdminConfigTable$t, named);
 }
 
 const AdminConfigTable$t: TFields = [
@@ -390,47 +292,11 @@ export interface AdminMaintenance {
 }
 
 export function AdminMaintenance$read(r: Reader): AdminMaintenance {
-  const s = readShape(r);
-  let v: AdminMaintenance;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "on";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "restart_in_min";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 120));
-      }
-      const o: AdminMaintenance = { on: f0 };
-      if (f1 !== undefined) o.restart_in_min = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminMaintenance$t) as AdminMaintenance;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminMaintenance$t) as AdminMaintenance;
 }
 
 export function AdminMaintenance$write(w: Writer, v: AdminMaintenance, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminMaintenance$t);
-  let len = 1;
-  if (v.restart_in_min !== undefined) len = 2;
-  w.arrayLen(len);
-  w.bool(vBool(v.on));
-  if (len > 1) {
-    if (v.restart_in_min === undefined) w.nil();
-    else {
-      w.int(vInt(v.restart_in_min, 0, 120));
-    }
-  }
+  writeRecord(w, v, AdminMaintenance$t, named);
 }
 
 const AdminMaintenance$t: TFields = [
@@ -451,51 +317,11 @@ export interface AdminResult {
 }
 
 export function AdminResult$read(r: Reader): AdminResult {
-  const s = readShape(r);
-  let v: AdminResult;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "audit";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "ok";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "error";
-        f2 = (tryNil(r) ? undefined : readStr(r, 0, 200));
-      }
-      const o: AdminResult = { audit: f0, ok: f1 };
-      if (f2 !== undefined) o.error = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminResult$t) as AdminResult;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminResult$t) as AdminResult;
 }
 
 export function AdminResult$write(w: Writer, v: AdminResult, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminResult$t);
-  let len = 2;
-  if (v.error !== undefined) len = 3;
-  w.arrayLen(len);
-  w.bigInt(vBigInt(v.audit, 0n, 18446744073709551615n));
-  w.bool(vBool(v.ok));
-  if (len > 2) {
-    if (v.error === undefined) w.nil();
-    else {
-      w.str(vStr(v.error, 0, 200));
-    }
-  }
+  writeRecord(w, v, AdminResult$t, named);
 }
 
 const AdminResult$t: TFields = [
@@ -517,51 +343,11 @@ export interface AdminSpawn {
 }
 
 export function AdminSpawn$read(r: Reader): AdminSpawn {
-  const s = readShape(r);
-  let v: AdminSpawn;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "prefab";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      k = "count";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 1, 50);
-      let f2: bigint | undefined;
-      if (s > 2) {
-        k = "seed";
-        f2 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
-      }
-      const o: AdminSpawn = { prefab: f0, count: f1 };
-      if (f2 !== undefined) o.seed = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, AdminSpawn$t) as AdminSpawn;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, AdminSpawn$t) as AdminSpawn;
 }
 
 export function AdminSpawn$write(w: Writer, v: AdminSpawn, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, AdminSpawn$t);
-  let len = 2;
-  if (v.seed !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.prefab, 1, 48));
-  w.int(vInt(v.count, 1, 50));
-  if (len > 2) {
-    if (v.seed === undefined) w.nil();
-    else {
-      w.bigInt(vBigInt(v.seed, 0n, 18446744073709551615n));
-    }
-  }
+  writeRecord(w, v, AdminSpawn$t, named);
 }
 
 const AdminSpawn$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBigInt, readInt, readNamed, readRecord, readShape, readStr, skipValues, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -15,54 +15,11 @@ export interface BankAccount {
 }
 
 export function BankAccount$read(r: Reader): BankAccount {
-  const s = readShape(r);
-  let v: BankAccount;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "savings";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 100);
-      k = "rate";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 1000);
-      k = "vault";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [readInt(r, 0, 255), (i3 = 1, readInt(r, 0, 255))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      v = { savings: f0, rate: f1, vault: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankAccount$t) as BankAccount;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BankAccount$t) as BankAccount;
 }
 
 export function BankAccount$write(w: Writer, v: BankAccount, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankAccount$t);
-  w.arrayLen(3);
-  writeQuant(w, v.savings, 100, -1125899906842624, 1125899906842624, false, named);
-  writeQuant(w, v.rate, 1000, 0, 100, true, named);
-  const a1 = vFixed(v.vault, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 255));
-  }
+  writeRecord(w, v, BankAccount$t, named);
 }
 
 const BankAccount$t: TFields = [
@@ -82,62 +39,11 @@ export interface BankLedger {
 }
 
 export function BankLedger$read(r: Reader): BankLedger {
-  const s = readShape(r);
-  let v: BankLedger;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "entries";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 50);
-      const a2: LedgerEntry[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(LedgerEntry$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "next";
-        f1 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
-      }
-      const o: BankLedger = { entries: f0 };
-      if (f1 !== undefined) o.next = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankLedger$t) as BankLedger;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BankLedger$t) as BankLedger;
 }
 
 export function BankLedger$write(w: Writer, v: BankLedger, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankLedger$t);
-  let len = 1;
-  if (v.next !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vList(v.entries, 0, 50);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    LedgerEntry$write(w, x2, named);
-  }
-  if (len > 1) {
-    if (v.next === undefined) w.nil();
-    else {
-      w.bigInt(vBigInt(v.next, -9223372036854775808n, 9223372036854775807n));
-    }
-  }
+  writeRecord(w, v, BankLedger$t, named);
 }
 
 const BankLedger$t: TFields = [
@@ -154,43 +60,11 @@ export interface BankLedgerOpen {
 }
 
 export function BankLedgerOpen$read(r: Reader): BankLedgerOpen {
-  const s = readShape(r);
-  let v: BankLedgerOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: bigint | undefined;
-      if (s > 0) {
-        k = "before";
-        f0 = (tryNil(r) ? undefined : readBigInt(r, -9223372036854775808n, 9223372036854775807n));
-      }
-      const o: BankLedgerOpen = {};
-      if (f0 !== undefined) o.before = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankLedgerOpen$t) as BankLedgerOpen;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BankLedgerOpen$t) as BankLedgerOpen;
 }
 
 export function BankLedgerOpen$write(w: Writer, v: BankLedgerOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankLedgerOpen$t);
-  let len = 0;
-  if (v.before !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.before === undefined) w.nil();
-    else {
-      w.bigInt(vBigInt(v.before, -9223372036854775808n, 9223372036854775807n));
-    }
-  }
+  writeRecord(w, v, BankLedgerOpen$t, named);
 }
 
 const BankLedgerOpen$t: TFields = [
@@ -208,36 +82,11 @@ export interface BankTransfer {
 }
 
 export function BankTransfer$read(r: Reader): BankTransfer {
-  const s = readShape(r);
-  let v: BankTransfer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "amount";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, -1000000, 1000000);
-      k = "nonce";
-      if (s <= 1) throw absent(k);
-      const f1 = readBigInt(r, 0n, 18446744073709551615n);
-      v = { amount: f0, nonce: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankTransfer$t) as BankTransfer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BankTransfer$t) as BankTransfer;
 }
 
 export function BankTransfer$write(w: Writer, v: BankTransfer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankTransfer$t);
-  w.arrayLen(2);
-  w.int(vInt(v.amount, -1000000, 1000000));
-  w.bigInt(vBigInt(v.nonce, 0n, 18446744073709551615n));
+  writeRecord(w, v, BankTransfer$t, named);
 }
 
 const BankTransfer$t: TFields = [
@@ -258,40 +107,11 @@ export interface BankVault {
 }
 
 export function BankVault$read(r: Reader): BankVault {
-  const s = readShape(r);
-  let v: BankVault;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bag";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      k = "vault";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 255);
-      k = "store";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { bag: f0, vault: f1, store: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BankVault$t) as BankVault;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BankVault$t) as BankVault;
 }
 
 export function BankVault$write(w: Writer, v: BankVault, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BankVault$t);
-  w.arrayLen(3);
-  w.int(vInt(v.bag, 0, 47));
-  w.int(vInt(v.vault, 0, 255));
-  w.bool(vBool(v.store));
+  writeRecord(w, v, BankVault$t, named);
 }
 
 const BankVault$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kType, leave, mapEntries, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vMap, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readVariant, skipValues, unknownName, unknownNumber, vBigInt, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -127,66 +127,11 @@ export interface BirdJournal {
 }
 
 export function BirdJournal$read(r: Reader): BirdJournal {
-  const s = readShape(r);
-  let v: BirdJournal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "seen";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 64);
-      const m2 = new Map<number, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 65535);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 4294967295);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      let f1: Species | undefined;
-      if (s > 1) {
-        k = "new_species";
-        f1 = (tryNil(r) ? undefined : Species$read(r));
-      }
-      const o: BirdJournal = { seen: f0 };
-      if (f1 !== undefined) o.new_species = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BirdJournal$t) as BirdJournal;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BirdJournal$t) as BirdJournal;
 }
 
 export function BirdJournal$write(w: Writer, v: BirdJournal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BirdJournal$t);
-  let len = 1;
-  if (v.new_species !== undefined) len = 2;
-  w.arrayLen(len);
-  const m1 = vMap(v.seen, 0, 64);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 65535));
-    w.int(vInt(x3, 0, 4294967295));
-  }
-  if (len > 1) {
-    if (v.new_species === undefined) w.nil();
-    else {
-      Species$write(w, v.new_species, named);
-    }
-  }
+  writeRecord(w, v, BirdJournal$t, named);
 }
 
 const BirdJournal$t: TFields = [
@@ -207,55 +152,11 @@ export interface BirdScatter {
 }
 
 export function BirdScatter$read(r: Reader): BirdScatter {
-  const s = readShape(r);
-  let v: BirdScatter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const f0 = WorldPos$read(r);
-      k = "radius";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 1000), 10);
-      k = "birds";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 0, 80);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 65535));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      v = { at: f0, radius: f1, birds: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BirdScatter$t) as BirdScatter;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BirdScatter$t) as BirdScatter;
 }
 
 export function BirdScatter$write(w: Writer, v: BirdScatter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BirdScatter$t);
-  w.arrayLen(3);
-  WorldPos$write(w, v.at, named);
-  writeQuant(w, v.radius, 10, 0, 1000, true, named);
-  const a1 = vList(v.birds, 0, 80);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 65535));
-  }
+  writeRecord(w, v, BirdScatter$t, named);
 }
 
 const BirdScatter$t: TFields = [
@@ -277,40 +178,11 @@ export interface BirdSpot {
 }
 
 export function BirdSpot$read(r: Reader): BirdSpot {
-  const s = readShape(r);
-  let v: BirdSpot;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      k = "guess";
-      if (s <= 1) throw absent(k);
-      const f1 = Species$read(r);
-      k = "zoom";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 12);
-      v = { id: f0, guess: f1, zoom: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BirdSpot$t) as BirdSpot;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BirdSpot$t) as BirdSpot;
 }
 
 export function BirdSpot$write(w: Writer, v: BirdSpot, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BirdSpot$t);
-  w.arrayLen(3);
-  w.int(vInt(v.id, 0, 65535));
-  Species$write(w, v.guess, named);
-  w.int(vInt(v.zoom, 1, 12));
+  writeRecord(w, v, BirdSpot$t, named);
 }
 
 const BirdSpot$t: TFields = [
@@ -471,32 +343,11 @@ export interface BirdSubscribe {
 }
 
 export function BirdSubscribe$read(r: Reader): BirdSubscribe {
-  const s = readShape(r);
-  let v: BirdSubscribe;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "on";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { on: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BirdSubscribe$t) as BirdSubscribe;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BirdSubscribe$t) as BirdSubscribe;
 }
 
 export function BirdSubscribe$write(w: Writer, v: BirdSubscribe, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BirdSubscribe$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.on));
+  writeRecord(w, v, BirdSubscribe$t, named);
 }
 
 const BirdSubscribe$t: TFields = [

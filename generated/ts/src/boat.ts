@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vInt, vList, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -15,51 +15,11 @@ export interface BoatCapsized {
 }
 
 export function BoatCapsized$read(r: Reader): BoatCapsized {
-  const s = readShape(r);
-  let v: BoatCapsized;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "overboard";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 4);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 9, 9));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      v = { boat: f0, overboard: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatCapsized$t) as BoatCapsized;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatCapsized$t) as BoatCapsized;
 }
 
 export function BoatCapsized$write(w: Writer, v: BoatCapsized, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatCapsized$t);
-  w.arrayLen(2);
-  w.int(vInt(v.boat, 0, 4294967295));
-  const a1 = vList(v.overboard, 0, 4);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 9, 9));
-  }
+  writeRecord(w, v, BoatCapsized$t, named);
 }
 
 const BoatCapsized$t: TFields = [
@@ -78,36 +38,11 @@ export interface BoatLaunch {
 }
 
 export function BoatLaunch$read(r: Reader): BoatLaunch {
-  const s = readShape(r);
-  let v: BoatLaunch;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "jetty";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 12);
-      k = "model";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      v = { jetty: f0, model: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatLaunch$t) as BoatLaunch;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatLaunch$t) as BoatLaunch;
 }
 
 export function BoatLaunch$write(w: Writer, v: BoatLaunch, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatLaunch$t);
-  w.arrayLen(2);
-  w.int(vInt(v.jetty, 1, 12));
-  w.str(vStr(v.model, 1, 24));
+  writeRecord(w, v, BoatLaunch$t, named);
 }
 
 const BoatLaunch$t: TFields = [
@@ -128,40 +63,11 @@ export interface BoatLaunched {
 }
 
 export function BoatLaunched$read(r: Reader): BoatLaunched {
-  const s = readShape(r);
-  let v: BoatLaunched;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "skipper";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      k = "hull";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 16777215);
-      v = { boat: f0, skipper: f1, hull: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatLaunched$t) as BoatLaunched;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatLaunched$t) as BoatLaunched;
 }
 
 export function BoatLaunched$write(w: Writer, v: BoatLaunched, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatLaunched$t);
-  w.arrayLen(3);
-  w.int(vInt(v.boat, 0, 4294967295));
-  PlayerRef$write(w, v.skipper, named);
-  w.int(vInt(v.hull, 0, 16777215));
+  writeRecord(w, v, BoatLaunched$t, named);
 }
 
 const BoatLaunched$t: TFields = [
@@ -181,47 +87,11 @@ export interface BoatMoor {
 }
 
 export function BoatMoor$read(r: Reader): BoatMoor {
-  const s = readShape(r);
-  let v: BoatMoor;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "buoy";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
-      }
-      const o: BoatMoor = { boat: f0 };
-      if (f1 !== undefined) o.buoy = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatMoor$t) as BoatMoor;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatMoor$t) as BoatMoor;
 }
 
 export function BoatMoor$write(w: Writer, v: BoatMoor, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatMoor$t);
-  let len = 1;
-  if (v.buoy !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.boat, 0, 4294967295));
-  if (len > 1) {
-    if (v.buoy === undefined) w.nil();
-    else {
-      w.int(vInt(v.buoy, 0, 65535));
-    }
-  }
+  writeRecord(w, v, BoatMoor$t, named);
 }
 
 const BoatMoor$t: TFields = [
@@ -244,44 +114,11 @@ export interface BoatSailing {
 }
 
 export function BoatSailing$read(r: Reader): BoatSailing {
-  const s = readShape(r);
-  let v: BoatSailing;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "apparent_wind";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -1800, 1800), 10);
-      k = "heel";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -900, 900), 10);
-      k = "knots";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 200), 10);
-      v = { boat: f0, apparent_wind: f1, heel: f2, knots: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatSailing$t) as BoatSailing;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatSailing$t) as BoatSailing;
 }
 
 export function BoatSailing$write(w: Writer, v: BoatSailing, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatSailing$t);
-  w.arrayLen(4);
-  w.int(vInt(v.boat, 0, 4294967295));
-  writeQuant(w, v.apparent_wind, 10, -1800, 1800, true, named);
-  writeQuant(w, v.heel, 10, -900, 900, true, named);
-  writeQuant(w, v.knots, 10, 0, 200, true, named);
+  writeRecord(w, v, BoatSailing$t, named);
 }
 
 const BoatSailing$t: TFields = [
@@ -304,40 +141,11 @@ export interface BoatStroke {
 }
 
 export function BoatStroke$read(r: Reader): BoatStroke {
-  const s = readShape(r);
-  let v: BoatStroke;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "left";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -100, 100), 100);
-      k = "right";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -100, 100), 100);
-      v = { boat: f0, left: f1, right: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatStroke$t) as BoatStroke;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatStroke$t) as BoatStroke;
 }
 
 export function BoatStroke$write(w: Writer, v: BoatStroke, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatStroke$t);
-  w.arrayLen(3);
-  w.int(vInt(v.boat, 0, 4294967295));
-  writeQuant(w, v.left, 100, -100, 100, true, named);
-  writeQuant(w, v.right, 100, -100, 100, true, named);
+  writeRecord(w, v, BoatStroke$t, named);
 }
 
 const BoatStroke$t: TFields = [
@@ -359,40 +167,11 @@ export interface BoatTrim {
 }
 
 export function BoatTrim$read(r: Reader): BoatTrim {
-  const s = readShape(r);
-  let v: BoatTrim;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "boat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "sheet";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -9000, 9000), 100);
-      k = "tiller";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -4500, 4500), 100);
-      v = { boat: f0, sheet: f1, tiller: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoatTrim$t) as BoatTrim;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoatTrim$t) as BoatTrim;
 }
 
 export function BoatTrim$write(w: Writer, v: BoatTrim, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoatTrim$t);
-  w.arrayLen(3);
-  w.int(vInt(v.boat, 0, 4294967295));
-  writeQuant(w, v.sheet, 100, -9000, 9000, true, named);
-  writeQuant(w, v.tiller, 100, -4500, 4500, true, named);
+  writeRecord(w, v, BoatTrim$t, named);
 }
 
 const BoatTrim$t: TFields = [

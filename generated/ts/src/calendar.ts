@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, codec, kBool, kInt, kList, kStr, kType, leave, mapEntries, missing, notOneKey, readBool, readInt, readList, readNamed, readShape, readStr, skipValue, skipValues, unknownName, vBool, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, codec, kBool, kInt, kList, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, skipValue, skipValues, unknownName, vEnum, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 import type { Board } from "./leaderboard.js";
@@ -97,66 +97,11 @@ export interface CalendarMonth {
 }
 
 export function CalendarMonth$read(r: Reader): CalendarMonth {
-  const s = readShape(r);
-  let v: CalendarMonth;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "events";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 60);
-      const a2: CalendarEvent[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(CalendarEvent$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "mine";
-      if (s <= 1) throw absent(k);
-      const n4 = readList(r, 0, 60);
-      const a5: number[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f1 = a5;
-      v = { events: f0, mine: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CalendarMonth$t) as CalendarMonth;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CalendarMonth$t) as CalendarMonth;
 }
 
 export function CalendarMonth$write(w: Writer, v: CalendarMonth, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CalendarMonth$t);
-  w.arrayLen(2);
-  const a1 = vList(v.events, 0, 60);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    CalendarEvent$write(w, x2, named);
-  }
-  const a3 = vList(v.mine, 0, 60);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    w.int(vInt(x4, 0, 4294967295));
-  }
+  writeRecord(w, v, CalendarMonth$t, named);
 }
 
 const CalendarMonth$t: TFields = [
@@ -175,36 +120,11 @@ export interface CalendarReminder {
 }
 
 export function CalendarReminder$read(r: Reader): CalendarReminder {
-  const s = readShape(r);
-  let v: CalendarReminder;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "event";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "in_min";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 60);
-      v = { event: f0, in_min: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CalendarReminder$t) as CalendarReminder;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CalendarReminder$t) as CalendarReminder;
 }
 
 export function CalendarReminder$write(w: Writer, v: CalendarReminder, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CalendarReminder$t);
-  w.arrayLen(2);
-  w.int(vInt(v.event, 0, 4294967295));
-  w.int(vInt(v.in_min, 0, 60));
+  writeRecord(w, v, CalendarReminder$t, named);
 }
 
 const CalendarReminder$t: TFields = [
@@ -226,36 +146,11 @@ export interface CalendarRsvp {
 }
 
 export function CalendarRsvp$read(r: Reader): CalendarRsvp {
-  const s = readShape(r);
-  let v: CalendarRsvp;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "event";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "going";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { event: f0, going: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CalendarRsvp$t) as CalendarRsvp;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CalendarRsvp$t) as CalendarRsvp;
 }
 
 export function CalendarRsvp$write(w: Writer, v: CalendarRsvp, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CalendarRsvp$t);
-  w.arrayLen(2);
-  w.int(vInt(v.event, 0, 4294967295));
-  w.bool(vBool(v.going));
+  writeRecord(w, v, CalendarRsvp$t, named);
 }
 
 const CalendarRsvp$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kBool, kFixed, kList, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,55 +17,11 @@ export interface CameraCutscene {
 }
 
 export function CameraCutscene$read(r: Reader): CameraCutscene {
-  const s = readShape(r);
-  let v: CameraCutscene;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "shots";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 32);
-      const a2: Shot[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Shot$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "skippable";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { key: f0, shots: f1, skippable: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CameraCutscene$t) as CameraCutscene;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CameraCutscene$t) as CameraCutscene;
 }
 
 export function CameraCutscene$write(w: Writer, v: CameraCutscene, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CameraCutscene$t);
-  w.arrayLen(3);
-  w.str(vStr(v.key, 1, 32));
-  const a1 = vList(v.shots, 1, 32);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Shot$write(w, x2, named);
-  }
-  w.bool(vBool(v.skippable));
+  writeRecord(w, v, CameraCutscene$t, named);
 }
 
 const CameraCutscene$t: TFields = [
@@ -85,36 +41,11 @@ export interface CameraDone {
 }
 
 export function CameraDone$read(r: Reader): CameraDone {
-  const s = readShape(r);
-  let v: CameraDone;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "skipped";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { key: f0, skipped: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CameraDone$t) as CameraDone;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CameraDone$t) as CameraDone;
 }
 
 export function CameraDone$write(w: Writer, v: CameraDone, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CameraDone$t);
-  w.arrayLen(2);
-  w.str(vStr(v.key, 1, 32));
-  w.bool(vBool(v.skipped));
+  writeRecord(w, v, CameraDone$t, named);
 }
 
 const CameraDone$t: TFields = [
@@ -133,43 +64,11 @@ export interface CameraFollow {
 }
 
 export function CameraFollow$read(r: Reader): CameraFollow {
-  const s = readShape(r);
-  let v: CameraFollow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "target";
-        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      k = "distance";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 10, 500), 10);
-      const o: CameraFollow = { distance: f1 };
-      if (f0 !== undefined) o.target = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CameraFollow$t) as CameraFollow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CameraFollow$t) as CameraFollow;
 }
 
 export function CameraFollow$write(w: Writer, v: CameraFollow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CameraFollow$t);
-  w.arrayLen(2);
-  if (v.target === undefined) w.nil();
-  else {
-    w.str(vStr(v.target, 9, 9));
-  }
-  writeQuant(w, v.distance, 10, 10, 500, true, named);
+  writeRecord(w, v, CameraFollow$t, named);
 }
 
 const CameraFollow$t: TFields = [
@@ -192,58 +91,11 @@ export interface Shot {
 }
 
 export function Shot$read(r: Reader): Shot {
-  const s = readShape(r);
-  let v: Shot;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "eye";
-      if (s <= 0) throw absent(k);
-      const f0 = WorldPos$read(r);
-      k = "look";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -18000, 18000), 100), (i3 = 1, dequantizeF32(readInt(r, -18000, 18000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [number, number];
-      k = "fov";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 100, 1200), 10);
-      k = "after";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 300), 10);
-      v = { eye: f0, look: f1, fov: f2, after: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Shot$t) as Shot;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Shot$t) as Shot;
 }
 
 export function Shot$write(w: Writer, v: Shot, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Shot$t);
-  w.arrayLen(4);
-  WorldPos$write(w, v.eye, named);
-  const a1 = vFixed(v.look, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -18000, 18000, true, named);
-  }
-  writeQuant(w, v.fov, 10, 100, 1200, true, named);
-  writeQuant(w, v.after, 10, 0, 300, true, named);
+  writeRecord(w, v, Shot$t, named);
 }
 
 const Shot$t: TFields = [

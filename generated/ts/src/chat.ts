@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kInt, kList, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownFlags, unknownName, unknownNumber, vBool, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownFlags, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -132,32 +132,11 @@ export interface ChatChannels {
 }
 
 export function ChatChannels$read(r: Reader): ChatChannels {
-  const s = readShape(r);
-  let v: ChatChannels;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "listen";
-      if (s <= 0) throw absent(k);
-      const f0 = ChannelMask$read(r);
-      v = { listen: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatChannels$t) as ChatChannels;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatChannels$t) as ChatChannels;
 }
 
 export function ChatChannels$write(w: Writer, v: ChatChannels, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatChannels$t);
-  w.arrayLen(1);
-  ChannelMask$write(w, v.listen, named);
+  writeRecord(w, v, ChatChannels$t, named);
 }
 
 const ChatChannels$t: TFields = [
@@ -175,51 +154,11 @@ export interface ChatDeleted {
 }
 
 export function ChatDeleted$read(r: Reader): ChatDeleted {
-  const s = readShape(r);
-  let v: ChatDeleted;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ids";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 1, 100);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "by_staff";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { ids: f0, by_staff: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatDeleted$t) as ChatDeleted;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatDeleted$t) as ChatDeleted;
 }
 
 export function ChatDeleted$write(w: Writer, v: ChatDeleted, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatDeleted$t);
-  w.arrayLen(2);
-  const a1 = vList(v.ids, 1, 100);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 4294967295));
-  }
-  w.bool(vBool(v.by_staff));
+  writeRecord(w, v, ChatDeleted$t, named);
 }
 
 const ChatDeleted$t: TFields = [
@@ -236,47 +175,11 @@ export interface ChatHistory {
 }
 
 export function ChatHistory$read(r: Reader): ChatHistory {
-  const s = readShape(r);
-  let v: ChatHistory;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "lines";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 50);
-      const a2: HistoryLine[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(HistoryLine$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { lines: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatHistory$t) as ChatHistory;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatHistory$t) as ChatHistory;
 }
 
 export function ChatHistory$write(w: Writer, v: ChatHistory, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatHistory$t);
-  w.arrayLen(1);
-  const a1 = vList(v.lines, 0, 50);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    HistoryLine$write(w, x2, named);
-  }
+  writeRecord(w, v, ChatHistory$t, named);
 }
 
 const ChatHistory$t: TFields = [
@@ -304,67 +207,11 @@ export interface ChatLine {
 }
 
 export function ChatLine$read(r: Reader): ChatLine {
-  const s = readShape(r);
-  let v: ChatLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "from";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 9, 9);
-      k = "name";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 1, 24);
-      k = "text";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 1, 280);
-      k = "channel";
-      if (s <= 4) throw absent(k);
-      const f4 = Channel$read(r);
-      k = "at";
-      if (s <= 5) throw absent(k);
-      const f5 = readInt(r, 0, 9007199254740991);
-      let f6: number | undefined;
-      if (s > 6) {
-        k = "reply_to";
-        f6 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: ChatLine = { id: f0, from: f1, name: f2, text: f3, channel: f4, at: f5 };
-      if (f6 !== undefined) o.reply_to = f6;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 7);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatLine$t) as ChatLine;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatLine$t) as ChatLine;
 }
 
 export function ChatLine$write(w: Writer, v: ChatLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatLine$t);
-  let len = 6;
-  if (v.reply_to !== undefined) len = 7;
-  w.arrayLen(len);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.from, 9, 9));
-  w.str(vStr(v.name, 1, 24));
-  w.str(vStr(v.text, 1, 280));
-  Channel$write(w, v.channel, named);
-  w.int(vInt(v.at, 0, 9007199254740991));
-  if (len > 6) {
-    if (v.reply_to === undefined) w.nil();
-    else {
-      w.int(vInt(v.reply_to, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, ChatLine$t, named);
 }
 
 const ChatLine$t: TFields = [
@@ -388,43 +235,11 @@ export interface ChatMuted {
 }
 
 export function ChatMuted$read(r: Reader): ChatMuted {
-  const s = readShape(r);
-  let v: ChatMuted;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "until";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
-      }
-      k = "reason";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 0, 120);
-      const o: ChatMuted = { reason: f1 };
-      if (f0 !== undefined) o.until = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatMuted$t) as ChatMuted;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatMuted$t) as ChatMuted;
 }
 
 export function ChatMuted$write(w: Writer, v: ChatMuted, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatMuted$t);
-  w.arrayLen(2);
-  if (v.until === undefined) w.nil();
-  else {
-    w.int(vInt(v.until, 0, 9007199254740991));
-  }
-  w.str(vStr(v.reason, 0, 120));
+  writeRecord(w, v, ChatMuted$t, named);
 }
 
 const ChatMuted$t: TFields = [
@@ -445,40 +260,11 @@ export interface ChatReact {
 }
 
 export function ChatReact$read(r: Reader): ChatReact {
-  const s = readShape(r);
-  let v: ChatReact;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "line";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "emoji";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 16);
-      k = "on";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { line: f0, emoji: f1, on: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatReact$t) as ChatReact;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatReact$t) as ChatReact;
 }
 
 export function ChatReact$write(w: Writer, v: ChatReact, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatReact$t);
-  w.arrayLen(3);
-  w.int(vInt(v.line, 0, 4294967295));
-  w.str(vStr(v.emoji, 1, 16));
-  w.bool(vBool(v.on));
+  writeRecord(w, v, ChatReact$t, named);
 }
 
 const ChatReact$t: TFields = [
@@ -498,55 +284,11 @@ export interface ChatReactions {
 }
 
 export function ChatReactions$read(r: Reader): ChatReactions {
-  const s = readShape(r);
-  let v: ChatReactions;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "line";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "counts";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 12);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 65535);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      v = { line: f0, counts: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatReactions$t) as ChatReactions;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatReactions$t) as ChatReactions;
 }
 
 export function ChatReactions$write(w: Writer, v: ChatReactions, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatReactions$t);
-  w.arrayLen(2);
-  w.int(vInt(v.line, 0, 4294967295));
-  const m1 = vMap(v.counts, 0, 12);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.int(vInt(x3, 0, 65535));
-  }
+  writeRecord(w, v, ChatReactions$t, named);
 }
 
 const ChatReactions$t: TFields = [
@@ -567,51 +309,11 @@ export interface ChatSay {
 }
 
 export function ChatSay$read(r: Reader): ChatSay {
-  const s = readShape(r);
-  let v: ChatSay;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "text";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 280);
-      k = "channel";
-      if (s <= 1) throw absent(k);
-      const f1 = Channel$read(r);
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "reply_to";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: ChatSay = { text: f0, channel: f1 };
-      if (f2 !== undefined) o.reply_to = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatSay$t) as ChatSay;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatSay$t) as ChatSay;
 }
 
 export function ChatSay$write(w: Writer, v: ChatSay, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatSay$t);
-  let len = 2;
-  if (v.reply_to !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.text, 1, 280));
-  Channel$write(w, v.channel, named);
-  if (len > 2) {
-    if (v.reply_to === undefined) w.nil();
-    else {
-      w.int(vInt(v.reply_to, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, ChatSay$t, named);
 }
 
 const ChatSay$t: TFields = [
@@ -631,55 +333,11 @@ export interface ChatSystem {
 }
 
 export function ChatSystem$read(r: Reader): ChatSystem {
-  const s = readShape(r);
-  let v: ChatSystem;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 64);
-      k = "params";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 8);
-      const m2 = new Map<string, string>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: string;
-        try {
-          x5 = readStr(r, 0, 64);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      v = { key: f0, params: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatSystem$t) as ChatSystem;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatSystem$t) as ChatSystem;
 }
 
 export function ChatSystem$write(w: Writer, v: ChatSystem, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatSystem$t);
-  w.arrayLen(2);
-  w.str(vStr(v.key, 1, 64));
-  const m1 = vMap(v.params, 0, 8);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.str(vStr(x3, 0, 64));
-  }
+  writeRecord(w, v, ChatSystem$t, named);
 }
 
 const ChatSystem$t: TFields = [
@@ -701,47 +359,11 @@ export interface ChatTyping {
 }
 
 export function ChatTyping$read(r: Reader): ChatTyping {
-  const s = readShape(r);
-  let v: ChatTyping;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "typing";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "s";
-        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: ChatTyping = { typing: f0 };
-      if (f1 !== undefined) o.s = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ChatTyping$t) as ChatTyping;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ChatTyping$t) as ChatTyping;
 }
 
 export function ChatTyping$write(w: Writer, v: ChatTyping, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ChatTyping$t);
-  let len = 1;
-  if (v.s !== undefined) len = 2;
-  w.arrayLen(len);
-  w.bool(vBool(v.typing));
-  if (len > 1) {
-    if (v.s === undefined) w.nil();
-    else {
-      w.str(vStr(v.s, 9, 9));
-    }
-  }
+  writeRecord(w, v, ChatTyping$t, named);
 }
 
 const ChatTyping$t: TFields = [
@@ -828,40 +450,11 @@ export interface WhisperDelivered {
 }
 
 export function WhisperDelivered$read(r: Reader): WhisperDelivered {
-  const s = readShape(r);
-  let v: WhisperDelivered;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "peer";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "text";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 280);
-      k = "echo";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { peer: f0, text: f1, echo: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WhisperDelivered$t) as WhisperDelivered;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WhisperDelivered$t) as WhisperDelivered;
 }
 
 export function WhisperDelivered$write(w: Writer, v: WhisperDelivered, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WhisperDelivered$t);
-  w.arrayLen(3);
-  PlayerRef$write(w, v.peer, named);
-  w.str(vStr(v.text, 1, 280));
-  w.bool(vBool(v.echo));
+  writeRecord(w, v, WhisperDelivered$t, named);
 }
 
 const WhisperDelivered$t: TFields = [
@@ -881,36 +474,11 @@ export interface WhisperSend {
 }
 
 export function WhisperSend$read(r: Reader): WhisperSend {
-  const s = readShape(r);
-  let v: WhisperSend;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "text";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 280);
-      v = { to: f0, text: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WhisperSend$t) as WhisperSend;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WhisperSend$t) as WhisperSend;
 }
 
 export function WhisperSend$write(w: Writer, v: WhisperSend, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WhisperSend$t);
-  w.arrayLen(2);
-  w.str(vStr(v.to, 1, 24));
-  w.str(vStr(v.text, 1, 280));
+  writeRecord(w, v, WhisperSend$t, named);
 }
 
 const WhisperSend$t: TFields = [

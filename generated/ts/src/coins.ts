@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, skipValue, skipValues, tryNil, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, skipValue, skipValues, tryNil, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -75,32 +75,11 @@ export interface CoinsPickup {
 }
 
 export function CoinsPickup$read(r: Reader): CoinsPickup {
-  const s = readShape(r);
-  let v: CoinsPickup;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "coin";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { coin: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinsPickup$t) as CoinsPickup;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CoinsPickup$t) as CoinsPickup;
 }
 
 export function CoinsPickup$write(w: Writer, v: CoinsPickup, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinsPickup$t);
-  w.arrayLen(1);
-  w.int(vInt(v.coin, 0, 4294967295));
+  writeRecord(w, v, CoinsPickup$t, named);
 }
 
 const CoinsPickup$t: TFields = [
@@ -116,47 +95,11 @@ export interface CoinsSpawn {
 }
 
 export function CoinsSpawn$read(r: Reader): CoinsSpawn {
-  const s = readShape(r);
-  let v: CoinsSpawn;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "coins";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 1, 64);
-      const a2: CoinDrop[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(CoinDrop$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { coins: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinsSpawn$t) as CoinsSpawn;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CoinsSpawn$t) as CoinsSpawn;
 }
 
 export function CoinsSpawn$write(w: Writer, v: CoinsSpawn, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinsSpawn$t);
-  w.arrayLen(1);
-  const a1 = vList(v.coins, 1, 64);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    CoinDrop$write(w, x2, named);
-  }
+  writeRecord(w, v, CoinsSpawn$t, named);
 }
 
 const CoinsSpawn$t: TFields = [
@@ -240,36 +183,11 @@ export interface CoinsTip {
 }
 
 export function CoinsTip$read(r: Reader): CoinsTip {
-  const s = readShape(r);
-  let v: CoinsTip;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "amount";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 1, 500);
-      v = { to: f0, amount: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinsTip$t) as CoinsTip;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CoinsTip$t) as CoinsTip;
 }
 
 export function CoinsTip$write(w: Writer, v: CoinsTip, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinsTip$t);
-  w.arrayLen(2);
-  w.str(vStr(v.to, 9, 9));
-  w.int(vInt(v.amount, 1, 500));
+  writeRecord(w, v, CoinsTip$t, named);
 }
 
 const CoinsTip$t: TFields = [
@@ -290,40 +208,11 @@ export interface CoinsWallet {
 }
 
 export function CoinsWallet$read(r: Reader): CoinsWallet {
-  const s = readShape(r);
-  let v: CoinsWallet;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "coins";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "delta";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, -2147483648, 2147483647);
-      k = "cause";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 32);
-      v = { coins: f0, delta: f1, cause: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinsWallet$t) as CoinsWallet;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CoinsWallet$t) as CoinsWallet;
 }
 
 export function CoinsWallet$write(w: Writer, v: CoinsWallet, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinsWallet$t);
-  w.arrayLen(3);
-  w.int(vInt(v.coins, 0, 4294967295));
-  w.int(vInt(v.delta, -2147483648, 2147483647));
-  w.str(vStr(v.cause, 0, 32));
+  writeRecord(w, v, CoinsWallet$t, named);
 }
 
 const CoinsWallet$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vFixed, vInt, vMap, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -18,55 +18,11 @@ export interface CollectiblesBook {
 }
 
 export function CollectiblesBook$read(r: Reader): CollectiblesBook {
-  const s = readShape(r);
-  let v: CollectiblesBook;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "sets";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 40);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 9007199254740991);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      k = "complete";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 255);
-      v = { sets: f0, complete: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CollectiblesBook$t) as CollectiblesBook;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CollectiblesBook$t) as CollectiblesBook;
 }
 
 export function CollectiblesBook$write(w: Writer, v: CollectiblesBook, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CollectiblesBook$t);
-  w.arrayLen(2);
-  const m1 = vMap(v.sets, 0, 40);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.int(vInt(x3, 0, 9007199254740991));
-  }
-  w.int(vInt(v.complete, 0, 255));
+  writeRecord(w, v, CollectiblesBook$t, named);
 }
 
 const CollectiblesBook$t: TFields = [
@@ -83,46 +39,11 @@ export interface TreasureDig {
 }
 
 export function TreasureDig$read(r: Reader): TreasureDig {
-  const s = readShape(r);
-  let v: TreasureDig;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number];
-      v = { at: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TreasureDig$t) as TreasureDig;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TreasureDig$t) as TreasureDig;
 }
 
 export function TreasureDig$write(w: Writer, v: TreasureDig, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TreasureDig$t);
-  w.arrayLen(1);
-  const a1 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
+  writeRecord(w, v, TreasureDig$t, named);
 }
 
 const TreasureDig$t: TFields = [
@@ -142,69 +63,11 @@ export interface TreasureResult {
 }
 
 export function TreasureResult$read(r: Reader): TreasureResult {
-  const s = readShape(r);
-  let v: TreasureResult;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: ItemStack | undefined;
-      if (s > 0) {
-        k = "found";
-        f0 = (tryNil(r) ? undefined : ItemStack$read(r));
-      }
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "clue";
-        f1 = (tryNil(r) ? undefined : readStr(r, 0, 200));
-      }
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "warmth_m";
-        f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 200), 0.1));
-      }
-      const o: TreasureResult = {};
-      if (f0 !== undefined) o.found = f0;
-      if (f1 !== undefined) o.clue = f1;
-      if (f2 !== undefined) o.warmth_m = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TreasureResult$t) as TreasureResult;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TreasureResult$t) as TreasureResult;
 }
 
 export function TreasureResult$write(w: Writer, v: TreasureResult, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TreasureResult$t);
-  let len = 0;
-  if (v.warmth_m !== undefined) len = 3;
-  else if (v.clue !== undefined) len = 2;
-  else if (v.found !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.found === undefined) w.nil();
-    else {
-      ItemStack$write(w, v.found, named);
-    }
-  }
-  if (len > 1) {
-    if (v.clue === undefined) w.nil();
-    else {
-      w.str(vStr(v.clue, 0, 200));
-    }
-  }
-  if (len > 2) {
-    if (v.warmth_m === undefined) w.nil();
-    else {
-      writeQuant(w, v.warmth_m, 0.1, 0, 200, true, named);
-    }
-  }
+  writeRecord(w, v, TreasureResult$t, named);
 }
 
 const TreasureResult$t: TFields = [

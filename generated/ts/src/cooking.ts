@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBin, vBool, vInt, vList, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { codec, kBin, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -17,55 +17,11 @@ export interface CookingCurve {
 }
 
 export function CookingCurve$read(r: Reader): CookingCurve {
-  const s = readShape(r);
-  let v: CookingCurve;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "attempt";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "target";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 5, 60);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(dequantizeF32(readInt(r, 0, 100), 100));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "band";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 50), 100);
-      v = { attempt: f0, target: f1, band: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CookingCurve$t) as CookingCurve;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CookingCurve$t) as CookingCurve;
 }
 
 export function CookingCurve$write(w: Writer, v: CookingCurve, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CookingCurve$t);
-  w.arrayLen(3);
-  w.int(vInt(v.attempt, 0, 4294967295));
-  const a1 = vList(v.target, 5, 60);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, 0, 100, true, named);
-  }
-  writeQuant(w, v.band, 100, 0, 50, true, named);
+  writeRecord(w, v, CookingCurve$t, named);
 }
 
 const CookingCurve$t: TFields = [
@@ -89,51 +45,11 @@ export interface CookingDone {
 }
 
 export function CookingDone$read(r: Reader): CookingDone {
-  const s = readShape(r);
-  let v: CookingDone;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "attempt";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: ItemStack | undefined;
-      if (s > 1) {
-        k = "dish";
-        f1 = (tryNil(r) ? undefined : ItemStack$read(r));
-      }
-      k = "burnt";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      k = "score";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      const o: CookingDone = { attempt: f0, burnt: f2, score: f3 };
-      if (f1 !== undefined) o.dish = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CookingDone$t) as CookingDone;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CookingDone$t) as CookingDone;
 }
 
 export function CookingDone$write(w: Writer, v: CookingDone, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CookingDone$t);
-  w.arrayLen(4);
-  w.int(vInt(v.attempt, 0, 4294967295));
-  if (v.dish === undefined) w.nil();
-  else {
-    ItemStack$write(w, v.dish, named);
-  }
-  w.bool(vBool(v.burnt));
-  writeQuant(w, v.score, 1000, 0, 1000, true, named);
+  writeRecord(w, v, CookingDone$t, named);
 }
 
 const CookingDone$t: TFields = [
@@ -156,40 +72,11 @@ export interface CookingHeat {
 }
 
 export function CookingHeat$read(r: Reader): CookingHeat {
-  const s = readShape(r);
-  let v: CookingHeat;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "attempt";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "knob";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "stir";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { attempt: f0, knob: f1, stir: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CookingHeat$t) as CookingHeat;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CookingHeat$t) as CookingHeat;
 }
 
 export function CookingHeat$write(w: Writer, v: CookingHeat, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CookingHeat$t);
-  w.arrayLen(3);
-  w.int(vInt(v.attempt, 0, 4294967295));
-  writeQuant(w, v.knob, 100, 0, 100, true, named);
-  w.bool(vBool(v.stir));
+  writeRecord(w, v, CookingHeat$t, named);
 }
 
 const CookingHeat$t: TFields = [
@@ -211,40 +98,11 @@ export interface CookingStart {
 }
 
 export function CookingStart$read(r: Reader): CookingStart {
-  const s = readShape(r);
-  let v: CookingStart;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "stove";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "recipe";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "slots";
-      if (s <= 2) throw absent(k);
-      const f2 = readBin(r, 1, 6);
-      v = { stove: f0, recipe: f1, slots: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CookingStart$t) as CookingStart;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CookingStart$t) as CookingStart;
 }
 
 export function CookingStart$write(w: Writer, v: CookingStart, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CookingStart$t);
-  w.arrayLen(3);
-  w.int(vInt(v.stove, 0, 4294967295));
-  w.str(vStr(v.recipe, 1, 32));
-  w.bin(vBin(v.slots, 1, 6));
+  writeRecord(w, v, CookingStart$t, named);
 }
 
 const CookingStart$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, atKey, codec, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readMap, readNamed, readRecord, readShape, readStr, skipValues, sorted, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -15,47 +15,11 @@ export interface CraftingCancel {
 }
 
 export function CraftingCancel$read(r: Reader): CraftingCancel {
-  const s = readShape(r);
-  let v: CraftingCancel;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bench";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "index";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 255));
-      }
-      const o: CraftingCancel = { bench: f0 };
-      if (f1 !== undefined) o.index = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CraftingCancel$t) as CraftingCancel;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CraftingCancel$t) as CraftingCancel;
 }
 
 export function CraftingCancel$write(w: Writer, v: CraftingCancel, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CraftingCancel$t);
-  let len = 1;
-  if (v.index !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.bench, 0, 4294967295));
-  if (len > 1) {
-    if (v.index === undefined) w.nil();
-    else {
-      w.int(vInt(v.index, 0, 255));
-    }
-  }
+  writeRecord(w, v, CraftingCancel$t, named);
 }
 
 const CraftingCancel$t: TFields = [
@@ -76,40 +40,11 @@ export interface CraftingMake {
 }
 
 export function CraftingMake$read(r: Reader): CraftingMake {
-  const s = readShape(r);
-  let v: CraftingMake;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bench";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "recipe";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "times";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 20);
-      v = { bench: f0, recipe: f1, times: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CraftingMake$t) as CraftingMake;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CraftingMake$t) as CraftingMake;
 }
 
 export function CraftingMake$write(w: Writer, v: CraftingMake, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CraftingMake$t);
-  w.arrayLen(3);
-  w.int(vInt(v.bench, 0, 4294967295));
-  w.str(vStr(v.recipe, 1, 32));
-  w.int(vInt(v.times, 1, 20));
+  writeRecord(w, v, CraftingMake$t, named);
 }
 
 const CraftingMake$t: TFields = [
@@ -133,70 +68,11 @@ export interface CraftingQueue {
 }
 
 export function CraftingQueue$read(r: Reader): CraftingQueue {
-  const s = readShape(r);
-  let v: CraftingQueue;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bench";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "queue";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 20);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 32));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "progress";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "ends";
-        f3 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
-      }
-      const o: CraftingQueue = { bench: f0, queue: f1, progress: f2 };
-      if (f3 !== undefined) o.ends = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CraftingQueue$t) as CraftingQueue;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CraftingQueue$t) as CraftingQueue;
 }
 
 export function CraftingQueue$write(w: Writer, v: CraftingQueue, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CraftingQueue$t);
-  let len = 3;
-  if (v.ends !== undefined) len = 4;
-  w.arrayLen(len);
-  w.int(vInt(v.bench, 0, 4294967295));
-  const a1 = vList(v.queue, 0, 20);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 32));
-  }
-  writeQuant(w, v.progress, 1000, 0, 1000, true, named);
-  if (len > 3) {
-    if (v.ends === undefined) w.nil();
-    else {
-      w.int(vInt(v.ends, 0, 9007199254740991));
-    }
-  }
+  writeRecord(w, v, CraftingQueue$t, named);
 }
 
 const CraftingQueue$t: TFields = [
@@ -215,47 +91,11 @@ export interface CraftingRecipes {
 }
 
 export function CraftingRecipes$read(r: Reader): CraftingRecipes {
-  const s = readShape(r);
-  let v: CraftingRecipes;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "recipes";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 200);
-      const a2: Recipe[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Recipe$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { recipes: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CraftingRecipes$t) as CraftingRecipes;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CraftingRecipes$t) as CraftingRecipes;
 }
 
 export function CraftingRecipes$write(w: Writer, v: CraftingRecipes, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CraftingRecipes$t);
-  w.arrayLen(1);
-  const a1 = vList(v.recipes, 0, 200);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Recipe$write(w, x2, named);
-  }
+  writeRecord(w, v, CraftingRecipes$t, named);
 }
 
 const CraftingRecipes$t: TFields = [

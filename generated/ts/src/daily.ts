@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, skipValues, vFixed, vInt, vList, vObject, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kFixed, kInt, kList, kQuant, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -13,32 +13,11 @@ export interface DailyClaim {
 }
 
 export function DailyClaim$read(r: Reader): DailyClaim {
-  const s = readShape(r);
-  let v: DailyClaim;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "day";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 365);
-      v = { day: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DailyClaim$t) as DailyClaim;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DailyClaim$t) as DailyClaim;
 }
 
 export function DailyClaim$write(w: Writer, v: DailyClaim, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DailyClaim$t);
-  w.arrayLen(1);
-  w.int(vInt(v.day, 1, 365));
+  writeRecord(w, v, DailyClaim$t, named);
 }
 
 const DailyClaim$t: TFields = [
@@ -56,51 +35,11 @@ export interface DailyClaimed {
 }
 
 export function DailyClaimed$read(r: Reader): DailyClaimed {
-  const s = readShape(r);
-  let v: DailyClaimed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "granted";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 3);
-      const a2: ItemStack[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "multiplier";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 10, 30), 10);
-      v = { granted: f0, multiplier: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DailyClaimed$t) as DailyClaimed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DailyClaimed$t) as DailyClaimed;
 }
 
 export function DailyClaimed$write(w: Writer, v: DailyClaimed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DailyClaimed$t);
-  w.arrayLen(2);
-  const a1 = vList(v.granted, 0, 3);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    ItemStack$write(w, x2, named);
-  }
-  writeQuant(w, v.multiplier, 10, 10, 30, true, named);
+  writeRecord(w, v, DailyClaimed$t, named);
 }
 
 const DailyClaimed$t: TFields = [
@@ -121,56 +60,11 @@ export interface DailyOffer {
 }
 
 export function DailyOffer$read(r: Reader): DailyOffer {
-  const s = readShape(r);
-  let v: DailyOffer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "streak";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 365);
-      k = "week";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 7) throw wrongLength(n1, 7);
-      const a2: ItemStack[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack, ItemStack];
-      k = "resets";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      v = { streak: f0, week: f1, resets: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DailyOffer$t) as DailyOffer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DailyOffer$t) as DailyOffer;
 }
 
 export function DailyOffer$write(w: Writer, v: DailyOffer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DailyOffer$t);
-  w.arrayLen(3);
-  w.int(vInt(v.streak, 1, 365));
-  const a1 = vFixed(v.week, 7);
-  w.arrayLen(7);
-  for (const x2 of a1) {
-    ItemStack$write(w, x2, named);
-  }
-  w.int(vInt(v.resets, 0, 9007199254740991));
+  writeRecord(w, v, DailyOffer$t, named);
 }
 
 const DailyOffer$t: TFields = [

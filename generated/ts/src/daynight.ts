@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kQuant, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readVariant, skipValues, unknownName, unknownNumber, vBool, vInt, vList, vObject, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kList, kQuant, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -19,48 +19,11 @@ export interface DayClock {
 }
 
 export function DayClock$read(r: Reader): DayClock {
-  const s = readShape(r);
-  let v: DayClock;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "day";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "minute";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 1439);
-      k = "ms_per_minute";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 100, 60000);
-      k = "sun_elevation";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, -9000, 9000), 100);
-      k = "sun_azimuth";
-      if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(readInt(r, -18000, 18000), 100);
-      v = { day: f0, minute: f1, ms_per_minute: f2, sun_elevation: f3, sun_azimuth: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DayClock$t) as DayClock;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DayClock$t) as DayClock;
 }
 
 export function DayClock$write(w: Writer, v: DayClock, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DayClock$t);
-  w.arrayLen(5);
-  w.int(vInt(v.day, 0, 4294967295));
-  w.int(vInt(v.minute, 0, 1439));
-  w.int(vInt(v.ms_per_minute, 100, 60000));
-  writeQuant(w, v.sun_elevation, 100, -9000, 9000, true, named);
-  writeQuant(w, v.sun_azimuth, 100, -18000, 18000, true, named);
+  writeRecord(w, v, DayClock$t, named);
 }
 
 const DayClock$t: TFields = [
@@ -84,40 +47,11 @@ export interface DayDusk {
 }
 
 export function DayDusk$read(r: Reader): DayDusk {
-  const s = readShape(r);
-  let v: DayDusk;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "moon";
-      if (s <= 0) throw absent(k);
-      const f0 = MoonPhase$read(r);
-      k = "market";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      k = "stars";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      v = { moon: f0, market: f1, stars: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DayDusk$t) as DayDusk;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DayDusk$t) as DayDusk;
 }
 
 export function DayDusk$write(w: Writer, v: DayDusk, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DayDusk$t);
-  w.arrayLen(3);
-  MoonPhase$write(w, v.moon, named);
-  w.bool(vBool(v.market));
-  writeQuant(w, v.stars, 1000, 0, 1000, true, named);
+  writeRecord(w, v, DayDusk$t, named);
 }
 
 const DayDusk$t: TFields = [
@@ -137,51 +71,11 @@ export interface DayLamps {
 }
 
 export function DayLamps$read(r: Reader): DayLamps {
-  const s = readShape(r);
-  let v: DayLamps;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "lamps";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 1, 200);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "lit";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { lamps: f0, lit: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DayLamps$t) as DayLamps;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DayLamps$t) as DayLamps;
 }
 
 export function DayLamps$write(w: Writer, v: DayLamps, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DayLamps$t);
-  w.arrayLen(2);
-  const a1 = vList(v.lamps, 1, 200);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 4294967295));
-  }
-  w.bool(vBool(v.lit));
+  writeRecord(w, v, DayLamps$t, named);
 }
 
 const DayLamps$t: TFields = [
@@ -198,32 +92,11 @@ export interface DaySleep {
 }
 
 export function DaySleep$read(r: Reader): DaySleep {
-  const s = readShape(r);
-  let v: DaySleep;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bed";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { bed: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DaySleep$t) as DaySleep;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DaySleep$t) as DaySleep;
 }
 
 export function DaySleep$write(w: Writer, v: DaySleep, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DaySleep$t);
-  w.arrayLen(1);
-  w.int(vInt(v.bed, 0, 4294967295));
+  writeRecord(w, v, DaySleep$t, named);
 }
 
 const DaySleep$t: TFields = [

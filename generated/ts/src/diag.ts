@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, codec, duplicate, inF32, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readF32, readF64, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, atKey, codec, duplicate, kBool, kF32, kF64, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readF32, readF64, readInt, readMap, readNamed, readRecord, readShape, readStr, skipValues, sorted, tryNil, vBool, vF32, vF64, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /**
  * Bytes sent per message type since the last reset: the table that showed birds, not
@@ -18,78 +18,11 @@ export interface DiagBytes {
 }
 
 export function DiagBytes$read(r: Reader): DiagBytes {
-  const s = readShape(r);
-  let v: DiagBytes;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "since";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 9007199254740991);
-      k = "out";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 320);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 9007199254740991);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      k = "inbound";
-      if (s <= 2) throw absent(k);
-      const n6 = readMap(r, 0, 320);
-      const m7 = new Map<string, number>();
-      for (let j8 = 0; j8 < n6; j8++) {
-        const k9 = readStr(r, 0, 4294967295);
-        if (m7.has(k9)) throw duplicate(k9).inKey(k9);
-        let x10: number;
-        try {
-          x10 = readInt(r, 0, 9007199254740991);
-        } catch (e) {
-          throw atKey(e, k9);
-        }
-        m7.set(k9, x10);
-      }
-      leave(r);
-      const f2 = m7;
-      v = { since: f0, out: f1, inbound: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DiagBytes$t) as DiagBytes;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DiagBytes$t) as DiagBytes;
 }
 
 export function DiagBytes$write(w: Writer, v: DiagBytes, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DiagBytes$t);
-  w.arrayLen(3);
-  w.int(vInt(v.since, 0, 9007199254740991));
-  const m1 = vMap(v.out, 0, 320);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.int(vInt(x3, 0, 9007199254740991));
-  }
-  const m4 = vMap(v.inbound, 0, 320);
-  w.mapLen(m4.size);
-  for (const [k5, x6] of sorted(m4)) {
-    w.str(vStr(k5, 0, 4294967295));
-    w.int(vInt(x6, 0, 9007199254740991));
-  }
+  writeRecord(w, v, DiagBytes$t, named);
 }
 
 const DiagBytes$t: TFields = [
@@ -107,32 +40,11 @@ export interface DiagBytesRequest {
 }
 
 export function DiagBytesRequest$read(r: Reader): DiagBytesRequest {
-  const s = readShape(r);
-  let v: DiagBytesRequest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "reset";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { reset: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DiagBytesRequest$t) as DiagBytesRequest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DiagBytesRequest$t) as DiagBytesRequest;
 }
 
 export function DiagBytesRequest$write(w: Writer, v: DiagBytesRequest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DiagBytesRequest$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.reset));
+  writeRecord(w, v, DiagBytesRequest$t, named);
 }
 
 const DiagBytesRequest$t: TFields = [
@@ -158,52 +70,11 @@ export interface DiagFrames {
 }
 
 export function DiagFrames$read(r: Reader): DiagFrames {
-  const s = readShape(r);
-  let v: DiagFrames;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "frame_ms";
-      if (s <= 0) throw absent(k);
-      const f0 = inF32(readF32(r), 0, 1000);
-      k = "frame_p99_ms";
-      if (s <= 1) throw absent(k);
-      const f1 = inF32(readF32(r), 0, 1000);
-      k = "draw_calls";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 65535);
-      k = "nodes";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 4294967295);
-      k = "heap_mib";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 65535);
-      k = "gpu";
-      if (s <= 5) throw absent(k);
-      const f5 = readStr(r, 0, 96);
-      v = { frame_ms: f0, frame_p99_ms: f1, draw_calls: f2, nodes: f3, heap_mib: f4, gpu: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DiagFrames$t) as DiagFrames;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DiagFrames$t) as DiagFrames;
 }
 
 export function DiagFrames$write(w: Writer, v: DiagFrames, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DiagFrames$t);
-  w.arrayLen(6);
-  w.f32(vF32(v.frame_ms, 0, 1000));
-  w.f32(vF32(v.frame_p99_ms, 0, 1000));
-  w.int(vInt(v.draw_calls, 0, 65535));
-  w.int(vInt(v.nodes, 0, 4294967295));
-  w.int(vInt(v.heap_mib, 0, 65535));
-  w.str(vStr(v.gpu, 0, 96));
+  writeRecord(w, v, DiagFrames$t, named);
 }
 
 const DiagFrames$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vInt, vList, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -81,51 +81,11 @@ export interface DoorsKnock {
 }
 
 export function DoorsKnock$read(r: Reader): DoorsKnock {
-  const s = readShape(r);
-  let v: DoorsKnock;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "door";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "pattern";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 8);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 65535));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      v = { door: f0, pattern: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DoorsKnock$t) as DoorsKnock;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DoorsKnock$t) as DoorsKnock;
 }
 
 export function DoorsKnock$write(w: Writer, v: DoorsKnock, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DoorsKnock$t);
-  w.arrayLen(2);
-  w.int(vInt(v.door, 0, 4294967295));
-  const a1 = vList(v.pattern, 1, 8);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 65535));
-  }
+  writeRecord(w, v, DoorsKnock$t, named);
 }
 
 const DoorsKnock$t: TFields = [
@@ -148,55 +108,11 @@ export interface DoorsState {
 }
 
 export function DoorsState$read(r: Reader): DoorsState {
-  const s = readShape(r);
-  let v: DoorsState;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "door";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "state";
-      if (s <= 1) throw absent(k);
-      const f1 = DoorState$read(r);
-      k = "swing";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -1100, 1100), 10);
-      let f3: string | undefined;
-      if (s > 3) {
-        k = "by";
-        f3 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: DoorsState = { door: f0, state: f1, swing: f2 };
-      if (f3 !== undefined) o.by = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DoorsState$t) as DoorsState;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DoorsState$t) as DoorsState;
 }
 
 export function DoorsState$write(w: Writer, v: DoorsState, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DoorsState$t);
-  let len = 3;
-  if (v.by !== undefined) len = 4;
-  w.arrayLen(len);
-  w.int(vInt(v.door, 0, 4294967295));
-  DoorState$write(w, v.state, named);
-  writeQuant(w, v.swing, 10, -1100, 1100, true, named);
-  if (len > 3) {
-    if (v.by === undefined) w.nil();
-    else {
-      w.str(vStr(v.by, 9, 9));
-    }
-  }
+  writeRecord(w, v, DoorsState$t, named);
 }
 
 const DoorsState$t: TFields = [
@@ -217,36 +133,11 @@ export interface DoorsUse {
 }
 
 export function DoorsUse$read(r: Reader): DoorsUse {
-  const s = readShape(r);
-  let v: DoorsUse;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "door";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "knock";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { door: f0, knock: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, DoorsUse$t) as DoorsUse;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, DoorsUse$t) as DoorsUse;
 }
 
 export function DoorsUse$write(w: Writer, v: DoorsUse, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, DoorsUse$t);
-  w.arrayLen(2);
-  w.int(vInt(v.door, 0, 4294967295));
-  w.bool(vBool(v.knock));
+  writeRecord(w, v, DoorsUse$t, named);
 }
 
 const DoorsUse$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, dequantizeF32, kBool, kInt, kQuant, leave, mapEntries, readBool, readInt, readNamed, readShape, skipValues, vBool, vInt, vObject, writeNamed, writeQuant } from "./runtime/support.js";
+import { codec, kBool, kInt, kQuant, readRecord, writeRecord } from "./runtime/support.js";
 
 /**
  * Broadcast every few minutes while the weather changes the ground: how wet and white
@@ -18,40 +18,11 @@ export interface EffectsGround {
 }
 
 export function EffectsGround$read(r: Reader): EffectsGround {
-  const s = readShape(r);
-  let v: EffectsGround;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "puddles";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "snow";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 2000), 1000);
-      k = "leaves";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      v = { puddles: f0, snow: f1, leaves: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EffectsGround$t) as EffectsGround;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EffectsGround$t) as EffectsGround;
 }
 
 export function EffectsGround$write(w: Writer, v: EffectsGround, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EffectsGround$t);
-  w.arrayLen(3);
-  writeQuant(w, v.puddles, 1000, 0, 1000, true, named);
-  writeQuant(w, v.snow, 1000, 0, 2000, true, named);
-  writeQuant(w, v.leaves, 100, 0, 100, true, named);
+  writeRecord(w, v, EffectsGround$t, named);
 }
 
 const EffectsGround$t: TFields = [
@@ -73,40 +44,11 @@ export interface EffectsRainbow {
 }
 
 export function EffectsRainbow$read(r: Reader): EffectsRainbow {
-  const s = readShape(r);
-  let v: EffectsRainbow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bearing";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = "until";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 9007199254740991);
-      k = "double";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { bearing: f0, until: f1, double: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EffectsRainbow$t) as EffectsRainbow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EffectsRainbow$t) as EffectsRainbow;
 }
 
 export function EffectsRainbow$write(w: Writer, v: EffectsRainbow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EffectsRainbow$t);
-  w.arrayLen(3);
-  writeQuant(w, v.bearing, 1000, -3142, 3142, true, named);
-  w.int(vInt(v.until, 0, 9007199254740991));
-  w.bool(vBool(v.double));
+  writeRecord(w, v, EffectsRainbow$t, named);
 }
 
 const EffectsRainbow$t: TFields = [
@@ -131,40 +73,11 @@ export interface EffectsWet {
 }
 
 export function EffectsWet$read(r: Reader): EffectsWet {
-  const s = readShape(r);
-  let v: EffectsWet;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "wetness";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "dry_rate";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 128), 256);
-      k = "sheltered";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { wetness: f0, dry_rate: f1, sheltered: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EffectsWet$t) as EffectsWet;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EffectsWet$t) as EffectsWet;
 }
 
 export function EffectsWet$write(w: Writer, v: EffectsWet, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EffectsWet$t);
-  w.arrayLen(3);
-  writeQuant(w, v.wetness, 100, 0, 100, true, named);
-  writeQuant(w, v.dry_rate, 256, 0, 128, true, named);
-  w.bool(vBool(v.sheltered));
+  writeRecord(w, v, EffectsWet$t, named);
 }
 
 const EffectsWet$t: TFields = [

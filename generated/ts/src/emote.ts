@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kFixed, kInt, kList, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -121,36 +121,11 @@ export interface EmotePairOffer {
 }
 
 export function EmotePairOffer$read(r: Reader): EmotePairOffer {
-  const s = readShape(r);
-  let v: EmotePairOffer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "partner";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "pair";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 16);
-      v = { partner: f0, pair: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmotePairOffer$t) as EmotePairOffer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmotePairOffer$t) as EmotePairOffer;
 }
 
 export function EmotePairOffer$write(w: Writer, v: EmotePairOffer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmotePairOffer$t);
-  w.arrayLen(2);
-  w.str(vStr(v.partner, 9, 9));
-  w.str(vStr(v.pair, 1, 16));
+  writeRecord(w, v, EmotePairOffer$t, named);
 }
 
 const EmotePairOffer$t: TFields = [
@@ -171,68 +146,11 @@ export interface EmotePaired {
 }
 
 export function EmotePaired$read(r: Reader): EmotePaired {
-  const s = readShape(r);
-  let v: EmotePaired;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "partners";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: string[];
-      try {
-        a2 = [readStr(r, 9, 9), (i3 = 1, readStr(r, 9, 9))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [string, string];
-      k = "pair";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 16);
-      k = "at";
-      if (s <= 2) throw absent(k);
-      const n4 = readArrayLen(r);
-      if (n4 !== 2) throw wrongLength(n4, 2);
-      let i6 = 0;
-      let a5: number[];
-      try {
-        a5 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i6 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f2 = a5 as [number, number];
-      v = { partners: f0, pair: f1, at: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmotePaired$t) as EmotePaired;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmotePaired$t) as EmotePaired;
 }
 
 export function EmotePaired$write(w: Writer, v: EmotePaired, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmotePaired$t);
-  w.arrayLen(3);
-  const a1 = vFixed(v.partners, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 9, 9));
-  }
-  w.str(vStr(v.pair, 1, 16));
-  const a3 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 100, -500000, 500000, true, named);
-  }
+  writeRecord(w, v, EmotePaired$t, named);
 }
 
 const EmotePaired$t: TFields = [
@@ -252,36 +170,11 @@ export interface EmotePlay {
 }
 
 export function EmotePlay$read(r: Reader): EmotePlay {
-  const s = readShape(r);
-  let v: EmotePlay;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "emote";
-      if (s <= 0) throw absent(k);
-      const f0 = Emote$read(r);
-      k = "looping";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { emote: f0, looping: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmotePlay$t) as EmotePlay;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmotePlay$t) as EmotePlay;
 }
 
 export function EmotePlay$write(w: Writer, v: EmotePlay, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmotePlay$t);
-  w.arrayLen(2);
-  Emote$write(w, v.emote, named);
-  w.bool(vBool(v.looping));
+  writeRecord(w, v, EmotePlay$t, named);
 }
 
 const EmotePlay$t: TFields = [
@@ -304,44 +197,11 @@ export interface EmoteShown {
 }
 
 export function EmoteShown$read(r: Reader): EmoteShown {
-  const s = readShape(r);
-  let v: EmoteShown;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "emote";
-      if (s <= 1) throw absent(k);
-      const f1 = Emote$read(r);
-      k = "looping";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      k = "at";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      v = { s: f0, emote: f1, looping: f2, at: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmoteShown$t) as EmoteShown;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmoteShown$t) as EmoteShown;
 }
 
 export function EmoteShown$write(w: Writer, v: EmoteShown, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmoteShown$t);
-  w.arrayLen(4);
-  w.str(vStr(v.s, 9, 9));
-  Emote$write(w, v.emote, named);
-  w.bool(vBool(v.looping));
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, EmoteShown$t, named);
 }
 
 const EmoteShown$t: TFields = [
@@ -360,47 +220,11 @@ export interface EmoteUnlocked {
 }
 
 export function EmoteUnlocked$read(r: Reader): EmoteUnlocked {
-  const s = readShape(r);
-  let v: EmoteUnlocked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "keys";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 64);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 24));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { keys: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmoteUnlocked$t) as EmoteUnlocked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmoteUnlocked$t) as EmoteUnlocked;
 }
 
 export function EmoteUnlocked$write(w: Writer, v: EmoteUnlocked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmoteUnlocked$t);
-  w.arrayLen(1);
-  const a1 = vList(v.keys, 0, 64);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 24));
-  }
+  writeRecord(w, v, EmoteUnlocked$t, named);
 }
 
 const EmoteUnlocked$t: TFields = [
@@ -416,48 +240,11 @@ export interface EmoteWheel {
 }
 
 export function EmoteWheel$read(r: Reader): EmoteWheel {
-  const s = readShape(r);
-  let v: EmoteWheel;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slots";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 8) throw wrongLength(n1, 8);
-      const a2: Emote[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Emote$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [Emote, Emote, Emote, Emote, Emote, Emote, Emote, Emote];
-      v = { slots: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, EmoteWheel$t) as EmoteWheel;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, EmoteWheel$t) as EmoteWheel;
 }
 
 export function EmoteWheel$write(w: Writer, v: EmoteWheel, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, EmoteWheel$t);
-  w.arrayLen(1);
-  const a1 = vFixed(v.slots, 8);
-  w.arrayLen(8);
-  for (const x2 of a1) {
-    Emote$write(w, x2, named);
-  }
+  writeRecord(w, v, EmoteWheel$t, named);
 }
 
 const EmoteWheel$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readVariant, skipValues, unknownName, unknownNumber, vInt, vList, vObject, vRecord, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kInt, kList, kQuant, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -15,40 +15,11 @@ export interface Departure {
 }
 
 export function Departure$read(r: Reader): Departure {
-  const s = readShape(r);
-  let v: Departure;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 9007199254740991);
-      k = "to";
-      if (s <= 1) throw absent(k);
-      const f1 = Pier$read(r);
-      k = "seats";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 255);
-      v = { at: f0, to: f1, seats: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Departure$t) as Departure;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Departure$t) as Departure;
 }
 
 export function Departure$write(w: Writer, v: Departure, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Departure$t);
-  w.arrayLen(3);
-  w.int(vInt(v.at, 0, 9007199254740991));
-  Pier$write(w, v.to, named);
-  w.int(vInt(v.seats, 0, 255));
+  writeRecord(w, v, Departure$t, named);
 }
 
 const Departure$t: TFields = [
@@ -68,32 +39,11 @@ export interface FerryBoard {
 }
 
 export function FerryBoard$read(r: Reader): FerryBoard {
-  const s = readShape(r);
-  let v: FerryBoard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "pier";
-      if (s <= 0) throw absent(k);
-      const f0 = Pier$read(r);
-      v = { pier: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FerryBoard$t) as FerryBoard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FerryBoard$t) as FerryBoard;
 }
 
 export function FerryBoard$write(w: Writer, v: FerryBoard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FerryBoard$t);
-  w.arrayLen(1);
-  Pier$write(w, v.pier, named);
+  writeRecord(w, v, FerryBoard$t, named);
 }
 
 const FerryBoard$t: TFields = [
@@ -115,44 +65,11 @@ export interface FerryCrossing {
 }
 
 export function FerryCrossing$read(r: Reader): FerryCrossing {
-  const s = readShape(r);
-  let v: FerryCrossing;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = Pier$read(r);
-      k = "progress";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "eta";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      k = "swell";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 50), 10);
-      v = { to: f0, progress: f1, eta: f2, swell: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FerryCrossing$t) as FerryCrossing;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FerryCrossing$t) as FerryCrossing;
 }
 
 export function FerryCrossing$write(w: Writer, v: FerryCrossing, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FerryCrossing$t);
-  w.arrayLen(4);
-  Pier$write(w, v.to, named);
-  writeQuant(w, v.progress, 1000, 0, 1000, true, named);
-  w.int(vInt(v.eta, 0, 9007199254740991));
-  writeQuant(w, v.swell, 10, 0, 50, true, named);
+  writeRecord(w, v, FerryCrossing$t, named);
 }
 
 const FerryCrossing$t: TFields = [
@@ -173,51 +90,11 @@ export interface FerryTimetable {
 }
 
 export function FerryTimetable$read(r: Reader): FerryTimetable {
-  const s = readShape(r);
-  let v: FerryTimetable;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "departures";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 12);
-      const a2: Departure[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Departure$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "fare";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      v = { departures: f0, fare: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FerryTimetable$t) as FerryTimetable;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FerryTimetable$t) as FerryTimetable;
 }
 
 export function FerryTimetable$write(w: Writer, v: FerryTimetable, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FerryTimetable$t);
-  w.arrayLen(2);
-  const a1 = vList(v.departures, 0, 12);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Departure$write(w, x2, named);
-  }
-  w.int(vInt(v.fare, 0, 65535));
+  writeRecord(w, v, FerryTimetable$t, named);
 }
 
 const FerryTimetable$t: TFields = [

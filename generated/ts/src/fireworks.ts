@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -21,63 +21,11 @@ export interface Burst {
 }
 
 export function Burst$read(r: Reader): Burst {
-  const s = readShape(r);
-  let v: Burst;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "shell";
-      if (s <= 0) throw absent(k);
-      const f0 = Shell$read(r);
-      k = "colours";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 3);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 16777215));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "at";
-      if (s <= 2) throw absent(k);
-      const f2 = WorldPos$read(r);
-      k = "delay_ms";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 65535);
-      k = "radius";
-      if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(readInt(r, 10, 800), 10);
-      v = { shell: f0, colours: f1, at: f2, delay_ms: f3, radius: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Burst$t) as Burst;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Burst$t) as Burst;
 }
 
 export function Burst$write(w: Writer, v: Burst, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Burst$t);
-  w.arrayLen(5);
-  Shell$write(w, v.shell, named);
-  const a1 = vList(v.colours, 1, 3);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 16777215));
-  }
-  WorldPos$write(w, v.at, named);
-  w.int(vInt(v.delay_ms, 0, 65535));
-  writeQuant(w, v.radius, 10, 10, 800, true, named);
+  writeRecord(w, v, Burst$t, named);
 }
 
 const Burst$t: TFields = [
@@ -101,36 +49,11 @@ export interface FireworksDud {
 }
 
 export function FireworksDud$read(r: Reader): FireworksDud {
-  const s = readShape(r);
-  let v: FireworksDud;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "by";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "tipped";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { by: f0, tipped: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FireworksDud$t) as FireworksDud;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FireworksDud$t) as FireworksDud;
 }
 
 export function FireworksDud$write(w: Writer, v: FireworksDud, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FireworksDud$t);
-  w.arrayLen(2);
-  w.str(vStr(v.by, 9, 9));
-  w.bool(vBool(v.tipped));
+  writeRecord(w, v, FireworksDud$t, named);
 }
 
 const FireworksDud$t: TFields = [
@@ -151,40 +74,11 @@ export interface FireworksLaunch {
 }
 
 export function FireworksLaunch$read(r: Reader): FireworksLaunch {
-  const s = readShape(r);
-  let v: FireworksLaunch;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      k = "tilt";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 3000), 100);
-      k = "bearing";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      v = { slot: f0, tilt: f1, bearing: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FireworksLaunch$t) as FireworksLaunch;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FireworksLaunch$t) as FireworksLaunch;
 }
 
 export function FireworksLaunch$write(w: Writer, v: FireworksLaunch, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FireworksLaunch$t);
-  w.arrayLen(3);
-  w.int(vInt(v.slot, 0, 47));
-  writeQuant(w, v.tilt, 100, 0, 3000, true, named);
-  writeQuant(w, v.bearing, 1000, -3142, 3142, true, named);
+  writeRecord(w, v, FireworksLaunch$t, named);
 }
 
 const FireworksLaunch$t: TFields = [
@@ -204,62 +98,11 @@ export interface FireworksSchedule {
 }
 
 export function FireworksSchedule$read(r: Reader): FireworksSchedule {
-  const s = readShape(r);
-  let v: FireworksSchedule;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "shows";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 6);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 9007199254740991));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "viewpoint";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: FireworksSchedule = { shows: f0 };
-      if (f1 !== undefined) o.viewpoint = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FireworksSchedule$t) as FireworksSchedule;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FireworksSchedule$t) as FireworksSchedule;
 }
 
 export function FireworksSchedule$write(w: Writer, v: FireworksSchedule, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FireworksSchedule$t);
-  let len = 1;
-  if (v.viewpoint !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vList(v.shows, 0, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 9007199254740991));
-  }
-  if (len > 1) {
-    if (v.viewpoint === undefined) w.nil();
-    else {
-      w.int(vInt(v.viewpoint, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, FireworksSchedule$t, named);
 }
 
 const FireworksSchedule$t: TFields = [
@@ -280,62 +123,11 @@ export interface FireworksShow {
 }
 
 export function FireworksShow$read(r: Reader): FireworksShow {
-  const s = readShape(r);
-  let v: FireworksShow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "by";
-        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      k = "bursts";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 36);
-      const a2: Burst[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Burst$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "seed";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 4294967295);
-      const o: FireworksShow = { bursts: f1, seed: f2 };
-      if (f0 !== undefined) o.by = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FireworksShow$t) as FireworksShow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FireworksShow$t) as FireworksShow;
 }
 
 export function FireworksShow$write(w: Writer, v: FireworksShow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FireworksShow$t);
-  w.arrayLen(3);
-  if (v.by === undefined) w.nil();
-  else {
-    w.str(vStr(v.by, 9, 9));
-  }
-  const a1 = vList(v.bursts, 1, 36);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Burst$write(w, x2, named);
-  }
-  w.int(vInt(v.seed, 0, 4294967295));
+  writeRecord(w, v, FireworksShow$t, named);
 }
 
 const FireworksShow$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,40 +17,11 @@ export interface FishRecord {
 }
 
 export function FishRecord$read(r: Reader): FishRecord {
-  const s = readShape(r);
-  let v: FishRecord;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "holder";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "kg";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantize(readInt(r, 10, 80000), 1000);
-      k = "at";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      v = { holder: f0, kg: f1, at: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishRecord$t) as FishRecord;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishRecord$t) as FishRecord;
 }
 
 export function FishRecord$write(w: Writer, v: FishRecord, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishRecord$t);
-  w.arrayLen(3);
-  w.str(vStr(v.holder, 1, 24));
-  writeQuant(w, v.kg, 1000, 10, 80000, false, named);
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, FishRecord$t, named);
 }
 
 const FishRecord$t: TFields = [
@@ -72,36 +43,11 @@ export interface FishingBite {
 }
 
 export function FishingBite$read(r: Reader): FishingBite {
-  const s = readShape(r);
-  let v: FishingBite;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "window_ms";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 200, 2000);
-      k = "pull";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      v = { window_ms: f0, pull: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingBite$t) as FishingBite;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingBite$t) as FishingBite;
 }
 
 export function FishingBite$write(w: Writer, v: FishingBite, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingBite$t);
-  w.arrayLen(2);
-  w.int(vInt(v.window_ms, 200, 2000));
-  writeQuant(w, v.pull, 100, 0, 100, true, named);
+  writeRecord(w, v, FishingBite$t, named);
 }
 
 const FishingBite$t: TFields = [
@@ -122,51 +68,11 @@ export interface FishingCast {
 }
 
 export function FishingCast$read(r: Reader): FishingCast {
-  const s = readShape(r);
-  let v: FishingCast;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bobber";
-      if (s <= 0) throw absent(k);
-      const f0 = WorldPos$read(r);
-      k = "power";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "bait";
-        f2 = (tryNil(r) ? undefined : readStr(r, 1, 32));
-      }
-      const o: FishingCast = { bobber: f0, power: f1 };
-      if (f2 !== undefined) o.bait = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingCast$t) as FishingCast;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingCast$t) as FishingCast;
 }
 
 export function FishingCast$write(w: Writer, v: FishingCast, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingCast$t);
-  let len = 2;
-  if (v.bait !== undefined) len = 3;
-  w.arrayLen(len);
-  WorldPos$write(w, v.bobber, named);
-  writeQuant(w, v.power, 1000, 0, 1000, true, named);
-  if (len > 2) {
-    if (v.bait === undefined) w.nil();
-    else {
-      w.str(vStr(v.bait, 1, 32));
-    }
-  }
+  writeRecord(w, v, FishingCast$t, named);
 }
 
 const FishingCast$t: TFields = [
@@ -188,40 +94,11 @@ export interface FishingCastShown {
 }
 
 export function FishingCastShown$read(r: Reader): FishingCastShown {
-  const s = readShape(r);
-  let v: FishingCastShown;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "bobber";
-      if (s <= 1) throw absent(k);
-      const f1 = WorldPos$read(r);
-      k = "water";
-      if (s <= 2) throw absent(k);
-      const f2 = Water$read(r);
-      v = { s: f0, bobber: f1, water: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingCastShown$t) as FishingCastShown;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingCastShown$t) as FishingCastShown;
 }
 
 export function FishingCastShown$write(w: Writer, v: FishingCastShown, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingCastShown$t);
-  w.arrayLen(3);
-  w.str(vStr(v.s, 9, 9));
-  WorldPos$write(w, v.bobber, named);
-  Water$write(w, v.water, named);
+  writeRecord(w, v, FishingCastShown$t, named);
 }
 
 const FishingCastShown$t: TFields = [
@@ -247,48 +124,11 @@ export interface FishingCatch {
 }
 
 export function FishingCatch$read(r: Reader): FishingCatch {
-  const s = readShape(r);
-  let v: FishingCatch;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "angler";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "fish";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "kg";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantize(readInt(r, 10, 80000), 1000);
-      k = "length_cm";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 2, 250);
-      k = "best";
-      if (s <= 4) throw absent(k);
-      const f4 = readBool(r);
-      v = { angler: f0, fish: f1, kg: f2, length_cm: f3, best: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingCatch$t) as FishingCatch;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingCatch$t) as FishingCatch;
 }
 
 export function FishingCatch$write(w: Writer, v: FishingCatch, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingCatch$t);
-  w.arrayLen(5);
-  PlayerRef$write(w, v.angler, named);
-  w.str(vStr(v.fish, 1, 32));
-  writeQuant(w, v.kg, 1000, 10, 80000, false, named);
-  w.int(vInt(v.length_cm, 2, 250));
-  w.bool(vBool(v.best));
+  writeRecord(w, v, FishingCatch$t, named);
 }
 
 const FishingCatch$t: TFields = [
@@ -308,32 +148,11 @@ export interface FishingLost {
 }
 
 export function FishingLost$read(r: Reader): FishingLost {
-  const s = readShape(r);
-  let v: FishingLost;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "snapped";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { snapped: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingLost$t) as FishingLost;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingLost$t) as FishingLost;
 }
 
 export function FishingLost$write(w: Writer, v: FishingLost, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingLost$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.snapped));
+  writeRecord(w, v, FishingLost$t, named);
 }
 
 const FishingLost$t: TFields = [
@@ -349,51 +168,11 @@ export interface FishingRecords {
 }
 
 export function FishingRecords$read(r: Reader): FishingRecords {
-  const s = readShape(r);
-  let v: FishingRecords;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "records";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 40);
-      const m2 = new Map<string, FishRecord>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: FishRecord;
-        try {
-          x5 = FishRecord$read(r);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      v = { records: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingRecords$t) as FishingRecords;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingRecords$t) as FishingRecords;
 }
 
 export function FishingRecords$write(w: Writer, v: FishingRecords, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingRecords$t);
-  w.arrayLen(1);
-  const m1 = vMap(v.records, 0, 40);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    FishRecord$write(w, x3, named);
-  }
+  writeRecord(w, v, FishingRecords$t, named);
 }
 
 const FishingRecords$t: TFields = [
@@ -411,36 +190,11 @@ export interface FishingReel {
 }
 
 export function FishingReel$read(r: Reader): FishingReel {
-  const s = readShape(r);
-  let v: FishingReel;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "tension";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 1200), 1000);
-      k = "line";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 600), 10);
-      v = { tension: f0, line: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FishingReel$t) as FishingReel;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FishingReel$t) as FishingReel;
 }
 
 export function FishingReel$write(w: Writer, v: FishingReel, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FishingReel$t);
-  w.arrayLen(2);
-  writeQuant(w, v.tension, 1000, 0, 1200, true, named);
-  writeQuant(w, v.line, 10, 0, 600, true, named);
+  writeRecord(w, v, FishingReel$t, named);
 }
 
 const FishingReel$t: TFields = [

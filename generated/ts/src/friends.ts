@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -112,36 +112,11 @@ export interface FriendsAnswer {
 }
 
 export function FriendsAnswer$read(r: Reader): FriendsAnswer {
-  const s = readShape(r);
-  let v: FriendsAnswer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "account";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "accept";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { account: f0, accept: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FriendsAnswer$t) as FriendsAnswer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FriendsAnswer$t) as FriendsAnswer;
 }
 
 export function FriendsAnswer$write(w: Writer, v: FriendsAnswer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FriendsAnswer$t);
-  w.arrayLen(2);
-  w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  w.bool(vBool(v.accept));
+  writeRecord(w, v, FriendsAnswer$t, named);
 }
 
 const FriendsAnswer$t: TFields = [
@@ -160,66 +135,11 @@ export interface FriendsList {
 }
 
 export function FriendsList$read(r: Reader): FriendsList {
-  const s = readShape(r);
-  let v: FriendsList;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "friends";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 200);
-      const a2: Friend[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Friend$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "incoming";
-      if (s <= 1) throw absent(k);
-      const n4 = readList(r, 0, 50);
-      const a5: PlayerRef[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(PlayerRef$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f1 = a5;
-      v = { friends: f0, incoming: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FriendsList$t) as FriendsList;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FriendsList$t) as FriendsList;
 }
 
 export function FriendsList$write(w: Writer, v: FriendsList, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FriendsList$t);
-  w.arrayLen(2);
-  const a1 = vList(v.friends, 0, 200);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Friend$write(w, x2, named);
-  }
-  const a3 = vList(v.incoming, 0, 50);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    PlayerRef$write(w, x4, named);
-  }
+  writeRecord(w, v, FriendsList$t, named);
 }
 
 const FriendsList$t: TFields = [
@@ -238,36 +158,11 @@ export interface FriendsPresence {
 }
 
 export function FriendsPresence$read(r: Reader): FriendsPresence {
-  const s = readShape(r);
-  let v: FriendsPresence;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "account";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "presence";
-      if (s <= 1) throw absent(k);
-      const f1 = Presence$read(r);
-      v = { account: f0, presence: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FriendsPresence$t) as FriendsPresence;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FriendsPresence$t) as FriendsPresence;
 }
 
 export function FriendsPresence$write(w: Writer, v: FriendsPresence, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FriendsPresence$t);
-  w.arrayLen(2);
-  w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  Presence$write(w, v.presence, named);
+  writeRecord(w, v, FriendsPresence$t, named);
 }
 
 const FriendsPresence$t: TFields = [
@@ -284,32 +179,11 @@ export interface FriendsRequest {
 }
 
 export function FriendsRequest$read(r: Reader): FriendsRequest {
-  const s = readShape(r);
-  let v: FriendsRequest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      v = { s: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FriendsRequest$t) as FriendsRequest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FriendsRequest$t) as FriendsRequest;
 }
 
 export function FriendsRequest$write(w: Writer, v: FriendsRequest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FriendsRequest$t);
-  w.arrayLen(1);
-  w.str(vStr(v.s, 9, 9));
+  writeRecord(w, v, FriendsRequest$t, named);
 }
 
 const FriendsRequest$t: TFields = [
@@ -327,47 +201,11 @@ export interface FriendsStatus {
 }
 
 export function FriendsStatus$read(r: Reader): FriendsStatus {
-  const s = readShape(r);
-  let v: FriendsStatus;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "presence";
-      if (s <= 0) throw absent(k);
-      const f0 = Presence$read(r);
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "text";
-        f1 = (tryNil(r) ? undefined : readStr(r, 0, 60));
-      }
-      const o: FriendsStatus = { presence: f0 };
-      if (f1 !== undefined) o.text = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, FriendsStatus$t) as FriendsStatus;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, FriendsStatus$t) as FriendsStatus;
 }
 
 export function FriendsStatus$write(w: Writer, v: FriendsStatus, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, FriendsStatus$t);
-  let len = 1;
-  if (v.text !== undefined) len = 2;
-  w.arrayLen(len);
-  Presence$write(w, v.presence, named);
-  if (len > 1) {
-    if (v.text === undefined) w.nil();
-    else {
-      w.str(vStr(v.text, 0, 60));
-    }
-  }
+  writeRecord(w, v, FriendsStatus$t, named);
 }
 
 const FriendsStatus$t: TFields = [

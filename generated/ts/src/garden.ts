@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readInt, readList, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vEnum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -21,65 +21,11 @@ export interface Bed {
 }
 
 export function Bed$read(r: Reader): Bed {
-  const s = readShape(r);
-  let v: Bed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bed";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 23);
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "crop";
-        f1 = (tryNil(r) ? undefined : readStr(r, 1, 24));
-      }
-      k = "stage";
-      if (s <= 2) throw absent(k);
-      const f2 = Stage$read(r);
-      k = "moisture";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      let f4: number | undefined;
-      if (s > 4) {
-        k = "ripe_at";
-        f4 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
-      }
-      const o: Bed = { bed: f0, stage: f2, moisture: f3 };
-      if (f1 !== undefined) o.crop = f1;
-      if (f4 !== undefined) o.ripe_at = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Bed$t) as Bed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Bed$t) as Bed;
 }
 
 export function Bed$write(w: Writer, v: Bed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Bed$t);
-  let len = 4;
-  if (v.ripe_at !== undefined) len = 5;
-  w.arrayLen(len);
-  w.int(vInt(v.bed, 0, 23));
-  if (v.crop === undefined) w.nil();
-  else {
-    w.str(vStr(v.crop, 1, 24));
-  }
-  Stage$write(w, v.stage, named);
-  writeQuant(w, v.moisture, 100, 0, 100, true, named);
-  if (len > 4) {
-    if (v.ripe_at === undefined) w.nil();
-    else {
-      w.int(vInt(v.ripe_at, 0, 9007199254740991));
-    }
-  }
+  writeRecord(w, v, Bed$t, named);
 }
 
 const Bed$t: TFields = [
@@ -278,62 +224,11 @@ export interface GardenHarvest {
 }
 
 export function GardenHarvest$read(r: Reader): GardenHarvest {
-  const s = readShape(r);
-  let v: GardenHarvest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "got";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 1, 4);
-      const a2: ItemStack[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "giant_kg";
-        f1 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 500000), 1000));
-      }
-      const o: GardenHarvest = { got: f0 };
-      if (f1 !== undefined) o.giant_kg = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, GardenHarvest$t) as GardenHarvest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, GardenHarvest$t) as GardenHarvest;
 }
 
 export function GardenHarvest$write(w: Writer, v: GardenHarvest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, GardenHarvest$t);
-  let len = 1;
-  if (v.giant_kg !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vList(v.got, 1, 4);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    ItemStack$write(w, x2, named);
-  }
-  if (len > 1) {
-    if (v.giant_kg === undefined) w.nil();
-    else {
-      writeQuant(w, v.giant_kg, 1000, 0, 500000, true, named);
-    }
-  }
+  writeRecord(w, v, GardenHarvest$t, named);
 }
 
 const GardenHarvest$t: TFields = [
@@ -354,62 +249,11 @@ export interface GardenPlot {
 }
 
 export function GardenPlot$read(r: Reader): GardenPlot {
-  const s = readShape(r);
-  let v: GardenPlot;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "plot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "owner";
-        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
-      }
-      k = "beds";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 0, 24);
-      const a2: Bed[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Bed$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      const o: GardenPlot = { plot: f0, beds: f2 };
-      if (f1 !== undefined) o.owner = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, GardenPlot$t) as GardenPlot;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, GardenPlot$t) as GardenPlot;
 }
 
 export function GardenPlot$write(w: Writer, v: GardenPlot, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, GardenPlot$t);
-  w.arrayLen(3);
-  w.int(vInt(v.plot, 0, 4294967295));
-  if (v.owner === undefined) w.nil();
-  else {
-    w.bigInt(vBigInt(v.owner, 0n, 18446744073709551615n));
-  }
-  const a1 = vList(v.beds, 0, 24);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Bed$write(w, x2, named);
-  }
+  writeRecord(w, v, GardenPlot$t, named);
 }
 
 const GardenPlot$t: TFields = [
@@ -431,40 +275,11 @@ export interface GardenTend {
 }
 
 export function GardenTend$read(r: Reader): GardenTend {
-  const s = readShape(r);
-  let v: GardenTend;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "plot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "bed";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 23);
-      k = "action";
-      if (s <= 2) throw absent(k);
-      const f2 = GardenAction$read(r);
-      v = { plot: f0, bed: f1, action: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, GardenTend$t) as GardenTend;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, GardenTend$t) as GardenTend;
 }
 
 export function GardenTend$write(w: Writer, v: GardenTend, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, GardenTend$t);
-  w.arrayLen(3);
-  w.int(vInt(v.plot, 0, 4294967295));
-  w.int(vInt(v.bed, 0, 23));
-  GardenAction$write(w, v.action, named);
+  writeRecord(w, v, GardenTend$t, named);
 }
 
 const GardenTend$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, leave, mapEntries, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBool, vInt, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readVariant, skipValues, unknownName, unknownNumber, vInt, vObject, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 
 /** A horse's gait. */
 export const Gait = {
@@ -195,36 +195,11 @@ export interface HorseGroom {
 }
 
 export function HorseGroom$read(r: Reader): HorseGroom {
-  const s = readShape(r);
-  let v: HorseGroom;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "horse";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "with";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      v = { horse: f0, with: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HorseGroom$t) as HorseGroom;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HorseGroom$t) as HorseGroom;
 }
 
 export function HorseGroom$write(w: Writer, v: HorseGroom, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HorseGroom$t);
-  w.arrayLen(2);
-  w.int(vInt(v.horse, 0, 4294967295));
-  w.str(vStr(v.with, 1, 32));
+  writeRecord(w, v, HorseGroom$t, named);
 }
 
 const HorseGroom$t: TFields = [
@@ -245,40 +220,11 @@ export interface HorseRefused {
 }
 
 export function HorseRefused$read(r: Reader): HorseRefused {
-  const s = readShape(r);
-  let v: HorseRefused;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "horse";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "thrown";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      k = "obstacle";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 300), 100);
-      v = { horse: f0, thrown: f1, obstacle: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HorseRefused$t) as HorseRefused;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HorseRefused$t) as HorseRefused;
 }
 
 export function HorseRefused$write(w: Writer, v: HorseRefused, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HorseRefused$t);
-  w.arrayLen(3);
-  w.int(vInt(v.horse, 0, 4294967295));
-  w.bool(vBool(v.thrown));
-  writeQuant(w, v.obstacle, 100, 0, 300, true, named);
+  writeRecord(w, v, HorseRefused$t, named);
 }
 
 const HorseRefused$t: TFields = [
@@ -298,36 +244,11 @@ export interface HorseRent {
 }
 
 export function HorseRent$read(r: Reader): HorseRent {
-  const s = readShape(r);
-  let v: HorseRent;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "stall";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 16);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 16);
-      v = { stall: f0, name: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HorseRent$t) as HorseRent;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HorseRent$t) as HorseRent;
 }
 
 export function HorseRent$write(w: Writer, v: HorseRent, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HorseRent$t);
-  w.arrayLen(2);
-  w.int(vInt(v.stall, 1, 16));
-  w.str(vStr(v.name, 1, 16));
+  writeRecord(w, v, HorseRent$t, named);
 }
 
 const HorseRent$t: TFields = [
@@ -352,48 +273,11 @@ export interface HorseRented {
 }
 
 export function HorseRented$read(r: Reader): HorseRented {
-  const s = readShape(r);
-  let v: HorseRented;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "horse";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "coat";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 16777215);
-      k = "top_speed";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 40, 200), 10);
-      k = "stamina_s";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 5, 120);
-      k = "until";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 9007199254740991);
-      v = { horse: f0, coat: f1, top_speed: f2, stamina_s: f3, until: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HorseRented$t) as HorseRented;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HorseRented$t) as HorseRented;
 }
 
 export function HorseRented$write(w: Writer, v: HorseRented, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HorseRented$t);
-  w.arrayLen(5);
-  w.int(vInt(v.horse, 0, 4294967295));
-  w.int(vInt(v.coat, 0, 16777215));
-  writeQuant(w, v.top_speed, 10, 40, 200, true, named);
-  w.int(vInt(v.stamina_s, 5, 120));
-  w.int(vInt(v.until, 0, 9007199254740991));
+  writeRecord(w, v, HorseRented$t, named);
 }
 
 const HorseRented$t: TFields = [

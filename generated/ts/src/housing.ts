@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -124,58 +124,11 @@ export interface HousingChanged {
 }
 
 export function HousingChanged$read(r: Reader): HousingChanged {
-  const s = readShape(r);
-  let v: HousingChanged;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: Furniture | undefined;
-      if (s > 0) {
-        k = "placed";
-        f0 = (tryNil(r) ? undefined : Furniture$read(r));
-      }
-      k = "removed";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 16);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 65535));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      const o: HousingChanged = { removed: f1 };
-      if (f0 !== undefined) o.placed = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingChanged$t) as HousingChanged;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingChanged$t) as HousingChanged;
 }
 
 export function HousingChanged$write(w: Writer, v: HousingChanged, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingChanged$t);
-  w.arrayLen(2);
-  if (v.placed === undefined) w.nil();
-  else {
-    Furniture$write(w, v.placed, named);
-  }
-  const a1 = vList(v.removed, 0, 16);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 65535));
-  }
+  writeRecord(w, v, HousingChanged$t, named);
 }
 
 const HousingChanged$t: TFields = [
@@ -192,32 +145,11 @@ export interface HousingDoorbell {
 }
 
 export function HousingDoorbell$read(r: Reader): HousingDoorbell {
-  const s = readShape(r);
-  let v: HousingDoorbell;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "plot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      v = { plot: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingDoorbell$t) as HousingDoorbell;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingDoorbell$t) as HousingDoorbell;
 }
 
 export function HousingDoorbell$write(w: Writer, v: HousingDoorbell, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingDoorbell$t);
-  w.arrayLen(1);
-  w.int(vInt(v.plot, 0, 65535));
+  writeRecord(w, v, HousingDoorbell$t, named);
 }
 
 const HousingDoorbell$t: TFields = [
@@ -235,36 +167,11 @@ export interface HousingDoorbellRung {
 }
 
 export function HousingDoorbellRung$read(r: Reader): HousingDoorbellRung {
-  const s = readShape(r);
-  let v: HousingDoorbellRung;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "visitor";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "plot";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      v = { visitor: f0, plot: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingDoorbellRung$t) as HousingDoorbellRung;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingDoorbellRung$t) as HousingDoorbellRung;
 }
 
 export function HousingDoorbellRung$write(w: Writer, v: HousingDoorbellRung, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingDoorbellRung$t);
-  w.arrayLen(2);
-  PlayerRef$write(w, v.visitor, named);
-  w.int(vInt(v.plot, 0, 65535));
+  writeRecord(w, v, HousingDoorbellRung$t, named);
 }
 
 const HousingDoorbellRung$t: TFields = [
@@ -289,82 +196,11 @@ export interface HousingInterior {
 }
 
 export function HousingInterior$read(r: Reader): HousingInterior {
-  const s = readShape(r);
-  let v: HousingInterior;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "plot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      k = "owner";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      k = "furniture";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 0, 300);
-      const a2: Furniture[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Furniture$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      k = "wallpaper";
-      if (s <= 3) throw absent(k);
-      const n4 = readMap(r, 0, 12);
-      const m5 = new Map<number, string>();
-      for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = readIntKey(r, 0, 255);
-        if (m5.has(k7)) throw duplicate(k7).inKey(k7);
-        let x8: string;
-        try {
-          x8 = readStr(r, 0, 32);
-        } catch (e) {
-          throw atKey(e, k7);
-        }
-        m5.set(k7, x8);
-      }
-      leave(r);
-      const f3 = m5;
-      k = "visitors";
-      if (s <= 4) throw absent(k);
-      const f4 = Visitors$read(r);
-      v = { plot: f0, owner: f1, furniture: f2, wallpaper: f3, visitors: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingInterior$t) as HousingInterior;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingInterior$t) as HousingInterior;
 }
 
 export function HousingInterior$write(w: Writer, v: HousingInterior, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingInterior$t);
-  w.arrayLen(5);
-  w.int(vInt(v.plot, 0, 65535));
-  PlayerRef$write(w, v.owner, named);
-  const a1 = vList(v.furniture, 0, 300);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Furniture$write(w, x2, named);
-  }
-  const m3 = vMap(v.wallpaper, 0, 12);
-  w.mapLen(m3.size);
-  for (const [k4, x5] of sorted(m3)) {
-    w.int(vInt(k4, 0, 255));
-    w.str(vStr(x5, 0, 32));
-  }
-  Visitors$write(w, v.visitors, named);
+  writeRecord(w, v, HousingInterior$t, named);
 }
 
 const HousingInterior$t: TFields = [
@@ -384,32 +220,11 @@ export interface HousingPickup {
 }
 
 export function HousingPickup$read(r: Reader): HousingPickup {
-  const s = readShape(r);
-  let v: HousingPickup;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      v = { id: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingPickup$t) as HousingPickup;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingPickup$t) as HousingPickup;
 }
 
 export function HousingPickup$write(w: Writer, v: HousingPickup, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingPickup$t);
-  w.arrayLen(1);
-  w.int(vInt(v.id, 0, 65535));
+  writeRecord(w, v, HousingPickup$t, named);
 }
 
 const HousingPickup$t: TFields = [
@@ -427,47 +242,11 @@ export interface HousingPlace {
 }
 
 export function HousingPlace$read(r: Reader): HousingPlace {
-  const s = readShape(r);
-  let v: HousingPlace;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "piece";
-      if (s <= 0) throw absent(k);
-      const f0 = Furniture$read(r);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "from_slot";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 47));
-      }
-      const o: HousingPlace = { piece: f0 };
-      if (f1 !== undefined) o.from_slot = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingPlace$t) as HousingPlace;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingPlace$t) as HousingPlace;
 }
 
 export function HousingPlace$write(w: Writer, v: HousingPlace, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingPlace$t);
-  let len = 1;
-  if (v.from_slot !== undefined) len = 2;
-  w.arrayLen(len);
-  Furniture$write(w, v.piece, named);
-  if (len > 1) {
-    if (v.from_slot === undefined) w.nil();
-    else {
-      w.int(vInt(v.from_slot, 0, 47));
-    }
-  }
+  writeRecord(w, v, HousingPlace$t, named);
 }
 
 const HousingPlace$t: TFields = [
@@ -484,32 +263,11 @@ export interface HousingVisitors {
 }
 
 export function HousingVisitors$read(r: Reader): HousingVisitors {
-  const s = readShape(r);
-  let v: HousingVisitors;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "visitors";
-      if (s <= 0) throw absent(k);
-      const f0 = Visitors$read(r);
-      v = { visitors: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HousingVisitors$t) as HousingVisitors;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HousingVisitors$t) as HousingVisitors;
 }
 
 export function HousingVisitors$write(w: Writer, v: HousingVisitors, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HousingVisitors$t);
-  w.arrayLen(1);
-  Visitors$write(w, v.visitors, named);
+  writeRecord(w, v, HousingVisitors$t, named);
 }
 
 const HousingVisitors$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, skipValues, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -197,36 +197,11 @@ export interface InputBuffer {
 }
 
 export function InputBuffer$read(r: Reader): InputBuffer {
-  const s = readShape(r);
-  let v: InputBuffer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "target";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 32);
-      k = "jitter_ms";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 4000), 4);
-      v = { target: f0, jitter_ms: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InputBuffer$t) as InputBuffer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InputBuffer$t) as InputBuffer;
 }
 
 export function InputBuffer$write(w: Writer, v: InputBuffer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InputBuffer$t);
-  w.arrayLen(2);
-  w.int(vInt(v.target, 1, 32));
-  writeQuant(w, v.jitter_ms, 4, 0, 4000, true, named);
+  writeRecord(w, v, InputBuffer$t, named);
 }
 
 const InputBuffer$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBin, readInt, readList, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vBin, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kBin, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -15,36 +15,11 @@ export interface InventoryDrop {
 }
 
 export function InventoryDrop$read(r: Reader): InventoryDrop {
-  const s = readShape(r);
-  let v: InventoryDrop;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      k = "count";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 1, 999);
-      v = { slot: f0, count: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryDrop$t) as InventoryDrop;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryDrop$t) as InventoryDrop;
 }
 
 export function InventoryDrop$write(w: Writer, v: InventoryDrop, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryDrop$t);
-  w.arrayLen(2);
-  w.int(vInt(v.slot, 0, 47));
-  w.int(vInt(v.count, 1, 999));
+  writeRecord(w, v, InventoryDrop$t, named);
 }
 
 const InventoryDrop$t: TFields = [
@@ -68,74 +43,11 @@ export interface InventoryFull {
 }
 
 export function InventoryFull$read(r: Reader): InventoryFull {
-  const s = readShape(r);
-  let v: InventoryFull;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slots";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 48);
-      const a2: Slot[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Slot$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "size";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 16, 48);
-      k = "totals";
-      if (s <= 2) throw absent(k);
-      const n4 = readMap(r, 0, 48);
-      const m5 = new Map<string, number>();
-      for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = readStr(r, 1, 32);
-        if (m5.has(k7)) throw duplicate(k7).inKey(k7);
-        let x8: number;
-        try {
-          x8 = readInt(r, 0, 4294967295);
-        } catch (e) {
-          throw atKey(e, k7);
-        }
-        m5.set(k7, x8);
-      }
-      leave(r);
-      const f2 = m5;
-      v = { slots: f0, size: f1, totals: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryFull$t) as InventoryFull;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryFull$t) as InventoryFull;
 }
 
 export function InventoryFull$write(w: Writer, v: InventoryFull, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryFull$t);
-  w.arrayLen(3);
-  const a1 = vList(v.slots, 0, 48);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Slot$write(w, x2, named);
-  }
-  w.int(vInt(v.size, 16, 48));
-  const m3 = vMap(v.totals, 0, 48);
-  w.mapLen(m3.size);
-  for (const [k4, x5] of sorted(m3)) {
-    w.str(vStr(k4, 1, 32));
-    w.int(vInt(x5, 0, 4294967295));
-  }
+  writeRecord(w, v, InventoryFull$t, named);
 }
 
 const InventoryFull$t: TFields = [
@@ -153,48 +65,11 @@ export interface InventoryHotbar {
 }
 
 export function InventoryHotbar$read(r: Reader): InventoryHotbar {
-  const s = readShape(r);
-  let v: InventoryHotbar;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "keys";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 8) throw wrongLength(n1, 8);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 255));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number, number, number, number, number, number, number];
-      v = { keys: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryHotbar$t) as InventoryHotbar;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryHotbar$t) as InventoryHotbar;
 }
 
 export function InventoryHotbar$write(w: Writer, v: InventoryHotbar, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryHotbar$t);
-  w.arrayLen(1);
-  const a1 = vFixed(v.keys, 8);
-  w.arrayLen(8);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 255));
-  }
+  writeRecord(w, v, InventoryHotbar$t, named);
 }
 
 const InventoryHotbar$t: TFields = [
@@ -214,51 +89,11 @@ export interface InventoryMove {
 }
 
 export function InventoryMove$read(r: Reader): InventoryMove {
-  const s = readShape(r);
-  let v: InventoryMove;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "from";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      k = "to";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 47);
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "count";
-        f2 = (tryNil(r) ? undefined : readInt(r, 1, 999));
-      }
-      const o: InventoryMove = { from: f0, to: f1 };
-      if (f2 !== undefined) o.count = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryMove$t) as InventoryMove;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryMove$t) as InventoryMove;
 }
 
 export function InventoryMove$write(w: Writer, v: InventoryMove, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryMove$t);
-  let len = 2;
-  if (v.count !== undefined) len = 3;
-  w.arrayLen(len);
-  w.int(vInt(v.from, 0, 47));
-  w.int(vInt(v.to, 0, 47));
-  if (len > 2) {
-    if (v.count === undefined) w.nil();
-    else {
-      w.int(vInt(v.count, 1, 999));
-    }
-  }
+  writeRecord(w, v, InventoryMove$t, named);
 }
 
 const InventoryMove$t: TFields = [
@@ -278,36 +113,11 @@ export interface InventoryOverflow {
 }
 
 export function InventoryOverflow$read(r: Reader): InventoryOverflow {
-  const s = readShape(r);
-  let v: InventoryOverflow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "stack";
-      if (s <= 0) throw absent(k);
-      const f0 = ItemStack$read(r);
-      k = "ground";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      v = { stack: f0, ground: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryOverflow$t) as InventoryOverflow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryOverflow$t) as InventoryOverflow;
 }
 
 export function InventoryOverflow$write(w: Writer, v: InventoryOverflow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryOverflow$t);
-  w.arrayLen(2);
-  ItemStack$write(w, v.stack, named);
-  w.int(vInt(v.ground, 0, 4294967295));
+  writeRecord(w, v, InventoryOverflow$t, named);
 }
 
 const InventoryOverflow$t: TFields = [
@@ -326,51 +136,11 @@ export interface InventorySlots {
 }
 
 export function InventorySlots$read(r: Reader): InventorySlots {
-  const s = readShape(r);
-  let v: InventorySlots;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "set";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 48);
-      const a2: Slot[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Slot$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "cleared";
-      if (s <= 1) throw absent(k);
-      const f1 = readBin(r, 0, 48);
-      v = { set: f0, cleared: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventorySlots$t) as InventorySlots;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventorySlots$t) as InventorySlots;
 }
 
 export function InventorySlots$write(w: Writer, v: InventorySlots, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventorySlots$t);
-  w.arrayLen(2);
-  const a1 = vList(v.set, 0, 48);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Slot$write(w, x2, named);
-  }
-  w.bin(vBin(v.cleared, 0, 48));
+  writeRecord(w, v, InventorySlots$t, named);
 }
 
 const InventorySlots$t: TFields = [
@@ -389,47 +159,11 @@ export interface InventoryUse {
 }
 
 export function InventoryUse$read(r: Reader): InventoryUse {
-  const s = readShape(r);
-  let v: InventoryUse;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "target";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: InventoryUse = { slot: f0 };
-      if (f1 !== undefined) o.target = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, InventoryUse$t) as InventoryUse;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, InventoryUse$t) as InventoryUse;
 }
 
 export function InventoryUse$write(w: Writer, v: InventoryUse, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, InventoryUse$t);
-  let len = 1;
-  if (v.target !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.slot, 0, 47));
-  if (len > 1) {
-    if (v.target === undefined) w.nil();
-    else {
-      w.int(vInt(v.target, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, InventoryUse$t, named);
 }
 
 const InventoryUse$t: TFields = [
@@ -450,51 +184,11 @@ export interface Slot {
 }
 
 export function Slot$read(r: Reader): Slot {
-  const s = readShape(r);
-  let v: Slot;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "index";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      k = "stack";
-      if (s <= 1) throw absent(k);
-      const f1 = ItemStack$read(r);
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "wear";
-        f2 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 1000), 1000));
-      }
-      const o: Slot = { index: f0, stack: f1 };
-      if (f2 !== undefined) o.wear = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Slot$t) as Slot;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Slot$t) as Slot;
 }
 
 export function Slot$write(w: Writer, v: Slot, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Slot$t);
-  let len = 2;
-  if (v.wear !== undefined) len = 3;
-  w.arrayLen(len);
-  w.int(vInt(v.index, 0, 47));
-  ItemStack$write(w, v.stack, named);
-  if (len > 2) {
-    if (v.wear === undefined) w.nil();
-    else {
-      writeQuant(w, v.wear, 1000, 0, 1000, true, named);
-    }
-  }
+  writeRecord(w, v, Slot$t, named);
 }
 
 const Slot$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, badVariant, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readIntKey, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -93,70 +93,11 @@ export interface LeaderboardBoard {
 }
 
 export function LeaderboardBoard$read(r: Reader): LeaderboardBoard {
-  const s = readShape(r);
-  let v: LeaderboardBoard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = Board$read(r);
-      k = "top";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 50);
-      const m2 = new Map<number, RankRow>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 65535);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: RankRow;
-        try {
-          x5 = RankRow$read(r);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "mine";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      k = "closes";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      const o: LeaderboardBoard = { board: f0, top: f1, closes: f3 };
-      if (f2 !== undefined) o.mine = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, LeaderboardBoard$t) as LeaderboardBoard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, LeaderboardBoard$t) as LeaderboardBoard;
 }
 
 export function LeaderboardBoard$write(w: Writer, v: LeaderboardBoard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, LeaderboardBoard$t);
-  w.arrayLen(4);
-  Board$write(w, v.board, named);
-  const m1 = vMap(v.top, 0, 50);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 65535));
-    RankRow$write(w, x3, named);
-  }
-  if (v.mine === undefined) w.nil();
-  else {
-    w.int(vInt(v.mine, 0, 4294967295));
-  }
-  w.int(vInt(v.closes, 0, 9007199254740991));
+  writeRecord(w, v, LeaderboardBoard$t, named);
 }
 
 const LeaderboardBoard$t: TFields = [
@@ -179,40 +120,11 @@ export interface LeaderboardGet {
 }
 
 export function LeaderboardGet$read(r: Reader): LeaderboardGet {
-  const s = readShape(r);
-  let v: LeaderboardGet;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = Board$read(r);
-      k = "weeks_back";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 12);
-      k = "friends";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { board: f0, weeks_back: f1, friends: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, LeaderboardGet$t) as LeaderboardGet;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, LeaderboardGet$t) as LeaderboardGet;
 }
 
 export function LeaderboardGet$write(w: Writer, v: LeaderboardGet, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, LeaderboardGet$t);
-  w.arrayLen(3);
-  Board$write(w, v.board, named);
-  w.int(vInt(v.weeks_back, 0, 12));
-  w.bool(vBool(v.friends));
+  writeRecord(w, v, LeaderboardGet$t, named);
 }
 
 const LeaderboardGet$t: TFields = [
@@ -234,51 +146,11 @@ export interface LeaderboardRanked {
 }
 
 export function LeaderboardRanked$read(r: Reader): LeaderboardRanked {
-  const s = readShape(r);
-  let v: LeaderboardRanked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = Board$read(r);
-      k = "rank";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 1, 10);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "passed";
-        f2 = (tryNil(r) ? undefined : readStr(r, 1, 24));
-      }
-      const o: LeaderboardRanked = { board: f0, rank: f1 };
-      if (f2 !== undefined) o.passed = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, LeaderboardRanked$t) as LeaderboardRanked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, LeaderboardRanked$t) as LeaderboardRanked;
 }
 
 export function LeaderboardRanked$write(w: Writer, v: LeaderboardRanked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, LeaderboardRanked$t);
-  let len = 2;
-  if (v.passed !== undefined) len = 3;
-  w.arrayLen(len);
-  Board$write(w, v.board, named);
-  w.int(vInt(v.rank, 1, 10));
-  if (len > 2) {
-    if (v.passed === undefined) w.nil();
-    else {
-      w.str(vStr(v.passed, 1, 24));
-    }
-  }
+  writeRecord(w, v, LeaderboardRanked$t, named);
 }
 
 const LeaderboardRanked$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readNamed, readRecord, readShape, readStr, skipValues, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -95,36 +95,11 @@ export interface MailArrived {
 }
 
 export function MailArrived$read(r: Reader): MailArrived {
-  const s = readShape(r);
-  let v: MailArrived;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "from";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "unread";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      v = { from: f0, unread: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailArrived$t) as MailArrived;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailArrived$t) as MailArrived;
 }
 
 export function MailArrived$write(w: Writer, v: MailArrived, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailArrived$t);
-  w.arrayLen(2);
-  w.str(vStr(v.from, 1, 24));
-  w.int(vInt(v.unread, 0, 65535));
+  writeRecord(w, v, MailArrived$t, named);
 }
 
 const MailArrived$t: TFields = [
@@ -143,51 +118,11 @@ export interface MailBox {
 }
 
 export function MailBox$read(r: Reader): MailBox {
-  const s = readShape(r);
-  let v: MailBox;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "letters";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 100);
-      const a2: Letter[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Letter$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "unread";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      v = { letters: f0, unread: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailBox$t) as MailBox;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailBox$t) as MailBox;
 }
 
 export function MailBox$write(w: Writer, v: MailBox, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailBox$t);
-  w.arrayLen(2);
-  const a1 = vList(v.letters, 0, 100);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Letter$write(w, x2, named);
-  }
-  w.int(vInt(v.unread, 0, 65535));
+  writeRecord(w, v, MailBox$t, named);
 }
 
 const MailBox$t: TFields = [
@@ -204,32 +139,11 @@ export interface MailCollect {
 }
 
 export function MailCollect$read(r: Reader): MailCollect {
-  const s = readShape(r);
-  let v: MailCollect;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "letter";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { letter: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailCollect$t) as MailCollect;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailCollect$t) as MailCollect;
 }
 
 export function MailCollect$write(w: Writer, v: MailCollect, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailCollect$t);
-  w.arrayLen(1);
-  w.int(vInt(v.letter, 0, 4294967295));
+  writeRecord(w, v, MailCollect$t, named);
 }
 
 const MailCollect$t: TFields = [
@@ -253,63 +167,11 @@ export interface MailLetter {
 }
 
 export function MailLetter$read(r: Reader): MailLetter {
-  const s = readShape(r);
-  let v: MailLetter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "body";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 0, 2000);
-      k = "parcel";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 0, 4);
-      const a2: ItemStack[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      k = "coins";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 4294967295);
-      k = "paper";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 255);
-      v = { id: f0, body: f1, parcel: f2, coins: f3, paper: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailLetter$t) as MailLetter;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailLetter$t) as MailLetter;
 }
 
 export function MailLetter$write(w: Writer, v: MailLetter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailLetter$t);
-  w.arrayLen(5);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.body, 0, 2000));
-  const a1 = vList(v.parcel, 0, 4);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    ItemStack$write(w, x2, named);
-  }
-  w.int(vInt(v.coins, 0, 4294967295));
-  w.int(vInt(v.paper, 0, 255));
+  writeRecord(w, v, MailLetter$t, named);
 }
 
 const MailLetter$t: TFields = [
@@ -329,43 +191,11 @@ export interface MailOpen {
 }
 
 export function MailOpen$read(r: Reader): MailOpen {
-  const s = readShape(r);
-  let v: MailOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "letter";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: MailOpen = {};
-      if (f0 !== undefined) o.letter = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailOpen$t) as MailOpen;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailOpen$t) as MailOpen;
 }
 
 export function MailOpen$write(w: Writer, v: MailOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailOpen$t);
-  let len = 0;
-  if (v.letter !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.letter === undefined) w.nil();
-    else {
-      w.int(vInt(v.letter, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, MailOpen$t, named);
 }
 
 const MailOpen$t: TFields = [
@@ -389,48 +219,11 @@ export interface MailSend {
 }
 
 export function MailSend$read(r: Reader): MailSend {
-  const s = readShape(r);
-  let v: MailSend;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "subject";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 0, 60);
-      k = "body";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 2000);
-      k = "attach";
-      if (s <= 3) throw absent(k);
-      const f3 = readBin(r, 0, 4);
-      k = "paper";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 255);
-      v = { to: f0, subject: f1, body: f2, attach: f3, paper: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MailSend$t) as MailSend;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MailSend$t) as MailSend;
 }
 
 export function MailSend$write(w: Writer, v: MailSend, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MailSend$t);
-  w.arrayLen(5);
-  w.str(vStr(v.to, 1, 24));
-  w.str(vStr(v.subject, 0, 60));
-  w.str(vStr(v.body, 0, 2000));
-  w.bin(vBin(v.attach, 0, 4));
-  w.int(vInt(v.paper, 0, 255));
+  writeRecord(w, v, MailSend$t, named);
 }
 
 const MailSend$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -189,104 +189,11 @@ export interface MarkersAll {
 }
 
 export function MarkersAll$read(r: Reader): MarkersAll {
-  const s = readShape(r);
-  let v: MarkersAll;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "own";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 100);
-      const a2: Marker[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Marker$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "shared";
-      if (s <= 1) throw absent(k);
-      const n4 = readMap(r, 0, 8);
-      const m5 = new Map<string, Marker[]>();
-      for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = readStr(r, 0, 4294967295);
-        if (m5.has(k7)) throw duplicate(k7).inKey(k7);
-        let x8: Marker[];
-        try {
-          const n9 = readList(r, 0, 4294967295);
-          const a10: Marker[] = [];
-          let i11 = 0;
-          try {
-            for (; i11 < n9; i11++) {
-              a10.push(Marker$read(r));
-            }
-          } catch (e) {
-            throw atIndex(e, i11);
-          }
-          leave(r);
-          x8 = a10;
-        } catch (e) {
-          throw atKey(e, k7);
-        }
-        m5.set(k7, x8);
-      }
-      leave(r);
-      const f1 = m5;
-      k = "poi";
-      if (s <= 2) throw absent(k);
-      const n12 = readList(r, 0, 64);
-      const a13: Marker[] = [];
-      let i14 = 0;
-      try {
-        for (; i14 < n12; i14++) {
-          a13.push(Marker$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i14);
-      }
-      leave(r);
-      const f2 = a13;
-      v = { own: f0, shared: f1, poi: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MarkersAll$t) as MarkersAll;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MarkersAll$t) as MarkersAll;
 }
 
 export function MarkersAll$write(w: Writer, v: MarkersAll, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MarkersAll$t);
-  w.arrayLen(3);
-  const a1 = vList(v.own, 0, 100);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Marker$write(w, x2, named);
-  }
-  const m3 = vMap(v.shared, 0, 8);
-  w.mapLen(m3.size);
-  for (const [k4, x5] of sorted(m3)) {
-    w.str(vStr(k4, 0, 4294967295));
-    const a6 = vList(x5, 0, 4294967295);
-    w.arrayLen(a6.length);
-    for (const x7 of a6) {
-      Marker$write(w, x7, named);
-    }
-  }
-  const a8 = vList(v.poi, 0, 64);
-  w.arrayLen(a8.length);
-  for (const x9 of a8) {
-    Marker$write(w, x9, named);
-  }
+  writeRecord(w, v, MarkersAll$t, named);
 }
 
 const MarkersAll$t: TFields = [
@@ -306,36 +213,11 @@ export interface MarkersPut {
 }
 
 export function MarkersPut$read(r: Reader): MarkersPut {
-  const s = readShape(r);
-  let v: MarkersPut;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "marker";
-      if (s <= 0) throw absent(k);
-      const f0 = Marker$read(r);
-      k = "share";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { marker: f0, share: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MarkersPut$t) as MarkersPut;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MarkersPut$t) as MarkersPut;
 }
 
 export function MarkersPut$write(w: Writer, v: MarkersPut, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MarkersPut$t);
-  w.arrayLen(2);
-  Marker$write(w, v.marker, named);
-  w.bool(vBool(v.share));
+  writeRecord(w, v, MarkersPut$t, named);
 }
 
 const MarkersPut$t: TFields = [
@@ -352,47 +234,11 @@ export interface MarkersRemove {
 }
 
 export function MarkersRemove$read(r: Reader): MarkersRemove {
-  const s = readShape(r);
-  let v: MarkersRemove;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ids";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 1, 100);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { ids: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MarkersRemove$t) as MarkersRemove;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MarkersRemove$t) as MarkersRemove;
 }
 
 export function MarkersRemove$write(w: Writer, v: MarkersRemove, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MarkersRemove$t);
-  w.arrayLen(1);
-  const a1 = vList(v.ids, 1, 100);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 4294967295));
-  }
+  writeRecord(w, v, MarkersRemove$t, named);
 }
 
 const MarkersRemove$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBool, kInt, kList, kOpt, kType, leave, mapEntries, readBool, readInt, readList, readNamed, readShape, readVariant, skipValues, tryNil, unknownName, vBigInt, vBool, vInt, vList, vObject, vRecord, writeNamed } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kList, kOpt, kType, readRecord, readVariant, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -84,32 +84,11 @@ export interface MinigameForfeit {
 }
 
 export function MinigameForfeit$read(r: Reader): MinigameForfeit {
-  const s = readShape(r);
-  let v: MinigameForfeit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { round: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MinigameForfeit$t) as MinigameForfeit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MinigameForfeit$t) as MinigameForfeit;
 }
 
 export function MinigameForfeit$write(w: Writer, v: MinigameForfeit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MinigameForfeit$t);
-  w.arrayLen(1);
-  w.int(vInt(v.round, 0, 4294967295));
+  writeRecord(w, v, MinigameForfeit$t, named);
 }
 
 const MinigameForfeit$t: TFields = [
@@ -131,70 +110,11 @@ export interface MinigameLobby {
 }
 
 export function MinigameLobby$read(r: Reader): MinigameLobby {
-  const s = readShape(r);
-  let v: MinigameLobby;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "game";
-      if (s <= 0) throw absent(k);
-      const f0 = Game$read(r);
-      k = "queued";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 40);
-      const a2: PlayerRef[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(PlayerRef$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "needed";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 2, 16);
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "countdown";
-        f3 = (tryNil(r) ? undefined : readInt(r, 0, 60));
-      }
-      const o: MinigameLobby = { game: f0, queued: f1, needed: f2 };
-      if (f3 !== undefined) o.countdown = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MinigameLobby$t) as MinigameLobby;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MinigameLobby$t) as MinigameLobby;
 }
 
 export function MinigameLobby$write(w: Writer, v: MinigameLobby, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MinigameLobby$t);
-  let len = 3;
-  if (v.countdown !== undefined) len = 4;
-  w.arrayLen(len);
-  Game$write(w, v.game, named);
-  const a1 = vList(v.queued, 0, 40);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    PlayerRef$write(w, x2, named);
-  }
-  w.int(vInt(v.needed, 2, 16));
-  if (len > 3) {
-    if (v.countdown === undefined) w.nil();
-    else {
-      w.int(vInt(v.countdown, 0, 60));
-    }
-  }
+  writeRecord(w, v, MinigameLobby$t, named);
 }
 
 const MinigameLobby$t: TFields = [
@@ -215,36 +135,11 @@ export interface MinigameQueue {
 }
 
 export function MinigameQueue$read(r: Reader): MinigameQueue {
-  const s = readShape(r);
-  let v: MinigameQueue;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "game";
-      if (s <= 0) throw absent(k);
-      const f0 = Game$read(r);
-      k = "join";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { game: f0, join: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MinigameQueue$t) as MinigameQueue;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MinigameQueue$t) as MinigameQueue;
 }
 
 export function MinigameQueue$write(w: Writer, v: MinigameQueue, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MinigameQueue$t);
-  w.arrayLen(2);
-  Game$write(w, v.game, named);
-  w.bool(vBool(v.join));
+  writeRecord(w, v, MinigameQueue$t, named);
 }
 
 const MinigameQueue$t: TFields = [
@@ -263,51 +158,11 @@ export interface MinigameResults {
 }
 
 export function MinigameResults$read(r: Reader): MinigameResults {
-  const s = readShape(r);
-  let v: MinigameResults;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "table";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 40);
-      const a2: Placing[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Placing$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      v = { round: f0, table: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MinigameResults$t) as MinigameResults;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MinigameResults$t) as MinigameResults;
 }
 
 export function MinigameResults$write(w: Writer, v: MinigameResults, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MinigameResults$t);
-  w.arrayLen(2);
-  w.int(vInt(v.round, 0, 4294967295));
-  const a1 = vList(v.table, 0, 40);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Placing$write(w, x2, named);
-  }
+  writeRecord(w, v, MinigameResults$t, named);
 }
 
 const MinigameResults$t: TFields = [
@@ -330,44 +185,11 @@ export interface MinigameStart {
 }
 
 export function MinigameStart$read(r: Reader): MinigameStart {
-  const s = readShape(r);
-  let v: MinigameStart;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "game";
-      if (s <= 1) throw absent(k);
-      const f1 = Game$read(r);
-      k = "go_at";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      k = "length_s";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 30, 1800);
-      v = { round: f0, game: f1, go_at: f2, length_s: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MinigameStart$t) as MinigameStart;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MinigameStart$t) as MinigameStart;
 }
 
 export function MinigameStart$write(w: Writer, v: MinigameStart, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MinigameStart$t);
-  w.arrayLen(4);
-  w.int(vInt(v.round, 0, 4294967295));
-  Game$write(w, v.game, named);
-  w.int(vInt(v.go_at, 0, 9007199254740991));
-  w.int(vInt(v.length_s, 30, 1800));
+  writeRecord(w, v, MinigameStart$t, named);
 }
 
 const MinigameStart$t: TFields = [
@@ -392,44 +214,11 @@ export interface Placing {
 }
 
 export function Placing$read(r: Reader): Placing {
-  const s = readShape(r);
-  let v: Placing;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "player";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "place";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 1, 40);
-      k = "score";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, -2147483648, 2147483647);
-      k = "coins";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 65535);
-      v = { player: f0, place: f1, score: f2, coins: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Placing$t) as Placing;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Placing$t) as Placing;
 }
 
 export function Placing$write(w: Writer, v: Placing, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Placing$t);
-  w.arrayLen(4);
-  PlayerRef$write(w, v.player, named);
-  w.int(vInt(v.place, 1, 40));
-  w.int(vInt(v.score, -2147483648, 2147483647));
-  w.int(vInt(v.coins, 0, 65535));
+  writeRecord(w, v, Placing$t, named);
 }
 
 const Placing$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, vBigInt, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -11,32 +11,11 @@ export interface ModerationAck {
 }
 
 export function ModerationAck$read(r: Reader): ModerationAck {
-  const s = readShape(r);
-  let v: ModerationAck;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { id: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ModerationAck$t) as ModerationAck;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ModerationAck$t) as ModerationAck;
 }
 
 export function ModerationAck$write(w: Writer, v: ModerationAck, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ModerationAck$t);
-  w.arrayLen(1);
-  w.int(vInt(v.id, 0, 4294967295));
+  writeRecord(w, v, ModerationAck$t, named);
 }
 
 const ModerationAck$t: TFields = [
@@ -54,36 +33,11 @@ export interface ModerationBlock {
 }
 
 export function ModerationBlock$read(r: Reader): ModerationBlock {
-  const s = readShape(r);
-  let v: ModerationBlock;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "account";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "block";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { account: f0, block: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ModerationBlock$t) as ModerationBlock;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ModerationBlock$t) as ModerationBlock;
 }
 
 export function ModerationBlock$write(w: Writer, v: ModerationBlock, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ModerationBlock$t);
-  w.arrayLen(2);
-  w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  w.bool(vBool(v.block));
+  writeRecord(w, v, ModerationBlock$t, named);
 }
 
 const ModerationBlock$t: TFields = [
@@ -100,47 +54,11 @@ export interface ModerationBlocked {
 }
 
 export function ModerationBlocked$read(r: Reader): ModerationBlocked {
-  const s = readShape(r);
-  let v: ModerationBlocked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "accounts";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 500);
-      const a2: bigint[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readBigInt(r, 0n, 18446744073709551615n));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { accounts: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ModerationBlocked$t) as ModerationBlocked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ModerationBlocked$t) as ModerationBlocked;
 }
 
 export function ModerationBlocked$write(w: Writer, v: ModerationBlocked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ModerationBlocked$t);
-  w.arrayLen(1);
-  const a1 = vList(v.accounts, 0, 500);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.bigInt(vBigInt(x2, 0n, 18446744073709551615n));
-  }
+  writeRecord(w, v, ModerationBlocked$t, named);
 }
 
 const ModerationBlocked$t: TFields = [
@@ -156,47 +74,11 @@ export interface ModerationQueue {
 }
 
 export function ModerationQueue$read(r: Reader): ModerationQueue {
-  const s = readShape(r);
-  let v: ModerationQueue;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "open";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 100);
-      const a2: QueueItem[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(QueueItem$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { open: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ModerationQueue$t) as ModerationQueue;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ModerationQueue$t) as ModerationQueue;
 }
 
 export function ModerationQueue$write(w: Writer, v: ModerationQueue, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ModerationQueue$t);
-  w.arrayLen(1);
-  const a1 = vList(v.open, 0, 100);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    QueueItem$write(w, x2, named);
-  }
+  writeRecord(w, v, ModerationQueue$t, named);
 }
 
 const ModerationQueue$t: TFields = [
@@ -216,40 +98,11 @@ export interface ModerationWarning {
 }
 
 export function ModerationWarning$read(r: Reader): ModerationWarning {
-  const s = readShape(r);
-  let v: ModerationWarning;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "text";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 500);
-      k = "strikes";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 3);
-      v = { id: f0, text: f1, strikes: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ModerationWarning$t) as ModerationWarning;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ModerationWarning$t) as ModerationWarning;
 }
 
 export function ModerationWarning$write(w: Writer, v: ModerationWarning, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ModerationWarning$t);
-  w.arrayLen(3);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.text, 1, 500));
-  w.int(vInt(v.strikes, 1, 3));
+  writeRecord(w, v, ModerationWarning$t, named);
 }
 
 const ModerationWarning$t: TFields = [
@@ -421,36 +274,11 @@ export interface ReportReceived {
 }
 
 export function ReportReceived$read(r: Reader): ReportReceived {
-  const s = readShape(r);
-  let v: ReportReceived;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ticket";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "auto_muted";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { ticket: f0, auto_muted: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ReportReceived$t) as ReportReceived;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ReportReceived$t) as ReportReceived;
 }
 
 export function ReportReceived$write(w: Writer, v: ReportReceived, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ReportReceived$t);
-  w.arrayLen(2);
-  w.int(vInt(v.ticket, 0, 4294967295));
-  w.bool(vBool(v.auto_muted));
+  writeRecord(w, v, ReportReceived$t, named);
 }
 
 const ReportReceived$t: TFields = [
@@ -475,74 +303,11 @@ export interface ReportSubmit {
 }
 
 export function ReportSubmit$read(r: Reader): ReportSubmit {
-  const s = readShape(r);
-  let v: ReportSubmit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "target";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "category";
-      if (s <= 1) throw absent(k);
-      const f1 = ReportCategory$read(r);
-      k = "lines";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 0, 20);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      k = "details";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 0, 1000);
-      let f4: Uint8Array | undefined;
-      if (s > 4) {
-        k = "screenshot";
-        f4 = (tryNil(r) ? undefined : readBin(r, 0, 262144));
-      }
-      const o: ReportSubmit = { target: f0, category: f1, lines: f2, details: f3 };
-      if (f4 !== undefined) o.screenshot = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ReportSubmit$t) as ReportSubmit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ReportSubmit$t) as ReportSubmit;
 }
 
 export function ReportSubmit$write(w: Writer, v: ReportSubmit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ReportSubmit$t);
-  let len = 4;
-  if (v.screenshot !== undefined) len = 5;
-  w.arrayLen(len);
-  w.str(vStr(v.target, 9, 9));
-  ReportCategory$write(w, v.category, named);
-  const a1 = vList(v.lines, 0, 20);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 4294967295));
-  }
-  w.str(vStr(v.details, 0, 1000));
-  if (len > 4) {
-    if (v.screenshot === undefined) w.nil();
-    else {
-      w.bin(vBin(v.screenshot, 0, 262144));
-    }
-  }
+  writeRecord(w, v, ReportSubmit$t, named);
 }
 
 const ReportSubmit$t: TFields = [

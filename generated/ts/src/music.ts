@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantize, dequantizeF32, duplicate, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readBin, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBin, vInt, vList, vMap, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -95,70 +95,11 @@ export interface MusicJukebox {
 }
 
 export function MusicJukebox$read(r: Reader): MusicJukebox {
-  const s = readShape(r);
-  let v: MusicJukebox;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "now";
-        f0 = (tryNil(r) ? undefined : readStr(r, 0, 40));
-      }
-      k = "position_s";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 100);
-      k = "at";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      k = "queue";
-      if (s <= 3) throw absent(k);
-      const n1 = readList(r, 0, 20);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 40));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f3 = a2;
-      k = "volume";
-      if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(readInt(r, 0, 100), 100);
-      const o: MusicJukebox = { position_s: f1, at: f2, queue: f3, volume: f4 };
-      if (f0 !== undefined) o.now = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MusicJukebox$t) as MusicJukebox;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MusicJukebox$t) as MusicJukebox;
 }
 
 export function MusicJukebox$write(w: Writer, v: MusicJukebox, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MusicJukebox$t);
-  w.arrayLen(5);
-  if (v.now === undefined) w.nil();
-  else {
-    w.str(vStr(v.now, 0, 40));
-  }
-  writeQuant(w, v.position_s, 100, -1125899906842624, 1125899906842624, false, named);
-  w.int(vInt(v.at, 0, 9007199254740991));
-  const a1 = vList(v.queue, 0, 20);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 40));
-  }
-  writeQuant(w, v.volume, 100, 0, 100, true, named);
+  writeRecord(w, v, MusicJukebox$t, named);
 }
 
 const MusicJukebox$t: TFields = [
@@ -181,51 +122,11 @@ export interface MusicMix {
 }
 
 export function MusicMix$read(r: Reader): MusicMix {
-  const s = readShape(r);
-  let v: MusicMix;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "gains";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 8);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = dequantizeF32(readInt(r, 0, 150), 100);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      v = { gains: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MusicMix$t) as MusicMix;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MusicMix$t) as MusicMix;
 }
 
 export function MusicMix$write(w: Writer, v: MusicMix, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MusicMix$t);
-  w.arrayLen(1);
-  const m1 = vMap(v.gains, 0, 8);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    writeQuant(w, x3, 100, 0, 150, true, named);
-  }
+  writeRecord(w, v, MusicMix$t, named);
 }
 
 const MusicMix$t: TFields = [
@@ -247,44 +148,11 @@ export interface MusicNotes {
 }
 
 export function MusicNotes$read(r: Reader): MusicNotes {
-  const s = readShape(r);
-  let v: MusicNotes;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "instrument";
-      if (s <= 0) throw absent(k);
-      const f0 = Instrument$read(r);
-      k = "notes";
-      if (s <= 1) throw absent(k);
-      const f1 = readBin(r, 1, 16);
-      k = "offsets";
-      if (s <= 2) throw absent(k);
-      const f2 = readBin(r, 1, 16);
-      k = "velocity";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      v = { instrument: f0, notes: f1, offsets: f2, velocity: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MusicNotes$t) as MusicNotes;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MusicNotes$t) as MusicNotes;
 }
 
 export function MusicNotes$write(w: Writer, v: MusicNotes, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MusicNotes$t);
-  w.arrayLen(4);
-  Instrument$write(w, v.instrument, named);
-  w.bin(vBin(v.notes, 1, 16));
-  w.bin(vBin(v.offsets, 1, 16));
-  writeQuant(w, v.velocity, 100, 0, 100, true, named);
+  writeRecord(w, v, MusicNotes$t, named);
 }
 
 const MusicNotes$t: TFields = [
@@ -307,40 +175,11 @@ export interface MusicNotesHeard {
 }
 
 export function MusicNotesHeard$read(r: Reader): MusicNotesHeard {
-  const s = readShape(r);
-  let v: MusicNotesHeard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "instrument";
-      if (s <= 1) throw absent(k);
-      const f1 = Instrument$read(r);
-      k = "packed";
-      if (s <= 2) throw absent(k);
-      const f2 = readBin(r, 2, 32);
-      v = { s: f0, instrument: f1, packed: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MusicNotesHeard$t) as MusicNotesHeard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MusicNotesHeard$t) as MusicNotesHeard;
 }
 
 export function MusicNotesHeard$write(w: Writer, v: MusicNotesHeard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MusicNotesHeard$t);
-  w.arrayLen(3);
-  w.str(vStr(v.s, 9, 9));
-  Instrument$write(w, v.instrument, named);
-  w.bin(vBin(v.packed, 2, 32));
+  writeRecord(w, v, MusicNotesHeard$t, named);
 }
 
 const MusicNotesHeard$t: TFields = [
@@ -358,32 +197,11 @@ export interface MusicQueue {
 }
 
 export function MusicQueue$read(r: Reader): MusicQueue {
-  const s = readShape(r);
-  let v: MusicQueue;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "track";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 40);
-      v = { track: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, MusicQueue$t) as MusicQueue;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, MusicQueue$t) as MusicQueue;
 }
 
 export function MusicQueue$write(w: Writer, v: MusicQueue, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, MusicQueue$t);
-  w.arrayLen(1);
-  w.str(vStr(v.track, 1, 40));
+  writeRecord(w, v, MusicQueue$t, named);
 }
 
 const MusicQueue$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -281,51 +281,11 @@ export interface NoticeBroadcast {
 }
 
 export function NoticeBroadcast$read(r: Reader): NoticeBroadcast {
-  const s = readShape(r);
-  let v: NoticeBroadcast;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "level";
-      if (s <= 0) throw absent(k);
-      const f0 = Level$read(r);
-      k = "body";
-      if (s <= 1) throw absent(k);
-      const f1 = NoticeBody$read(r);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "to";
-        f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: NoticeBroadcast = { level: f0, body: f1 };
-      if (f2 !== undefined) o.to = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NoticeBroadcast$t) as NoticeBroadcast;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NoticeBroadcast$t) as NoticeBroadcast;
 }
 
 export function NoticeBroadcast$write(w: Writer, v: NoticeBroadcast, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NoticeBroadcast$t);
-  let len = 2;
-  if (v.to !== undefined) len = 3;
-  w.arrayLen(len);
-  Level$write(w, v.level, named);
-  NoticeBody$write(w, v.body, named);
-  if (len > 2) {
-    if (v.to === undefined) w.nil();
-    else {
-      w.str(vStr(v.to, 9, 9));
-    }
-  }
+  writeRecord(w, v, NoticeBroadcast$t, named);
 }
 
 const NoticeBroadcast$t: TFields = [
@@ -343,32 +303,11 @@ export interface NoticeDismiss {
 }
 
 export function NoticeDismiss$read(r: Reader): NoticeDismiss {
-  const s = readShape(r);
-  let v: NoticeDismiss;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { id: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NoticeDismiss$t) as NoticeDismiss;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NoticeDismiss$t) as NoticeDismiss;
 }
 
 export function NoticeDismiss$write(w: Writer, v: NoticeDismiss, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NoticeDismiss$t);
-  w.arrayLen(1);
-  w.int(vInt(v.id, 0, 4294967295));
+  writeRecord(w, v, NoticeDismiss$t, named);
 }
 
 const NoticeDismiss$t: TFields = [
@@ -390,55 +329,11 @@ export interface NoticeShow {
 }
 
 export function NoticeShow$read(r: Reader): NoticeShow {
-  const s = readShape(r);
-  let v: NoticeShow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "level";
-      if (s <= 1) throw absent(k);
-      const f1 = Level$read(r);
-      k = "body";
-      if (s <= 2) throw absent(k);
-      const f2 = NoticeBody$read(r);
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "ttl_s";
-        f3 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
-      }
-      const o: NoticeShow = { id: f0, level: f1, body: f2 };
-      if (f3 !== undefined) o.ttl_s = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NoticeShow$t) as NoticeShow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NoticeShow$t) as NoticeShow;
 }
 
 export function NoticeShow$write(w: Writer, v: NoticeShow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NoticeShow$t);
-  let len = 3;
-  if (v.ttl_s !== undefined) len = 4;
-  w.arrayLen(len);
-  w.int(vInt(v.id, 0, 4294967295));
-  Level$write(w, v.level, named);
-  NoticeBody$write(w, v.body, named);
-  if (len > 3) {
-    if (v.ttl_s === undefined) w.nil();
-    else {
-      w.int(vInt(v.ttl_s, 0, 65535));
-    }
-  }
+  writeRecord(w, v, NoticeShow$t, named);
 }
 
 const NoticeShow$t: TFields = [

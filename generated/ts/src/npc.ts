@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vList, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -83,40 +83,11 @@ export interface NpcBark {
 }
 
 export function NpcBark$read(r: Reader): NpcBark {
-  const s = readShape(r);
-  let v: NpcBark;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "line";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      k = "secs";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 10);
-      v = { npc: f0, line: f1, secs: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcBark$t) as NpcBark;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcBark$t) as NpcBark;
 }
 
 export function NpcBark$write(w: Writer, v: NpcBark, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcBark$t);
-  w.arrayLen(3);
-  w.int(vInt(v.npc, 0, 4294967295));
-  w.int(vInt(v.line, 0, 65535));
-  w.int(vInt(v.secs, 1, 10));
+  writeRecord(w, v, NpcBark$t, named);
 }
 
 const NpcBark$t: TFields = [
@@ -134,32 +105,11 @@ export interface NpcBye {
 }
 
 export function NpcBye$read(r: Reader): NpcBye {
-  const s = readShape(r);
-  let v: NpcBye;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { npc: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcBye$t) as NpcBye;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcBye$t) as NpcBye;
 }
 
 export function NpcBye$write(w: Writer, v: NpcBye, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcBye$t);
-  w.arrayLen(1);
-  w.int(vInt(v.npc, 0, 4294967295));
+  writeRecord(w, v, NpcBye$t, named);
 }
 
 const NpcBye$t: TFields = [
@@ -177,47 +127,11 @@ export interface NpcChoose {
 }
 
 export function NpcChoose$read(r: Reader): NpcChoose {
-  const s = readShape(r);
-  let v: NpcChoose;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "node";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "choice";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
-      }
-      const o: NpcChoose = { node: f0 };
-      if (f1 !== undefined) o.choice = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcChoose$t) as NpcChoose;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcChoose$t) as NpcChoose;
 }
 
 export function NpcChoose$write(w: Writer, v: NpcChoose, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcChoose$t);
-  let len = 1;
-  if (v.choice !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.node, 0, 4294967295));
-  if (len > 1) {
-    if (v.choice === undefined) w.nil();
-    else {
-      w.int(vInt(v.choice, 0, 3));
-    }
-  }
+  writeRecord(w, v, NpcChoose$t, named);
 }
 
 const NpcChoose$t: TFields = [
@@ -238,40 +152,11 @@ export interface NpcFriendship {
 }
 
 export function NpcFriendship$read(r: Reader): NpcFriendship {
-  const s = readShape(r);
-  let v: NpcFriendship;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "hearts";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 10);
-      k = "mood";
-      if (s <= 2) throw absent(k);
-      const f2 = Mood$read(r);
-      v = { npc: f0, hearts: f1, mood: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcFriendship$t) as NpcFriendship;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcFriendship$t) as NpcFriendship;
 }
 
 export function NpcFriendship$write(w: Writer, v: NpcFriendship, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcFriendship$t);
-  w.arrayLen(3);
-  w.int(vInt(v.npc, 0, 4294967295));
-  writeQuant(w, v.hearts, 10, 0, 100, true, named);
-  Mood$write(w, v.mood, named);
+  writeRecord(w, v, NpcFriendship$t, named);
 }
 
 const NpcFriendship$t: TFields = [
@@ -291,36 +176,11 @@ export interface NpcGift {
 }
 
 export function NpcGift$read(r: Reader): NpcGift {
-  const s = readShape(r);
-  let v: NpcGift;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "slot";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 47);
-      v = { npc: f0, slot: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcGift$t) as NpcGift;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcGift$t) as NpcGift;
 }
 
 export function NpcGift$write(w: Writer, v: NpcGift, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcGift$t);
-  w.arrayLen(2);
-  w.int(vInt(v.npc, 0, 4294967295));
-  w.int(vInt(v.slot, 0, 47));
+  writeRecord(w, v, NpcGift$t, named);
 }
 
 const NpcGift$t: TFields = [
@@ -347,78 +207,11 @@ export interface NpcLine {
 }
 
 export function NpcLine$read(r: Reader): NpcLine {
-  const s = readShape(r);
-  let v: NpcLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "node";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      k = "text";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 1, 400);
-      k = "choices";
-      if (s <= 3) throw absent(k);
-      const n1 = readList(r, 0, 4);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 80));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f3 = a2;
-      k = "mood";
-      if (s <= 4) throw absent(k);
-      const f4 = Mood$read(r);
-      let f5: string | undefined;
-      if (s > 5) {
-        k = "voice";
-        f5 = (tryNil(r) ? undefined : readStr(r, 0, 48));
-      }
-      const o: NpcLine = { npc: f0, node: f1, text: f2, choices: f3, mood: f4 };
-      if (f5 !== undefined) o.voice = f5;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcLine$t) as NpcLine;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcLine$t) as NpcLine;
 }
 
 export function NpcLine$write(w: Writer, v: NpcLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcLine$t);
-  let len = 5;
-  if (v.voice !== undefined) len = 6;
-  w.arrayLen(len);
-  w.int(vInt(v.npc, 0, 4294967295));
-  w.int(vInt(v.node, 0, 4294967295));
-  w.str(vStr(v.text, 1, 400));
-  const a1 = vList(v.choices, 0, 4);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 80));
-  }
-  Mood$write(w, v.mood, named);
-  if (len > 5) {
-    if (v.voice === undefined) w.nil();
-    else {
-      w.str(vStr(v.voice, 0, 48));
-    }
-  }
+  writeRecord(w, v, NpcLine$t, named);
 }
 
 const NpcLine$t: TFields = [
@@ -439,32 +232,11 @@ export interface NpcTalk {
 }
 
 export function NpcTalk$read(r: Reader): NpcTalk {
-  const s = readShape(r);
-  let v: NpcTalk;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { npc: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, NpcTalk$t) as NpcTalk;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, NpcTalk$t) as NpcTalk;
 }
 
 export function NpcTalk$write(w: Writer, v: NpcTalk, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, NpcTalk$t);
-  w.arrayLen(1);
-  w.int(vInt(v.npc, 0, 4294967295));
+  writeRecord(w, v, NpcTalk$t, named);
 }
 
 const NpcTalk$t: TFields = [

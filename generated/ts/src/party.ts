@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -17,54 +17,11 @@ export interface Member {
 }
 
 export function Member$read(r: Reader): Member {
-  const s = readShape(r);
-  let v: Member;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "player";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "leader";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      k = "map";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      v = { player: f0, leader: f1, map: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Member$t) as Member;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Member$t) as Member;
 }
 
 export function Member$write(w: Writer, v: Member, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Member$t);
-  w.arrayLen(3);
-  PlayerRef$write(w, v.player, named);
-  w.bool(vBool(v.leader));
-  const a1 = vFixed(v.map, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 10, -50000, 50000, true, named);
-  }
+  writeRecord(w, v, Member$t, named);
 }
 
 const Member$t: TFields = [
@@ -84,32 +41,11 @@ export interface PartyInvite {
 }
 
 export function PartyInvite$read(r: Reader): PartyInvite {
-  const s = readShape(r);
-  let v: PartyInvite;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      v = { s: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyInvite$t) as PartyInvite;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyInvite$t) as PartyInvite;
 }
 
 export function PartyInvite$write(w: Writer, v: PartyInvite, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyInvite$t);
-  w.arrayLen(1);
-  w.str(vStr(v.s, 9, 9));
+  writeRecord(w, v, PartyInvite$t, named);
 }
 
 const PartyInvite$t: TFields = [
@@ -129,40 +65,11 @@ export interface PartyInvited {
 }
 
 export function PartyInvited$read(r: Reader): PartyInvited {
-  const s = readShape(r);
-  let v: PartyInvited;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "party";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "by";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      k = "size";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 8);
-      v = { party: f0, by: f1, size: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyInvited$t) as PartyInvited;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyInvited$t) as PartyInvited;
 }
 
 export function PartyInvited$write(w: Writer, v: PartyInvited, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyInvited$t);
-  w.arrayLen(3);
-  w.int(vInt(v.party, 0, 4294967295));
-  PlayerRef$write(w, v.by, named);
-  w.int(vInt(v.size, 1, 8));
+  writeRecord(w, v, PartyInvited$t, named);
 }
 
 const PartyInvited$t: TFields = [
@@ -180,32 +87,11 @@ export interface PartyJoin {
 }
 
 export function PartyJoin$read(r: Reader): PartyJoin {
-  const s = readShape(r);
-  let v: PartyJoin;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "party";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { party: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyJoin$t) as PartyJoin;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyJoin$t) as PartyJoin;
 }
 
 export function PartyJoin$write(w: Writer, v: PartyJoin, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyJoin$t);
-  w.arrayLen(1);
-  w.int(vInt(v.party, 0, 4294967295));
+  writeRecord(w, v, PartyJoin$t, named);
 }
 
 const PartyJoin$t: TFields = [
@@ -221,43 +107,11 @@ export interface PartyLeave {
 }
 
 export function PartyLeave$read(r: Reader): PartyLeave {
-  const s = readShape(r);
-  let v: PartyLeave;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "kick";
-        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: PartyLeave = {};
-      if (f0 !== undefined) o.kick = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyLeave$t) as PartyLeave;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyLeave$t) as PartyLeave;
 }
 
 export function PartyLeave$write(w: Writer, v: PartyLeave, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyLeave$t);
-  let len = 0;
-  if (v.kick !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.kick === undefined) w.nil();
-    else {
-      w.str(vStr(v.kick, 9, 9));
-    }
-  }
+  writeRecord(w, v, PartyLeave$t, named);
 }
 
 const PartyLeave$t: TFields = [
@@ -275,61 +129,11 @@ export interface PartyPing {
 }
 
 export function PartyPing$read(r: Reader): PartyPing {
-  const s = readShape(r);
-  let v: PartyPing;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number];
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "by";
-        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: PartyPing = { at: f0 };
-      if (f1 !== undefined) o.by = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyPing$t) as PartyPing;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyPing$t) as PartyPing;
 }
 
 export function PartyPing$write(w: Writer, v: PartyPing, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyPing$t);
-  let len = 1;
-  if (v.by !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 10, -50000, 50000, true, named);
-  }
-  if (len > 1) {
-    if (v.by === undefined) w.nil();
-    else {
-      w.str(vStr(v.by, 9, 9));
-    }
-  }
+  writeRecord(w, v, PartyPing$t, named);
 }
 
 const PartyPing$t: TFields = [
@@ -346,32 +150,11 @@ export interface PartyPromote {
 }
 
 export function PartyPromote$read(r: Reader): PartyPromote {
-  const s = readShape(r);
-  let v: PartyPromote;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      v = { s: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyPromote$t) as PartyPromote;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyPromote$t) as PartyPromote;
 }
 
 export function PartyPromote$write(w: Writer, v: PartyPromote, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyPromote$t);
-  w.arrayLen(1);
-  w.str(vStr(v.s, 9, 9));
+  writeRecord(w, v, PartyPromote$t, named);
 }
 
 const PartyPromote$t: TFields = [
@@ -391,66 +174,11 @@ export interface PartyState {
 }
 
 export function PartyState$read(r: Reader): PartyState {
-  const s = readShape(r);
-  let v: PartyState;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "party";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "members";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 8);
-      const a2: Member[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Member$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "quest";
-        f2 = (tryNil(r) ? undefined : readStr(r, 0, 48));
-      }
-      const o: PartyState = { party: f0, members: f1 };
-      if (f2 !== undefined) o.quest = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PartyState$t) as PartyState;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PartyState$t) as PartyState;
 }
 
 export function PartyState$write(w: Writer, v: PartyState, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PartyState$t);
-  let len = 2;
-  if (v.quest !== undefined) len = 3;
-  w.arrayLen(len);
-  w.int(vInt(v.party, 0, 4294967295));
-  const a1 = vList(v.members, 1, 8);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Member$write(w, x2, named);
-  }
-  if (len > 2) {
-    if (v.quest === undefined) w.nil();
-    else {
-      w.str(vStr(v.quest, 0, 48));
-    }
-  }
+  writeRecord(w, v, PartyState$t, named);
 }
 
 const PartyState$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBin, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBin, vBool, vEnum, vInt, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,40 +17,11 @@ export interface PetAdopt {
 }
 
 export function PetAdopt$read(r: Reader): PetAdopt {
-  const s = readShape(r);
-  let v: PetAdopt;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "kind";
-      if (s <= 0) throw absent(k);
-      const f0 = PetKind$read(r);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 16);
-      k = "colour";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 16777215);
-      v = { kind: f0, name: f1, colour: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetAdopt$t) as PetAdopt;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetAdopt$t) as PetAdopt;
 }
 
 export function PetAdopt$write(w: Writer, v: PetAdopt, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetAdopt$t);
-  w.arrayLen(3);
-  PetKind$write(w, v.kind, named);
-  w.str(vStr(v.name, 1, 16));
-  w.int(vInt(v.colour, 0, 16777215));
+  writeRecord(w, v, PetAdopt$t, named);
 }
 
 const PetAdopt$t: TFields = [
@@ -78,59 +49,11 @@ export interface PetCard {
 }
 
 export function PetCard$read(r: Reader): PetCard {
-  const s = readShape(r);
-  let v: PetCard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "entity";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      k = "kind";
-      if (s <= 1) throw absent(k);
-      const f1 = PetKind$read(r);
-      k = "name";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 1, 16);
-      k = "hunger";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "tricks";
-      if (s <= 4) throw absent(k);
-      const f4 = readBin(r, 0, 16);
-      k = "age_days";
-      if (s <= 5) throw absent(k);
-      const f5 = readInt(r, 0, 65535);
-      const o: PetCard = { kind: f1, name: f2, hunger: f3, tricks: f4, age_days: f5 };
-      if (f0 !== undefined) o.entity = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetCard$t) as PetCard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetCard$t) as PetCard;
 }
 
 export function PetCard$write(w: Writer, v: PetCard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetCard$t);
-  w.arrayLen(6);
-  if (v.entity === undefined) w.nil();
-  else {
-    w.int(vInt(v.entity, 0, 4294967295));
-  }
-  PetKind$write(w, v.kind, named);
-  w.str(vStr(v.name, 1, 16));
-  writeQuant(w, v.hunger, 100, 0, 100, true, named);
-  w.bin(vBin(v.tricks, 0, 16));
-  w.int(vInt(v.age_days, 0, 65535));
+  writeRecord(w, v, PetCard$t, named);
 }
 
 const PetCard$t: TFields = [
@@ -328,32 +251,11 @@ export interface PetFeed {
 }
 
 export function PetFeed$read(r: Reader): PetFeed {
-  const s = readShape(r);
-  let v: PetFeed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slot";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 47);
-      v = { slot: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetFeed$t) as PetFeed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetFeed$t) as PetFeed;
 }
 
 export function PetFeed$write(w: Writer, v: PetFeed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetFeed$t);
-  w.arrayLen(1);
-  w.int(vInt(v.slot, 0, 47));
+  writeRecord(w, v, PetFeed$t, named);
 }
 
 const PetFeed$t: TFields = [
@@ -445,32 +347,11 @@ export interface PetOrder {
 }
 
 export function PetOrder$read(r: Reader): PetOrder {
-  const s = readShape(r);
-  let v: PetOrder;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "command";
-      if (s <= 0) throw absent(k);
-      const f0 = PetCommand$read(r);
-      v = { command: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetOrder$t) as PetOrder;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetOrder$t) as PetOrder;
 }
 
 export function PetOrder$write(w: Writer, v: PetOrder, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetOrder$t);
-  w.arrayLen(1);
-  PetCommand$write(w, v.command, named);
+  writeRecord(w, v, PetOrder$t, named);
 }
 
 const PetOrder$t: TFields = [
@@ -490,40 +371,11 @@ export interface PetReact {
 }
 
 export function PetReact$read(r: Reader): PetReact {
-  const s = readShape(r);
-  let v: PetReact;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "entity";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "anim";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "obeyed";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { entity: f0, anim: f1, obeyed: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetReact$t) as PetReact;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetReact$t) as PetReact;
 }
 
 export function PetReact$write(w: Writer, v: PetReact, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetReact$t);
-  w.arrayLen(3);
-  w.int(vInt(v.entity, 0, 4294967295));
-  w.str(vStr(v.anim, 1, 24));
-  w.bool(vBool(v.obeyed));
+  writeRecord(w, v, PetReact$t, named);
 }
 
 const PetReact$t: TFields = [
@@ -541,32 +393,11 @@ export interface PetSummon {
 }
 
 export function PetSummon$read(r: Reader): PetSummon {
-  const s = readShape(r);
-  let v: PetSummon;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "out";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { out: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PetSummon$t) as PetSummon;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PetSummon$t) as PetSummon;
 }
 
 export function PetSummon$write(w: Writer, v: PetSummon, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PetSummon$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.out));
+  writeRecord(w, v, PetSummon$t, named);
 }
 
 const PetSummon$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBin, kBool, kList, kQuant, kStr, kType, leave, mapEntries, readBigInt, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vBigInt, vBin, vBool, vList, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { badVariant, check, codec, kBig, kBin, kBool, kList, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -88,40 +88,11 @@ export interface PhotoLens {
 }
 
 export function PhotoLens$read(r: Reader): PhotoLens {
-  const s = readShape(r);
-  let v: PhotoLens;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "fov";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 100, 1200), 10);
-      k = "roll";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -785, 785), 1000);
-      k = "focus";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 3, 5000), 10);
-      v = { fov: f0, roll: f1, focus: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoLens$t) as PhotoLens;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoLens$t) as PhotoLens;
 }
 
 export function PhotoLens$write(w: Writer, v: PhotoLens, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoLens$t);
-  w.arrayLen(3);
-  writeQuant(w, v.fov, 10, 100, 1200, true, named);
-  writeQuant(w, v.roll, 1000, -785, 785, true, named);
-  writeQuant(w, v.focus, 10, 3, 5000, true, named);
+  writeRecord(w, v, PhotoLens$t, named);
 }
 
 const PhotoLens$t: TFields = [
@@ -139,32 +110,11 @@ export interface PhotoLike {
 }
 
 export function PhotoLike$read(r: Reader): PhotoLike {
-  const s = readShape(r);
-  let v: PhotoLike;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "photo";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      v = { photo: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoLike$t) as PhotoLike;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoLike$t) as PhotoLike;
 }
 
 export function PhotoLike$write(w: Writer, v: PhotoLike, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoLike$t);
-  w.arrayLen(1);
-  w.bigInt(vBigInt(v.photo, 0n, 18446744073709551615n));
+  writeRecord(w, v, PhotoLike$t, named);
 }
 
 const PhotoLike$t: TFields = [
@@ -180,32 +130,11 @@ export interface PhotoMode {
 }
 
 export function PhotoMode$read(r: Reader): PhotoMode {
-  const s = readShape(r);
-  let v: PhotoMode;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "on";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { on: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoMode$t) as PhotoMode;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoMode$t) as PhotoMode;
 }
 
 export function PhotoMode$write(w: Writer, v: PhotoMode, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoMode$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.on));
+  writeRecord(w, v, PhotoMode$t, named);
 }
 
 const PhotoMode$t: TFields = [
@@ -223,36 +152,11 @@ export interface PhotoModeShown {
 }
 
 export function PhotoModeShown$read(r: Reader): PhotoModeShown {
-  const s = readShape(r);
-  let v: PhotoModeShown;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "on";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { s: f0, on: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoModeShown$t) as PhotoModeShown;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoModeShown$t) as PhotoModeShown;
 }
 
 export function PhotoModeShown$write(w: Writer, v: PhotoModeShown, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoModeShown$t);
-  w.arrayLen(2);
-  w.str(vStr(v.s, 9, 9));
-  w.bool(vBool(v.on));
+  writeRecord(w, v, PhotoModeShown$t, named);
 }
 
 const PhotoModeShown$t: TFields = [
@@ -275,44 +179,11 @@ export interface PhotoPosted {
 }
 
 export function PhotoPosted$read(r: Reader): PhotoPosted {
-  const s = readShape(r);
-  let v: PhotoPosted;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "photo";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "by";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      k = "caption";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 140);
-      k = "thumb";
-      if (s <= 3) throw absent(k);
-      const f3 = readBin(r, 64, 32768);
-      v = { photo: f0, by: f1, caption: f2, thumb: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoPosted$t) as PhotoPosted;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoPosted$t) as PhotoPosted;
 }
 
 export function PhotoPosted$write(w: Writer, v: PhotoPosted, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoPosted$t);
-  w.arrayLen(4);
-  w.bigInt(vBigInt(v.photo, 0n, 18446744073709551615n));
-  PlayerRef$write(w, v.by, named);
-  w.str(vStr(v.caption, 0, 140));
-  w.bin(vBin(v.thumb, 64, 32768));
+  writeRecord(w, v, PhotoPosted$t, named);
 }
 
 const PhotoPosted$t: TFields = [
@@ -339,63 +210,11 @@ export interface PhotoShare {
 }
 
 export function PhotoShare$read(r: Reader): PhotoShare {
-  const s = readShape(r);
-  let v: PhotoShare;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "caption";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 0, 140);
-      k = "thumb";
-      if (s <= 1) throw absent(k);
-      const f1 = readBin(r, 64, 32768);
-      k = "at";
-      if (s <= 2) throw absent(k);
-      const f2 = WorldPos$read(r);
-      k = "tagged";
-      if (s <= 3) throw absent(k);
-      const n1 = readList(r, 0, 8);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 9, 9));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f3 = a2;
-      k = "filter";
-      if (s <= 4) throw absent(k);
-      const f4 = PhotoFilter$read(r);
-      v = { caption: f0, thumb: f1, at: f2, tagged: f3, filter: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PhotoShare$t) as PhotoShare;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PhotoShare$t) as PhotoShare;
 }
 
 export function PhotoShare$write(w: Writer, v: PhotoShare, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PhotoShare$t);
-  w.arrayLen(5);
-  w.str(vStr(v.caption, 0, 140));
-  w.bin(vBin(v.thumb, 64, 32768));
-  WorldPos$write(w, v.at, named);
-  const a1 = vList(v.tagged, 0, 8);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 9, 9));
-  }
-  PhotoFilter$write(w, v.filter, named);
+  writeRecord(w, v, PhotoShare$t, named);
 }
 
 const PhotoShare$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBigInt, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownFlags, unknownName, unknownNumber, vBigInt, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownFlags, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -146,62 +146,11 @@ export interface PlayerCorrection {
 }
 
 export function PlayerCorrection$read(r: Reader): PlayerCorrection {
-  const s = readShape(r);
-  let v: PlayerCorrection;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "pos";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number, number];
-      k = "heading";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = "accepted_seq";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 4294967295);
-      k = "reason";
-      if (s <= 3) throw absent(k);
-      const f3 = RejectReason$read(r);
-      k = "medium";
-      if (s <= 4) throw absent(k);
-      const f4 = Medium$read(r);
-      v = { pos: f0, heading: f1, accepted_seq: f2, reason: f3, medium: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerCorrection$t) as PlayerCorrection;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerCorrection$t) as PlayerCorrection;
 }
 
 export function PlayerCorrection$write(w: Writer, v: PlayerCorrection, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerCorrection$t);
-  w.arrayLen(5);
-  const a1 = vFixed(v.pos, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  writeQuant(w, v.heading, 1000, -3142, 3142, true, named);
-  w.int(vInt(v.accepted_seq, 0, 4294967295));
-  RejectReason$write(w, v.reason, named);
-  Medium$write(w, v.medium, named);
+  writeRecord(w, v, PlayerCorrection$t, named);
 }
 
 const PlayerCorrection$t: TFields = [
@@ -300,60 +249,11 @@ export interface PlayerIdentity {
 }
 
 export function PlayerIdentity$read(r: Reader): PlayerIdentity {
-  const s = readShape(r);
-  let v: PlayerIdentity;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "name";
-        f1 = (tryNil(r) ? undefined : readStr(r, 1, 24));
-      }
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "colour";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 16777215));
-      }
-      const o: PlayerIdentity = { s: f0 };
-      if (f1 !== undefined) o.name = f1;
-      if (f2 !== undefined) o.colour = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerIdentity$t) as PlayerIdentity;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerIdentity$t) as PlayerIdentity;
 }
 
 export function PlayerIdentity$write(w: Writer, v: PlayerIdentity, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerIdentity$t);
-  let len = 1;
-  if (v.colour !== undefined) len = 3;
-  else if (v.name !== undefined) len = 2;
-  w.arrayLen(len);
-  w.str(vStr(v.s, 9, 9));
-  if (len > 1) {
-    if (v.name === undefined) w.nil();
-    else {
-      w.str(vStr(v.name, 1, 24));
-    }
-  }
-  if (len > 2) {
-    if (v.colour === undefined) w.nil();
-    else {
-      w.int(vInt(v.colour, 0, 16777215));
-    }
-  }
+  writeRecord(w, v, PlayerIdentity$t, named);
 }
 
 const PlayerIdentity$t: TFields = [
@@ -375,51 +275,11 @@ export interface PlayerJoin {
 }
 
 export function PlayerJoin$read(r: Reader): PlayerJoin {
-  const s = readShape(r);
-  let v: PlayerJoin;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "name";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 0, 24);
-      k = "colour";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 16777215);
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "outfit";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
-      }
-      const o: PlayerJoin = { name: f0, colour: f1 };
-      if (f2 !== undefined) o.outfit = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerJoin$t) as PlayerJoin;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerJoin$t) as PlayerJoin;
 }
 
 export function PlayerJoin$write(w: Writer, v: PlayerJoin, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerJoin$t);
-  let len = 2;
-  if (v.outfit !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.name, 0, 24));
-  w.int(vInt(v.colour, 0, 16777215));
-  if (len > 2) {
-    if (v.outfit === undefined) w.nil();
-    else {
-      w.int(vInt(v.outfit, 0, 65535));
-    }
-  }
+  writeRecord(w, v, PlayerJoin$t, named);
 }
 
 const PlayerJoin$t: TFields = [
@@ -449,67 +309,11 @@ export interface PlayerJoined {
 }
 
 export function PlayerJoined$read(r: Reader): PlayerJoined {
-  const s = readShape(r);
-  let v: PlayerJoined;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "colour";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 16777215);
-      k = "spawn";
-      if (s <= 3) throw absent(k);
-      const f3 = WorldPos$read(r);
-      k = "heading";
-      if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = "guest";
-      if (s <= 5) throw absent(k);
-      const f5 = readBool(r);
-      let f6: number | undefined;
-      if (s > 6) {
-        k = "outfit";
-        f6 = (tryNil(r) ? undefined : readInt(r, 0, 65535));
-      }
-      const o: PlayerJoined = { s: f0, name: f1, colour: f2, spawn: f3, heading: f4, guest: f5 };
-      if (f6 !== undefined) o.outfit = f6;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 7);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerJoined$t) as PlayerJoined;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerJoined$t) as PlayerJoined;
 }
 
 export function PlayerJoined$write(w: Writer, v: PlayerJoined, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerJoined$t);
-  let len = 6;
-  if (v.outfit !== undefined) len = 7;
-  w.arrayLen(len);
-  w.str(vStr(v.s, 9, 9));
-  w.str(vStr(v.name, 1, 24));
-  w.int(vInt(v.colour, 0, 16777215));
-  WorldPos$write(w, v.spawn, named);
-  writeQuant(w, v.heading, 1000, -3142, 3142, true, named);
-  w.bool(vBool(v.guest));
-  if (len > 6) {
-    if (v.outfit === undefined) w.nil();
-    else {
-      w.int(vInt(v.outfit, 0, 65535));
-    }
-  }
+  writeRecord(w, v, PlayerJoined$t, named);
 }
 
 const PlayerJoined$t: TFields = [
@@ -533,36 +337,11 @@ export interface PlayerLeft {
 }
 
 export function PlayerLeft$read(r: Reader): PlayerLeft {
-  const s = readShape(r);
-  let v: PlayerLeft;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "reason";
-      if (s <= 1) throw absent(k);
-      const f1 = LeaveReason$read(r);
-      v = { s: f0, reason: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerLeft$t) as PlayerLeft;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerLeft$t) as PlayerLeft;
 }
 
 export function PlayerLeft$write(w: Writer, v: PlayerLeft, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerLeft$t);
-  w.arrayLen(2);
-  w.str(vStr(v.s, 9, 9));
-  LeaveReason$write(w, v.reason, named);
+  writeRecord(w, v, PlayerLeft$t, named);
 }
 
 const PlayerLeft$t: TFields = [
@@ -811,32 +590,11 @@ export interface PlayerRename {
 }
 
 export function PlayerRename$read(r: Reader): PlayerRename {
-  const s = readShape(r);
-  let v: PlayerRename;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "name";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 3, 24);
-      v = { name: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerRename$t) as PlayerRename;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerRename$t) as PlayerRename;
 }
 
 export function PlayerRename$write(w: Writer, v: PlayerRename, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerRename$t);
-  w.arrayLen(1);
-  w.str(vStr(v.name, 3, 24));
+  writeRecord(w, v, PlayerRename$t, named);
 }
 
 const PlayerRename$t: TFields = [
@@ -859,40 +617,11 @@ export interface PlayerRest {
 }
 
 export function PlayerRest$read(r: Reader): PlayerRest {
-  const s = readShape(r);
-  let v: PlayerRest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const f1 = WorldPos$read(r);
-      k = "heading";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      v = { s: f0, at: f1, heading: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerRest$t) as PlayerRest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerRest$t) as PlayerRest;
 }
 
 export function PlayerRest$write(w: Writer, v: PlayerRest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerRest$t);
-  w.arrayLen(3);
-  w.str(vStr(v.s, 9, 9));
-  WorldPos$write(w, v.at, named);
-  writeQuant(w, v.heading, 1000, -3142, 3142, true, named);
+  writeRecord(w, v, PlayerRest$t, named);
 }
 
 const PlayerRest$t: TFields = [
@@ -910,47 +639,11 @@ export interface PlayerRoster {
 }
 
 export function PlayerRoster$read(r: Reader): PlayerRoster {
-  const s = readShape(r);
-  let v: PlayerRoster;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "players";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 39);
-      const a2: RosterEntry[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(RosterEntry$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { players: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerRoster$t) as PlayerRoster;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerRoster$t) as PlayerRoster;
 }
 
 export function PlayerRoster$write(w: Writer, v: PlayerRoster, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerRoster$t);
-  w.arrayLen(1);
-  const a1 = vList(v.players, 0, 39);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    RosterEntry$write(w, x2, named);
-  }
+  writeRecord(w, v, PlayerRoster$t, named);
 }
 
 const PlayerRoster$t: TFields = [
@@ -978,84 +671,11 @@ export interface ProfileCard {
 }
 
 export function ProfileCard$read(r: Reader): ProfileCard {
-  const s = readShape(r);
-  let v: ProfileCard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "account";
-        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
-      }
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "member_since";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 9007199254740991));
-      }
-      k = "bio";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 0, 160);
-      k = "showcase";
-      if (s <= 4) throw absent(k);
-      const n1 = readList(r, 0, 6);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 1, 32));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f4 = a2;
-      k = "walked_m";
-      if (s <= 5) throw absent(k);
-      const f5 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 0.5);
-      k = "hours";
-      if (s <= 6) throw absent(k);
-      const f6 = readInt(r, 0, 4294967295);
-      const o: ProfileCard = { s: f0, bio: f3, showcase: f4, walked_m: f5, hours: f6 };
-      if (f1 !== undefined) o.account = f1;
-      if (f2 !== undefined) o.member_since = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 7);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ProfileCard$t) as ProfileCard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ProfileCard$t) as ProfileCard;
 }
 
 export function ProfileCard$write(w: Writer, v: ProfileCard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ProfileCard$t);
-  w.arrayLen(7);
-  w.str(vStr(v.s, 9, 9));
-  if (v.account === undefined) w.nil();
-  else {
-    w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  }
-  if (v.member_since === undefined) w.nil();
-  else {
-    w.int(vInt(v.member_since, 0, 9007199254740991));
-  }
-  w.str(vStr(v.bio, 0, 160));
-  const a1 = vList(v.showcase, 0, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 1, 32));
-  }
-  writeQuant(w, v.walked_m, 0.5, -1125899906842624, 1125899906842624, false, named);
-  w.int(vInt(v.hours, 0, 4294967295));
+  writeRecord(w, v, ProfileCard$t, named);
 }
 
 const ProfileCard$t: TFields = [
@@ -1077,32 +697,11 @@ export interface ProfileRequest {
 }
 
 export function ProfileRequest$read(r: Reader): ProfileRequest {
-  const s = readShape(r);
-  let v: ProfileRequest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      v = { s: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ProfileRequest$t) as ProfileRequest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ProfileRequest$t) as ProfileRequest;
 }
 
 export function ProfileRequest$write(w: Writer, v: ProfileRequest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ProfileRequest$t);
-  w.arrayLen(1);
-  w.str(vStr(v.s, 9, 9));
+  writeRecord(w, v, ProfileRequest$t, named);
 }
 
 const ProfileRequest$t: TFields = [
@@ -1196,73 +795,11 @@ export interface RosterEntry {
 }
 
 export function RosterEntry$read(r: Reader): RosterEntry {
-  const s = readShape(r);
-  let v: RosterEntry;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "colour";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 16777215);
-      k = "p";
-      if (s <= 3) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f3 = a2 as [number, number, number];
-      let f4: number | undefined;
-      if (s > 4) {
-        k = "vehicle";
-        f4 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      k = "guest";
-      if (s <= 5) throw absent(k);
-      const f5 = readBool(r);
-      const o: RosterEntry = { s: f0, name: f1, colour: f2, p: f3, guest: f5 };
-      if (f4 !== undefined) o.vehicle = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RosterEntry$t) as RosterEntry;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RosterEntry$t) as RosterEntry;
 }
 
 export function RosterEntry$write(w: Writer, v: RosterEntry, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RosterEntry$t);
-  w.arrayLen(6);
-  w.str(vStr(v.s, 9, 9));
-  w.str(vStr(v.name, 1, 24));
-  w.int(vInt(v.colour, 0, 16777215));
-  const a1 = vFixed(v.p, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  if (v.vehicle === undefined) w.nil();
-  else {
-    w.int(vInt(v.vehicle, 0, 4294967295));
-  }
-  w.bool(vBool(v.guest));
+  writeRecord(w, v, RosterEntry$t, named);
 }
 
 const RosterEntry$t: TFields = [

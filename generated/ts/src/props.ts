@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, vFixed, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 
 /** A note on a board. */
 export interface BoardNote {
@@ -17,58 +17,11 @@ export interface BoardNote {
 }
 
 export function BoardNote$read(r: Reader): BoardNote {
-  const s = readShape(r);
-  let v: BoardNote;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "by";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "text";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 280);
-      k = "pos";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, 0, 100), 100), (i3 = 1, dequantizeF32(readInt(r, 0, 100), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      k = "tilt";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, -15, 15);
-      v = { by: f0, text: f1, pos: f2, tilt: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, BoardNote$t) as BoardNote;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, BoardNote$t) as BoardNote;
 }
 
 export function BoardNote$write(w: Writer, v: BoardNote, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, BoardNote$t);
-  w.arrayLen(4);
-  w.str(vStr(v.by, 1, 24));
-  w.str(vStr(v.text, 1, 280));
-  const a1 = vFixed(v.pos, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, 0, 100, true, named);
-  }
-  w.int(vInt(v.tilt, -15, 15));
+  writeRecord(w, v, BoardNote$t, named);
 }
 
 const BoardNote$t: TFields = [
@@ -91,55 +44,11 @@ export interface PropsBoard {
 }
 
 export function PropsBoard$read(r: Reader): PropsBoard {
-  const s = readShape(r);
-  let v: PropsBoard;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "notes";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 30);
-      const m2 = new Map<number, BoardNote>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: BoardNote;
-        try {
-          x5 = BoardNote$read(r);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      v = { board: f0, notes: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PropsBoard$t) as PropsBoard;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PropsBoard$t) as PropsBoard;
 }
 
 export function PropsBoard$write(w: Writer, v: PropsBoard, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PropsBoard$t);
-  w.arrayLen(2);
-  w.int(vInt(v.board, 0, 4294967295));
-  const m1 = vMap(v.notes, 0, 30);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 4294967295));
-    BoardNote$write(w, x3, named);
-  }
+  writeRecord(w, v, PropsBoard$t, named);
 }
 
 const PropsBoard$t: TFields = [
@@ -160,40 +69,11 @@ export interface PropsNote {
 }
 
 export function PropsNote$read(r: Reader): PropsNote {
-  const s = readShape(r);
-  let v: PropsNote;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "text";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 280);
-      k = "paper";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 7);
-      v = { board: f0, text: f1, paper: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PropsNote$t) as PropsNote;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PropsNote$t) as PropsNote;
 }
 
 export function PropsNote$write(w: Writer, v: PropsNote, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PropsNote$t);
-  w.arrayLen(3);
-  w.int(vInt(v.board, 0, 4294967295));
-  w.str(vStr(v.text, 1, 280));
-  w.int(vInt(v.paper, 0, 7));
+  writeRecord(w, v, PropsNote$t, named);
 }
 
 const PropsNote$t: TFields = [
@@ -222,59 +102,11 @@ export interface PropsState {
 }
 
 export function PropsState$read(r: Reader): PropsState {
-  const s = readShape(r);
-  let v: PropsState;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "prop";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "state";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 255);
-      k = "phase";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "amplitude";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, -9000, 9000), 100);
-      let f4: string | undefined;
-      if (s > 4) {
-        k = "by";
-        f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: PropsState = { prop: f0, state: f1, phase: f2, amplitude: f3 };
-      if (f4 !== undefined) o.by = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PropsState$t) as PropsState;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PropsState$t) as PropsState;
 }
 
 export function PropsState$write(w: Writer, v: PropsState, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PropsState$t);
-  let len = 4;
-  if (v.by !== undefined) len = 5;
-  w.arrayLen(len);
-  w.int(vInt(v.prop, 0, 4294967295));
-  w.int(vInt(v.state, 0, 255));
-  writeQuant(w, v.phase, 1000, 0, 1000, true, named);
-  writeQuant(w, v.amplitude, 100, -9000, 9000, true, named);
-  if (len > 4) {
-    if (v.by === undefined) w.nil();
-    else {
-      w.str(vStr(v.by, 9, 9));
-    }
-  }
+  writeRecord(w, v, PropsState$t, named);
 }
 
 const PropsState$t: TFields = [
@@ -296,36 +128,11 @@ export interface PropsUse {
 }
 
 export function PropsUse$read(r: Reader): PropsUse {
-  const s = readShape(r);
-  let v: PropsUse;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "prop";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "verb";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 7);
-      v = { prop: f0, verb: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PropsUse$t) as PropsUse;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PropsUse$t) as PropsUse;
 }
 
 export function PropsUse$write(w: Writer, v: PropsUse, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PropsUse$t);
-  w.arrayLen(2);
-  w.int(vInt(v.prop, 0, 4294967295));
-  w.int(vInt(v.verb, 0, 7));
+  writeRecord(w, v, PropsUse$t, named);
 }
 
 const PropsUse$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vBool, vEnum, vInt, vList, vMap, vObject, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -254,36 +254,11 @@ export interface QuestAnswer {
 }
 
 export function QuestAnswer$read(r: Reader): QuestAnswer {
-  const s = readShape(r);
-  let v: QuestAnswer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "quest";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      k = "accept";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { quest: f0, accept: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestAnswer$t) as QuestAnswer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestAnswer$t) as QuestAnswer;
 }
 
 export function QuestAnswer$write(w: Writer, v: QuestAnswer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestAnswer$t);
-  w.arrayLen(2);
-  w.str(vStr(v.quest, 1, 48));
-  w.bool(vBool(v.accept));
+  writeRecord(w, v, QuestAnswer$t, named);
 }
 
 const QuestAnswer$t: TFields = [
@@ -302,66 +277,11 @@ export interface QuestJournal {
 }
 
 export function QuestJournal$read(r: Reader): QuestJournal {
-  const s = readShape(r);
-  let v: QuestJournal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "quests";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 64);
-      const m2 = new Map<string, QuestState>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: QuestState;
-        try {
-          x5 = QuestState$read(r);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "tracked";
-        f1 = (tryNil(r) ? undefined : readStr(r, 1, 48));
-      }
-      const o: QuestJournal = { quests: f0 };
-      if (f1 !== undefined) o.tracked = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestJournal$t) as QuestJournal;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestJournal$t) as QuestJournal;
 }
 
 export function QuestJournal$write(w: Writer, v: QuestJournal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestJournal$t);
-  let len = 1;
-  if (v.tracked !== undefined) len = 2;
-  w.arrayLen(len);
-  const m1 = vMap(v.quests, 0, 64);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    QuestState$write(w, x3, named);
-  }
-  if (len > 1) {
-    if (v.tracked === undefined) w.nil();
-    else {
-      w.str(vStr(v.tracked, 1, 48));
-    }
-  }
+  writeRecord(w, v, QuestJournal$t, named);
 }
 
 const QuestJournal$t: TFields = [
@@ -386,78 +306,11 @@ export interface QuestOffer {
 }
 
 export function QuestOffer$read(r: Reader): QuestOffer {
-  const s = readShape(r);
-  let v: QuestOffer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "quest";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      k = "npc";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      k = "objectives";
-      if (s <= 2) throw absent(k);
-      const n1 = readList(r, 1, 6);
-      const a2: Objective[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Objective$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2;
-      k = "coins";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 4294967295);
-      k = "items";
-      if (s <= 4) throw absent(k);
-      const n4 = readList(r, 0, 4);
-      const a5: ItemStack[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f4 = a5;
-      v = { quest: f0, npc: f1, objectives: f2, coins: f3, items: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestOffer$t) as QuestOffer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestOffer$t) as QuestOffer;
 }
 
 export function QuestOffer$write(w: Writer, v: QuestOffer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestOffer$t);
-  w.arrayLen(5);
-  w.str(vStr(v.quest, 1, 48));
-  w.int(vInt(v.npc, 0, 4294967295));
-  const a1 = vList(v.objectives, 1, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Objective$write(w, x2, named);
-  }
-  w.int(vInt(v.coins, 0, 4294967295));
-  const a3 = vList(v.items, 0, 4);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    ItemStack$write(w, x4, named);
-  }
+  writeRecord(w, v, QuestOffer$t, named);
 }
 
 const QuestOffer$t: TFields = [
@@ -481,59 +334,11 @@ export interface QuestProgress {
 }
 
 export function QuestProgress$read(r: Reader): QuestProgress {
-  const s = readShape(r);
-  let v: QuestProgress;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "quest";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      k = "done";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 6);
-      const m2 = new Map<number, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 255);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 65535);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      k = "state";
-      if (s <= 2) throw absent(k);
-      const f2 = QuestState$read(r);
-      v = { quest: f0, done: f1, state: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestProgress$t) as QuestProgress;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestProgress$t) as QuestProgress;
 }
 
 export function QuestProgress$write(w: Writer, v: QuestProgress, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestProgress$t);
-  w.arrayLen(3);
-  w.str(vStr(v.quest, 1, 48));
-  const m1 = vMap(v.done, 0, 6);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 255));
-    w.int(vInt(x3, 0, 65535));
-  }
-  QuestState$write(w, v.state, named);
+  writeRecord(w, v, QuestProgress$t, named);
 }
 
 const QuestProgress$t: TFields = [
@@ -627,43 +432,11 @@ export interface QuestTrack {
 }
 
 export function QuestTrack$read(r: Reader): QuestTrack {
-  const s = readShape(r);
-  let v: QuestTrack;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "quest";
-        f0 = (tryNil(r) ? undefined : readStr(r, 1, 48));
-      }
-      const o: QuestTrack = {};
-      if (f0 !== undefined) o.quest = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestTrack$t) as QuestTrack;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestTrack$t) as QuestTrack;
 }
 
 export function QuestTrack$write(w: Writer, v: QuestTrack, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestTrack$t);
-  let len = 0;
-  if (v.quest !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.quest === undefined) w.nil();
-    else {
-      w.str(vStr(v.quest, 1, 48));
-    }
-  }
+  writeRecord(w, v, QuestTrack$t, named);
 }
 
 const QuestTrack$t: TFields = [
@@ -681,47 +454,11 @@ export interface QuestTurnIn {
 }
 
 export function QuestTurnIn$read(r: Reader): QuestTurnIn {
-  const s = readShape(r);
-  let v: QuestTurnIn;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "quest";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "choice";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 3));
-      }
-      const o: QuestTurnIn = { quest: f0 };
-      if (f1 !== undefined) o.choice = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QuestTurnIn$t) as QuestTurnIn;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QuestTurnIn$t) as QuestTurnIn;
 }
 
 export function QuestTurnIn$write(w: Writer, v: QuestTurnIn, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QuestTurnIn$t);
-  let len = 1;
-  if (v.choice !== undefined) len = 2;
-  w.arrayLen(len);
-  w.str(vStr(v.quest, 1, 48));
-  if (len > 1) {
-    if (v.choice === undefined) w.nil();
-    else {
-      w.int(vInt(v.choice, 0, 3));
-    }
-  }
+  writeRecord(w, v, QuestTurnIn$t, named);
 }
 
 const QuestTurnIn$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readShape, skipValues, tryNil, vInt, vList, vObject, writeNamed, writeQuant } from "./runtime/support.js";
+import { codec, kInt, kList, kOpt, kQuant, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,40 +17,11 @@ export interface SeatingBlanket {
 }
 
 export function SeatingBlanket$read(r: Reader): SeatingBlanket {
-  const s = readShape(r);
-  let v: SeatingBlanket;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const f0 = WorldPos$read(r);
-      k = "yaw";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
-      k = "pattern";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 11);
-      v = { at: f0, yaw: f1, pattern: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SeatingBlanket$t) as SeatingBlanket;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SeatingBlanket$t) as SeatingBlanket;
 }
 
 export function SeatingBlanket$write(w: Writer, v: SeatingBlanket, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SeatingBlanket$t);
-  w.arrayLen(3);
-  WorldPos$write(w, v.at, named);
-  writeQuant(w, v.yaw, 100, -314, 314, true, named);
-  w.int(vInt(v.pattern, 0, 11));
+  writeRecord(w, v, SeatingBlanket$t, named);
 }
 
 const SeatingBlanket$t: TFields = [
@@ -70,54 +41,11 @@ export interface SeatingOccupancy {
 }
 
 export function SeatingOccupancy$read(r: Reader): SeatingOccupancy {
-  const s = readShape(r);
-  let v: SeatingOccupancy;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "seat";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "places";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 6);
-      const a2: (PlayerRef | undefined)[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push((tryNil(r) ? undefined : PlayerRef$read(r)));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      v = { seat: f0, places: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SeatingOccupancy$t) as SeatingOccupancy;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SeatingOccupancy$t) as SeatingOccupancy;
 }
 
 export function SeatingOccupancy$write(w: Writer, v: SeatingOccupancy, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SeatingOccupancy$t);
-  w.arrayLen(2);
-  w.int(vInt(v.seat, 0, 4294967295));
-  const a1 = vList(v.places, 0, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    if (x2 === undefined) w.nil();
-    else {
-      PlayerRef$write(w, x2, named);
-    }
-  }
+  writeRecord(w, v, SeatingOccupancy$t, named);
 }
 
 const SeatingOccupancy$t: TFields = [
@@ -136,43 +64,11 @@ export interface SeatingSit {
 }
 
 export function SeatingSit$read(r: Reader): SeatingSit {
-  const s = readShape(r);
-  let v: SeatingSit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "seat";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      k = "place";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 5);
-      const o: SeatingSit = { place: f1 };
-      if (f0 !== undefined) o.seat = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SeatingSit$t) as SeatingSit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SeatingSit$t) as SeatingSit;
 }
 
 export function SeatingSit$write(w: Writer, v: SeatingSit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SeatingSit$t);
-  w.arrayLen(2);
-  if (v.seat === undefined) w.nil();
-  else {
-    w.int(vInt(v.seat, 0, 4294967295));
-  }
-  w.int(vInt(v.place, 0, 5));
+  writeRecord(w, v, SeatingSit$t, named);
 }
 
 const SeatingSit$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readBigInt, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vBool, vEnum, vInt, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -372,36 +372,11 @@ export interface SessionFailed {
 }
 
 export function SessionFailed$read(r: Reader): SessionFailed {
-  const s = readShape(r);
-  let v: SessionFailed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "error";
-      if (s <= 0) throw absent(k);
-      const f0 = SessionError$read(r);
-      k = "fatal";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { error: f0, fatal: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionFailed$t) as SessionFailed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionFailed$t) as SessionFailed;
 }
 
 export function SessionFailed$write(w: Writer, v: SessionFailed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionFailed$t);
-  w.arrayLen(2);
-  SessionError$write(w, v.error, named);
-  w.bool(vBool(v.fatal));
+  writeRecord(w, v, SessionFailed$t, named);
 }
 
 const SessionFailed$t: TFields = [
@@ -426,65 +401,11 @@ export interface SessionHello {
 }
 
 export function SessionHello$read(r: Reader): SessionHello {
-  const s = readShape(r);
-  let v: SessionHello;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "protocol";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      k = "build";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "token";
-        f2 = (tryNil(r) ? undefined : readStr(r, 16, 2048));
-      }
-      k = "locale";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 2, 12);
-      let f4: string | undefined;
-      if (s > 4) {
-        k = "resume";
-        f4 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: SessionHello = { protocol: f0, build: f1, locale: f3 };
-      if (f2 !== undefined) o.token = f2;
-      if (f4 !== undefined) o.resume = f4;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionHello$t) as SessionHello;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionHello$t) as SessionHello;
 }
 
 export function SessionHello$write(w: Writer, v: SessionHello, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionHello$t);
-  let len = 4;
-  if (v.resume !== undefined) len = 5;
-  w.arrayLen(len);
-  w.int(vInt(v.protocol, 0, 65535));
-  w.str(vStr(v.build, 1, 32));
-  if (v.token === undefined) w.nil();
-  else {
-    w.str(vStr(v.token, 16, 2048));
-  }
-  w.str(vStr(v.locale, 2, 12));
-  if (len > 4) {
-    if (v.resume === undefined) w.nil();
-    else {
-      w.str(vStr(v.resume, 9, 9));
-    }
-  }
+  writeRecord(w, v, SessionHello$t, named);
 }
 
 const SessionHello$t: TFields = [
@@ -506,36 +427,11 @@ export interface SessionKicked {
 }
 
 export function SessionKicked$read(r: Reader): SessionKicked {
-  const s = readShape(r);
-  let v: SessionKicked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "reason";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 48);
-      k = "permanent";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { reason: f0, permanent: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionKicked$t) as SessionKicked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionKicked$t) as SessionKicked;
 }
 
 export function SessionKicked$write(w: Writer, v: SessionKicked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionKicked$t);
-  w.arrayLen(2);
-  w.str(vStr(v.reason, 1, 48));
-  w.bool(vBool(v.permanent));
+  writeRecord(w, v, SessionKicked$t, named);
 }
 
 const SessionKicked$t: TFields = [
@@ -555,32 +451,11 @@ export interface SessionLeave {
 }
 
 export function SessionLeave$read(r: Reader): SessionLeave {
-  const s = readShape(r);
-  let v: SessionLeave;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "navigating";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { navigating: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionLeave$t) as SessionLeave;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionLeave$t) as SessionLeave;
 }
 
 export function SessionLeave$write(w: Writer, v: SessionLeave, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionLeave$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.navigating));
+  writeRecord(w, v, SessionLeave$t, named);
 }
 
 const SessionLeave$t: TFields = [
@@ -600,40 +475,11 @@ export interface SessionResumed {
 }
 
 export function SessionResumed$read(r: Reader): SessionResumed {
-  const s = readShape(r);
-  let v: SessionResumed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "gap_ms";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "dropped";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      k = "grace_ms";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 4294967295);
-      v = { gap_ms: f0, dropped: f1, grace_ms: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionResumed$t) as SessionResumed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionResumed$t) as SessionResumed;
 }
 
 export function SessionResumed$write(w: Writer, v: SessionResumed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionResumed$t);
-  w.arrayLen(3);
-  w.int(vInt(v.gap_ms, 0, 4294967295));
-  w.int(vInt(v.dropped, 0, 65535));
-  w.int(vInt(v.grace_ms, 0, 4294967295));
+  writeRecord(w, v, SessionResumed$t, named);
 }
 
 const SessionResumed$t: TFields = [
@@ -651,32 +497,11 @@ export interface SessionToken {
 }
 
 export function SessionToken$read(r: Reader): SessionToken {
-  const s = readShape(r);
-  let v: SessionToken;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "token";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 16, 2048);
-      v = { token: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionToken$t) as SessionToken;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionToken$t) as SessionToken;
 }
 
 export function SessionToken$write(w: Writer, v: SessionToken, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionToken$t);
-  w.arrayLen(1);
-  w.str(vStr(v.token, 16, 2048));
+  writeRecord(w, v, SessionToken$t, named);
 }
 
 const SessionToken$t: TFields = [
@@ -702,69 +527,11 @@ export interface SessionWelcome {
 }
 
 export function SessionWelcome$read(r: Reader): SessionWelcome {
-  const s = readShape(r);
-  let v: SessionWelcome;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      let f1: bigint | undefined;
-      if (s > 1) {
-        k = "account";
-        f1 = (tryNil(r) ? undefined : readBigInt(r, 0n, 18446744073709551615n));
-      }
-      k = "server_time";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      k = "occupancy";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 1, 40);
-      k = "resumed";
-      if (s <= 4) throw absent(k);
-      const f4 = readBool(r);
-      let f5: string | undefined;
-      if (s > 5) {
-        k = "motd";
-        f5 = (tryNil(r) ? undefined : readStr(r, 0, 200));
-      }
-      const o: SessionWelcome = { s: f0, server_time: f2, occupancy: f3, resumed: f4 };
-      if (f1 !== undefined) o.account = f1;
-      if (f5 !== undefined) o.motd = f5;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SessionWelcome$t) as SessionWelcome;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SessionWelcome$t) as SessionWelcome;
 }
 
 export function SessionWelcome$write(w: Writer, v: SessionWelcome, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SessionWelcome$t);
-  let len = 5;
-  if (v.motd !== undefined) len = 6;
-  w.arrayLen(len);
-  w.str(vStr(v.s, 9, 9));
-  if (v.account === undefined) w.nil();
-  else {
-    w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  }
-  w.int(vInt(v.server_time, 0, 9007199254740991));
-  w.int(vInt(v.occupancy, 1, 40));
-  w.bool(vBool(v.resumed));
-  if (len > 5) {
-    if (v.motd === undefined) w.nil();
-    else {
-      w.str(vStr(v.motd, 0, 200));
-    }
-  }
+  writeRecord(w, v, SessionWelcome$t, named);
 }
 
 const SessionWelcome$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, codec, duplicate, inF32, kF32, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readF32, readInt, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, unknownFlags, vBool, vF32, vInt, vMap, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { check, codec, kF32, kInt, kMap, kOpt, kStr, kType, readInt, readRecord, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -66,74 +66,11 @@ export interface Prefs {
 }
 
 export function Prefs$read(r: Reader): Prefs {
-  const s = readShape(r);
-  let v: Prefs;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "comfort";
-      if (s <= 0) throw absent(k);
-      const f0 = Comfort$read(r);
-      k = "sensitivity";
-      if (s <= 1) throw absent(k);
-      const f1 = inF32(readF32(r), 0.1, 5);
-      k = "keys";
-      if (s <= 2) throw absent(k);
-      const n1 = readMap(r, 0, 64);
-      const m2 = new Map<string, string>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: string;
-        try {
-          x5 = readStr(r, 1, 16);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f2 = m2;
-      let f3: string | undefined;
-      if (s > 3) {
-        k = "locale";
-        f3 = (tryNil(r) ? undefined : readStr(r, 2, 12));
-      }
-      const o: Prefs = { comfort: f0, sensitivity: f1, keys: f2 };
-      if (f3 !== undefined) o.locale = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Prefs$t) as Prefs;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Prefs$t) as Prefs;
 }
 
 export function Prefs$write(w: Writer, v: Prefs, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Prefs$t);
-  let len = 3;
-  if (v.locale !== undefined) len = 4;
-  w.arrayLen(len);
-  Comfort$write(w, v.comfort, named);
-  w.f32(vF32(v.sensitivity, 0.1, 5));
-  const m1 = vMap(v.keys, 0, 64);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.str(vStr(x3, 1, 16));
-  }
-  if (len > 3) {
-    if (v.locale === undefined) w.nil();
-    else {
-      w.str(vStr(v.locale, 2, 12));
-    }
-  }
+  writeRecord(w, v, Prefs$t, named);
 }
 
 const Prefs$t: TFields = [
@@ -156,36 +93,11 @@ export interface SettingsConflict {
 }
 
 export function SettingsConflict$read(r: Reader): SettingsConflict {
-  const s = readShape(r);
-  let v: SettingsConflict;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "tried";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "current";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      v = { tried: f0, current: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SettingsConflict$t) as SettingsConflict;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SettingsConflict$t) as SettingsConflict;
 }
 
 export function SettingsConflict$write(w: Writer, v: SettingsConflict, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SettingsConflict$t);
-  w.arrayLen(2);
-  w.int(vInt(v.tried, 0, 4294967295));
-  w.int(vInt(v.current, 0, 4294967295));
+  writeRecord(w, v, SettingsConflict$t, named);
 }
 
 const SettingsConflict$t: TFields = [
@@ -204,36 +116,11 @@ export interface SettingsSave {
 }
 
 export function SettingsSave$read(r: Reader): SettingsSave {
-  const s = readShape(r);
-  let v: SettingsSave;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "prefs";
-      if (s <= 0) throw absent(k);
-      const f0 = Prefs$read(r);
-      k = "rev";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      v = { prefs: f0, rev: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SettingsSave$t) as SettingsSave;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SettingsSave$t) as SettingsSave;
 }
 
 export function SettingsSave$write(w: Writer, v: SettingsSave, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SettingsSave$t);
-  w.arrayLen(2);
-  Prefs$write(w, v.prefs, named);
-  w.int(vInt(v.rev, 0, 4294967295));
+  writeRecord(w, v, SettingsSave$t, named);
 }
 
 const SettingsSave$t: TFields = [
@@ -256,44 +143,11 @@ export interface SettingsSync {
 }
 
 export function SettingsSync$read(r: Reader): SettingsSync {
-  const s = readShape(r);
-  let v: SettingsSync;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "rev";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "prefs";
-      if (s <= 1) throw absent(k);
-      const f1 = Prefs$read(r);
-      k = "device";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 32);
-      k = "saved";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      v = { rev: f0, prefs: f1, device: f2, saved: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SettingsSync$t) as SettingsSync;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SettingsSync$t) as SettingsSync;
 }
 
 export function SettingsSync$write(w: Writer, v: SettingsSync, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SettingsSync$t);
-  w.arrayLen(4);
-  w.int(vInt(v.rev, 0, 4294967295));
-  Prefs$write(w, v.prefs, named);
-  w.str(vStr(v.device, 0, 32));
-  w.int(vInt(v.saved, 0, 9007199254740991));
+  writeRecord(w, v, SettingsSync$t, named);
 }
 
 const SettingsSync$t: TFields = [

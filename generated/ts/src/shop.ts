@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vInt, vList, vMap, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -17,44 +17,11 @@ export interface ShopBuy {
 }
 
 export function ShopBuy$read(r: Reader): ShopBuy {
-  const s = readShape(r);
-  let v: ShopBuy;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "shop";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "item";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "count";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 99);
-      k = "seen_price";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 4294967295);
-      v = { shop: f0, item: f1, count: f2, seen_price: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ShopBuy$t) as ShopBuy;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ShopBuy$t) as ShopBuy;
 }
 
 export function ShopBuy$write(w: Writer, v: ShopBuy, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ShopBuy$t);
-  w.arrayLen(4);
-  w.str(vStr(v.shop, 1, 24));
-  w.str(vStr(v.item, 1, 32));
-  w.int(vInt(v.count, 1, 99));
-  w.int(vInt(v.seen_price, 0, 4294967295));
+  writeRecord(w, v, ShopBuy$t, named);
 }
 
 const ShopBuy$t: TFields = [
@@ -73,32 +40,11 @@ export interface ShopOpen {
 }
 
 export function ShopOpen$read(r: Reader): ShopOpen {
-  const s = readShape(r);
-  let v: ShopOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "npc";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { npc: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ShopOpen$t) as ShopOpen;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ShopOpen$t) as ShopOpen;
 }
 
 export function ShopOpen$write(w: Writer, v: ShopOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ShopOpen$t);
-  w.arrayLen(1);
-  w.int(vInt(v.npc, 0, 4294967295));
+  writeRecord(w, v, ShopOpen$t, named);
 }
 
 const ShopOpen$t: TFields = [
@@ -116,47 +62,11 @@ export interface ShopReceipt {
 }
 
 export function ShopReceipt$read(r: Reader): ShopReceipt {
-  const s = readShape(r);
-  let v: ShopReceipt;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "coins";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, -2147483648, 2147483647);
-      let f1: ShopRefusal | undefined;
-      if (s > 1) {
-        k = "refused";
-        f1 = (tryNil(r) ? undefined : ShopRefusal$read(r));
-      }
-      const o: ShopReceipt = { coins: f0 };
-      if (f1 !== undefined) o.refused = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ShopReceipt$t) as ShopReceipt;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ShopReceipt$t) as ShopReceipt;
 }
 
 export function ShopReceipt$write(w: Writer, v: ShopReceipt, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ShopReceipt$t);
-  let len = 1;
-  if (v.refused !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.coins, -2147483648, 2147483647));
-  if (len > 1) {
-    if (v.refused === undefined) w.nil();
-    else {
-      ShopRefusal$write(w, v.refused, named);
-    }
-  }
+  writeRecord(w, v, ShopReceipt$t, named);
 }
 
 const ShopReceipt$t: TFields = [
@@ -253,40 +163,11 @@ export interface ShopSell {
 }
 
 export function ShopSell$read(r: Reader): ShopSell {
-  const s = readShape(r);
-  let v: ShopSell;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "shop";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "slot";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 47);
-      k = "count";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 999);
-      v = { shop: f0, slot: f1, count: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ShopSell$t) as ShopSell;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ShopSell$t) as ShopSell;
 }
 
 export function ShopSell$write(w: Writer, v: ShopSell, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ShopSell$t);
-  w.arrayLen(3);
-  w.str(vStr(v.shop, 1, 24));
-  w.int(vInt(v.slot, 0, 47));
-  w.int(vInt(v.count, 1, 999));
+  writeRecord(w, v, ShopSell$t, named);
 }
 
 const ShopSell$t: TFields = [
@@ -310,78 +191,11 @@ export interface ShopStock {
 }
 
 export function ShopStock$read(r: Reader): ShopStock {
-  const s = readShape(r);
-  let v: ShopStock;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "shop";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "sells";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 80);
-      const a2: StockLine[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(StockLine$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "buys";
-      if (s <= 2) throw absent(k);
-      const n4 = readMap(r, 0, 80);
-      const m5 = new Map<string, number>();
-      for (let j6 = 0; j6 < n4; j6++) {
-        const k7 = readStr(r, 0, 4294967295);
-        if (m5.has(k7)) throw duplicate(k7).inKey(k7);
-        let x8: number;
-        try {
-          x8 = readInt(r, 0, 4294967295);
-        } catch (e) {
-          throw atKey(e, k7);
-        }
-        m5.set(k7, x8);
-      }
-      leave(r);
-      const f2 = m5;
-      k = "restock";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      v = { shop: f0, sells: f1, buys: f2, restock: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ShopStock$t) as ShopStock;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ShopStock$t) as ShopStock;
 }
 
 export function ShopStock$write(w: Writer, v: ShopStock, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ShopStock$t);
-  w.arrayLen(4);
-  w.str(vStr(v.shop, 1, 24));
-  const a1 = vList(v.sells, 0, 80);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    StockLine$write(w, x2, named);
-  }
-  const m3 = vMap(v.buys, 0, 80);
-  w.mapLen(m3.size);
-  for (const [k4, x5] of sorted(m3)) {
-    w.str(vStr(k4, 0, 4294967295));
-    w.int(vInt(x5, 0, 4294967295));
-  }
-  w.int(vInt(v.restock, 0, 9007199254740991));
+  writeRecord(w, v, ShopStock$t, named);
 }
 
 const ShopStock$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, skipValues, tryNil, vFixed, vInt, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kFixed, kInt, kOpt, kQuant, kStr, readRecord, writeRecord } from "./runtime/support.js";
 
 /** Relayed to nearby players, all of them: they simulate the arc. */
 export interface SnowballFlight {
@@ -17,72 +17,11 @@ export interface SnowballFlight {
 }
 
 export function SnowballFlight$read(r: Reader): SnowballFlight {
-  const s = readShape(r);
-  let v: SnowballFlight;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ball";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "by";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 9, 9);
-      k = "from";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number, number];
-      k = "vel";
-      if (s <= 3) throw absent(k);
-      const n4 = readArrayLen(r);
-      if (n4 !== 3) throw wrongLength(n4, 3);
-      let i6 = 0;
-      let a5: number[];
-      try {
-        a5 = [dequantizeF32(readInt(r, -960, 960), 32), (i6 = 1, dequantizeF32(readInt(r, -960, 960), 32)), (i6 = 2, dequantizeF32(readInt(r, -960, 960), 32))];
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f3 = a5 as [number, number, number];
-      v = { ball: f0, by: f1, from: f2, vel: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SnowballFlight$t) as SnowballFlight;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SnowballFlight$t) as SnowballFlight;
 }
 
 export function SnowballFlight$write(w: Writer, v: SnowballFlight, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SnowballFlight$t);
-  w.arrayLen(4);
-  w.int(vInt(v.ball, 0, 4294967295));
-  w.str(vStr(v.by, 9, 9));
-  const a1 = vFixed(v.from, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  const a3 = vFixed(v.vel, 3);
-  w.arrayLen(3);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 32, -960, 960, true, named);
-  }
+  writeRecord(w, v, SnowballFlight$t, named);
 }
 
 const SnowballFlight$t: TFields = [
@@ -107,71 +46,11 @@ export interface SnowballHit {
 }
 
 export function SnowballHit$read(r: Reader): SnowballHit {
-  const s = readShape(r);
-  let v: SnowballHit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ball";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: string | undefined;
-      if (s > 1) {
-        k = "player";
-        f1 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "snowman";
-        f2 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      k = "splat_mm";
-      if (s <= 3) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [readInt(r, -1000, 1000), (i3 = 1, readInt(r, -1000, 1000)), (i3 = 2, readInt(r, -1000, 1000))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f3 = a2 as [number, number, number];
-      const o: SnowballHit = { ball: f0, splat_mm: f3 };
-      if (f1 !== undefined) o.player = f1;
-      if (f2 !== undefined) o.snowman = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SnowballHit$t) as SnowballHit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SnowballHit$t) as SnowballHit;
 }
 
 export function SnowballHit$write(w: Writer, v: SnowballHit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SnowballHit$t);
-  w.arrayLen(4);
-  w.int(vInt(v.ball, 0, 4294967295));
-  if (v.player === undefined) w.nil();
-  else {
-    w.str(vStr(v.player, 9, 9));
-  }
-  if (v.snowman === undefined) w.nil();
-  else {
-    w.int(vInt(v.snowman, 0, 4294967295));
-  }
-  const a1 = vFixed(v.splat_mm, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    w.int(vInt(x2, -1000, 1000));
-  }
+  writeRecord(w, v, SnowballHit$t, named);
 }
 
 const SnowballHit$t: TFields = [
@@ -192,36 +71,11 @@ export interface SnowballRoll {
 }
 
 export function SnowballRoll$read(r: Reader): SnowballRoll {
-  const s = readShape(r);
-  let v: SnowballRoll;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "snowman";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "dir";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
-      v = { snowman: f0, dir: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SnowballRoll$t) as SnowballRoll;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SnowballRoll$t) as SnowballRoll;
 }
 
 export function SnowballRoll$write(w: Writer, v: SnowballRoll, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SnowballRoll$t);
-  w.arrayLen(2);
-  w.int(vInt(v.snowman, 0, 4294967295));
-  writeQuant(w, v.dir, 100, -314, 314, true, named);
+  writeRecord(w, v, SnowballRoll$t, named);
 }
 
 const SnowballRoll$t: TFields = [
@@ -242,68 +96,11 @@ export interface SnowballThrow {
 }
 
 export function SnowballThrow$read(r: Reader): SnowballThrow {
-  const s = readShape(r);
-  let v: SnowballThrow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "from";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number, number];
-      k = "vel";
-      if (s <= 1) throw absent(k);
-      const n4 = readArrayLen(r);
-      if (n4 !== 3) throw wrongLength(n4, 3);
-      let i6 = 0;
-      let a5: number[];
-      try {
-        a5 = [dequantizeF32(readInt(r, -960, 960), 32), (i6 = 1, dequantizeF32(readInt(r, -960, 960), 32)), (i6 = 2, dequantizeF32(readInt(r, -960, 960), 32))];
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f1 = a5 as [number, number, number];
-      k = "t";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      v = { from: f0, vel: f1, t: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SnowballThrow$t) as SnowballThrow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SnowballThrow$t) as SnowballThrow;
 }
 
 export function SnowballThrow$write(w: Writer, v: SnowballThrow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SnowballThrow$t);
-  w.arrayLen(3);
-  const a1 = vFixed(v.from, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  const a3 = vFixed(v.vel, 3);
-  w.arrayLen(3);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 32, -960, 960, true, named);
-  }
-  w.int(vInt(v.t, 0, 9007199254740991));
+  writeRecord(w, v, SnowballThrow$t, named);
 }
 
 const SnowballThrow$t: TFields = [

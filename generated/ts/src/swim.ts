@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readShape, readStr, skipValues, tryNil, vBool, vFixed, vInt, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack, Medium } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, Medium$read, Medium$validate, Medium$write } from "./common.js";
 
@@ -15,36 +15,11 @@ export interface SwimBreath {
 }
 
 export function SwimBreath$read(r: Reader): SwimBreath {
-  const s = readShape(r);
-  let v: SwimBreath;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "left";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "gasp";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { left: f0, gasp: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimBreath$t) as SwimBreath;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimBreath$t) as SwimBreath;
 }
 
 export function SwimBreath$write(w: Writer, v: SwimBreath, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimBreath$t);
-  w.arrayLen(2);
-  writeQuant(w, v.left, 100, 0, 100, true, named);
-  w.bool(vBool(v.gasp));
+  writeRecord(w, v, SwimBreath$t, named);
 }
 
 const SwimBreath$t: TFields = [
@@ -63,36 +38,11 @@ export interface SwimDive {
 }
 
 export function SwimDive$read(r: Reader): SwimDive {
-  const s = readShape(r);
-  let v: SwimDive;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "depth";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 4000), 100);
-      k = "descending";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { depth: f0, descending: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimDive$t) as SwimDive;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimDive$t) as SwimDive;
 }
 
 export function SwimDive$write(w: Writer, v: SwimDive, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimDive$t);
-  w.arrayLen(2);
-  writeQuant(w, v.depth, 100, 0, 4000, true, named);
-  w.bool(vBool(v.descending));
+  writeRecord(w, v, SwimDive$t, named);
 }
 
 const SwimDive$t: TFields = [
@@ -111,47 +61,11 @@ export interface SwimFound {
 }
 
 export function SwimFound$read(r: Reader): SwimFound {
-  const s = readShape(r);
-  let v: SwimFound;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "object";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: ItemStack | undefined;
-      if (s > 1) {
-        k = "stack";
-        f1 = (tryNil(r) ? undefined : ItemStack$read(r));
-      }
-      const o: SwimFound = { object: f0 };
-      if (f1 !== undefined) o.stack = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimFound$t) as SwimFound;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimFound$t) as SwimFound;
 }
 
 export function SwimFound$write(w: Writer, v: SwimFound, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimFound$t);
-  let len = 1;
-  if (v.stack !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.object, 0, 4294967295));
-  if (len > 1) {
-    if (v.stack === undefined) w.nil();
-    else {
-      ItemStack$write(w, v.stack, named);
-    }
-  }
+  writeRecord(w, v, SwimFound$t, named);
 }
 
 const SwimFound$t: TFields = [
@@ -170,36 +84,11 @@ export interface SwimMedium {
 }
 
 export function SwimMedium$read(r: Reader): SwimMedium {
-  const s = readShape(r);
-  let v: SwimMedium;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "now";
-      if (s <= 0) throw absent(k);
-      const f0 = Medium$read(r);
-      k = "water_c";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, -2, 40);
-      v = { now: f0, water_c: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimMedium$t) as SwimMedium;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimMedium$t) as SwimMedium;
 }
 
 export function SwimMedium$write(w: Writer, v: SwimMedium, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimMedium$t);
-  w.arrayLen(2);
-  Medium$write(w, v.now, named);
-  w.int(vInt(v.water_c, -2, 40));
+  writeRecord(w, v, SwimMedium$t, named);
 }
 
 const SwimMedium$t: TFields = [
@@ -216,32 +105,11 @@ export interface SwimPickup {
 }
 
 export function SwimPickup$read(r: Reader): SwimPickup {
-  const s = readShape(r);
-  let v: SwimPickup;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "object";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { object: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimPickup$t) as SwimPickup;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimPickup$t) as SwimPickup;
 }
 
 export function SwimPickup$write(w: Writer, v: SwimPickup, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimPickup$t);
-  w.arrayLen(1);
-  w.int(vInt(v.object, 0, 4294967295));
+  writeRecord(w, v, SwimPickup$t, named);
 }
 
 const SwimPickup$t: TFields = [
@@ -261,54 +129,11 @@ export interface SwimSplash {
 }
 
 export function SwimSplash$read(r: Reader): SwimSplash {
-  const s = readShape(r);
-  let v: SwimSplash;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [number, number];
-      k = "fall";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 500), 10);
-      v = { s: f0, at: f1, fall: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, SwimSplash$t) as SwimSplash;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, SwimSplash$t) as SwimSplash;
 }
 
 export function SwimSplash$write(w: Writer, v: SwimSplash, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, SwimSplash$t);
-  w.arrayLen(3);
-  w.str(vStr(v.s, 9, 9));
-  const a1 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  writeQuant(w, v.fall, 10, 0, 500, true, named);
+  writeRecord(w, v, SwimSplash$t, named);
 }
 
 const SwimSplash$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, dequantizeF32, duplicate, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readIntKey, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, tryNil, unknownName, unknownNumber, vFixed, vInt, vMap, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { badVariant, check, codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -17,75 +17,11 @@ export interface TeleportArrive {
 }
 
 export function TeleportArrive$read(r: Reader): TeleportArrive {
-  const s = readShape(r);
-  let v: TeleportArrive;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: [number, number, number] | undefined;
-      if (s > 0) {
-        k = "p";
-        let o4: [number, number, number] | undefined;
-        if (!tryNil(r)) {
-          const n1 = readArrayLen(r);
-          if (n1 !== 3) throw wrongLength(n1, 3);
-          let i3 = 0;
-          let a2: number[];
-          try {
-            a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-          } catch (e) {
-            throw atIndex(e, i3);
-          }
-          leave(r);
-          o4 = a2 as [number, number, number];
-        }
-        f0 = o4;
-      }
-      k = "r";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      let f2: TeleportRefusal | undefined;
-      if (s > 2) {
-        k = "refused";
-        f2 = (tryNil(r) ? undefined : TeleportRefusal$read(r));
-      }
-      k = "cooldown_until";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      const o: TeleportArrive = { r: f1, cooldown_until: f3 };
-      if (f0 !== undefined) o.p = f0;
-      if (f2 !== undefined) o.refused = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TeleportArrive$t) as TeleportArrive;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TeleportArrive$t) as TeleportArrive;
 }
 
 export function TeleportArrive$write(w: Writer, v: TeleportArrive, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TeleportArrive$t);
-  w.arrayLen(4);
-  if (v.p === undefined) w.nil();
-  else {
-    const a1 = vFixed(v.p, 3);
-    w.arrayLen(3);
-    for (const x2 of a1) {
-      writeQuant(w, x2, 100, -500000, 500000, true, named);
-    }
-  }
-  writeQuant(w, v.r, 1000, -3142, 3142, true, named);
-  if (v.refused === undefined) w.nil();
-  else {
-    TeleportRefusal$write(w, v.refused, named);
-  }
-  w.int(vInt(v.cooldown_until, 0, 9007199254740991));
+  writeRecord(w, v, TeleportArrive$t, named);
 }
 
 const TeleportArrive$t: TFields = [
@@ -172,32 +108,11 @@ export interface TeleportTravel {
 }
 
 export function TeleportTravel$read(r: Reader): TeleportTravel {
-  const s = readShape(r);
-  let v: TeleportTravel;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      v = { to: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TeleportTravel$t) as TeleportTravel;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TeleportTravel$t) as TeleportTravel;
 }
 
 export function TeleportTravel$write(w: Writer, v: TeleportTravel, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TeleportTravel$t);
-  w.arrayLen(1);
-  w.int(vInt(v.to, 0, 65535));
+  writeRecord(w, v, TeleportTravel$t, named);
 }
 
 const TeleportTravel$t: TFields = [
@@ -213,51 +128,11 @@ export interface TeleportUnlocked {
 }
 
 export function TeleportUnlocked$read(r: Reader): TeleportUnlocked {
-  const s = readShape(r);
-  let v: TeleportUnlocked;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "posts";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 40);
-      const m2 = new Map<number, string>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 65535);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: string;
-        try {
-          x5 = readStr(r, 1, 32);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      v = { posts: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TeleportUnlocked$t) as TeleportUnlocked;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TeleportUnlocked$t) as TeleportUnlocked;
 }
 
 export function TeleportUnlocked$write(w: Writer, v: TeleportUnlocked, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TeleportUnlocked$t);
-  w.arrayLen(1);
-  const m1 = vMap(v.posts, 0, 40);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 65535));
-    w.str(vStr(x3, 1, 32));
-  }
+  writeRecord(w, v, TeleportUnlocked$t, named);
 }
 
 const TeleportUnlocked$t: TFields = [

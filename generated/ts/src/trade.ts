@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, atKey, badVariant, check, codec, duplicate, kBool, kFixed, kInt, kList, kMap, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readIntKey, readList, readMap, readNamed, readShape, readStr, readVariant, skipValues, sorted, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vMap, vObject, vStr, writeNamed, wrongLength } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kFixed, kInt, kList, kMap, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -13,32 +13,11 @@ export interface TradeCancel {
 }
 
 export function TradeCancel$read(r: Reader): TradeCancel {
-  const s = readShape(r);
-  let v: TradeCancel;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { trade: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeCancel$t) as TradeCancel;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeCancel$t) as TradeCancel;
 }
 
 export function TradeCancel$write(w: Writer, v: TradeCancel, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeCancel$t);
-  w.arrayLen(1);
-  w.int(vInt(v.trade, 0, 4294967295));
+  writeRecord(w, v, TradeCancel$t, named);
 }
 
 const TradeCancel$t: TFields = [
@@ -58,40 +37,11 @@ export interface TradeConfirm {
 }
 
 export function TradeConfirm$read(r: Reader): TradeConfirm {
-  const s = readShape(r);
-  let v: TradeConfirm;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "rev";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      k = "final_step";
-      if (s <= 2) throw absent(k);
-      const f2 = readBool(r);
-      v = { trade: f0, rev: f1, final_step: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeConfirm$t) as TradeConfirm;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeConfirm$t) as TradeConfirm;
 }
 
 export function TradeConfirm$write(w: Writer, v: TradeConfirm, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeConfirm$t);
-  w.arrayLen(3);
-  w.int(vInt(v.trade, 0, 4294967295));
-  w.int(vInt(v.rev, 0, 65535));
-  w.bool(vBool(v.final_step));
+  writeRecord(w, v, TradeConfirm$t, named);
 }
 
 const TradeConfirm$t: TFields = [
@@ -113,40 +63,11 @@ export interface TradeInvite {
 }
 
 export function TradeInvite$read(r: Reader): TradeInvite {
-  const s = readShape(r);
-  let v: TradeInvite;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "from";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      k = "expires";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      v = { trade: f0, from: f1, expires: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeInvite$t) as TradeInvite;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeInvite$t) as TradeInvite;
 }
 
 export function TradeInvite$write(w: Writer, v: TradeInvite, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeInvite$t);
-  w.arrayLen(3);
-  w.int(vInt(v.trade, 0, 4294967295));
-  PlayerRef$write(w, v.from, named);
-  w.int(vInt(v.expires, 0, 9007199254740991));
+  writeRecord(w, v, TradeInvite$t, named);
 }
 
 const TradeInvite$t: TFields = [
@@ -168,59 +89,11 @@ export interface TradeOffer {
 }
 
 export function TradeOffer$read(r: Reader): TradeOffer {
-  const s = readShape(r);
-  let v: TradeOffer;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "slots";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 0, 12);
-      const m2 = new Map<number, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 255);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 65535);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      k = "coins";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 4294967295);
-      v = { trade: f0, slots: f1, coins: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeOffer$t) as TradeOffer;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeOffer$t) as TradeOffer;
 }
 
 export function TradeOffer$write(w: Writer, v: TradeOffer, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeOffer$t);
-  w.arrayLen(3);
-  w.int(vInt(v.trade, 0, 4294967295));
-  const m1 = vMap(v.slots, 0, 12);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 255));
-    w.int(vInt(x3, 0, 65535));
-  }
-  w.int(vInt(v.coins, 0, 4294967295));
+  writeRecord(w, v, TradeOffer$t, named);
 }
 
 const TradeOffer$t: TFields = [
@@ -238,32 +111,11 @@ export interface TradeRequest {
 }
 
 export function TradeRequest$read(r: Reader): TradeRequest {
-  const s = readShape(r);
-  let v: TradeRequest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "with";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      v = { with: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeRequest$t) as TradeRequest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeRequest$t) as TradeRequest;
 }
 
 export function TradeRequest$write(w: Writer, v: TradeRequest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeRequest$t);
-  w.arrayLen(1);
-  w.str(vStr(v.with, 9, 9));
+  writeRecord(w, v, TradeRequest$t, named);
 }
 
 const TradeRequest$t: TFields = [
@@ -281,36 +133,11 @@ export interface TradeRespond {
 }
 
 export function TradeRespond$read(r: Reader): TradeRespond {
-  const s = readShape(r);
-  let v: TradeRespond;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "accept";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { trade: f0, accept: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeRespond$t) as TradeRespond;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeRespond$t) as TradeRespond;
 }
 
 export function TradeRespond$write(w: Writer, v: TradeRespond, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeRespond$t);
-  w.arrayLen(2);
-  w.int(vInt(v.trade, 0, 4294967295));
-  w.bool(vBool(v.accept));
+  writeRecord(w, v, TradeRespond$t, named);
 }
 
 const TradeRespond$t: TFields = [
@@ -413,96 +240,11 @@ export interface TradeWindow {
 }
 
 export function TradeWindow$read(r: Reader): TradeWindow {
-  const s = readShape(r);
-  let v: TradeWindow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "trade";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "mine";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 12);
-      const a2: ItemStack[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "theirs";
-      if (s <= 2) throw absent(k);
-      const n4 = readList(r, 0, 12);
-      const a5: ItemStack[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(ItemStack$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f2 = a5;
-      k = "coins";
-      if (s <= 3) throw absent(k);
-      const n7 = readArrayLen(r);
-      if (n7 !== 2) throw wrongLength(n7, 2);
-      let i9 = 0;
-      let a8: number[];
-      try {
-        a8 = [readInt(r, 0, 4294967295), (i9 = 1, readInt(r, 0, 4294967295))];
-      } catch (e) {
-        throw atIndex(e, i9);
-      }
-      leave(r);
-      const f3 = a8 as [number, number];
-      k = "stage";
-      if (s <= 4) throw absent(k);
-      const f4 = TradeStage$read(r);
-      k = "rev";
-      if (s <= 5) throw absent(k);
-      const f5 = readInt(r, 0, 65535);
-      v = { trade: f0, mine: f1, theirs: f2, coins: f3, stage: f4, rev: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TradeWindow$t) as TradeWindow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TradeWindow$t) as TradeWindow;
 }
 
 export function TradeWindow$write(w: Writer, v: TradeWindow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TradeWindow$t);
-  w.arrayLen(6);
-  w.int(vInt(v.trade, 0, 4294967295));
-  const a1 = vList(v.mine, 0, 12);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    ItemStack$write(w, x2, named);
-  }
-  const a3 = vList(v.theirs, 0, 12);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    ItemStack$write(w, x4, named);
-  }
-  const a5 = vFixed(v.coins, 2);
-  w.arrayLen(2);
-  for (const x6 of a5) {
-    w.int(vInt(x6, 0, 4294967295));
-  }
-  TradeStage$write(w, v.stage, named);
-  w.int(vInt(v.rev, 0, 65535));
+  writeRecord(w, v, TradeWindow$t, named);
 }
 
 const TradeWindow$t: TFields = [

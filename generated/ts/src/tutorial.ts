@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kInt, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readShape, readStr, skipValues, tryNil, vInt, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { codec, kInt, kOpt, kStr, kType, readRecord, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -17,57 +17,11 @@ export interface TutorialNext {
 }
 
 export function TutorialNext$read(r: Reader): TutorialNext {
-  const s = readShape(r);
-  let v: TutorialNext;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "step";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 31));
-      }
-      k = "hint";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 48);
-      let f2: WorldPos | undefined;
-      if (s > 2) {
-        k = "target";
-        f2 = (tryNil(r) ? undefined : WorldPos$read(r));
-      }
-      const o: TutorialNext = { hint: f1 };
-      if (f0 !== undefined) o.step = f0;
-      if (f2 !== undefined) o.target = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TutorialNext$t) as TutorialNext;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TutorialNext$t) as TutorialNext;
 }
 
 export function TutorialNext$write(w: Writer, v: TutorialNext, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TutorialNext$t);
-  let len = 2;
-  if (v.target !== undefined) len = 3;
-  w.arrayLen(len);
-  if (v.step === undefined) w.nil();
-  else {
-    w.int(vInt(v.step, 0, 31));
-  }
-  w.str(vStr(v.hint, 1, 48));
-  if (len > 2) {
-    if (v.target === undefined) w.nil();
-    else {
-      WorldPos$write(w, v.target, named);
-    }
-  }
+  writeRecord(w, v, TutorialNext$t, named);
 }
 
 const TutorialNext$t: TFields = [
@@ -85,32 +39,11 @@ export interface TutorialSkip {
 }
 
 export function TutorialSkip$read(r: Reader): TutorialSkip {
-  const s = readShape(r);
-  let v: TutorialSkip;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "seen";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 32);
-      v = { seen: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TutorialSkip$t) as TutorialSkip;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TutorialSkip$t) as TutorialSkip;
 }
 
 export function TutorialSkip$write(w: Writer, v: TutorialSkip, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TutorialSkip$t);
-  w.arrayLen(1);
-  w.int(vInt(v.seen, 0, 32));
+  writeRecord(w, v, TutorialSkip$t, named);
 }
 
 const TutorialSkip$t: TFields = [
@@ -128,36 +61,11 @@ export interface TutorialStep {
 }
 
 export function TutorialStep$read(r: Reader): TutorialStep {
-  const s = readShape(r);
-  let v: TutorialStep;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "step";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 31);
-      k = "took_s";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 65535);
-      v = { step: f0, took_s: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, TutorialStep$t) as TutorialStep;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, TutorialStep$t) as TutorialStep;
 }
 
 export function TutorialStep$write(w: Writer, v: TutorialStep, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, TutorialStep$t);
-  w.arrayLen(2);
-  w.int(vInt(v.step, 0, 31));
-  w.int(vInt(v.took_s, 0, 65535));
+  writeRecord(w, v, TutorialStep$t, named);
 }
 
 const TutorialStep$t: TFields = [

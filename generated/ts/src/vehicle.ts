@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantize, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -157,36 +157,11 @@ export interface VehicleCommand {
 }
 
 export function VehicleCommand$read(r: Reader): VehicleCommand {
-  const s = readShape(r);
-  let v: VehicleCommand;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "action";
-      if (s <= 1) throw absent(k);
-      const f1 = VehicleAction$read(r);
-      v = { vehicle: f0, action: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleCommand$t) as VehicleCommand;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleCommand$t) as VehicleCommand;
 }
 
 export function VehicleCommand$write(w: Writer, v: VehicleCommand, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleCommand$t);
-  w.arrayLen(2);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  VehicleAction$write(w, v.action, named);
+  writeRecord(w, v, VehicleCommand$t, named);
 }
 
 const VehicleCommand$t: TFields = [
@@ -297,47 +272,11 @@ export interface VehicleEnter {
 }
 
 export function VehicleEnter$read(r: Reader): VehicleEnter {
-  const s = readShape(r);
-  let v: VehicleEnter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      let f1: Seat | undefined;
-      if (s > 1) {
-        k = "seat";
-        f1 = (tryNil(r) ? undefined : Seat$read(r));
-      }
-      const o: VehicleEnter = { vehicle: f0 };
-      if (f1 !== undefined) o.seat = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleEnter$t) as VehicleEnter;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleEnter$t) as VehicleEnter;
 }
 
 export function VehicleEnter$write(w: Writer, v: VehicleEnter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleEnter$t);
-  let len = 1;
-  if (v.seat !== undefined) len = 2;
-  w.arrayLen(len);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  if (len > 1) {
-    if (v.seat === undefined) w.nil();
-    else {
-      Seat$write(w, v.seat, named);
-    }
-  }
+  writeRecord(w, v, VehicleEnter$t, named);
 }
 
 const VehicleEnter$t: TFields = [
@@ -356,36 +295,11 @@ export interface VehicleExit {
 }
 
 export function VehicleExit$read(r: Reader): VehicleExit {
-  const s = readShape(r);
-  let v: VehicleExit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "bail";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      v = { vehicle: f0, bail: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleExit$t) as VehicleExit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleExit$t) as VehicleExit;
 }
 
 export function VehicleExit$write(w: Writer, v: VehicleExit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleExit$t);
-  w.arrayLen(2);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  w.bool(vBool(v.bail));
+  writeRecord(w, v, VehicleExit$t, named);
 }
 
 const VehicleExit$t: TFields = [
@@ -404,36 +318,11 @@ export interface VehicleHorn {
 }
 
 export function VehicleHorn$read(r: Reader): VehicleHorn {
-  const s = readShape(r);
-  let v: VehicleHorn;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "held_ms";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 50, 3000);
-      v = { vehicle: f0, held_ms: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleHorn$t) as VehicleHorn;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleHorn$t) as VehicleHorn;
 }
 
 export function VehicleHorn$write(w: Writer, v: VehicleHorn, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleHorn$t);
-  w.arrayLen(2);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  w.int(vInt(v.held_ms, 50, 3000));
+  writeRecord(w, v, VehicleHorn$t, named);
 }
 
 const VehicleHorn$t: TFields = [
@@ -568,51 +457,11 @@ export interface VehicleSeat {
 }
 
 export function VehicleSeat$read(r: Reader): VehicleSeat {
-  const s = readShape(r);
-  let v: VehicleSeat;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "seat";
-      if (s <= 1) throw absent(k);
-      const f1 = Seat$read(r);
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "occupant";
-        f2 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      const o: VehicleSeat = { vehicle: f0, seat: f1 };
-      if (f2 !== undefined) o.occupant = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleSeat$t) as VehicleSeat;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleSeat$t) as VehicleSeat;
 }
 
 export function VehicleSeat$write(w: Writer, v: VehicleSeat, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleSeat$t);
-  let len = 2;
-  if (v.occupant !== undefined) len = 3;
-  w.arrayLen(len);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  Seat$write(w, v.seat, named);
-  if (len > 2) {
-    if (v.occupant === undefined) w.nil();
-    else {
-      w.str(vStr(v.occupant, 9, 9));
-    }
-  }
+  writeRecord(w, v, VehicleSeat$t, named);
 }
 
 const VehicleSeat$t: TFields = [
@@ -636,44 +485,11 @@ export interface VehicleStatus {
 }
 
 export function VehicleStatus$read(r: Reader): VehicleStatus {
-  const s = readShape(r);
-  let v: VehicleStatus;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "vehicle";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "fuel";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "damage";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "odometer_km";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantize(readInt(r, -1125899906842624, 1125899906842624), 10);
-      v = { vehicle: f0, fuel: f1, damage: f2, odometer_km: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VehicleStatus$t) as VehicleStatus;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VehicleStatus$t) as VehicleStatus;
 }
 
 export function VehicleStatus$write(w: Writer, v: VehicleStatus, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VehicleStatus$t);
-  w.arrayLen(4);
-  w.int(vInt(v.vehicle, 0, 4294967295));
-  writeQuant(w, v.fuel, 1000, 0, 1000, true, named);
-  writeQuant(w, v.damage, 100, 0, 100, true, named);
-  writeQuant(w, v.odometer_km, 10, -1125899906842624, 1125899906842624, false, named);
+  writeRecord(w, v, VehicleStatus$t, named);
 }
 
 const VehicleStatus$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBin, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBin, vBool, vInt, vList, vObject, vRecord, vStr, writeNamed } from "./runtime/support.js";
+import { badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -15,36 +15,11 @@ export interface Signal {
 }
 
 export function Signal$read(r: Reader): Signal {
-  const s = readShape(r);
-  let v: Signal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "kind";
-      if (s <= 0) throw absent(k);
-      const f0 = SignalKind$read(r);
-      k = "sdp";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 8192);
-      v = { kind: f0, sdp: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Signal$t) as Signal;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Signal$t) as Signal;
 }
 
 export function Signal$write(w: Writer, v: Signal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Signal$t);
-  w.arrayLen(2);
-  SignalKind$write(w, v.kind, named);
-  w.str(vStr(v.sdp, 1, 8192));
+  writeRecord(w, v, Signal$t, named);
 }
 
 const Signal$t: TFields = [
@@ -127,40 +102,11 @@ export interface VoiceEnable {
 }
 
 export function VoiceEnable$read(r: Reader): VoiceEnable {
-  const s = readShape(r);
-  let v: VoiceEnable;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "on";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      k = "push_to_talk";
-      if (s <= 1) throw absent(k);
-      const f1 = readBool(r);
-      k = "kbps";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 8, 64);
-      v = { on: f0, push_to_talk: f1, kbps: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VoiceEnable$t) as VoiceEnable;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VoiceEnable$t) as VoiceEnable;
 }
 
 export function VoiceEnable$write(w: Writer, v: VoiceEnable, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VoiceEnable$t);
-  w.arrayLen(3);
-  w.bool(vBool(v.on));
-  w.bool(vBool(v.push_to_talk));
-  w.int(vInt(v.kbps, 8, 64));
+  writeRecord(w, v, VoiceEnable$t, named);
 }
 
 const VoiceEnable$t: TFields = [
@@ -185,62 +131,11 @@ export interface VoiceFrames {
 }
 
 export function VoiceFrames$read(r: Reader): VoiceFrames {
-  const s = readShape(r);
-  let v: VoiceFrames;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: string | undefined;
-      if (s > 0) {
-        k = "s";
-        f0 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      k = "frames";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 1, 5);
-      const a2: Uint8Array[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readBin(r, 1, 400));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "seq";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 65535);
-      const o: VoiceFrames = { frames: f1, seq: f2 };
-      if (f0 !== undefined) o.s = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VoiceFrames$t) as VoiceFrames;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VoiceFrames$t) as VoiceFrames;
 }
 
 export function VoiceFrames$write(w: Writer, v: VoiceFrames, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VoiceFrames$t);
-  w.arrayLen(3);
-  if (v.s === undefined) w.nil();
-  else {
-    w.str(vStr(v.s, 9, 9));
-  }
-  const a1 = vList(v.frames, 1, 5);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.bin(vBin(x2, 1, 400));
-  }
-  w.int(vInt(v.seq, 0, 65535));
+  writeRecord(w, v, VoiceFrames$t, named);
 }
 
 const VoiceFrames$t: TFields = [
@@ -262,81 +157,11 @@ export interface VoicePeers {
 }
 
 export function VoicePeers$read(r: Reader): VoicePeers {
-  const s = readShape(r);
-  let v: VoicePeers;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "connect";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 16);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 9, 9));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      k = "drop";
-      if (s <= 1) throw absent(k);
-      const n4 = readList(r, 0, 16);
-      const a5: string[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(readStr(r, 9, 9));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f1 = a5;
-      let f2: string | undefined;
-      if (s > 2) {
-        k = "turn";
-        f2 = (tryNil(r) ? undefined : readStr(r, 0, 256));
-      }
-      const o: VoicePeers = { connect: f0, drop: f1 };
-      if (f2 !== undefined) o.turn = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VoicePeers$t) as VoicePeers;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VoicePeers$t) as VoicePeers;
 }
 
 export function VoicePeers$write(w: Writer, v: VoicePeers, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VoicePeers$t);
-  let len = 2;
-  if (v.turn !== undefined) len = 3;
-  w.arrayLen(len);
-  const a1 = vList(v.connect, 0, 16);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 9, 9));
-  }
-  const a3 = vList(v.drop, 0, 16);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    w.str(vStr(x4, 9, 9));
-  }
-  if (len > 2) {
-    if (v.turn === undefined) w.nil();
-    else {
-      w.str(vStr(v.turn, 0, 256));
-    }
-  }
+  writeRecord(w, v, VoicePeers$t, named);
 }
 
 const VoicePeers$t: TFields = [
@@ -356,36 +181,11 @@ export interface VoiceSignal {
 }
 
 export function VoiceSignal$read(r: Reader): VoiceSignal {
-  const s = readShape(r);
-  let v: VoiceSignal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "to";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "signal";
-      if (s <= 1) throw absent(k);
-      const f1 = Signal$read(r);
-      v = { to: f0, signal: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VoiceSignal$t) as VoiceSignal;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VoiceSignal$t) as VoiceSignal;
 }
 
 export function VoiceSignal$write(w: Writer, v: VoiceSignal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VoiceSignal$t);
-  w.arrayLen(2);
-  w.str(vStr(v.to, 9, 9));
-  Signal$write(w, v.signal, named);
+  writeRecord(w, v, VoiceSignal$t, named);
 }
 
 const VoiceSignal$t: TFields = [
@@ -404,36 +204,11 @@ export interface VoiceSignalRelayed {
 }
 
 export function VoiceSignalRelayed$read(r: Reader): VoiceSignalRelayed {
-  const s = readShape(r);
-  let v: VoiceSignalRelayed;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "signal";
-      if (s <= 0) throw absent(k);
-      const f0 = Signal$read(r);
-      k = "from";
-      if (s <= 1) throw absent(k);
-      const f1 = PlayerRef$read(r);
-      v = { signal: f0, from: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, VoiceSignalRelayed$t) as VoiceSignalRelayed;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, VoiceSignalRelayed$t) as VoiceSignalRelayed;
 }
 
 export function VoiceSignalRelayed$write(w: Writer, v: VoiceSignalRelayed, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, VoiceSignalRelayed$t);
-  w.arrayLen(2);
-  Signal$write(w, v.signal, named);
-  PlayerRef$write(w, v.from, named);
+  writeRecord(w, v, VoiceSignalRelayed$t, named);
 }
 
 const VoiceSignalRelayed$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -95,62 +95,11 @@ export interface WardrobeWear {
 }
 
 export function WardrobeWear$read(r: Reader): WardrobeWear {
-  const s = readShape(r);
-  let v: WardrobeWear;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "outfit";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 6);
-      const a2: Worn[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(Worn$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      let f1: number | undefined;
-      if (s > 1) {
-        k = "preset";
-        f1 = (tryNil(r) ? undefined : readInt(r, 0, 9));
-      }
-      const o: WardrobeWear = { outfit: f0 };
-      if (f1 !== undefined) o.preset = f1;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WardrobeWear$t) as WardrobeWear;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WardrobeWear$t) as WardrobeWear;
 }
 
 export function WardrobeWear$write(w: Writer, v: WardrobeWear, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WardrobeWear$t);
-  let len = 1;
-  if (v.preset !== undefined) len = 2;
-  w.arrayLen(len);
-  const a1 = vList(v.outfit, 0, 6);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    Worn$write(w, x2, named);
-  }
-  if (len > 1) {
-    if (v.preset === undefined) w.nil();
-    else {
-      w.int(vInt(v.preset, 0, 9));
-    }
-  }
+  writeRecord(w, v, WardrobeWear$t, named);
 }
 
 const WardrobeWear$t: TFields = [
@@ -255,54 +204,11 @@ export interface Worn {
 }
 
 export function Worn$read(r: Reader): Worn {
-  const s = readShape(r);
-  let v: Worn;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slot";
-      if (s <= 0) throw absent(k);
-      const f0 = WearSlot$read(r);
-      k = "item";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "dyes";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [readInt(r, 0, 16777215), (i3 = 1, readInt(r, 0, 16777215))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      v = { slot: f0, item: f1, dyes: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Worn$t) as Worn;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Worn$t) as Worn;
 }
 
 export function Worn$write(w: Writer, v: Worn, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Worn$t);
-  w.arrayLen(3);
-  WearSlot$write(w, v.slot, named);
-  w.str(vStr(v.item, 1, 32));
-  const a1 = vFixed(v.dyes, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 16777215));
-  }
+  writeRecord(w, v, Worn$t, named);
 }
 
 const Worn$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, kStr, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, skipValues, tryNil, vFixed, vInt, vObject, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { codec, kFixed, kInt, kOpt, kQuant, kStr, readRecord, writeRecord } from "./runtime/support.js";
 
 /** Sent to the shooter and the target when a spray hits someone. */
 export interface WatergunHit {
@@ -15,40 +15,11 @@ export interface WatergunHit {
 }
 
 export function WatergunHit$read(r: Reader): WatergunHit {
-  const s = readShape(r);
-  let v: WatergunHit;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "by";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "target";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 9, 9);
-      k = "wetness";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      v = { by: f0, target: f1, wetness: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WatergunHit$t) as WatergunHit;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WatergunHit$t) as WatergunHit;
 }
 
 export function WatergunHit$write(w: Writer, v: WatergunHit, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WatergunHit$t);
-  w.arrayLen(3);
-  w.str(vStr(v.by, 9, 9));
-  w.str(vStr(v.target, 9, 9));
-  writeQuant(w, v.wetness, 100, 0, 100, true, named);
+  writeRecord(w, v, WatergunHit$t, named);
 }
 
 const WatergunHit$t: TFields = [
@@ -66,43 +37,11 @@ export interface WatergunRefill {
 }
 
 export function WatergunRefill$read(r: Reader): WatergunRefill {
-  const s = readShape(r);
-  let v: WatergunRefill;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      let f0: number | undefined;
-      if (s > 0) {
-        k = "fountain";
-        f0 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
-      }
-      const o: WatergunRefill = {};
-      if (f0 !== undefined) o.fountain = f0;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WatergunRefill$t) as WatergunRefill;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WatergunRefill$t) as WatergunRefill;
 }
 
 export function WatergunRefill$write(w: Writer, v: WatergunRefill, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WatergunRefill$t);
-  let len = 0;
-  if (v.fountain !== undefined) len = 1;
-  w.arrayLen(len);
-  if (len > 0) {
-    if (v.fountain === undefined) w.nil();
-    else {
-      w.int(vInt(v.fountain, 0, 4294967295));
-    }
-  }
+  writeRecord(w, v, WatergunRefill$t, named);
 }
 
 const WatergunRefill$t: TFields = [
@@ -124,58 +63,11 @@ export interface WatergunSpray {
 }
 
 export function WatergunSpray$read(r: Reader): WatergunSpray {
-  const s = readShape(r);
-  let v: WatergunSpray;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "from";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number, number];
-      k = "yaw";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, -314, 314), 100);
-      k = "pitch";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, -157, 157), 100);
-      k = "pressure";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 100), 100);
-      v = { from: f0, yaw: f1, pitch: f2, pressure: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WatergunSpray$t) as WatergunSpray;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WatergunSpray$t) as WatergunSpray;
 }
 
 export function WatergunSpray$write(w: Writer, v: WatergunSpray, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WatergunSpray$t);
-  w.arrayLen(4);
-  const a1 = vFixed(v.from, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  writeQuant(w, v.yaw, 100, -314, 314, true, named);
-  writeQuant(w, v.pitch, 100, -157, 157, true, named);
-  writeQuant(w, v.pressure, 100, 0, 100, true, named);
+  writeRecord(w, v, WatergunSpray$t, named);
 }
 
 const WatergunSpray$t: TFields = [
@@ -198,54 +90,11 @@ export interface WatergunSprayShown {
 }
 
 export function WatergunSprayShown$read(r: Reader): WatergunSprayShown {
-  const s = readShape(r);
-  let v: WatergunSprayShown;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "aim";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -314, 314), 100), (i3 = 1, dequantizeF32(readInt(r, -314, 314), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [number, number];
-      k = "reach";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 150), 10);
-      v = { s: f0, aim: f1, reach: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WatergunSprayShown$t) as WatergunSprayShown;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WatergunSprayShown$t) as WatergunSprayShown;
 }
 
 export function WatergunSprayShown$write(w: Writer, v: WatergunSprayShown, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WatergunSprayShown$t);
-  w.arrayLen(3);
-  w.str(vStr(v.s, 9, 9));
-  const a1 = vFixed(v.aim, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -314, 314, true, named);
-  }
-  writeQuant(w, v.reach, 10, 0, 150, true, named);
+  writeRecord(w, v, WatergunSprayShown$t, named);
 }
 
 const WatergunSprayShown$t: TFields = [
@@ -265,36 +114,11 @@ export interface WatergunTank {
 }
 
 export function WatergunTank$read(r: Reader): WatergunTank {
-  const s = readShape(r);
-  let v: WatergunTank;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ml";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 2000);
-      k = "capacity";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 250, 2000);
-      v = { ml: f0, capacity: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WatergunTank$t) as WatergunTank;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WatergunTank$t) as WatergunTank;
 }
 
 export function WatergunTank$write(w: Writer, v: WatergunTank, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WatergunTank$t);
-  w.arrayLen(2);
-  w.int(vInt(v.ml, 0, 2000));
-  w.int(vInt(v.capacity, 250, 2000));
+  writeRecord(w, v, WatergunTank$t, named);
 }
 
 const WatergunTank$t: TFields = [

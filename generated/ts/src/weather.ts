@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dNum, dWhole, deltaOf, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readShape, readVariant, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { badVariant, check, codec, dNum, dWhole, deltaOf, kFixed, kInt, kList, kOpt, kQuant, kType, readInt, readRecord, readVariant, tryNil, unknownName, unknownNumber, vInt, vRecord, writeRecord } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -17,44 +17,11 @@ export interface ForecastSlot {
 }
 
 export function ForecastSlot$read(r: Reader): ForecastSlot {
-  const s = readShape(r);
-  let v: ForecastSlot;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "hour";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 23);
-      k = "kind";
-      if (s <= 1) throw absent(k);
-      const f1 = WeatherKind$read(r);
-      k = "chance";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "temp_c";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, -30, 45);
-      v = { hour: f0, kind: f1, chance: f2, temp_c: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ForecastSlot$t) as ForecastSlot;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ForecastSlot$t) as ForecastSlot;
 }
 
 export function ForecastSlot$write(w: Writer, v: ForecastSlot, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ForecastSlot$t);
-  w.arrayLen(4);
-  w.int(vInt(v.hour, 0, 23));
-  WeatherKind$write(w, v.kind, named);
-  writeQuant(w, v.chance, 100, 0, 100, true, named);
-  w.int(vInt(v.temp_c, -30, 45));
+  writeRecord(w, v, ForecastSlot$t, named);
 }
 
 const ForecastSlot$t: TFields = [
@@ -83,48 +50,11 @@ export interface WeatherChange {
 }
 
 export function WeatherChange$read(r: Reader): WeatherChange {
-  const s = readShape(r);
-  let v: WeatherChange;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "kind";
-      if (s <= 0) throw absent(k);
-      const f0 = WeatherKind$read(r);
-      k = "intensity";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "wind_dir";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 3600), 10);
-      k = "wind";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 400), 10);
-      k = "blend_s";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 600);
-      v = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, blend_s: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherChange$t) as WeatherChange;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherChange$t) as WeatherChange;
 }
 
 export function WeatherChange$write(w: Writer, v: WeatherChange, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherChange$t);
-  w.arrayLen(5);
-  WeatherKind$write(w, v.kind, named);
-  writeQuant(w, v.intensity, 100, 0, 100, true, named);
-  writeQuant(w, v.wind_dir, 10, 0, 3600, true, named);
-  writeQuant(w, v.wind, 10, 0, 400, true, named);
-  w.int(vInt(v.blend_s, 0, 600));
+  writeRecord(w, v, WeatherChange$t, named);
 }
 
 const WeatherChange$t: TFields = [
@@ -144,47 +74,11 @@ export interface WeatherForecast {
 }
 
 export function WeatherForecast$read(r: Reader): WeatherForecast {
-  const s = readShape(r);
-  let v: WeatherForecast;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "slots";
-      if (s <= 0) throw absent(k);
-      const n1 = readList(r, 0, 8);
-      const a2: ForecastSlot[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(ForecastSlot$read(r));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2;
-      v = { slots: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherForecast$t) as WeatherForecast;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherForecast$t) as WeatherForecast;
 }
 
 export function WeatherForecast$write(w: Writer, v: WeatherForecast, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherForecast$t);
-  w.arrayLen(1);
-  const a1 = vList(v.slots, 0, 8);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    ForecastSlot$write(w, x2, named);
-  }
+  writeRecord(w, v, WeatherForecast$t, named);
 }
 
 const WeatherForecast$t: TFields = [
@@ -200,32 +94,11 @@ export interface WeatherForecastOpen {
 }
 
 export function WeatherForecastOpen$read(r: Reader): WeatherForecastOpen {
-  const s = readShape(r);
-  let v: WeatherForecastOpen;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "board";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { board: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherForecastOpen$t) as WeatherForecastOpen;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherForecastOpen$t) as WeatherForecastOpen;
 }
 
 export function WeatherForecastOpen$write(w: Writer, v: WeatherForecastOpen, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherForecastOpen$t);
-  w.arrayLen(1);
-  w.int(vInt(v.board, 0, 4294967295));
+  writeRecord(w, v, WeatherForecastOpen$t, named);
 }
 
 const WeatherForecastOpen$t: TFields = [
@@ -330,50 +203,11 @@ export interface WeatherLightning {
 }
 
 export function WeatherLightning$read(r: Reader): WeatherLightning {
-  const s = readShape(r);
-  let v: WeatherLightning;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "at";
-      if (s <= 0) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -50000, 50000), 10), (i3 = 1, dequantizeF32(readInt(r, -50000, 50000), 10))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f0 = a2 as [number, number];
-      k = "seed";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 4294967295);
-      v = { at: f0, seed: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherLightning$t) as WeatherLightning;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherLightning$t) as WeatherLightning;
 }
 
 export function WeatherLightning$write(w: Writer, v: WeatherLightning, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherLightning$t);
-  w.arrayLen(2);
-  const a1 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 10, -50000, 50000, true, named);
-  }
-  w.int(vInt(v.seed, 0, 4294967295));
+  writeRecord(w, v, WeatherLightning$t, named);
 }
 
 const WeatherLightning$t: TFields = [
@@ -394,51 +228,11 @@ export interface WeatherSet {
 }
 
 export function WeatherSet$read(r: Reader): WeatherSet {
-  const s = readShape(r);
-  let v: WeatherSet;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "kind";
-      if (s <= 0) throw absent(k);
-      const f0 = WeatherKind$read(r);
-      k = "intensity";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "minutes";
-        f2 = (tryNil(r) ? undefined : readInt(r, 1, 1440));
-      }
-      const o: WeatherSet = { kind: f0, intensity: f1 };
-      if (f2 !== undefined) o.minutes = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherSet$t) as WeatherSet;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherSet$t) as WeatherSet;
 }
 
 export function WeatherSet$write(w: Writer, v: WeatherSet, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherSet$t);
-  let len = 2;
-  if (v.minutes !== undefined) len = 3;
-  w.arrayLen(len);
-  WeatherKind$write(w, v.kind, named);
-  writeQuant(w, v.intensity, 100, 0, 100, true, named);
-  if (len > 2) {
-    if (v.minutes === undefined) w.nil();
-    else {
-      w.int(vInt(v.minutes, 1, 1440));
-    }
-  }
+  writeRecord(w, v, WeatherSet$t, named);
 }
 
 const WeatherSet$t: TFields = [
@@ -471,63 +265,11 @@ export interface WeatherState {
 }
 
 export function WeatherState$read(r: Reader): WeatherState {
-  const s = readShape(r);
-  let v: WeatherState;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "kind";
-      if (s <= 0) throw absent(k);
-      const f0 = WeatherKind$read(r);
-      k = "intensity";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 100), 100);
-      k = "wind_dir";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 3600), 10);
-      k = "wind";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 400), 10);
-      k = "clouds";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 100);
-      let f5: number | undefined;
-      if (s > 5) {
-        k = "fog_m";
-        f5 = (tryNil(r) ? undefined : readInt(r, 0, 5000));
-      }
-      const o: WeatherState = { kind: f0, intensity: f1, wind_dir: f2, wind: f3, clouds: f4 };
-      if (f5 !== undefined) o.fog_m = f5;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WeatherState$t) as WeatherState;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WeatherState$t) as WeatherState;
 }
 
 export function WeatherState$write(w: Writer, v: WeatherState, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WeatherState$t);
-  let len = 5;
-  if (v.fog_m !== undefined) len = 6;
-  w.arrayLen(len);
-  WeatherKind$write(w, v.kind, named);
-  writeQuant(w, v.intensity, 100, 0, 100, true, named);
-  writeQuant(w, v.wind_dir, 10, 0, 3600, true, named);
-  writeQuant(w, v.wind, 10, 0, 400, true, named);
-  w.int(vInt(v.clouds, 0, 100));
-  if (len > 5) {
-    if (v.fog_m === undefined) w.nil();
-    else {
-      w.int(vInt(v.fog_m, 0, 5000));
-    }
-  }
+  writeRecord(w, v, WeatherState$t, named);
 }
 
 const WeatherState$t: TFields = [

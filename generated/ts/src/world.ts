@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** What kind of thing an entity is. */
 export const EntityKind = {
@@ -258,40 +258,11 @@ export interface WorldClock {
 }
 
 export function WorldClock$read(r: Reader): WorldClock {
-  const s = readShape(r);
-  let v: WorldClock;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "tick";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 9007199254740991);
-      k = "rate";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 1, 60);
-      v = { tick: f0, at: f1, rate: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WorldClock$t) as WorldClock;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WorldClock$t) as WorldClock;
 }
 
 export function WorldClock$write(w: Writer, v: WorldClock, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WorldClock$t);
-  w.arrayLen(3);
-  w.int(vInt(v.tick, 0, 4294967295));
-  w.int(vInt(v.at, 0, 9007199254740991));
-  w.int(vInt(v.rate, 1, 60));
+  writeRecord(w, v, WorldClock$t, named);
 }
 
 const WorldClock$t: TFields = [
@@ -312,32 +283,11 @@ export interface WorldKeyframeRequest {
 }
 
 export function WorldKeyframeRequest$read(r: Reader): WorldKeyframeRequest {
-  const s = readShape(r);
-  let v: WorldKeyframeRequest;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "last_tick";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      v = { last_tick: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WorldKeyframeRequest$t) as WorldKeyframeRequest;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WorldKeyframeRequest$t) as WorldKeyframeRequest;
 }
 
 export function WorldKeyframeRequest$write(w: Writer, v: WorldKeyframeRequest, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WorldKeyframeRequest$t);
-  w.arrayLen(1);
-  w.int(vInt(v.last_tick, 0, 4294967295));
+  writeRecord(w, v, WorldKeyframeRequest$t, named);
 }
 
 const WorldKeyframeRequest$t: TFields = [
@@ -480,32 +430,11 @@ export interface WorldView {
 }
 
 export function WorldView$read(r: Reader): WorldView {
-  const s = readShape(r);
-  let v: WorldView;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "radius";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 500, 4000), 10);
-      v = { radius: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WorldView$t) as WorldView;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WorldView$t) as WorldView;
 }
 
 export function WorldView$write(w: Writer, v: WorldView, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WorldView$t);
-  w.arrayLen(1);
-  writeQuant(w, v.radius, 10, 500, 4000, true, named);
+  writeRecord(w, v, WorldView$t, named);
 }
 
 const WorldView$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, check, codec, duplicate, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readBigInt, readBool, readInt, readIntKey, readMap, readNamed, readShape, readStr, skipValues, sorted, tryNil, unknownFlags, vBool, vInt, vMap, vObject, vStr, writeNamed } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readBigInt, readRecord, unknownFlags, vBool, vObject, writeRecord } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -59,55 +59,11 @@ export interface ZonesEnter {
 }
 
 export function ZonesEnter$read(r: Reader): ZonesEnter {
-  const s = readShape(r);
-  let v: ZonesEnter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "zone";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 65535);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "rules";
-      if (s <= 2) throw absent(k);
-      const f2 = ZoneRules$read(r);
-      let f3: string | undefined;
-      if (s > 3) {
-        k = "ambience";
-        f3 = (tryNil(r) ? undefined : readStr(r, 0, 40));
-      }
-      k = "population";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 0, 255);
-      const o: ZonesEnter = { zone: f0, name: f1, rules: f2, population: f4 };
-      if (f3 !== undefined) o.ambience = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ZonesEnter$t) as ZonesEnter;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ZonesEnter$t) as ZonesEnter;
 }
 
 export function ZonesEnter$write(w: Writer, v: ZonesEnter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ZonesEnter$t);
-  w.arrayLen(5);
-  w.int(vInt(v.zone, 0, 65535));
-  w.str(vStr(v.name, 1, 32));
-  ZoneRules$write(w, v.rules, named);
-  if (v.ambience === undefined) w.nil();
-  else {
-    w.str(vStr(v.ambience, 0, 40));
-  }
-  w.int(vInt(v.population, 0, 255));
+  writeRecord(w, v, ZonesEnter$t, named);
 }
 
 const ZonesEnter$t: TFields = [
@@ -127,51 +83,11 @@ export interface ZonesHeat {
 }
 
 export function ZonesHeat$read(r: Reader): ZonesHeat {
-  const s = readShape(r);
-  let v: ZonesHeat;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "counts";
-      if (s <= 0) throw absent(k);
-      const n1 = readMap(r, 0, 64);
-      const m2 = new Map<number, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readIntKey(r, 0, 65535);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = readInt(r, 0, 255);
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f0 = m2;
-      v = { counts: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ZonesHeat$t) as ZonesHeat;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ZonesHeat$t) as ZonesHeat;
 }
 
 export function ZonesHeat$write(w: Writer, v: ZonesHeat, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ZonesHeat$t);
-  w.arrayLen(1);
-  const m1 = vMap(v.counts, 0, 64);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.int(vInt(k2, 0, 65535));
-    w.int(vInt(x3, 0, 255));
-  }
+  writeRecord(w, v, ZonesHeat$t, named);
 }
 
 const ZonesHeat$t: TFields = [
@@ -187,32 +103,11 @@ export interface ZonesMap {
 }
 
 export function ZonesMap$read(r: Reader): ZonesMap {
-  const s = readShape(r);
-  let v: ZonesMap;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "open";
-      if (s <= 0) throw absent(k);
-      const f0 = readBool(r);
-      v = { open: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ZonesMap$t) as ZonesMap;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ZonesMap$t) as ZonesMap;
 }
 
 export function ZonesMap$write(w: Writer, v: ZonesMap, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ZonesMap$t);
-  w.arrayLen(1);
-  w.bool(vBool(v.open));
+  writeRecord(w, v, ZonesMap$t, named);
 }
 
 const ZonesMap$t: TFields = [

@@ -41,6 +41,24 @@ pub fn bounded(
     }
 }
 
+/// The part of `buf` a record of at most `max` bytes writes at `p`: `max` plus [`SLACK`]
+/// bytes from `p` (the rest of `buf` when `max` is `None`). What a bounded record's derived
+/// encoder writes into, from position 0: one bounds check for the record, and a slice of
+/// constant length, against which the compiler proves most of the record's writes in
+/// bounds (every value's length is bounded) and drops their checks.
+#[inline(always)]
+pub fn record(buf: &mut [u8], p: usize, max: Option<usize>) -> &mut [u8] {
+    let end = match max {
+        Some(max) => p + max + SLACK,
+        None => buf.len(),
+    };
+    let len = buf.len();
+    match buf.get_mut(p..end) {
+        Some(rec) => rec,
+        None => short(len, end),
+    }
+}
+
 /// Writes `bytes` at `p` (all `N` of them) and returns `p + n`.
 #[inline(always)]
 fn put<const N: usize>(buf: &mut [u8], p: usize, bytes: [u8; N], n: usize) -> usize {
@@ -100,11 +118,11 @@ pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
 /// Each encoding of a value within 32 bits covers one contiguous range: a fixint
 /// `-32..=127`, one byte `-128..=255` (int8 below zero, uint8 above), two bytes
 /// `-32768..=65535`, four bytes the rest of `i32::MIN..=u32::MAX`; the marker family is
-/// `cc` (uint) for a value of zero or more and `d0` (int) below. So the width is picked by
-/// one subtraction and comparison per range, the sign picks the family, and the choice is
-/// made by conditional moves (no table, no variable shift); the marker and up to 4 body
-/// bytes go out as one 8-byte store. Ranges the bounds rule out are compiled out; a range
-/// reaching beyond 32 bits takes [`int`].
+/// `cc` (uint) for a value of zero or more and `d0` (int) below. A range within the fixints
+/// is one byte; one spanning three or four encodings takes [`int32`]'s table; one spanning
+/// two (a fixint or one byte) is picked by one subtraction and comparison, by conditional
+/// moves. The marker and the body go out as one 8-byte store. A range reaching beyond 32
+/// bits takes [`int`].
 #[inline(always)]
 pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) -> usize {
     if MIN >= -32 && MAX <= 127 {
@@ -113,26 +131,96 @@ pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) 
     if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
         return int(buf, p, v);
     }
-    // uint8 (`cc`), or int8 (`d0`) below zero; +1 per width step.
+    if MAX > 0xff || MIN < -0x80 {
+        return int32(buf, p, v, MIN < 0);
+    }
+    // uint8 (`cc`), or int8 (`d0`) below zero.
     let family = if MIN < 0 {
         0xcc + 4 * (v < 0) as u64
     } else {
         0xcc
     };
     let bits = v as u64;
-    let (mut word, mut n) = (0, 0);
-    if MAX > 0xffff || MIN < -0x8000 {
-        word = (family + 2) | (u64::from((bits as u32).swap_bytes()) << 8);
-        n = 5;
-    }
-    if MAX > 0xff || MIN < -0x80 {
-        let w16 = (family + 1) | (u64::from((bits as u16).swap_bytes()) << 8);
-        (word, n) = pick(within(v, -0x8000, 0xffff), (w16, 3), (word, n));
-    }
     let w8 = family | ((bits & 0xff) << 8);
-    (word, n) = pick(within(v, -0x80, 0xff), (w8, 2), (word, n));
-    (word, n) = pick(within(v, -32, 127), (bits & 0xff, 1), (word, n));
+    let (word, n) = pick(within(v, -32, 127), (bits & 0xff, 1), (w8, 2));
     put(buf, p, word.to_le_bytes(), n)
+}
+
+/// Writes an int within `i32::MIN..=u32::MAX` (`0..=u32::MAX` unless `signed`) in its
+/// smallest encoding, by table: what [`int_in`] takes for a range spanning three or four
+/// encodings (there the chain of range tests costs more than the lookup).
+///
+/// Within 32 bits the encoding depends only on the sign and on the index of the highest set
+/// bit of the magnitude (`v` for a value of zero or more, `!v` below zero): 64 classes,
+/// each giving the marker, the length and how far to shift the value's four big-endian
+/// bytes to keep its low `width` bytes (a fixint keeps none: its marker is the value's own
+/// low byte, `FIX`). One lookup replaces the range tests and the conditional moves.
+#[inline(always)]
+fn int32(buf: &mut [u8], p: usize, v: i64, signed: bool) -> usize {
+    let sign = if signed { v >> 63 } else { 0 };
+    // 31 minus the highest set bit of the magnitude (which fits 32 bits: `!v` of a negative
+    // `i32`, or a `u32`).
+    let lz = ((v ^ sign) as u32 | 1).leading_zeros() as usize;
+    let class = lz | (sign as usize & 32);
+    let be = u64::from((v as u32).swap_bytes());
+    let word = (v as u64 & u64::from(CLASSES.fix[class]))
+        | u64::from(CLASSES.marker[class])
+        | ((be >> CLASSES.shift[class]) << 8);
+    // At most 5 (`& 7` tells the compiler so, and the record's later writes keep their
+    // bounds proven).
+    put(
+        buf,
+        p,
+        word.to_le_bytes(),
+        usize::from(CLASSES.len[class]) & 7,
+    )
+}
+
+/// [`int32`]'s table, by class: 31 minus the highest set bit of the magnitude, plus 32
+/// below zero.
+struct Classes {
+    marker: [u8; 64],
+    fix: [u8; 64],
+    shift: [u8; 64],
+    len: [u8; 64],
+}
+
+static CLASSES: Classes = classes();
+
+const fn classes() -> Classes {
+    let mut t = Classes {
+        marker: [0; 64],
+        fix: [0; 64],
+        shift: [0; 64],
+        len: [0; 64],
+    };
+    let mut class = 0;
+    while class < 64 {
+        let (top, neg) = (31 - (class & 31), class >= 32);
+        // The magnitude is below 2^(top + 1): a fixint up to 127 (or down to -32, magnitude
+        // 31), one byte up to 255 (down to -128, magnitude 127), two up to 65535 (down to
+        // -32768), four beyond.
+        let (fix, one, two) = if neg { (4, 6, 14) } else { (6, 7, 15) };
+        let family = if neg { 0xd0 } else { 0xcc };
+        if top <= fix {
+            t.fix[class] = 0xff;
+            t.shift[class] = 32;
+            t.len[class] = 1;
+        } else {
+            let log = if top <= one {
+                0
+            } else if top <= two {
+                1
+            } else {
+                2
+            };
+            t.marker[class] = family + log;
+            t.shift[class] = 8 * (4 - (1 << log));
+            t.len[class] = 1 + (1 << log);
+        }
+        class += 1;
+    }
+    t
 }
 
 /// Whether `lo <= v <= hi`, as one subtraction and one unsigned comparison.

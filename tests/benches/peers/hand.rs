@@ -1,6 +1,7 @@
 //! Hand-written msgpack codecs for the three datasets: what an engineer would write for
-//! these structs with tuplet's quantization, as fast as safe Rust gets (one fixed-size
-//! append per value, a slice cursor, rounding without libm). Two flavours:
+//! these structs with tuplet's quantization, as fast as safe Rust gets (output sized once
+//! per message and written at a slice cursor, one fixed-size write per value, rounding
+//! without libm). Two flavours:
 //!
 //! - `fast`: checks nothing it does not need to stay memory-safe (markers of the expected
 //!   family, truncation, UTF-8);
@@ -19,23 +20,108 @@ type Res<T> = Result<T, Bad>;
 
 // ---- writing -----------------------------------------------------------------------------
 
+#[inline(always)]
 fn round(y: f64) -> i64 {
-    // Exact for |y| < 2^52 (truncation and the fraction are exact there); the fields'
-    // ranges keep y far below.
-    let t = y as i64;
-    let f = y - t as f64;
-    t + i64::from(f >= 0.5) - i64::from(f <= -0.5)
+    // Half away from zero, exact for |y| < 2^51: adding the largest f64 below 0.5 (with
+    // y's sign) carries a tie over and nothing below it; the truncating `as` does the rest.
+    (y + 0.499_999_999_999_999_94f64.copysign(y)) as i64
 }
 
-#[inline(always)]
-fn put9(out: &mut Vec<u8>, b: [u8; 9], n: usize) {
-    let len = out.len();
-    out.extend_from_slice(&b);
-    out.truncate(len + n);
+/// A slice cursor over output sized once per message (the writer tuplet's derive uses too):
+/// no capacity check or length update in memory per value, only the slice's bounds check.
+pub struct Out<'a> {
+    b: &'a mut [u8],
+    p: usize,
 }
 
+impl Out<'_> {
+    #[inline(always)]
+    fn push(&mut self, x: u8) {
+        self.b[self.p] = x;
+        self.p += 1;
+    }
+
+    #[inline(always)]
+    fn extend_from_slice(&mut self, x: &[u8]) {
+        self.b[self.p..self.p + x.len()].copy_from_slice(x);
+        self.p += x.len();
+    }
+}
+
+/// Runs `f` on `max` (plus 8 of slack) zeroed bytes appended to `out`, then cuts `out` to
+/// what `f` wrote (on an error, to its old length).
 #[inline(always)]
-fn int(out: &mut Vec<u8>, v: i64) {
+fn sized<R>(out: &mut Vec<u8>, max: usize, f: impl FnOnce(&mut Out) -> Res<R>) -> Res<R> {
+    let start = out.len();
+    out.resize(start + max + 8, 0);
+    let mut o = Out {
+        b: &mut out[start..],
+        p: 0,
+    };
+    let r = f(&mut o);
+    let end = if r.is_ok() { start + o.p } else { start };
+    out.truncate(end);
+    r
+}
+
+/// The most bytes one move, bird or entity takes.
+const MOVE_MAX: usize = 1 + 10 + 1 + 3 * 5 + 3 + 9 + 5;
+const BIRD_MAX: usize = 1 + 3 + 1 + 3 * 5 + 3 + 3 + 1 + 3 + 2;
+const ENTITY_MAX: usize = 1 + 5 + 1 + 1 + 3 * 5 + 3 + 3 + 2 + 10 + 25;
+
+#[inline(always)]
+fn put9(out: &mut Out, b: [u8; 9], n: usize) {
+    out.b[out.p..out.p + 9].copy_from_slice(&b);
+    out.p += n;
+}
+
+/// Within 32 bits (`i32::MIN..=u32::MAX`, every int of these structs but the move's `t`),
+/// the encoding depends only on the sign and the highest set bit of the magnitude: one
+/// lookup in a 64-entry table of (marker, length, shift of the big-endian body), the same
+/// trick as tuplet's runtime.
+#[inline(always)]
+fn int(out: &mut Out, v: i64) {
+    if (i32::MIN as i64..=u32::MAX as i64).contains(&v) {
+        let sign = v >> 63;
+        let class = ((v ^ sign) as u32 | 1).leading_zeros() as usize | (sign as usize & 32);
+        let (marker, n, shift, fix) = INT32[class];
+        let fix = v as u64 & u64::from(fix);
+        let be = u64::from((v as u32).swap_bytes());
+        let word = fix | u64::from(marker) | ((be >> shift) << 8);
+        out.b[out.p..out.p + 8].copy_from_slice(&word.to_le_bytes());
+        out.p += usize::from(n);
+        return;
+    }
+    int64(out, v);
+}
+
+/// (marker, length, body shift, fixint mask) by `class`: 31 minus the highest set bit of the magnitude
+/// (`v`, or `!v` below zero), plus 32 below zero. A fixint's marker is the value itself.
+static INT32: [(u8, u8, u8, u8); 64] = {
+    let mut t = [(0u8, 1u8, 32u8, 0xffu8); 64];
+    let mut class = 0;
+    while class < 64 {
+        let (top, neg) = (31 - (class & 31), class >= 32);
+        let (fix, one, two) = if neg { (4, 6, 14) } else { (6, 7, 15) };
+        let family = if neg { 0xd0 } else { 0xcc };
+        if top > fix {
+            let log = if top <= one {
+                0
+            } else if top <= two {
+                1
+            } else {
+                2
+            };
+            t[class] = (family + log, 1 + (1 << log), 8 * (4 - (1 << log)), 0);
+        }
+        class += 1;
+    }
+    t
+};
+
+/// Any int, in its smallest encoding.
+#[inline(always)]
+fn int64(out: &mut Out, v: i64) {
     if (-32..128).contains(&v) {
         out.push(v as u8);
         return;
@@ -54,7 +140,7 @@ fn int(out: &mut Vec<u8>, v: i64) {
 }
 
 #[inline(always)]
-fn str(out: &mut Vec<u8>, s: &str) {
+fn str(out: &mut Out, s: &str) {
     // Every string of these structs is shorter than 32 bytes: a fixstr.
     out.push(0xa0 | s.len() as u8);
     out.extend_from_slice(s.as_bytes());
@@ -68,14 +154,16 @@ fn q(x: f32, scale: f64) -> i64 {
 #[inline(always)]
 fn q_in(x: f32, scale: f64, min: i64, max: i64) -> Res<i64> {
     let y = f64::from(x) * scale;
-    if y.is_nan() || y.abs() >= 4.5e15 {
+    // The range checked before rounding: `round(y)` is within `min..=max` exactly when `y`
+    // is within the bounds' rounding edges (a tie at an edge rounds away from zero); NaN
+    // fails both comparisons.
+    let (lo, hi) = (min as f64 - 0.5, max as f64 + 0.5);
+    let above = if min > 0 { y >= lo } else { y > lo };
+    let below = if max < 0 { y <= hi } else { y < hi };
+    if !(above && below) {
         return Err(Bad);
     }
-    let v = round(y);
-    if v < min || v > max {
-        return Err(Bad);
-    }
-    Ok(v)
+    Ok(round(y))
 }
 
 #[inline(always)]
@@ -96,38 +184,43 @@ fn len_in(s: &str, min: usize, max: usize) -> Res<()> {
 
 /// The move, no checks.
 pub fn encode_move(m: &MoveS, out: &mut Vec<u8>) {
-    out.push(0x90 | if m.seq.is_some() { 5 } else { 4 });
-    str(out, &m.s);
-    out.push(0x93);
-    for x in m.p {
-        int(out, q(x, 100.0));
-    }
-    int(out, q(m.r, 1000.0));
-    int(out, m.t as i64);
-    if let Some(seq) = m.seq {
-        int(out, i64::from(seq));
-    }
+    let _ = sized(out, MOVE_MAX, |out| {
+        out.push(0x90 | if m.seq.is_some() { 5 } else { 4 });
+        str(out, &m.s);
+        out.push(0x93);
+        for x in m.p {
+            int(out, q(x, 100.0));
+        }
+        int(out, q(m.r, 1000.0));
+        int(out, m.t as i64);
+        if let Some(seq) = m.seq {
+            int(out, i64::from(seq));
+        }
+        Ok(())
+    });
 }
 
 /// The move, every range checked.
 pub fn encode_move_checked(m: &MoveS, out: &mut Vec<u8>) -> Res<()> {
     len_in(&m.s, 9, 9)?;
-    out.push(0x90 | if m.seq.is_some() { 5 } else { 4 });
-    str(out, &m.s);
-    out.push(0x93);
-    for x in m.p {
-        int(out, q_in(x, 100.0, -500_000, 500_000)?);
-    }
-    int(out, q_in(m.r, 1000.0, -3142, 3142)?);
-    int(out, int_in(m.t as i64, 0, (1 << 53) - 1)?);
-    if let Some(seq) = m.seq {
-        int(out, i64::from(seq));
-    }
-    Ok(())
+    sized(out, MOVE_MAX, |out| {
+        out.push(0x90 | if m.seq.is_some() { 5 } else { 4 });
+        str(out, &m.s);
+        out.push(0x93);
+        for x in m.p {
+            int(out, q_in(x, 100.0, -500_000, 500_000)?);
+        }
+        int(out, q_in(m.r, 1000.0, -3142, 3142)?);
+        int(out, int_in(m.t as i64, 0, (1 << 53) - 1)?);
+        if let Some(seq) = m.seq {
+            int(out, i64::from(seq));
+        }
+        Ok(())
+    })
 }
 
 #[inline(always)]
-fn bird(b: &BirdS, out: &mut Vec<u8>) {
+fn bird(b: &BirdS, out: &mut Out) {
     out.push(0x9a);
     int(out, i64::from(b.id));
     int(out, i64::from(b.species));
@@ -142,22 +235,23 @@ fn bird(b: &BirdS, out: &mut Vec<u8>) {
 }
 
 #[inline(always)]
-fn bird_checked(b: &BirdS, out: &mut Vec<u8>) -> Res<()> {
+fn bird_checked(b: &BirdS, out: &mut Out) -> Res<()> {
     out.push(0x9a);
     int(out, i64::from(b.id));
-    int(out, int_in(i64::from(b.species), 0, 15)?);
+    // Checked small ranges are positive fixints: one byte.
+    out.push(int_in(i64::from(b.species), 0, 15)? as u8);
     int(out, q_in(b.x, 100.0, -500_000, 500_000)?);
     int(out, q_in(b.y, 100.0, -10_000, 100_000)?);
     int(out, q_in(b.z, 100.0, -500_000, 500_000)?);
     int(out, q_in(b.yaw, 1000.0, -3142, 3142)?);
     int(out, q_in(b.pitch, 1000.0, -1571, 1571)?);
-    int(out, int_in(i64::from(b.state), 0, 7)?);
+    out.push(int_in(i64::from(b.state), 0, 7)? as u8);
     int(out, q_in(b.flap, 1000.0, 0, 1000)?);
     int(out, q_in(b.scale, 100.0, 50, 200)?);
     Ok(())
 }
 
-fn array_header(out: &mut Vec<u8>, n: usize) {
+fn array_header(out: &mut Out, n: usize) {
     if n < 16 {
         out.push(0x90 | n as u8);
     } else {
@@ -167,12 +261,14 @@ fn array_header(out: &mut Vec<u8>, n: usize) {
 
 /// The bird stream, no checks.
 pub fn encode_birds(b: &BirdsS, out: &mut Vec<u8>) {
-    out.reserve(1 + 3 + b.birds.len() * 32);
-    out.push(0x91);
-    array_header(out, b.birds.len());
-    for x in &b.birds {
-        bird(x, out);
-    }
+    let _ = sized(out, 1 + 3 + b.birds.len() * BIRD_MAX, |out| {
+        out.push(0x91);
+        array_header(out, b.birds.len());
+        for x in &b.birds {
+            bird(x, out);
+        }
+        Ok(())
+    });
 }
 
 /// The bird stream, every range checked.
@@ -180,13 +276,14 @@ pub fn encode_birds_checked(b: &BirdsS, out: &mut Vec<u8>) -> Res<()> {
     if b.birds.len() > 80 {
         return Err(Bad);
     }
-    out.reserve(1 + 3 + b.birds.len() * 32);
-    out.push(0x91);
-    array_header(out, b.birds.len());
-    for x in &b.birds {
-        bird_checked(x, out)?;
-    }
-    Ok(())
+    sized(out, 1 + 3 + b.birds.len() * BIRD_MAX, |out| {
+        out.push(0x91);
+        array_header(out, b.birds.len());
+        for x in &b.birds {
+            bird_checked(x, out)?;
+        }
+        Ok(())
+    })
 }
 
 fn entity_len(e: &EntityS) -> u8 {
@@ -199,7 +296,7 @@ fn entity_len(e: &EntityS) -> u8 {
     }
 }
 
-fn opt_str(out: &mut Vec<u8>, s: &Option<String>) {
+fn opt_str(out: &mut Out, s: &Option<String>) {
     match s {
         Some(s) => str(out, s),
         None => out.push(0xc0),
@@ -207,7 +304,7 @@ fn opt_str(out: &mut Vec<u8>, s: &Option<String>) {
 }
 
 #[inline(always)]
-fn entity(e: &EntityS, out: &mut Vec<u8>) {
+fn entity(e: &EntityS, out: &mut Out) {
     let n = entity_len(e);
     out.push(0x90 | n);
     int(out, i64::from(e.id));
@@ -228,11 +325,11 @@ fn entity(e: &EntityS, out: &mut Vec<u8>) {
 }
 
 #[inline(always)]
-fn entity_checked(e: &EntityS, out: &mut Vec<u8>) -> Res<()> {
+fn entity_checked(e: &EntityS, out: &mut Out) -> Res<()> {
     let n = entity_len(e);
     out.push(0x90 | n);
     int(out, i64::from(e.id));
-    int(out, int_in(i64::from(e.kind), 0, 31)?);
+    out.push(int_in(i64::from(e.kind), 0, 31)? as u8);
     out.push(0x93);
     for x in e.pos {
         int(out, q_in(x, 100.0, -500_000, 500_000)?);
@@ -257,13 +354,15 @@ fn entity_checked(e: &EntityS, out: &mut Vec<u8>) -> Res<()> {
 
 /// The snapshot, no checks.
 pub fn encode_snapshot(s: &SnapshotS, out: &mut Vec<u8>) {
-    out.reserve(1 + 5 + 3 + s.entities.len() * 70);
-    out.push(0x92);
-    int(out, i64::from(s.tick));
-    array_header(out, s.entities.len());
-    for e in &s.entities {
-        entity(e, out);
-    }
+    let _ = sized(out, 1 + 5 + 3 + s.entities.len() * ENTITY_MAX, |out| {
+        out.push(0x92);
+        int(out, i64::from(s.tick));
+        array_header(out, s.entities.len());
+        for e in &s.entities {
+            entity(e, out);
+        }
+        Ok(())
+    });
 }
 
 /// The snapshot, every range checked.
@@ -271,14 +370,15 @@ pub fn encode_snapshot_checked(s: &SnapshotS, out: &mut Vec<u8>) -> Res<()> {
     if s.entities.len() > 50 {
         return Err(Bad);
     }
-    out.reserve(1 + 5 + 3 + s.entities.len() * 70);
-    out.push(0x92);
-    int(out, i64::from(s.tick));
-    array_header(out, s.entities.len());
-    for e in &s.entities {
-        entity_checked(e, out)?;
-    }
-    Ok(())
+    sized(out, 1 + 5 + 3 + s.entities.len() * ENTITY_MAX, |out| {
+        out.push(0x92);
+        int(out, i64::from(s.tick));
+        array_header(out, s.entities.len());
+        for e in &s.entities {
+            entity_checked(e, out)?;
+        }
+        Ok(())
+    })
 }
 
 // ---- reading -----------------------------------------------------------------------------

@@ -324,6 +324,14 @@ pub fn named_body(g: &mut Gen, out: &mut Out, n: &str, (target, table): (&str, &
 /// `X$read` of a record (message or nested record).
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let reader = g.rt_type("Reader");
+    if super::encode::walked(g, slots) {
+        // A cold record (`[ts] hot`): the runtime walks its table, both shapes.
+        let f = g.rt("readRecord");
+        return format!(
+            "export function {ident}$read(r: {reader}): {ident} {{\n  return {f}(r, {}) as {ident};\n}}\n\n",
+            record_table(ident)
+        );
+    }
     let entries = g.rt("mapEntries");
     let ctor = Ctor {
         ty: ident.to_string(),

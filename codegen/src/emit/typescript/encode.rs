@@ -135,6 +135,13 @@ fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u
     }
 }
 
+/// Whether a record's compact read and write are the runtime's table walkers: a cold item
+/// (`[ts] hot` set and the record not reached from a hot message) without reserved slots
+/// (its table has no row for them).
+pub fn walked(g: &Gen, slots: &[Slot]) -> bool {
+    g.cold && slots.iter().all(|s| matches!(s, Slot::Field(_)))
+}
+
 /// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
@@ -143,6 +150,14 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
+    if walked(g, slots) {
+        // A cold record (`[ts] hot`): the runtime walks its table, both shapes.
+        let f = g.rt("writeRecord");
+        out.line(format!("{f}(w, v, {}, named);", table::record_table(ident)));
+        out.close("}");
+        out.line("");
+        return out.finish();
+    }
     let obj = g.rt("vObject");
     out.line(format!("{obj}(v);"));
     let named = g.rt("writeNamed");

@@ -30,6 +30,11 @@ pub struct Gen<'a> {
     /// The items some field of another item names (`validate::nested`): they need an
     /// `X$validate` for the tables that name them; a message no field names has none.
     pub(super) nested: std::rc::Rc<BTreeSet<String>>,
+    /// The items whose compact read and write are the runtime's table walkers
+    /// (`inline::cold_items`; none unless `[ts] hot` is set).
+    pub(super) cold_items: std::rc::Rc<BTreeSet<String>>,
+    /// Whether the item being generated is one of them.
+    pub cold: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -52,6 +57,8 @@ impl<'a> Gen<'a> {
             hot: false,
             inline: (false, false, false),
             nested,
+            cold_items: Default::default(),
+            cold: false,
         }
     }
 

@@ -44,6 +44,31 @@ pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
     hot
 }
 
+/// The paths of the cold items under `[ts] hot`: every item but the `roots` (hot messages),
+/// the named types they reach, and the `hot` items (`hot_items`) and what those reach.
+pub fn cold_items(
+    schema: &ResolvedSchema,
+    roots: impl Iterator<Item = String>,
+    hot: &BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut warm = BTreeSet::new();
+    let mut todo: Vec<String> = roots.chain(hot.iter().cloned()).collect();
+    while let Some(path) = todo.pop() {
+        if !warm.insert(path.clone()) {
+            continue;
+        }
+        if let Some(item) = schema.get(&path) {
+            for_each_type(&item.item.kind, &mut |t| elements(t, true, &mut todo));
+        }
+    }
+    schema
+        .items
+        .keys()
+        .filter(|p| !warm.contains(*p))
+        .cloned()
+        .collect()
+}
+
 /// Calls `f` on the type of every field of an item.
 pub(super) fn for_each_type(kind: &ItemKind, f: &mut dyn FnMut(&TypeRef)) {
     let mut slots = |slots: &[Slot]| {

@@ -8,7 +8,9 @@
 //! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
 //! `dispatch` (directions and the index), `package` (package.json, tsconfig, runtime), and
 //! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
-//! containers and references and hand a leaf there).
+//! containers and references and hand a leaf there). With `[ts] hot` set, a record that no
+//! listed message reaches (`inline::cold_items`) has a one-line `X$read`/`X$write` calling
+//! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code.
 
 mod common;
 mod decode;
@@ -43,6 +45,19 @@ pub struct TypeScript {
     pub source: String,
     /// What `package.json` says.
     pub package: Package,
+    /// `[ts] hot`: the messages that keep straight-line compact code (with what they reach
+    /// and the hot list elements); unset, every type does.
+    pub hot: Option<Vec<String>>,
+}
+
+/// The paths of the messages whose wire name is `name` (one per direction).
+pub fn message_paths(schema: &ResolvedSchema, name: &str) -> Vec<String> {
+    schema
+        .items
+        .values()
+        .filter(|i| matches!(&i.item.kind, ItemKind::Message(m) if m.name == name))
+        .map(|i| i.path.clone())
+        .collect()
 }
 
 impl Emitter for TypeScript {
@@ -61,8 +76,16 @@ impl Emitter for TypeScript {
         let names = Names::new(schema, &package::runtime_exports());
         let hot = std::rc::Rc::new(inline::hot_items(schema));
         let nested = std::rc::Rc::new(validate::nested(schema));
+        let cold = std::rc::Rc::new(match &self.hot {
+            Some(list) => {
+                let roots = list.iter().flat_map(|n| message_paths(schema, n));
+                inline::cold_items(schema, roots, &hot)
+            }
+            None => Default::default(),
+        });
         for (module, items) in &modules {
             let mut g = Gen::new(schema, &names, module, hot.clone(), nested.clone());
+            g.cold_items = cold.clone();
             let mut body = String::new();
             for item in items {
                 body.push_str(&g.item(item));
@@ -97,6 +120,7 @@ impl Gen<'_> {
     pub fn item(&mut self, item: &ResolvedItem) -> String {
         let ident = &self.names.item(&item.path).to_string();
         self.hot = self.hot_items.contains(&item.path);
+        self.cold = self.cold_items.contains(&item.path);
         let mut out = String::new();
         out.push_str(&types::declare(self, item));
         match &item.item.kind {

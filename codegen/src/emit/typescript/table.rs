@@ -5,7 +5,8 @@
 //! `[kType, X$validate, X$write, X$read]` for a named type; the kinds are runtime objects
 //! (`kInt`, `kStr`, ...: imported, so tree-shaking keeps only the kinds a bundle's tables
 //! name), documented in `codegen/ts-runtime/table.ts`. The compact shape stays straight-line
-//! code (the hot path).
+//! code (the hot path), except for the records `[ts] hot` leaves cold: the runtime walks
+//! their table in the compact shape too (`readRecord`, `writeRecord`).
 
 use tuplet_schema::ir::{Enum, Len, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{Legacy, Node};

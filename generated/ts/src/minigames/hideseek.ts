@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vFixed, vInt, vObject, vStr, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { badVariant, check, codec, kFixed, kInt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -17,40 +17,11 @@ export interface HideSeekFound {
 }
 
 export function HideSeekFound$read(r: Reader): HideSeekFound {
-  const s = readShape(r);
-  let v: HideSeekFound;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "hider";
-      if (s <= 0) throw absent(k);
-      const f0 = PlayerRef$read(r);
-      k = "by";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 9, 9);
-      k = "left";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 255);
-      v = { hider: f0, by: f1, left: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HideSeekFound$t) as HideSeekFound;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HideSeekFound$t) as HideSeekFound;
 }
 
 export function HideSeekFound$write(w: Writer, v: HideSeekFound, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HideSeekFound$t);
-  w.arrayLen(3);
-  PlayerRef$write(w, v.hider, named);
-  w.str(vStr(v.by, 9, 9));
-  w.int(vInt(v.left, 0, 255));
+  writeRecord(w, v, HideSeekFound$t, named);
 }
 
 const HideSeekFound$t: TFields = [
@@ -70,36 +41,11 @@ export interface HideSeekHint {
 }
 
 export function HideSeekHint$read(r: Reader): HideSeekHint {
-  const s = readShape(r);
-  let v: HideSeekHint;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "bearing";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, 0, 3600), 10);
-      k = "band";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 2);
-      v = { bearing: f0, band: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HideSeekHint$t) as HideSeekHint;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HideSeekHint$t) as HideSeekHint;
 }
 
 export function HideSeekHint$write(w: Writer, v: HideSeekHint, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HideSeekHint$t);
-  w.arrayLen(2);
-  writeQuant(w, v.bearing, 10, 0, 3600, true, named);
-  w.int(vInt(v.band, 0, 2));
+  writeRecord(w, v, HideSeekHint$t, named);
 }
 
 const HideSeekHint$t: TFields = [
@@ -124,62 +70,11 @@ export interface HideSeekRole {
 }
 
 export function HideSeekRole$read(r: Reader): HideSeekRole {
-  const s = readShape(r);
-  let v: HideSeekRole;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "role";
-      if (s <= 1) throw absent(k);
-      const f1 = Role$read(r);
-      k = "centre";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      k = "radius_m";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 20, 400);
-      k = "hide_s";
-      if (s <= 4) throw absent(k);
-      const f4 = readInt(r, 10, 120);
-      v = { round: f0, role: f1, centre: f2, radius_m: f3, hide_s: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HideSeekRole$t) as HideSeekRole;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HideSeekRole$t) as HideSeekRole;
 }
 
 export function HideSeekRole$write(w: Writer, v: HideSeekRole, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HideSeekRole$t);
-  w.arrayLen(5);
-  w.int(vInt(v.round, 0, 4294967295));
-  Role$write(w, v.role, named);
-  const a1 = vFixed(v.centre, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 100, -500000, 500000, true, named);
-  }
-  w.int(vInt(v.radius_m, 20, 400));
-  w.int(vInt(v.hide_s, 10, 120));
+  writeRecord(w, v, HideSeekRole$t, named);
 }
 
 const HideSeekRole$t: TFields = [
@@ -201,36 +96,11 @@ export interface HideSeekTag {
 }
 
 export function HideSeekTag$read(r: Reader): HideSeekTag {
-  const s = readShape(r);
-  let v: HideSeekTag;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "hider";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 9, 9);
-      v = { round: f0, hider: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HideSeekTag$t) as HideSeekTag;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HideSeekTag$t) as HideSeekTag;
 }
 
 export function HideSeekTag$write(w: Writer, v: HideSeekTag, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HideSeekTag$t);
-  w.arrayLen(2);
-  w.int(vInt(v.round, 0, 4294967295));
-  w.str(vStr(v.hider, 9, 9));
+  writeRecord(w, v, HideSeekTag$t, named);
 }
 
 const HideSeekTag$t: TFields = [
@@ -247,32 +117,11 @@ export interface HideSeekTaunt {
 }
 
 export function HideSeekTaunt$read(r: Reader): HideSeekTaunt {
-  const s = readShape(r);
-  let v: HideSeekTaunt;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "sound";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 7);
-      v = { sound: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HideSeekTaunt$t) as HideSeekTaunt;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HideSeekTaunt$t) as HideSeekTaunt;
 }
 
 export function HideSeekTaunt$write(w: Writer, v: HideSeekTaunt, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HideSeekTaunt$t);
-  w.arrayLen(1);
-  w.int(vInt(v.sound, 0, 7));
+  writeRecord(w, v, HideSeekTaunt$t, named);
 }
 
 const HideSeekTaunt$t: TFields = [

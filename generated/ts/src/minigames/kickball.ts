@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, leave, mapEntries, readArrayLen, readInt, readNamed, readShape, skipValues, tryNil, vFixed, vInt, vObject, writeNamed, writeQuant, wrongLength } from "../runtime/support.js";
+import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, skipValues, tryNil, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, wrongLength } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -124,58 +124,11 @@ export interface KickballGoal {
 }
 
 export function KickballGoal$read(r: Reader): KickballGoal {
-  const s = readShape(r);
-  let v: KickballGoal;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "team";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 1);
-      k = "scorer";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 255);
-      k = "score";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [readInt(r, 0, 255), (i3 = 1, readInt(r, 0, 255))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number];
-      k = "kmh";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32(readInt(r, 0, 2000), 10);
-      v = { team: f0, scorer: f1, score: f2, kmh: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballGoal$t) as KickballGoal;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, KickballGoal$t) as KickballGoal;
 }
 
 export function KickballGoal$write(w: Writer, v: KickballGoal, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballGoal$t);
-  w.arrayLen(4);
-  w.int(vInt(v.team, 0, 1));
-  w.int(vInt(v.scorer, 0, 255));
-  const a1 = vFixed(v.score, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 255));
-  }
-  writeQuant(w, v.kmh, 10, 0, 2000, true, named);
+  writeRecord(w, v, KickballGoal$t, named);
 }
 
 const KickballGoal$t: TFields = [
@@ -200,44 +153,11 @@ export interface KickballKick {
 }
 
 export function KickballKick$read(r: Reader): KickballKick {
-  const s = readShape(r);
-  let v: KickballKick;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "dir";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32(readInt(r, -3142, 3142), 1000);
-      k = "loft";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32(readInt(r, 0, 1200), 1000);
-      k = "power";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32(readInt(r, 0, 1000), 1000);
-      k = "t";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 0, 9007199254740991);
-      v = { dir: f0, loft: f1, power: f2, t: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballKick$t) as KickballKick;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, KickballKick$t) as KickballKick;
 }
 
 export function KickballKick$write(w: Writer, v: KickballKick, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballKick$t);
-  w.arrayLen(4);
-  writeQuant(w, v.dir, 1000, -3142, 3142, true, named);
-  writeQuant(w, v.loft, 1000, 0, 1200, true, named);
-  writeQuant(w, v.power, 1000, 0, 1000, true, named);
-  w.int(vInt(v.t, 0, 9007199254740991));
+  writeRecord(w, v, KickballKick$t, named);
 }
 
 const KickballKick$t: TFields = [
@@ -256,32 +176,11 @@ export interface KickballTeam {
 }
 
 export function KickballTeam$read(r: Reader): KickballTeam {
-  const s = readShape(r);
-  let v: KickballTeam;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "team";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 1);
-      v = { team: f0 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 1);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballTeam$t) as KickballTeam;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, KickballTeam$t) as KickballTeam;
 }
 
 export function KickballTeam$write(w: Writer, v: KickballTeam, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballTeam$t);
-  w.arrayLen(1);
-  w.int(vInt(v.team, 0, 1));
+  writeRecord(w, v, KickballTeam$t, named);
 }
 
 const KickballTeam$t: TFields = [

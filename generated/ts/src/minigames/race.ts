@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kBin, kInt, kList, kQuant, kStr, leave, mapEntries, readBin, readInt, readList, readNamed, readShape, readStr, skipValues, vBin, vInt, vList, vObject, vStr, writeNamed, writeQuant } from "../runtime/support.js";
+import { codec, kBin, kInt, kList, kQuant, kStr, readRecord, writeRecord } from "../runtime/support.js";
 
 /** Sent by a racer crossing a checkpoint; the server checks it against the move stream. */
 export interface RaceCheckpoint {
@@ -15,40 +15,11 @@ export interface RaceCheckpoint {
 }
 
 export function RaceCheckpoint$read(r: Reader): RaceCheckpoint {
-  const s = readShape(r);
-  let v: RaceCheckpoint;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "index";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 63);
-      k = "t";
-      if (s <= 2) throw absent(k);
-      const f2 = readInt(r, 0, 9007199254740991);
-      v = { round: f0, index: f1, t: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RaceCheckpoint$t) as RaceCheckpoint;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RaceCheckpoint$t) as RaceCheckpoint;
 }
 
 export function RaceCheckpoint$write(w: Writer, v: RaceCheckpoint, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RaceCheckpoint$t);
-  w.arrayLen(3);
-  w.int(vInt(v.round, 0, 4294967295));
-  w.int(vInt(v.index, 0, 63));
-  w.int(vInt(v.t, 0, 9007199254740991));
+  writeRecord(w, v, RaceCheckpoint$t, named);
 }
 
 const RaceCheckpoint$t: TFields = [
@@ -70,55 +41,11 @@ export interface RaceGhost {
 }
 
 export function RaceGhost$read(r: Reader): RaceGhost {
-  const s = readShape(r);
-  let v: RaceGhost;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "course";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "splits";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 64);
-      const a2: number[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readInt(r, 0, 4294967295));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "path";
-      if (s <= 2) throw absent(k);
-      const f2 = readBin(r, 0, 16384);
-      v = { course: f0, splits: f1, path: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RaceGhost$t) as RaceGhost;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RaceGhost$t) as RaceGhost;
 }
 
 export function RaceGhost$write(w: Writer, v: RaceGhost, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RaceGhost$t);
-  w.arrayLen(3);
-  w.str(vStr(v.course, 1, 32));
-  const a1 = vList(v.splits, 0, 64);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.int(vInt(x2, 0, 4294967295));
-  }
-  w.bin(vBin(v.path, 0, 16384));
+  writeRecord(w, v, RaceGhost$t, named);
 }
 
 const RaceGhost$t: TFields = [
@@ -138,36 +65,11 @@ export interface RaceGhostUpload {
 }
 
 export function RaceGhostUpload$read(r: Reader): RaceGhostUpload {
-  const s = readShape(r);
-  let v: RaceGhostUpload;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "path";
-      if (s <= 1) throw absent(k);
-      const f1 = readBin(r, 1, 16384);
-      v = { round: f0, path: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RaceGhostUpload$t) as RaceGhostUpload;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RaceGhostUpload$t) as RaceGhostUpload;
 }
 
 export function RaceGhostUpload$write(w: Writer, v: RaceGhostUpload, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RaceGhostUpload$t);
-  w.arrayLen(2);
-  w.int(vInt(v.round, 0, 4294967295));
-  w.bin(vBin(v.path, 1, 16384));
+  writeRecord(w, v, RaceGhostUpload$t, named);
 }
 
 const RaceGhostUpload$t: TFields = [
@@ -186,36 +88,11 @@ export interface RacePenalty {
 }
 
 export function RacePenalty$read(r: Reader): RacePenalty {
-  const s = readShape(r);
-  let v: RacePenalty;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "seconds";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 1, 30);
-      k = "back_to";
-      if (s <= 1) throw absent(k);
-      const f1 = readInt(r, 0, 255);
-      v = { seconds: f0, back_to: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RacePenalty$t) as RacePenalty;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RacePenalty$t) as RacePenalty;
 }
 
 export function RacePenalty$write(w: Writer, v: RacePenalty, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RacePenalty$t);
-  w.arrayLen(2);
-  w.int(vInt(v.seconds, 1, 30));
-  w.int(vInt(v.back_to, 0, 255));
+  writeRecord(w, v, RacePenalty$t, named);
 }
 
 const RacePenalty$t: TFields = [
@@ -238,74 +115,11 @@ export interface RaceStandings {
 }
 
 export function RaceStandings$read(r: Reader): RaceStandings {
-  const s = readShape(r);
-  let v: RaceStandings;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "round";
-      if (s <= 0) throw absent(k);
-      const f0 = readInt(r, 0, 4294967295);
-      k = "order";
-      if (s <= 1) throw absent(k);
-      const n1 = readList(r, 0, 16);
-      const a2: string[] = [];
-      let i3 = 0;
-      try {
-        for (; i3 < n1; i3++) {
-          a2.push(readStr(r, 9, 9));
-        }
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2;
-      k = "gaps";
-      if (s <= 2) throw absent(k);
-      const n4 = readList(r, 0, 16);
-      const a5: number[] = [];
-      let i6 = 0;
-      try {
-        for (; i6 < n4; i6++) {
-          a5.push(dequantizeF32(readInt(r, 0, 60000), 100));
-        }
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f2 = a5;
-      k = "lap";
-      if (s <= 3) throw absent(k);
-      const f3 = readInt(r, 1, 10);
-      v = { round: f0, order: f1, gaps: f2, lap: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RaceStandings$t) as RaceStandings;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RaceStandings$t) as RaceStandings;
 }
 
 export function RaceStandings$write(w: Writer, v: RaceStandings, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RaceStandings$t);
-  w.arrayLen(4);
-  w.int(vInt(v.round, 0, 4294967295));
-  const a1 = vList(v.order, 0, 16);
-  w.arrayLen(a1.length);
-  for (const x2 of a1) {
-    w.str(vStr(x2, 9, 9));
-  }
-  const a3 = vList(v.gaps, 0, 16);
-  w.arrayLen(a3.length);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 100, 0, 60000, true, named);
-  }
-  w.int(vInt(v.lap, 1, 10));
+  writeRecord(w, v, RaceStandings$t, named);
 }
 
 const RaceStandings$t: TFields = [

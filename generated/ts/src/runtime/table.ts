@@ -62,10 +62,10 @@ export type TFn = (a: never, b: never, c: never) => unknown;
 export interface TKind {
   /** Records every issue of `x`. */
   readonly v: (n: TNode, x: unknown, path: Path, issues: Issue[]) => void;
-  /** Writes `x` in the named shape, checking it first (TupletError). */
-  readonly w: (w: Writer, n: TNode, x: unknown) => void;
-  /** Reads a value in the named shape: the checks of the compact read, a quantized float as its natural f64. */
-  readonly r: (r: Reader, n: TNode) => unknown;
+  /** Writes `x` in the named shape (or, `named` false, the compact one), checking it first (TupletError). */
+  readonly w: (w: Writer, n: TNode, x: unknown, named: boolean) => void;
+  /** Reads a value in the named shape (a quantized float as its natural f64) or, `named` false, the compact one: the checks of the straight-line compact read. */
+  readonly r: (r: Reader, n: TNode, named: boolean) => unknown;
 }
 
 /**
@@ -91,14 +91,14 @@ export function vNode(n: TNode, x: unknown, path: Path, issues: Issue[]): void {
   n[0].v(n, x, path, issues);
 }
 
-/** Writes `x` in the named shape as the descriptor `n` says, checking it first (TupletError). */
-function wNode(w: Writer, n: TNode, x: unknown): void {
-  n[0].w(w, n, x);
+/** Writes `x` in the named (or compact) shape as the descriptor `n` says, checking it first (TupletError). */
+function wNode(w: Writer, n: TNode, x: unknown, named: boolean): void {
+  n[0].w(w, n, x, named);
 }
 
-/** Reads one value in the named shape as the descriptor `n` says. */
-export function readNode(r: Reader, n: TNode): unknown {
-  return n[0].r(r, n);
+/** Reads one value in the named (or compact) shape as the descriptor `n` says. */
+export function readNode(r: Reader, n: TNode, named: boolean): unknown {
+  return n[0].r(r, n, named);
 }
 
 /** A kind whose value is one checked scalar: `c` checks (and converts) it, `put` writes it, `get` reads it. */
@@ -125,13 +125,15 @@ export const kQuant: TKind = {
     const a = n as A;
     check(path, issues, () => vQuant(x as number, a[1], a[2], a[3], a[4] === 1, false));
   },
-  w: (w, n, x) => {
+  w: (w, n, x, named) => {
     const a = n as A;
-    w.f64(vQuant(x as number, a[1], a[2], a[3], a[4] === 1, true));
+    const q = vQuant(x as number, a[1], a[2], a[3], a[4] === 1, named);
+    if (named) w.f64(q);
+    else w.int(q);
   },
-  r: (r, n) => {
+  r: (r, n, named) => {
     const a = n as A;
-    const q = quantize(readF64(r), a[1], a[2], a[3]);
+    const q = named ? quantize(readF64(r), a[1], a[2], a[3]) : readInt(r, a[2], a[3]);
     return a[4] === 1 ? dequantizeF32(q, a[1]) : dequantize(q, a[1]);
   },
 };
@@ -166,8 +168,8 @@ export const kOpt: TKind = {
   v: (n, x, path, issues) => {
     if (x !== undefined) vNode(n[1] as TNode, x, path, issues);
   },
-  w: (w, n, x) => (x === undefined ? w.nil() : wNode(w, n[1] as TNode, x)),
-  r: (r, n) => (tryNil(r) ? undefined : readNode(r, n[1] as TNode)),
+  w: (w, n, x, named) => (x === undefined ? w.nil() : wNode(w, n[1] as TNode, x, named)),
+  r: (r, n, named) => (tryNil(r) ? undefined : readNode(r, n[1] as TNode, named)),
 };
 
 /** A list ([inner, min, max], no bounds: unbounded) or a fixed array ([inner, len]). */
@@ -185,7 +187,7 @@ function seq(list: boolean): TKind {
         path.pop();
       }
     },
-    w: (w, n, x) => {
+    w: (w, n, x, named) => {
       const a = n as A;
       let xs: readonly unknown[];
       if (!list) xs = vFixed(x as unknown[], a[2]);
@@ -195,9 +197,9 @@ function seq(list: boolean): TKind {
         xs = x as unknown[];
       }
       w.arrayLen(xs.length);
-      for (const y of xs) wNode(w, a[1], y);
+      for (const y of xs) wNode(w, a[1], y, named);
     },
-    r: (r, n) => {
+    r: (r, n, named) => {
       const a = n as A;
       const len = readArrayLen(r);
       if (!list) {
@@ -207,7 +209,7 @@ function seq(list: boolean): TKind {
       const xs: unknown[] = [];
       let i = 0;
       try {
-        for (; i < len; i++) xs.push(readNode(r, a[1]));
+        for (; i < len; i++) xs.push(readNode(r, a[1], named));
       } catch (e) {
         throw atIndex(e, i);
       }
@@ -237,7 +239,7 @@ export const kMap: TKind = {
       path.pop();
     }
   },
-  w: (w, n, x) => {
+  w: (w, n, x, named) => {
     const a = n as A;
     let m: ReadonlyMap<string | number | bigint, unknown>;
     if (n.length > 3) m = vMap(x as Map<string, unknown>, a[3], a[4]);
@@ -247,11 +249,11 @@ export const kMap: TKind = {
     }
     w.mapLen(m.size);
     for (const [k, y] of sorted(m)) {
-      wNode(w, a[1], k);
-      wNode(w, a[2], y);
+      wNode(w, a[1], k, named);
+      wNode(w, a[2], y, named);
     }
   },
-  r: (r, n) => {
+  r: (r, n, named) => {
     const a = n as A;
     const len = readMapLen(r);
     if (n.length > 3) checkLen(len, a[3], a[4], "entries");
@@ -259,11 +261,11 @@ export const kMap: TKind = {
     const m = new Map<unknown, unknown>();
     const kn = a[1] as TNode;
     for (let j = 0; j < len; j++) {
-      const k = (kn[0] === kInt ? readIntKey(r, kn[1] as number, kn[2] as number) : kn[0] === kBig ? readBigIntKey(r, kn[1] as bigint, kn[2] as bigint) : readNode(r, kn)) as string | number | bigint;
+      const k = (kn[0] === kInt ? readIntKey(r, kn[1] as number, kn[2] as number) : kn[0] === kBig ? readBigIntKey(r, kn[1] as bigint, kn[2] as bigint) : readNode(r, kn, named)) as string | number | bigint;
       if (m.has(k)) throw duplicate(k).inKey(k);
       let x: unknown;
       try {
-        x = readNode(r, a[2]);
+        x = readNode(r, a[2], named);
       } catch (e) {
         throw atKey(e, k);
       }
@@ -277,7 +279,7 @@ export const kMap: TKind = {
 /** A named type: [X$validate, X$write, X$read]. */
 export const kType: TKind = {
   v: (n, x, path, issues) => (n[1] as unknown as Validate)(x, path, issues),
-  w: (w, n, x) => (n[2] as unknown as Write)(w, x, true),
+  w: (w, n, x, named) => (n[2] as unknown as Write)(w, x, named),
   r: (r, n) => (n[3] as unknown as (r: Reader) => unknown)(r),
 };
 
@@ -342,17 +344,34 @@ export function writeNamed(w: Writer, v: unknown, fs: TFields): void {
       const xs = vFixed(x as unknown[], key.length);
       for (let i = 0; i < key.length; i++) {
         w.str(key[i]!);
-        wNode(w, n[1] as TNode, xs[i]);
+        wNode(w, n[1] as TNode, xs[i], true);
       }
       continue;
     }
     if (n[0] === kOpt) {
       if (x === undefined) continue;
       w.str(key ?? f[0]);
-      wNode(w, n[1] as TNode, x);
+      wNode(w, n[1] as TNode, x, true);
       continue;
     }
     w.str(key ?? f[0]);
-    wNode(w, n, x);
+    wNode(w, n, x, true);
   }
+}
+
+// ---- both shapes, written (the cold records of a package with `[ts] hot`) -----------------
+
+/**
+ * Writes a record's value `v` as its `X$write` would in straight-line code: checked as an
+ * object, then the named map (`writeNamed`) or the compact array (every field in slot order,
+ * trailing absent options trimmed). Only for records without reserved slots.
+ */
+export function writeRecord(w: Writer, v: unknown, fs: TFields, named: boolean): void {
+  vObject(v);
+  if (named) return writeNamed(w, v, fs);
+  const o = v as Record<string, unknown>;
+  let len = fs.length;
+  while (len > 0 && fs[len - 1]![1][0] === kOpt && o[fs[len - 1]![0]] === undefined) len--;
+  w.arrayLen(len);
+  for (let i = 0; i < len; i++) wNode(w, fs[i]![1], o[fs[i]![0]], false);
 }
