@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readNamed, readRecord, unknownFlags, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { absent, at, check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,59 +23,15 @@ export const Channel = {
 export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Local":
-      return "Local";
-      case "Room":
-      return "Room";
-      case "Party":
-      return "Party";
-      case "Trade":
-      return "Trade";
-      case "Staff":
-      return "Staff";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Local";
-    case 1:
-      return "Room";
-    case 2:
-      return "Party";
-    case 3:
-      return "Trade";
-    case 5:
-      return "Staff";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Channel) as Channel;
 }
 
 export function Channel$num(v: Channel): number {
-  switch (v) {
-    case "Local":
-      return 0;
-    case "Room":
-      return 1;
-    case "Party":
-      return 2;
-    case "Trade":
-      return 3;
-    case "Staff":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Channel);
 }
 
 export function Channel$write(w: Writer, v: Channel, named: boolean): void {
-  const n = Channel$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Channel, named);
 }
 
 export function Channel$validate(v: Channel, p: Seg[], i: Issue[]): void {

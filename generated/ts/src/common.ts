@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { absent, at, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, readUnit, unitNum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeUnit } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -107,53 +107,15 @@ export const Medium = {
 export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 export function Medium$read(r: Reader): Medium {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Land":
-      return "Land";
-      case "Water":
-      return "Water";
-      case "Underwater":
-      return "Underwater";
-      case "Air":
-      return "Air";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Land";
-    case 1:
-      return "Water";
-    case 2:
-      return "Underwater";
-    case 3:
-      return "Air";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Medium) as Medium;
 }
 
 export function Medium$num(v: Medium): number {
-  switch (v) {
-    case "Land":
-      return 0;
-    case "Water":
-      return 1;
-    case "Underwater":
-      return 2;
-    case "Air":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, Medium);
 }
 
 export function Medium$write(w: Writer, v: Medium, named: boolean): void {
-  const n = Medium$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Medium, named);
 }
 
 export function Medium$validate(v: Medium, p: Seg[], i: Issue[]): void {

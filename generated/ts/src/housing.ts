@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -350,53 +350,15 @@ export const Visitors = {
 export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 export function Visitors$read(r: Reader): Visitors {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Locked":
-      return "Locked";
-      case "Friends":
-      return "Friends";
-      case "Party":
-      return "Party";
-      case "Open":
-      return "Open";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Locked";
-    case 1:
-      return "Friends";
-    case 2:
-      return "Party";
-    case 3:
-      return "Open";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Visitors) as Visitors;
 }
 
 export function Visitors$num(v: Visitors): number {
-  switch (v) {
-    case "Locked":
-      return 0;
-    case "Friends":
-      return 1;
-    case "Party":
-      return 2;
-    case "Open":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, Visitors);
 }
 
 export function Visitors$write(w: Writer, v: Visitors, named: boolean): void {
-  const n = Visitors$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Visitors, named);
 }
 
 export function Visitors$validate(v: Visitors, p: Seg[], i: Issue[]): void {

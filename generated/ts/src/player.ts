@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, unknownFlags, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,59 +23,15 @@ export const LeaveReason = {
 export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shutdown";
 
 export function LeaveReason$read(r: Reader): LeaveReason {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Closed":
-      return "Closed";
-      case "TimedOut":
-      return "TimedOut";
-      case "Removed":
-      return "Removed";
-      case "Replaced":
-      return "Replaced";
-      case "Shutdown":
-      return "Shutdown";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Closed";
-    case 1:
-      return "TimedOut";
-    case 2:
-      return "Removed";
-    case 3:
-      return "Replaced";
-    case 5:
-      return "Shutdown";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, LeaveReason) as LeaveReason;
 }
 
 export function LeaveReason$num(v: LeaveReason): number {
-  switch (v) {
-    case "Closed":
-      return 0;
-    case "TimedOut":
-      return 1;
-    case "Removed":
-      return 2;
-    case "Replaced":
-      return 3;
-    case "Shutdown":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, LeaveReason);
 }
 
 export function LeaveReason$write(w: Writer, v: LeaveReason, named: boolean): void {
-  const n = LeaveReason$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, LeaveReason, named);
 }
 
 export function LeaveReason$validate(v: LeaveReason, p: Seg[], i: Issue[]): void {
@@ -710,53 +666,15 @@ export const RejectReason = {
 export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry";
 
 export function RejectReason$read(r: Reader): RejectReason {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "OutOfBounds":
-      return "OutOfBounds";
-      case "WrongMedium":
-      return "WrongMedium";
-      case "TooFast":
-      return "TooFast";
-      case "NoEntry":
-      return "NoEntry";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "OutOfBounds";
-    case 2:
-      return "WrongMedium";
-    case 3:
-      return "TooFast";
-    case 4:
-      return "NoEntry";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, RejectReason) as RejectReason;
 }
 
 export function RejectReason$num(v: RejectReason): number {
-  switch (v) {
-    case "OutOfBounds":
-      return 1;
-    case "WrongMedium":
-      return 2;
-    case "TooFast":
-      return 3;
-    case "NoEntry":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, RejectReason);
 }
 
 export function RejectReason$write(w: Writer, v: RejectReason, named: boolean): void {
-  const n = RejectReason$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, RejectReason, named);
 }
 
 export function RejectReason$validate(v: RejectReason, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, check, codec, dequantizeF32, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -93,59 +93,15 @@ export const ShopRefusal = {
 export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "NotWanted";
 
 export function ShopRefusal$read(r: Reader): ShopRefusal {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Funds":
-      return "Funds";
-      case "SoldOut":
-      return "SoldOut";
-      case "PriceChanged":
-      return "PriceChanged";
-      case "BagFull":
-      return "BagFull";
-      case "NotWanted":
-      return "NotWanted";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Funds";
-    case 2:
-      return "SoldOut";
-    case 3:
-      return "PriceChanged";
-    case 4:
-      return "BagFull";
-    case 5:
-      return "NotWanted";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, ShopRefusal) as ShopRefusal;
 }
 
 export function ShopRefusal$num(v: ShopRefusal): number {
-  switch (v) {
-    case "Funds":
-      return 1;
-    case "SoldOut":
-      return 2;
-    case "PriceChanged":
-      return 3;
-    case "BagFull":
-      return 4;
-    case "NotWanted":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, ShopRefusal);
 }
 
 export function ShopRefusal$write(w: Writer, v: ShopRefusal, named: boolean): void {
-  const n = ShopRefusal$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, ShopRefusal, named);
 }
 
 export function ShopRefusal$validate(v: ShopRefusal, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, unknownName, unknownNumber, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -21,59 +21,15 @@ export const Seat = {
 export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Driver":
-      return "Driver";
-      case "Front":
-      return "Front";
-      case "RearLeft":
-      return "RearLeft";
-      case "RearRight":
-      return "RearRight";
-      case "Bed":
-      return "Bed";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Driver";
-    case 1:
-      return "Front";
-    case 2:
-      return "RearLeft";
-    case 3:
-      return "RearRight";
-    case 4:
-      return "Bed";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Seat) as Seat;
 }
 
 export function Seat$num(v: Seat): number {
-  switch (v) {
-    case "Driver":
-      return 0;
-    case "Front":
-      return 1;
-    case "RearLeft":
-      return 2;
-    case "RearRight":
-      return 3;
-    case "Bed":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Seat);
 }
 
 export function Seat$write(w: Writer, v: Seat, named: boolean): void {
-  const n = Seat$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Seat, named);
 }
 
 export function Seat$validate(v: Seat, p: Seg[], i: Issue[]): void {
@@ -95,53 +51,15 @@ export const VehicleAction = {
 export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Lock":
-      return "Lock";
-      case "Unlock":
-      return "Unlock";
-      case "Recall":
-      return "Recall";
-      case "Locate":
-      return "Locate";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Lock";
-    case 2:
-      return "Unlock";
-    case 3:
-      return "Recall";
-    case 4:
-      return "Locate";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, VehicleAction) as VehicleAction;
 }
 
 export function VehicleAction$num(v: VehicleAction): number {
-  switch (v) {
-    case "Lock":
-      return 1;
-    case "Unlock":
-      return 2;
-    case "Recall":
-      return 3;
-    case "Locate":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, VehicleAction);
 }
 
 export function VehicleAction$write(w: Writer, v: VehicleAction, named: boolean): void {
-  const n = VehicleAction$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, VehicleAction, named);
 }
 
 export function VehicleAction$validate(v: VehicleAction, p: Seg[], i: Issue[]): void {

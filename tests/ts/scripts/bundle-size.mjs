@@ -27,9 +27,9 @@ const MB = 1000 * 1000;
 const cases = [
   ["one codec: `import { PlayerMoveCodec }` (encode + decode + validate)", `import { PlayerMoveCodec } from "./index.ts"; export const out = PlayerMoveCodec;`, 4 * KiB, 9.4 * KiB],
   ["one codec's decode only: `PlayerMoveCodec.decode`", `import { PlayerMoveCodec } from "./index.ts"; export const decode = (b) => PlayerMoveCodec.decode(b);`, undefined, 9.4 * KiB],
-  ["c2s direction + createDispatcher + send (145 messages)", `import { c2s, createDispatcher, send } from "./index.ts"; export { c2s, createDispatcher, send };`, 25 * KiB, 26.9 * KiB],
-  ["s2c direction + createDispatcher (159 messages)", `import { s2c, createDispatcher } from "./index.ts"; export { s2c, createDispatcher };`, undefined, 35.9 * KiB],
-  ["the whole package: `export * from` index", `export * from "./index.ts";`, 60 * KiB, 50.9 * KiB],
+  ["c2s direction + createDispatcher + send (145 messages)", `import { c2s, createDispatcher, send } from "./index.ts"; export { c2s, createDispatcher, send };`, 25 * KiB, 26.3 * KiB],
+  ["s2c direction + createDispatcher (159 messages)", `import { s2c, createDispatcher } from "./index.ts"; export { s2c, createDispatcher };`, undefined, 34.7 * KiB],
+  ["the whole package: `export * from` index", `export * from "./index.ts";`, 60 * KiB, 48.6 * KiB],
 ];
 
 async function size(contents) {
@@ -67,7 +67,7 @@ console.log("|---|---:|---:|---|");
 for (const r of rows) console.log(`| ${r.what} | ${kb(r.min)} | ${kb(r.gzip)} | ${goal(r.gzip, r.target)} |`);
 const source = sourceBytes(join(root, "generated", "ts"));
 const sourceTarget = 1 * MB;
-const sourceCeiling = 0.72 * MB;
+const sourceCeiling = 0.69 * MB;
 const mb = (n) => (n / MB).toFixed(2) + " MB";
 console.log(`\n\`generated/ts\` source: ${mb(source)} (target ${mb(sourceTarget)}: ${source <= sourceTarget ? "met" : "not met"})`);
 

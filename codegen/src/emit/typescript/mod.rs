@@ -10,7 +10,8 @@
 //! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
 //! containers and references and hand a leaf there). With `[ts] hot` set, a record that no
 //! listed message reaches (`inline::cold_items`) has a one-line `X$read`/`X$write` calling
-//! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code.
+//! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code,
+//! and a cold closed unit enum's are lookups in its `as const` object (`readUnit`, ...).
 
 mod common;
 mod decode;
