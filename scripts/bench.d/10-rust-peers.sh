@@ -21,10 +21,11 @@ cat <<MD
 codecs in \`tests/benches/peers/hand.rs\`). The same values in every row: tuplet quantizes
 and checks every range, length and count as it reads and writes; the serde peers carry raw
 f32 and check nothing; "hand-written, no checks" is the fastest msgpack code we could write
-by hand for these structs with the same quantization (safe Rust: one fixed-size append per
-value, a slice cursor, rounding without libm), and "hand-written, ranges checked" adds every
-range, length and count check: the practical limit of a validating codec. Speed columns are
-rmp-serde tuple's median time divided by the row's (above 1 is faster than rmp-serde).
+by hand for these structs with the same quantization (safe Rust: output sized once per
+message and written at a slice cursor, one fixed-size write per value, rounding without
+libm), and "hand-written, ranges checked" adds every range, length and count check: the
+practical limit of a validating codec. Speed columns are rmp-serde tuple's median time
+divided by the row's (above 1 is faster than rmp-serde).
 MD
 echo "$first" | sed -n '/^### player:move/,$p' | sed '/^### Targets on this run/,$d'
 echo
@@ -119,4 +120,40 @@ width, options are present or not, labels differ in length.
   session string's allocation (about 180 instructions with the copy, which every row pays)
   and the out-of-line read of `seq`, the last field, which has fewer than 4 bytes after its
   marker (about 65; a tail-aware read for a message's last field is the next step).
+- Encode, a later round. A bounded record's derived `encode_compact_at` first takes its own
+  part of the output, `MAX_SIZE` plus the slack from its start (`put::record`: one bounds
+  check per record), and writes from position 0 of that constant-length slice: the
+  compiler then proves most of the record's writes in bounds from the lengths each write
+  can return, and drops their checks, in safe code (no `unsafe`, and none added to the
+  runtime). Ints whose range spans three or four msgpack widths are written by a 64-class
+  table (`put::int32`): within 32 bits the encoding depends only on the sign and the
+  highest set bit of the magnitude, so one `bsr` and four byte loads give the marker, the
+  length, the shift of the big-endian body and the fixint mask, in place of the chain of
+  range tests and conditional moves (about 22 instructions instead of 30 for a
+  centimetre coordinate; `runtime/tests/writer.rs` still checks every value of each
+  field range against `write::int`). Callgrind, instructions per call, before → after
+  (rmp-serde tuple): move 341 → 273 (465), birds 30,361 → 24,679 (35,243), snapshot
+  20,718 → 16,426 (29,792); decode unchanged (687 / 35,085 / 46,608). The hand rows got
+  the same tricks (issue item 2: they stay the best we can write by hand): output sized
+  once per message and written at a slice cursor instead of a `Vec` append per value, the
+  same class table, rounding as `trunc(y ± just-below-half)` with the range checked in
+  the float domain first, and checked small ranges written as one byte; hand checked
+  encode 432 → 340, 41,657 → 33,416, 25,261 → 22,142 (no checks 347, 34,523, 21,139).
+  CPU time of each row alone (`perf stat -e task-clock`, 5 alternating rounds, medians,
+  setup subtracted), rmp-serde tuple ÷ tuplet: move 1.65x, birds 1.44x, snapshot 2.14x;
+  wall-clock rounds at load 6-8 swung from 1.2x to 1.9x on birds in four runs.
+  **Encode at 2x is still blocked on birds and the move.** Birds: about 308 instructions
+  per bird against rmp-serde's 440; a centimetre coordinate now costs about 36 (widen,
+  multiply, one range compare, round, convert: 12; class, lookup, shift, store: 22),
+  rmp-serde's f32 about 44 with no work besides the copy, so half its time needs about 20
+  per field: quantizing a record's float fields together with SIMD (SSE2 packs two f64
+  per instruction) is the lever left, at the cost of building the vectors from scattered
+  fields and keeping the first failing field's error. Ranges of two widths (a fixint or
+  one byte) keep the single compare, not measured against the table. Not tried: writing
+  into the `Vec`'s spare capacity instead of a zero-filled slice (the `memset` of
+  `MAX_SIZE` bytes is under 1% of birds and snapshot; on the move it is four vector
+  stores); it needs `unsafe` (a writer handle that can only be made after reserving
+  `MAX_SIZE`) and a trait signature change. The measurement was checked: every encode
+  row clears the same pre-reserved 16 KiB `Vec` before each call and is timed in the same
+  alternating loop.
 MD
