@@ -45,6 +45,8 @@ pub struct Chat {
     pub text: String,
     pub badge: Option<Badge>,
     pub mood: Mood,
+    #[tuplet(len(max = 100))]
+    pub seen: Vec<Badge>,
 }
 "#;
 
@@ -128,6 +130,7 @@ fn hot_keeps_the_listed_messages_and_what_they_reach_straight_line() {
         "reached from a hot message"
     );
     assert_eq!(walked(&text, "Chat"), (true, true));
+    // A long list's element, but only an unlisted message holds the list.
     assert_eq!(walked(&text, "Badge"), (true, true));
     assert!(body(&text, "Mood$read").contains("readUnit("));
     assert!(body(&text, "Mood$write").contains("writeUnit("));

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -135,61 +135,11 @@ export interface LedgerEntry {
 }
 
 export function LedgerEntry$read(r: Reader): LedgerEntry {
-  const s = r.readShape();
-  let v: LedgerEntry;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readBigInt(-9223372036854775808n, 9223372036854775807n);
-      k = "at";
-      if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 9007199254740991);
-      }
-      const f1 = x1;
-      k = "cents";
-      if (s <= 2) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x2 >= -9007199254740991 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-9007199254740991, 9007199254740991);
-      }
-      const f2 = x2;
-      k = "memo";
-      if (s <= 3) throw absent(k);
-      const f3 = r.readStr(0, 32);
-      k = undefined;
-      r.skipValues(s - 4);
-      v = { id: f0, at: f1, cents: f2, memo: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, LedgerEntry$t) as LedgerEntry;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, LedgerEntry$t) as LedgerEntry;
 }
 
 export function LedgerEntry$write(w: Writer, v: LedgerEntry, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, LedgerEntry$t);
-  w.arrayLen(4);
-  w.bigInt(vBigInt(v.id, -9223372036854775808n, 9223372036854775807n));
-  w.int(vInt(v.at, 0, 9007199254740991));
-  w.int(vInt(v.cents, -9007199254740991, 9007199254740991));
-  w.str(vStr(v.memo, 0, 32));
+  writeRecord(w, v, LedgerEntry$t, named);
 }
 
 const LedgerEntry$t: TFields = [

@@ -25,85 +25,11 @@ export interface CalendarEvent {
 }
 
 export function CalendarEvent$read(r: Reader): CalendarEvent {
-  const s = r.readShape();
-  let v: CalendarEvent;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f0 = x1;
-      k = "title";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 60);
-      k = "kind";
-      if (s <= 2) throw absent(k);
-      const f2 = EventKind$read(r);
-      k = "starts";
-      if (s <= 3) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
-      }
-      const f3 = x2;
-      k = "minutes";
-      if (s <= 4) throw absent(k);
-      let x3: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x3 >= 0 && x3 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(0, 65535);
-      }
-      const f4 = x3;
-      k = "going";
-      if (s <= 5) throw absent(k);
-      let x4: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x4 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x4 >= 0 && x4 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x4 = r.readInt(0, 65535);
-      }
-      const f5 = x4;
-      k = undefined;
-      r.skipValues(s - 6);
-      v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CalendarEvent$t) as CalendarEvent;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, CalendarEvent$t) as CalendarEvent;
 }
 
 export function CalendarEvent$write(w: Writer, v: CalendarEvent, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CalendarEvent$t);
-  w.arrayLen(6);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.title, 1, 60));
-  EventKind$write(w, v.kind, named);
-  w.int(vInt(v.starts, 0, 9007199254740991));
-  w.int(vInt(v.minutes, 0, 65535));
-  w.int(vInt(v.going, 0, 65535));
+  writeRecord(w, v, CalendarEvent$t, named);
 }
 
 const CalendarEvent$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readRecord, readUnit, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -342,61 +342,11 @@ export interface HistoryLine {
 }
 
 export function HistoryLine$read(r: Reader): HistoryLine {
-  const s = r.readShape();
-  let v: HistoryLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f0 = x1;
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
-      k = "text";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 280);
-      k = "at";
-      if (s <= 3) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
-      }
-      const f3 = x2;
-      k = undefined;
-      r.skipValues(s - 4);
-      v = { id: f0, name: f1, text: f2, at: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HistoryLine$t) as HistoryLine;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, HistoryLine$t) as HistoryLine;
 }
 
 export function HistoryLine$write(w: Writer, v: HistoryLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HistoryLine$t);
-  w.arrayLen(4);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.name, 1, 24));
-  w.str(vStr(v.text, 1, 280));
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, HistoryLine$t, named);
 }
 
 const HistoryLine$t: TFields = [

@@ -17,56 +17,11 @@ export interface CoinDrop {
 }
 
 export function CoinDrop$read(r: Reader): CoinDrop {
-  const s = r.readShape();
-  let v: CoinDrop;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f0 = x1;
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const f1 = WorldPos$read(r);
-      k = "value";
-      if (s <= 2) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        x2 = b < 0x80 ? b : NaN;
-        if (x2 >= 1 && x2 <= 100) r.pos = p + 1;
-        else x2 = r.readInt(1, 100);
-      }
-      const f2 = x2;
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { id: f0, at: f1, value: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinDrop$t) as CoinDrop;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, CoinDrop$t) as CoinDrop;
 }
 
 export function CoinDrop$write(w: Writer, v: CoinDrop, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinDrop$t);
-  w.arrayLen(3);
-  w.int(vInt(v.id, 0, 4294967295));
-  WorldPos$write(w, v.at, named);
-  w.int(vInt(v.value, 1, 100));
+  writeRecord(w, v, CoinDrop$t, named);
 }
 
 const CoinDrop$t: TFields = [

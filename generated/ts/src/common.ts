@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, check, dequantizeF32, kInt, kOpt, kQuant, kStr, mapEntries, readNamed, readUnit, unitNum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeUnit } from "./runtime/support.js";
+import { check, kInt, kOpt, kQuant, kStr, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -15,71 +15,11 @@ export interface ItemStack {
 }
 
 export function ItemStack$read(r: Reader): ItemStack {
-  const s = r.readShape();
-  let v: ItemStack;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "item";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
-      k = "count";
-      if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 1 && x1 <= 999 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(1, 999);
-      }
-      const f1 = x1;
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "stars";
-        let o3: number | undefined;
-        if (!r.tryNil()) {
-          let x2: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            x2 = b < 0x80 ? b : NaN;
-            if (x2 >= 1 && x2 <= 5) r.pos = p + 1;
-            else x2 = r.readInt(1, 5);
-          }
-          o3 = x2;
-        }
-        f2 = o3;
-      }
-      k = undefined;
-      r.skipValues(s - 3);
-      const o: ItemStack = { item: f0, count: f1 };
-      if (f2 !== undefined) o.stars = f2;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ItemStack$t) as ItemStack;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, ItemStack$t) as ItemStack;
 }
 
 export function ItemStack$write(w: Writer, v: ItemStack, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ItemStack$t);
-  let len = 2;
-  if (v.stars !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.item, 1, 32));
-  w.int(vInt(v.count, 1, 999));
-  if (len > 2) {
-    if (v.stars === undefined) w.nil();
-    else {
-      w.int(vInt(v.stars, 1, 5));
-    }
-  }
+  writeRecord(w, v, ItemStack$t, named);
 }
 
 const ItemStack$t: TFields = [
@@ -131,37 +71,11 @@ export interface PlayerRef {
 }
 
 export function PlayerRef$read(r: Reader): PlayerRef {
-  const s = r.readShape();
-  let v: PlayerRef;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(9, 9);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
-      k = undefined;
-      r.skipValues(s - 2);
-      v = { s: f0, name: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerRef$t) as PlayerRef;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, PlayerRef$t) as PlayerRef;
 }
 
 export function PlayerRef$write(w: Writer, v: PlayerRef, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerRef$t);
-  w.arrayLen(2);
-  w.str(vStr(v.s, 9, 9));
-  w.str(vStr(v.name, 1, 24));
+  writeRecord(w, v, PlayerRef$t, named);
 }
 
 const PlayerRef$t: TFields = [
@@ -184,65 +98,11 @@ export interface WorldPos {
 }
 
 export function WorldPos$read(r: Reader): WorldPos {
-  const s = r.readShape();
-  let v: WorldPos;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "x";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x1 >= -500000 && x1 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(-500000, 500000);
-      }
-      const f0 = dequantizeF32(x1, 100);
-      k = "y";
-      if (s <= 1) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x2 >= -10000 && x2 <= 100000 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-10000, 100000);
-      }
-      const f1 = dequantizeF32(x2, 100);
-      k = "z";
-      if (s <= 2) throw absent(k);
-      let x3: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x3 >= -500000 && x3 <= 500000 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(-500000, 500000);
-      }
-      const f2 = dequantizeF32(x3, 100);
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { x: f0, y: f1, z: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WorldPos$t) as WorldPos;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, WorldPos$t) as WorldPos;
 }
 
 export function WorldPos$write(w: Writer, v: WorldPos, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WorldPos$t);
-  w.arrayLen(3);
-  writeQuant(w, v.x, 100, -500000, 500000, true, named);
-  writeQuant(w, v.y, 100, -10000, 100000, true, named);
-  writeQuant(w, v.z, 100, -500000, 500000, true, named);
+  writeRecord(w, v, WorldPos$t, named);
 }
 
 const WorldPos$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
+import { check, codec, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,142 +23,11 @@ export interface Furniture {
 }
 
 export function Furniture$read(r: Reader): Furniture {
-  const s = r.readShape();
-  let v: Furniture;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 65535);
-      }
-      const f0 = x1;
-      k = "item";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 32);
-      k = "offset";
-      if (s <= 2) throw absent(k);
-      const n2 = r.readArrayLen();
-      if (n2 !== 3) throw wrongLength(n2, 3);
-      let i5 = 0;
-      let a4: number[];
-      try {
-        let x3: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x3 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x3 >= -20000 && x3 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x3 = r.readInt(-20000, 20000);
-        }
-        const e6 = dequantizeF32(x3, 1000);
-        i5 = 1;
-        let x7: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x7 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x7 >= -20000 && x7 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x7 = r.readInt(-20000, 20000);
-        }
-        const e8 = dequantizeF32(x7, 1000);
-        i5 = 2;
-        let x9: number;
-        {
-          const u = r.buf, p = r.pos, b = u[p]!;
-          let n = 1;
-          x9 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-          if (x9 >= -20000 && x9 <= 20000 && p + n <= u.length) r.pos = p + n;
-          else x9 = r.readInt(-20000, 20000);
-        }
-        const e10 = dequantizeF32(x9, 1000);
-        a4 = [e6, e8, e10];
-      } catch (e) {
-        throw atIndex(e, i5);
-      }
-      r.leave();
-      const f2 = a4 as [number, number, number];
-      k = "rot";
-      if (s <= 3) throw absent(k);
-      let x11: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x11 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x11 >= -314 && x11 <= 314 && p + n <= u.length) r.pos = p + n;
-        else x11 = r.readInt(-314, 314);
-      }
-      const f3 = dequantizeF32(x11, 100);
-      k = "floor";
-      if (s <= 4) throw absent(k);
-      let x12: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        x12 = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN;
-        if (x12 >= -1 && x12 <= 3) r.pos = p + 1;
-        else x12 = r.readInt(-1, 3);
-      }
-      const f4 = x12;
-      let f5: number | undefined;
-      if (s > 5) {
-        k = "dye";
-        let o14: number | undefined;
-        if (!r.tryNil()) {
-          let x13: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x13 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x13 >= 0 && x13 <= 16777215 && p + n <= u.length) r.pos = p + n;
-            else x13 = r.readInt(0, 16777215);
-          }
-          o14 = x13;
-        }
-        f5 = o14;
-      }
-      k = undefined;
-      r.skipValues(s - 6);
-      const o: Furniture = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
-      if (f5 !== undefined) o.dye = f5;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Furniture$t) as Furniture;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, Furniture$t) as Furniture;
 }
 
 export function Furniture$write(w: Writer, v: Furniture, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Furniture$t);
-  let len = 5;
-  if (v.dye !== undefined) len = 6;
-  w.arrayLen(len);
-  w.int(vInt(v.id, 0, 65535));
-  w.str(vStr(v.item, 1, 32));
-  const a1 = vFixed(v.offset, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 1000, -20000, 20000, true, named);
-  }
-  writeQuant(w, v.rot, 100, -314, 314, true, named);
-  w.int(vInt(v.floor, -1, 3));
-  if (len > 5) {
-    if (v.dye === undefined) w.nil();
-    else {
-      w.int(vInt(v.dye, 0, 16777215));
-    }
-  }
+  writeRecord(w, v, Furniture$t, named);
 }
 
 const Furniture$t: TFields = [

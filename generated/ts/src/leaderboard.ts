@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBool, kInt, kMap, kOpt, kStr, kType, mapEntries, readNamed, readRecord, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -21,59 +21,15 @@ export const Board = {
 export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : r.readVariant();
-  if (typeof b === "string") {
-    switch (b) {
-      case "Fishing":
-      return "Fishing";
-      case "RaceLap":
-      return "RaceLap";
-      case "Coins":
-      return "Coins";
-      case "Birds":
-      return "Birds";
-      case "Harvest":
-      return "Harvest";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Fishing";
-    case 3:
-      return "RaceLap";
-    case 4:
-      return "Coins";
-    case 5:
-      return "Birds";
-    case 6:
-      return "Harvest";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Board) as Board;
 }
 
 export function Board$num(v: Board): number {
-  switch (v) {
-    case "Fishing":
-      return 1;
-    case "RaceLap":
-      return 3;
-    case "Coins":
-      return 4;
-    case "Birds":
-      return 5;
-    case "Harvest":
-      return 6;
-  }
-  throw badVariant(v);
+  return unitNum(v, Board);
 }
 
 export function Board$write(w: Writer, v: Board, named: boolean): void {
-  const n = Board$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Board, named);
 }
 
 export function Board$validate(v: Board, p: Seg[], i: Issue[]): void {
@@ -172,57 +128,11 @@ export interface RankRow {
 }
 
 export function RankRow$read(r: Reader): RankRow {
-  const s = r.readShape();
-  let v: RankRow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "name";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 24);
-      k = "score";
-      if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x1 >= -9007199254740991 && x1 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(-9007199254740991, 9007199254740991);
-      }
-      const f1 = x1;
-      k = "trend";
-      if (s <= 2) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xd1 ? ((n = 3), ((u[p + 1]! << 24) >> 16) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : b === 0xd0 ? ((n = 2), (u[p + 1]! << 24) >> 24) : NaN;
-        if (x2 >= -32768 && x2 <= 32767 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(-32768, 32767);
-      }
-      const f2 = x2;
-      k = undefined;
-      r.skipValues(s - 3);
-      v = { name: f0, score: f1, trend: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RankRow$t) as RankRow;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, RankRow$t) as RankRow;
 }
 
 export function RankRow$write(w: Writer, v: RankRow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RankRow$t);
-  w.arrayLen(3);
-  w.str(vStr(v.name, 1, 24));
-  w.int(vInt(v.score, -9007199254740991, 9007199254740991));
-  w.int(vInt(v.trend, -32768, 32767));
+  writeRecord(w, v, RankRow$t, named);
 }
 
 const RankRow$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, readRecord, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,69 +23,11 @@ export interface Letter {
 }
 
 export function Letter$read(r: Reader): Letter {
-  const s = r.readShape();
-  let v: Letter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f0 = x1;
-      k = "from";
-      if (s <= 1) throw absent(k);
-      const f1 = r.readStr(1, 24);
-      k = "subject";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readStr(0, 60);
-      k = "at";
-      if (s <= 3) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x2 >= 0 && x2 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 9007199254740991);
-      }
-      const f3 = x2;
-      k = "read";
-      if (s <= 4) throw absent(k);
-      const f4 = r.readBool();
-      k = "parcel";
-      if (s <= 5) throw absent(k);
-      const f5 = r.readBool();
-      k = undefined;
-      r.skipValues(s - 6);
-      v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Letter$t) as Letter;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, Letter$t) as Letter;
 }
 
 export function Letter$write(w: Writer, v: Letter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Letter$t);
-  w.arrayLen(6);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.from, 1, 24));
-  w.str(vStr(v.subject, 0, 60));
-  w.int(vInt(v.at, 0, 9007199254740991));
-  w.bool(vBool(v.read));
-  w.bool(vBool(v.parcel));
+  writeRecord(w, v, Letter$t, named);
 }
 
 const Letter$t: TFields = [

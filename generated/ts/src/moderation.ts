@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, mapEntries, readNamed, readRecord, unknownName, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -128,73 +128,11 @@ export interface QueueItem {
 }
 
 export function QueueItem$read(r: Reader): QueueItem {
-  const s = r.readShape();
-  let v: QueueItem;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ticket";
-      if (s <= 0) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f0 = x1;
-      k = "category";
-      if (s <= 1) throw absent(k);
-      const f1 = ReportCategory$read(r);
-      k = "target";
-      if (s <= 2) throw absent(k);
-      const f2 = r.readStr(1, 24);
-      k = "reports_24h";
-      if (s <= 3) throw absent(k);
-      let x2: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
-        else x2 = r.readInt(0, 65535);
-      }
-      const f3 = x2;
-      k = "at";
-      if (s <= 4) throw absent(k);
-      let x3: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x3 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x3 >= 0 && x3 <= 9007199254740991 && p + n <= u.length) r.pos = p + n;
-        else x3 = r.readInt(0, 9007199254740991);
-      }
-      const f4 = x3;
-      k = undefined;
-      r.skipValues(s - 5);
-      v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QueueItem$t) as QueueItem;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, QueueItem$t) as QueueItem;
 }
 
 export function QueueItem$write(w: Writer, v: QueueItem, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QueueItem$t);
-  w.arrayLen(5);
-  w.int(vInt(v.ticket, 0, 4294967295));
-  ReportCategory$write(w, v.category, named);
-  w.str(vStr(v.target, 1, 24));
-  w.int(vInt(v.reports_24h, 0, 65535));
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, QueueItem$t, named);
 }
 
 const QueueItem$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, check, codec, dequantizeF32, kInt, kList, kMap, kOpt, kQuant, kStr, kType, mapEntries, readNamed, readRecord, readUnit, unitNum, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -176,96 +176,11 @@ export interface StockLine {
 }
 
 export function StockLine$read(r: Reader): StockLine {
-  const s = r.readShape();
-  let v: StockLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "item";
-      if (s <= 0) throw absent(k);
-      const f0 = r.readStr(1, 32);
-      k = "price";
-      if (s <= 1) throw absent(k);
-      let x1: number;
-      {
-        const u = r.buf, p = r.pos, b = u[p]!;
-        let n = 1;
-        x1 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-        if (x1 >= 0 && x1 <= 4294967295 && p + n <= u.length) r.pos = p + n;
-        else x1 = r.readInt(0, 4294967295);
-      }
-      const f1 = x1;
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "left";
-        let o3: number | undefined;
-        if (!r.tryNil()) {
-          let x2: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            let n = 1;
-            x2 = b < 0x80 ? b : b === 0xcd ? ((n = 3), (u[p + 1]! << 8) | u[p + 2]!) : b === 0xcc ? ((n = 2), u[p + 1]!) : NaN;
-            if (x2 >= 0 && x2 <= 65535 && p + n <= u.length) r.pos = p + n;
-            else x2 = r.readInt(0, 65535);
-          }
-          o3 = x2;
-        }
-        f2 = o3;
-      }
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "discount";
-        let o5: number | undefined;
-        if (!r.tryNil()) {
-          let x4: number;
-          {
-            const u = r.buf, p = r.pos, b = u[p]!;
-            x4 = b < 0x80 ? b : NaN;
-            if (x4 >= 0 && x4 <= 90) r.pos = p + 1;
-            else x4 = r.readInt(0, 90);
-          }
-          o5 = dequantizeF32(x4, 100);
-        }
-        f3 = o5;
-      }
-      k = undefined;
-      r.skipValues(s - 4);
-      const o: StockLine = { item: f0, price: f1 };
-      if (f2 !== undefined) o.left = f2;
-      if (f3 !== undefined) o.discount = f3;
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, StockLine$t) as StockLine;
-  }
-  r.leave();
-  return v;
+  return readRecord(r, StockLine$t) as StockLine;
 }
 
 export function StockLine$write(w: Writer, v: StockLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, StockLine$t);
-  let len = 2;
-  if (v.discount !== undefined) len = 4;
-  else if (v.left !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.item, 1, 32));
-  w.int(vInt(v.price, 0, 4294967295));
-  if (len > 2) {
-    if (v.left === undefined) w.nil();
-    else {
-      w.int(vInt(v.left, 0, 65535));
-    }
-  }
-  if (len > 3) {
-    if (v.discount === undefined) w.nil();
-    else {
-      writeQuant(w, v.discount, 100, 0, 90, true, named);
-    }
-  }
+  writeRecord(w, v, StockLine$t, named);
 }
 
 const StockLine$t: TFields = [

@@ -37,15 +37,15 @@ pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
     hot
 }
 
-/// The paths of the cold items under `[ts] hot`: every item but the `roots` (hot messages),
-/// the named types they reach, and the `hot` items (`hot_items`) and what those reach.
+/// The paths of the cold items under `[ts] hot`: every item but the `roots` (hot messages)
+/// and the named types they reach. The list is the whole answer: the elements of a long list
+/// in a message it leaves out are cold too (that message is rare, however long its lists).
 pub fn cold_items(
     schema: &ResolvedSchema,
     roots: impl Iterator<Item = String>,
-    hot: &BTreeSet<String>,
 ) -> BTreeSet<String> {
     let mut warm = BTreeSet::new();
-    let mut todo: Vec<String> = roots.chain(hot.iter().cloned()).collect();
+    let mut todo: Vec<String> = roots.collect();
     while let Some(path) = todo.pop() {
         if !warm.insert(path.clone()) {
             continue;

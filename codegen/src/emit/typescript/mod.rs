@@ -46,8 +46,8 @@ pub struct TypeScript {
     pub source: String,
     /// What `package.json` says.
     pub package: Package,
-    /// `[ts] hot`: the messages that keep straight-line compact code (with what they reach
-    /// and the hot list elements); unset, every type does.
+    /// `[ts] hot`: the messages that keep straight-line compact code (with what they
+    /// reach); unset, every type does.
     pub hot: Option<Vec<String>>,
 }
 
@@ -80,7 +80,7 @@ impl Emitter for TypeScript {
         let cold = std::rc::Rc::new(match &self.hot {
             Some(list) => {
                 let roots = list.iter().flat_map(|n| message_paths(schema, n));
-                inline::cold_items(schema, roots, &hot)
+                inline::cold_items(schema, roots)
             }
             None => Default::default(),
         });
