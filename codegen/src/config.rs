@@ -86,10 +86,10 @@ pub struct TsPackage {
     #[serde(default)]
     pub js: bool,
     /// The messages (wire names, as `#[tuplet(name = ...)]`) sent or received at a high
-    /// rate. When set, only they, the types they reach and the elements of long lists,
-    /// arrays and maps keep straight-line compact read and write code; every other record
-    /// is read and written by the runtime walking its table (smaller, slower). Unset: every
-    /// type has straight-line code.
+    /// rate. When set, only they and the types they reach keep straight-line compact read
+    /// and write code; every other record (and closed unit enum) is read and written by the
+    /// runtime walking its table (smaller, slower), the elements of long lists in unlisted
+    /// messages included. Unset: every type has straight-line code.
     pub hot: Option<Vec<String>>,
 }
 

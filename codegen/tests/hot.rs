@@ -30,6 +30,13 @@ pub struct Badge {
     pub name: String,
 }
 
+/// A mood.
+#[derive(tuplet::Enum)]
+pub enum Mood {
+    Calm = 0,
+    Loud = 1,
+}
+
 /// A chat line, sent rarely.
 #[derive(tuplet::Message)]
 #[tuplet(name = "game:chat", id = 2, dir = "c2s")]
@@ -37,6 +44,9 @@ pub struct Chat {
     #[tuplet(len(min = 1, max = 280))]
     pub text: String,
     pub badge: Option<Badge>,
+    pub mood: Mood,
+    #[tuplet(len(max = 100))]
+    pub seen: Vec<Badge>,
 }
 "#;
 
@@ -99,6 +109,7 @@ fn without_hot_every_record_is_straight_line() {
     for ident in ["Pos", "Move", "Badge", "Chat"] {
         assert_eq!(walked(&text, ident), (false, false), "{ident}");
     }
+    assert!(!body(&text, "Mood$read").contains("readUnit("));
 }
 
 #[test]
@@ -119,7 +130,10 @@ fn hot_keeps_the_listed_messages_and_what_they_reach_straight_line() {
         "reached from a hot message"
     );
     assert_eq!(walked(&text, "Chat"), (true, true));
+    // A long list's element, but only an unlisted message holds the list.
     assert_eq!(walked(&text, "Badge"), (true, true));
+    assert!(body(&text, "Mood$read").contains("readUnit("));
+    assert!(body(&text, "Mood$write").contains("writeUnit("));
 }
 
 #[test]

@@ -63,16 +63,23 @@ package, 25 KiB for `c2s` + dispatcher, 4 KiB for one codec with the runtime, 1 
   loaded machine): the message records themselves are the ones walked.
   Then `[ts] hot = [...]` in tuplet.toml names the messages a client sends or receives at a
   high rate (the village: movement both ways, inputs and acks, the bird stream, the entity
-  snapshot, heartbeat and ping/pong); they, what they reach and the long-list elements keep
+  snapshot, heartbeat and ping/pong); they and what they reach keep
   straight-line compact code, and every other record without reserved slots has a one-line
   `X$read`/`X$write` calling the runtime's `readRecord`/`writeRecord`, which walk `X$t` in
   either shape (the kinds' read and write steps take the shape: a quantized float is an int
   in the compact one) with the straight-line code's checks, codes and paths (every vector
   unchanged). Whole package 71.2 → 50.8 KiB gzipped (target met), `c2s` + dispatcher 33.8 →
   26.8 KiB, s2c 49.7 → 35.8, `generated/ts` 0.99 → 0.72 MB; one codec unchanged (9.4 KiB).
+  A cold closed unit enum's read, number and write are then lookups in its `as const`
+  object (`readUnit`, `unitNum`, `writeUnit`; numbers to names built once per enum): whole
+  50.8 → 48.5 KiB, `c2s` 26.8 → 26.2, s2c 35.8 → 34.6, source 0.72 → 0.68 MB. Then the
+  elements of long lists (hot for the inline int reads) stay straight-line only when a
+  listed message reaches them (Bird, NearbyEntity do; chat history lines, friends, mail,
+  shop stock, ledger rows no longer): whole 48.5 → 45.1 KiB, `c2s` 26.2 → 24.8 (target
+  met), s2c 34.6 → 30.9, source 0.68 → 0.64 MB.
   The three bench messages are hot, so their code is byte-identical and their ratios
-  moved only within the noise. Left: `c2s` 1.8 KiB over its target (the hot messages'
-  straight-line code, the data enums' two `switch`es, the codec constants; data enums and
+  moved only within the noise. Left: one codec (9.4 KiB against 4) and further size: the
+  data enums' two `switch`es, the codec constants; data enums, open or wide unit enums and
   records with reserved slots are not walked yet: the variant table has no tag numbers, the
   field table no reserved rows), and one codec's runtime (the `Reader`/`Writer` classes).
 - Speed. `readInt` inlines the common markers and leaves the rest and every error to

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -134,53 +134,15 @@ export const Tier = {
 export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 export function Tier$read(r: Reader): Tier {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Bronze":
-      return "Bronze";
-      case "Silver":
-      return "Silver";
-      case "Gold":
-      return "Gold";
-      case "Secret":
-      return "Secret";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Bronze";
-    case 2:
-      return "Silver";
-    case 3:
-      return "Gold";
-    case 4:
-      return "Secret";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Tier) as Tier;
 }
 
 export function Tier$num(v: Tier): number {
-  switch (v) {
-    case "Bronze":
-      return 1;
-    case "Silver":
-      return 2;
-    case "Gold":
-      return 3;
-    case "Secret":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Tier);
 }
 
 export function Tier$write(w: Writer, v: Tier, named: boolean): void {
-  const n = Tier$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Tier, named);
 }
 
 export function Tier$validate(v: Tier, p: Seg[], i: Issue[]): void {

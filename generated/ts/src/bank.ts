@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readBigInt, readInt, readNamed, readRecord, readShape, readStr, skipValues, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { codec, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 
 /** The account after any change. */
 export interface BankAccount {
@@ -135,46 +135,11 @@ export interface LedgerEntry {
 }
 
 export function LedgerEntry$read(r: Reader): LedgerEntry {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: LedgerEntry;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, -9223372036854775808n, 9223372036854775807n);
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
-      k = "cents";
-      if (s <= 2) throw absent(k);
-      const f2 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -9007199254740991, 9007199254740991));
-      k = "memo";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 0, 32);
-      v = { id: f0, at: f1, cents: f2, memo: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, LedgerEntry$t) as LedgerEntry;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, LedgerEntry$t) as LedgerEntry;
 }
 
 export function LedgerEntry$write(w: Writer, v: LedgerEntry, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, LedgerEntry$t);
-  w.arrayLen(4);
-  w.bigInt(vBigInt(v.id, -9223372036854775808n, 9223372036854775807n));
-  w.int(vInt(v.at, 0, 9007199254740991));
-  w.int(vInt(v.cents, -9007199254740991, 9007199254740991));
-  w.str(vStr(v.memo, 0, 32));
+  writeRecord(w, v, LedgerEntry$t, named);
 }
 
 const LedgerEntry$t: TFields = [

@@ -25,54 +25,11 @@ export interface CalendarEvent {
 }
 
 export function CalendarEvent$read(r: Reader): CalendarEvent {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: CalendarEvent;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "title";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 60);
-      k = "kind";
-      if (s <= 2) throw absent(k);
-      const f2 = EventKind$read(r);
-      k = "starts";
-      if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
-      k = "minutes";
-      if (s <= 4) throw absent(k);
-      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
-      k = "going";
-      if (s <= 5) throw absent(k);
-      const f5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
-      v = { id: f0, title: f1, kind: f2, starts: f3, minutes: f4, going: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CalendarEvent$t) as CalendarEvent;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CalendarEvent$t) as CalendarEvent;
 }
 
 export function CalendarEvent$write(w: Writer, v: CalendarEvent, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CalendarEvent$t);
-  w.arrayLen(6);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.title, 1, 60));
-  EventKind$write(w, v.kind, named);
-  w.int(vInt(v.starts, 0, 9007199254740991));
-  w.int(vInt(v.minutes, 0, 65535));
-  w.int(vInt(v.going, 0, 65535));
+  writeRecord(w, v, CalendarEvent$t, named);
 }
 
 const CalendarEvent$t: TFields = [

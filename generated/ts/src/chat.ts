@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownFlags, unknownName, unknownNumber, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readInt, readRecord, readUnit, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,59 +23,15 @@ export const Channel = {
 export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Local":
-      return "Local";
-      case "Room":
-      return "Room";
-      case "Party":
-      return "Party";
-      case "Trade":
-      return "Trade";
-      case "Staff":
-      return "Staff";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Local";
-    case 1:
-      return "Room";
-    case 2:
-      return "Party";
-    case 3:
-      return "Trade";
-    case 5:
-      return "Staff";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Channel) as Channel;
 }
 
 export function Channel$num(v: Channel): number {
-  switch (v) {
-    case "Local":
-      return 0;
-    case "Room":
-      return 1;
-    case "Party":
-      return 2;
-    case "Trade":
-      return 3;
-    case "Staff":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Channel);
 }
 
 export function Channel$write(w: Writer, v: Channel, named: boolean): void {
-  const n = Channel$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Channel, named);
 }
 
 export function Channel$validate(v: Channel, p: Seg[], i: Issue[]): void {
@@ -386,46 +342,11 @@ export interface HistoryLine {
 }
 
 export function HistoryLine$read(r: Reader): HistoryLine {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: HistoryLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "text";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 1, 280);
-      k = "at";
-      if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
-      v = { id: f0, name: f1, text: f2, at: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, HistoryLine$t) as HistoryLine;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, HistoryLine$t) as HistoryLine;
 }
 
 export function HistoryLine$write(w: Writer, v: HistoryLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, HistoryLine$t);
-  w.arrayLen(4);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.name, 1, 24));
-  w.str(vStr(v.text, 1, 280));
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, HistoryLine$t, named);
 }
 
 const HistoryLine$t: TFields = [

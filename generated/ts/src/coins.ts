@@ -17,42 +17,11 @@ export interface CoinDrop {
 }
 
 export function CoinDrop$read(r: Reader): CoinDrop {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: CoinDrop;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const f1 = WorldPos$read(r);
-      k = "value";
-      if (s <= 2) throw absent(k);
-      const f2 = (p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x >= 1 && x <= 100 ? (r.pos = p + 1, x) : readInt(r, 1, 100));
-      v = { id: f0, at: f1, value: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, CoinDrop$t) as CoinDrop;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, CoinDrop$t) as CoinDrop;
 }
 
 export function CoinDrop$write(w: Writer, v: CoinDrop, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, CoinDrop$t);
-  w.arrayLen(3);
-  w.int(vInt(v.id, 0, 4294967295));
-  WorldPos$write(w, v.at, named);
-  w.int(vInt(v.value, 1, 100));
+  writeRecord(w, v, CoinDrop$t, named);
 }
 
 const CoinDrop$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, dequantizeF32, kInt, kOpt, kQuant, kStr, leave, mapEntries, readInt, readNamed, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant } from "./runtime/support.js";
+import { check, kInt, kOpt, kQuant, kStr, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -15,57 +15,11 @@ export interface ItemStack {
 }
 
 export function ItemStack$read(r: Reader): ItemStack {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: ItemStack;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "item";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "count";
-      if (s <= 1) throw absent(k);
-      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x >= 1 && x <= 999 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 1, 999));
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "stars";
-        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x >= 1 && x <= 5 ? (r.pos = p + 1, x) : readInt(r, 1, 5)));
-      }
-      let o: ItemStack;
-      if (f2 !== undefined) o = { item: f0, count: f1, stars: f2 };
-      else {
-        o = { item: f0, count: f1 };
-        if (f2 !== undefined) o.stars = f2;
-      }
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, ItemStack$t) as ItemStack;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, ItemStack$t) as ItemStack;
 }
 
 export function ItemStack$write(w: Writer, v: ItemStack, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, ItemStack$t);
-  let len = 2;
-  if (v.stars !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.item, 1, 32));
-  w.int(vInt(v.count, 1, 999));
-  if (len > 2) {
-    if (v.stars === undefined) w.nil();
-    else {
-      w.int(vInt(v.stars, 1, 5));
-    }
-  }
+  writeRecord(w, v, ItemStack$t, named);
 }
 
 const ItemStack$t: TFields = [
@@ -93,53 +47,15 @@ export const Medium = {
 export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 export function Medium$read(r: Reader): Medium {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Land":
-      return "Land";
-      case "Water":
-      return "Water";
-      case "Underwater":
-      return "Underwater";
-      case "Air":
-      return "Air";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Land";
-    case 1:
-      return "Water";
-    case 2:
-      return "Underwater";
-    case 3:
-      return "Air";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Medium) as Medium;
 }
 
 export function Medium$num(v: Medium): number {
-  switch (v) {
-    case "Land":
-      return 0;
-    case "Water":
-      return 1;
-    case "Underwater":
-      return 2;
-    case "Air":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, Medium);
 }
 
 export function Medium$write(w: Writer, v: Medium, named: boolean): void {
-  const n = Medium$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Medium, named);
 }
 
 export function Medium$validate(v: Medium, p: Seg[], i: Issue[]): void {
@@ -155,36 +71,11 @@ export interface PlayerRef {
 }
 
 export function PlayerRef$read(r: Reader): PlayerRef {
-  const s = readShape(r);
-  let v: PlayerRef;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "s";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 9, 9);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      v = { s: f0, name: f1 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 2);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, PlayerRef$t) as PlayerRef;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, PlayerRef$t) as PlayerRef;
 }
 
 export function PlayerRef$write(w: Writer, v: PlayerRef, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, PlayerRef$t);
-  w.arrayLen(2);
-  w.str(vStr(v.s, 9, 9));
-  w.str(vStr(v.name, 1, 24));
+  writeRecord(w, v, PlayerRef$t, named);
 }
 
 const PlayerRef$t: TFields = [
@@ -207,42 +98,11 @@ export interface WorldPos {
 }
 
 export function WorldPos$read(r: Reader): WorldPos {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: WorldPos;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "x";
-      if (s <= 0) throw absent(k);
-      const f0 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
-      k = "y";
-      if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -10000 && x <= 100000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -10000, 100000)), 100);
-      k = "z";
-      if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
-      v = { x: f0, y: f1, z: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, WorldPos$t) as WorldPos;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, WorldPos$t) as WorldPos;
 }
 
 export function WorldPos$write(w: Writer, v: WorldPos, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, WorldPos$t);
-  w.arrayLen(3);
-  writeQuant(w, v.x, 100, -500000, 500000, true, named);
-  writeQuant(w, v.y, 100, -10000, 100000, true, named);
-  writeQuant(w, v.z, 100, -500000, 500000, true, named);
+  writeRecord(w, v, WorldPos$t, named);
 }
 
 const WorldPos$t: TFields = [

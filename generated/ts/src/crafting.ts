@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atKey, codec, duplicate, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readMap, readNamed, readRecord, readShape, readStr, skipValues, sorted, vInt, vMap, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { codec, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -117,65 +117,11 @@ export interface Recipe {
 }
 
 export function Recipe$read(r: Reader): Recipe {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: Recipe;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "key";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "inputs";
-      if (s <= 1) throw absent(k);
-      const n1 = readMap(r, 1, 6);
-      const m2 = new Map<string, number>();
-      for (let j3 = 0; j3 < n1; j3++) {
-        const k4 = readStr(r, 0, 4294967295);
-        if (m2.has(k4)) throw duplicate(k4).inKey(k4);
-        let x5: number;
-        try {
-          x5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
-        } catch (e) {
-          throw atKey(e, k4);
-        }
-        m2.set(k4, x5);
-      }
-      leave(r);
-      const f1 = m2;
-      k = "output";
-      if (s <= 2) throw absent(k);
-      const f2 = ItemStack$read(r);
-      k = "secs";
-      if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x >= 1 && x <= 3600 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 1, 3600));
-      v = { key: f0, inputs: f1, output: f2, secs: f3 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Recipe$t) as Recipe;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Recipe$t) as Recipe;
 }
 
 export function Recipe$write(w: Writer, v: Recipe, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Recipe$t);
-  w.arrayLen(4);
-  w.str(vStr(v.key, 1, 32));
-  const m1 = vMap(v.inputs, 1, 6);
-  w.mapLen(m1.size);
-  for (const [k2, x3] of sorted(m1)) {
-    w.str(vStr(k2, 0, 4294967295));
-    w.int(vInt(x3, 0, 65535));
-  }
-  ItemStack$write(w, v.output, named);
-  w.int(vInt(v.secs, 1, 3600));
+  writeRecord(w, v, Recipe$t, named);
 }
 
 const Recipe$t: TFields = [

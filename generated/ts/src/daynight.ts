@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kInt, kList, kQuant, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kQuant, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -128,77 +128,15 @@ export const MoonPhase = {
 export type MoonPhase = "New" | "WaxingCrescent" | "FirstQuarter" | "WaxingGibbous" | "Full" | "WaningGibbous" | "LastQuarter" | "WaningCrescent";
 
 export function MoonPhase$read(r: Reader): MoonPhase {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "New":
-      return "New";
-      case "WaxingCrescent":
-      return "WaxingCrescent";
-      case "FirstQuarter":
-      return "FirstQuarter";
-      case "WaxingGibbous":
-      return "WaxingGibbous";
-      case "Full":
-      return "Full";
-      case "WaningGibbous":
-      return "WaningGibbous";
-      case "LastQuarter":
-      return "LastQuarter";
-      case "WaningCrescent":
-      return "WaningCrescent";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "New";
-    case 1:
-      return "WaxingCrescent";
-    case 2:
-      return "FirstQuarter";
-    case 3:
-      return "WaxingGibbous";
-    case 4:
-      return "Full";
-    case 5:
-      return "WaningGibbous";
-    case 6:
-      return "LastQuarter";
-    case 7:
-      return "WaningCrescent";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, MoonPhase) as MoonPhase;
 }
 
 export function MoonPhase$num(v: MoonPhase): number {
-  switch (v) {
-    case "New":
-      return 0;
-    case "WaxingCrescent":
-      return 1;
-    case "FirstQuarter":
-      return 2;
-    case "WaxingGibbous":
-      return 3;
-    case "Full":
-      return 4;
-    case "WaningGibbous":
-      return 5;
-    case "LastQuarter":
-      return 6;
-    case "WaningCrescent":
-      return 7;
-  }
-  throw badVariant(v);
+  return unitNum(v, MoonPhase);
 }
 
 export function MoonPhase$write(w: Writer, v: MoonPhase, named: boolean): void {
-  const n = MoonPhase$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, MoonPhase, named);
 }
 
 export function MoonPhase$validate(v: MoonPhase, p: Seg[], i: Issue[]): void {

@@ -102,8 +102,6 @@ export interface DiagPing {
 }
 
 export function DiagPing$read(r: Reader): DiagPing {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: DiagPing;
   if (s >= 0) {
@@ -111,10 +109,10 @@ export function DiagPing$read(r: Reader): DiagPing {
     try {
       k = "nonce";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+      const f0 = readInt(r, 0, 4294967295);
       k = "sent";
       if (s <= 1) throw absent(k);
-      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f1 = readInt(r, 0, 9007199254740991);
       k = "want_stats";
       if (s <= 2) throw absent(k);
       const f2 = readBool(r);

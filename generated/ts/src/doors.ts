@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** A door's state. */
 export const DoorState = {
@@ -19,53 +19,15 @@ export const DoorState = {
 export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 export function DoorState$read(r: Reader): DoorState {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Closed":
-      return "Closed";
-      case "Open":
-      return "Open";
-      case "Locked":
-      return "Locked";
-      case "Jammed":
-      return "Jammed";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Closed";
-    case 1:
-      return "Open";
-    case 2:
-      return "Locked";
-    case 3:
-      return "Jammed";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, DoorState) as DoorState;
 }
 
 export function DoorState$num(v: DoorState): number {
-  switch (v) {
-    case "Closed":
-      return 0;
-    case "Open":
-      return 1;
-    case "Locked":
-      return 2;
-    case "Jammed":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, DoorState);
 }
 
 export function DoorState$write(w: Writer, v: DoorState, named: boolean): void {
-  const n = DoorState$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, DoorState, named);
 }
 
 export function DoorState$validate(v: DoorState, p: Seg[], i: Issue[]): void {

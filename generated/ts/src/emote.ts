@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kFixed, kInt, kList, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Built-in emotes. */
 export const Emote = {
@@ -29,83 +29,15 @@ export const Emote = {
 export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" | "Shrug" | "Bow" | "Cry";
 
 export function Emote$read(r: Reader): Emote {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Wave":
-      return "Wave";
-      case "Clap":
-      return "Clap";
-      case "Laugh":
-      return "Laugh";
-      case "Dance":
-      return "Dance";
-      case "SitGround":
-      return "SitGround";
-      case "Point":
-      return "Point";
-      case "Shrug":
-      return "Shrug";
-      case "Bow":
-      return "Bow";
-      case "Cry":
-      return "Cry";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Wave";
-    case 2:
-      return "Clap";
-    case 3:
-      return "Laugh";
-    case 4:
-      return "Dance";
-    case 5:
-      return "SitGround";
-    case 6:
-      return "Point";
-    case 8:
-      return "Shrug";
-    case 9:
-      return "Bow";
-    case 10:
-      return "Cry";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Emote) as Emote;
 }
 
 export function Emote$num(v: Emote): number {
-  switch (v) {
-    case "Wave":
-      return 1;
-    case "Clap":
-      return 2;
-    case "Laugh":
-      return 3;
-    case "Dance":
-      return 4;
-    case "SitGround":
-      return 5;
-    case "Point":
-      return 6;
-    case "Shrug":
-      return 8;
-    case "Bow":
-      return 9;
-    case "Cry":
-      return 10;
-  }
-  throw badVariant(v);
+  return unitNum(v, Emote);
 }
 
 export function Emote$write(w: Writer, v: Emote, named: boolean): void {
-  const n = Emote$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Emote, named);
 }
 
 export function Emote$validate(v: Emote, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kInt, kList, kQuant, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, kInt, kList, kQuant, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -117,47 +117,15 @@ export const Pier = {
 export type Pier = "Harbour" | "Island" | "Rock";
 
 export function Pier$read(r: Reader): Pier {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Harbour":
-      return "Harbour";
-      case "Island":
-      return "Island";
-      case "Rock":
-      return "Rock";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Harbour";
-    case 2:
-      return "Island";
-    case 3:
-      return "Rock";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Pier) as Pier;
 }
 
 export function Pier$num(v: Pier): number {
-  switch (v) {
-    case "Harbour":
-      return 1;
-    case "Island":
-      return 2;
-    case "Rock":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, Pier);
 }
 
 export function Pier$write(w: Writer, v: Pier, named: boolean): void {
-  const n = Pier$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Pier, named);
 }
 
 export function Pier$validate(v: Pier, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -155,59 +155,15 @@ export const Shell = {
 export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 export function Shell$read(r: Reader): Shell {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Peony":
-      return "Peony";
-      case "Willow":
-      return "Willow";
-      case "Ring":
-      return "Ring";
-      case "Heart":
-      return "Heart";
-      case "Strobe":
-      return "Strobe";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Peony";
-    case 2:
-      return "Willow";
-    case 3:
-      return "Ring";
-    case 4:
-      return "Heart";
-    case 5:
-      return "Strobe";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Shell) as Shell;
 }
 
 export function Shell$num(v: Shell): number {
-  switch (v) {
-    case "Peony":
-      return 1;
-    case "Willow":
-      return 2;
-    case "Ring":
-      return 3;
-    case "Heart":
-      return 4;
-    case "Strobe":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Shell);
 }
 
 export function Shell$write(w: Writer, v: Shell, named: boolean): void {
-  const n = Shell$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Shell, named);
 }
 
 export function Shell$validate(v: Shell, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -219,53 +219,15 @@ export const Water = {
 export type Water = "Pond" | "River" | "Harbour" | "Sea";
 
 export function Water$read(r: Reader): Water {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Pond":
-      return "Pond";
-      case "River":
-      return "River";
-      case "Harbour":
-      return "Harbour";
-      case "Sea":
-      return "Sea";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Pond";
-    case 2:
-      return "River";
-    case 3:
-      return "Harbour";
-    case 4:
-      return "Sea";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Water) as Water;
 }
 
 export function Water$num(v: Water): number {
-  switch (v) {
-    case "Pond":
-      return 1;
-    case "River":
-      return 2;
-    case "Harbour":
-      return 3;
-    case "Sea":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Water);
 }
 
 export function Water$write(w: Writer, v: Water, named: boolean): void {
-  const n = Water$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Water, named);
 }
 
 export function Water$validate(v: Water, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBigInt, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -21,74 +21,11 @@ export interface Friend {
 }
 
 export function Friend$read(r: Reader): Friend {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: Friend;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "account";
-      if (s <= 0) throw absent(k);
-      const f0 = readBigInt(r, 0n, 18446744073709551615n);
-      k = "name";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "presence";
-      if (s <= 2) throw absent(k);
-      const f2 = Presence$read(r);
-      let f3: string | undefined;
-      if (s > 3) {
-        k = "s";
-        f3 = (tryNil(r) ? undefined : readStr(r, 9, 9));
-      }
-      let f4: number | undefined;
-      if (s > 4) {
-        k = "last_seen";
-        f4 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991)));
-      }
-      let o: Friend;
-      if (f3 !== undefined && f4 !== undefined) o = { account: f0, name: f1, presence: f2, s: f3, last_seen: f4 };
-      else {
-        o = { account: f0, name: f1, presence: f2 };
-        if (f3 !== undefined) o.s = f3;
-        if (f4 !== undefined) o.last_seen = f4;
-      }
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Friend$t) as Friend;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Friend$t) as Friend;
 }
 
 export function Friend$write(w: Writer, v: Friend, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Friend$t);
-  let len = 3;
-  if (v.last_seen !== undefined) len = 5;
-  else if (v.s !== undefined) len = 4;
-  w.arrayLen(len);
-  w.bigInt(vBigInt(v.account, 0n, 18446744073709551615n));
-  w.str(vStr(v.name, 1, 24));
-  Presence$write(w, v.presence, named);
-  if (len > 3) {
-    if (v.s === undefined) w.nil();
-    else {
-      w.str(vStr(v.s, 9, 9));
-    }
-  }
-  if (len > 4) {
-    if (v.last_seen === undefined) w.nil();
-    else {
-      w.int(vInt(v.last_seen, 0, 9007199254740991));
-    }
-  }
+  writeRecord(w, v, Friend$t, named);
 }
 
 const Friend$t: TFields = [
@@ -232,59 +169,15 @@ export const Presence = {
 export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 export function Presence$read(r: Reader): Presence {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Offline":
-      return "Offline";
-      case "Here":
-      return "Here";
-      case "Elsewhere":
-      return "Elsewhere";
-      case "Away":
-      return "Away";
-      case "Busy":
-      return "Busy";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Offline";
-    case 1:
-      return "Here";
-    case 2:
-      return "Elsewhere";
-    case 3:
-      return "Away";
-    case 4:
-      return "Busy";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Presence) as Presence;
 }
 
 export function Presence$num(v: Presence): number {
-  switch (v) {
-    case "Offline":
-      return 0;
-    case "Here":
-      return 1;
-    case "Elsewhere":
-      return 2;
-    case "Away":
-      return 3;
-    case "Busy":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Presence);
 }
 
 export function Presence$write(w: Writer, v: Presence, named: boolean): void {
-  const n = Presence$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Presence, named);
 }
 
 export function Presence$validate(v: Presence, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -309,65 +309,15 @@ export const Stage = {
 export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Withered";
 
 export function Stage$read(r: Reader): Stage {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Empty":
-      return "Empty";
-      case "Seeded":
-      return "Seeded";
-      case "Sprout":
-      return "Sprout";
-      case "Growing":
-      return "Growing";
-      case "Ripe":
-      return "Ripe";
-      case "Withered":
-      return "Withered";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Empty";
-    case 1:
-      return "Seeded";
-    case 2:
-      return "Sprout";
-    case 3:
-      return "Growing";
-    case 4:
-      return "Ripe";
-    case 5:
-      return "Withered";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Stage) as Stage;
 }
 
 export function Stage$num(v: Stage): number {
-  switch (v) {
-    case "Empty":
-      return 0;
-    case "Seeded":
-      return 1;
-    case "Sprout":
-      return 2;
-    case "Growing":
-      return 3;
-    case "Ripe":
-      return 4;
-    case "Withered":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Stage);
 }
 
 export function Stage$write(w: Writer, v: Stage, named: boolean): void {
-  const n = Stage$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Stage, named);
 }
 
 export function Stage$validate(v: Stage, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { check, codec, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -23,83 +23,11 @@ export interface Furniture {
 }
 
 export function Furniture$read(r: Reader): Furniture {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: Furniture;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
-      k = "item";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 32);
-      k = "offset";
-      if (s <= 2) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -20000 && x <= 20000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -20000, 20000)), 1000))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f2 = a2 as [number, number, number];
-      k = "rot";
-      if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -314 && x <= 314 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -314, 314)), 100);
-      k = "floor";
-      if (s <= 4) throw absent(k);
-      const f4 = (p = r.pos, b = u[p]!, x = b < 0x80 ? b : b > 0xdf ? b - 256 : NaN, x >= -1 && x <= 3 ? (r.pos = p + 1, x) : readInt(r, -1, 3));
-      let f5: number | undefined;
-      if (s > 5) {
-        k = "dye";
-        f5 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 16777215 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 16777215)));
-      }
-      let o: Furniture;
-      if (f5 !== undefined) o = { id: f0, item: f1, offset: f2, rot: f3, floor: f4, dye: f5 };
-      else {
-        o = { id: f0, item: f1, offset: f2, rot: f3, floor: f4 };
-        if (f5 !== undefined) o.dye = f5;
-      }
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Furniture$t) as Furniture;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Furniture$t) as Furniture;
 }
 
 export function Furniture$write(w: Writer, v: Furniture, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Furniture$t);
-  let len = 5;
-  if (v.dye !== undefined) len = 6;
-  w.arrayLen(len);
-  w.int(vInt(v.id, 0, 65535));
-  w.str(vStr(v.item, 1, 32));
-  const a1 = vFixed(v.offset, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 1000, -20000, 20000, true, named);
-  }
-  writeQuant(w, v.rot, 100, -314, 314, true, named);
-  w.int(vInt(v.floor, -1, 3));
-  if (len > 5) {
-    if (v.dye === undefined) w.nil();
-    else {
-      w.int(vInt(v.dye, 0, 16777215));
-    }
-  }
+  writeRecord(w, v, Furniture$t, named);
 }
 
 const Furniture$t: TFields = [
@@ -291,53 +219,15 @@ export const Visitors = {
 export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 export function Visitors$read(r: Reader): Visitors {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Locked":
-      return "Locked";
-      case "Friends":
-      return "Friends";
-      case "Party":
-      return "Party";
-      case "Open":
-      return "Open";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Locked";
-    case 1:
-      return "Friends";
-    case 2:
-      return "Party";
-    case 3:
-      return "Open";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Visitors) as Visitors;
 }
 
 export function Visitors$num(v: Visitors): number {
-  switch (v) {
-    case "Locked":
-      return 0;
-    case "Friends":
-      return 1;
-    case "Party":
-      return 2;
-    case "Open":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, Visitors);
 }
 
 export function Visitors$write(w: Writer, v: Visitors, named: boolean): void {
-  const n = Visitors$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Visitors, named);
 }
 
 export function Visitors$validate(v: Visitors, p: Seg[], i: Issue[]): void {

@@ -129,8 +129,6 @@ export interface InputBatch {
 }
 
 export function InputBatch$read(r: Reader): InputBatch {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: InputBatch;
   if (s >= 0) {
@@ -138,7 +136,7 @@ export function InputBatch$read(r: Reader): InputBatch {
     try {
       k = "first";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+      const f0 = readInt(r, 0, 4294967295);
       k = "frames";
       if (s <= 1) throw absent(k);
       const n1 = readList(r, 1, 8);

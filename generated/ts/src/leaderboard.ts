@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBool, kInt, kMap, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Which board. */
 export const Board = {
@@ -21,59 +21,15 @@ export const Board = {
 export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Fishing":
-      return "Fishing";
-      case "RaceLap":
-      return "RaceLap";
-      case "Coins":
-      return "Coins";
-      case "Birds":
-      return "Birds";
-      case "Harvest":
-      return "Harvest";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Fishing";
-    case 3:
-      return "RaceLap";
-    case 4:
-      return "Coins";
-    case 5:
-      return "Birds";
-    case 6:
-      return "Harvest";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Board) as Board;
 }
 
 export function Board$num(v: Board): number {
-  switch (v) {
-    case "Fishing":
-      return 1;
-    case "RaceLap":
-      return 3;
-    case "Coins":
-      return 4;
-    case "Birds":
-      return 5;
-    case "Harvest":
-      return 6;
-  }
-  throw badVariant(v);
+  return unitNum(v, Board);
 }
 
 export function Board$write(w: Writer, v: Board, named: boolean): void {
-  const n = Board$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Board, named);
 }
 
 export function Board$validate(v: Board, p: Seg[], i: Issue[]): void {
@@ -172,42 +128,11 @@ export interface RankRow {
 }
 
 export function RankRow$read(r: Reader): RankRow {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: RankRow;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "name";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 24);
-      k = "score";
-      if (s <= 1) throw absent(k);
-      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -9007199254740991, 9007199254740991));
-      k = "trend";
-      if (s <= 2) throw absent(k);
-      const f2 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 32767 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -32768, 32767));
-      v = { name: f0, score: f1, trend: f2 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 3);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, RankRow$t) as RankRow;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, RankRow$t) as RankRow;
 }
 
 export function RankRow$write(w: Writer, v: RankRow, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, RankRow$t);
-  w.arrayLen(3);
-  w.str(vStr(v.name, 1, 24));
-  w.int(vInt(v.score, -9007199254740991, 9007199254740991));
-  w.int(vInt(v.trend, -32768, 32767));
+  writeRecord(w, v, RankRow$t, named);
 }
 
 const RankRow$t: TFields = [

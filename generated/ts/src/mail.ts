@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readBool, readInt, readNamed, readRecord, readShape, readStr, skipValues, vBool, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, vRecord, writeRecord } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -23,54 +23,11 @@ export interface Letter {
 }
 
 export function Letter$read(r: Reader): Letter {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: Letter;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "from";
-      if (s <= 1) throw absent(k);
-      const f1 = readStr(r, 1, 24);
-      k = "subject";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 0, 60);
-      k = "at";
-      if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
-      k = "read";
-      if (s <= 4) throw absent(k);
-      const f4 = readBool(r);
-      k = "parcel";
-      if (s <= 5) throw absent(k);
-      const f5 = readBool(r);
-      v = { id: f0, from: f1, subject: f2, at: f3, read: f4, parcel: f5 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 6);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Letter$t) as Letter;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Letter$t) as Letter;
 }
 
 export function Letter$write(w: Writer, v: Letter, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Letter$t);
-  w.arrayLen(6);
-  w.int(vInt(v.id, 0, 4294967295));
-  w.str(vStr(v.from, 1, 24));
-  w.str(vStr(v.subject, 0, 60));
-  w.int(vInt(v.at, 0, 9007199254740991));
-  w.bool(vBool(v.read));
-  w.bool(vBool(v.parcel));
+  writeRecord(w, v, Letter$t, named);
 }
 
 const Letter$t: TFields = [

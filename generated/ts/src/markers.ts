@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Marker icons. */
 export const Icon = {
@@ -23,65 +23,15 @@ export const Icon = {
 export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 export function Icon$read(r: Reader): Icon {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Pin":
-      return "Pin";
-      case "Star":
-      return "Star";
-      case "Fish":
-      return "Fish";
-      case "Bird":
-      return "Bird";
-      case "Chest":
-      return "Chest";
-      case "Home":
-      return "Home";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Pin";
-    case 1:
-      return "Star";
-    case 2:
-      return "Fish";
-    case 3:
-      return "Bird";
-    case 4:
-      return "Chest";
-    case 5:
-      return "Home";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Icon) as Icon;
 }
 
 export function Icon$num(v: Icon): number {
-  switch (v) {
-    case "Pin":
-      return 0;
-    case "Star":
-      return 1;
-    case "Fish":
-      return 2;
-    case "Bird":
-      return 3;
-    case "Chest":
-      return 4;
-    case "Home":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Icon);
 }
 
 export function Icon$write(w: Writer, v: Icon, named: boolean): void {
-  const n = Icon$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Icon, named);
 }
 
 export function Icon$validate(v: Icon, p: Seg[], i: Issue[]): void {
@@ -103,64 +53,11 @@ export interface Marker {
 }
 
 export function Marker$read(r: Reader): Marker {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: Marker;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "id";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "at";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 2) throw wrongLength(n1, 2);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 50000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -50000, 50000)), 10), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 50000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -50000, 50000)), 10))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [number, number];
-      k = "icon";
-      if (s <= 2) throw absent(k);
-      const f2 = Icon$read(r);
-      k = "label";
-      if (s <= 3) throw absent(k);
-      const f3 = readStr(r, 0, 32);
-      k = "tint";
-      if (s <= 4) throw absent(k);
-      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 16777215 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 16777215));
-      v = { id: f0, at: f1, icon: f2, label: f3, tint: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, Marker$t) as Marker;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, Marker$t) as Marker;
 }
 
 export function Marker$write(w: Writer, v: Marker, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, Marker$t);
-  w.arrayLen(5);
-  w.int(vInt(v.id, 0, 4294967295));
-  const a1 = vFixed(v.at, 2);
-  w.arrayLen(2);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 10, -50000, 50000, true, named);
-  }
-  Icon$write(w, v.icon, named);
-  w.str(vStr(v.label, 0, 32));
-  w.int(vInt(v.tint, 0, 16777215));
+  writeRecord(w, v, Marker$t, named);
 }
 
 const Marker$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, vBigInt, vInt, vObject, vRecord, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readVariant, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -128,50 +128,11 @@ export interface QueueItem {
 }
 
 export function QueueItem$read(r: Reader): QueueItem {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: QueueItem;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "ticket";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "category";
-      if (s <= 1) throw absent(k);
-      const f1 = ReportCategory$read(r);
-      k = "target";
-      if (s <= 2) throw absent(k);
-      const f2 = readStr(r, 1, 24);
-      k = "reports_24h";
-      if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
-      k = "at";
-      if (s <= 4) throw absent(k);
-      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
-      v = { ticket: f0, category: f1, target: f2, reports_24h: f3, at: f4 };
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 5);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, QueueItem$t) as QueueItem;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, QueueItem$t) as QueueItem;
 }
 
 export function QueueItem$write(w: Writer, v: QueueItem, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, QueueItem$t);
-  w.arrayLen(5);
-  w.int(vInt(v.ticket, 0, 4294967295));
-  ReportCategory$write(w, v.category, named);
-  w.str(vStr(v.target, 1, 24));
-  w.int(vInt(v.reports_24h, 0, 65535));
-  w.int(vInt(v.at, 0, 9007199254740991));
+  writeRecord(w, v, QueueItem$t, named);
 }
 
 const QueueItem$t: TFields = [

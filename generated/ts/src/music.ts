@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** An instrument. */
 export const Instrument = {
@@ -21,59 +21,15 @@ export const Instrument = {
 export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 export function Instrument$read(r: Reader): Instrument {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Guitar":
-      return "Guitar";
-      case "Piano":
-      return "Piano";
-      case "Flute":
-      return "Flute";
-      case "Drum":
-      return "Drum";
-      case "Harp":
-      return "Harp";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Guitar";
-    case 2:
-      return "Piano";
-    case 3:
-      return "Flute";
-    case 4:
-      return "Drum";
-    case 5:
-      return "Harp";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Instrument) as Instrument;
 }
 
 export function Instrument$num(v: Instrument): number {
-  switch (v) {
-    case "Guitar":
-      return 1;
-    case "Piano":
-      return 2;
-    case "Flute":
-      return 3;
-    case "Drum":
-      return 4;
-    case "Harp":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, Instrument);
 }
 
 export function Instrument$write(w: Writer, v: Instrument, named: boolean): void {
-  const n = Instrument$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Instrument, named);
 }
 
 export function Instrument$validate(v: Instrument, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** How prominent a notice is. */
 export const Level = {
@@ -17,47 +17,15 @@ export const Level = {
 export type Level = "Toast" | "Banner" | "Modal";
 
 export function Level$read(r: Reader): Level {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Toast":
-      return "Toast";
-      case "Banner":
-      return "Banner";
-      case "Modal":
-      return "Modal";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Toast";
-    case 1:
-      return "Banner";
-    case 2:
-      return "Modal";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Level) as Level;
 }
 
 export function Level$num(v: Level): number {
-  switch (v) {
-    case "Toast":
-      return 0;
-    case "Banner":
-      return 1;
-    case "Modal":
-      return 2;
-  }
-  throw badVariant(v);
+  return unitNum(v, Level);
 }
 
 export function Level$write(w: Writer, v: Level, named: boolean): void {
-  const n = Level$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Level, named);
 }
 
 export function Level$validate(v: Level, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** An NPC's mood toward the player, shown by the portrait. */
 export const Mood = {
@@ -19,53 +19,15 @@ export const Mood = {
 export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 export function Mood$read(r: Reader): Mood {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Cross":
-      return "Cross";
-      case "Neutral":
-      return "Neutral";
-      case "Happy":
-      return "Happy";
-      case "Delighted":
-      return "Delighted";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case -1:
-      return "Cross";
-    case 0:
-      return "Neutral";
-    case 1:
-      return "Happy";
-    case 2:
-      return "Delighted";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Mood) as Mood;
 }
 
 export function Mood$num(v: Mood): number {
-  switch (v) {
-    case "Cross":
-      return -1;
-    case "Neutral":
-      return 0;
-    case "Happy":
-      return 1;
-    case "Delighted":
-      return 2;
-  }
-  throw badVariant(v);
+  return unitNum(v, Mood);
 }
 
 export function Mood$write(w: Writer, v: Mood, named: boolean): void {
-  const n = Mood$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Mood, named);
 }
 
 export function Mood$validate(v: Mood, p: Seg[], i: Issue[]): void {

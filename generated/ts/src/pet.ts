@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -281,59 +281,15 @@ export const PetKind = {
 export type PetKind = "Dog" | "Cat" | "Rabbit" | "Duck" | "Fox";
 
 export function PetKind$read(r: Reader): PetKind {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Dog":
-      return "Dog";
-      case "Cat":
-      return "Cat";
-      case "Rabbit":
-      return "Rabbit";
-      case "Duck":
-      return "Duck";
-      case "Fox":
-      return "Fox";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Dog";
-    case 2:
-      return "Cat";
-    case 4:
-      return "Rabbit";
-    case 5:
-      return "Duck";
-    case 6:
-      return "Fox";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, PetKind) as PetKind;
 }
 
 export function PetKind$num(v: PetKind): number {
-  switch (v) {
-    case "Dog":
-      return 1;
-    case "Cat":
-      return 2;
-    case "Rabbit":
-      return 4;
-    case "Duck":
-      return 5;
-    case "Fox":
-      return 6;
-  }
-  throw badVariant(v);
+  return unitNum(v, PetKind);
 }
 
 export function PetKind$write(w: Writer, v: PetKind, named: boolean): void {
-  const n = PetKind$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, PetKind, named);
 }
 
 export function PetKind$validate(v: PetKind, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBig, kBin, kBool, kList, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBig, kBin, kBool, kList, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -21,53 +21,15 @@ export const PhotoFilter = {
 export type PhotoFilter = "Plain" | "Mono" | "Sepia" | "Miniature";
 
 export function PhotoFilter$read(r: Reader): PhotoFilter {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Plain":
-      return "Plain";
-      case "Mono":
-      return "Mono";
-      case "Sepia":
-      return "Sepia";
-      case "Miniature":
-      return "Miniature";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Plain";
-    case 1:
-      return "Mono";
-    case 2:
-      return "Sepia";
-    case 3:
-      return "Miniature";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, PhotoFilter) as PhotoFilter;
 }
 
 export function PhotoFilter$num(v: PhotoFilter): number {
-  switch (v) {
-    case "Plain":
-      return 0;
-    case "Mono":
-      return 1;
-    case "Sepia":
-      return 2;
-    case "Miniature":
-      return 3;
-  }
-  throw badVariant(v);
+  return unitNum(v, PhotoFilter);
 }
 
 export function PhotoFilter$write(w: Writer, v: PhotoFilter, named: boolean): void {
-  const n = PhotoFilter$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, PhotoFilter, named);
 }
 
 export function PhotoFilter$validate(v: PhotoFilter, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownFlags, unknownName, unknownNumber, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -23,59 +23,15 @@ export const LeaveReason = {
 export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shutdown";
 
 export function LeaveReason$read(r: Reader): LeaveReason {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Closed":
-      return "Closed";
-      case "TimedOut":
-      return "TimedOut";
-      case "Removed":
-      return "Removed";
-      case "Replaced":
-      return "Replaced";
-      case "Shutdown":
-      return "Shutdown";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Closed";
-    case 1:
-      return "TimedOut";
-    case 2:
-      return "Removed";
-    case 3:
-      return "Replaced";
-    case 5:
-      return "Shutdown";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, LeaveReason) as LeaveReason;
 }
 
 export function LeaveReason$num(v: LeaveReason): number {
-  switch (v) {
-    case "Closed":
-      return 0;
-    case "TimedOut":
-      return 1;
-    case "Removed":
-      return 2;
-    case "Replaced":
-      return 3;
-    case "Shutdown":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, LeaveReason);
 }
 
 export function LeaveReason$write(w: Writer, v: LeaveReason, named: boolean): void {
-  const n = LeaveReason$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, LeaveReason, named);
 }
 
 export function LeaveReason$validate(v: LeaveReason, p: Seg[], i: Issue[]): void {
@@ -177,8 +133,6 @@ export interface PlayerHeartbeat {
 }
 
 export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: PlayerHeartbeat;
   if (s >= 0) {
@@ -186,21 +140,17 @@ export function PlayerHeartbeat$read(r: Reader): PlayerHeartbeat {
     try {
       k = "t";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f0 = readInt(r, 0, 9007199254740991);
       k = "visible";
       if (s <= 1) throw absent(k);
       const f1 = readBool(r);
       let f2: number | undefined;
       if (s > 2) {
         k = "fps";
-        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255)));
+        f2 = (tryNil(r) ? undefined : readInt(r, 0, 255));
       }
-      let o: PlayerHeartbeat;
-      if (f2 !== undefined) o = { t: f0, visible: f1, fps: f2 };
-      else {
-        o = { t: f0, visible: f1 };
-        if (f2 !== undefined) o.fps = f2;
-      }
+      const o: PlayerHeartbeat = { t: f0, visible: f1 };
+      if (f2 !== undefined) o.fps = f2;
       v = o;
     } catch (e) {
       throw at(e, k);
@@ -369,8 +319,6 @@ export interface PlayerMove {
 }
 
 export function PlayerMove$read(r: Reader): PlayerMove {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: PlayerMove;
   if (s >= 0) {
@@ -383,7 +331,7 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -391,27 +339,23 @@ export function PlayerMove$read(r: Reader): PlayerMove {
       const f0 = a2 as [number, number, number];
       k = "r";
       if (s <= 1) throw absent(k);
-      const f1 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f1 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "t";
       if (s <= 2) throw absent(k);
-      const f2 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f2 = readInt(r, 0, 9007199254740991);
       let f3: number | undefined;
       if (s > 3) {
         k = "seq";
-        f3 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295)));
+        f3 = (tryNil(r) ? undefined : readInt(r, 0, 4294967295));
       }
       let f4: MoveFlags | undefined;
       if (s > 4) {
         k = "flags";
         f4 = (tryNil(r) ? undefined : MoveFlags$read(r));
       }
-      let o: PlayerMove;
-      if (f3 !== undefined && f4 !== undefined) o = { p: f0, r: f1, t: f2, seq: f3, flags: f4 };
-      else {
-        o = { p: f0, r: f1, t: f2 };
-        if (f3 !== undefined) o.seq = f3;
-        if (f4 !== undefined) o.flags = f4;
-      }
+      const o: PlayerMove = { p: f0, r: f1, t: f2 };
+      if (f3 !== undefined) o.seq = f3;
+      if (f4 !== undefined) o.flags = f4;
       v = o;
     } catch (e) {
       throw at(e, k);
@@ -725,53 +669,15 @@ export const RejectReason = {
 export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry";
 
 export function RejectReason$read(r: Reader): RejectReason {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "OutOfBounds":
-      return "OutOfBounds";
-      case "WrongMedium":
-      return "WrongMedium";
-      case "TooFast":
-      return "TooFast";
-      case "NoEntry":
-      return "NoEntry";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "OutOfBounds";
-    case 2:
-      return "WrongMedium";
-    case 3:
-      return "TooFast";
-    case 4:
-      return "NoEntry";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, RejectReason) as RejectReason;
 }
 
 export function RejectReason$num(v: RejectReason): number {
-  switch (v) {
-    case "OutOfBounds":
-      return 1;
-    case "WrongMedium":
-      return 2;
-    case "TooFast":
-      return 3;
-    case "NoEntry":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, RejectReason);
 }
 
 export function RejectReason$write(w: Writer, v: RejectReason, named: boolean): void {
-  const n = RejectReason$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, RejectReason, named);
 }
 
 export function RejectReason$validate(v: RejectReason, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -366,59 +366,15 @@ export const QuestState = {
 export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 export function QuestState$read(r: Reader): QuestState {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Offered":
-      return "Offered";
-      case "Active":
-      return "Active";
-      case "Ready":
-      return "Ready";
-      case "Done":
-      return "Done";
-      case "Abandoned":
-      return "Abandoned";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Offered";
-    case 1:
-      return "Active";
-    case 2:
-      return "Ready";
-    case 3:
-      return "Done";
-    case 4:
-      return "Abandoned";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, QuestState) as QuestState;
 }
 
 export function QuestState$num(v: QuestState): number {
-  switch (v) {
-    case "Offered":
-      return 0;
-    case "Active":
-      return 1;
-    case "Ready":
-      return 2;
-    case "Done":
-      return 3;
-    case "Abandoned":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, QuestState);
 }
 
 export function QuestState$write(w: Writer, v: QuestState, named: boolean): void {
-  const n = QuestState$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, QuestState, named);
 }
 
 export function QuestState$validate(v: QuestState, p: Seg[], i: Issue[]): void {

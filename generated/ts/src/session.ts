@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, tryNil, unitNum, unknownName, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Why a token was revoked. */
 export const RevokeReason = {
@@ -19,53 +19,15 @@ export const RevokeReason = {
 export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned";
 
 export function RevokeReason$read(r: Reader): RevokeReason {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "LoggedOut":
-      return "LoggedOut";
-      case "PasswordReset":
-      return "PasswordReset";
-      case "Elsewhere":
-      return "Elsewhere";
-      case "Banned":
-      return "Banned";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "LoggedOut";
-    case 2:
-      return "PasswordReset";
-    case 3:
-      return "Elsewhere";
-    case 4:
-      return "Banned";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, RevokeReason) as RevokeReason;
 }
 
 export function RevokeReason$num(v: RevokeReason): number {
-  switch (v) {
-    case "LoggedOut":
-      return 1;
-    case "PasswordReset":
-      return 2;
-    case "Elsewhere":
-      return 3;
-    case "Banned":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, RevokeReason);
 }
 
 export function RevokeReason$write(w: Writer, v: RevokeReason, named: boolean): void {
-  const n = RevokeReason$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, RevokeReason, named);
 }
 
 export function RevokeReason$validate(v: RevokeReason, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { check, codec, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -93,59 +93,15 @@ export const ShopRefusal = {
 export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "NotWanted";
 
 export function ShopRefusal$read(r: Reader): ShopRefusal {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Funds":
-      return "Funds";
-      case "SoldOut":
-      return "SoldOut";
-      case "PriceChanged":
-      return "PriceChanged";
-      case "BagFull":
-      return "BagFull";
-      case "NotWanted":
-      return "NotWanted";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Funds";
-    case 2:
-      return "SoldOut";
-    case 3:
-      return "PriceChanged";
-    case 4:
-      return "BagFull";
-    case 5:
-      return "NotWanted";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, ShopRefusal) as ShopRefusal;
 }
 
 export function ShopRefusal$num(v: ShopRefusal): number {
-  switch (v) {
-    case "Funds":
-      return 1;
-    case "SoldOut":
-      return 2;
-    case "PriceChanged":
-      return 3;
-    case "BagFull":
-      return 4;
-    case "NotWanted":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, ShopRefusal);
 }
 
 export function ShopRefusal$write(w: Writer, v: ShopRefusal, named: boolean): void {
-  const n = ShopRefusal$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, ShopRefusal, named);
 }
 
 export function ShopRefusal$validate(v: ShopRefusal, p: Seg[], i: Issue[]): void {
@@ -220,70 +176,11 @@ export interface StockLine {
 }
 
 export function StockLine$read(r: Reader): StockLine {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: StockLine;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "item";
-      if (s <= 0) throw absent(k);
-      const f0 = readStr(r, 1, 32);
-      k = "price";
-      if (s <= 1) throw absent(k);
-      const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      let f2: number | undefined;
-      if (s > 2) {
-        k = "left";
-        f2 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535)));
-      }
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "discount";
-        f3 = (tryNil(r) ? undefined : dequantizeF32((p = r.pos, b = u[p]!, x = b < 0x80 ? b : NaN, x <= 90 ? (r.pos = p + 1, x) : readInt(r, 0, 90)), 100));
-      }
-      let o: StockLine;
-      if (f2 !== undefined && f3 !== undefined) o = { item: f0, price: f1, left: f2, discount: f3 };
-      else {
-        o = { item: f0, price: f1 };
-        if (f2 !== undefined) o.left = f2;
-        if (f3 !== undefined) o.discount = f3;
-      }
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, StockLine$t) as StockLine;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, StockLine$t) as StockLine;
 }
 
 export function StockLine$write(w: Writer, v: StockLine, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, StockLine$t);
-  let len = 2;
-  if (v.discount !== undefined) len = 4;
-  else if (v.left !== undefined) len = 3;
-  w.arrayLen(len);
-  w.str(vStr(v.item, 1, 32));
-  w.int(vInt(v.price, 0, 4294967295));
-  if (len > 2) {
-    if (v.left === undefined) w.nil();
-    else {
-      w.int(vInt(v.left, 0, 65535));
-    }
-  }
-  if (len > 3) {
-    if (v.discount === undefined) w.nil();
-    else {
-      writeQuant(w, v.discount, 100, 0, 90, true, named);
-    }
-  }
+  writeRecord(w, v, StockLine$t, named);
 }
 
 const StockLine$t: TFields = [

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -48,53 +48,15 @@ export const TeleportRefusal = {
 export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Locked":
-      return "Locked";
-      case "Cooldown":
-      return "Cooldown";
-      case "Busy":
-      return "Busy";
-      case "Fare":
-      return "Fare";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Locked";
-    case 2:
-      return "Cooldown";
-    case 3:
-      return "Busy";
-    case 4:
-      return "Fare";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, TeleportRefusal) as TeleportRefusal;
 }
 
 export function TeleportRefusal$num(v: TeleportRefusal): number {
-  switch (v) {
-    case "Locked":
-      return 1;
-    case "Cooldown":
-      return 2;
-    case "Busy":
-      return 3;
-    case "Fare":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, TeleportRefusal);
 }
 
 export function TeleportRefusal$write(w: Writer, v: TeleportRefusal, named: boolean): void {
-  const n = TeleportRefusal$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, TeleportRefusal, named);
 }
 
 export function TeleportRefusal$validate(v: TeleportRefusal, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kFixed, kInt, kList, kMap, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -164,59 +164,15 @@ export const TradeStage = {
 export type TradeStage = "Open" | "OneLocked" | "BothLocked" | "Completed" | "Cancelled";
 
 export function TradeStage$read(r: Reader): TradeStage {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Open":
-      return "Open";
-      case "OneLocked":
-      return "OneLocked";
-      case "BothLocked":
-      return "BothLocked";
-      case "Completed":
-      return "Completed";
-      case "Cancelled":
-      return "Cancelled";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Open";
-    case 1:
-      return "OneLocked";
-    case 2:
-      return "BothLocked";
-    case 3:
-      return "Completed";
-    case 4:
-      return "Cancelled";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, TradeStage) as TradeStage;
 }
 
 export function TradeStage$num(v: TradeStage): number {
-  switch (v) {
-    case "Open":
-      return 0;
-    case "OneLocked":
-      return 1;
-    case "BothLocked":
-      return 2;
-    case "Completed":
-      return 3;
-    case "Cancelled":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, TradeStage);
 }
 
 export function TradeStage$write(w: Writer, v: TradeStage, named: boolean): void {
-  const n = TradeStage$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, TradeStage, named);
 }
 
 export function TradeStage$validate(v: TradeStage, p: Seg[], i: Issue[]): void {

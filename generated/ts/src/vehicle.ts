@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readVariant, skipValue, skipValues, tryNil, unknownName, unknownNumber, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readUnit, skipValue, skipValues, tryNil, unitNum, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 
 /** Which seat of a vehicle. */
 export const Seat = {
@@ -21,59 +21,15 @@ export const Seat = {
 export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Driver":
-      return "Driver";
-      case "Front":
-      return "Front";
-      case "RearLeft":
-      return "RearLeft";
-      case "RearRight":
-      return "RearRight";
-      case "Bed":
-      return "Bed";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Driver";
-    case 1:
-      return "Front";
-    case 2:
-      return "RearLeft";
-    case 3:
-      return "RearRight";
-    case 4:
-      return "Bed";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Seat) as Seat;
 }
 
 export function Seat$num(v: Seat): number {
-  switch (v) {
-    case "Driver":
-      return 0;
-    case "Front":
-      return 1;
-    case "RearLeft":
-      return 2;
-    case "RearRight":
-      return 3;
-    case "Bed":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Seat);
 }
 
 export function Seat$write(w: Writer, v: Seat, named: boolean): void {
-  const n = Seat$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Seat, named);
 }
 
 export function Seat$validate(v: Seat, p: Seg[], i: Issue[]): void {
@@ -95,53 +51,15 @@ export const VehicleAction = {
 export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Lock":
-      return "Lock";
-      case "Unlock":
-      return "Unlock";
-      case "Recall":
-      return "Recall";
-      case "Locate":
-      return "Locate";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Lock";
-    case 2:
-      return "Unlock";
-    case 3:
-      return "Recall";
-    case 4:
-      return "Locate";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, VehicleAction) as VehicleAction;
 }
 
 export function VehicleAction$num(v: VehicleAction): number {
-  switch (v) {
-    case "Lock":
-      return 1;
-    case "Unlock":
-      return 2;
-    case "Recall":
-      return 3;
-    case "Locate":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, VehicleAction);
 }
 
 export function VehicleAction$write(w: Writer, v: VehicleAction, named: boolean): void {
-  const n = VehicleAction$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, VehicleAction, named);
 }
 
 export function VehicleAction$validate(v: VehicleAction, p: Seg[], i: Issue[]): void {
@@ -188,8 +106,6 @@ export interface VehicleDrive {
 }
 
 export function VehicleDrive$read(r: Reader): VehicleDrive {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
   const s = readShape(r);
   let v: VehicleDrive;
   if (s >= 0) {
@@ -197,7 +113,7 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+      const f0 = readInt(r, 0, 4294967295);
       k = "p";
       if (s <= 1) throw absent(k);
       const n1 = readArrayLen(r);
@@ -205,7 +121,7 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
+        a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -213,16 +129,16 @@ export function VehicleDrive$read(r: Reader): VehicleDrive {
       const f1 = a2 as [number, number, number];
       k = "yaw";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f2 = dequantizeF32(readInt(r, -3142, 3142), 1000);
       k = "v";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3000 && x <= 6000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3000, 6000)), 100);
+      const f3 = dequantizeF32(readInt(r, -3000, 6000), 100);
       k = "wheel";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -400 && x <= 400 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -400, 400)), 10);
+      const f4 = dequantizeF32(readInt(r, -400, 400), 10);
       k = "t";
       if (s <= 5) throw absent(k);
-      const f5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f5 = readInt(r, 0, 9007199254740991);
       v = { vehicle: f0, p: f1, yaw: f2, v: f3, wheel: f4, t: f5 };
     } catch (e) {
       throw at(e, k);

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -44,47 +44,15 @@ export const SignalKind = {
 export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 export function SignalKind$read(r: Reader): SignalKind {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Offer":
-      return "Offer";
-      case "Answer":
-      return "Answer";
-      case "Candidate":
-      return "Candidate";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Offer";
-    case 1:
-      return "Answer";
-    case 2:
-      return "Candidate";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, SignalKind) as SignalKind;
 }
 
 export function SignalKind$num(v: SignalKind): number {
-  switch (v) {
-    case "Offer":
-      return 0;
-    case "Answer":
-      return 1;
-    case "Candidate":
-      return 2;
-  }
-  throw badVariant(v);
+  return unitNum(v, SignalKind);
 }
 
 export function SignalKind$write(w: Writer, v: SignalKind, named: boolean): void {
-  const n = SignalKind$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, SignalKind, named);
 }
 
 export function SignalKind$validate(v: SignalKind, p: Seg[], i: Issue[]): void {

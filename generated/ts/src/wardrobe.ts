@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readStr, readVariant, skipValue, skipValues, unknownName, unknownNumber, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -128,65 +128,15 @@ export const WearSlot = {
 export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 export function WearSlot$read(r: Reader): WearSlot {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Head":
-      return "Head";
-      case "Top":
-      return "Top";
-      case "Bottom":
-      return "Bottom";
-      case "Feet":
-      return "Feet";
-      case "Back":
-      return "Back";
-      case "Hand":
-      return "Hand";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Head";
-    case 1:
-      return "Top";
-    case 2:
-      return "Bottom";
-    case 3:
-      return "Feet";
-    case 4:
-      return "Back";
-    case 5:
-      return "Hand";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, WearSlot) as WearSlot;
 }
 
 export function WearSlot$num(v: WearSlot): number {
-  switch (v) {
-    case "Head":
-      return 0;
-    case "Top":
-      return 1;
-    case "Bottom":
-      return 2;
-    case "Feet":
-      return 3;
-    case "Back":
-      return 4;
-    case "Hand":
-      return 5;
-  }
-  throw badVariant(v);
+  return unitNum(v, WearSlot);
 }
 
 export function WearSlot$write(w: Writer, v: WearSlot, named: boolean): void {
-  const n = WearSlot$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, WearSlot, named);
 }
 
 export function WearSlot$validate(v: WearSlot, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, dNum, dWhole, deltaOf, kFixed, kInt, kList, kOpt, kQuant, kType, readInt, readRecord, readVariant, tryNil, unknownName, unknownNumber, vInt, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, dNum, dWhole, deltaOf, kFixed, kInt, kList, kOpt, kQuant, kType, readInt, readRecord, readUnit, tryNil, unitNum, vInt, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -126,65 +126,15 @@ export const WeatherKind = {
 export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow";
 
 export function WeatherKind$read(r: Reader): WeatherKind {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Clear":
-      return "Clear";
-      case "Cloudy":
-      return "Cloudy";
-      case "Rain":
-      return "Rain";
-      case "Storm":
-      return "Storm";
-      case "Fog":
-      return "Fog";
-      case "Snow":
-      return "Snow";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 0:
-      return "Clear";
-    case 1:
-      return "Cloudy";
-    case 2:
-      return "Rain";
-    case 3:
-      return "Storm";
-    case 4:
-      return "Fog";
-    case 6:
-      return "Snow";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, WeatherKind) as WeatherKind;
 }
 
 export function WeatherKind$num(v: WeatherKind): number {
-  switch (v) {
-    case "Clear":
-      return 0;
-    case "Cloudy":
-      return 1;
-    case "Rain":
-      return 2;
-    case "Storm":
-      return 3;
-    case "Fog":
-      return 4;
-    case "Snow":
-      return 6;
-  }
-  throw badVariant(v);
+  return unitNum(v, WeatherKind);
 }
 
 export function WeatherKind$write(w: Writer, v: WeatherKind, named: boolean): void {
-  const n = WeatherKind$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, WeatherKind, named);
 }
 
 export function WeatherKind$validate(v: WeatherKind, p: Seg[], i: Issue[]): void {

@@ -373,6 +373,12 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
 
 fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let reader = g.rt_type("Reader");
+    if super::encode::walked_unit(g, e) {
+        let f = g.rt("readUnit");
+        return format!(
+            "export function {ident}$read(r: {reader}): {ident} {{\n  return {f}(r, {ident}) as {ident};\n}}\n\n"
+        );
+    }
     let unknown_name = g.rt("unknownName");
     let unknown_number = if e.unknown.is_some() {
         String::new()

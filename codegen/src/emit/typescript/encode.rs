@@ -142,6 +142,12 @@ pub fn walked(g: &Gen, slots: &[Slot]) -> bool {
     g.cold && slots.iter().all(|s| matches!(s, Slot::Field(_)))
 }
 
+/// Whether a unit enum's `X$read`, `X$num` and `X$write` are the runtime's lookups in its
+/// `as const` object: a cold item (`[ts] hot`), closed, every number a safe integer.
+pub fn walked_unit(g: &Gen, e: &Enum) -> bool {
+    g.cold && e.is_unit() && !enum_wide(e)
+}
+
 /// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
@@ -174,6 +180,15 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
 /// `X$write` of an enum (and `X$num` of a unit enum).
 pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let writer = g.rt_type("Writer");
+    if walked_unit(g, e) {
+        // A cold closed unit enum (`[ts] hot`): the runtime looks it up in its `as const` object.
+        let num = g.rt("unitNum");
+        let put = g.rt("writeUnit");
+        return format!(
+            "export function {ident}$num(v: {ident}): number {{\n  return {num}(v, {ident});\n}}\n\n\
+             export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{\n  {put}(w, v, {ident}, named);\n}}\n\n"
+        );
+    }
     let bad = g.rt("badVariant");
     let mut out = Out::at(0);
     g.reset();

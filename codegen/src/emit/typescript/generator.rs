@@ -31,7 +31,8 @@ pub struct Gen<'a> {
     /// `X$validate` for the tables that name them; a message no field names has none.
     pub(super) nested: std::rc::Rc<BTreeSet<String>>,
     /// The items whose compact read and write are the runtime's table walkers
-    /// (`inline::cold_items`; none unless `[ts] hot` is set).
+    /// (`inline::cold_items`; none unless `[ts] hot` is set). `hot_items` among them lose
+    /// their inline reads with their straight-line code.
     pub(super) cold_items: std::rc::Rc<BTreeSet<String>>,
     /// Whether the item being generated is one of them.
     pub cold: bool,

@@ -5,12 +5,13 @@
 //! per int costs more than the read itself, and V8 inlines only a couple of `readInt` calls
 //! per function (its inlining budget). The inline code is larger, so only the readers of hot
 //! types get it: the elements of lists, arrays and maps (read many times per message), the
-//! messages with a size `budget` (small and frequent: the author counts their bytes, so a
-//! reader pays for their calls too), and whatever the elements contain.
+//! server-to-client messages with a size `budget` (small and frequent: the author counts
+//! their bytes, so a browser's reader pays for their calls too), and whatever the elements
+//! contain.
 
 use std::collections::BTreeSet;
 
-use tuplet_schema::ir::{ItemKind, Slot, TypeRef, VariantFields};
+use tuplet_schema::ir::{Dir, ItemKind, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
 use super::generator::Gen;
@@ -19,14 +20,15 @@ use super::generator::Gen;
 const LONG: u32 = 50;
 
 /// The paths of the hot items: the named element (or map key or value) types of every list,
-/// array and map in the schema and every named type they reach, and the messages with a
-/// `budget`.
+/// array and map in the schema and every named type they reach, and the server-to-client
+/// messages with a `budget`.
 pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
     let mut hot = BTreeSet::new();
     let mut todo: Vec<String> = Vec::new();
     let mut roots = Vec::new();
     for item in schema.items.values() {
-        if matches!(&item.item.kind, ItemKind::Message(m) if m.budget.is_some()) {
+        if matches!(&item.item.kind, ItemKind::Message(m) if m.budget.is_some() && m.dir.includes(Dir::S2c))
+        {
             roots.push(item.path.clone());
         }
         for_each_type(&item.item.kind, &mut |t| elements(t, false, &mut todo));
@@ -44,15 +46,15 @@ pub fn hot_items(schema: &ResolvedSchema) -> BTreeSet<String> {
     hot
 }
 
-/// The paths of the cold items under `[ts] hot`: every item but the `roots` (hot messages),
-/// the named types they reach, and the `hot` items (`hot_items`) and what those reach.
+/// The paths of the cold items under `[ts] hot`: every item but the `roots` (hot messages)
+/// and the named types they reach. The list is the whole answer: the elements of a long list
+/// in a message it leaves out are cold too (that message is rare, however long its lists).
 pub fn cold_items(
     schema: &ResolvedSchema,
     roots: impl Iterator<Item = String>,
-    hot: &BTreeSet<String>,
 ) -> BTreeSet<String> {
     let mut warm = BTreeSet::new();
-    let mut todo: Vec<String> = roots.chain(hot.iter().cloned()).collect();
+    let mut todo: Vec<String> = roots.collect();
     while let Some(path) = todo.pop() {
         if !warm.insert(path.clone()) {
             continue;

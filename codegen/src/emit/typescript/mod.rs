@@ -10,7 +10,8 @@
 //! `leaf` (every leaf kind's type, write, read, check and table descriptor: the others walk
 //! containers and references and hand a leaf there). With `[ts] hot` set, a record that no
 //! listed message reaches (`inline::cold_items`) has a one-line `X$read`/`X$write` calling
-//! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code.
+//! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code,
+//! and a cold closed unit enum's are lookups in its `as const` object (`readUnit`, ...).
 
 mod common;
 mod decode;
@@ -45,8 +46,8 @@ pub struct TypeScript {
     pub source: String,
     /// What `package.json` says.
     pub package: Package,
-    /// `[ts] hot`: the messages that keep straight-line compact code (with what they reach
-    /// and the hot list elements); unset, every type does.
+    /// `[ts] hot`: the messages that keep straight-line compact code (with what they
+    /// reach); unset, every type does.
     pub hot: Option<Vec<String>>,
 }
 
@@ -79,7 +80,7 @@ impl Emitter for TypeScript {
         let cold = std::rc::Rc::new(match &self.hot {
             Some(list) => {
                 let roots = list.iter().flat_map(|n| message_paths(schema, n));
-                inline::cold_items(schema, roots, &hot)
+                inline::cold_items(schema, roots)
             }
             None => Default::default(),
         });

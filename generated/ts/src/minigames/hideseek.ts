@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { badVariant, check, codec, kFixed, kInt, kQuant, kStr, kType, readRecord, readVariant, unknownName, unknownNumber, writeRecord } from "../runtime/support.js";
+import { check, codec, kFixed, kInt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -145,53 +145,15 @@ export const Role = {
 export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 export function Role$read(r: Reader): Role {
-  const c = r.buf[r.pos]!;
-  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
-  if (typeof b === "string") {
-    switch (b) {
-      case "Seeker":
-      return "Seeker";
-      case "Hider":
-      return "Hider";
-      case "Found":
-      return "Found";
-      case "Spectator":
-      return "Spectator";
-    }
-    throw unknownName(b);
-  }
-  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
-  switch (n) {
-    case 1:
-      return "Seeker";
-    case 2:
-      return "Hider";
-    case 3:
-      return "Found";
-    case 4:
-      return "Spectator";
-  }
-  throw unknownNumber(n);
+  return readUnit(r, Role) as Role;
 }
 
 export function Role$num(v: Role): number {
-  switch (v) {
-    case "Seeker":
-      return 1;
-    case "Hider":
-      return 2;
-    case "Found":
-      return 3;
-    case "Spectator":
-      return 4;
-  }
-  throw badVariant(v);
+  return unitNum(v, Role);
 }
 
 export function Role$write(w: Writer, v: Role, named: boolean): void {
-  const n = Role$num(v);
-  if (named && typeof v === "string") w.str(v);
-  else w.int(n);
+  writeUnit(w, v, Role, named);
 }
 
 export function Role$validate(v: Role, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Reader, TFields, Writer } from "../runtime/support.js";
-import { absent, at, atIndex, codec, dequantizeF32, kFixed, kInt, kOpt, kQuant, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, skipValues, tryNil, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, wrongLength } from "../runtime/support.js";
+import { codec, kFixed, kInt, kOpt, kQuant, readRecord, writeRecord } from "../runtime/support.js";
 
 /** The ball's state, 20 times a second while in play, to everyone on the green. */
 export interface KickballBall {
@@ -17,89 +17,11 @@ export interface KickballBall {
 }
 
 export function KickballBall$read(r: Reader): KickballBall {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
-  const s = readShape(r);
-  let v: KickballBall;
-  if (s >= 0) {
-    let k: string | undefined;
-    try {
-      k = "tick";
-      if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
-      k = "pos";
-      if (s <= 1) throw absent(k);
-      const n1 = readArrayLen(r);
-      if (n1 !== 3) throw wrongLength(n1, 3);
-      let i3 = 0;
-      let a2: number[];
-      try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 60000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -60000, 60000)), 1000))];
-      } catch (e) {
-        throw atIndex(e, i3);
-      }
-      leave(r);
-      const f1 = a2 as [number, number, number];
-      k = "vel";
-      if (s <= 2) throw absent(k);
-      const n4 = readArrayLen(r);
-      if (n4 !== 3) throw wrongLength(n4, 3);
-      let i6 = 0;
-      let a5: number[];
-      try {
-        a5 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16), (i6 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16)), (i6 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -640 && x <= 640 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -640, 640)), 16))];
-      } catch (e) {
-        throw atIndex(e, i6);
-      }
-      leave(r);
-      const f2 = a5 as [number, number, number];
-      let f3: number | undefined;
-      if (s > 3) {
-        k = "touched_by";
-        f3 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255)));
-      }
-      let o: KickballBall;
-      if (f3 !== undefined) o = { tick: f0, pos: f1, vel: f2, touched_by: f3 };
-      else {
-        o = { tick: f0, pos: f1, vel: f2 };
-        if (f3 !== undefined) o.touched_by = f3;
-      }
-      v = o;
-    } catch (e) {
-      throw at(e, k);
-    }
-    skipValues(r, s - 4);
-  } else {
-    const n = mapEntries(s);
-    v = readNamed(r, n, KickballBall$t) as KickballBall;
-  }
-  leave(r);
-  return v;
+  return readRecord(r, KickballBall$t) as KickballBall;
 }
 
 export function KickballBall$write(w: Writer, v: KickballBall, named: boolean): void {
-  vObject(v);
-  if (named) return writeNamed(w, v, KickballBall$t);
-  let len = 3;
-  if (v.touched_by !== undefined) len = 4;
-  w.arrayLen(len);
-  w.int(vInt(v.tick, 0, 4294967295));
-  const a1 = vFixed(v.pos, 3);
-  w.arrayLen(3);
-  for (const x2 of a1) {
-    writeQuant(w, x2, 1000, -60000, 60000, true, named);
-  }
-  const a3 = vFixed(v.vel, 3);
-  w.arrayLen(3);
-  for (const x4 of a3) {
-    writeQuant(w, x4, 16, -640, 640, true, named);
-  }
-  if (len > 3) {
-    if (v.touched_by === undefined) w.nil();
-    else {
-      w.int(vInt(v.touched_by, 0, 255));
-    }
-  }
+  writeRecord(w, v, KickballBall$t, named);
 }
 
 const KickballBall$t: TFields = [

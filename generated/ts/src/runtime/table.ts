@@ -12,9 +12,9 @@
  */
 
 import type { Issue, Seg } from "./errors.js";
-import { checkLen, duplicate, wrongLength } from "./checks.js";
+import { checkLen, duplicate, unknownName, unknownNumber, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize } from "./quant.js";
-import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, tryNil, type Reader } from "./reader.js";
+import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, readVariant, tryNil, type Reader } from "./reader.js";
 import type { Writer } from "./writer.js";
 import {
   atIndex,
@@ -374,4 +374,51 @@ export function writeRecord(w: Writer, v: unknown, fs: TFields, named: boolean):
   while (len > 0 && fs[len - 1]![1][0] === kOpt && o[fs[len - 1]![0]] === undefined) len--;
   w.arrayLen(len);
   for (let i = 0; i < len; i++) wNode(w, fs[i]![1], o[fs[i]![0]], false);
+}
+
+// ---- closed unit enums (the cold ones of a package with `[ts] hot`) -----------------------
+
+/** A closed unit enum's `as const` object: variant name -> number (safe integers). */
+type Units = { readonly [name: string]: number };
+
+/** Each unit enum's numbers -> names, built on first use. */
+const namesOf = new WeakMap<Units, Map<number, string>>();
+
+function unitName(o: Units, n: number): string | undefined {
+  let m = namesOf.get(o);
+  if (m === undefined) {
+    m = new Map();
+    for (const k of Object.keys(o)) m.set(o[k]!, k);
+    namesOf.set(o, m);
+  }
+  return m.get(n);
+}
+
+const own = (o: Units, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Reads a closed unit enum as its straight-line `X$read` would: a number or (named shape) a name. */
+export function readUnit(r: Reader, o: Units): string {
+  const c = r.buf[r.pos]!;
+  const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
+  if (typeof b === "string") {
+    if (own(o, b)) return b;
+    throw unknownName(b);
+  }
+  const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
+  const x = typeof n === "number" ? unitName(o, n) : undefined;
+  if (x !== undefined) return x;
+  throw unknownNumber(n);
+}
+
+/** A closed unit enum's number (`X$num`): its variant's, or `badVariant`. */
+export function unitNum(v: unknown, o: Units): number {
+  if (typeof v === "string" && own(o, v)) return o[v]!;
+  throw badVariant(v);
+}
+
+/** Writes a closed unit enum (`X$write`): its number, or its name in the named shape. */
+export function writeUnit(w: Writer, v: unknown, o: Units, named: boolean): void {
+  const n = unitNum(v, o);
+  if (named) w.str(v as string);
+  else w.int(n);
 }
