@@ -81,7 +81,7 @@ package, 25 KiB for `c2s` + dispatcher, 4 KiB for one codec with the runtime, 1 
   moved only within the noise. Left: one codec (9.4 KiB against 4) and further size: the
   data enums' two `switch`es, the codec constants; data enums, open or wide unit enums and
   records with reserved slots are not walked yet: the variant table has no tag numbers, the
-  field table no reserved rows), and one codec's runtime (the `Reader`/`Writer` classes).
+  field table no reserved rows), and one codec's runtime (the `Writer` class, the table walkers, the error formatting; the reader became free functions below).
 - Speed. `readInt` inlines the common markers and leaves the rest and every error to
   `readIntAny` (about 10-15% on every fixture). V8 inlines at most 920 bytes of bytecode per
   optimized function and `readInt` is 359, so a reader of ten ints called eight of them out of
