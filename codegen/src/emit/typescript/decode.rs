@@ -324,7 +324,7 @@ pub fn named_body(g: &mut Gen, out: &mut Out, n: &str, (target, table): (&str, &
 /// `X$read` of a record (message or nested record).
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let reader = g.rt_type("Reader");
-    if super::encode::walked(g, slots) {
+    if g.walked(slots) {
         // A cold record (`[ts] hot`): the runtime walks its table, both shapes.
         let f = g.rt("readRecord");
         return format!(
@@ -373,7 +373,7 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
 
 fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let reader = g.rt_type("Reader");
-    if super::encode::walked_unit(g, e) {
+    if g.walked_unit(e) {
         let f = g.rt("readUnit");
         return format!(
             "export function {ident}$read(r: {reader}): {ident} {{\n  return {f}(r, {ident}) as {ident};\n}}\n\n"

@@ -135,19 +135,6 @@ fn write_compact(g: &mut Gen, out: &mut Out, slots: &[Slot], obj: &str, extra: u
     }
 }
 
-/// Whether a record's compact read and write are the runtime's table walkers: a cold item
-/// (`[ts] hot` set and the record not reached from a hot message) without reserved slots
-/// (its table has no row for them).
-pub fn walked(g: &Gen, slots: &[Slot]) -> bool {
-    g.cold && slots.iter().all(|s| matches!(s, Slot::Field(_)))
-}
-
-/// Whether a unit enum's `X$read`, `X$num` and `X$write` are the runtime's lookups in its
-/// `as const` object: a cold item (`[ts] hot`), closed, every number a safe integer.
-pub fn walked_unit(g: &Gen, e: &Enum) -> bool {
-    g.cold && e.is_unit() && !enum_wide(e)
-}
-
 /// `X$write` of a record.
 pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let writer = g.rt_type("Writer");
@@ -156,7 +143,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.open(format!(
         "export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{"
     ));
-    if walked(g, slots) {
+    if g.walked(slots) {
         // A cold record (`[ts] hot`): the runtime walks its table, both shapes.
         let f = g.rt("writeRecord");
         out.line(format!("{f}(w, v, {}, named);", table::record_table(ident)));
@@ -180,7 +167,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
 /// `X$write` of an enum (and `X$num` of a unit enum).
 pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     let writer = g.rt_type("Writer");
-    if walked_unit(g, e) {
+    if g.walked_unit(e) {
         // A cold closed unit enum (`[ts] hot`): the runtime looks it up in its `as const` object.
         let num = g.rt("unitNum");
         let put = g.rt("writeUnit");

@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tuplet_schema::{ResolvedItem, ResolvedSchema};
 
-use super::common::{lit, relative};
+use tuplet_schema::ir::{Enum, Slot};
+
+use super::common::{enum_wide, lit, relative};
 use super::names::Names;
 
 /// The generator of one module: the schema, the module, its imports and a name counter.
@@ -153,5 +155,20 @@ impl<'a> Gen<'a> {
             line(names, relative(&me, file));
         }
         out
+    }
+}
+
+impl Gen<'_> {
+    /// Whether a record's compact read and write are the runtime's table walkers: a cold item
+    /// (`[ts] hot` set and the record not reached from a hot message) without reserved slots
+    /// (its table has no row for them).
+    pub fn walked(&self, slots: &[Slot]) -> bool {
+        self.cold && slots.iter().all(|s| matches!(s, Slot::Field(_)))
+    }
+
+    /// Whether a unit enum's `X$read`, `X$num` and `X$write` are the runtime's lookups in its
+    /// `as const` object: a cold item (`[ts] hot`), closed, every number a safe integer.
+    pub fn walked_unit(&self, e: &Enum) -> bool {
+        self.cold && e.is_unit() && !enum_wide(e)
     }
 }
