@@ -74,8 +74,15 @@ fn gen(dir: &Path) -> Output {
         .unwrap()
 }
 
-/// The generated module's text.
-fn module(dir: &Path) -> String {
+/// Runs `tuplet gen` in `dir`, which must succeed, and returns the generated module's text.
+fn gen_module(dir: &Path) -> String {
+    let o = gen(dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     std::fs::read_to_string(dir.join("out/ts/src/lib.ts")).unwrap()
 }
 
@@ -98,14 +105,7 @@ fn walked(text: &str, ident: &str) -> (bool, bool) {
 #[test]
 fn without_hot_every_record_is_straight_line() {
     let tmp = scratch("");
-    let o = gen(tmp.path());
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let text = module(tmp.path());
+    let text = gen_module(tmp.path());
     for ident in ["Pos", "Move", "Badge", "Chat"] {
         assert_eq!(walked(&text, ident), (false, false), "{ident}");
     }
@@ -115,14 +115,7 @@ fn without_hot_every_record_is_straight_line() {
 #[test]
 fn hot_keeps_the_listed_messages_and_what_they_reach_straight_line() {
     let tmp = scratch("hot = [\"game:move\"]\n");
-    let o = gen(tmp.path());
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let text = module(tmp.path());
+    let text = gen_module(tmp.path());
     assert_eq!(walked(&text, "Move"), (false, false));
     assert_eq!(
         walked(&text, "Pos"),

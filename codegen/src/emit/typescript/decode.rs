@@ -25,18 +25,12 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             let mut sub = Out::at(out.depth() + 1);
             let e = read(g, &mut sub, inner, form);
             if sub.is_empty() {
-                format!(
-                    "({rd_tryNil}(r) ? undefined : {e})",
-                    rd_tryNil = g.rt("tryNil")
-                )
+                format!("({}(r) ? undefined : {e})", g.rt("tryNil"))
             } else {
                 let o = g.fresh("o");
                 let ty = ts_type(g, inner);
                 out.line(format!("let {o}: {ty} | undefined;"));
-                out.open(format!(
-                    "if (!{rd_tryNil}(r)) {{",
-                    rd_tryNil = g.rt("tryNil")
-                ));
+                out.open(format!("if (!{}(r)) {{", g.rt("tryNil")));
                 out.append(sub);
                 out.line(format!("{o} = {e};"));
                 out.close("}");
@@ -53,10 +47,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
         Node::Array { inner, len } => {
             let wrong = g.rt("wrongLength");
             let n = g.fresh("n");
-            out.line(format!(
-                "const {n} = {rd_readArrayLen}(r);",
-                rd_readArrayLen = g.rt("readArrayLen")
-            ));
+            out.line(format!("const {n} = {}(r);", g.rt("readArrayLen")));
             out.line(format!("if ({n} !== {len}) throw {wrong}({n}, {len});"));
             let a = match unrolled(g, out, inner, form, len) {
                 Some(a) => a,
@@ -83,7 +74,7 @@ pub fn read(g: &mut Gen, out: &mut Out, t: &TypeRef, form: Form) -> String {
             out.line(format!("const {k} = {ke};"));
             map_entry(g, out, value, form, &m, &k);
             out.close("}");
-            out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+            out.line(format!("{}(r);", g.rt("leave")));
             m
         }
         Node::Named { path } => format!("{}(r)", g.fn_ref(path, "read")),
@@ -145,7 +136,7 @@ fn unrolled(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, len: u32) -
     out.mid("} catch (e) {");
     out.line(format!("throw {at_index}(e, {i});"));
     out.close("}");
-    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+    out.line(format!("{}(r);", g.rt("leave")));
     Some(a)
 }
 
@@ -165,7 +156,7 @@ fn list(g: &mut Gen, out: &mut Out, inner: &TypeRef, form: Form, n: &str) -> Str
     out.mid("} catch (e) {");
     out.line(format!("throw {at_index}(e, {i});"));
     out.close("}");
-    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+    out.line(format!("{}(r);", g.rt("leave")));
     a
 }
 
@@ -267,10 +258,7 @@ pub fn compact_body(
             Slot::Reserved(_) => {
                 out.open(format!("if ({avail} > {i}) {{"));
                 out.line("k = undefined;");
-                out.line(format!(
-                    "{rd_skipValue}(r);",
-                    rd_skipValue = g.rt("skipValue")
-                ));
+                out.line(format!("{}(r);", g.rt("skipValue")));
                 out.close("}");
             }
             Slot::Field(f) if is_option(&f.ty) => {
@@ -343,10 +331,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line(format!(
-        "const s = {rd_readShape}(r);",
-        rd_readShape = g.rt("readShape")
-    ));
+    out.line(format!("const s = {}(r);", g.rt("readShape")));
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
     compact_body(g, &mut out, slots, "s", "v", &ctor);
@@ -355,7 +340,7 @@ pub fn record_fns(g: &mut Gen, ident: &str, slots: &[Slot]) -> String {
     let table = record_table(ident);
     named_body(g, &mut out, "n", ("v", &table), &ctor);
     out.close("}");
-    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+    out.line(format!("{}(r);", g.rt("leave")));
     out.line("return v;");
     out.close("}");
     out.line("");
@@ -420,8 +405,8 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     // A positive fixint (the common variant number) in place; anything else by `readVariant`.
     out.line("const c = r.buf[r.pos]!;");
     out.line(format!(
-        "const b = c < 0x80 ? ((r.pos += 1), c) : {rd_readVariant}(r);",
-        rd_readVariant = g.rt("readVariant")
+        "const b = c < 0x80 ? ((r.pos += 1), c) : {}(r);",
+        g.rt("readVariant")
     ));
     out.open("if (typeof b === \"string\") {");
     names(&mut out, "b");
@@ -450,16 +435,13 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.open(format!(
         "export function {ident}$read(r: {reader}): {ident} {{"
     ));
-    out.line(format!(
-        "const s = {rd_readShape}(r);",
-        rd_readShape = g.rt("readShape")
-    ));
+    out.line(format!("const s = {}(r);", g.rt("readShape")));
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
     out.line(format!("if (s === 0) throw {missing}(\"tag\");"));
     out.line(format!(
-        "const tag = {rd_readInt}(r, 0, 4294967295);",
-        rd_readInt = g.rt("readInt")
+        "const tag = {}(r, 0, 4294967295);",
+        g.rt("readInt")
     ));
     out.open("switch (tag) {");
     for v in &e.variants {
@@ -467,20 +449,14 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line(format!(
-                    "{rd_skipValues}(r, s - 1);",
-                    rd_skipValues = g.rt("skipValues")
-                ));
+                out.line(format!("{}(r, s - 1);", g.rt("skipValues")));
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
                 out.line(format!("if (s < 2) throw {missing}(\"0\");"));
                 let x = read(g, &mut out, &field.ty, Form::Compact);
                 out.line(format!("const x = {x};"));
-                out.line(format!(
-                    "{rd_skipValues}(r, s - 2);",
-                    rd_skipValues = g.rt("skipValues")
-                ));
+                out.line(format!("{}(r, s - 2);", g.rt("skipValues")));
                 out.line(format!("v = {{ kind: {kind}, value: x }};"));
             }
             VariantFields::Struct { record } => {
@@ -493,10 +469,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     }
     out.line("default:");
     if e.unknown.is_some() {
-        out.line(format!(
-            "  {rd_skipValues}(r, s - 1);",
-            rd_skipValues = g.rt("skipValues")
-        ));
+        out.line(format!("  {}(r, s - 1);", g.rt("skipValues")));
         out.line("  v = { kind: \"unknown\", tag };");
     } else {
         out.line(format!("  throw {unknown_number}(tag);"));
@@ -506,8 +479,8 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line(format!("const n = {entries}(s);"));
     out.line(format!("if (n !== 1) throw {not_one}(n);"));
     out.line(format!(
-        "const name = {rd_readStr}(r, 0, {VARIANT_NAME_MAX});",
-        rd_readStr = g.rt("readStr")
+        "const name = {}(r, 0, {VARIANT_NAME_MAX});",
+        g.rt("readStr")
     ));
     out.open("switch (name) {");
     for v in &e.variants {
@@ -515,10 +488,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let kind = lit(&v.name);
         match &v.fields {
             VariantFields::Unit => {
-                out.line(format!(
-                    "{rd_skipValue}(r);",
-                    rd_skipValue = g.rt("skipValue")
-                ));
+                out.line(format!("{}(r);", g.rt("skipValue")));
                 out.line(format!("v = {{ kind: {kind} }};"));
             }
             VariantFields::Newtype { field } => {
@@ -527,10 +497,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
             }
             VariantFields::Struct { record } => {
                 let ctor = variant_ctor(ident, &v.name);
-                out.line(format!(
-                    "const t = {rd_readShape}(r);",
-                    rd_readShape = g.rt("readShape")
-                ));
+                out.line(format!("const t = {}(r);", g.rt("readShape")));
                 out.open("if (t >= 0) {");
                 compact_body(g, &mut out, &record.slots, "t", "v", &ctor);
                 out.mid("} else {");
@@ -538,7 +505,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
                 let table = variant_table(ident, v.number);
                 named_body(g, &mut out, "m", ("v", &table), &ctor);
                 out.close("}");
-                out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+                out.line(format!("{}(r);", g.rt("leave")));
             }
         }
         out.line("break;");
@@ -548,7 +515,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line(format!("  throw {unknown_name}(name);"));
     out.close("}");
     out.close("}");
-    out.line(format!("{rd_leave}(r);", rd_leave = g.rt("leave")));
+    out.line(format!("{}(r);", g.rt("leave")));
     out.line("return v;");
     out.close("}");
     out.line("");
@@ -609,15 +576,9 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     }
     let body = body.finish();
     let read = if big {
-        format!(
-            "{rd_readBigInt}(r, 0n, {width_max}n)",
-            rd_readBigInt = g.rt("readBigInt")
-        )
+        format!("{}(r, 0n, {width_max}n)", g.rt("readBigInt"))
     } else {
-        format!(
-            "{rd_readInt}(r, 0, {width_max})",
-            rd_readInt = g.rt("readInt")
-        )
+        format!("{}(r, 0, {width_max})", g.rt("readInt"))
     };
     format!(
         "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"

@@ -9,6 +9,18 @@ use tuplet_schema::ir::{Enum, Slot};
 use super::common::{enum_wide, lit, relative};
 use super::names::Names;
 
+/// The inline int reads of the reader function being emitted (`inline::begin` starts one,
+/// `inline::scratch` declares their scratch locals at its top).
+#[derive(Debug, Default)]
+pub struct InlineReads {
+    /// Whether the function may have them (it will declare their scratch locals).
+    pub allowed: bool,
+    /// Whether it has one.
+    pub used: bool,
+    /// Whether one reads a marker longer than a byte (the length local `l`).
+    pub long: bool,
+}
+
 /// The generator of one module: the schema, the module, its imports and a name counter.
 pub struct Gen<'a> {
     /// The whole schema, to resolve references.
@@ -26,9 +38,8 @@ pub struct Gen<'a> {
     pub(super) hot_items: std::rc::Rc<BTreeSet<String>>,
     /// Whether the item being generated is one of them.
     pub hot: bool,
-    /// Inline int reads of the function being emitted: whether it may have them (it declares
-    /// their scratch locals, `inline::scratch`), whether it has them, and whether one uses `n`.
-    pub inline: (bool, bool, bool),
+    /// Inline int reads of the function being emitted.
+    pub inline: InlineReads,
     /// The items some field of another item names (`validate::nested`): they need an
     /// `X$validate` for the tables that name them; a message no field names has none.
     pub(super) nested: std::rc::Rc<BTreeSet<String>>,
@@ -58,7 +69,7 @@ impl<'a> Gen<'a> {
             counter: 0,
             hot_items,
             hot: false,
-            inline: (false, false, false),
+            inline: InlineReads::default(),
             nested,
             cold_items: Default::default(),
             cold: false,

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use tuplet_schema::ir::{Dir, ItemKind, Slot, TypeRef, VariantFields};
 use tuplet_schema::ResolvedSchema;
 
-use super::generator::Gen;
+use super::generator::{Gen, InlineReads};
 
 /// The fewest elements a list, array or map may hold for its element types to be hot.
 const LONG: u32 = 50;
@@ -148,7 +148,7 @@ const MARKERS: [Marker; 7] = [
 /// in any case, false for the `NaN` of no arm.
 pub fn int(g: &mut Gen, min: i128, max: i128) -> String {
     let read_int = g.rt("readInt");
-    if !g.hot || !g.inline.0 {
+    if !g.hot || !g.inline.allowed {
         return format!("{read_int}(r, {min}, {max})");
     }
     let arms: Vec<&Marker> = MARKERS
@@ -156,8 +156,8 @@ pub fn int(g: &mut Gen, min: i128, max: i128) -> String {
         .filter(|((lo, hi), ..)| *lo <= max && *hi >= min)
         .collect();
     let multi = arms.iter().any(|a| a.3 > 1);
-    g.inline.1 = true;
-    g.inline.2 |= multi;
+    g.inline.used = true;
+    g.inline.long |= multi;
     let mut chain = String::new();
     for (_, _, test, len, value) in &arms {
         if *len == 1 {
@@ -185,21 +185,24 @@ pub fn int(g: &mut Gen, min: i128, max: i128) -> String {
 
 /// Starts emitting a reader function: inline int reads allowed in it (when its item is hot).
 pub fn begin(g: &mut Gen) {
-    g.inline = (true, false, false);
+    g.inline = InlineReads {
+        allowed: true,
+        ..InlineReads::default()
+    };
 }
 
 /// Ends a reader function `text` (`export function ... {` first): declares the scratch
 /// locals of its inline int reads after that line (the bytes, the position, the marker, the
 /// value and its length), if it has any.
 pub fn scratch(g: &mut Gen, text: String) -> String {
-    let (_, used, n) = std::mem::take(&mut g.inline);
+    let InlineReads { used, long, .. } = std::mem::take(&mut g.inline);
     if !used {
         return text;
     }
-    let n = if n { ", l: number" } else { "" };
+    let l = if long { ", l: number" } else { "" };
     let at = text.find('\n').map_or(text.len(), |i| i + 1);
     format!(
-        "{}  const u = r.buf;\n  let p: number, b: number, x: number{n};\n{}",
+        "{}  const u = r.buf;\n  let p: number, b: number, x: number{l};\n{}",
         &text[..at],
         &text[at..]
     )

@@ -102,10 +102,7 @@ pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
             } else if form == Form::Compact {
                 super::inline::int(g, min, max)
             } else {
-                format!(
-                    "{rd_readInt}(r, {min}, {max})",
-                    rd_readInt = g.rt("readInt")
-                )
+                format!("{}(r, {min}, {max})", g.rt("readInt"))
             }
         }
         Leaf::Float(ft) => {
@@ -126,15 +123,15 @@ pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
                     let q = g.rt("quantize");
                     let s = num(scale);
                     format!(
-                        "{deq}({q}({rd_readF64}(r), {s}, {qmin}, {qmax}), {s})",
-                        rd_readF64 = g.rt("readF64")
+                        "{deq}({q}({}(r), {s}, {qmin}, {qmax}), {s})",
+                        g.rt("readF64")
                     )
                 }
                 (None, _) => {
                     let read = if ft.bits == 32 {
-                        format!("{rd_readF32}(r)", rd_readF32 = g.rt("readF32"))
+                        format!("{}(r)", g.rt("readF32"))
                     } else {
-                        format!("{rd_readF64}(r)", rd_readF64 = g.rt("readF64"))
+                        format!("{}(r)", g.rt("readF64"))
                     };
                     match ft.range {
                         Some(_) => {
@@ -149,17 +146,11 @@ pub fn read(g: &mut Gen, leaf: Leaf, form: Form) -> String {
         }
         Leaf::String(len) => {
             let (min, max) = len.bounds();
-            format!(
-                "{rd_readStr}(r, {min}, {max})",
-                rd_readStr = g.rt("readStr")
-            )
+            format!("{}(r, {min}, {max})", g.rt("readStr"))
         }
         Leaf::Bytes(len) => {
             let (min, max) = len.bounds();
-            format!(
-                "{rd_readBin}(r, {min}, {max})",
-                rd_readBin = g.rt("readBin")
-            )
+            format!("{}(r, {min}, {max})", g.rt("readBin"))
         }
     }
 }
@@ -179,10 +170,7 @@ pub fn read_key(g: &mut Gen, leaf: Leaf, form: Form) -> String {
                     int_lit(max, true)
                 )
             } else {
-                format!(
-                    "{rd_readIntKey}(r, {min}, {max})",
-                    rd_readIntKey = g.rt("readIntKey")
-                )
+                format!("{}(r, {min}, {max})", g.rt("readIntKey"))
             }
         }
         Leaf::Bool | Leaf::Float(_) | Leaf::String(_) | Leaf::Bytes(_) => {

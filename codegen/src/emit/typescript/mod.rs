@@ -1,8 +1,9 @@
 //! The TypeScript package (README.md, "TypeScript package"): one module per schema file
 //! with, per type, an interface and straight-line functions (`X$read`, `X$write`, and
-//! `X$validate` unless X is a message no field names: its codec walks the table `X$t`; `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs
-//! `X$write` on a writer that builds JS data), per message a codec constant, per direction a discriminated
-//! union and a direction object for the dispatcher, and the embedded runtime.
+//! `X$validate` unless X is a message no field names: its codec walks the table `X$t`;
+//! `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs `X$write` on a
+//! writer that builds JS data), per message a codec constant, per direction a
+//! discriminated union and a direction object for the dispatcher, and the embedded runtime.
 //!
 //! One file per concern: `types` (interfaces), `decode` (bytes, both shapes), `encode` (bytes and `toWire`),
 //! `table` (the per-type tables the runtime walks for `validate` and the named write), `validate`,
