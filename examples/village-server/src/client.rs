@@ -26,20 +26,35 @@ pub type ClientError = Box<dyn Error + Send + Sync>;
 /// How a scripted client presents itself.
 #[derive(Debug, Clone)]
 pub struct Identity {
-    /// Display name (1 to 24 bytes, or empty for a generated one).
+    /// Display name asked for in `player:join` (1 to 24 bytes, or empty for a generated
+    /// one); a signed-in player is called what its token says.
     pub name: String,
-    /// A guest sends no token, and gets no bird stream.
-    pub guest: bool,
+    /// The join token sent in `session:hello`; `None` is a guest (no bird stream).
+    pub token: Option<String>,
     /// An old client announces protocol revision 1 and sends and receives the named shape.
     pub old_shape: bool,
 }
 
 impl Identity {
-    /// A signed-in, current client.
-    pub fn player(name: &str) -> Identity {
+    /// A current client signed in with `claims`, signed with `key`.
+    pub fn signed(key: &[u8], claims: &crate::token::Claims) -> Identity {
+        Identity {
+            name: claims.name.clone(),
+            token: Some(crate::token::mint(key, claims)),
+            old_shape: false,
+        }
+    }
+
+    /// A plain player `name` (account `account`) signed with `key`, valid for an hour.
+    pub fn player(key: &[u8], account: u64, name: &str) -> Identity {
+        Identity::signed(key, &crate::token::Claims::player(account, name, 3600))
+    }
+
+    /// A guest asking to be called `name`.
+    pub fn guest(name: &str) -> Identity {
         Identity {
             name: name.into(),
-            guest: false,
+            token: None,
             old_shape: false,
         }
     }
@@ -128,15 +143,21 @@ impl Client {
         c.send(SessionHello {
             protocol: if who.old_shape { 1 } else { 2 },
             build: "bots".into(),
-            token: (!who.guest).then(|| "bot-token-0123456789".into()),
+            token: who.token.clone(),
             locale: "en".into(),
             resume: None,
         })
         .await?;
         loop {
-            if let ServerMessage::SessionWelcome(w) = c.next_message().await? {
-                c.session = w.s;
-                break;
+            match c.next_message().await? {
+                ServerMessage::SessionWelcome(w) => {
+                    c.session = w.s;
+                    break;
+                }
+                ServerMessage::SessionFailed(f) => {
+                    return Err(format!("session:error {:?}", f.error).into())
+                }
+                _ => {}
             }
         }
         c.send(PlayerJoin {
@@ -274,8 +295,32 @@ impl Client {
         stats.ok_or_else(|| "no stats on the pong".into())
     }
 
-    /// Closes the connection.
+    /// Reads until the server closes; the close frame's code (`None`: the connection
+    /// ended without a close handshake, or not within `wait`).
+    pub async fn close_code(&mut self, wait: Duration) -> Option<u16> {
+        let read = async {
+            loop {
+                match self.ws.next().await? {
+                    Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
+                    Ok(_) => continue,
+                    Err(_) => return None,
+                }
+            }
+        };
+        tokio::time::timeout(wait, read).await.ok().flatten()
+    }
+
+    /// Sends a ping frame (a control frame: the server answers it and counts it).
+    pub async fn send_ping(&mut self) -> Result<(), ClientError> {
+        Ok(self.ws.send(Message::Ping(Bytes::new())).await?)
+    }
+
+    /// Closes the connection with a close handshake.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            while let Some(Ok(_)) = self.ws.next().await {}
+        })
+        .await;
     }
 }
