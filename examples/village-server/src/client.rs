@@ -131,6 +131,39 @@ impl Client {
         })
     }
 
+    /// Opens the WebSocket over a socket whose kernel receive buffer is `recv_buffer`
+    /// bytes (a reader that stops reading fills it fast), as `who`, joined.
+    pub async fn join_small(
+        url: &str,
+        who: &Identity,
+        recv_buffer: u32,
+    ) -> Result<Client, ClientError> {
+        let addr = url
+            .strip_prefix("ws://")
+            .and_then(|r| r.split('/').next())
+            .ok_or("expected ws://HOST:PORT/...")?
+            .parse()?;
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.set_recv_buffer_size(recv_buffer)?;
+        let stream = socket.connect(addr).await?;
+        let config = WebSocketConfig::default().read_buffer_size(crate::conn::READ_BUFFER);
+        let (ws, _) = tokio_tungstenite::client_async_with_config(
+            url,
+            MaybeTlsStream::Plain(stream),
+            Some(config),
+        )
+        .await?;
+        let c = Client {
+            ws,
+            shape: Encoding::Compact,
+            session: String::new(),
+            spawn: [0.0; 3],
+            snapshots: Mirror::new(),
+            nonce: 0,
+        };
+        c.hello_and_join(who).await
+    }
+
     /// Connects, says hello, waits for the welcome, joins and waits for its own
     /// `player:joined`.
     pub async fn join(url: &str, who: &Identity) -> Result<Client, ClientError> {
@@ -140,6 +173,15 @@ impl Client {
             Encoding::Compact
         };
         let mut c = Client::connect(url, shape).await?;
+        c.shape = shape;
+        c.hello_and_join(who).await
+    }
+
+    async fn hello_and_join(mut self, who: &Identity) -> Result<Client, ClientError> {
+        let c = &mut self;
+        if who.old_shape {
+            c.shape = Encoding::Named;
+        }
         c.send(SessionHello {
             protocol: if who.old_shape { 1 } else { 2 },
             build: "bots".into(),
@@ -170,7 +212,7 @@ impl Client {
             if let ServerMessage::PlayerJoined(j) = c.next_message().await? {
                 if j.s == c.session {
                     c.spawn = [j.spawn.x, j.spawn.y, j.spawn.z];
-                    return Ok(c);
+                    return Ok(self);
                 }
             }
         }
@@ -313,6 +355,26 @@ impl Client {
     /// Sends a ping frame (a control frame: the server answers it and counts it).
     pub async fn send_ping(&mut self) -> Result<(), ClientError> {
         Ok(self.ws.send(Message::Ping(Bytes::new())).await?)
+    }
+
+    /// Closes with a close frame and says whether the server answered with its own (a
+    /// clean close handshake) within a second.
+    pub async fn close_answered(mut self) -> bool {
+        if self.ws.close(None).await.is_err() {
+            return false;
+        }
+        let answer = async {
+            loop {
+                match self.ws.next().await {
+                    Some(Ok(Message::Close(_))) => return true,
+                    Some(Ok(_)) => continue,
+                    _ => return false,
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(1), answer)
+            .await
+            .unwrap_or(false)
     }
 
     /// Closes the connection with a close handshake.

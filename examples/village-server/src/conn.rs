@@ -47,6 +47,10 @@ const BATCH: usize = 256;
 /// frame still arrives, over several reads.
 pub(crate) const READ_BUFFER: usize = 4096;
 
+/// Bytes tungstenite gathers before a socket write (one tick of a client's frames is 1 to 3
+/// KB, so still one write per tick).
+const WRITE_BUFFER: usize = 8 * 1024;
+
 /// Batches of frames queued from the room to this connection's writer at most (the bytes
 /// in them are bounded by `Config::queue_bytes`).
 const BATCHES: usize = 1024;
@@ -146,8 +150,12 @@ async fn upgrade(stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, 
     let cfg = &shared.config;
     let mut found: Option<RoomHandle> = None;
     let mut path = String::new();
+    // tungstenite gathers written frames up to `write_buffer_size` before writing (128 KiB
+    // by default): bytes out of the room's bounded queue but not yet on the socket. Small,
+    // so a stalled reader's backlog stays in the queue the room counts.
     let ws_config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
         .max_message_size(Some(cfg.hard_frame_cap))
         .max_frame_size(Some(cfg.hard_frame_cap));
     let callback = |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {

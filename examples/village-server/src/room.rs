@@ -951,18 +951,14 @@ impl Room {
     }
 }
 
-/// Whether `p`'s queue is at `Config::queue_bytes`; marks since when.
+/// Whether `p` is behind: a frame was refused for it (its queue at `Config::queue_bytes`)
+/// and the queue has not yet drained to half of that.
 fn behind(p: &mut Player, config: &Config) -> bool {
     let queued = p.queued.load(Ordering::Relaxed) + p.pending_bytes;
-    if queued >= config.queue_bytes {
-        p.behind_since.get_or_insert_with(Instant::now);
-        true
-    } else {
-        if queued < config.queue_bytes / 2 {
-            p.behind_since = None;
-        }
-        false
+    if queued < config.queue_bytes / 2 {
+        p.behind_since = None;
     }
+    p.behind_since.is_some()
 }
 
 /// Gathers one frame for `p`'s next flush; when `Config::queue_bytes` are already waiting
