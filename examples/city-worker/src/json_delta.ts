@@ -34,8 +34,20 @@ export interface JsonSnapshot {
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 
-/** The JSON form of an entity (rounded). */
+/** JSON forms already made this tick (one entity object is shared by every viewer). */
+const made = new WeakMap<NearbyEntity, JsonEntity>();
+
+/** The JSON form of an entity (rounded; made once per entity object). */
 export function jsonEntity(e: NearbyEntity): JsonEntity {
+  let j = made.get(e);
+  if (j === undefined) {
+    j = toJson(e);
+    made.set(e, j);
+  }
+  return j;
+}
+
+function toJson(e: NearbyEntity): JsonEntity {
   const j: JsonEntity = {
     id: e.id,
     kind: e.kind,
