@@ -1,7 +1,7 @@
 // The generated TypeScript codecs against real peers, side by side in one run (mitata):
 // msgpackr and @msgpack/msgpack alone (they check nothing), each with tuplet's `fromWire` or a
 // Zod 4 schema, and JSON + Zod. Datasets: the bytes Rust writes in `bench/fixtures/`
-// (examples/village/tests/bench_fixtures.rs): the relayed `player:move`, an 80-bird
+// (tests/tests/bench_fixtures.rs): the relayed `player:move`, an 80-bird
 // `birds:stream`, a 50-entity `world:snapshot`.
 //
 //   npm run bench              several alternating rounds; prints the Markdown section
