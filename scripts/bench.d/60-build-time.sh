@@ -29,7 +29,8 @@ export CARGO_TARGET_DIR=$root/target CARGO_INCREMENTAL=1
 mkdir -p "$bench"
 log=$bench/log
 times=$bench/times
-: >"$times"
+# REPORT_ONLY=1: skip the rounds and report the timings of the last run (target/build-bench/times).
+[ "${REPORT_ONLY:-0}" = 1 ] || : >"$times"
 
 if [ $smoke = 1 ]; then
   # A tiny protocol: one message each way, both dispatch enums.
@@ -146,6 +147,7 @@ sys.exit(1)
 PY
 }
 for s in "${schemas[@]}"; do
+  [ "${REPORT_ONLY:-0}" = 1 ] && break
   n=$(runs_of "$s")
   for i in $(seq "$n"); do pair "$s" "$i"; done
   for i in $(seq $((n + 1)) $((n + EXTRA))); do
@@ -161,15 +163,18 @@ if [ $smoke = 1 ]; then
   exit 0
 fi
 
-# The profile, village only, without incremental: LLVM IR lines (`--emit=llvm-ir`) and the
-# compiler's passes (`-Ztime-passes`; RUSTC_BOOTSTRAP=1 for this measurement only).
+# The profile, village only, without incremental: LLVM IR lines (`--emit=llvm-ir`), and with
+# PASSES=1 the compiler's passes (`-Ztime-passes`; RUSTC_BOOTSTRAP=1 for this measurement
+# only: it changes every dependency's fingerprint, so they are all rebuilt first).
 prof=$bench/profile
 : >"$prof"
-for k in tuplet serde; do
+# SKIP_PROFILE=1: the table without the profile.
+[ "${SKIP_PROFILE:-0}" = 1 ] || for k in tuplet serde; do
   for p in "village-$k" "village-$k-server"; do
     c build -p "$p"
     c clean -p "$p"
-    (cd "$ws" && CARGO_INCREMENTAL=0 RUSTC_BOOTSTRAP=1 cargo rustc --offline -q -p "$p" -- --emit=llvm-ir,link,metadata -Ztime-passes) >"$log" 2>&1 ||
+    if [ "${PASSES:-0}" = 1 ]; then zflags=(-Ztime-passes); boot=1; else zflags=(); boot=; fi
+    (cd "$ws" && env CARGO_INCREMENTAL=0 ${boot:+RUSTC_BOOTSTRAP=1} cargo rustc --offline -q -p "$p" -- --emit=llvm-ir,link,metadata "${zflags[@]}") >"$log" 2>&1 ||
       { cat "$log" >&2; exit 1; }
     ll=$(ls -t "$CARGO_TARGET_DIR"/debug/deps/"${p//-/_}"-*.ll | head -n1)
     echo "ir $p $(wc -l <"$ll")" >>"$prof"

@@ -25,14 +25,23 @@ def cell(schema, row):
     """(tuplet median s, serde median s, ratio of medians, per-round ratios, rounds)."""
     got = [r for r in rows if r[0] == schema and r[1] == row]
     t = {(r[2], r[3]): int(r[4]) / 1000 for r in got}
-    rounds = sorted({r[2] for r in got}, key=int)
+    rounds = sorted({r[2] for r in got if (r[2], "tuplet") in t and (r[2], "serde") in t}, key=int)
     tu = statistics.median(t[(i, "tuplet")] for i in rounds)
     se = statistics.median(t[(i, "serde")] for i in rounds)
     per = [t[(i, "tuplet")] / t[(i, "serde")] for i in rounds]
     return tu, se, tu / se, per, len(rounds)
 
 
-present = [(s, label) for s, label in SCHEMAS if any(r[0] == s for r in rows)]
+def complete(schema):
+    """Whether every row has at least one round with both sides."""
+    for row, _, _ in ROWS:
+        t = {(r[2], r[3]) for r in rows if r[0] == schema and r[1] == row}
+        if not any((i, "serde") in t for i, k in t if k == "tuplet"):
+            return False
+    return True
+
+
+present = [(s, label) for s, label in SCHEMAS if complete(s)]
 print("## Build time a server developer waits for\n")
 print("`scripts/bench build-time` (`scripts/bench.d/60-build-time.sh`): the protocol crate, and a")
 print("consumer crate that decodes every c2s message and encodes every s2c message through the")
@@ -67,10 +76,15 @@ for s, slabel in present:
     for r in rows:
         if r[0] == s:
             loads.setdefault((r[2], r[3]), r[5])
-    n = len({r[2] for r in rows if r[0] == s})
+    n = len({r[2] for r in rows if r[0] == s and r[3] == "serde"} & {r[2] for r in rows if r[0] == s and r[3] == "tuplet"})
     values = sorted(float(v) for v in loads.values())
     print(f"{slabel}: {n} rounds; 1-minute load average at the start of each side's rows "
           f"{values[0]:.1f}–{values[-1]:.1f} (the machine is shared: 2 cores, several people compiling).")
+for s, slabel in SCHEMAS:
+    partial = [r for r in rows if r[0] == s]
+    if partial and not complete(s):
+        done = ", ".join(f"{r[3]} {r[1]} {int(r[4]) / 1000:.1f} s" for r in partial)
+        print(f"{slabel}: the run was stopped before both sides finished a round; timings so far: {done}.")
 missed = [v for v in verdicts if not v[4]]
 print()
 if missed:
@@ -87,8 +101,13 @@ for p in prof:
         passes[p[1]][p[2]] = passes[p[1]].get(p[2], 0.0) + float(p[3])
 crates = ["village-tuplet", "village-serde", "village-tuplet-server", "village-serde-server"]
 crates = [c for c in crates if c in ir]
-print("LLVM IR lines (`--emit=llvm-ir`) and the compiler's passes in seconds (`-Ztime-passes`,")
-print("with RUSTC_BOOTSTRAP=1 for this measurement only; one run each, under the same load):\n")
+if not crates:
+    print("Not measured in this run (`SKIP_PROFILE=1`).")
+    print(f"\nToolchain: {rustc}; {cargo}.")
+    sys.exit(0)
+print("LLVM IR lines (`--emit=llvm-ir`), which do not depend on the machine's load; with")
+print("`PASSES=1` also the compiler's passes in seconds (`-Ztime-passes`, RUSTC_BOOTSTRAP=1 for that")
+print("measurement only; one run each):\n")
 print("| | " + " | ".join(crates) + " |")
 print("|---|" + "---:|" * len(crates))
 print("| LLVM IR lines | " + " | ".join(f"{ir[c]:,}" for c in crates) + " |")
