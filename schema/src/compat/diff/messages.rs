@@ -44,6 +44,9 @@ impl Cx<'_> {
                 }
                 self.type_renamed(&om.ty, &nm.ty, &at);
                 self.record(&om.fields, &nm.fields, &at);
+                if om.delta && nm.delta {
+                    self.delta_forms(&om.fields, &nm.fields, &at);
+                }
                 continue;
             }
             let renamed = new
@@ -61,6 +64,9 @@ impl Cx<'_> {
                 );
                 self.type_renamed(&om.ty, &nm.ty, &at);
                 self.record(&om.fields, &nm.fields, &at);
+                if om.delta && nm.delta {
+                    self.delta_forms(&om.fields, &nm.fields, &at);
+                }
                 continue;
             }
             let moved = new_other.get(name).filter(|nm| {

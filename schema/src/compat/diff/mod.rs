@@ -11,6 +11,7 @@
 //! (a field's type: ints, floats, quantization, lengths, options, named types) and
 //! [`members`] (the numbered members of enums and flag sets, one diff for both).
 
+mod delta;
 mod deploy;
 mod finding;
 mod members;
