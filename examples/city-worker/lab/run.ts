@@ -118,12 +118,8 @@ async function check(lab: Lab, mode: Mode, city: string, bots: Bot[], what: stri
   await sleep(300);
   rep = await lab.lab<Report>(mode, city, "report");
   const problems: string[] = [];
-  for (const b of bots) {
-    const p = rep.players[b.name];
-    const tick = p?.snapshot?.tick ?? 0;
-    await b.reached(tick, 10_000);
-    problems.push(...b.check(p));
-  }
+  await Promise.all(bots.map((b) => b.reached(rep.players[b.name]?.snapshot?.tick ?? 0, 10_000)));
+  for (const b of bots) problems.push(...b.check(rep.players[b.name]));
   const garbage = bots.reduce((s, b) => s + b.garbageSent - b.garbageBefore, 0);
   const dropped = Object.values(rep.dropped).reduce((s, n) => s + n, 0);
   if (garbage > 0 && garbage !== dropped) problems.push(`${city}: bots sent ${garbage} garbage messages, the object dropped ${dropped} (${JSON.stringify(rep.dropped)})`);
