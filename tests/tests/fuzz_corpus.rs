@@ -37,13 +37,13 @@ fn the_committed_fuzz_corpus_keeps_its_invariants() {
 }
 
 /// The checks of the other fuzz targets, shared with them.
-#[path = "../../../fuzz/fuzz_targets/common/mod.rs"]
+#[path = "../../fuzz/fuzz_targets/common/mod.rs"]
 mod common;
 
 /// Every committed input of `target` through `check`: (inputs, accepted).
 fn replay(target: &str, check: impl Fn(&[u8]) -> bool) -> (usize, usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
+        .join("../fuzz/corpus")
         .join(target);
     let mut counts = (0, 0);
     for entry in std::fs::read_dir(&dir).expect("the committed corpus") {

@@ -4,7 +4,7 @@
 //! `world:snapshot` keyframe of the square (villagers, pets, carts, a boat).
 //!
 //! The files live in `tests/ts/bench/fixtures/` and are checked here byte for byte;
-//! `TUPLET_BLESS=1 cargo test -p village --test bench_fixtures` rewrites them.
+//! `TUPLET_BLESS=1 cargo test -p tuplet-tests --test bench_fixtures` rewrites them.
 
 // Headings in radians near ±π are realistic values, not approximations of π.
 #![allow(clippy::approx_constant)]
@@ -16,7 +16,7 @@ use village::player::{MoveFlags, PlayerMoveRelayed};
 use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
 
 fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/ts/bench/fixtures")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("ts/bench/fixtures")
 }
 
 /// A small deterministic generator (xorshift32): the same values on every machine.

@@ -27,13 +27,13 @@ const PATH: &str = "crate::world::WorldSnapshot";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
+        .join("..")
         .canonicalize()
         .expect("the workspace root")
 }
 
 fn schema() -> ResolvedSchema {
-    tuplet_schema::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
+    tuplet_schema::load(&root().join("examples/village")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn from_json(schema: &ResolvedSchema, v: &Value) -> WorldSnapshot {

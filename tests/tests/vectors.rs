@@ -39,14 +39,14 @@ use tuplet_schema::ir::{Dir, Field, ItemKind, Slot};
 use tuplet_schema::ResolvedSchema;
 use village::dispatch::{ClientMessage, ServerMessage};
 
+/// The village crate's folder.
 fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/village"))
 }
 
 fn vectors_dir() -> PathBuf {
-    crate_dir()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .and_then(Path::parent)
         .expect("the workspace root")
         .join("target/tuplet-vectors")
 }

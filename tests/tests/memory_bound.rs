@@ -2,7 +2,7 @@
 //! message T allocates at most c(T)·n + k(T) bytes in total, plus its error when it fails (every allocation
 //! counted, none subtracted for frees), where c(T) and k(T) come from the IR
 //! (`tuplet_schema::heap`). Checked over the committed fuzz corpora and adversarial inputs;
-//! the committed tight inputs (`fixtures/memory_tight.txt`, one per of the ten largest
+//! the committed tight inputs (`tests/fixtures/memory_tight.txt`, one per of the ten largest
 //! messages) reach at least c(T)/2·n, so the bound is not loose; the table in WIRE.md is the
 //! one printed here. Its own test binary: the counting allocator is global.
 
@@ -57,7 +57,11 @@ static COUNTING: Counting = Counting;
 const ERROR_SLACK: usize = 8192;
 
 fn schema() -> ResolvedSchema {
-    tuplet_schema::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
+    tuplet_schema::load(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/village"
+    )))
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One message of one direction with its bound.
@@ -150,7 +154,7 @@ fn the_fuzz_corpora_stay_within_the_bound() {
     let schema = schema();
     let targets = targets(&schema);
     let index = by_dir_id(&targets);
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
     let mut decoded = 0;
     for target in [
         "decode_village",
@@ -639,10 +643,7 @@ fn largest(targets: &[Target]) -> Vec<&Target> {
     sized.into_iter().take(10).map(|(_, t)| t).collect()
 }
 
-const TIGHT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/memory_tight.txt"
-);
+const TIGHT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/memory_tight.txt");
 
 /// The table WIRE.md quotes, and the committed tight inputs (regenerated with
 /// `TUPLET_BLESS=1`): each decodes, stays within c·n + k and reaches c/2·n.
@@ -698,8 +699,7 @@ fn the_largest_messages_have_tight_inputs_and_the_wire_md_table() {
         std::fs::write(TIGHT, &file).unwrap();
     }
     eprintln!("{table}");
-    let wire =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../WIRE.md")).unwrap();
+    let wire = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../WIRE.md")).unwrap();
     assert!(
         wire.contains(&table),
         "WIRE.md's memory-bound table is stale; the current one:\n{table}"

@@ -4,10 +4,10 @@
 //!
 //! The list of types below is generated from the loader and kept complete by
 //! `the_type_list_is_what_the_loader_finds`; after adding or removing a type, rerun with
-//! `TUPLET_BLESS=1 cargo test -p village --test consistency` to rewrite it. Dispatch enums
+//! `TUPLET_BLESS=1 cargo test -p tuplet-tests --test consistency` to rewrite it. Dispatch enums
 //! carry no `Wire::IR` and are not listed; the loader checks them (coverage, directions).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use tuplet_schema::ir::ItemKind;
@@ -22,8 +22,9 @@ macro_rules! wire_types {
 
 const BEGIN: &str = "// BEGIN GENERATED: the tuplet types the loader finds";
 const END: &str = "// END GENERATED";
-fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The village crate's folder.
+fn crate_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/village")
 }
 
 /// `village :: a :: B` as written in the list -> the loader's `crate::a::B`.
@@ -34,7 +35,7 @@ fn loader_path(listed: &str) -> String {
 
 #[test]
 fn derive_ir_equals_loader_ir_for_every_type() {
-    let loaded = load_items(crate_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = load_items(&crate_dir()).unwrap_or_else(|e| panic!("{e}"));
     let mut mismatches = Vec::new();
     for (listed, ir) in TYPES {
         let path = loader_path(listed);
@@ -67,7 +68,7 @@ fn derive_ir_equals_loader_ir_for_every_type() {
 
 #[test]
 fn the_type_list_is_what_the_loader_finds() {
-    let loaded = load_items(crate_dir()).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = load_items(&crate_dir()).unwrap_or_else(|e| panic!("{e}"));
     let expected: Vec<String> = loaded
         .items
         .values()
@@ -83,7 +84,7 @@ fn the_type_list_is_what_the_loader_finds() {
         block.push_str(&format!("    {p},\n"));
     }
     block.push_str(&format!("}}\n{END}\n"));
-    let file = crate_dir().join("tests/consistency.rs");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/consistency.rs");
     if std::env::var_os("TUPLET_BLESS").is_some() {
         let text = std::fs::read_to_string(&file).unwrap();
         let start = text.rfind(BEGIN).expect("begin marker");

@@ -20,7 +20,11 @@ use tuplet_schema::ResolvedSchema;
 use village::dispatch::{ClientMessage, ServerMessage};
 
 fn schema() -> ResolvedSchema {
-    tuplet_schema::load(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{e}"))
+    tuplet_schema::load(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/village"
+    )))
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn outcome(r: &Result<Value, Error>) -> String {
