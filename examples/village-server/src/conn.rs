@@ -198,7 +198,7 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),
 /// small buffers, permessage-deflate when configured.
-pub(crate) fn ws_options(cfg: &crate::Config) -> yawc::Options {
+pub(crate) fn ws_options(cfg: &crate::config::Config) -> yawc::Options {
     let mut o = yawc::Options::default()
         .with_max_payload_read(cfg.hard_frame_cap)
         .with_max_read_buffer(cfg.hard_frame_cap)
@@ -284,7 +284,12 @@ async fn hello(
 /// pings itself; a ping still takes a token, so a ping flood is a flood). The library
 /// joins a fragmented message before it gets here: it counts once, and its size is bounded
 /// by `hard_frame_cap`.
-fn admit(msg: &Frame, cfg: &crate::Config, drops: &FrameDrops, cap: &mut RateCap) -> Option<Bytes> {
+fn admit(
+    msg: &Frame,
+    cfg: &crate::config::Config,
+    drops: &FrameDrops,
+    cap: &mut RateCap,
+) -> Option<Bytes> {
     if !cap.take(Instant::now()) {
         FrameDrops::add(&drops.rate_limited);
         return None;

@@ -194,15 +194,14 @@ impl Room {
         }
     }
 
-    /// Runs the room until it has been empty for `Config::room_idle` (then it removes
-    /// itself from `rooms` and its tick thread ends at its next tick) or every sender of
-    /// its channel is gone.
+    /// Runs the room until it has been empty for `Config::room_idle` and `stop_if_idle`
+    /// agrees (it removes the room from the registry and closes `rx` when no event is
+    /// waiting; the tick thread then ends at its next tick), or every sender of its channel
+    /// is gone.
     pub async fn run(
         mut self,
         mut rx: mpsc::Receiver<Event>,
-        rooms: &crate::shared::Rooms,
-        name: &str,
-        id: u64,
+        mut stop_if_idle: impl FnMut(&mut mpsc::Receiver<Event>) -> bool,
     ) {
         let mut ticks = crate::ticker::start(self.config.tick());
         loop {
@@ -212,7 +211,7 @@ impl Room {
                     self.on_tick(at);
                     if self.open == 0
                         && self.empty_since.elapsed() >= self.config.room_idle
-                        && crate::shared::remove_if_idle(rooms, name, id, &mut rx)
+                        && stop_if_idle(&mut rx)
                     {
                         break;
                     }

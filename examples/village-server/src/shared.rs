@@ -99,7 +99,8 @@ impl Shared {
         let name = name.to_string();
         let counters = self.counters.clone();
         tokio::spawn(async move {
-            room.run(rx, &registry, &name, id).await;
+            room.run(rx, |rx| remove_if_idle(&registry, &name, id, rx))
+                .await;
             counters.add(Counter::RoomsStopped);
         });
         Ok(handle)
