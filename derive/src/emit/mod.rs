@@ -13,9 +13,9 @@ mod ty;
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use tuplet_schema::ir::{Dir, Item, ItemKind, Record, Slot};
+use tuplet_schema::ir::{Item, ItemKind, Record, Slot};
 
-use common::{field_span, rt, slot_name, struct_fields};
+use common::{dir_variant, field_span, ident, rt, slot_name, struct_fields};
 use record::Member;
 
 /// The impls for one parsed, checked item.
@@ -43,17 +43,22 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
-/// Members of a struct record, reached through `self` (or `other` for the second value).
-fn self_members<'a>(record: &'a Record, input: &syn::DeriveInput) -> Vec<Member<'a>> {
+/// Members of a struct record, reached through `owner` (`self`, or a local holding the
+/// record).
+fn members_of<'a>(
+    record: &'a Record,
+    input: &syn::DeriveInput,
+    owner: &TokenStream,
+) -> Vec<Member<'a>> {
     record
         .slots
         .iter()
         .map(|slot| {
             let name = slot_name(slot);
-            let ident = syn::Ident::new(name, Span::call_site());
+            let ident = ident(name);
             Member {
                 slot,
-                access: quote!((&self.#ident)),
+                access: quote!((&#owner.#ident)),
                 span: struct_fields(input).map_or_else(Span::call_site, |f| field_span(f, name)),
             }
         })
@@ -74,7 +79,7 @@ fn ir_const(item: &Item) -> TokenStream {
 fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ident = &input.ident;
-    let members = self_members(record, input);
+    let members = members_of(record, input, &quote!(self));
     let ctor = quote!(Self);
     let encode_compact =
         slice::compact_methods(&members, record::encode_compact(&members, 0, quote!()));
@@ -148,11 +153,7 @@ fn message_impl(m: &tuplet_schema::ir::Message, input: &syn::DeriveInput) -> Tok
     let ident = &input.ident;
     let name = &m.name;
     let id = m.id;
-    let dir = match m.dir {
-        Dir::C2s => quote!(C2s),
-        Dir::S2c => quote!(S2c),
-        Dir::Both => quote!(Both),
-    };
+    let dir = dir_variant(m.dir);
     let fields = m.record.slots.iter().filter_map(|slot| {
         let Slot::Field(f) = slot else { return None };
         let name = &f.name;
