@@ -2,8 +2,8 @@
 //! the schema crate's source into the resolved IR (`tuplet_schema::load`), runs one emitter
 //! per configured output and writes (or, with `--check`, compares) the files.
 //!
-//! Laid out as typeshare's CLI: a thin `cli` (arguments), `config`, one file per target
-//! behind the [`emit::Emitter`] trait, and a `writer` that leaves unchanged files untouched.
+//! The layers: a thin `cli` (arguments), `config`, one file per target behind the
+//! [`emit::Emitter`] trait, and a `writer` that leaves unchanged files untouched.
 
 #![warn(missing_docs)]
 

@@ -1,5 +1,5 @@
 /**
- * The codec constant of a message (README.md, "TypeScript package"): `name`, `id`,
+ * The codec constant of a message (docs/frontend.md): `name`, `id`,
  * `fromWire`, `decode`, `validate`, `toWire`, `encode` and the Standard Schema face. Built by
  * `codec()` from the message's generated straight-line functions. Part of the package's
  * runtime (hand-written, embedded by the emitter from codegen/ts-runtime).

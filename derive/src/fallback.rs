@@ -1,6 +1,6 @@
-//! Stub impls emitted beside a derive's errors (as thiserror's `fallback.rs`): the type
-//! still implements the traits, so uses of it elsewhere compile and the user sees the one
-//! real error. The stubs are never run: the crate does not compile.
+//! Stub impls emitted beside a derive's errors: the type still implements the traits, so
+//! uses of it elsewhere compile and the user sees the one real error. The stubs are never
+//! run: the crate does not compile.
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -1,6 +1,6 @@
 //! What a byte meter costs per message: decode through the dispatch enum with and without
 //! `Meter::record_in`, side by side in the same run. `cargo bench -p tuplet --bench meter`
-//! prints the table README.md quotes; under `cargo test` it runs one short pass as a smoke
+//! prints the table docs/server.md quotes; under `cargo test` it runs one short pass as a smoke
 //! test.
 
 use std::hint::black_box;

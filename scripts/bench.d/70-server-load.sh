@@ -11,13 +11,15 @@ secs=${SERVER_LOAD_SECS:-10}
 # CPU time of a process's threads so far, ns (the scheduler's own count, from /proc).
 cpu() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 cargo build -q --release -p village-server -p village-bots >&2
+# The bots sign in with tokens minted with the server's key; their rooms are run<pid>-N.
+export VILLAGE_TOKEN_KEY="bench-key-$$"
 results=$(mktemp)
 port=17900
 for row in "1 1" "3 1" "10 1" "30 1" "40 1" "40 10"; do
   set -- $row
   for run in $(seq "$runs"); do
     port=$((port + 1))
-    ./target/release/village-server --addr "127.0.0.1:$port" --threads 1 >/dev/null &
+    ./target/release/village-server --addr "127.0.0.1:$port" --threads 1 --room-prefix run >/dev/null &
     server=$!
     sleep 0.3
     load=$(cut -d' ' -f1 /proc/loadavg)

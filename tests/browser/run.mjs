@@ -69,7 +69,7 @@ function loadSample() {
   for (const dir of DIRS) {
     const file = join(root, "target", "tuplet-vectors", `${dir}.json`);
     if (!existsSync(file)) {
-      throw new Error(`${file} is missing: run the Rust tests first (scripts/test does: cargo test -p village --test vectors)`);
+      throw new Error(`${file} is missing: run the Rust tests first (scripts/test does: cargo test -p tuplet-tests --test vectors)`);
     }
     const { valid, invalid } = JSON.parse(readFileSync(file, "utf8"));
     assert.ok(valid.length > 0 && invalid.length > 0, `${file} has no vectors`);

@@ -31,12 +31,22 @@ let url;
 const pageErrors = [];
 const serverLog = [];
 
+/** The key the server checks join tokens with (a fresh one per run). */
+const KEY = `browser-test-${process.pid}-${Date.now()}`;
+
+/** A join token from `village-server mint-token` (the player's has the admin claim: it reads the diagnostics). */
+function mint(account, name, admin = false) {
+  const bin = join(root, "target", "debug", "village-server");
+  const args = ["mint-token", "--account", String(account), "--name", name, ...(admin ? ["--admin"] : [])];
+  return execFileSync(bin, args, { env: { ...process.env, VILLAGE_TOKEN_KEY: KEY } }).toString().trim();
+}
+
 /** Starts the village server; resolves with its base URL (`ws://127.0.0.1:PORT/`). */
 async function startServer() {
   execFileSync("cargo", ["build", "-q", "--locked", "-p", "village-server"], { cwd: root, stdio: "inherit" });
   const bin = join(root, "target", "debug", "village-server");
   const args = ["--addr", "127.0.0.1:0", "--spawn", "0,0,0", "--spawn", "100,0,0", "--spawn", "0,0,0", "--keyframe-every", "10"];
-  server = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  server = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, VILLAGE_TOKEN_KEY: KEY } });
   server.stderr.on("data", (d) => serverLog.push(String(d)));
   const lines = createInterface({ input: server.stdout });
   return new Promise((resolve, reject) => {
@@ -73,7 +83,8 @@ after(async () => {
 });
 
 test("a village page in Chromium plays against the Rust server: strides, a correction, the delta mirror, diagnostics", { timeout: 2 * TIMEOUT }, async () => {
-  const r = await page.evaluate((u) => globalThis.villageTest.play(u), url);
+  const tokens = { browser: mint(1, "browser", true), bot: mint(2, "bot"), watcher: mint(3, "watcher") };
+  const r = await page.evaluate(([u, t]) => globalThis.villageTest.play(u, t), [url, tokens]);
   assert.deepEqual(r.spawns, { player: [0, 0, 0], bot: [100, 0, 0], watcher: [0, 0, 0] });
 
   // The bot, 100 m away: every 3rd update, and the first (never seen before).

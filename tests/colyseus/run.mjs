@@ -11,7 +11,7 @@
 //   (`createDispatcher(...).attach(room)`) takes the rest. The mirror must equal what the
 //   room sent, tick by tick, across keyframes and a requested one.
 // - Colyseus's own validation (`onMessage`'s third argument) given the same bad tuple
-//   disconnects the sender: what the README warns about, shown.
+//   disconnects the sender: what docs/frontend.md warns about, shown.
 //
 //   cd tests/colyseus && npm ci && npm test     (scripts/test runs it)
 //

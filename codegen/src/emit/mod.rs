@@ -1,5 +1,5 @@
-//! Emitters: one file per target behind one trait (as typeshare's `language` module). An
-//! emitter turns the resolved IR into files; it never touches the disk (the writer does).
+//! Emitters: one file per target, each behind the one `Emitter` trait. An emitter turns the
+//! resolved IR into files; it never touches the disk (the writer does).
 
 mod common;
 pub mod jsonschema;

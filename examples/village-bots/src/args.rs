@@ -10,6 +10,9 @@ pub struct Args {
     pub warmup: f64,
     pub tag: String,
     pub threads: usize,
+    /// The server's token key (`--token-key`, else `VILLAGE_TOKEN_KEY`): signed-in bots
+    /// mint their join tokens with it. Without one every bot is a guest.
+    pub key: Option<Vec<u8>>,
 }
 
 /// The command line's flags, checked.
@@ -22,6 +25,9 @@ pub fn parse() -> Result<Args, String> {
         warmup: 3.0,
         tag: format!("run{}", std::process::id()),
         threads: 1,
+        key: std::env::var("VILLAGE_TOKEN_KEY")
+            .ok()
+            .map(String::into_bytes),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -35,6 +41,7 @@ pub fn parse() -> Result<Args, String> {
             "--warmup" => a.warmup = num(&value)?,
             "--tag" => a.tag = value,
             "--threads" => a.threads = num(&value)? as usize,
+            "--token-key" => a.key = Some(value.into_bytes()),
             _ => return Err(format!("unknown flag {flag}")),
         }
     }

@@ -63,18 +63,34 @@ pub struct BotPlan {
 }
 
 impl BotPlan {
-    pub fn new(index: usize, url: String, leader: bool, room: usize) -> BotPlan {
-        let guest = index % 10 == 3;
+    /// Bot `index` of room `room`; signed in with a token minted with `key` (the leader
+    /// with the admin claim: it reads and resets the room's numbers) unless it is one of
+    /// the guests or there is no key.
+    pub fn new(
+        index: usize,
+        url: String,
+        leader: bool,
+        room: usize,
+        key: Option<&[u8]>,
+    ) -> BotPlan {
+        let guest = index % 10 == 3 || key.is_none();
+        let name = format!("bot{index}");
+        let mut who = match key.filter(|_| !guest) {
+            Some(key) => {
+                let account = 1 + (room * 1000 + index) as u64;
+                let mut claims = village_server::token::Claims::player(account, &name, 24 * 3600);
+                claims.admin = leader;
+                Identity::signed(key, &claims)
+            }
+            None => Identity::guest(&name),
+        };
+        who.old_shape = index % 10 == 7;
         BotPlan {
             index,
             url,
             room,
             leader,
-            who: Identity {
-                name: format!("bot{index}"),
-                guest,
-                old_shape: index % 10 == 7,
-            },
+            who,
             // Guests subscribe too: the server must not stream to them.
             birds: guest || index % 4 == 1,
             garbage: index % 20 == 19,

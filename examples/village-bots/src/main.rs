@@ -12,6 +12,11 @@
 //! subscribes to birds, one in ten is a guest, one in ten announces the old (named) shape,
 //! and one in twenty also sends a garbage frame every second. After a warm-up the bots reset
 //! the room's percentiles; at the end they stop, drain, and read the room's numbers.
+//!
+//! Signed-in bots mint their join tokens with the server's key (`--token-key`, or
+//! `VILLAGE_TOKEN_KEY` as the server reads it); the leader's token has the admin claim.
+//! Rooms are named `TAG-N` (`run<pid>-0` by default): start the server with
+//! `--room-prefix run` (or `--room-prefix` your `--tag`).
 
 mod args;
 mod bot;
@@ -29,7 +34,7 @@ fn main() {
         Err(e) => {
             eprintln!(
                 "village-bots: {e}\nusage: village-bots [--url ws://127.0.0.1:7878] [--bots N per room] \
-                 [--rooms N] [--secs S] [--warmup S] [--tag NAME] [--threads N]"
+                 [--rooms N] [--secs S] [--warmup S] [--tag NAME] [--threads N] [--token-key KEY]"
             );
             std::process::exit(2);
         }
@@ -72,7 +77,7 @@ async fn run(args: &Args) -> Result<Totals, String> {
     let mut tasks = Vec::new();
     for (r, url) in urls.iter().enumerate() {
         for i in 0..args.bots {
-            let plan = BotPlan::new(i, url.clone(), i == 0, r);
+            let plan = BotPlan::new(i, url.clone(), i == 0, r, args.key.as_deref());
             tasks.push(tokio::spawn(bot::run(plan, clock.clone())));
             // Stagger the joins a little, as real arrivals are.
             tokio::time::sleep(Duration::from_millis(2)).await;

@@ -26,20 +26,35 @@ pub type ClientError = Box<dyn Error + Send + Sync>;
 /// How a scripted client presents itself.
 #[derive(Debug, Clone)]
 pub struct Identity {
-    /// Display name (1 to 24 bytes, or empty for a generated one).
+    /// Display name asked for in `player:join` (1 to 24 bytes, or empty for a generated
+    /// one); a signed-in player is called what its token says.
     pub name: String,
-    /// A guest sends no token, and gets no bird stream.
-    pub guest: bool,
+    /// The join token sent in `session:hello`; `None` is a guest (no bird stream).
+    pub token: Option<String>,
     /// An old client announces protocol revision 1 and sends and receives the named shape.
     pub old_shape: bool,
 }
 
 impl Identity {
-    /// A signed-in, current client.
-    pub fn player(name: &str) -> Identity {
+    /// A current client signed in with `claims`, signed with `key`.
+    pub fn signed(key: &[u8], claims: &crate::token::Claims) -> Identity {
+        Identity {
+            name: claims.name.clone(),
+            token: Some(crate::token::mint(key, claims)),
+            old_shape: false,
+        }
+    }
+
+    /// A plain player `name` (account `account`) signed with `key`, valid for an hour.
+    pub fn player(key: &[u8], account: u64, name: &str) -> Identity {
+        Identity::signed(key, &crate::token::Claims::player(account, name, 3600))
+    }
+
+    /// A guest asking to be called `name`.
+    pub fn guest(name: &str) -> Identity {
         Identity {
             name: name.into(),
-            guest: false,
+            token: None,
             old_shape: false,
         }
     }
@@ -116,6 +131,39 @@ impl Client {
         })
     }
 
+    /// Opens the WebSocket over a socket whose kernel receive buffer is `recv_buffer`
+    /// bytes (a reader that stops reading fills it fast), as `who`, joined.
+    pub async fn join_small(
+        url: &str,
+        who: &Identity,
+        recv_buffer: u32,
+    ) -> Result<Client, ClientError> {
+        let addr = url
+            .strip_prefix("ws://")
+            .and_then(|r| r.split('/').next())
+            .ok_or("expected ws://HOST:PORT/...")?
+            .parse()?;
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.set_recv_buffer_size(recv_buffer)?;
+        let stream = socket.connect(addr).await?;
+        let config = WebSocketConfig::default().read_buffer_size(crate::conn::READ_BUFFER);
+        let (ws, _) = tokio_tungstenite::client_async_with_config(
+            url,
+            MaybeTlsStream::Plain(stream),
+            Some(config),
+        )
+        .await?;
+        let c = Client {
+            ws,
+            shape: Encoding::Compact,
+            session: String::new(),
+            spawn: [0.0; 3],
+            snapshots: Mirror::new(),
+            nonce: 0,
+        };
+        c.hello_and_join(who).await
+    }
+
     /// Connects, says hello, waits for the welcome, joins and waits for its own
     /// `player:joined`.
     pub async fn join(url: &str, who: &Identity) -> Result<Client, ClientError> {
@@ -125,18 +173,33 @@ impl Client {
             Encoding::Compact
         };
         let mut c = Client::connect(url, shape).await?;
+        c.shape = shape;
+        c.hello_and_join(who).await
+    }
+
+    async fn hello_and_join(mut self, who: &Identity) -> Result<Client, ClientError> {
+        let c = &mut self;
+        if who.old_shape {
+            c.shape = Encoding::Named;
+        }
         c.send(SessionHello {
             protocol: if who.old_shape { 1 } else { 2 },
             build: "bots".into(),
-            token: (!who.guest).then(|| "bot-token-0123456789".into()),
+            token: who.token.clone(),
             locale: "en".into(),
             resume: None,
         })
         .await?;
         loop {
-            if let ServerMessage::SessionWelcome(w) = c.next_message().await? {
-                c.session = w.s;
-                break;
+            match c.next_message().await? {
+                ServerMessage::SessionWelcome(w) => {
+                    c.session = w.s;
+                    break;
+                }
+                ServerMessage::SessionFailed(f) => {
+                    return Err(format!("session:error {:?}", f.error).into())
+                }
+                _ => {}
             }
         }
         c.send(PlayerJoin {
@@ -149,7 +212,7 @@ impl Client {
             if let ServerMessage::PlayerJoined(j) = c.next_message().await? {
                 if j.s == c.session {
                     c.spawn = [j.spawn.x, j.spawn.y, j.spawn.z];
-                    return Ok(c);
+                    return Ok(self);
                 }
             }
         }
@@ -274,8 +337,52 @@ impl Client {
         stats.ok_or_else(|| "no stats on the pong".into())
     }
 
-    /// Closes the connection.
+    /// Reads until the server closes; the close frame's code (`None`: the connection
+    /// ended without a close handshake, or not within `wait`).
+    pub async fn close_code(&mut self, wait: Duration) -> Option<u16> {
+        let read = async {
+            loop {
+                match self.ws.next().await? {
+                    Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
+                    Ok(_) => continue,
+                    Err(_) => return None,
+                }
+            }
+        };
+        tokio::time::timeout(wait, read).await.ok().flatten()
+    }
+
+    /// Sends a ping frame (a control frame: the server answers it and counts it).
+    pub async fn send_ping(&mut self) -> Result<(), ClientError> {
+        Ok(self.ws.send(Message::Ping(Bytes::new())).await?)
+    }
+
+    /// Closes with a close frame and says whether the server answered with its own (a
+    /// clean close handshake) within a second.
+    pub async fn close_answered(mut self) -> bool {
+        if self.ws.close(None).await.is_err() {
+            return false;
+        }
+        let answer = async {
+            loop {
+                match self.ws.next().await {
+                    Some(Ok(Message::Close(_))) => return true,
+                    Some(Ok(_)) => continue,
+                    _ => return false,
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(1), answer)
+            .await
+            .unwrap_or(false)
+    }
+
+    /// Closes the connection with a close handshake.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+        let _ = tokio::time::timeout(Duration::from_secs(1), async {
+            while let Some(Ok(_)) = self.ws.next().await {}
+        })
+        .await;
     }
 }

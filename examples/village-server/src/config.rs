@@ -49,9 +49,46 @@ pub struct Config {
     pub npcs: u32,
     /// Default snapshot view radius, metres (a client changes it with `world:view`).
     pub view_radius: f32,
-    /// Frames queued per client before sends are counted as unsent (a stalled client must
-    /// not grow the server's memory).
-    pub queue: usize,
+    /// Bytes queued per client (in the room and in its writer) before the room stops
+    /// queueing for it: past this, frames are dropped and counted as unsent, snapshots are
+    /// skipped (a keyframe follows when the client catches up), and a client behind for
+    /// `behind_close` is closed. A stalled client cannot grow the server's memory.
+    pub queue_bytes: usize,
+    /// A client whose queue stays full this long is closed (code 1008), counted `evicted_slow`.
+    pub behind_close: Duration,
+    /// A socket write that does not finish in this long ends the connection: the kernel
+    /// holds at most `send_buffer` for a stalled reader, for at most this long.
+    pub write_timeout: Duration,
+    /// The kernel send buffer asked for each connection (`SO_SNDBUF`), bytes; Linux doubles it.
+    pub send_buffer: usize,
+    /// Rooms a client may open: these names exactly (`ws://host/NAME`; `ws://host/` is
+    /// `village`) ...
+    pub room_names: Vec<String>,
+    /// ... and names starting with one of these prefixes. Every name is 1 to 32 bytes of
+    /// `a-z`, `0-9`, `-` and `_`; any other path is answered 404 and opens nothing.
+    pub room_prefixes: Vec<String>,
+    /// Rooms open at once at most; a handshake for a new room past this is answered 503.
+    pub max_rooms: usize,
+    /// A room with nobody in it for this long is stopped: its task and its tick thread end.
+    pub room_idle: Duration,
+    /// Connections open at once at most (a new one past this is closed at once, counted
+    /// `refused_total`). Keep it under the process's file limit.
+    pub max_connections: usize,
+    /// Connections open at once from one source address at most (`refused_per_ip`).
+    pub max_per_ip: usize,
+    /// The HTTP upgrade must be complete within this long (`handshake_timeout`).
+    pub handshake_timeout: Duration,
+    /// `session:hello` must arrive within this long of the upgrade; until then the client
+    /// holds no room slot (`hello_timeout`).
+    pub hello_timeout: Duration,
+    /// A client that sends nothing for this long is closed (`idle_timeout`). Clients
+    /// heartbeat every 2 s.
+    pub idle_timeout: Duration,
+    /// A client over its rate cap in this many whole seconds in a row is closed (`flooding`).
+    pub flood_close_s: u32,
+    /// The key join tokens are signed with (`VILLAGE_TOKEN_KEY` for the binary). `None`:
+    /// no token verifies, everyone with a token is refused and everyone without is a guest.
+    pub token_key: Option<Vec<u8>>,
     /// Gather each client's relayed frames (moves, events, chat, joins) and write them once
     /// per tick with its snapshot: one socket write per client per tick instead of one per
     /// relayed message, for up to one tick (50 ms) more relay latency. Direct answers
@@ -83,15 +120,76 @@ impl Default for Config {
             bird_radius: 70.0,
             npcs: 24,
             view_radius: 120.0,
-            queue: 1024,
+            queue_bytes: 256 * 1024,
+            behind_close: Duration::from_secs(5),
+            write_timeout: Duration::from_secs(5),
+            send_buffer: 64 * 1024,
+            room_names: vec!["village".into()],
+            room_prefixes: Vec::new(),
+            max_rooms: 64,
+            room_idle: Duration::from_secs(30),
+            max_connections: 1000,
+            max_per_ip: 500,
+            handshake_timeout: Duration::from_secs(5),
+            hello_timeout: Duration::from_secs(5),
+            idle_timeout: Duration::from_secs(30),
+            flood_close_s: 5,
+            token_key: None,
             flush_per_tick: true,
         }
     }
 }
 
 impl Config {
+    /// The room a request path names, if the configuration allows it: `/` is `village`.
+    pub fn room_name<'a>(&self, path: &'a str) -> Option<&'a str> {
+        let name = match path.strip_prefix('/')? {
+            "" => "village",
+            name => name,
+        };
+        let well_formed = (1..=32).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        let allowed = self.room_names.iter().any(|n| n == name)
+            || self
+                .room_prefixes
+                .iter()
+                .any(|p| name.starts_with(p.as_str()));
+        (well_formed && allowed).then_some(name)
+    }
+
     /// The tick period.
     pub fn tick(&self) -> Duration {
         Duration::from_secs_f64(1.0 / f64::from(self.tick_hz.max(1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_names_are_the_configured_ones_and_well_formed() {
+        let c = Config {
+            room_prefixes: vec!["run".into()],
+            ..Config::default()
+        };
+        assert_eq!(c.room_name("/"), Some("village"));
+        assert_eq!(c.room_name("/village"), Some("village"));
+        assert_eq!(c.room_name("/run123-4"), Some("run123-4"));
+        for bad in [
+            "",
+            "/plaza",
+            "/run/x",
+            "/Run1",
+            "/run%20",
+            "/village/",
+            "village",
+        ] {
+            assert_eq!(c.room_name(bad), None, "{bad}");
+        }
+        let long = format!("/run{}", "a".repeat(30));
+        assert_eq!(c.room_name(&long), None, "33 bytes");
     }
 }

@@ -8,6 +8,9 @@
 //! client gets the entity snapshot every tick and, when signed in and subscribed, the bird
 //! stream. A room is one task: rooms, not players per room, are the unit of scale.
 //!
+//! Every resource a client can make it hold is bounded and counted ([`Config`],
+//! [`counters`]), and who a client is comes from a signed join token ([`token`]).
+//!
 //! ```no_run
 //! # async fn run() -> std::io::Result<()> {
 //! let server = village_server::start(village_server::Config::default()).await?;
@@ -19,6 +22,7 @@
 pub mod client;
 pub mod config;
 mod conn;
+pub mod counters;
 mod fanout;
 mod limits;
 mod room;
@@ -27,6 +31,7 @@ mod shared;
 mod snapshot;
 pub mod stats;
 mod ticker;
+pub mod token;
 pub mod world;
 
 pub use config::Config;

@@ -1,6 +1,6 @@
 //! The per-connection message-rate cap: a token bucket.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// `rate` messages a second sustained, `burst` at once.
 #[derive(Debug)]
@@ -35,10 +35,54 @@ impl RateCap {
     }
 }
 
+/// Whether a client stays over its rate cap: whole seconds with drops in a row.
+#[derive(Debug, Default)]
+pub(crate) struct Flood {
+    /// The start of the current one-second window with drops.
+    window: Option<Instant>,
+    /// Windows with drops in a row, the current one included.
+    streak: u32,
+}
+
+impl Flood {
+    /// Counts a dropped frame at `now`; true once `close_after` one-second windows in a
+    /// row each had a drop.
+    pub(crate) fn on_drop(&mut self, now: Instant, close_after: u32) -> bool {
+        const SECOND: Duration = Duration::from_secs(1);
+        match self.window {
+            Some(w) if now < w + SECOND => {}
+            Some(w) if now < w + 2 * SECOND => {
+                self.window = Some(w + SECOND);
+                self.streak += 1;
+            }
+            _ => {
+                self.window = Some(now);
+                self.streak = 1;
+            }
+        }
+        self.streak >= close_after.max(1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+
+    #[test]
+    fn a_flood_is_seconds_of_drops_in_a_row() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut f = Flood::default();
+        // One burst, then quiet, then another: never a flood.
+        assert!(!f.on_drop(ms(0), 3));
+        assert!(!f.on_drop(ms(500), 3));
+        assert!(!f.on_drop(ms(5000), 3));
+        // Drops in each of three seconds in a row: a flood.
+        let mut f = Flood::default();
+        assert!(!f.on_drop(ms(0), 3));
+        assert!(!f.on_drop(ms(1100), 3));
+        assert!(f.on_drop(ms(2050), 3));
+    }
 
     #[test]
     fn burst_then_rate() {

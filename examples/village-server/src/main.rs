@@ -6,12 +6,35 @@
 //! `--threads N` sets the runtime's worker threads (1: a single thread, 0: one per core,
 //! the default); `--flush now` writes every frame as soon as it is handled instead of
 //! gathering a client's frames for one write per tick (`Config::flush_per_tick`).
+//!
+//! Rooms: `--room NAME` allows a name (repeated; `village` is always allowed),
+//! `--room-prefix P` every name starting with P; `--max-rooms N`, `--max-connections N`,
+//! `--max-per-ip N` cap them. The token key is `VILLAGE_TOKEN_KEY` from the environment
+//! (without it every token is refused and everyone else is a guest). On SIGTERM or SIGINT
+//! the server drains: no new connections, a restart notice to every player, exit when
+//! everyone has left or after `--drain-grace S` seconds (30).
+//!
+//! `village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff]
+//! [--party N]` prints a join token signed with `VILLAGE_TOKEN_KEY`.
 
 use std::net::SocketAddr;
+use std::time::Duration;
+
+use village_server::token::{self, Claims};
+
+/// The environment variable holding the token key.
+const KEY_VAR: &str = "VILLAGE_TOKEN_KEY";
 
 fn main() {
-    let mut config = village_server::Config::default();
+    let mut config = village_server::Config {
+        token_key: std::env::var(KEY_VAR).ok().map(String::into_bytes),
+        ..village_server::Config::default()
+    };
     let mut threads = 0;
+    let mut grace = Duration::from_secs(30);
+    if std::env::args().nth(1).as_deref() == Some("mint-token") {
+        return mint(std::env::args().skip(2));
+    }
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
@@ -46,6 +69,16 @@ fn main() {
                 "now" => config.flush_per_tick = false,
                 _ => fail(&format!("--flush {when}: expected tick or now")),
             },
+            ("--room", Some(name)) => config.room_names.push(name),
+            ("--room-prefix", Some(p)) => config.room_prefixes.push(p),
+            ("--max-rooms", Some(n)) => config.max_rooms = positive("--max-rooms", &n),
+            ("--max-connections", Some(n)) => {
+                config.max_connections = positive("--max-connections", &n)
+            }
+            ("--max-per-ip", Some(n)) => config.max_per_ip = positive("--max-per-ip", &n),
+            ("--drain-grace", Some(s)) => {
+                grace = Duration::from_secs(positive("--drain-grace", &s) as u64)
+            }
             _ => fail(&format!("unknown argument {arg}")),
         }
     }
@@ -54,7 +87,10 @@ fn main() {
         match village_server::start(config).await {
             Ok(server) => {
                 println!("village-server: listening on {}", server.url(""));
-                server.wait().await;
+                stopped().await;
+                eprintln!("village-server: draining (at most {} s)", grace.as_secs());
+                let left = server.drain(grace).await;
+                eprintln!("village-server: stopped ({left} connections still open)");
             }
             Err(e) => fail(&format!("cannot listen: {e}")),
         }
@@ -76,7 +112,65 @@ fn runtime(threads: usize) -> tokio::runtime::Runtime {
     b.enable_all().build().expect("tokio runtime")
 }
 
+/// Resolves on SIGTERM or SIGINT.
+async fn stopped() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) {
+        (Ok(mut term), Ok(mut int)) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
+}
+
+fn positive(flag: &str, n: &str) -> usize {
+    match n.parse() {
+        Ok(n) if n > 0 => n,
+        _ => fail(&format!("{flag} {n}: expected a positive number")),
+    }
+}
+
+/// `mint-token`: prints a token signed with `VILLAGE_TOKEN_KEY`.
+fn mint(mut args: impl Iterator<Item = String>) {
+    let Ok(key) = std::env::var(KEY_VAR) else {
+        fail(&format!(
+            "mint-token: set {KEY_VAR} to the key the server uses"
+        ));
+    };
+    let mut claims = Claims::player(0, "", 3600);
+    let mut ttl = 3600;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--admin" => claims.admin = true,
+            "--staff" => claims.staff = true,
+            flag => {
+                let Some(v) = args.next() else {
+                    fail(&format!("mint-token: {flag} needs a value"));
+                };
+                match flag {
+                    "--account" => claims.account = positive(flag, &v) as u64,
+                    "--name" => claims.name = v,
+                    "--ttl" => ttl = positive(flag, &v) as u64,
+                    "--party" => claims.party = Some(positive(flag, &v) as u32),
+                    _ => fail(&format!("mint-token: unknown argument {flag}")),
+                }
+            }
+        }
+    }
+    if claims.name.is_empty() || claims.name.len() > 24 || claims.account == 0 {
+        fail("mint-token: --account N (positive) and --name NAME (1 to 24 bytes) are required");
+    }
+    claims.exp = token::now_s() + ttl;
+    println!("{}", token::mint(key.as_bytes(), &claims));
+}
+
 fn fail(msg: &str) -> ! {
-    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now]");
+    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now] [--room NAME]... [--room-prefix P]... [--max-rooms N] [--max-connections N] [--max-per-ip N] [--drain-grace S]\n       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]");
     std::process::exit(2);
 }

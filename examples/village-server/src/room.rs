@@ -20,38 +20,46 @@ use village::diag::{DiagBytes, DiagPong, ServerStats};
 use village::dispatch::{ClientMessage, ServerMessage};
 use village::emote::EmoteShown;
 use village::fishing::{FishingCastShown, FishingCatch, Water};
+use village::notices::{Level, NoticeBody, NoticeShow};
 use village::player::{
     LeaveReason, PlayerCorrection, PlayerJoined, PlayerLeft, PlayerMove, PlayerMoveRelayed,
     PlayerRoster, RejectReason, RosterEntry,
 };
-use village::session::{SessionError, SessionFailed, SessionWelcome};
+use village::session::{SessionError, SessionFailed, SessionHello, SessionWelcome};
 use village::watergun::WatergunSprayShown;
 use village::world::{NearbyEntity, WorldClock};
 
 use crate::config::Config;
+use crate::counters::{Counter, Counters, FrameDrops};
 use crate::fanout::Frames;
 use crate::snapshot::SnapshotStream;
 use crate::stats::{rss, RoomStats};
+use crate::token::Claims;
 use crate::world::World;
 
 /// What a connection tells its room.
 pub(crate) enum Event {
-    /// A WebSocket was accepted for this room: its outbound queue, and how many frames
-    /// are in that queue (the connection's writer counts them down).
+    /// A connection said `session:hello` (its token, if any, already checked): it takes a
+    /// slot now. Its outbound queue, and how many bytes are in that queue (the
+    /// connection's writer counts them down).
     Open {
         conn: u64,
         tx: mpsc::Sender<Out>,
         queued: Arc<AtomicUsize>,
-    },
-    /// One binary frame, within the size and rate caps.
-    Input { conn: u64, bytes: Bytes },
-    /// A frame the connection dropped itself (over a cap, or not binary).
-    Dropped {
-        conn: u64,
-        id: Option<u32>,
-        code: &'static str,
+        hello: SessionHello,
+        /// The token's claims; `None` for a guest.
+        who: Option<Claims>,
+        /// The hello frame's size, for the byte meter.
         len: usize,
     },
+    /// The server is draining: tell every player, take nobody new.
+    Drain {
+        /// When the server stops at the latest, ms since the epoch.
+        at_ms: u64,
+    },
+    /// One binary frame, within the size and rate caps (frames over them never reach the
+    /// room: the connection counts them in [`FrameDrops`]).
+    Input { conn: u64, bytes: Bytes },
     /// The connection ended.
     Close { conn: u64 },
 }
@@ -59,26 +67,42 @@ pub(crate) enum Event {
 /// What a room tells a connection.
 #[derive(Debug)]
 pub(crate) enum Out {
-    /// Send these frames, in order, with one flush.
-    Frames(Vec<Bytes>),
-    /// Close the connection.
-    Close,
+    /// Send these frames (and their total size), in order, with one flush.
+    Frames(Vec<Bytes>, usize),
+    /// Close the connection with this WebSocket close code and reason.
+    Close(u16, &'static str),
+}
+
+/// Close codes the server uses (RFC 6455 §7.4.1).
+pub(crate) mod close {
+    /// Going away: the server is draining.
+    pub const GOING_AWAY: u16 = 1001;
+    /// Policy violation: flooding, a refused token, too slow a reader.
+    pub const POLICY: u16 = 1008;
+    /// Try again later: the room is full.
+    pub const TRY_LATER: u16 = 1013;
 }
 
 /// The state a room keeps per player.
 struct Player {
     tx: mpsc::Sender<Out>,
-    /// Frames in `tx` not yet written (shared with the connection's writer).
+    /// Bytes in `tx` not yet written (shared with the connection's writer).
     queued: Arc<AtomicUsize>,
-    /// Frames gathered for the next flush (`Config::flush_per_tick`).
+    /// Frames gathered for the next flush (`Config::flush_per_tick`), and their bytes.
     pending: Vec<Bytes>,
+    pending_bytes: usize,
+    /// Since when this client's queue has been full (frames dropped for it).
+    behind_since: Option<Instant>,
     /// Changes every time a slot is reused, so `seen` marks of a leaver never apply to the
     /// newcomer in its slot.
     gen: u32,
     session: String,
-    hello: bool,
     joined: bool,
     guest: bool,
+    /// The token's claims (`None` for a guest).
+    who: Option<Claims>,
+    /// A line is in the water (`fishing:cast`), so a `fishing:reel` may land a catch.
+    cast: bool,
     shape: Encoding,
     name: String,
     pos: [f32; 3],
@@ -122,6 +146,14 @@ pub(crate) struct Room {
     /// An empty `world:snapshot`: what the byte meter counts snapshot frames as (they are
     /// encoded by each client's tracker, not from a `ServerMessage`).
     snapshot_kind: ServerMessage,
+    /// What this room's connections dropped before decoding.
+    frame_drops: Arc<FrameDrops>,
+    /// The server's counters (evictions are counted here).
+    counters: Arc<Counters>,
+    /// Set on `Event::Drain`: new players are refused.
+    draining: bool,
+    /// Since when the room has been empty.
+    empty_since: Instant,
 }
 
 /// `Room::conns` of an empty slot (connection numbers start at 1).
@@ -131,7 +163,12 @@ const FREE: u64 = 0;
 type Refused = &'static str;
 
 impl Room {
-    pub fn new(config: Arc<Config>, started: Instant) -> Room {
+    pub fn new(
+        config: Arc<Config>,
+        started: Instant,
+        frame_drops: Arc<FrameDrops>,
+        counters: Arc<Counters>,
+    ) -> Room {
         Room {
             slots: (0..config.room_capacity).map(|_| None).collect(),
             conns: vec![FREE; config.room_capacity],
@@ -150,65 +187,113 @@ impl Room {
             meters_since: now_ms(),
             chat_id: 0,
             snapshot_kind: ServerMessage::from(SnapshotStream::empty()),
+            frame_drops,
+            counters,
+            draining: false,
+            empty_since: Instant::now(),
         }
     }
 
-    /// Runs the room until every sender of its channel is gone.
-    pub async fn run(mut self, mut rx: mpsc::Receiver<Event>) {
+    /// Runs the room until it has been empty for `Config::room_idle` (then it removes
+    /// itself from `rooms` and its tick thread ends at its next tick) or every sender of
+    /// its channel is gone.
+    pub async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Event>,
+        rooms: &crate::shared::Rooms,
+        name: &str,
+        id: u64,
+    ) {
         let mut ticks = crate::ticker::start(self.config.tick());
         loop {
             tokio::select! {
                 biased;
-                Some(at) = ticks.recv() => self.on_tick(at),
+                Some(at) = ticks.recv() => {
+                    self.on_tick(at);
+                    if self.open == 0
+                        && self.empty_since.elapsed() >= self.config.room_idle
+                        && crate::shared::remove_if_idle(rooms, name, id, &mut rx)
+                    {
+                        break;
+                    }
+                }
                 ev = rx.recv() => match ev {
                     Some(ev) => self.on_event(ev),
                     None => break,
                 },
             }
         }
+        // Connections that raced the stop: tell them to go (they ask for the room again).
+        while let Some(ev) = rx.recv().await {
+            if let Event::Open { tx, .. } = ev {
+                let _ = tx.try_send(Out::Close(close::TRY_LATER, "room stopped"));
+            }
+        }
     }
 
     fn on_event(&mut self, ev: Event) {
         match ev {
-            Event::Open { conn, tx, queued } => self.on_open(conn, tx, queued),
-            Event::Input { conn, bytes } => self.on_input(conn, &bytes),
-            Event::Dropped {
+            Event::Open {
                 conn,
-                id,
-                code,
+                tx,
+                queued,
+                hello,
+                who,
                 len,
-            } => {
-                if self.slot_of(conn).is_some() {
-                    self.drop_input(id.map_or("(frame)", name_of), code, len);
-                }
-            }
+            } => self.on_open(conn, tx, queued, hello, who, len),
+            Event::Drain { at_ms } => self.on_drain(at_ms),
+            Event::Input { conn, bytes } => self.on_input(conn, &bytes),
             Event::Close { conn } => self.on_close(conn),
         }
     }
 
-    fn on_open(&mut self, conn: u64, tx: mpsc::Sender<Out>, queued: Arc<AtomicUsize>) {
-        let Some(idx) = self.slots.iter().position(Option::is_none) else {
-            let full = ServerMessage::from(SessionFailed {
-                error: SessionError::RoomFull(self.config.room_capacity.min(255) as u8),
-                fatal: true,
-            });
+    #[allow(clippy::too_many_arguments)]
+    fn on_open(
+        &mut self,
+        conn: u64,
+        tx: mpsc::Sender<Out>,
+        queued: Arc<AtomicUsize>,
+        hello: SessionHello,
+        who: Option<Claims>,
+        len: usize,
+    ) {
+        self.meter_in
+            .record_in(&ClientMessage::from(hello.clone()), len);
+        let free = self.slots.iter().position(Option::is_none);
+        let (Some(idx), false) = (free, self.draining) else {
+            let error = if self.draining {
+                SessionError::RateLimited(30_000)
+            } else {
+                SessionError::RoomFull(self.config.room_capacity.min(255) as u8)
+            };
+            let full = ServerMessage::from(SessionFailed { error, fatal: true });
             if let Ok(bytes) = full.to_envelope(Encoding::Compact) {
-                let _ = tx.try_send(Out::Frames(vec![bytes.into()]));
+                let n = bytes.len();
+                let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
             }
-            let _ = tx.try_send(Out::Close);
+            let _ = tx.try_send(Out::Close(close::TRY_LATER, "room full"));
+            self.stats.record_drop(SessionHello::NAME, "room_full");
             return;
         };
         self.next_gen += 1;
+        // Protocol revision 1 clients predate the tuple shapes: they get maps.
+        let shape = if hello.protocol < 2 {
+            Encoding::Named
+        } else {
+            Encoding::Compact
+        };
         self.slots[idx] = Some(Player {
             tx,
             queued,
             pending: Vec::new(),
+            pending_bytes: 0,
+            behind_since: None,
             gen: self.next_gen,
-            session: session_id(conn),
-            hello: false,
+            session: session_id(),
             joined: false,
-            guest: true,
-            shape: Encoding::Compact,
+            guest: who.is_none(),
+            cast: false,
+            shape,
             name: String::new(),
             pos: [0.0; 3],
             heading: 0.0,
@@ -221,9 +306,38 @@ impl Room {
             birds: false,
             view_radius: self.config.view_radius,
             snapshot: SnapshotStream::new(self.config.keyframe_every),
+            who,
         });
         self.conns[idx] = conn;
         self.open += 1;
+        self.stats.accepted += 1;
+        let p = self.slots[idx].as_ref().expect("just placed");
+        let welcome = ServerMessage::from(SessionWelcome {
+            s: p.session.clone(),
+            account: p.who.as_ref().map(|c| c.account),
+            server_time: now_ms(),
+            occupancy: self.open.clamp(1, 40) as u8,
+            resumed: false,
+            motd: None,
+        });
+        self.send_to(idx, &welcome);
+    }
+
+    /// Tells every player the server stops by `at_ms` and refuses newcomers from now on.
+    fn on_drain(&mut self, at_ms: u64) {
+        self.draining = true;
+        let notice = ServerMessage::from(NoticeShow {
+            id: 1,
+            level: Level::Banner,
+            body: NoticeBody::Restart {
+                at: at_ms,
+                downtime_s: 0,
+            },
+            ttl_s: None,
+        });
+        for idx in 0..self.slots.len() {
+            self.send_to(idx, &notice);
+        }
     }
 
     /// The slot of connection `conn`, if it is in the room.
@@ -237,6 +351,9 @@ impl Room {
         };
         self.conns[idx] = FREE;
         self.open -= 1;
+        if self.open == 0 {
+            self.empty_since = Instant::now();
+        }
         let Some(p) = self.slots[idx].take() else {
             return;
         };
@@ -304,7 +421,7 @@ impl Room {
         self.stats.record_move(t0.elapsed());
     }
 
-    fn drop_input(&mut self, kind: &str, code: &str, len: usize) {
+    fn drop_input(&mut self, kind: &'static str, code: &'static str, len: usize) {
         self.meter_in.record_dropped(len);
         self.stats.record_drop(kind, code);
     }
@@ -312,45 +429,30 @@ impl Room {
     fn handle(&mut self, idx: usize, msg: ClientMessage, now: Instant) -> Result<(), Refused> {
         let p = self.slots[idx].as_mut().ok_or("gone")?;
         match msg {
-            ClientMessage::SessionHello(h) => {
-                if p.hello {
-                    return Err("repeated");
-                }
-                p.hello = true;
-                p.guest = h.token.is_none();
-                // Protocol revision 1 clients predate the tuple shapes: they get maps.
-                p.shape = if h.protocol < 2 {
-                    Encoding::Named
-                } else {
-                    Encoding::Compact
-                };
-                let welcome = ServerMessage::from(SessionWelcome {
-                    s: p.session.clone(),
-                    account: (!p.guest).then_some(u64::from(p.gen)),
-                    server_time: now_ms(),
-                    occupancy: self.open.clamp(1, 40) as u8,
-                    resumed: false,
-                    motd: None,
-                });
-                self.send_to(idx, &welcome);
-            }
+            // The connection handled the first hello; another is refused.
+            ClientMessage::SessionHello(_) => return Err("repeated"),
             ClientMessage::PlayerJoin(j) => {
-                if !p.hello {
-                    return Err("no_hello");
-                }
                 if p.joined {
                     return Err("repeated");
                 }
                 self.join(idx, j);
             }
             ClientMessage::DiagPing(ping) => {
+                // The round trip is everyone's; the room's numbers are the admins'.
+                let admin = p.who.as_ref().is_some_and(|c| c.admin);
                 let pong = ServerMessage::from(DiagPong {
                     nonce: ping.nonce,
                     sent: ping.sent,
                     server_time: now_ms(),
-                    stats: ping.want_stats.then(|| self.server_stats()),
+                    stats: (ping.want_stats && admin).then(|| self.server_stats()),
                 });
                 self.send_to(idx, &pong);
+                if ping.want_stats && !admin {
+                    return Err("not_admin");
+                }
+            }
+            ClientMessage::DiagBytesRequest(_) if !p.who.as_ref().is_some_and(|c| c.admin) => {
+                return Err("not_admin")
             }
             ClientMessage::DiagBytesRequest(req) => {
                 let bytes = ServerMessage::from(self.diag_bytes());
@@ -370,8 +472,19 @@ impl Room {
             ClientMessage::WorldKeyframeRequest(_) => p.snapshot.want_keyframe(),
             ClientMessage::WorldView(v) => p.view_radius = v.radius,
             ClientMessage::ChatSay(c) => {
+                let channel = c.channel;
+                let (party, staff) = chat_rights(p.who.as_ref());
+                match channel {
+                    Channel::Local | Channel::Room => {}
+                    Channel::Trade if p.guest => return Err("guest_channel"),
+                    Channel::Trade => {}
+                    Channel::Party if party.is_none() => return Err("not_in_party"),
+                    Channel::Party => {}
+                    Channel::Staff if !staff => return Err("not_staff"),
+                    Channel::Staff => {}
+                }
                 self.chat_id += 1;
-                let (at, local) = (p.pos, c.channel == Channel::Local);
+                let at = p.pos;
                 let line = ServerMessage::from(ChatLine {
                     id: self.chat_id,
                     from: p.session.clone(),
@@ -382,12 +495,25 @@ impl Room {
                     reply_to: c.reply_to,
                 });
                 let config = Arc::clone(&self.config);
-                self.fan_out(
+                // Who hears it: by distance for local chat, by membership for party and staff.
+                let hears: Vec<bool> = self
+                    .slots
+                    .iter()
+                    .map(|s| {
+                        let (their_party, their_staff) =
+                            chat_rights(s.as_ref().and_then(|o| o.who.as_ref()));
+                        match channel {
+                            Channel::Party => their_party.is_some() && their_party == party,
+                            Channel::Staff => their_staff,
+                            _ => true,
+                        }
+                    })
+                    .collect();
+                self.fan_out_to(
                     || line,
                     at,
-                    None,
-                    None,
-                    |d2, _| !local || config.tiers.is_near(d2),
+                    |i| hears[i],
+                    |d2, _| channel != Channel::Local || config.tiers.is_near(d2),
                 );
             }
             ClientMessage::EmotePlay(e) => {
@@ -408,6 +534,7 @@ impl Room {
                 self.event_to_nearby(idx, shown);
             }
             ClientMessage::FishingCast(c) => {
+                p.cast = true;
                 let shown = ServerMessage::from(FishingCastShown {
                     s: p.session.clone(),
                     bobber: c.bobber,
@@ -415,7 +542,10 @@ impl Room {
                 });
                 self.event_to_nearby(idx, shown);
             }
+            // The server owns the rules: a catch needs a line in the water.
+            ClientMessage::FishingReel(_) if !p.cast => return Err("no_cast"),
             ClientMessage::FishingReel(r) if r.line == 0.0 => {
+                p.cast = false;
                 let catch = ServerMessage::from(FishingCatch {
                     angler: PlayerRef {
                         s: p.session.clone(),
@@ -451,11 +581,22 @@ impl Room {
             self.joined.insert(at, idx);
         }
         p.pos = spawn;
-        p.name = if j.name.is_empty() {
-            format!("Villager{}", p.gen)
-        } else {
-            j.name
+        // A signed-in player is called what its token says; a guest what it asks for.
+        let wanted = match (&p.who, j.name.is_empty()) {
+            (Some(c), _) => c.name.clone(),
+            (None, true) => format!("Villager{}", p.gen),
+            (None, false) => j.name,
         };
+        let taken: Vec<&str> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().filter(|o| o.joined && i != idx))
+            .map(|o| o.name.as_str())
+            .collect();
+        let name = unique_name(&wanted, &taken);
+        let p = self.slots[idx].as_mut().expect("joining player");
+        p.name = name;
         p.snapshot.want_keyframe();
         let joined = ServerMessage::from(PlayerJoined {
             s: p.session.clone(),
@@ -595,10 +736,32 @@ impl Room {
         mover: Option<(usize, u32)>,
         want: impl Fn(f32, bool) -> bool,
     ) {
+        self.fan_out_core(make, origin, |i| Some(i) != skip, mover, want);
+    }
+
+    /// [`Room::fan_out`] to the joined players whose slot `to` accepts, sender included.
+    fn fan_out_to(
+        &mut self,
+        make: impl FnOnce() -> ServerMessage,
+        origin: [f32; 3],
+        to: impl Fn(usize) -> bool,
+        want: impl Fn(f32, bool) -> bool,
+    ) {
+        self.fan_out_core(make, origin, to, None, want);
+    }
+
+    fn fan_out_core(
+        &mut self,
+        make: impl FnOnce() -> ServerMessage,
+        origin: [f32; 3],
+        to_slot: impl Fn(usize) -> bool,
+        mover: Option<(usize, u32)>,
+        want: impl Fn(f32, bool) -> bool,
+    ) {
         let mut to = std::mem::take(&mut self.recipients);
         to.clear();
         for &i in &self.joined {
-            let Some(v) = self.slots[i].as_mut().filter(|_| Some(i) != skip) else {
+            let Some(v) = self.slots[i].as_mut().filter(|_| to_slot(i)) else {
                 continue;
             };
             let seen = mover.is_some_and(|(m, gen)| v.seen[m] == gen);
@@ -676,7 +839,22 @@ impl Room {
             ..
         } = self;
         let mut in_view: Vec<&NearbyEntity> = Vec::with_capacity(world.npcs.len());
-        for p in slots.iter_mut().flatten().filter(|p| p.joined) {
+        let mut evict = Vec::new();
+        for (idx, p) in slots.iter_mut().enumerate() {
+            let Some(p) = p.as_mut().filter(|p| p.joined) else {
+                continue;
+            };
+            if behind(p, config) {
+                // Behind: skip the snapshot it would miss anyway; a keyframe goes out once
+                // it has caught up. Behind for too long: closed.
+                p.snapshot.want_keyframe();
+                if p.behind_since
+                    .is_some_and(|t| t.elapsed() >= config.behind_close)
+                {
+                    evict.push(idx);
+                }
+                continue;
+            }
             in_view.clear();
             in_view.extend(world.in_view(p.pos, p.view_radius));
             if let Some((bytes, _)) = p.snapshot.next(*tick, &in_view, p.shape) {
@@ -698,6 +876,20 @@ impl Room {
             }
             flush(p, stats);
         }
+        for idx in evict {
+            self.counters.add(Counter::EvictedSlow);
+            self.evict(idx, close::POLICY, "too slow a reader");
+        }
+    }
+
+    /// Closes slot `idx`'s connection with `code` and frees the slot at once (its writer
+    /// may still be blocked on the socket; `Config::write_timeout` ends it).
+    fn evict(&mut self, idx: usize, code: u16, reason: &'static str) {
+        if let Some(p) = self.slots[idx].as_ref() {
+            let _ = p.tx.try_send(Out::Close(code, reason));
+            let conn = self.conns[idx];
+            self.on_close(conn);
+        }
     }
 
     fn server_stats(&self) -> ServerStats {
@@ -717,9 +909,29 @@ impl Room {
             move_cost_p95_ms: Some(ms(s.move_cost.quantile(0.95))),
             moves: Some(s.moves),
             accepted: Some(s.accepted),
-            dropped: Some(s.dropped.clone()),
+            dropped: Some(self.dropped_report()),
             unsent: Some(s.unsent),
         }
+    }
+
+    /// The room's drops, its connections' frame drops and the server's counters, each
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 16` = 60 keys, within the 64
+    /// `ServerStats::dropped` holds.
+    fn dropped_report(&self) -> BTreeMap<String, u32> {
+        let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;
+        let mut out: BTreeMap<String, u32> = self.stats.dropped.report().collect();
+        for (name, n) in self.frame_drops.report() {
+            if n > 0 {
+                out.insert(format!("(frame) {name}"), clamp(n));
+            }
+        }
+        for c in Counter::ALL {
+            let n = self.counters.get(c);
+            if n > 0 {
+                out.insert(format!("(server) {}", c.name()), clamp(n));
+            }
+        }
+        out
     }
 
     fn diag_bytes(&self) -> DiagBytes {
@@ -739,7 +951,17 @@ impl Room {
     }
 }
 
-/// Gathers one frame for `p`'s next flush; when `Config::queue` frames are already waiting
+/// Whether `p` is behind: a frame was refused for it (its queue at `Config::queue_bytes`)
+/// and the queue has not yet drained to half of that.
+fn behind(p: &mut Player, config: &Config) -> bool {
+    let queued = p.queued.load(Ordering::Relaxed) + p.pending_bytes;
+    if queued < config.queue_bytes / 2 {
+        p.behind_since = None;
+    }
+    p.behind_since.is_some()
+}
+
+/// Gathers one frame for `p`'s next flush; when `Config::queue_bytes` are already waiting
 /// for it (a stalled client), the frame is counted as unsent instead.
 fn push(
     p: &mut Player,
@@ -749,11 +971,14 @@ fn push(
     meter: &Meter<ServerMessage>,
     stats: &mut RoomStats,
 ) {
-    if p.queued.load(Ordering::Relaxed) + p.pending.len() >= config.queue {
+    let queued = p.queued.load(Ordering::Relaxed) + p.pending_bytes;
+    if queued + bytes.len() > config.queue_bytes {
+        p.behind_since.get_or_insert_with(Instant::now);
         stats.unsent += 1;
         return;
     }
     meter.record_out(msg, bytes.len(), 1);
+    p.pending_bytes += bytes.len();
     p.pending.push(bytes);
 }
 
@@ -764,16 +989,42 @@ fn flush(p: &mut Player, stats: &mut RoomStats) {
     }
     let frames = std::mem::replace(&mut p.pending, Vec::with_capacity(16));
     let n = frames.len();
-    p.queued.fetch_add(n, Ordering::Relaxed);
-    match p.tx.try_send(Out::Frames(frames)) {
+    let bytes = std::mem::take(&mut p.pending_bytes);
+    p.queued.fetch_add(bytes, Ordering::Relaxed);
+    match p.tx.try_send(Out::Frames(frames, bytes)) {
         Ok(()) => {}
         Err(e) => {
-            p.queued.fetch_sub(n, Ordering::Relaxed);
+            p.queued.fetch_sub(bytes, Ordering::Relaxed);
             if let mpsc::error::TrySendError::Full(_) = e {
                 stats.unsent += n as u64;
             }
         }
     }
+}
+
+/// Which party a speaker is in and whether it is staff, by its token.
+fn chat_rights(who: Option<&Claims>) -> (Option<u32>, bool) {
+    who.map_or((None, false), |c| (c.party, c.staff))
+}
+
+/// `wanted`, or `wanted` with the first free number appended (`Ana 2`), so no two players
+/// in a room share a display name (compared ignoring ASCII case); at most 24 bytes.
+fn unique_name(wanted: &str, taken: &[&str]) -> String {
+    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if free(wanted) {
+        return wanted.to_string();
+    }
+    (2..)
+        .map(|i| {
+            let suffix = format!(" {i}");
+            let mut base = wanted.to_string();
+            while base.len() + suffix.len() > 24 {
+                base.pop();
+            }
+            base + &suffix
+        })
+        .find(|n| free(n))
+        .expect("some number is free")
 }
 
 /// The message name of a client envelope id, for drop counts.
@@ -795,17 +1046,39 @@ fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// A 9-character session id (as Colyseus' are) from a connection number.
-fn session_id(conn: u64) -> String {
+/// A 9-character session id (as Colyseus' are), from the operating system's random
+/// source: nobody can guess another player's id from its own.
+fn session_id() -> String {
     const ALPHABET: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-    // A bijective mix, so ids of consecutive connections look unrelated.
-    let mut x = conn.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    x ^= x >> 29;
-    (0..9)
-        .map(|_| {
-            let c = ALPHABET[(x % 36) as usize] as char;
-            x /= 36;
-            c
-        })
+    let mut raw = [0u8; 9];
+    if getrandom::fill(&mut raw).is_err() {
+        // No random source at all is a broken machine; still never a predictable id.
+        panic!("village-server: the operating system's random source failed");
+    }
+    raw.iter()
+        .map(|b| ALPHABET[usize::from(*b) % 36] as char)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_made_unique_within_24_bytes() {
+        assert_eq!(unique_name("Ana", &[]), "Ana");
+        assert_eq!(unique_name("Ana", &["ana"]), "Ana 2");
+        assert_eq!(unique_name("Ana", &["Ana", "Ana 2"]), "Ana 3");
+        let long = "x".repeat(24);
+        let got = unique_name(&long, &[&long]);
+        assert_eq!(got.len(), 24);
+        assert!(got.ends_with(" 2"));
+    }
+
+    #[test]
+    fn session_ids_differ_and_are_nine_characters() {
+        let ids: std::collections::BTreeSet<String> = (0..1000).map(|_| session_id()).collect();
+        assert_eq!(ids.len(), 1000);
+        assert!(ids.iter().all(|s| s.len() == 9));
+    }
 }

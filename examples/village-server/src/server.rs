@@ -1,22 +1,27 @@
-//! The listener and the rooms: a room is created on the first connection to its path
-//! (`ws://host/` is the room `village`, `ws://host/plaza` the room `plaza`) and runs as
-//! its own task.
+//! The listener and the rooms: a room is created on the first connection to an allowed
+//! name (`ws://host/` is the room `village`) and runs as its own task until it has been
+//! empty for `Config::room_idle`. Connections are admitted under the total and per-address
+//! caps; a drain stops new ones and tells the players.
 
 use std::io;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
+use crate::counters::Counter;
+use crate::room::Event;
 use crate::shared::Shared;
 
 /// A running server.
 pub struct Server {
     addr: SocketAddr,
     accept: JoinHandle<()>,
+    shared: Arc<Shared>,
 }
 
 impl Server {
@@ -35,6 +40,39 @@ impl Server {
         self.accept.abort();
     }
 
+    /// Rooms open now.
+    pub fn rooms(&self) -> usize {
+        self.shared.room_count()
+    }
+
+    /// Connections open now (upgrading, waiting for hello, or in a room).
+    pub fn connections(&self) -> usize {
+        self.shared.connections()
+    }
+
+    /// A server counter (see [`Counter`]).
+    pub fn counter(&self, c: Counter) -> u64 {
+        self.shared.counters.get(c)
+    }
+
+    /// Drains: stops accepting, refuses new rooms and players, tells every player with a
+    /// `notice:show` restart notice (its `at` is when the grace ends), then waits until
+    /// every connection has closed or `grace` has passed. Returns the connections still
+    /// open (0 when everyone left in time).
+    pub async fn drain(&self, grace: Duration) -> usize {
+        self.shared.draining.store(true, Ordering::Relaxed);
+        self.accept.abort();
+        let at_ms = crate::token::now_s() * 1000 + grace.as_millis() as u64;
+        for room in self.shared.room_senders() {
+            let _ = room.send(Event::Drain { at_ms }).await;
+        }
+        let until = Instant::now() + grace;
+        while self.shared.connections() > 0 && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.shared.connections()
+    }
+
     /// Runs until the listener fails.
     pub async fn wait(self) {
         let _ = self.accept.await;
@@ -47,19 +85,35 @@ pub async fn start(config: Config) -> io::Result<Server> {
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(config));
     let next = AtomicU64::new(1);
+    let accepting = shared.clone();
     let accept = tokio::spawn(async move {
+        let shared = accepting;
+        let mut last_log = None::<Instant>;
         loop {
             match listener.accept().await {
-                Ok((stream, _)) => {
-                    let conn = next.fetch_add(1, Ordering::Relaxed);
-                    tokio::spawn(crate::conn::serve(stream, shared.clone(), conn));
-                }
+                Ok((stream, peer)) => match shared.admit(peer.ip()) {
+                    Ok(slot) => {
+                        let conn = next.fetch_add(1, Ordering::Relaxed);
+                        tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot));
+                    }
+                    // Closed at once: over a cap, it gets no task and no buffer.
+                    Err(counter) => shared.counters.add(counter),
+                },
                 Err(e) => {
-                    eprintln!("village-server: accept failed: {e}");
-                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    shared.counters.add(Counter::AcceptFailed);
+                    // Logged at most once a second (out of file descriptors repeats).
+                    if last_log.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                        eprintln!("village-server: accept failed: {e}");
+                        last_log = Some(Instant::now());
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
                 }
             }
         }
     });
-    Ok(Server { addr, accept })
+    Ok(Server {
+        addr,
+        accept,
+        shared,
+    })
 }

@@ -1,21 +1,59 @@
-//! What every connection shares: the settings and the rooms, each room created on the first
-//! connection to its path. The listener (`server.rs`) makes one; each connection
+//! What every connection shares: the settings, the rooms (each created on the first
+//! connection to an allowed name and removed by itself when it stops), the connection
+//! accounting and the counters. The listener (`server.rs`) makes one; each connection
 //! (`conn.rs`) finds its room through it.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use tokio::sync::mpsc;
 
 use crate::config::Config;
+use crate::counters::{Counter, Counters, FrameDrops};
 use crate::room::{Event, Room};
 
-/// What every connection shares: the settings and the rooms.
+/// A room as connections see it: its channel and its frame-drop counters.
+#[derive(Clone)]
+pub(crate) struct RoomHandle {
+    /// Unique per room created, so a stopping room removes itself and not a successor.
+    pub id: u64,
+    pub tx: mpsc::Sender<Event>,
+    pub drops: Arc<FrameDrops>,
+}
+
+/// The open rooms by name. Shared with each room, which removes itself when it stops.
+pub(crate) type Rooms = Arc<Mutex<HashMap<String, RoomHandle>>>;
+
+/// Why a handshake gets no room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoRoom {
+    /// The path names no room the configuration allows: 404.
+    NotAllowed,
+    /// `max_rooms` are open: 503.
+    Full,
+    /// The server is draining: 503.
+    Draining,
+}
+
+/// What every connection shares.
 pub(crate) struct Shared {
     pub config: Arc<Config>,
     started: Instant,
-    rooms: Mutex<HashMap<String, mpsc::Sender<Event>>>,
+    rooms: Rooms,
+    pub counters: Arc<Counters>,
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+    connections: AtomicUsize,
+    /// Set by [`crate::Server::drain`]: no new connection, no new room.
+    pub draining: AtomicBool,
+}
+
+static NEXT_ROOM: AtomicU64 = AtomicU64::new(1);
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Shared {
@@ -24,25 +62,122 @@ impl Shared {
         Shared {
             config: Arc::new(config),
             started: Instant::now(),
-            rooms: Mutex::new(HashMap::new()),
+            rooms: Arc::new(Mutex::new(HashMap::new())),
+            counters: Arc::new(Counters::default()),
+            per_ip: Mutex::new(HashMap::new()),
+            connections: AtomicUsize::new(0),
+            draining: AtomicBool::new(false),
         }
     }
 
-    /// The room for a request path, created on first use.
-    pub fn room(&self, path: &str) -> mpsc::Sender<Event> {
-        let name = match path.trim_matches('/') {
-            "" => "village",
-            name => name,
-        };
-        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
-        rooms
-            .entry(name.to_string())
-            .or_insert_with(|| {
-                let (tx, rx) = mpsc::channel(4096);
-                let room = Room::new(self.config.clone(), self.started);
-                tokio::spawn(room.run(rx));
-                tx
-            })
-            .clone()
+    /// The room a request path names, created on first use when allowed.
+    pub fn room(&self, path: &str) -> Result<RoomHandle, NoRoom> {
+        let name = self.config.room_name(path).ok_or(NoRoom::NotAllowed)?;
+        let mut rooms = lock(&self.rooms);
+        if let Some(room) = rooms.get(name).filter(|r| !r.tx.is_closed()) {
+            return Ok(room.clone());
+        }
+        if self.draining.load(Ordering::Relaxed) {
+            return Err(NoRoom::Draining);
+        }
+        rooms.retain(|_, r| !r.tx.is_closed());
+        if rooms.len() >= self.config.max_rooms {
+            return Err(NoRoom::Full);
+        }
+        let (tx, rx) = mpsc::channel(4096);
+        let drops = Arc::new(FrameDrops::default());
+        let room = Room::new(
+            self.config.clone(),
+            self.started,
+            drops.clone(),
+            self.counters.clone(),
+        );
+        let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
+        let handle = RoomHandle { id, tx, drops };
+        rooms.insert(name.to_string(), handle.clone());
+        let registry = self.rooms.clone();
+        let name = name.to_string();
+        let counters = self.counters.clone();
+        tokio::spawn(async move {
+            room.run(rx, &registry, &name, id).await;
+            counters.add(Counter::RoomsStopped);
+        });
+        Ok(handle)
     }
+
+    /// Every open room's channel (for the drain notice).
+    pub fn room_senders(&self) -> Vec<mpsc::Sender<Event>> {
+        lock(&self.rooms).values().map(|r| r.tx.clone()).collect()
+    }
+
+    /// Rooms open now.
+    pub fn room_count(&self) -> usize {
+        lock(&self.rooms)
+            .values()
+            .filter(|r| !r.tx.is_closed())
+            .count()
+    }
+
+    /// Takes a connection slot for `ip`, or says which cap refused it.
+    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<ConnSlot, Counter> {
+        if self.connections.load(Ordering::Relaxed) >= self.config.max_connections {
+            return Err(Counter::RefusedTotal);
+        }
+        let mut per_ip = lock(&self.per_ip);
+        let n = per_ip.entry(ip).or_insert(0);
+        if *n >= self.config.max_per_ip {
+            return Err(Counter::RefusedPerIp);
+        }
+        *n += 1;
+        self.connections.fetch_add(1, Ordering::Relaxed);
+        Ok(ConnSlot {
+            shared: self.clone(),
+            ip,
+        })
+    }
+
+    /// Connections open now.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
+    }
+}
+
+/// One admitted connection; gives its slot back when dropped.
+pub(crate) struct ConnSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for ConnSlot {
+    fn drop(&mut self) {
+        let mut per_ip = lock(&self.shared.per_ip);
+        if let Some(n) = per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+        self.shared.connections.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Removes room `name` from `rooms` if room `id` is still the one of that name and
+/// nothing is queued for it, under the registry's lock, and closes its channel: a
+/// connection that found the room before this sees the channel closed and asks for the
+/// room again. True when stopped.
+pub(crate) fn remove_if_idle(
+    rooms: &Rooms,
+    name: &str,
+    id: u64,
+    rx: &mut mpsc::Receiver<Event>,
+) -> bool {
+    let mut rooms = lock(rooms);
+    if !rx.is_empty() {
+        return false;
+    }
+    if rooms.get(name).is_some_and(|r| r.id == id) {
+        rooms.remove(name);
+    }
+    rx.close();
+    true
 }

@@ -91,7 +91,7 @@ pub(crate) struct RoomStats {
     pub last_tick_late_ms: f64,
     pub moves: u64,
     pub accepted: u64,
-    pub dropped: BTreeMap<String, u32>,
+    pub dropped: Drops,
     pub unsent: u64,
     /// Moves handled in the current second, and in the last whole one.
     pub moves_this_s: u32,
@@ -108,7 +108,7 @@ impl RoomStats {
             last_tick_late_ms: 0.0,
             moves: 0,
             accepted: 0,
-            dropped: BTreeMap::new(),
+            dropped: Drops::default(),
             unsent: 0,
             moves_this_s: 0,
             moves_last_s: 0,
@@ -136,17 +136,44 @@ impl RoomStats {
         self.last_tick_late_ms = late.as_secs_f64() * 1e3;
     }
 
-    /// Counts one dropped input under `"<type> <code>"`; the map is capped at 64 keys (the
-    /// wire's limit), the rest counted under `"(other) <code>"`.
-    pub fn record_drop(&mut self, kind: &str, code: &str) {
-        let key = format!("{kind} {code}");
-        if let Some(n) = self.dropped.get_mut(&key) {
-            *n += 1;
-        } else if self.dropped.len() < 63 {
-            self.dropped.insert(key, 1);
+    /// Counts one dropped input of message type `kind` for `code`.
+    pub fn record_drop(&mut self, kind: &'static str, code: &'static str) {
+        self.dropped.add(kind, code);
+    }
+}
+
+/// Room drops by `(message type, code)`: at most [`Drops::KEYS`] pairs, the rest counted
+/// together as `(other)`. Keys are static names, so a repeated drop is a lookup and an add,
+/// never an allocation, and the report always fits `ServerStats::dropped` (64 keys) with
+/// room to spare for the server's and the connections' counters.
+#[derive(Debug, Default)]
+pub(crate) struct Drops {
+    by_key: BTreeMap<(&'static str, &'static str), u32>,
+    other: u32,
+}
+
+impl Drops {
+    /// Distinct `(type, code)` pairs kept.
+    pub const KEYS: usize = 40;
+
+    /// Counts one.
+    pub fn add(&mut self, kind: &'static str, code: &'static str) {
+        if let Some(n) = self.by_key.get_mut(&(kind, code)) {
+            *n = n.saturating_add(1);
+        } else if self.by_key.len() < Self::KEYS {
+            self.by_key.insert((kind, code), 1);
         } else {
-            *self.dropped.entry(format!("(other) {code}")).or_insert(0) += 1;
+            self.other = self.other.saturating_add(1);
         }
+    }
+
+    /// `"<type> <code>"` to count, and `"(other)"` when pairs past the cap were dropped:
+    /// at most `KEYS + 1` entries.
+    pub fn report(&self) -> impl Iterator<Item = (String, u32)> + '_ {
+        self.by_key
+            .iter()
+            .map(|((k, c), n)| (format!("{k} {c}"), *n))
+            .chain((self.other > 0).then(|| ("(other)".to_string(), self.other)))
     }
 }
 
@@ -193,5 +220,26 @@ mod tests {
             assert!(Histogram::upper(i) >= ns, "{ns}");
             last = i;
         }
+    }
+}
+
+#[cfg(test)]
+mod drop_tests {
+    use super::*;
+
+    #[test]
+    fn drops_stay_within_their_keys_whatever_comes() {
+        let mut d = Drops::default();
+        let names: Vec<&'static str> = (0..500)
+            .map(|i| &*Box::leak(format!("type{i}").into_boxed_str()))
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            d.add(n, if i % 2 == 0 { "a" } else { "b" });
+        }
+        d.add(names[0], "a");
+        let report: BTreeMap<String, u32> = d.report().collect();
+        assert_eq!(report.len(), Drops::KEYS + 1);
+        assert_eq!(report["type0 a"], 2);
+        assert_eq!(report["(other)"], 500 - Drops::KEYS as u32);
     }
 }

@@ -16,8 +16,22 @@ use village::player::{PlayerHeartbeat, PlayerMove, RejectReason};
 use village::watergun::WatergunSpray;
 use village::world::{NearbyEntity, WorldKeyframeRequest, WorldSnapshot};
 use village_server::client::{Client, Identity, Incoming};
+use village_server::token::Claims;
 use village_server::world::World;
 use village_server::{start, Config, Server};
+
+/// The key these tests' servers check tokens with.
+const KEY: &[u8] = b"relay tests' token key";
+
+/// A signed-in player with the admin claim (these tests read the room's numbers; the
+/// hostile-client tests check what a player without the claim gets).
+fn player(name: &str) -> Identity {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let account = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut claims = Claims::player(account, name, 3600);
+    claims.admin = true;
+    Identity::signed(KEY, &claims)
+}
 
 const NEAR: [f32; 3] = [10.0, 0.0, 0.0];
 const FAR: [f32; 3] = [100.0, 0.0, 0.0];
@@ -36,13 +50,14 @@ async fn server_with(spawns: &[[f32; 3]], flush_per_tick: bool) -> Server {
         addr: ([127, 0, 0, 1], 0).into(),
         spawns: all,
         flush_per_tick,
+        token_key: Some(KEY.to_vec()),
         ..Config::default()
     };
     start(config).await.expect("server starts")
 }
 
 async fn join(server: &Server, name: &str) -> Client {
-    join_as(&server.url("village"), &Identity::player(name)).await
+    join_as(&server.url("village"), &player(name)).await
 }
 
 /// Joins as `who`; a server that never confirms the join fails the test within 10 s instead
@@ -246,10 +261,7 @@ async fn guests_get_no_bird_stream() {
     let s = server(&[[5.0, 0.0, 0.0], [6.0, 0.0, 0.0]]).await;
     let url = s.url("village");
     let mut member = join(&s, "member").await;
-    let guest_id = Identity {
-        guest: true,
-        ..Identity::player("guest")
-    };
+    let guest_id = Identity::guest("guest");
     let mut guest = join_as(&url, &guest_id).await;
     let mut unsubscribed = join(&s, "quiet").await;
     for c in [&mut member, &mut guest] {
@@ -270,7 +282,7 @@ async fn old_shape_clients_get_the_named_shape_the_rest_the_tuple() {
     let url = s.url("village");
     let old = Identity {
         old_shape: true,
-        ..Identity::player("old")
+        ..player("old")
     };
     // The mover is an old client too: its named moves decode like tuples.
     let mut mover = join_as(&url, &old).await;
@@ -358,11 +370,11 @@ async fn bad_input_and_caps_are_dropped_counted_and_the_sender_stays() {
         "(unknown id) unknown_message",
         "player:move out_of_range",
         "(frame) text_frame",
-        "player:heartbeat too_large",
+        "(frame) too_large",
     ] {
         assert_eq!(dropped.get(key), Some(&1), "{key} in {dropped:?}");
     }
-    let limited = dropped["player:heartbeat rate_limited"];
+    let limited = dropped["(frame) rate_limited"];
     assert!(
         (30..=45).contains(&limited),
         "{limited} of 120 over a burst of 80"
@@ -459,6 +471,7 @@ async fn delta_snapshot_mirror_equals_the_world_across_keyframes_and_resyncs() {
         addr: ([127, 0, 0, 1], 0).into(),
         spawns: vec![[0.0, 0.0, 0.0], [30.0, 0.0, 0.0]],
         keyframe_every: 8,
+        token_key: Some(KEY.to_vec()),
         ..Config::default()
     };
     let (radius, npcs) = (config.view_radius, config.npcs);
@@ -468,7 +481,7 @@ async fn delta_snapshot_mirror_equals_the_world_across_keyframes_and_resyncs() {
         &s.url("village"),
         &Identity {
             old_shape: true,
-            ..Identity::player("old")
+            ..player("old")
         },
     )
     .await;

@@ -1,5 +1,5 @@
 //! The checks of the fuzz targets, one function per target, shared with the stable test
-//! that replays the committed corpora (`examples/village/tests/fuzz_corpus.rs`).
+//! that replays the committed corpora (`tests/tests/fuzz_corpus.rs`).
 
 #![allow(dead_code)] // each target uses a part
 
@@ -17,15 +17,10 @@ use tuplet_schema::loader::SourceTree;
 use tuplet_schema::ResolvedSchema;
 use village::dispatch::{ClientMessage, ServerMessage};
 
-/// The village crate's folder: the fuzz crate's sibling, or the crate itself when its own
-/// tests include this file.
+/// The village crate's folder, seen from the fuzz crate or from the workspace test crate
+/// (`tests/`, whose corpus replay includes this file): both are siblings of `examples/`.
 fn village_dir() -> PathBuf {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if here.ends_with("fuzz") {
-        here.join("../examples/village")
-    } else {
-        here.to_path_buf()
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/village")
 }
 
 /// The village schema, loaded once.

@@ -160,6 +160,8 @@ rules! {
         "a delta message's payload is a sequence byte and masked changes against a baseline, not the record: a peer of the other version rejects every snapshot";
     ENTITY_KEY_CHANGED = "entity-key-changed", Compact,
         "the key is how a delta names an entity (changes, removals, the mirror's baseline): a peer of the other version applies changes to the wrong entities, or rejects them";
+    DELTA_FORM_CHANGED = "delta-form-changed", Compact,
+        "a changed field of a delta message (or of an entity in its lists) travels as a difference or whole by its type: a peer of the other version reads a difference as the value, or adds a value to its baseline, silently";
     NAMED_KEY_CHANGED = "named-key-changed", Named,
         "a field renamed without keeping its old name as a legacy alias: each side writes a key the other does not know, and the field goes missing";
     LEGACY_KEY_ADDED = "legacy-key-added", Named,

@@ -1,6 +1,5 @@
-//! The cross-field checks of one item, as small named `check_*` functions (as serde_derive's
-//! `internals/check.rs`). They run on the IR once parsing succeeded, and find spans in the
-//! side table built alongside it.
+//! The cross-field checks of one item, as small named `check_*` functions. They run on the
+//! IR once parsing succeeded, and find spans in the side table built alongside it.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,5 +1,5 @@
 //! Error collection: every attribute error is recorded at its own span and reported at
-//! once, combined into one `syn::Error` (as serde_derive's `Ctxt`).
+//! once, combined into one `syn::Error`.
 
 use std::cell::RefCell;
 use std::fmt::Display;

@@ -2,9 +2,9 @@
 //! per-item IR, checked. ATTRIBUTES.md documents every key; errors point at the offending
 //! key (or type) and list the valid keys for unknown ones.
 //!
-//! Laid out as serde_derive's internals: the derives in `derive`, keywords in `symbol`, key
-//! parsers in `attr`, types in `ty` (the per-kind code of leaves in `leaf`), items in `item`,
-//! error collection in `ctxt`, and the cross-field checks in `check`.
+//! The modules: the derives in `derive`, keywords in `symbol`, key parsers in `attr`, types
+//! in `ty` (the per-kind code of leaves in `leaf`), items in `item`, error collection in
+//! `ctxt`, and the cross-field checks in `check`.
 
 pub(crate) mod attr;
 mod check;

@@ -1,6 +1,6 @@
 // The browser side of tests/browser/village.mjs: a village client page built from the
 // generated package (bundled by esbuild), playing against the Rust village server on
-// loopback. `globalThis.villageTest.play(url)` joins, moves, watches a scripted bot's moves,
+// loopback. `globalThis.villageTest.play(url, tokens)` joins (with join tokens the server signed), moves, watches a scripted bot's moves,
 // provokes a correction, keeps the delta-snapshot mirror of `world:snapshot` and reads the
 // server's diagnostics, then returns plain data for village.mjs to check.
 //
@@ -69,7 +69,8 @@ class VillageClient {
     ws.onmessage = (ev) => this.onFrame(new Uint8Array(ev.data));
   }
 
-  static async join(url, name, { old = false, guest = false } = {}) {
+  /** Joins as `name`, signed in with `token` (a join token the server's key signed) or as a guest without one. */
+  static async join(url, name, { old = false, token = undefined } = {}) {
     const ws = new WebSocket(url);
     await Promise.race([
       new Promise((resolve, reject) => {
@@ -79,7 +80,7 @@ class VillageClient {
       timeout(`${name} connecting`),
     ]);
     const c = new VillageClient(ws, name, old);
-    c.send("session:hello", { protocol: old ? 1 : 2, build: "browser", token: guest ? undefined : "browser-token-0123456789", locale: "en" });
+    c.send("session:hello", { protocol: old ? 1 : 2, build: "browser", token, locale: "en" });
     const welcome = await c.waitFor("session:welcome");
     c.session = welcome.s;
     c.send("player:join", { name, colour: 0x3366cc });
@@ -173,11 +174,11 @@ function sleep(ms) {
 }
 
 /** The whole scenario; returns what village.mjs checks. */
-async function play(url) {
+async function play(url, tokens) {
   const t0 = performance.now();
-  const player = await VillageClient.join(url, "browser");
-  const bot = await VillageClient.join(url, "bot");
-  const watcher = await VillageClient.join(url, "watcher", { old: true });
+  const player = await VillageClient.join(url, "browser", { token: tokens.browser });
+  const bot = await VillageClient.join(url, "bot", { token: tokens.bot });
+  const watcher = await VillageClient.join(url, "watcher", { old: true, token: tokens.watcher });
   // The player's snapshot plan: a keyframe requested after 12, one delta missed after 24.
   player.plan = (n) => {
     if (n === 12 && player.snapshotLog.requested.length === 0) {

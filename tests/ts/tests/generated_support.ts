@@ -1,5 +1,5 @@
 // Helpers for the tests of the generated package: the vectors written by the Rust tests
-// (examples/village/tests/vectors.rs), hex, and `toNatural` (the natural JSON convention
+// (tests/tests/vectors.rs), hex, and `toNatural` (the natural JSON convention
 // both languages share: bytes as lowercase hex, bigint as decimal text, maps as [key, value]
 // pairs in key order, absent options omitted).
 
@@ -56,7 +56,7 @@ export function vectorsDir(): string {
 export function loadVectors(dir: DirName): Vectors {
   const file = join(vectorsDir(), `${dir}.json`);
   if (!existsSync(file)) {
-    throw new Error(`${file} is missing: run the Rust tests first (scripts/test does: cargo test -p village --test vectors)`);
+    throw new Error(`${file} is missing: run the Rust tests first (scripts/test does: cargo test -p tuplet-tests --test vectors)`);
   }
   return JSON.parse(readFileSync(file, "utf8")) as Vectors;
 }

@@ -2,7 +2,7 @@
 // one is scripts/fuzz-hostile.mjs): only values or dropped messages with issues, never another
 // exception, no input slower than a second, no prototype touched; its first envelopes and
 // verdicts are written to target/tuplet-vectors/ts_hostile_sample.json, which a Rust test
-// (examples/village/tests/vectors.rs, run after this by scripts/test) decodes to the same
+// (tests/tests/vectors.rs, run after this by scripts/test) decodes to the same
 // verdicts. Then named-shape objects and maps keyed `__proto__`, `constructor` and
 // `prototype`: through fromWire (on what msgpackr and @msgpack/msgpack decode) and decode they
 // pollute nothing and change no result, and map entries keyed that way are kept as data.

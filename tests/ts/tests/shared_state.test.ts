@@ -1,5 +1,5 @@
 // Shared state through the delta tracker, the TypeScript side of
-// examples/village/tests/shared_state.rs (the same steps, the same bytes): one record without
+// tests/tests/shared_state.rs (the same steps, the same bytes): one record without
 // a key (`weather:state`) sent to every client by its own Tracker over the same value; a late
 // joiner's first payload is the whole record, the others get only the changed fields.
 

@@ -1,7 +1,7 @@
 //! Decoding, as the Rust derive decodes (same checks, same order, same codes and paths):
 //! `X$read(r)` from bytes through the runtime `Reader`, one per record, enum and flag set.
 //! `fromWire` needs no code of its own: the runtime packs the decoded JS value back into
-//! msgpack and reads it with `X$read` (README.md, "TypeScript package"). Records accept either
+//! msgpack and reads it with `X$read` (docs/frontend.md). Records accept either
 //! shape (array: compact, map: named); trailing absent options may be missing, extra trailing
 //! elements and unknown keys are skipped.
 

@@ -1,4 +1,4 @@
-//! The TypeScript package (README.md, "TypeScript package"): one module per schema file
+//! The TypeScript package (docs/frontend.md): one module per schema file
 //! with, per type, an interface and straight-line functions (`X$read`, `X$write`, and
 //! `X$validate` unless X is a message no field names: its codec walks the table `X$t`;
 //! `fromWire` packs the JS value and reads it with `X$read`, `toWire` runs `X$write` on a

@@ -1,6 +1,6 @@
 //! `X$validate(v, path, issues)`: every issue of a natural value, each at its canonical path
 //! (`p[1]`, `items[3].name`, `scores["ann"]`), as the Rust `validate_at` reports them, plus
-//! the JS type checks (typia-style `typeof` guards) the Rust type system makes for free.
+//! the JS type checks (`typeof` guards) the Rust type system makes for free.
 //! Validation is a cold path: a record or data enum is walked by the runtime (`vRecord`,
 //! `vEnum`) along its table (`table.rs`), a unit enum or flag set checked by `X$num`/`X$bits`.
 

@@ -1,0 +1,7 @@
+// Bundles the Worker as `wrangler deploy` would (one ES module, `cloudflare:*` left to the
+// runtime) into build/worker.js, and the lab's Node side into build/lab.mjs.
+import { build } from "esbuild";
+
+const common = { bundle: true, format: "esm", target: "es2022", sourcemap: true, logLevel: "warning" };
+await build({ ...common, entryPoints: ["src/worker.ts"], outfile: "build/worker.js", platform: "neutral", external: ["cloudflare:*"], mainFields: ["module", "main"] });
+await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", platform: "node", external: ["ws", "miniflare"] });

@@ -1,0 +1,110 @@
+/**
+ * The city Worker on workerd through miniflare, configured from wrangler.toml (the same
+ * compatibility date, flags, bindings and classes `wrangler deploy` would use), plus what
+ * the lab reads of the workerd process.
+ */
+
+import fs from "node:fs";
+import { Miniflare } from "miniflare";
+
+/** What the lab takes from wrangler.toml. */
+export interface WranglerConfig {
+  main: string;
+  compatibilityDate: string;
+  compatibilityFlags: string[];
+  /** Binding name -> class name. */
+  objects: Record<string, string>;
+  /** Classes the migrations create with SQLite storage. */
+  sqliteClasses: string[];
+}
+
+/** Reads the few keys the lab needs from wrangler.toml (a flat file: no TOML library needed). */
+export function readWrangler(path: string): WranglerConfig {
+  const text = fs.readFileSync(path, "utf8");
+  const one = (re: RegExp, what: string): string => {
+    const m = re.exec(text);
+    if (!m?.[1]) throw new Error(`${path}: no ${what}`);
+    return m[1];
+  };
+  const list = (re: RegExp): string[] => [...(re.exec(text)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const objects: Record<string, string> = {};
+  for (const m of text.matchAll(/\{\s*name\s*=\s*"([^"]+)"\s*,\s*class_name\s*=\s*"([^"]+)"\s*\}/g)) objects[m[1]!] = m[2]!;
+  return {
+    main: one(/^main\s*=\s*"([^"]+)"/m, "main"),
+    compatibilityDate: one(/^compatibility_date\s*=\s*"([^"]+)"/m, "compatibility_date"),
+    compatibilityFlags: list(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m),
+    objects,
+    sqliteClasses: list(/new_sqlite_classes\s*=\s*\[([^\]]*)\]/m),
+  };
+}
+
+/** A running workerd with the city Worker. */
+export interface Runtime {
+  readonly mf: Miniflare;
+  readonly url: URL;
+  readonly labKey: string;
+  readonly secret: string;
+}
+
+/** Starts workerd on 127.0.0.1 with the bundled Worker (build/worker.js) and the lab's bindings. */
+export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number): Promise<Runtime> {
+  const labKey = "lab-" + Math.random().toString(36).slice(2);
+  const secret = "lab-secret-" + Math.random().toString(36).slice(2);
+  const durableObjects: Record<string, { className: string; useSQLite: boolean }> = {};
+  for (const [binding, className] of Object.entries(cfg.objects)) {
+    durableObjects[binding] = { className, useSQLite: cfg.sqliteClasses.includes(className) };
+  }
+  const mf = new Miniflare({
+    scriptPath: script,
+    modules: true,
+    modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
+    compatibilityDate: cfg.compatibilityDate,
+    compatibilityFlags: cfg.compatibilityFlags,
+    durableObjects,
+    bindings: { TOKEN_SECRET: secret, LAB_KEY: labKey, MAX_PLAYERS: String(maxPlayers) },
+    host: "127.0.0.1",
+    port: 0,
+  });
+  const url = await mf.ready;
+  return { mf, url, labKey, secret };
+}
+
+/** The pids of workerd processes started by this process. */
+export function workerdPids(): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (comm.startsWith("workerd") && ppid === process.pid) out.push(Number(d));
+    } catch {
+      // the process ended
+    }
+  }
+  return out;
+}
+
+/** CPU time used so far by a process's threads, ns (the scheduler's own count). */
+export function cpuNs(pid: number): number {
+  let sum = 0;
+  try {
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        sum += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return sum;
+}
+
+/** CPU time of this Node process so far, ns (the bots and the proxy). */
+export function selfCpuNs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1000;
+}

@@ -1,0 +1,78 @@
+/**
+ * The two ways a city sends its snapshots: tuplet's delta `Tracker` on the generated
+ * `world:snapshot` codec (binary frames), and the JSON twin's deltas (text frames).
+ */
+
+import { Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import type { Stream } from "./city.js";
+import { jsonEntity, JsonTracker } from "./json_delta.js";
+
+/** One writer for every client's envelope (encoding is synchronous). */
+const out = /*@__PURE__*/ new Writer(2048);
+
+function base64(b: Uint8Array): string {
+  let s = "";
+  for (const x of b) s += String.fromCharCode(x);
+  return btoa(s);
+}
+
+/** `world:snapshot` through a tuplet `Tracker`: the envelope id, then the tracker's payload. */
+export class TupletStream implements Stream {
+  private readonly tracker = new Tracker<WorldSnapshot>(WorldSnapshot$delta, 0);
+  private last: WorldSnapshot | undefined;
+
+  requestKeyframe(): void {
+    this.tracker.requestKeyframe();
+  }
+
+  send(ws: WebSocket, tick: number, keyframe: boolean, entities: NearbyEntity[]): number {
+    const v: WorldSnapshot = { tick, keyframe, entities, gone: [] };
+    out.reset();
+    out.uint(WorldSnapshotCodec.id);
+    if (this.tracker.encodeInto(v, out) === "nothing") return 0;
+    this.last = v;
+    // A copy: workerd reads the bytes after \`send\` returns, and \`out\` is reused.
+    ws.send(out.finish());
+    return out.length;
+  }
+
+  fullBytes(tick: number, entities: NearbyEntity[]): number {
+    return 1 + WorldSnapshotCodec.encode({ tick, keyframe: true, entities, gone: [] }).length;
+  }
+
+  /** The last snapshot sent, entities in key order (as a `Mirror` holds them), compact bytes in base64. */
+  report(): unknown {
+    const v = this.last;
+    if (v === undefined) return null;
+    const sorted = { ...v, entities: v.entities.slice().sort((a, b) => a.id - b.id) };
+    return { tick: v.tick, bytes: base64(WorldSnapshotCodec.encode(sorted)) };
+  }
+}
+
+/** The JSON twin's snapshots: the same entities, as JSON deltas in text frames. */
+export class JsonStream implements Stream {
+  private readonly tracker = new JsonTracker(Number.POSITIVE_INFINITY);
+  private last: { tick: number; entities: NearbyEntity[] } | undefined;
+
+  requestKeyframe(): void {
+    this.tracker.requestKeyframe();
+  }
+
+  send(ws: WebSocket, tick: number, _keyframe: boolean, entities: NearbyEntity[]): number {
+    const text = this.tracker.encode(tick, entities);
+    if (text === undefined) return 0;
+    this.last = { tick, entities };
+    ws.send(text);
+    return text.length;
+  }
+
+  fullBytes(tick: number, entities: NearbyEntity[]): number {
+    return JSON.stringify({ t: "snap", tick, kf: true, add: entities.map(jsonEntity) }).length;
+  }
+
+  report(): unknown {
+    const v = this.last;
+    if (v === undefined) return null;
+    return { tick: v.tick, entities: v.entities.map(jsonEntity).sort((a, b) => a.id - b.id) };
+  }
+}

@@ -1,0 +1,132 @@
+//! Counters of what the server refused or dropped before a room saw it: a fixed set of
+//! atomics, so counting costs no allocation and wakes nothing. An admin reads them on
+//! `diag:ping` (with `want_stats`) as `"(server) <name>"` and `"(frame) <name>"` keys of
+//! `ServerStats::dropped`, next to the room's own drops.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Server-wide counters, by what happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// Connections closed at accept: the server was at `max_connections`.
+    RefusedTotal,
+    /// Connections closed at accept: their address was at `max_per_ip`.
+    RefusedPerIp,
+    /// `accept` failed (out of file descriptors, usually); the listener waits 50 ms.
+    AcceptFailed,
+    /// HTTP upgrades not complete within `handshake_timeout`.
+    HandshakeTimeout,
+    /// HTTP upgrades that were not valid WebSocket requests.
+    HandshakeFailed,
+    /// Upgrades for a room name the configuration does not allow (answered 404).
+    RoomNotAllowed,
+    /// Upgrades for a new room while `max_rooms` were open (answered 503).
+    RoomsFull,
+    /// Upgrades refused because the server is draining (answered 503).
+    Draining,
+    /// Connections that sent no `session:hello` within `hello_timeout`.
+    HelloTimeout,
+    /// Frames before `session:hello` that were something else.
+    BeforeHello,
+    /// `session:hello` refused for its token (forged, malformed or expired).
+    TokenRefused,
+    /// Connections that sent nothing for `idle_timeout`.
+    IdleTimeout,
+    /// Connections closed for being over their rate cap `flood_close_s` seconds in a row.
+    Flooding,
+    /// Connections closed for a socket write blocked `write_timeout`.
+    WriteTimeout,
+    /// Connections closed by their room for a queue full `behind_close`.
+    EvictedSlow,
+    /// Rooms stopped after `room_idle` empty.
+    RoomsStopped,
+}
+
+impl Counter {
+    /// Every counter, in report order.
+    pub const ALL: [Counter; 16] = [
+        Counter::RefusedTotal,
+        Counter::RefusedPerIp,
+        Counter::AcceptFailed,
+        Counter::HandshakeTimeout,
+        Counter::HandshakeFailed,
+        Counter::RoomNotAllowed,
+        Counter::RoomsFull,
+        Counter::Draining,
+        Counter::HelloTimeout,
+        Counter::BeforeHello,
+        Counter::TokenRefused,
+        Counter::IdleTimeout,
+        Counter::Flooding,
+        Counter::WriteTimeout,
+        Counter::EvictedSlow,
+        Counter::RoomsStopped,
+    ];
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Counter::RefusedTotal => "refused_total",
+            Counter::RefusedPerIp => "refused_per_ip",
+            Counter::AcceptFailed => "accept_failed",
+            Counter::HandshakeTimeout => "handshake_timeout",
+            Counter::HandshakeFailed => "handshake_failed",
+            Counter::RoomNotAllowed => "room_not_allowed",
+            Counter::RoomsFull => "rooms_full",
+            Counter::Draining => "draining",
+            Counter::HelloTimeout => "hello_timeout",
+            Counter::BeforeHello => "before_hello",
+            Counter::TokenRefused => "token_refused",
+            Counter::IdleTimeout => "idle_timeout",
+            Counter::Flooding => "flooding",
+            Counter::WriteTimeout => "write_timeout",
+            Counter::EvictedSlow => "evicted_slow",
+            Counter::RoomsStopped => "rooms_stopped",
+        }
+    }
+}
+
+/// The server-wide counters.
+#[derive(Debug, Default)]
+pub struct Counters([AtomicU64; Counter::ALL.len()]);
+
+impl Counters {
+    /// Counts one.
+    pub fn add(&self, c: Counter) {
+        self.0[c as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The count so far.
+    pub fn get(&self, c: Counter) -> u64 {
+        self.0[c as usize].load(Ordering::Relaxed)
+    }
+}
+
+/// Frames a connection dropped before decoding, by why: counted per room by the
+/// connections, read by the room only when an admin asks.
+#[derive(Debug, Default)]
+pub struct FrameDrops {
+    /// Binary frames over `frame_cap`.
+    pub too_large: AtomicU64,
+    /// Frames of any kind (binary, text, ping, pong) over the rate cap.
+    pub rate_limited: AtomicU64,
+    /// Text frames (the protocol is binary).
+    pub text_frame: AtomicU64,
+}
+
+impl FrameDrops {
+    /// `(name, count)` of each kind.
+    pub fn report(&self) -> [(&'static str, u64); 3] {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        [
+            ("too_large", get(&self.too_large)),
+            ("rate_limited", get(&self.rate_limited)),
+            ("text_frame", get(&self.text_frame)),
+        ]
+    }
+
+    /// Counts one.
+    pub fn add(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,638 @@
+//! The attacks of a hostile client, each over real sockets on loopback against a server of
+//! its own, bounded in count and time (the long versions, with a 40-bot room beside them
+//! and the server's RSS and CPU, are `scripts/bench hostile`). Each checks that the attack
+//! is refused or bounded, that the counters name what was dropped, and that a normal
+//! player beside it is served.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tuplet::{Dispatch, Encoding};
+use village::birds::BirdSubscribe;
+use village::chat::{Channel, ChatSay};
+use village::common::WorldPos;
+use village::diag::DiagBytesRequest;
+use village::dispatch::ServerMessage;
+use village::fishing::{FishingCast, FishingReel};
+use village::player::{PlayerHeartbeat, PlayerMove};
+use village::session::{SessionError, SessionHello};
+use village_server::client::{Client, Identity, Incoming};
+use village_server::counters::Counter;
+use village_server::token::{self, Claims};
+use village_server::{start, Config, Server};
+
+const KEY: &[u8] = b"hostile tests' token key";
+
+async fn server(tweak: impl FnOnce(&mut Config)) -> Server {
+    let mut config = Config {
+        addr: ([127, 0, 0, 1], 0).into(),
+        token_key: Some(KEY.to_vec()),
+        ..Config::default()
+    };
+    tweak(&mut config);
+    start(config).await.expect("server starts")
+}
+
+fn claims(account: u64, name: &str) -> Claims {
+    Claims::player(account, name, 3600)
+}
+
+fn admin(account: u64, name: &str) -> Identity {
+    let mut c = claims(account, name);
+    c.admin = true;
+    Identity::signed(KEY, &c)
+}
+
+async fn join(s: &Server, who: &Identity) -> Client {
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        Client::join(&s.url("village"), who),
+    )
+    .await
+    .expect("joined within 10 s")
+    .expect("joins")
+}
+
+fn named<'a>(frames: &'a [Incoming], name: &str) -> Vec<&'a Incoming> {
+    frames.iter().filter(|f| f.name() == name).collect()
+}
+
+fn step(i: u32) -> PlayerMove {
+    PlayerMove {
+        p: [0.0, 0.0, i as f32 * 0.1],
+        r: 0.5,
+        t: u64::from(i) * 100,
+        seq: Some(i),
+        flags: None,
+    }
+}
+
+/// A mover and a viewer beside the attack: every move the mover sends reaches the viewer.
+async fn neighbours_still_served(s: &Server, from: u32) {
+    let mut mover = join(s, &admin(900 + u64::from(from), "mover")).await;
+    let mut viewer = join(s, &admin(950 + u64::from(from), "viewer")).await;
+    for i in 1..=5 {
+        mover.send(step(i)).await.unwrap();
+    }
+    mover.sync().await.unwrap();
+    let seen: Vec<u32> = named(&viewer.sync().await.unwrap(), "player:move")
+        .iter()
+        .map(|f| match f.decode().unwrap() {
+            ServerMessage::PlayerMoveRelayed(m) => m.seq.unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(seen, [1, 2, 3, 4, 5], "every valid move relayed");
+}
+
+/// The room's drop counts, read by an admin.
+async fn dropped(c: &mut Client) -> std::collections::BTreeMap<String, u32> {
+    c.stats().await.unwrap().dropped.unwrap()
+}
+
+fn threads() -> usize {
+    std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
+}
+
+#[tokio::test]
+async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
+    let s = server(|c| {
+        c.room_prefixes = vec!["r".into()];
+        c.max_rooms = 4;
+        c.room_idle = Duration::from_millis(300);
+    })
+    .await;
+    let before = threads();
+    // 200 paths no configuration allows: answered 404, nothing opened.
+    for i in 0..200 {
+        let url = format!("ws://{}/x{i}", s.addr());
+        assert!(Client::connect(&url, Encoding::Compact).await.is_err());
+    }
+    assert_eq!(s.counter(Counter::RoomNotAllowed), 200);
+    assert_eq!(s.rooms(), 0);
+    // Allowed names: up to max_rooms, then 503.
+    let mut open = Vec::new();
+    for i in 0..4 {
+        open.push(
+            Client::connect(&format!("ws://{}/r{i}", s.addr()), Encoding::Compact)
+                .await
+                .expect("an allowed room"),
+        );
+    }
+    assert!(
+        Client::connect(&format!("ws://{}/r9", s.addr()), Encoding::Compact)
+            .await
+            .is_err()
+    );
+    assert_eq!((s.rooms(), s.counter(Counter::RoomsFull)), (4, 1));
+    drop(open);
+    // Empty for room_idle: stopped, their tasks and tick threads gone.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(s.rooms(), 0);
+    assert_eq!(s.counter(Counter::RoomsStopped), 4);
+    assert!(
+        threads() <= before,
+        "{} threads, {before} before",
+        threads()
+    );
+    // And the name opens again.
+    neighbours_still_served(&s, 0).await;
+}
+
+#[tokio::test]
+async fn silent_sockets_hold_no_slot_and_are_closed() {
+    let s = server(|c| {
+        c.room_capacity = 3;
+        c.hello_timeout = Duration::from_millis(400);
+    })
+    .await;
+    let mut silent = Vec::new();
+    for _ in 0..10 {
+        silent.push(
+            Client::connect(&s.url("village"), Encoding::Compact)
+                .await
+                .unwrap(),
+        );
+    }
+    // Ten upgraded sockets that never said hello: the three slots are still free.
+    let mut a = join(&s, &admin(1, "a")).await;
+    let _b = join(&s, &admin(2, "b")).await;
+    for c in &mut silent {
+        assert_eq!(c.close_code(Duration::from_secs(2)).await, Some(1008));
+    }
+    assert_eq!(s.counter(Counter::HelloTimeout), 10);
+    assert_eq!(dropped(&mut a).await["(server) hello_timeout"], 10);
+    // A full room answers session:error RoomFull and closes with 1013.
+    let _c = join(&s, &admin(3, "c")).await;
+    let err = Client::join(&s.url("village"), &admin(4, "d")).await;
+    assert!(
+        err.as_ref()
+            .err()
+            .is_some_and(|e| e.to_string().contains("RoomFull")),
+        "{:?}",
+        err.err()
+    );
+}
+
+#[tokio::test]
+async fn partial_handshakes_time_out_and_connections_are_capped() {
+    let s = server(|c| {
+        c.handshake_timeout = Duration::from_millis(300);
+        c.max_connections = 30;
+        c.max_per_ip = 20;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..50 {
+        let mut t = TcpStream::connect(s.addr()).await.unwrap();
+        t.write_all(b"GET /village HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        held.push(t);
+    }
+    // Past max_per_ip, closed at once.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(s.counter(Counter::RefusedPerIp), 30);
+    assert_eq!(s.connections(), 20);
+    // The rest: closed at the handshake timeout.
+    let mut closed = 0;
+    for t in &mut held {
+        let mut buf = [0u8; 64];
+        let read = tokio::time::timeout(Duration::from_secs(2), t.read(&mut buf)).await;
+        closed += usize::from(matches!(read, Ok(Ok(0)) | Ok(Err(_))));
+    }
+    assert_eq!(closed, 50);
+    assert_eq!(s.counter(Counter::HandshakeTimeout), 20);
+    assert_eq!(s.connections(), 0);
+    neighbours_still_served(&s, 0).await;
+}
+
+/// A raw hello with `token`; the first answer, and the close code.
+async fn hello_with(s: &Server, token: Option<String>) -> (ServerMessage, Option<u16>) {
+    let mut c = Client::connect(&s.url("village"), Encoding::Compact)
+        .await
+        .unwrap();
+    c.send(SessionHello {
+        protocol: 2,
+        build: "hostile".into(),
+        token,
+        locale: "en".into(),
+        resume: None,
+    })
+    .await
+    .unwrap();
+    let first = c.next_message().await.unwrap();
+    let code = match first {
+        ServerMessage::SessionFailed(_) => c.close_code(Duration::from_secs(2)).await,
+        _ => None,
+    };
+    (first, code)
+}
+
+#[tokio::test]
+async fn forged_expired_and_missing_tokens() {
+    let s = server(|_| {}).await;
+    let forged = token::mint(b"not the server's key", &claims(1, "mallory"));
+    let mut expired = claims(2, "late");
+    expired.exp = token::now_s() - 1;
+    let expired = token::mint(KEY, &expired);
+    let cases = [
+        (Some(forged), "forged"),
+        (Some(expired), "expired"),
+        (Some("bot-token-0123456789".into()), "any 16 characters"),
+    ];
+    for (tok, what) in cases {
+        let (answer, code) = hello_with(&s, tok).await;
+        let ServerMessage::SessionFailed(f) = answer else {
+            panic!("{what}: {answer:?}");
+        };
+        assert!(f.fatal, "{what}");
+        let want_expired = what == "expired";
+        assert_eq!(
+            matches!(f.error, SessionError::TokenExpired),
+            want_expired,
+            "{what}: {:?}",
+            f.error
+        );
+        assert_eq!(code, Some(1008), "{what}");
+    }
+    assert_eq!(s.counter(Counter::TokenRefused), 3);
+    // No token: a guest, no account; a valid one: the token's account.
+    let (guest, _) = hello_with(&s, None).await;
+    assert!(matches!(guest, ServerMessage::SessionWelcome(w) if w.account.is_none()));
+    let (member, _) = hello_with(&s, Some(token::mint(KEY, &claims(77, "ok")))).await;
+    assert!(matches!(member, ServerMessage::SessionWelcome(w) if w.account == Some(77)));
+}
+
+#[tokio::test]
+async fn guests_get_no_birds_and_non_admins_no_diagnostics() {
+    let s = server(|c| c.spawns = vec![[0.0; 3]; 4]).await;
+    let mut guest = join(&s, &Identity::guest("guest")).await;
+    let mut player = join(&s, &Identity::signed(KEY, &claims(1, "player"))).await;
+    let mut boss = join(&s, &admin(2, "boss")).await;
+    for c in [&mut guest, &mut player] {
+        c.send(BirdSubscribe { on: true }).await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(named(&guest.sync().await.unwrap(), "birds:stream").is_empty());
+    assert!(!named(&player.sync().await.unwrap(), "birds:stream").is_empty());
+    // Without the admin claim: the pong has no stats, diag:bytes no answer.
+    for c in [&mut guest, &mut player] {
+        assert!(c.stats().await.is_err(), "no stats without admin");
+        c.send(DiagBytesRequest { reset: true }).await.unwrap();
+        assert!(named(&c.sync().await.unwrap(), "diag:bytes").is_empty());
+    }
+    let d = dropped(&mut boss).await;
+    assert_eq!(d["diag:ping not_admin"], 2);
+    assert_eq!(d["diag:bytes not_admin"], 2);
+    boss.send(DiagBytesRequest { reset: false }).await.unwrap();
+    assert_eq!(named(&boss.sync().await.unwrap(), "diag:bytes").len(), 1);
+}
+
+#[tokio::test]
+async fn chat_channels_reach_their_members_only() {
+    let s = server(|c| c.spawns = vec![[0.0; 3]; 6]).await;
+    let member = |account, name: &str, party, staff| {
+        let mut c = claims(account, name);
+        c.party = party;
+        c.staff = staff;
+        Identity::signed(KEY, &c)
+    };
+    let mut a = join(&s, &member(1, "a", Some(1), false)).await;
+    let mut b = join(&s, &member(2, "b", Some(1), false)).await;
+    let mut c = join(&s, &member(3, "c", Some(2), true)).await;
+    let mut g = join(&s, &Identity::guest("g")).await;
+    let mut boss = join(&s, &admin(5, "boss")).await;
+    let say = |text: &str, channel| ChatSay {
+        text: text.into(),
+        channel,
+        reply_to: None,
+    };
+    a.send(say("party one", Channel::Party)).await.unwrap();
+    c.send(say("staff only", Channel::Staff)).await.unwrap();
+    g.send(say("guest party", Channel::Party)).await.unwrap();
+    g.send(say("guest staff", Channel::Staff)).await.unwrap();
+    g.send(say("guest trade", Channel::Trade)).await.unwrap();
+    b.send(say("fake staff", Channel::Staff)).await.unwrap();
+    g.send(say("guest room", Channel::Room)).await.unwrap();
+    // Each sender's sync: its lines are handled. Then each listener's: all it heard.
+    let mut frames: Vec<Vec<Incoming>> = Vec::new();
+    for x in [&mut a, &mut b, &mut c, &mut g] {
+        frames.push(x.sync().await.unwrap());
+    }
+    for (x, f) in [&mut a, &mut b, &mut c, &mut g]
+        .into_iter()
+        .zip(&mut frames)
+    {
+        f.extend(x.sync().await.unwrap());
+    }
+    let heard: Vec<Vec<String>> = frames
+        .iter()
+        .map(|f| {
+            let mut lines: Vec<String> = named(f, "chat:message")
+                .iter()
+                .map(|f| match f.decode().unwrap() {
+                    ServerMessage::ChatLine(l) => l.text,
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            lines.sort();
+            lines
+        })
+        .collect();
+    assert_eq!(heard[0], ["guest room", "party one"], "a, party 1");
+    assert_eq!(heard[1], ["guest room", "party one"], "b, party 1");
+    assert_eq!(heard[2], ["guest room", "staff only"], "c, party 2, staff");
+    assert_eq!(heard[3], ["guest room"], "the guest");
+    let d = dropped(&mut boss).await;
+    assert_eq!(d["chat:message not_in_party"], 1, "{d:?}");
+    assert_eq!(d["chat:message not_staff"], 2, "{d:?}");
+    assert_eq!(d["chat:message guest_channel"], 1, "{d:?}");
+}
+
+#[tokio::test]
+async fn names_are_unique_and_a_reel_needs_a_cast() {
+    let s = server(|c| c.spawns = vec![[0.0; 3]; 4]).await;
+    let mut boss = join(&s, &admin(3, "boss")).await;
+    let mut ana = join(&s, &Identity::signed(KEY, &claims(1, "Ana"))).await;
+    let mut other = join(&s, &Identity::signed(KEY, &claims(2, "Ana"))).await;
+    let _fake = join(&s, &Identity::guest("ana")).await;
+    let names: Vec<String> = named(&boss.sync().await.unwrap(), "player:joined")
+        .iter()
+        .map(|f| match f.decode().unwrap() {
+            ServerMessage::PlayerJoined(j) => j.name,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(names, ["Ana", "Ana 2", "ana 3"]);
+    // A reel with no line in the water lands nothing.
+    let reel = FishingReel {
+        tension: 0.5,
+        line: 0.0,
+    };
+    other.send(reel.clone()).await.unwrap();
+    assert!(named(&other.sync().await.unwrap(), "fishing:catch").is_empty());
+    let cast = FishingCast {
+        bobber: WorldPos {
+            x: 1.0,
+            y: 0.0,
+            z: 1.0,
+        },
+        power: 0.5,
+        bait: None,
+    };
+    ana.send(cast).await.unwrap();
+    ana.send(reel.clone()).await.unwrap();
+    ana.send(reel).await.unwrap();
+    assert_eq!(named(&ana.sync().await.unwrap(), "fishing:catch").len(), 1);
+    let d = dropped(&mut boss).await;
+    assert_eq!(d["fishing:reel no_cast"], 2, "{d:?}");
+}
+
+#[tokio::test]
+async fn many_kinds_of_bad_input_never_break_the_diagnostics() {
+    let s = server(|c| {
+        c.rate_per_s = 10_000.0;
+        c.rate_burst = 10_000.0;
+    })
+    .await;
+    let mut attacker = join(&s, &Identity::guest("x")).await;
+    let mut boss = join(&s, &admin(1, "boss")).await;
+    // A bad payload under 200 different message ids, plus a few bad frames.
+    let ids: Vec<u32> = village::dispatch::ClientMessage::MESSAGES
+        .iter()
+        .map(|m| m.1)
+        .take(200)
+        .collect();
+    assert!(ids.len() >= 100);
+    for &id in &ids {
+        let mut frame = Vec::new();
+        tuplet::wire::write::uint(&mut frame, u64::from(id));
+        frame.push(0xc1);
+        attacker.feed_raw(frame).await.unwrap();
+    }
+    attacker.feed_raw(vec![0xc1]).await.unwrap();
+    attacker.flush().await.unwrap();
+    attacker.send_text("{}").await.unwrap();
+    attacker.sync().await.unwrap();
+    let d = dropped(&mut boss).await;
+    assert!(d.len() <= 64, "{} keys", d.len());
+    assert!(
+        d["(other)"] > 0,
+        "the pairs past the cap are counted together"
+    );
+    assert_eq!(d["(frame) text_frame"], 1);
+    let counted: u32 = d
+        .iter()
+        .filter(|(k, _)| !k.starts_with("(frame)") && !k.starts_with("(server)"))
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(counted as usize, ids.len() + 1, "{d:?}");
+}
+
+#[tokio::test]
+async fn floods_of_every_frame_kind_stop_at_the_connection_and_the_flooder_is_closed() {
+    let s = server(|c| c.flood_close_s = 2).await;
+    let mut flooder = join(&s, &Identity::guest("flood")).await;
+    let mut boss = join(&s, &admin(1, "boss")).await;
+    let accepted_before = boss.stats().await.unwrap().accepted.unwrap();
+    let beat = Dispatch::to_envelope(
+        &village::dispatch::ClientMessage::from(PlayerHeartbeat {
+            t: 1,
+            visible: true,
+            fps: None,
+        }),
+        Encoding::Compact,
+    )
+    .unwrap();
+    let mut sent = 0u32;
+    let until = tokio::time::Instant::now() + Duration::from_secs(4);
+    let mut closed = false;
+    while tokio::time::Instant::now() < until {
+        let ok = match sent % 3 {
+            0 => flooder.feed_raw(beat.clone()).await.is_ok(),
+            1 => flooder.send_text("x").await.is_ok(),
+            _ => flooder.send_ping().await.is_ok(),
+        } && flooder.flush().await.is_ok();
+        if !ok {
+            closed = true;
+            break;
+        }
+        sent += 1;
+        if sent.is_multiple_of(300) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let code = flooder.close_code(Duration::from_secs(3)).await;
+    assert!(
+        closed || code == Some(1008),
+        "closed: {closed}, code {code:?}"
+    );
+    assert_eq!(s.counter(Counter::Flooding), 1);
+    let stats = boss.stats().await.unwrap();
+    let d = stats.dropped.unwrap();
+    let limited = d["(frame) rate_limited"];
+    assert!(limited > 100, "{limited} of {sent} rate-limited");
+    // What reached the room: at most the burst plus the rate over the flood (plus the
+    // boss's own pings), not the flood.
+    let reached = stats.accepted.unwrap() - accepted_before;
+    assert!(
+        reached < 80 + 40 * 5 + 10,
+        "{reached} of {sent} frames reached the room"
+    );
+    neighbours_still_served(&s, 1).await;
+}
+
+/// A signed-in bird subscriber over a 4 KiB receive buffer that never reads.
+async fn stall(s: &Server) -> Client {
+    let who = Identity::signed(KEY, &claims(1, "stall"));
+    let mut c = Client::join_small(&s.url("village"), &who, 4096)
+        .await
+        .unwrap();
+    // Birds (about 12 KB/s to a subscriber) and snapshots, never read.
+    c.send(BirdSubscribe { on: true }).await.unwrap();
+    c
+}
+
+#[tokio::test]
+async fn a_reader_blocked_past_the_write_timeout_is_dropped() {
+    let s = server(|c| {
+        c.write_timeout = Duration::from_millis(1000);
+        c.send_buffer = 4096;
+    })
+    .await;
+    let stalled = stall(&s).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while s.counter(Counter::WriteTimeout) == 0 || s.connections() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not dropped in 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(stalled);
+    neighbours_still_served(&s, 3).await;
+}
+
+#[tokio::test]
+async fn a_stalled_reader_is_evicted_and_its_neighbours_lose_nothing() {
+    let s = server(|c| {
+        c.queue_bytes = 16 * 1024;
+        c.behind_close = Duration::from_millis(500);
+        c.write_timeout = Duration::from_secs(60);
+        c.send_buffer = 4096;
+        c.spawns = vec![[0.0; 3]; 4];
+    })
+    .await;
+    let stalled = stall(&s).await;
+    let mut boss = join(&s, &admin(2, "boss")).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while s.counter(Counter::EvictedSlow) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not evicted in 20 s"
+        );
+        boss.sync().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let stats = boss.stats().await.unwrap();
+    assert!(stats.unsent.unwrap() > 0);
+    assert_eq!(stats.dropped.unwrap()["(server) evicted_slow"], 1);
+    // Its slot is free at once (its writer, blocked, ends at the write timeout: the test
+    // above).
+    let (before, stats_after) = (stats.accepted, boss.stats().await.unwrap());
+    assert!(stats_after.accepted > before);
+    drop(stalled);
+    neighbours_still_served(&s, 2).await;
+}
+
+#[tokio::test]
+async fn closes_are_handshakes_both_ways() {
+    let s = server(|c| c.idle_timeout = Duration::from_millis(500)).await;
+    let c = join(&s, &Identity::guest("polite")).await;
+    assert!(c.close_answered().await, "the server answers a close frame");
+    let mut idle = join(&s, &Identity::guest("idle")).await;
+    assert_eq!(idle.close_code(Duration::from_secs(3)).await, Some(1001));
+    assert_eq!(s.counter(Counter::IdleTimeout), 1);
+}
+
+/// Reads until a `notice:show` restart notice.
+async fn restart_notice(c: &mut Client) {
+    loop {
+        let f = c
+            .next_within(Duration::from_secs(5))
+            .await
+            .expect("a notice");
+        if let Ok(ServerMessage::NoticeShow(n)) = f.decode() {
+            assert!(matches!(
+                n.body,
+                village::notices::NoticeBody::Restart { .. }
+            ));
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn drain_tells_players_refuses_newcomers_and_ends_when_they_leave() {
+    let s = server(|_| {}).await;
+    let mut a = join(&s, &Identity::guest("a")).await;
+    let mut b = join(&s, &Identity::guest("b")).await;
+    let players = async {
+        restart_notice(&mut a).await;
+        restart_notice(&mut b).await;
+        assert!(Client::connect(&s.url("village"), Encoding::Compact)
+            .await
+            .is_err());
+        a.close().await;
+        b.close().await;
+    };
+    let t0 = std::time::Instant::now();
+    let (left, ()) = tokio::join!(s.drain(Duration::from_secs(20)), players);
+    assert_eq!(left, 0);
+    assert!(
+        t0.elapsed() < Duration::from_secs(5),
+        "ended when they left"
+    );
+
+    // One who stays: the drain ends at the grace.
+    let s = server(|_| {}).await;
+    let mut stays = join(&s, &Identity::guest("stays")).await;
+    let t0 = std::time::Instant::now();
+    let (left, ()) = tokio::join!(
+        s.drain(Duration::from_millis(800)),
+        restart_notice(&mut stays)
+    );
+    assert_eq!(left, 1);
+    assert!(t0.elapsed() >= Duration::from_millis(800));
+}
+
+/// The binary drains on SIGTERM and exits.
+#[tokio::test]
+async fn sigterm_drains_and_exits() {
+    use std::process::Stdio;
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_village-server"))
+        .args(["--addr", "127.0.0.1:0", "--drain-grace", "10"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next_line().await.unwrap().unwrap();
+    let url = line.split("listening on ").nth(1).unwrap().to_string() + "village";
+    let mut c = Client::join(&url, &Identity::guest("p")).await.unwrap();
+    let pid = child.id().unwrap();
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    restart_notice(&mut c).await;
+    c.close().await;
+    let status = tokio::time::timeout(Duration::from_secs(5), child.wait())
+        .await
+        .expect("exits once the player left")
+        .unwrap();
+    assert!(status.success());
+}
