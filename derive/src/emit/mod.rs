@@ -7,16 +7,17 @@ mod dispatch;
 mod enums;
 mod flags;
 mod leaf;
+mod members;
 mod record;
 mod slice;
 mod ty;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use tuplet_schema::ir::{Item, ItemKind, Record, Slot};
 
-use common::{dir_variant, field_span, ident, rt, slot_name, struct_fields};
-use record::Member;
+use common::{dir_variant, rt};
+use members::members_of;
 
 /// The impls for one parsed, checked item.
 pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
@@ -41,28 +42,6 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
         ItemKind::Flags(f) => flags::emit(f, input, &ir),
         ItemKind::Dispatch(d) => dispatch::emit(d, input),
     }
-}
-
-/// Members of a struct record, reached through `owner` (`self`, or a local holding the
-/// record).
-fn members_of<'a>(
-    record: &'a Record,
-    input: &syn::DeriveInput,
-    owner: &TokenStream,
-) -> Vec<Member<'a>> {
-    record
-        .slots
-        .iter()
-        .map(|slot| {
-            let name = slot_name(slot);
-            let ident = ident(name);
-            Member {
-                slot,
-                access: quote!((&#owner.#ident)),
-                span: struct_fields(input).map_or_else(Span::call_site, |f| field_span(f, name)),
-            }
-        })
-        .collect()
 }
 
 /// `Wire::IR`, the item's IR as JSON, for the test that the derive and the loader agree:

@@ -7,7 +7,7 @@ use tuplet_schema::ir::{Record, Slot, TypeRef};
 
 use super::super::common::ident;
 use super::super::ty::{rt, Form};
-use super::{gen_for, in_field, mask_fields, skip_unknown, MaskField};
+use super::mask::{gen_for, in_field, mask_fields, skip_unknown, MaskField};
 
 /// `impl Entity` for a record declared `entity(key = "...")`.
 pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {

@@ -6,10 +6,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use tuplet_schema::ir::{Len, Record, TypeRef};
 
-use super::super::members_of;
+use super::super::members::members_of;
 use super::super::record;
 use super::super::ty::rt;
-use super::{in_field, mask_fields, skip_unknown, MaskField};
+use super::mask::{in_field, mask_fields, skip_unknown, MaskField};
 
 /// The element type of a `Vec<Named>` field (a candidate entity list) and its length bounds.
 fn list_elem(ty: &TypeRef) -> Option<(TokenStream, &Len)> {

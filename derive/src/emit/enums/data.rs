@@ -11,7 +11,7 @@ use super::super::common::{field_span, ident, slot_name};
 use super::super::record::{self, Member};
 use super::super::slice::{compact_pair, Bound};
 use super::super::ty::{rt, Form, TyGen};
-use super::pick;
+use super::pick::pick;
 
 /// What one variant contributes to each method of the impl.
 struct Arms {

@@ -3,14 +3,12 @@
 //! `data.rs`).
 
 mod data;
+mod pick;
 mod unit;
 
 use proc_macro2::TokenStream;
-use quote::quote;
 use tuplet_schema::ir::Enum;
 use tuplet_schema::plan::{EnumForm, EnumPlan};
-
-use super::ty::rt;
 
 /// The `Wire` impl of an enum.
 pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
@@ -19,26 +17,4 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
     } else {
         data::emit(e, input, ir)
     }
-}
-
-/// A `match` over `mode` and `rng` picking one of the variants' expressions.
-fn pick(arms: Vec<TokenStream>) -> TokenStream {
-    let rt = rt();
-    let n = arms.len();
-    let last = n.saturating_sub(1);
-    let cases = arms.iter().enumerate().map(|(i, arm)| {
-        if i == last {
-            quote!(_ => #arm,)
-        } else {
-            quote!(#i => #arm,)
-        }
-    });
-    quote!({
-        let pick = match mode {
-            #rt::SampleMode::Min => 0,
-            #rt::SampleMode::Max => #last,
-            _ => rng.below(#n),
-        };
-        match pick { #(#cases)* }
-    })
 }

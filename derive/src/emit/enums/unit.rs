@@ -8,7 +8,7 @@ use tuplet_schema::plan::{EnumPlan, VARIANT_NAME_MAX};
 
 use super::super::common::ident;
 use super::super::ty::rt;
-use super::pick;
+use super::pick::pick;
 
 /// The `Wire` impl of a unit enum.
 pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
