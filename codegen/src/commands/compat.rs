@@ -184,8 +184,14 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
     let report = compat::check(&old, &new, deploy(config));
     match args.format {
         Format::Text => {
-            print!("{}", report.text());
-            report.exit_code().max(budgets(config))
+            print!("{}", report.findings_text());
+            let Ok(schema) = crate::load(config) else {
+                return BAD_INPUT;
+            };
+            let over = print_budgets(config, &schema);
+            print!("{}", report.summary(over));
+            let budget_code = if over == 0 { OK } else { BREAKING };
+            report.exit_code().max(budget_code)
         }
         Format::Json => {
             let Ok(schema) = crate::load(config) else {
@@ -227,24 +233,21 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
 }
 
 /// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
-/// whose largest possible size exceeds its budget, naming the field that dominates (after a
-/// text report; the JSON report carries them as `budgets`); `BREAKING` when any does.
-pub fn budgets(config: &Config) -> u8 {
-    let Ok(schema) = crate::load(config) else {
-        return BAD_INPUT;
-    };
-    let findings = tuplet_schema::sizes::budget_findings(&schema);
+/// whose largest possible size exceeds its budget, naming the field that dominates, each with
+/// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
+fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
+    let findings = tuplet_schema::sizes::budget_findings(schema);
     for f in &findings {
         let file = config.schema_crate().join(&f.file);
         let line =
             format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
         println!("{line}");
+        println!(
+            "  rule: {}",
+            tuplet_schema::compat::explain::pointer("budget-exceeded")
+        );
     }
-    if findings.is_empty() {
-        OK
-    } else {
-        BREAKING
-    }
+    findings.len()
 }
 
 #[cfg(test)]
