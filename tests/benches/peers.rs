@@ -9,7 +9,7 @@
 //! because absolute times drift on shared machines. Under `cargo test` it runs one short
 //! pass (a smoke test: every row encodes and decodes, the hand codecs agree with tuplet).
 //!
-//! Other modes: `--targets` prints only the targets table's rows; `--profile DATASET ROW
+//! Other modes: `--targets` prints only the standing rules' table rows; `--profile DATASET ROW
 //! OP ITERS` runs one row's encode or decode alone (for callgrind or perf); `--dump DIR`
 //! writes every row's bytes per dataset (for the size table).
 
@@ -486,7 +486,7 @@ fn main() {
         tables.push(table);
     }
     if !targets_only {
-        println!("\n### Targets on this run\n");
+        println!("\n### Standing rules on this run\n");
         println!("{}", measure::TARGETS_HEADER);
     }
     for t in &tables {

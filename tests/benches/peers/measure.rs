@@ -105,7 +105,9 @@ fn alternate(rounds: usize, iters: usize, fs: &mut [&mut Box<dyn FnMut() + '_>])
     samples.into_iter().map(Stat::of).collect()
 }
 
-pub const TARGETS_HEADER: &str = "| dataset | encode: rmp-serde tuple ÷ tuplet (≥ 2) | decode: rmp-serde tuple ÷ tuplet (≥ 1.5) | decode: tuplet ÷ hand checked (≤ 1.15) | encode: tuplet ÷ hand checked |\n|---|---:|---:|---:|---:|";
+/// The standing rules' table header: a tuplet row is flagged when it is slower than the
+/// hand-written ranges-checked row by more than 15%, or slower than rmp-serde tuple.
+pub const TARGETS_HEADER: &str = "| dataset | encode: tuplet ÷ hand checked (≤ 1.15) | decode: tuplet ÷ hand checked (≤ 1.15) | encode: rmp-serde tuple ÷ tuplet (≥ 1) | decode: rmp-serde tuple ÷ tuplet (≥ 1) |\n|---|---:|---:|---:|---:|";
 
 impl Table {
     pub fn measure(title: &'static str, mut rows: Vec<Row>, rounds: usize, iters: usize) -> Table {
@@ -161,23 +163,25 @@ impl Table {
         );
     }
 
+    /// This dataset's row of the standing rules; a broken rule is marked `(flagged)`.
     pub fn targets_row(&self) -> String {
         let (t, rmp, hand) = (
             0,
             self.index("rmp-serde tuple"),
             self.index("hand-written, ranges checked"),
         );
-        let mark = |ok: bool| if ok { "" } else { " (not met)" };
+        let mark = |ok: bool| if ok { "" } else { " (flagged)" };
+        let enc_hand = self.encode[t].median / self.encode[hand].median;
+        let dec_hand = self.decode[t].median / self.decode[hand].median;
         let enc = self.encode[rmp].median / self.encode[t].median;
         let dec = self.decode[rmp].median / self.decode[t].median;
-        let vs_hand = self.decode[t].median / self.decode[hand].median;
-        let enc_hand = self.encode[t].median / self.encode[hand].median;
         format!(
-            "| {} | {enc:.2}x{} | {dec:.2}x{} | {vs_hand:.2}x{} | {enc_hand:.2}x |",
+            "| {} | {enc_hand:.2}x{} | {dec_hand:.2}x{} | {enc:.2}x{} | {dec:.2}x{} |",
             self.title.split(' ').next().unwrap_or(self.title),
-            mark(enc >= 2.0),
-            mark(dec >= 1.5),
-            mark(vs_hand <= 1.15),
+            mark(enc_hand <= 1.15),
+            mark(dec_hand <= 1.15),
+            mark(enc >= 1.0),
+            mark(dec >= 1.0),
         )
     }
 }
