@@ -122,7 +122,7 @@ pub fn lock(config: &Config, args: &LockArgs) -> Exit {
         eprintln!("tuplet lock: {} unchanged ({summary})", path.display());
         return Exit::Ok;
     }
-    if let Err(e) = std::fs::write(&path, &text) {
+    if let Err(e) = crate::writer::write_atomic(&path, text.as_bytes()) {
         eprintln!("error: {}: {e}", path.display());
         return Exit::BadInput;
     }
