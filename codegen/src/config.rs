@@ -145,6 +145,24 @@ impl Config {
         toml::from_str(text).map_err(|e| e.to_string())
     }
 
+    /// The config `--config` names (`explicit`), else the one [`Config::discover`] finds.
+    pub fn locate(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        match explicit {
+            Some(path) => Config::read(path),
+            None => Config::discover(),
+        }
+    }
+
+    /// The deploy order, as the compatibility rules take it.
+    pub fn deploy_order(&self) -> tuplet_schema::compat::Deploy {
+        use tuplet_schema::compat::Deploy as D;
+        match self.deploy {
+            Deploy::AnyOrder => D::AnyOrder,
+            Deploy::ServerFirst => D::ServerFirst,
+            Deploy::ClientFirst => D::ClientFirst,
+        }
+    }
+
     /// Finds `tuplet.toml` in the current folder or its nearest ancestor that has one.
     pub fn discover() -> Result<Config, ConfigError> {
         let cwd = std::env::current_dir().map_err(|e| ConfigError {

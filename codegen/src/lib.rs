@@ -2,8 +2,10 @@
 //! the schema crate's source into the resolved IR (`tuplet_schema::load`), runs one emitter
 //! per configured output and writes (or, with `--check`, compares) the files.
 //!
-//! The layers: a thin `cli` (arguments), `config`, one file per target behind the
-//! [`emit::Emitter`] trait, and a `writer` that leaves unchanged files untouched.
+//! The layers: a thin `cli` (arguments) calls one function per command in `commands`, which
+//! share `commands::shared` (config and schema loading, input, issue printing) and return
+//! one [`exit::Exit`]; `config` reads `tuplet.toml`; one file per target behind the
+//! [`emit::Emitter`] trait; and a `writer` that leaves unchanged files untouched.
 
 #![warn(missing_docs)]
 
@@ -11,6 +13,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod emit;
+pub mod exit;
 pub mod ircodec;
 pub mod js;
 pub mod manifest;

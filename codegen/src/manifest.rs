@@ -65,7 +65,10 @@ fn read_table(path: &Path) -> Result<toml::Table, String> {
 }
 
 /// `[workspace.package]` of the nearest manifest above `member` that has a `[workspace]`.
+/// The search starts from `member`'s canonical absolute path: a relative `Cargo.toml` (a
+/// `tuplet.toml` beside the crate's own manifest, `crate = "."`) has no parent to climb.
 fn workspace_package(member: &Path) -> Result<toml::Table, String> {
+    let member = std::fs::canonicalize(member).map_err(|e| format!("cannot read: {e}"))?;
     let start = member.parent().and_then(Path::parent);
     for dir in start.into_iter().flat_map(Path::ancestors) {
         let candidate = dir.join("Cargo.toml");
@@ -123,5 +126,17 @@ mod tests {
         .unwrap();
         let e = Package::read(&manifest).unwrap_err();
         assert!(e.contains("the workspace sets no `description`"), "{e}");
+    }
+
+    /// `crate = "."` beside a member's own manifest: the path is the bare `Cargo.toml`. The
+    /// test runs in this crate's folder, whose manifest says `version.workspace = true`.
+    #[test]
+    fn a_relative_member_manifest_finds_its_workspace() {
+        let p = Package::read(Path::new("Cargo.toml")).unwrap();
+        assert_eq!(p.name, "tuplet-codegen");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
+        let ws = read_table(&root).unwrap();
+        let version = ws["workspace"]["package"]["version"].as_str().unwrap();
+        assert_eq!(p.version, version);
     }
 }

@@ -75,7 +75,7 @@ pub fn write(root: &Path, files: &BTreeMap<String, String>) -> io::Result<Writte
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                std::fs::write(&path, &files[&rel])?;
+                write_atomic(&path, files[&rel].as_bytes())?;
                 out.written.push(path);
             }
             Change::Extra(path) => {
@@ -87,6 +87,42 @@ pub fn write(root: &Path, files: &BTreeMap<String, String>) -> io::Result<Writte
     out.unchanged = files.len() - out.written.len();
     remove_empty_dirs(root)?;
     Ok(out)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename
+/// over `path`, so an interrupted write leaves the old file or the new one, never a part.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tuplet-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    // A temporary file is private (0600); the file keeps the old one's mode, or gets a
+    // plain file's.
+    let mode = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => plain_permissions(tmp.as_file())?,
+    };
+    tmp.as_file().set_permissions(mode)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn plain_permissions(_: &std::fs::File) -> io::Result<std::fs::Permissions> {
+    use std::os::unix::fs::PermissionsExt;
+    Ok(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn plain_permissions(file: &std::fs::File) -> io::Result<std::fs::Permissions> {
+    Ok(file.metadata()?.permissions())
 }
 
 /// Every file under `root`, relative, with `/` separators (none when `root` is absent).
@@ -137,4 +173,31 @@ fn remove_empty_dirs(dir: &Path) -> io::Result<bool> {
         }
     }
     Ok(empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_atomic_replaces_the_file_and_leaves_no_temporary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a.txt");
+        std::fs::write(&file, "old").unwrap();
+        write_atomic(&file, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let fresh = tmp.path().join("b.txt");
+            write_atomic(&fresh, b"b").unwrap();
+            let mode = std::fs::metadata(&fresh).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644);
+        }
+    }
 }

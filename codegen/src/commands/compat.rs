@@ -9,9 +9,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use tuplet_schema::compat::{self, Deploy, Lock};
+use tuplet_schema::compat::{self, Lock};
 
-use crate::config::{self, Config};
+use super::shared;
+use crate::config::Config;
+use crate::exit::Exit;
 
 /// `tuplet lock`.
 #[derive(Debug, Args)]
@@ -46,22 +48,6 @@ pub struct CompatArgs {
     pub config: Option<PathBuf>,
 }
 
-/// Exit code: compatible.
-pub const OK: u8 = compat::EXIT_OK;
-/// Exit code: breaking.
-pub const BREAKING: u8 = compat::EXIT_BREAKING;
-/// Exit code: unreadable input.
-pub const BAD_INPUT: u8 = compat::EXIT_UNREADABLE;
-
-/// The deploy order of a config.
-pub fn deploy(config: &Config) -> Deploy {
-    match config.deploy {
-        config::Deploy::AnyOrder => Deploy::AnyOrder,
-        config::Deploy::ServerFirst => Deploy::ServerFirst,
-        config::Deploy::ClientFirst => Deploy::ClientFirst,
-    }
-}
-
 /// The lock file: `explicit`, else tuplet.lock.json beside the config.
 pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
     match explicit {
@@ -70,36 +56,13 @@ pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Reads the config named by `--config`, or discovers it.
-pub fn read_config(path: Option<&Path>) -> Result<Config, u8> {
-    match path {
-        Some(p) => Config::read(p),
-        None => Config::discover(),
-    }
-    .map_err(|e| {
-        eprintln!("error: {e}");
-        BAD_INPUT
-    })
-}
-
 /// Loads the schema crate into a lock, printing loader errors.
-fn schema_lock(config: &Config, command: &str) -> Result<Lock, u8> {
-    match crate::load(config) {
-        Ok(schema) => Ok(Lock::from_schema(&schema)),
-        Err(errors) => {
-            eprintln!("{errors}");
-            eprintln!(
-                "tuplet {command}: {} error(s) in the schema crate {}",
-                errors.0.len(),
-                config.schema_crate().display()
-            );
-            Err(BAD_INPUT)
-        }
-    }
+fn schema_lock(config: &Config, command: &str) -> Result<Lock, Exit> {
+    shared::load(config, command).map(|schema| Lock::from_schema(&schema))
 }
 
 /// `tuplet lock`: writes the lock, refusing unaccepted breaks and dropped entries.
-pub fn lock(config: &Config, args: &LockArgs) -> u8 {
+pub fn lock(config: &Config, args: &LockArgs) -> Exit {
     let path = lock_path(config, args.lock.as_deref());
     let new = match schema_lock(config, "lock") {
         Ok(l) => l,
@@ -114,7 +77,7 @@ pub fn lock(config: &Config, args: &LockArgs) -> u8 {
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                return BAD_INPUT;
+                return Exit::BadInput;
             }
         }
     } else {
@@ -127,11 +90,11 @@ pub fn lock(config: &Config, args: &LockArgs) -> u8 {
                 "error: `tuplet lock --restart` needs `--reason \"...\"`: the lock keeps it and \
                  every later `tuplet compat` prints it"
             );
-            return BAD_INPUT;
+            return Exit::BadInput;
         }
         compat::restart(old.as_ref(), &new, reason)
     } else if let Some(old) = &old {
-        match compat::relock(old, &new, deploy(config)) {
+        match compat::relock(old, &new, config.deploy_order()) {
             Ok((next, report)) => {
                 if !report.findings.is_empty() {
                     eprint!("{}", report.text());
@@ -146,7 +109,7 @@ pub fn lock(config: &Config, args: &LockArgs) -> u8 {
                      start over with `tuplet lock --restart --reason \"...\"`",
                     path.display()
                 );
-                return BREAKING;
+                return Exit::Failed;
             }
         }
     } else {
@@ -157,18 +120,18 @@ pub fn lock(config: &Config, args: &LockArgs) -> u8 {
     let summary = format!("{messages} message(s), {} type(s)", next.types.len());
     if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
         eprintln!("tuplet lock: {} unchanged ({summary})", path.display());
-        return OK;
+        return Exit::Ok;
     }
-    if let Err(e) = std::fs::write(&path, &text) {
+    if let Err(e) = crate::writer::write_atomic(&path, text.as_bytes()) {
         eprintln!("error: {}: {e}", path.display());
-        return BAD_INPUT;
+        return Exit::BadInput;
     }
     eprintln!("tuplet lock: wrote {} ({summary})", path.display());
-    OK
+    Exit::Ok
 }
 
 /// `tuplet compat`: compares the schema with the lock; prints the report.
-pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
+pub fn compat(config: &Config, args: &CompatArgs) -> Exit {
     let path = lock_path(config, args.lock.as_deref());
     let new = match schema_lock(config, "compat") {
         Ok(l) => l,
@@ -178,18 +141,23 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {e}");
-            return BAD_INPUT;
+            return Exit::BadInput;
         }
     };
-    let report = compat::check(&old, &new, deploy(config));
+    let report = compat::check(&old, &new, config.deploy_order());
     match args.format {
         Format::Text => {
-            print!("{}", report.text());
-            report.exit_code().max(budgets(config))
+            print!("{}", report.findings_text());
+            let Ok(schema) = crate::load(config) else {
+                return Exit::BadInput;
+            };
+            let over = print_budgets(config, &schema);
+            print!("{}", report.summary(over));
+            Exit::failed_unless(report.compatible && over == 0)
         }
         Format::Json => {
             let Ok(schema) = crate::load(config) else {
-                return BAD_INPUT;
+                return Exit::BadInput;
             };
             let findings = tuplet_schema::sizes::budget_findings(&schema);
             let mut json: serde_json::Value =
@@ -205,8 +173,12 @@ pub fn compat(config: &Config, args: &CompatArgs) -> u8 {
                 "{}",
                 serde_json::to_string_pretty(&json).unwrap_or_default()
             );
-            let budget_code = if findings.is_empty() { OK } else { BREAKING };
-            report.exit_code().max(budget_code)
+            let budget_code = if findings.is_empty() {
+                Exit::Ok
+            } else {
+                Exit::Failed
+            };
+            Exit::failed_unless(report.compatible).max(budget_code)
         }
     }
 }
@@ -227,24 +199,21 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
 }
 
 /// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
-/// whose largest possible size exceeds its budget, naming the field that dominates (after a
-/// text report; the JSON report carries them as `budgets`); `BREAKING` when any does.
-pub fn budgets(config: &Config) -> u8 {
-    let Ok(schema) = crate::load(config) else {
-        return BAD_INPUT;
-    };
-    let findings = tuplet_schema::sizes::budget_findings(&schema);
+/// whose largest possible size exceeds its budget, naming the field that dominates, each with
+/// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
+fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
+    let findings = tuplet_schema::sizes::budget_findings(schema);
     for f in &findings {
         let file = config.schema_crate().join(&f.file);
         let line =
             format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
         println!("{line}");
+        println!(
+            "  rule: {}",
+            tuplet_schema::compat::explain::pointer("budget-exceeded")
+        );
     }
-    if findings.is_empty() {
-        OK
-    } else {
-        BREAKING
-    }
+    findings.len()
 }
 
 #[cfg(test)]
@@ -285,28 +254,28 @@ mod tests {
         let (tmp, config) = setup("server-first");
         let lock_file = tmp.path().join("tuplet.lock.json");
         // No lock yet: unreadable input.
-        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
-        assert_eq!(lock(&config, &lock_args(None)), OK);
+        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
+        assert_eq!(lock(&config, &lock_args(None)), Exit::Ok);
         let first = std::fs::read_to_string(&lock_file).unwrap();
-        assert_eq!(lock(&config, &lock_args(None)), OK);
+        assert_eq!(lock(&config, &lock_args(None)), Exit::Ok);
         assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
-        assert_eq!(compat(&config, &compat_args()), OK);
+        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
         // Narrowing what clients send breaks under server-first; lock refuses.
         let src = tmp.path().join("s/src/lib.rs");
         std::fs::write(&src, BEFORE.replace("range(0, 100)", "range(0, 50)")).unwrap();
-        assert_eq!(compat(&config, &compat_args()), BREAKING);
-        assert_eq!(lock(&config, &lock_args(None)), BREAKING);
+        assert_eq!(compat(&config, &compat_args()), Exit::Failed);
+        assert_eq!(lock(&config, &lock_args(None)), Exit::Failed);
         assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
         // A restart needs a reason, then passes.
-        assert_eq!(lock(&config, &lock_args(Some(" "))), BAD_INPUT);
-        assert_eq!(lock(&config, &lock_args(Some("2.0"))), OK);
-        assert_eq!(compat(&config, &compat_args()), OK);
+        assert_eq!(lock(&config, &lock_args(Some(" "))), Exit::BadInput);
+        assert_eq!(lock(&config, &lock_args(Some("2.0"))), Exit::Ok);
+        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
         // A schema that does not load: unreadable input.
         std::fs::write(&src, "#[derive(tuplet::Message)]\npub struct Up {}\n").unwrap();
-        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
+        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
         // A broken lock: unreadable input.
         std::fs::write(&src, BEFORE).unwrap();
         std::fs::write(&lock_file, "{").unwrap();
-        assert_eq!(compat(&config, &compat_args()), BAD_INPUT);
+        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
     }
 }

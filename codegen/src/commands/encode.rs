@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use clap::Args;
 use tuplet::wire::write;
 
-use super::decode::{self, Direction, BAD_INPUT, INVALID, OK};
+use super::payload::base64;
+use super::pick::{pick_message, Direction};
+use super::shared::{arg_or_stdin, load_schema, print_issue};
+use crate::exit::Exit;
 use crate::ircodec::{self, Shape};
 
 /// `tuplet encode`.
@@ -38,12 +41,12 @@ pub struct EncodeArgs {
 }
 
 /// `tuplet encode`.
-pub fn run(args: &EncodeArgs) -> u8 {
-    let schema = match decode::load_schema(args.config.as_deref()) {
+pub fn run(args: &EncodeArgs) -> Exit {
+    let schema = match load_schema(args.config.as_deref(), "encode") {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let text = match decode::arg_or_stdin(&args.json) {
+    let text = match arg_or_stdin(&args.json) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -51,10 +54,10 @@ pub fn run(args: &EncodeArgs) -> u8 {
         Ok(v) => v,
         Err(e) => {
             eprintln!("error: the value is not JSON: {e}");
-            return BAD_INPUT;
+            return Exit::BadInput;
         }
     };
-    let path = match decode::pick_message(&schema, args.dir, &args.message) {
+    let path = match pick_message(&schema, args.dir, &args.message) {
         Ok((_, p)) => p,
         Err(pick) => return pick.report(),
     };
@@ -66,8 +69,8 @@ pub fn run(args: &EncodeArgs) -> u8 {
     let payload = match ircodec::encode(&schema, &path, &value, shape) {
         Ok(b) => b,
         Err(e) => {
-            decode::print_issue(&e);
-            return INVALID;
+            print_issue(&e);
+            return Exit::Failed;
         }
     };
     let mut out = Vec::with_capacity(payload.len() + 5);
@@ -77,9 +80,9 @@ pub fn run(args: &EncodeArgs) -> u8 {
     }
     out.extend_from_slice(&payload);
     if args.base64 {
-        println!("{}", decode::base64(&out));
+        println!("{}", base64(&out));
     } else {
         println!("{}", ircodec::hex(&out));
     }
-    OK
+    Exit::Ok
 }

@@ -8,6 +8,8 @@
 use clap::Args;
 use tuplet_schema::compat::{explain, rules};
 
+use crate::exit::Exit;
+
 /// `tuplet explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -16,18 +18,18 @@ pub struct ExplainArgs {
 }
 
 /// `tuplet explain`.
-pub fn run(args: &ExplainArgs) -> u8 {
+pub fn run(args: &ExplainArgs) -> Exit {
     let Some(name) = &args.rule else {
         for r in rules::ALL {
             println!("{:<24} {:<7} {}", r.name, r.category.as_str(), r.why);
         }
         println!("\n`tuplet explain RULE` prints a rule's entry: what it catches, why, and how to change safely.");
-        return super::decode::OK;
+        return Exit::Ok;
     };
     match explain::explain(name) {
         Some(text) => {
             println!("{text}");
-            super::decode::OK
+            Exit::Ok
         }
         None => {
             let names: Vec<&str> = rules::ALL.iter().map(|r| r.name).collect();
@@ -35,7 +37,7 @@ pub fn run(args: &ExplainArgs) -> u8 {
                 "error: no rule is named `{name}`; the rules: {}",
                 names.join(", ")
             );
-            super::decode::BAD_INPUT
+            Exit::BadInput
         }
     }
 }

@@ -1,9 +1,15 @@
-//! Command logic beyond `gen`, as plain functions the thin `cli` calls.
+//! The commands, as plain functions the thin `cli` calls. `shared` holds what several use
+//! (config and schema loading, stdin, issue printing), `pick` which message a word names,
+//! `payload` the pasted payload forms; every command returns an [`crate::exit::Exit`].
 
 pub mod compat;
 pub mod decode;
 pub mod encode;
 pub mod explain;
+pub mod gen;
+pub mod payload;
+pub mod pick;
+pub mod shared;
 pub mod sizes;
 
 /// How a command prints its report: readable text (a Markdown table for `sizes`) or JSON.

@@ -16,7 +16,8 @@ use tuplet::SampleMode;
 use tuplet_schema::sizes::{message_sizes, MessageSize};
 use tuplet_schema::ResolvedSchema;
 
-use super::decode::{load_schema, BAD_INPUT, OK};
+use super::shared::load_schema;
+use crate::exit::Exit;
 use crate::ircodec::{self, Shape};
 
 pub use super::Format;
@@ -173,8 +174,8 @@ pub fn to_json(rows: &[Row]) -> Value {
 }
 
 /// `tuplet sizes`.
-pub fn run(args: &SizesArgs) -> u8 {
-    let schema = match load_schema(args.config.as_deref()) {
+pub fn run(args: &SizesArgs) -> Exit {
+    let schema = match load_schema(args.config.as_deref(), "sizes") {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -185,9 +186,9 @@ pub fn run(args: &SizesArgs) -> u8 {
             Ok(s) => println!("{s}"),
             Err(e) => {
                 eprintln!("error: {e}");
-                return BAD_INPUT;
+                return Exit::BadInput;
             }
         },
     }
-    OK
+    Exit::Ok
 }

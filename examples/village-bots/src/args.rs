@@ -13,6 +13,11 @@ pub struct Args {
     /// The server's token key (`--token-key`, else `VILLAGE_TOKEN_KEY`): signed-in bots
     /// mint their join tokens with it. Without one every bot is a guest.
     pub key: Option<Vec<u8>>,
+    /// Offer permessage-deflate (`--deflate on|off`, on by default).
+    pub deflate: bool,
+    /// Connect through a loopback TCP proxy that counts the bytes on the wire
+    /// (`--wire-count`).
+    pub wire_count: bool,
 }
 
 /// The command line's flags, checked.
@@ -28,9 +33,15 @@ pub fn parse() -> Result<Args, String> {
         key: std::env::var("VILLAGE_TOKEN_KEY")
             .ok()
             .map(String::into_bytes),
+        deflate: true,
+        wire_count: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--wire-count" {
+            a.wire_count = true;
+            continue;
+        }
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
         let num = |v: &str| v.parse::<f64>().map_err(|e| format!("{flag} {v}: {e}"));
         match flag.as_str() {
@@ -42,6 +53,13 @@ pub fn parse() -> Result<Args, String> {
             "--tag" => a.tag = value,
             "--threads" => a.threads = num(&value)? as usize,
             "--token-key" => a.key = Some(value.into_bytes()),
+            "--deflate" => {
+                a.deflate = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--deflate {value}: expected on or off")),
+                }
+            }
             _ => return Err(format!("unknown flag {flag}")),
         }
     }

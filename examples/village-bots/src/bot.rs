@@ -60,6 +60,8 @@ pub struct BotPlan {
     who: Identity,
     birds: bool,
     garbage: bool,
+    /// Offer permessage-deflate.
+    pub deflate: bool,
 }
 
 impl BotPlan {
@@ -94,6 +96,7 @@ impl BotPlan {
             // Guests subscribe too: the server must not stream to them.
             birds: guest || index % 4 == 1,
             garbage: index % 20 == 19,
+            deflate: true,
         }
     }
 }
@@ -227,7 +230,9 @@ fn garbage(n: u64) -> Vec<u8> {
 
 pub async fn run(plan: BotPlan, clock: Clock) -> Result<BotResult, String> {
     let err = |e: village_server::client::ClientError| format!("bot {}: {e}", plan.index);
-    let mut c = Client::join(&plan.url, &plan.who).await.map_err(err)?;
+    let mut c = Client::join_with(&plan.url, &plan.who, plan.deflate)
+        .await
+        .map_err(err)?;
     let mut res = BotResult {
         room: plan.room,
         valid_sent: 2, // hello, join

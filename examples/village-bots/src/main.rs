@@ -22,6 +22,7 @@ mod args;
 mod bot;
 mod floor;
 mod report;
+mod wire;
 
 use std::time::Duration;
 
@@ -34,7 +35,7 @@ fn main() {
         Err(e) => {
             eprintln!(
                 "village-bots: {e}\nusage: village-bots [--url ws://127.0.0.1:7878] [--bots N per room] \
-                 [--rooms N] [--secs S] [--warmup S] [--tag NAME] [--threads N] [--token-key KEY]"
+                 [--rooms N] [--secs S] [--warmup S] [--tag NAME] [--threads N] [--token-key KEY] [--deflate on|off] [--wire-count]"
             );
             std::process::exit(2);
         }
@@ -57,7 +58,9 @@ fn main() {
         Duration::from_secs_f64(args.secs),
     );
     match rt.block_on(run(&args)) {
-        Ok(totals) => report::print(&args, &totals, &floor.join().unwrap_or_default()),
+        Ok((totals, wire)) => {
+            report::print(&args, &totals, &floor.join().unwrap_or_default(), wire)
+        }
         Err(e) => {
             eprintln!("village-bots: {e}");
             std::process::exit(1);
@@ -65,10 +68,30 @@ fn main() {
     }
 }
 
-async fn run(args: &Args) -> Result<Totals, String> {
+/// Runs the bots; with `--wire-count`, also the bytes the proxy saw during the measured
+/// window (down, up).
+async fn run(args: &Args) -> Result<(Totals, Option<(u64, u64)>), String> {
+    let mut base = args.url.clone();
+    let mut window = None;
+    if args.wire_count {
+        let server = base
+            .strip_prefix("ws://")
+            .ok_or("--wire-count needs a ws:// URL")?
+            .to_string();
+        let (proxy, counts) = wire::start(server).await.map_err(|e| e.to_string())?;
+        base = format!("ws://{proxy}");
+        let (warmup, secs) = (args.warmup, args.secs);
+        window = Some(tokio::spawn(async move {
+            use std::sync::atomic::Ordering::Relaxed;
+            tokio::time::sleep(Duration::from_secs_f64(warmup)).await;
+            let (d0, u0) = (counts.down.load(Relaxed), counts.up.load(Relaxed));
+            tokio::time::sleep(Duration::from_secs_f64(secs)).await;
+            (counts.down.load(Relaxed) - d0, counts.up.load(Relaxed) - u0)
+        }));
+    }
     // A fresh room name per run, so the room's counts are this run's alone.
     let urls: Vec<String> = (0..args.rooms)
-        .map(|r| format!("{}/{}-{r}", args.url, args.tag))
+        .map(|r| format!("{base}/{}-{r}", args.tag))
         .collect();
     let clock = bot::Clock::new(
         Duration::from_secs_f64(args.warmup),
@@ -77,7 +100,8 @@ async fn run(args: &Args) -> Result<Totals, String> {
     let mut tasks = Vec::new();
     for (r, url) in urls.iter().enumerate() {
         for i in 0..args.bots {
-            let plan = BotPlan::new(i, url.clone(), i == 0, r, args.key.as_deref());
+            let mut plan = BotPlan::new(i, url.clone(), i == 0, r, args.key.as_deref());
+            plan.deflate = args.deflate;
             tasks.push(tokio::spawn(bot::run(plan, clock.clone())));
             // Stagger the joins a little, as real arrivals are.
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -88,5 +112,9 @@ async fn run(args: &Args) -> Result<Totals, String> {
         let one = t.await.map_err(|e| e.to_string())??;
         totals.add(one);
     }
-    Ok(totals)
+    let wire = match window {
+        Some(w) => Some(w.await.map_err(|e| e.to_string())?),
+        None => None,
+    };
+    Ok((totals, wire))
 }

@@ -15,7 +15,8 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[i]
 }
 
-pub fn print(args: &Args, t: &Totals, floor: &[f64]) {
+/// Prints the report; `wire` is what the counting proxy saw in the window (down, up).
+pub fn print(args: &Args, t: &Totals, floor: &[f64], wire: Option<(u64, u64)>) {
     let windows: Vec<_> = t.bots.iter().filter_map(|b| b.window.as_ref()).collect();
     let secs = windows.iter().map(|w| w.secs).fold(0.0, f64::max).max(1e-9);
     let moves_per_s: f64 = windows
@@ -109,11 +110,23 @@ pub fn print(args: &Args, t: &Totals, floor: &[f64]) {
     }
     println!("    {:<24} {:>9.0} B/s", "total", per_client(total_in));
     let drops: u64 = dropped.values().sum();
+    // Bytes on the wire per client per server tick (20 Hz), framing and deflate included.
+    let ticks = args.secs * 20.0;
+    let (wire_down, wire_up) = wire.map_or((0.0, 0.0), |(d, u)| {
+        (d as f64 / clients / ticks, u as f64 / clients / ticks)
+    });
+    if wire.is_some() {
+        println!(
+            "  on the wire per client per tick  {wire_down:.0} B down, {wire_up:.0} B up (deflate {})",
+            if args.deflate { "offered" } else { "off" }
+        );
+    }
     println!(
         "RESULT rooms={} bots={} secs={secs:.1} moves_per_s={moves_per_s:.0} cost_p50_ms={cost_p50:.4} \
          cost_p95_ms={cost_p95:.4} late_p95_ms={late_p95:.3} late_max_ms={late_max:.3} \
          ping_p95_ms={ping_p95:.3} floor_p95_ms={floor_p95:.3} floor_max_ms={floor_max:.3} sent={sent} accepted={accepted} lost={lost} unsent={unsent} \
-         garbage={garbage} dropped={drops} bytes_per_client_s={:.0}",
+         garbage={garbage} dropped={drops} bytes_per_client_s={:.0} \
+         wire_down_per_client_tick={wire_down:.1} wire_up_per_client_tick={wire_up:.1}",
         args.rooms,
         args.bots,
         per_client(total_in)

@@ -6,11 +6,9 @@
 use std::error::Error;
 use std::time::Duration;
 
+use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tuplet::delta::Mirror;
 use tuplet::wire::Reader;
 use tuplet::{Dispatch, Encoding};
@@ -19,6 +17,8 @@ use village::dispatch::{ClientMessage, ServerMessage};
 use village::player::PlayerJoin;
 use village::session::SessionHello;
 use village::world::WorldSnapshot;
+use yawc::close::CloseCode;
+use yawc::{Frame, OpCode, WebSocket};
 
 /// Any client error.
 pub type ClientError = Box<dyn Error + Send + Sync>;
@@ -102,7 +102,7 @@ impl Incoming {
 
 /// A connected client.
 pub struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    ws: WebSocket<TcpStream>,
     /// The shape this client sends (and announced it reads).
     pub shape: Encoding,
     /// The session id the server gave it (empty before `session:welcome`).
@@ -116,11 +116,42 @@ pub struct Client {
 }
 
 impl Client {
-    /// Opens the WebSocket only.
+    /// Opens the WebSocket only, offering permessage-deflate.
     pub async fn connect(url: &str, shape: Encoding) -> Result<Client, ClientError> {
-        // A small read buffer, as the server's: tungstenite zero-fills it before every read.
-        let config = WebSocketConfig::default().read_buffer_size(crate::conn::READ_BUFFER);
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
+        Client::connect_with(url, shape, true, None).await
+    }
+
+    /// Opens the WebSocket only: offering permessage-deflate or not, over a socket whose
+    /// kernel receive buffer is `recv_buffer` bytes when given.
+    pub async fn connect_with(
+        url: &str,
+        shape: Encoding,
+        deflate: bool,
+        recv_buffer: Option<u32>,
+    ) -> Result<Client, ClientError> {
+        let parsed = url::Url::parse(url)?;
+        let addr = (
+            parsed.host_str().ok_or("a URL with a host")?,
+            parsed.port().unwrap_or(80),
+        );
+        let addr = tokio::net::lookup_host(addr)
+            .await?
+            .next()
+            .ok_or("the host has no address")?;
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        if let Some(n) = recv_buffer {
+            socket.set_recv_buffer_size(n)?;
+        }
+        let stream = socket.connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let mut options = yawc::Options::default()
+            .with_read_buffer_capacity(crate::conn::READ_BUFFER)
+            .with_backpressure_boundary(crate::conn::WRITE_BUFFER);
+        if deflate {
+            options.compression =
+                Some(crate::deflate::options(&crate::deflate::Deflate::default()));
+        }
+        let ws = WebSocket::handshake(parsed, stream, options).await?;
         Ok(Client {
             ws,
             shape,
@@ -131,48 +162,35 @@ impl Client {
         })
     }
 
-    /// Opens the WebSocket over a socket whose kernel receive buffer is `recv_buffer`
-    /// bytes (a reader that stops reading fills it fast), as `who`, joined.
+    /// Joins as `who` over a socket whose kernel receive buffer is `recv_buffer` bytes (a
+    /// reader that stops reading fills it fast).
     pub async fn join_small(
         url: &str,
         who: &Identity,
         recv_buffer: u32,
     ) -> Result<Client, ClientError> {
-        let addr = url
-            .strip_prefix("ws://")
-            .and_then(|r| r.split('/').next())
-            .ok_or("expected ws://HOST:PORT/...")?
-            .parse()?;
-        let socket = tokio::net::TcpSocket::new_v4()?;
-        socket.set_recv_buffer_size(recv_buffer)?;
-        let stream = socket.connect(addr).await?;
-        let config = WebSocketConfig::default().read_buffer_size(crate::conn::READ_BUFFER);
-        let (ws, _) = tokio_tungstenite::client_async_with_config(
-            url,
-            MaybeTlsStream::Plain(stream),
-            Some(config),
-        )
-        .await?;
-        let c = Client {
-            ws,
-            shape: Encoding::Compact,
-            session: String::new(),
-            spawn: [0.0; 3],
-            snapshots: Mirror::new(),
-            nonce: 0,
-        };
+        let c = Client::connect_with(url, Encoding::Compact, true, Some(recv_buffer)).await?;
         c.hello_and_join(who).await
     }
 
     /// Connects, says hello, waits for the welcome, joins and waits for its own
     /// `player:joined`.
     pub async fn join(url: &str, who: &Identity) -> Result<Client, ClientError> {
+        Client::join_with(url, who, true).await
+    }
+
+    /// [`Client::join`], offering permessage-deflate or not.
+    pub async fn join_with(
+        url: &str,
+        who: &Identity,
+        deflate: bool,
+    ) -> Result<Client, ClientError> {
         let shape = if who.old_shape {
             Encoding::Named
         } else {
             Encoding::Compact
         };
-        let mut c = Client::connect(url, shape).await?;
+        let mut c = Client::connect_with(url, shape, deflate, None).await?;
         c.shape = shape;
         c.hello_and_join(who).await
     }
@@ -249,12 +267,12 @@ impl Client {
 
     /// Sends raw bytes as one binary frame.
     pub async fn send_raw(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
-        Ok(self.ws.send(Message::Binary(bytes.into())).await?)
+        Ok(self.ws.send(Frame::binary(bytes)).await?)
     }
 
     /// Queues raw bytes without flushing (call `flush` after a batch).
     pub async fn feed_raw(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
-        Ok(self.ws.feed(Message::Binary(bytes.into())).await?)
+        Ok(self.ws.feed(Frame::binary(bytes)).await?)
     }
 
     /// Flushes queued frames.
@@ -264,22 +282,24 @@ impl Client {
 
     /// Sends a text frame (the village protocol is binary: the server drops it).
     pub async fn send_text(&mut self, text: &str) -> Result<(), ClientError> {
-        Ok(self.ws.send(Message::Text(text.into())).await?)
+        Ok(self.ws.send(Frame::text(text.to_string())).await?)
     }
 
     /// The next binary frame; `None` when the connection closed.
     pub async fn next(&mut self) -> Option<Incoming> {
         loop {
-            match self.ws.next().await? {
-                Ok(Message::Binary(bytes)) => {
+            let frame = self.ws.next().await?;
+            match frame.opcode() {
+                OpCode::Binary => {
+                    let bytes = frame.into_payload();
                     let id = Reader::new(&bytes)
                         .read_u64(0, u64::from(u32::MAX))
                         .ok()
                         .map(|id| id as u32);
                     return Some(Incoming { id, bytes });
                 }
-                Ok(Message::Close(_)) | Err(_) => return None,
-                Ok(_) => continue,
+                OpCode::Close => return None,
+                _ => continue,
             }
         }
     }
@@ -342,10 +362,9 @@ impl Client {
     pub async fn close_code(&mut self, wait: Duration) -> Option<u16> {
         let read = async {
             loop {
-                match self.ws.next().await? {
-                    Ok(Message::Close(frame)) => return frame.map(|f| u16::from(f.code)),
-                    Ok(_) => continue,
-                    Err(_) => return None,
+                let frame = self.ws.next().await?;
+                if frame.opcode() == OpCode::Close {
+                    return frame.close_code().map(u16::from);
                 }
             }
         };
@@ -354,23 +373,27 @@ impl Client {
 
     /// Sends a ping frame (a control frame: the server answers it and counts it).
     pub async fn send_ping(&mut self) -> Result<(), ClientError> {
-        Ok(self.ws.send(Message::Ping(Bytes::new())).await?)
+        Ok(self.ws.send(Frame::ping(Bytes::new())).await?)
     }
 
     /// Closes with a close frame and says whether the server answered with its own (a
     /// clean close handshake) within a second.
     pub async fn close_answered(mut self) -> bool {
-        if self.ws.close(None).await.is_err() {
+        if self
+            .ws
+            .send(Frame::close(CloseCode::Normal, ""))
+            .await
+            .is_err()
+        {
             return false;
         }
         let answer = async {
-            loop {
-                match self.ws.next().await {
-                    Some(Ok(Message::Close(_))) => return true,
-                    Some(Ok(_)) => continue,
-                    _ => return false,
+            while let Some(frame) = self.ws.next().await {
+                if frame.opcode() == OpCode::Close {
+                    return true;
                 }
             }
+            false
         };
         tokio::time::timeout(Duration::from_secs(1), answer)
             .await
@@ -379,9 +402,13 @@ impl Client {
 
     /// Closes the connection with a close handshake.
     pub async fn close(mut self) {
-        let _ = self.ws.close(None).await;
+        let _ = self.ws.send(Frame::close(CloseCode::Normal, "")).await;
         let _ = tokio::time::timeout(Duration::from_secs(1), async {
-            while let Some(Ok(_)) = self.ws.next().await {}
+            while let Some(frame) = self.ws.next().await {
+                if frame.opcode() == OpCode::Close {
+                    break;
+                }
+            }
         })
         .await;
     }

@@ -89,6 +89,9 @@ pub struct Config {
     /// The key join tokens are signed with (`VILLAGE_TOKEN_KEY` for the binary). `None`:
     /// no token verifies, everyone with a token is refused and everyone without is a guest.
     pub token_key: Option<Vec<u8>>,
+    /// permessage-deflate, agreed with clients that offer it (every browser does); `None`
+    /// never compresses. Window bits and context takeover are configurable.
+    pub deflate: Option<crate::deflate::Deflate>,
     /// Gather each client's relayed frames (moves, events, chat, joins) and write them once
     /// per tick with its snapshot: one socket write per client per tick instead of one per
     /// relayed message, for up to one tick (50 ms) more relay latency. Direct answers
@@ -135,6 +138,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(30),
             flood_close_s: 5,
             token_key: None,
+            deflate: Some(crate::deflate::Deflate::default()),
             flush_per_tick: true,
         }
     }

@@ -16,22 +16,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
-use tokio_tungstenite::tungstenite::http::StatusCode;
-use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
-use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{Bytes, Message};
-use tokio_tungstenite::WebSocketStream;
 use tuplet::wire::Reader;
 use tuplet::{Dispatch, Encoding, Message as _, Wire};
 use village::dispatch::ServerMessage;
 use village::session::{RevokeReason, SessionError, SessionFailed, SessionHello};
+use yawc::close::CloseCode;
+use yawc::{Frame, OpCode, Role, WebSocket};
 
 use crate::counters::{Counter, FrameDrops};
+use crate::handshake::{self, Bad};
 use crate::limits::{Flood, RateCap};
 use crate::room::{close, Event, Out};
 use crate::shared::{ConnSlot, NoRoom, RoomHandle, Shared};
@@ -41,21 +38,20 @@ use crate::token::{self, Claims, TokenError};
 /// cannot starve its own reads.
 const BATCH: usize = 256;
 
-/// Bytes read from the socket at once. tungstenite zero-fills this much of its read buffer
-/// before every read: at its default (128 KiB) that memset was half the server's CPU under
-/// 40 bots. Client frames are small (a move is about 30 bytes; `frame_cap` 4 KiB); a bigger
-/// frame still arrives, over several reads.
+/// The socket read buffer's starting size. Client frames are small (a move is about 30
+/// bytes; `frame_cap` 4 KiB).
 pub(crate) const READ_BUFFER: usize = 4096;
 
-/// Bytes tungstenite gathers before a socket write (one tick of a client's frames is 1 to 3
-/// KB, so still one write per tick).
-const WRITE_BUFFER: usize = 8 * 1024;
+/// Bytes the WebSocket library gathers before it writes to the socket (one tick of a
+/// client's frames is 1 to 3 KB, so still one write per tick). Small, so a stalled
+/// reader's backlog stays in the queue the room counts.
+pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
 
 /// Batches of frames queued from the room to this connection's writer at most (the bytes
 /// in them are bounded by `Config::queue_bytes`).
 const BATCHES: usize = 1024;
 
-type Ws = WebSocketStream<TcpStream>;
+type Ws = WebSocket<TcpStream>;
 
 /// Serves one accepted connection; `_slot` is its place under the connection caps.
 pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _slot: ConnSlot) {
@@ -117,11 +113,12 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
             incoming = ws.next() => {
                 idle.as_mut().reset(tokio::time::Instant::now() + cfg.idle_timeout);
                 let bytes = match incoming {
-                    Some(Ok(Message::Close(_))) => {
+                    // The library has queued its answer to the close frame: write it.
+                    Some(f) if f.opcode() == OpCode::Close => {
                         finish_close(&mut ws).await;
                         break;
                     }
-                    Some(Ok(msg)) => match admit(&msg, &cfg, &room.drops, &mut cap) {
+                    Some(frame) => match admit(&frame, &cfg, &room.drops, &mut cap) {
                         Some(bytes) => bytes,
                         None => {
                             if flood.on_drop(Instant::now(), cfg.flood_close_s) {
@@ -132,7 +129,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
                             continue;
                         }
                     },
-                    Some(Err(_)) | None => break,
+                    None => break,
                 };
                 if room.tx.send(Event::Input { conn, bytes }).await.is_err() {
                     break;
@@ -143,56 +140,73 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
     let _ = room.tx.send(Event::Close { conn }).await;
 }
 
-/// The upgrade, bounded in time; the room its path names.
-// The handshake callback's error type is tungstenite's own (an HTTP response).
-#[allow(clippy::result_large_err)]
-async fn upgrade(stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, String)> {
+/// The upgrade, bounded in time: the room its path names, permessage-deflate agreed when
+/// configured and offered.
+async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, String)> {
     let cfg = &shared.config;
-    let mut found: Option<RoomHandle> = None;
-    let mut path = String::new();
-    // tungstenite gathers written frames up to `write_buffer_size` before writing (128 KiB
-    // by default): bytes out of the room's bounded queue but not yet on the socket. Small,
-    // so a stalled reader's backlog stays in the queue the room counts.
-    let ws_config = WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(WRITE_BUFFER)
-        .max_message_size(Some(cfg.hard_frame_cap))
-        .max_frame_size(Some(cfg.hard_frame_cap));
-    let callback = |req: &Request, resp: Response| -> Result<Response, ErrorResponse> {
-        path = req.uri().path().to_string();
-        match shared.room(&path) {
-            Ok(room) => {
-                found = Some(room);
-                Ok(resp)
+    let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
+    let up = match read {
+        Ok(Ok(up)) => up,
+        Ok(Err(bad)) => {
+            shared.counters.add(Counter::HandshakeFailed);
+            if bad == Bad::NotUpgrade {
+                handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await;
             }
-            Err(why) => {
-                let (counter, status) = match why {
-                    NoRoom::NotAllowed => (Counter::RoomNotAllowed, StatusCode::NOT_FOUND),
-                    NoRoom::Full => (Counter::RoomsFull, StatusCode::SERVICE_UNAVAILABLE),
-                    NoRoom::Draining => (Counter::Draining, StatusCode::SERVICE_UNAVAILABLE),
-                };
-                shared.counters.add(counter);
-                let mut refusal = ErrorResponse::new(Some(counter.name().to_string()));
-                *refusal.status_mut() = status;
-                Err(refusal)
-            }
-        }
-    };
-    let accept = tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(ws_config));
-    let result = tokio::time::timeout(cfg.handshake_timeout, accept).await;
-    match result {
-        Ok(Ok(ws)) => Some((ws, found?, path)),
-        Ok(Err(_)) => {
-            if found.is_some() || path.is_empty() {
-                shared.counters.add(Counter::HandshakeFailed);
-            }
-            None
+            return None;
         }
         Err(_) => {
             shared.counters.add(Counter::HandshakeTimeout);
-            None
+            return None;
         }
+    };
+    let room = match shared.room(&up.path) {
+        Ok(room) => room,
+        Err(why) => {
+            let (counter, status) = match why {
+                NoRoom::NotAllowed => (Counter::RoomNotAllowed, "404 Not Found"),
+                NoRoom::Full => (Counter::RoomsFull, "503 Service Unavailable"),
+                NoRoom::Draining => (Counter::Draining, "503 Service Unavailable"),
+            };
+            shared.counters.add(counter);
+            handshake::refuse(&mut stream, status, counter.name()).await;
+            return None;
+        }
+    };
+    let offers: Vec<&str> = up.extensions.iter().map(String::as_str).collect();
+    let agreed = cfg
+        .deflate
+        .as_ref()
+        .and_then(|d| crate::deflate::agree(&offers, d));
+    let switched = tokio::time::timeout(
+        cfg.handshake_timeout,
+        handshake::switch(&mut stream, &up, agreed.as_deref()),
+    )
+    .await;
+    if !matches!(switched, Ok(Ok(()))) {
+        shared.counters.add(Counter::HandshakeFailed);
+        return None;
     }
+    let ws = WebSocket::from_stream_with_extensions(
+        stream,
+        Role::Server,
+        agreed.as_deref(),
+        ws_options(cfg),
+    )
+    .ok()?;
+    Some((ws, room, up.path))
+}
+
+/// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),
+/// small buffers, permessage-deflate when configured.
+pub(crate) fn ws_options(cfg: &crate::Config) -> yawc::Options {
+    let mut o = yawc::Options::default()
+        .with_max_payload_read(cfg.hard_frame_cap)
+        .with_max_read_buffer(cfg.hard_frame_cap)
+        .with_read_buffer_capacity(READ_BUFFER)
+        .with_write_buffer_capacity(WRITE_BUFFER)
+        .with_backpressure_boundary(WRITE_BUFFER);
+    o.compression = cfg.deflate.as_ref().map(crate::deflate::options);
+    o
 }
 
 /// Waits for `session:hello` (within `hello_timeout`) and checks its token. `None`: the
@@ -212,12 +226,12 @@ async fn hello(
                 close_with(ws, close::POLICY, "no session:hello").await;
                 return None;
             }
-            Ok(Some(Ok(Message::Close(_)))) => {
+            Ok(Some(f)) if f.opcode() == OpCode::Close => {
                 finish_close(ws).await;
                 return None;
             }
-            Ok(Some(Ok(msg))) => msg,
-            Ok(Some(Err(_)) | None) => return None,
+            Ok(Some(f)) => f,
+            Ok(None) => return None,
         };
         let Some(bytes) = admit(&msg, cfg, &room.drops, cap) else {
             continue;
@@ -257,7 +271,7 @@ async fn hello(
             };
             let refused = ServerMessage::from(SessionFailed { error, fatal: true });
             if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
-                let _ = ws.send(Message::Binary(bytes.into())).await;
+                let _ = ws.send(Frame::binary(bytes)).await;
             }
             close_with(ws, close::POLICY, e.code()).await;
             None
@@ -267,24 +281,21 @@ async fn hello(
 
 /// A frame within the caps: its bytes for the room. Any frame over a cap, and every text,
 /// ping and pong frame, is counted in `drops` and goes no further (the library answers
-/// pings itself; a ping still takes a token, so a ping flood is a flood).
-fn admit(
-    msg: &Message,
-    cfg: &crate::Config,
-    drops: &FrameDrops,
-    cap: &mut RateCap,
-) -> Option<Bytes> {
+/// pings itself; a ping still takes a token, so a ping flood is a flood). The library
+/// joins a fragmented message before it gets here: it counts once, and its size is bounded
+/// by `hard_frame_cap`.
+fn admit(msg: &Frame, cfg: &crate::Config, drops: &FrameDrops, cap: &mut RateCap) -> Option<Bytes> {
     if !cap.take(Instant::now()) {
         FrameDrops::add(&drops.rate_limited);
         return None;
     }
-    match msg {
-        Message::Binary(bytes) if bytes.len() <= cfg.frame_cap => Some(bytes.clone()),
-        Message::Binary(_) => {
+    match msg.opcode() {
+        OpCode::Binary if msg.payload().len() <= cfg.frame_cap => Some(msg.payload().clone()),
+        OpCode::Binary => {
             FrameDrops::add(&drops.too_large);
             None
         }
-        Message::Text(_) => {
+        OpCode::Text => {
             FrameDrops::add(&drops.text_frame);
             None
         }
@@ -308,7 +319,7 @@ async fn write_batch(
             Some(Out::Frames(frames, bytes)) => {
                 let n = frames.len();
                 for frame in frames {
-                    ws.feed(Message::Binary(frame)).await.map_err(|_| ())?;
+                    ws.feed(Frame::binary(frame)).await.map_err(|_| ())?;
                 }
                 queued.fetch_sub(bytes, Ordering::Relaxed);
                 fed += n;
@@ -331,20 +342,25 @@ async fn write_batch(
 /// The server's close handshake: a close frame with `code`, then the peer's answer read
 /// (bounded to a second), so the TCP close is clean rather than a reset.
 async fn close_with(ws: &mut Ws, code: u16, reason: &str) {
-    let frame = CloseFrame {
-        code: CloseCode::from(code),
-        reason: reason.to_string().into(),
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), ws.close(Some(frame))).await;
-    finish_close(ws).await;
+    let frame = Frame::close(CloseCode::from(code), reason);
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        if ws.send(frame).await.is_ok() {
+            while let Some(f) = ws.next().await {
+                if f.opcode() == OpCode::Close {
+                    break;
+                }
+            }
+        }
+    })
+    .await;
 }
 
-/// After a close frame either way: flush the answer and read until the peer closes
-/// (bounded to a second).
+/// After the peer's close frame: the library queued its answer; flush it and read until the
+/// peer closes (bounded to a second).
 async fn finish_close(ws: &mut Ws) {
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         let _ = ws.flush().await;
-        while let Some(Ok(_)) = ws.next().await {}
+        while ws.next().await.is_some() {}
     })
     .await;
 }

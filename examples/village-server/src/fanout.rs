@@ -2,7 +2,7 @@
 //! most twice (the tuple for current clients, the named map for clients that announced the
 //! old shape), and every viewer's queue gets a reference-counted copy of the same bytes.
 
-use tokio_tungstenite::tungstenite::Bytes;
+use bytes::Bytes;
 use tuplet::{Dispatch, Encoding};
 use village::dispatch::ServerMessage;
 

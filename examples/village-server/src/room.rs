@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::Bytes;
 use tuplet::relay::{dist2_xz, Cadence};
 use tuplet::silence::Silence;
 use tuplet::wire::Reader;

@@ -2,7 +2,7 @@
 //! ([`tuplet::delta::Tracker`]) for clients of the tuple shape, a full snapshot for
 //! clients that announced the old named shape (the delta form is compact-only).
 
-use tokio_tungstenite::tungstenite::Bytes;
+use bytes::Bytes;
 use tuplet::delta::{Sent, Tracker};
 use tuplet::wire::write;
 use tuplet::{Encoding, Message};

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use tuplet::{Dispatch, Encoding, Error};
-use tuplet_codegen::commands::decode::{base64, parse_payload, plain, unbase64};
+use tuplet_codegen::commands::decode::plain;
+use tuplet_codegen::commands::payload::{base64, parse_payload, unbase64};
 use tuplet_codegen::ircodec;
 use tuplet_schema::compat::{check, Deploy, Lock};
 use tuplet_schema::ir::Dir;

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** The achievements page. */
 export interface AchievementList {
@@ -119,8 +119,8 @@ const AchievementUnlocked$t: TFields = [
 
 export const AchievementUnlockedCodec = /*@__PURE__*/ codec("achievement:unlocked", 710, AchievementUnlocked$read, AchievementUnlocked$write, AchievementUnlocked$t);
 
-/** Achievement tiers. */
-export const Tier = {
+/** The wire numbers of `Tier`. */
+export const Tier$numbers = {
   /** Bronze. */
   Bronze: 1,
   /** Silver. */
@@ -131,18 +131,20 @@ export const Tier = {
   Secret: 4,
 } as const;
 /** Achievement tiers. */
+export const Tier = /*@__PURE__*/ unitNames(Tier$numbers);
+/** Achievement tiers. */
 export type Tier = "Bronze" | "Silver" | "Gold" | "Secret";
 
 export function Tier$read(r: Reader): Tier {
-  return readUnit(r, Tier) as Tier;
+  return readUnit(r, Tier$numbers) as Tier;
 }
 
 export function Tier$num(v: Tier): number {
-  return unitNum(v, Tier);
+  return unitNum(v, Tier$numbers);
 }
 
 export function Tier$write(w: Writer, v: Tier, named: boolean): void {
-  writeUnit(w, v, Tier, named);
+  writeUnit(w, v, Tier$numbers, named);
 }
 
 export function Tier$validate(v: Tier, p: Seg[], i: Issue[]): void {

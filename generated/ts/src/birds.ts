@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readVariant, skipValues, unknownName, unknownNumber, vBigInt, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readVariant, skipValues, unitNames, unknownName, unknownNumber, vBigInt, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -193,8 +193,8 @@ const BirdSpot$t: TFields = [
 
 export const BirdSpotCodec = /*@__PURE__*/ codec("birds:spot", 131, BirdSpot$read, BirdSpot$write, BirdSpot$t);
 
-/** What a bird is doing. */
-export const BirdState = {
+/** The wire numbers of `BirdState`. */
+export const BirdState$numbers = {
   /** Sitting on a perch. */
   Perched: 0,
   /** Hopping on the ground. */
@@ -208,6 +208,8 @@ export const BirdState = {
   /** Startled, flying away. */
   Fleeing: 5,
 } as const;
+/** What a bird is doing. */
+export const BirdState = /*@__PURE__*/ unitNames(BirdState$numbers);
 /** What a bird is doing. */
 export type BirdState = "Perched" | "Hopping" | "Flying" | "Gliding" | "Landing" | "Fleeing";
 
@@ -356,11 +358,8 @@ const BirdSubscribe$t: TFields = [
 
 export const BirdSubscribeCodec = /*@__PURE__*/ codec("birds:subscribe", 130, BirdSubscribe$read, BirdSubscribe$write, BirdSubscribe$t);
 
-/**
- * Bird species. Open: new species ship server-side first and old clients draw a generic
- * bird.
- */
-export const Species = {
+/** The wire numbers of `Species`. */
+export const Species$numbers = {
   /** House sparrow. */
   Sparrow: 1,
   /** Robin. */
@@ -378,6 +377,11 @@ export const Species = {
   /** Kingfisher, rare. */
   Kingfisher: 8,
 } as const;
+/**
+ * Bird species. Open: new species ship server-side first and old clients draw a generic
+ * bird.
+ */
+export const Species = /*@__PURE__*/ unitNames(Species$numbers);
 /**
  * Bird species. Open: new species ship server-side first and old clients draw a generic
  * bird.

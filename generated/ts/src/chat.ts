@@ -2,12 +2,12 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readInt, readRecord, readUnit, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readInt, readRecord, readUnit, unitNames, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
-/** Where a chat line goes. */
-export const Channel = {
+/** The wire numbers of `Channel`. */
+export const Channel$numbers = {
   /** Players within 40 m. */
   Local: 0,
   /** The whole room. */
@@ -20,18 +20,20 @@ export const Channel = {
   Staff: 5,
 } as const;
 /** Where a chat line goes. */
+export const Channel = /*@__PURE__*/ unitNames(Channel$numbers);
+/** Where a chat line goes. */
 export type Channel = "Local" | "Room" | "Party" | "Trade" | "Staff";
 
 export function Channel$read(r: Reader): Channel {
-  return readUnit(r, Channel) as Channel;
+  return readUnit(r, Channel$numbers) as Channel;
 }
 
 export function Channel$num(v: Channel): number {
-  return unitNum(v, Channel);
+  return unitNum(v, Channel$numbers);
 }
 
 export function Channel$write(w: Writer, v: Channel, named: boolean): void {
-  writeUnit(w, v, Channel, named);
+  writeUnit(w, v, Channel$numbers, named);
 }
 
 export function Channel$validate(v: Channel, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, kInt, kOpt, kQuant, kStr, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, kInt, kOpt, kQuant, kStr, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** A stack of one item kind, as shown in bags, chests, shops and trades. */
 export interface ItemStack {
@@ -32,8 +32,8 @@ export function ItemStack$validate(v: ItemStack, p: Seg[], i: Issue[]): void {
   vRecord(v, ItemStack$t, p, i);
 }
 
-/** What a body is moving through; the server rejects moves in the wrong medium. */
-export const Medium = {
+/** The wire numbers of `Medium`. */
+export const Medium$numbers = {
   /** Walking on ground, paths, floors. */
   Land: 0,
   /** At the water surface (swimming, boats). */
@@ -44,18 +44,20 @@ export const Medium = {
   Air: 3,
 } as const;
 /** What a body is moving through; the server rejects moves in the wrong medium. */
+export const Medium = /*@__PURE__*/ unitNames(Medium$numbers);
+/** What a body is moving through; the server rejects moves in the wrong medium. */
 export type Medium = "Land" | "Water" | "Underwater" | "Air";
 
 export function Medium$read(r: Reader): Medium {
-  return readUnit(r, Medium) as Medium;
+  return readUnit(r, Medium$numbers) as Medium;
 }
 
 export function Medium$num(v: Medium): number {
-  return unitNum(v, Medium);
+  return unitNum(v, Medium$numbers);
 }
 
 export function Medium$write(w: Writer, v: Medium, named: boolean): void {
-  writeUnit(w, v, Medium, named);
+  writeUnit(w, v, Medium$numbers, named);
 }
 
 export function Medium$validate(v: Medium, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kList, kQuant, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kQuant, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Broadcast every game hour and on join: the game clock, so clients run it locally. */
 export interface DayClock {
@@ -105,8 +105,8 @@ const DaySleep$t: TFields = [
 
 export const DaySleepCodec = /*@__PURE__*/ codec("daynight:sleep", 313, DaySleep$read, DaySleep$write, DaySleep$t);
 
-/** Moon phases. */
-export const MoonPhase = {
+/** The wire numbers of `MoonPhase`. */
+export const MoonPhase$numbers = {
   /** New moon. */
   New: 0,
   /** Waxing crescent. */
@@ -125,18 +125,20 @@ export const MoonPhase = {
   WaningCrescent: 7,
 } as const;
 /** Moon phases. */
+export const MoonPhase = /*@__PURE__*/ unitNames(MoonPhase$numbers);
+/** Moon phases. */
 export type MoonPhase = "New" | "WaxingCrescent" | "FirstQuarter" | "WaxingGibbous" | "Full" | "WaningGibbous" | "LastQuarter" | "WaningCrescent";
 
 export function MoonPhase$read(r: Reader): MoonPhase {
-  return readUnit(r, MoonPhase) as MoonPhase;
+  return readUnit(r, MoonPhase$numbers) as MoonPhase;
 }
 
 export function MoonPhase$num(v: MoonPhase): number {
-  return unitNum(v, MoonPhase);
+  return unitNum(v, MoonPhase$numbers);
 }
 
 export function MoonPhase$write(w: Writer, v: MoonPhase, named: boolean): void {
-  writeUnit(w, v, MoonPhase, named);
+  writeUnit(w, v, MoonPhase$numbers, named);
 }
 
 export function MoonPhase$validate(v: MoonPhase, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** A door's state. */
-export const DoorState = {
+/** The wire numbers of `DoorState`. */
+export const DoorState$numbers = {
   /** Closed. */
   Closed: 0,
   /** Open. */
@@ -16,18 +16,20 @@ export const DoorState = {
   Jammed: 3,
 } as const;
 /** A door's state. */
+export const DoorState = /*@__PURE__*/ unitNames(DoorState$numbers);
+/** A door's state. */
 export type DoorState = "Closed" | "Open" | "Locked" | "Jammed";
 
 export function DoorState$read(r: Reader): DoorState {
-  return readUnit(r, DoorState) as DoorState;
+  return readUnit(r, DoorState$numbers) as DoorState;
 }
 
 export function DoorState$num(v: DoorState): number {
-  return unitNum(v, DoorState);
+  return unitNum(v, DoorState$numbers);
 }
 
 export function DoorState$write(w: Writer, v: DoorState, named: boolean): void {
-  writeUnit(w, v, DoorState, named);
+  writeUnit(w, v, DoorState$numbers, named);
 }
 
 export function DoorState$validate(v: DoorState, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kFixed, kInt, kList, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** Built-in emotes. */
-export const Emote = {
+/** The wire numbers of `Emote`. */
+export const Emote$numbers = {
   /** Wave. */
   Wave: 1,
   /** Clap. */
@@ -26,18 +26,20 @@ export const Emote = {
   Cry: 10,
 } as const;
 /** Built-in emotes. */
+export const Emote = /*@__PURE__*/ unitNames(Emote$numbers);
+/** Built-in emotes. */
 export type Emote = "Wave" | "Clap" | "Laugh" | "Dance" | "SitGround" | "Point" | "Shrug" | "Bow" | "Cry";
 
 export function Emote$read(r: Reader): Emote {
-  return readUnit(r, Emote) as Emote;
+  return readUnit(r, Emote$numbers) as Emote;
 }
 
 export function Emote$num(v: Emote): number {
-  return unitNum(v, Emote);
+  return unitNum(v, Emote$numbers);
 }
 
 export function Emote$write(w: Writer, v: Emote, named: boolean): void {
-  writeUnit(w, v, Emote, named);
+  writeUnit(w, v, Emote$numbers, named);
 }
 
 export function Emote$validate(v: Emote, p: Seg[], i: Issue[]): void {

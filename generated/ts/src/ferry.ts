@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kInt, kList, kQuant, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kInt, kList, kQuant, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** One departure. */
 export interface Departure {
@@ -104,8 +104,8 @@ const FerryTimetable$t: TFields = [
 
 export const FerryTimetableCodec = /*@__PURE__*/ codec("ferry:timetable", 1110, FerryTimetable$read, FerryTimetable$write, FerryTimetable$t);
 
-/** A ferry stop. */
-export const Pier = {
+/** The wire numbers of `Pier`. */
+export const Pier$numbers = {
   /** Village harbour. */
   Harbour: 1,
   /** Lighthouse island. */
@@ -114,18 +114,20 @@ export const Pier = {
   Rock: 3,
 } as const;
 /** A ferry stop. */
+export const Pier = /*@__PURE__*/ unitNames(Pier$numbers);
+/** A ferry stop. */
 export type Pier = "Harbour" | "Island" | "Rock";
 
 export function Pier$read(r: Reader): Pier {
-  return readUnit(r, Pier) as Pier;
+  return readUnit(r, Pier$numbers) as Pier;
 }
 
 export function Pier$num(v: Pier): number {
-  return unitNum(v, Pier);
+  return unitNum(v, Pier$numbers);
 }
 
 export function Pier$write(w: Writer, v: Pier, named: boolean): void {
-  writeUnit(w, v, Pier, named);
+  writeUnit(w, v, Pier$numbers, named);
 }
 
 export function Pier$validate(v: Pier, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -138,8 +138,8 @@ const FireworksShow$t: TFields = [
 
 export const FireworksShowCodec = /*@__PURE__*/ codec("fireworks:show", 630, FireworksShow$read, FireworksShow$write, FireworksShow$t);
 
-/** Shell shapes. */
-export const Shell = {
+/** The wire numbers of `Shell`. */
+export const Shell$numbers = {
   /** Round peony. */
   Peony: 1,
   /** Willow that drips down. */
@@ -152,18 +152,20 @@ export const Shell = {
   Strobe: 5,
 } as const;
 /** Shell shapes. */
+export const Shell = /*@__PURE__*/ unitNames(Shell$numbers);
+/** Shell shapes. */
 export type Shell = "Peony" | "Willow" | "Ring" | "Heart" | "Strobe";
 
 export function Shell$read(r: Reader): Shell {
-  return readUnit(r, Shell) as Shell;
+  return readUnit(r, Shell$numbers) as Shell;
 }
 
 export function Shell$num(v: Shell): number {
-  return unitNum(v, Shell);
+  return unitNum(v, Shell$numbers);
 }
 
 export function Shell$write(w: Writer, v: Shell, named: boolean): void {
-  writeUnit(w, v, Shell, named);
+  writeUnit(w, v, Shell$numbers, named);
 }
 
 export function Shell$validate(v: Shell, p: Seg[], i: Issue[]): void {

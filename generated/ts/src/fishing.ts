@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -204,8 +204,8 @@ const FishingReel$t: TFields = [
 
 export const FishingReelCodec = /*@__PURE__*/ codec("fishing:reel", 232, FishingReel$read, FishingReel$write, FishingReel$t);
 
-/** Where a cast landed. */
-export const Water = {
+/** The wire numbers of `Water`. */
+export const Water$numbers = {
   /** The village pond. */
   Pond: 1,
   /** The river. */
@@ -216,18 +216,20 @@ export const Water = {
   Sea: 4,
 } as const;
 /** Where a cast landed. */
+export const Water = /*@__PURE__*/ unitNames(Water$numbers);
+/** Where a cast landed. */
 export type Water = "Pond" | "River" | "Harbour" | "Sea";
 
 export function Water$read(r: Reader): Water {
-  return readUnit(r, Water) as Water;
+  return readUnit(r, Water$numbers) as Water;
 }
 
 export function Water$num(v: Water): number {
-  return unitNum(v, Water);
+  return unitNum(v, Water$numbers);
 }
 
 export function Water$write(w: Writer, v: Water, named: boolean): void {
-  writeUnit(w, v, Water, named);
+  writeUnit(w, v, Water$numbers, named);
 }
 
 export function Water$validate(v: Water, p: Seg[], i: Issue[]): void {

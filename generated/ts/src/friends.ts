@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBig, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -152,8 +152,8 @@ const FriendsStatus$t: TFields = [
 
 export const FriendsStatusCodec = /*@__PURE__*/ codec("friends:status", 654, FriendsStatus$read, FriendsStatus$write, FriendsStatus$t);
 
-/** A friend's presence. */
-export const Presence = {
+/** The wire numbers of `Presence`. */
+export const Presence$numbers = {
   /** Not online. */
   Offline: 0,
   /** In this room. */
@@ -166,18 +166,20 @@ export const Presence = {
   Busy: 4,
 } as const;
 /** A friend's presence. */
+export const Presence = /*@__PURE__*/ unitNames(Presence$numbers);
+/** A friend's presence. */
 export type Presence = "Offline" | "Here" | "Elsewhere" | "Away" | "Busy";
 
 export function Presence$read(r: Reader): Presence {
-  return readUnit(r, Presence) as Presence;
+  return readUnit(r, Presence$numbers) as Presence;
 }
 
 export function Presence$num(v: Presence): number {
-  return unitNum(v, Presence);
+  return unitNum(v, Presence$numbers);
 }
 
 export function Presence$write(w: Writer, v: Presence, named: boolean): void {
-  writeUnit(w, v, Presence, named);
+  writeUnit(w, v, Presence$numbers, named);
 }
 
 export function Presence$validate(v: Presence, p: Seg[], i: Issue[]): void {

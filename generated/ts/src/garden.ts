@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBig, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNames, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vRecord, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { ItemStack } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write } from "./common.js";
 
@@ -290,8 +290,8 @@ const GardenTend$t: TFields = [
 
 export const GardenTendCodec = /*@__PURE__*/ codec("garden:tend", 791, GardenTend$read, GardenTend$write, GardenTend$t);
 
-/** A crop's growth stage. */
-export const Stage = {
+/** The wire numbers of `Stage`. */
+export const Stage$numbers = {
   /** Bare soil. */
   Empty: 0,
   /** Seed in the ground. */
@@ -306,18 +306,20 @@ export const Stage = {
   Withered: 5,
 } as const;
 /** A crop's growth stage. */
+export const Stage = /*@__PURE__*/ unitNames(Stage$numbers);
+/** A crop's growth stage. */
 export type Stage = "Empty" | "Seeded" | "Sprout" | "Growing" | "Ripe" | "Withered";
 
 export function Stage$read(r: Reader): Stage {
-  return readUnit(r, Stage) as Stage;
+  return readUnit(r, Stage$numbers) as Stage;
 }
 
 export function Stage$num(v: Stage): number {
-  return unitNum(v, Stage);
+  return unitNum(v, Stage$numbers);
 }
 
 export function Stage$write(w: Writer, v: Stage, named: boolean): void {
-  writeUnit(w, v, Stage, named);
+  writeUnit(w, v, Stage$numbers, named);
 }
 
 export function Stage$validate(v: Stage, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readVariant, skipValues, unknownName, unknownNumber, vInt, vObject, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kQuant, kStr, kType, leave, mapEntries, readInt, readNamed, readRecord, readShape, readVariant, skipValues, unitNames, unknownName, unknownNumber, vInt, vObject, writeNamed, writeQuant, writeRecord } from "./runtime/support.js";
 
-/** A horse's gait. */
-export const Gait = {
+/** The wire numbers of `Gait`. */
+export const Gait$numbers = {
   /** Standing. */
   Halt: 0,
   /** Walk. */
@@ -17,6 +17,8 @@ export const Gait = {
   /** Gallop (drains stamina). */
   Gallop: 4,
 } as const;
+/** A horse's gait. */
+export const Gait = /*@__PURE__*/ unitNames(Gait$numbers);
 /** A horse's gait. */
 export type Gait = "Halt" | "Walk" | "Trot" | "Canter" | "Gallop";
 

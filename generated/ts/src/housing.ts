@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kFixed, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -204,8 +204,8 @@ const HousingVisitors$t: TFields = [
 
 export const HousingVisitorsCodec = /*@__PURE__*/ codec("housing:visitors", 413, HousingVisitors$read, HousingVisitors$write, HousingVisitors$t);
 
-/** Who may enter a house. */
-export const Visitors = {
+/** The wire numbers of `Visitors`. */
+export const Visitors$numbers = {
   /** Nobody but the owner. */
   Locked: 0,
   /** Friends. */
@@ -216,18 +216,20 @@ export const Visitors = {
   Open: 3,
 } as const;
 /** Who may enter a house. */
+export const Visitors = /*@__PURE__*/ unitNames(Visitors$numbers);
+/** Who may enter a house. */
 export type Visitors = "Locked" | "Friends" | "Party" | "Open";
 
 export function Visitors$read(r: Reader): Visitors {
-  return readUnit(r, Visitors) as Visitors;
+  return readUnit(r, Visitors$numbers) as Visitors;
 }
 
 export function Visitors$num(v: Visitors): number {
-  return unitNum(v, Visitors);
+  return unitNum(v, Visitors$numbers);
 }
 
 export function Visitors$write(w: Writer, v: Visitors, named: boolean): void {
-  writeUnit(w, v, Visitors, named);
+  writeUnit(w, v, Visitors$numbers, named);
 }
 
 export function Visitors$validate(v: Visitors, p: Seg[], i: Issue[]): void {

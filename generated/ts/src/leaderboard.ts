@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** Which board. */
-export const Board = {
+/** The wire numbers of `Board`. */
+export const Board$numbers = {
   /** Heaviest fish. */
   Fishing: 1,
   /** Fastest race laps. */
@@ -18,18 +18,20 @@ export const Board = {
   Harvest: 6,
 } as const;
 /** Which board. */
+export const Board = /*@__PURE__*/ unitNames(Board$numbers);
+/** Which board. */
 export type Board = "Fishing" | "RaceLap" | "Coins" | "Birds" | "Harvest";
 
 export function Board$read(r: Reader): Board {
-  return readUnit(r, Board) as Board;
+  return readUnit(r, Board$numbers) as Board;
 }
 
 export function Board$num(v: Board): number {
-  return unitNum(v, Board);
+  return unitNum(v, Board$numbers);
 }
 
 export function Board$write(w: Writer, v: Board, named: boolean): void {
-  writeUnit(w, v, Board, named);
+  writeUnit(w, v, Board$numbers, named);
 }
 
 export function Board$validate(v: Board, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** Marker icons. */
-export const Icon = {
+/** The wire numbers of `Icon`. */
+export const Icon$numbers = {
   /** A plain pin. */
   Pin: 0,
   /** A star. */
@@ -20,18 +20,20 @@ export const Icon = {
   Home: 5,
 } as const;
 /** Marker icons. */
+export const Icon = /*@__PURE__*/ unitNames(Icon$numbers);
+/** Marker icons. */
 export type Icon = "Pin" | "Star" | "Fish" | "Bird" | "Chest" | "Home";
 
 export function Icon$read(r: Reader): Icon {
-  return readUnit(r, Icon) as Icon;
+  return readUnit(r, Icon$numbers) as Icon;
 }
 
 export function Icon$num(v: Icon): number {
-  return unitNum(v, Icon);
+  return unitNum(v, Icon$numbers);
 }
 
 export function Icon$write(w: Writer, v: Icon, named: boolean): void {
-  writeUnit(w, v, Icon, named);
+  writeUnit(w, v, Icon$numbers, named);
 }
 
 export function Icon$validate(v: Icon, p: Seg[], i: Issue[]): void {

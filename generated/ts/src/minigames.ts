@@ -2,12 +2,12 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBool, kInt, kList, kOpt, kType, readRecord, readVariant, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
+import { badVariant, check, codec, kBool, kInt, kList, kOpt, kType, readRecord, readVariant, unitNames, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
-/** The mini-games the lobby board offers. Open: new games appear server-side first. */
-export const Game = {
+/** The wire numbers of `Game`. */
+export const Game$numbers = {
   /** Foot or boat race. */
   Race: 1,
   /** Hide and seek. */
@@ -17,6 +17,8 @@ export const Game = {
   /** Snowball fight (winter). */
   Snowball: 4,
 } as const;
+/** The mini-games the lobby board offers. Open: new games appear server-side first. */
+export const Game = /*@__PURE__*/ unitNames(Game$numbers);
 /** The mini-games the lobby board offers. Open: new games appear server-side first. */
 export type Game = "Race" | "HideSeek" | "Kickball" | "Snowball" | number | bigint;
 

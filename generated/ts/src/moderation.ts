@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readVariant, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
+import { badVariant, check, codec, kBig, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readVariant, unitNames, unknownName, vBigInt, vInt, vRecord, writeRecord } from "./runtime/support.js";
 
 /** Sent by the client when the player acknowledges a warning. */
 export interface ModerationAck {
@@ -147,8 +147,8 @@ export function QueueItem$validate(v: QueueItem, p: Seg[], i: Issue[]): void {
   vRecord(v, QueueItem$t, p, i);
 }
 
-/** What a report is about. */
-export const ReportCategory = {
+/** The wire numbers of `ReportCategory`. */
+export const ReportCategory$numbers = {
   /** Abusive chat. */
   Harassment: 1,
   /** Spam or advertising. */
@@ -160,6 +160,8 @@ export const ReportCategory = {
   /** Offensive building or photo. */
   Content: 6,
 } as const;
+/** What a report is about. */
+export const ReportCategory = /*@__PURE__*/ unitNames(ReportCategory$numbers);
 /** What a report is about. */
 export type ReportCategory = "Harassment" | "Spam" | "Name" | "Cheating" | "Content" | number | bigint;
 

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBin, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** An instrument. */
-export const Instrument = {
+/** The wire numbers of `Instrument`. */
+export const Instrument$numbers = {
   /** Acoustic guitar. */
   Guitar: 1,
   /** Piano at the inn. */
@@ -18,18 +18,20 @@ export const Instrument = {
   Harp: 5,
 } as const;
 /** An instrument. */
+export const Instrument = /*@__PURE__*/ unitNames(Instrument$numbers);
+/** An instrument. */
 export type Instrument = "Guitar" | "Piano" | "Flute" | "Drum" | "Harp";
 
 export function Instrument$read(r: Reader): Instrument {
-  return readUnit(r, Instrument) as Instrument;
+  return readUnit(r, Instrument$numbers) as Instrument;
 }
 
 export function Instrument$num(v: Instrument): number {
-  return unitNum(v, Instrument);
+  return unitNum(v, Instrument$numbers);
 }
 
 export function Instrument$write(w: Writer, v: Instrument, named: boolean): void {
-  writeUnit(w, v, Instrument, named);
+  writeUnit(w, v, Instrument$numbers, named);
 }
 
 export function Instrument$validate(v: Instrument, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNames, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** How prominent a notice is. */
-export const Level = {
+/** The wire numbers of `Level`. */
+export const Level$numbers = {
   /** A toast in the corner. */
   Toast: 0,
   /** A banner across the top. */
@@ -14,18 +14,20 @@ export const Level = {
   Modal: 2,
 } as const;
 /** How prominent a notice is. */
+export const Level = /*@__PURE__*/ unitNames(Level$numbers);
+/** How prominent a notice is. */
 export type Level = "Toast" | "Banner" | "Modal";
 
 export function Level$read(r: Reader): Level {
-  return readUnit(r, Level) as Level;
+  return readUnit(r, Level$numbers) as Level;
 }
 
 export function Level$num(v: Level): number {
-  return unitNum(v, Level);
+  return unitNum(v, Level$numbers);
 }
 
 export function Level$write(w: Writer, v: Level, named: boolean): void {
-  writeUnit(w, v, Level, named);
+  writeUnit(w, v, Level$numbers, named);
 }
 
 export function Level$validate(v: Level, p: Seg[], i: Issue[]): void {

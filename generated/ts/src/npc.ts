@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kInt, kList, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** An NPC's mood toward the player, shown by the portrait. */
-export const Mood = {
+/** The wire numbers of `Mood`. */
+export const Mood$numbers = {
   /** Grumpy. */
   Cross: -1,
   /** Neutral. */
@@ -16,18 +16,20 @@ export const Mood = {
   Delighted: 2,
 } as const;
 /** An NPC's mood toward the player, shown by the portrait. */
+export const Mood = /*@__PURE__*/ unitNames(Mood$numbers);
+/** An NPC's mood toward the player, shown by the portrait. */
 export type Mood = "Cross" | "Neutral" | "Happy" | "Delighted";
 
 export function Mood$read(r: Reader): Mood {
-  return readUnit(r, Mood) as Mood;
+  return readUnit(r, Mood$numbers) as Mood;
 }
 
 export function Mood$num(v: Mood): number {
-  return unitNum(v, Mood);
+  return unitNum(v, Mood$numbers);
 }
 
 export function Mood$write(w: Writer, v: Mood, named: boolean): void {
-  writeUnit(w, v, Mood, named);
+  writeUnit(w, v, Mood$numbers, named);
 }
 
 export function Mood$validate(v: Mood, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBin, kBool, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNames, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { WorldPos } from "./common.js";
 import { WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -264,8 +264,8 @@ const PetFeed$t: TFields = [
 
 export const PetFeedCodec = /*@__PURE__*/ codec("pet:feed", 433, PetFeed$read, PetFeed$write, PetFeed$t);
 
-/** Kinds of pet. */
-export const PetKind = {
+/** The wire numbers of `PetKind`. */
+export const PetKind$numbers = {
   /** Dog. */
   Dog: 1,
   /** Cat. */
@@ -278,18 +278,20 @@ export const PetKind = {
   Fox: 6,
 } as const;
 /** Kinds of pet. */
+export const PetKind = /*@__PURE__*/ unitNames(PetKind$numbers);
+/** Kinds of pet. */
 export type PetKind = "Dog" | "Cat" | "Rabbit" | "Duck" | "Fox";
 
 export function PetKind$read(r: Reader): PetKind {
-  return readUnit(r, PetKind) as PetKind;
+  return readUnit(r, PetKind$numbers) as PetKind;
 }
 
 export function PetKind$num(v: PetKind): number {
-  return unitNum(v, PetKind);
+  return unitNum(v, PetKind$numbers);
 }
 
 export function PetKind$write(w: Writer, v: PetKind, named: boolean): void {
-  writeUnit(w, v, PetKind, named);
+  writeUnit(w, v, PetKind$numbers, named);
 }
 
 export function PetKind$validate(v: PetKind, p: Seg[], i: Issue[]): void {

@@ -2,12 +2,12 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBig, kBin, kBool, kList, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBig, kBin, kBool, kList, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef, WorldPos } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
-/** Photo filters. */
-export const PhotoFilter = {
+/** The wire numbers of `PhotoFilter`. */
+export const PhotoFilter$numbers = {
   /** None. */
   Plain: 0,
   /** Black and white. */
@@ -18,18 +18,20 @@ export const PhotoFilter = {
   Miniature: 3,
 } as const;
 /** Photo filters. */
+export const PhotoFilter = /*@__PURE__*/ unitNames(PhotoFilter$numbers);
+/** Photo filters. */
 export type PhotoFilter = "Plain" | "Mono" | "Sepia" | "Miniature";
 
 export function PhotoFilter$read(r: Reader): PhotoFilter {
-  return readUnit(r, PhotoFilter) as PhotoFilter;
+  return readUnit(r, PhotoFilter$numbers) as PhotoFilter;
 }
 
 export function PhotoFilter$num(v: PhotoFilter): number {
-  return unitNum(v, PhotoFilter);
+  return unitNum(v, PhotoFilter$numbers);
 }
 
 export function PhotoFilter$write(w: Writer, v: PhotoFilter, named: boolean): void {
-  writeUnit(w, v, PhotoFilter, named);
+  writeUnit(w, v, PhotoFilter$numbers, named);
 }
 
 export function PhotoFilter$validate(v: PhotoFilter, p: Seg[], i: Issue[]): void {

@@ -2,12 +2,12 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNames, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
-/** Why a player left the room. */
-export const LeaveReason = {
+/** The wire numbers of `LeaveReason`. */
+export const LeaveReason$numbers = {
   /** Closed the tab or navigated away. */
   Closed: 0,
   /** Missed the 30 s reconnection grace window. */
@@ -20,18 +20,20 @@ export const LeaveReason = {
   Shutdown: 5,
 } as const;
 /** Why a player left the room. */
+export const LeaveReason = /*@__PURE__*/ unitNames(LeaveReason$numbers);
+/** Why a player left the room. */
 export type LeaveReason = "Closed" | "TimedOut" | "Removed" | "Replaced" | "Shutdown";
 
 export function LeaveReason$read(r: Reader): LeaveReason {
-  return readUnit(r, LeaveReason) as LeaveReason;
+  return readUnit(r, LeaveReason$numbers) as LeaveReason;
 }
 
 export function LeaveReason$num(v: LeaveReason): number {
-  return unitNum(v, LeaveReason);
+  return unitNum(v, LeaveReason$numbers);
 }
 
 export function LeaveReason$write(w: Writer, v: LeaveReason, named: boolean): void {
-  writeUnit(w, v, LeaveReason, named);
+  writeUnit(w, v, LeaveReason$numbers, named);
 }
 
 export function LeaveReason$validate(v: LeaveReason, p: Seg[], i: Issue[]): void {
@@ -654,8 +656,8 @@ const ProfileRequest$t: TFields = [
 
 export const ProfileRequestCodec = /*@__PURE__*/ codec("player:profile", 7, ProfileRequest$read, ProfileRequest$write, ProfileRequest$t);
 
-/** Why the server rejected a move. */
-export const RejectReason = {
+/** The wire numbers of `RejectReason`. */
+export const RejectReason$numbers = {
   /** Outside the world bounds. */
   OutOfBounds: 1,
   /** In the wrong medium (walking on the ocean). */
@@ -666,18 +668,20 @@ export const RejectReason = {
   NoEntry: 4,
 } as const;
 /** Why the server rejected a move. */
+export const RejectReason = /*@__PURE__*/ unitNames(RejectReason$numbers);
+/** Why the server rejected a move. */
 export type RejectReason = "OutOfBounds" | "WrongMedium" | "TooFast" | "NoEntry";
 
 export function RejectReason$read(r: Reader): RejectReason {
-  return readUnit(r, RejectReason) as RejectReason;
+  return readUnit(r, RejectReason$numbers) as RejectReason;
 }
 
 export function RejectReason$num(v: RejectReason): number {
-  return unitNum(v, RejectReason);
+  return unitNum(v, RejectReason$numbers);
 }
 
 export function RejectReason$write(w: Writer, v: RejectReason, named: boolean): void {
-  writeUnit(w, v, RejectReason, named);
+  writeUnit(w, v, RejectReason$numbers, named);
 }
 
 export function RejectReason$validate(v: RejectReason, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, dequantizeF32, kBool, kInt, kList, kMap, kOpt, kQuant, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, unitNames, unitNum, unknownName, unknownNumber, vEnum, vInt, vObject, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 import type { Species } from "./birds.js";
 import { Species$read, Species$validate, Species$write } from "./birds.js";
 import type { ItemStack, WorldPos } from "./common.js";
@@ -349,8 +349,8 @@ const QuestProgress$t: TFields = [
 
 export const QuestProgressCodec = /*@__PURE__*/ codec("quest:progress", 352, QuestProgress$read, QuestProgress$write, QuestProgress$t);
 
-/** A quest's state in the journal. */
-export const QuestState = {
+/** The wire numbers of `QuestState`. */
+export const QuestState$numbers = {
   /** Offered, not accepted. */
   Offered: 0,
   /** In progress. */
@@ -363,18 +363,20 @@ export const QuestState = {
   Abandoned: 4,
 } as const;
 /** A quest's state in the journal. */
+export const QuestState = /*@__PURE__*/ unitNames(QuestState$numbers);
+/** A quest's state in the journal. */
 export type QuestState = "Offered" | "Active" | "Ready" | "Done" | "Abandoned";
 
 export function QuestState$read(r: Reader): QuestState {
-  return readUnit(r, QuestState) as QuestState;
+  return readUnit(r, QuestState$numbers) as QuestState;
 }
 
 export function QuestState$num(v: QuestState): number {
-  return unitNum(v, QuestState);
+  return unitNum(v, QuestState$numbers);
 }
 
 export function QuestState$write(w: Writer, v: QuestState, named: boolean): void {
-  writeUnit(w, v, QuestState, named);
+  writeUnit(w, v, QuestState$numbers, named);
 }
 
 export function QuestState$validate(v: QuestState, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, TVariants, Writer } from "./runtime/support.js";
-import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, tryNil, unitNum, unknownName, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, badVariant, check, codec, kBig, kBool, kInt, kOpt, kStr, kType, leave, mapEntries, missing, notOneKey, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, tryNil, unitNames, unitNum, unknownName, vEnum, vInt, vObject, vStr, writeNamed, writeRecord, writeUnit } from "./runtime/support.js";
 
-/** Why a token was revoked. */
-export const RevokeReason = {
+/** The wire numbers of `RevokeReason`. */
+export const RevokeReason$numbers = {
   /** The player logged out on another device. */
   LoggedOut: 1,
   /** Password reset. */
@@ -16,18 +16,20 @@ export const RevokeReason = {
   Banned: 4,
 } as const;
 /** Why a token was revoked. */
+export const RevokeReason = /*@__PURE__*/ unitNames(RevokeReason$numbers);
+/** Why a token was revoked. */
 export type RevokeReason = "LoggedOut" | "PasswordReset" | "Elsewhere" | "Banned";
 
 export function RevokeReason$read(r: Reader): RevokeReason {
-  return readUnit(r, RevokeReason) as RevokeReason;
+  return readUnit(r, RevokeReason$numbers) as RevokeReason;
 }
 
 export function RevokeReason$num(v: RevokeReason): number {
-  return unitNum(v, RevokeReason);
+  return unitNum(v, RevokeReason$numbers);
 }
 
 export function RevokeReason$write(w: Writer, v: RevokeReason, named: boolean): void {
-  writeUnit(w, v, RevokeReason, named);
+  writeUnit(w, v, RevokeReason$numbers, named);
 }
 
 export function RevokeReason$validate(v: RevokeReason, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kInt, kList, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent by a client buying from a shop. */
 export interface ShopBuy {
@@ -76,8 +76,8 @@ const ShopReceipt$t: TFields = [
 
 export const ShopReceiptCodec = /*@__PURE__*/ codec("shop:receipt", 851, ShopReceipt$read, ShopReceipt$write, ShopReceipt$t);
 
-/** Why a purchase or sale failed. */
-export const ShopRefusal = {
+/** The wire numbers of `ShopRefusal`. */
+export const ShopRefusal$numbers = {
   /** Not enough coins. */
   Funds: 1,
   /** Sold out. */
@@ -90,18 +90,20 @@ export const ShopRefusal = {
   NotWanted: 5,
 } as const;
 /** Why a purchase or sale failed. */
+export const ShopRefusal = /*@__PURE__*/ unitNames(ShopRefusal$numbers);
+/** Why a purchase or sale failed. */
 export type ShopRefusal = "Funds" | "SoldOut" | "PriceChanged" | "BagFull" | "NotWanted";
 
 export function ShopRefusal$read(r: Reader): ShopRefusal {
-  return readUnit(r, ShopRefusal) as ShopRefusal;
+  return readUnit(r, ShopRefusal$numbers) as ShopRefusal;
 }
 
 export function ShopRefusal$num(v: ShopRefusal): number {
-  return unitNum(v, ShopRefusal);
+  return unitNum(v, ShopRefusal$numbers);
 }
 
 export function ShopRefusal$write(w: Writer, v: ShopRefusal, named: boolean): void {
-  writeUnit(w, v, ShopRefusal, named);
+  writeUnit(w, v, ShopRefusal$numbers, named);
 }
 
 export function ShopRefusal$validate(v: ShopRefusal, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kFixed, kInt, kMap, kOpt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Sent to the traveller: where it lands (then its moves continue from there), or why not. */
 export interface TeleportArrive {
@@ -33,8 +33,8 @@ const TeleportArrive$t: TFields = [
 
 export const TeleportArriveCodec = /*@__PURE__*/ codec("teleport:arrive", 990, TeleportArrive$read, TeleportArrive$write, TeleportArrive$t);
 
-/** Why a teleport was refused. */
-export const TeleportRefusal = {
+/** The wire numbers of `TeleportRefusal`. */
+export const TeleportRefusal$numbers = {
   /** Not unlocked yet. */
   Locked: 1,
   /** Cooldown running. */
@@ -45,18 +45,20 @@ export const TeleportRefusal = {
   Fare: 4,
 } as const;
 /** Why a teleport was refused. */
+export const TeleportRefusal = /*@__PURE__*/ unitNames(TeleportRefusal$numbers);
+/** Why a teleport was refused. */
 export type TeleportRefusal = "Locked" | "Cooldown" | "Busy" | "Fare";
 
 export function TeleportRefusal$read(r: Reader): TeleportRefusal {
-  return readUnit(r, TeleportRefusal) as TeleportRefusal;
+  return readUnit(r, TeleportRefusal$numbers) as TeleportRefusal;
 }
 
 export function TeleportRefusal$num(v: TeleportRefusal): number {
-  return unitNum(v, TeleportRefusal);
+  return unitNum(v, TeleportRefusal$numbers);
 }
 
 export function TeleportRefusal$write(w: Writer, v: TeleportRefusal, named: boolean): void {
-  writeUnit(w, v, TeleportRefusal, named);
+  writeUnit(w, v, TeleportRefusal$numbers, named);
 }
 
 export function TeleportRefusal$validate(v: TeleportRefusal, p: Seg[], i: Issue[]): void {

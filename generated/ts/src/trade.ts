@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kFixed, kInt, kList, kMap, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kFixed, kInt, kList, kMap, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "./runtime/support.js";
 import type { ItemStack, PlayerRef } from "./common.js";
 import { ItemStack$read, ItemStack$validate, ItemStack$write, PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -147,8 +147,8 @@ const TradeRespond$t: TFields = [
 
 export const TradeRespondCodec = /*@__PURE__*/ codec("trade:respond", 391, TradeRespond$read, TradeRespond$write, TradeRespond$t);
 
-/** Where a trade stands. */
-export const TradeStage = {
+/** The wire numbers of `TradeStage`. */
+export const TradeStage$numbers = {
   /** Both editing. */
   Open: 0,
   /** One side locked. */
@@ -161,18 +161,20 @@ export const TradeStage = {
   Cancelled: 4,
 } as const;
 /** Where a trade stands. */
+export const TradeStage = /*@__PURE__*/ unitNames(TradeStage$numbers);
+/** Where a trade stands. */
 export type TradeStage = "Open" | "OneLocked" | "BothLocked" | "Completed" | "Cancelled";
 
 export function TradeStage$read(r: Reader): TradeStage {
-  return readUnit(r, TradeStage) as TradeStage;
+  return readUnit(r, TradeStage$numbers) as TradeStage;
 }
 
 export function TradeStage$num(v: TradeStage): number {
-  return unitNum(v, TradeStage);
+  return unitNum(v, TradeStage$numbers);
 }
 
 export function TradeStage$write(w: Writer, v: TradeStage, named: boolean): void {
-  writeUnit(w, v, TradeStage, named);
+  writeUnit(w, v, TradeStage$numbers, named);
 }
 
 export function TradeStage$validate(v: TradeStage, p: Seg[], i: Issue[]): void {

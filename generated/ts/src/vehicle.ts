@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readUnit, skipValue, skipValues, tryNil, unitNum, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBool, kFixed, kInt, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readInt, readNamed, readRecord, readShape, readUnit, skipValue, skipValues, tryNil, unitNames, unitNum, vFixed, vInt, vObject, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 
-/** Which seat of a vehicle. */
-export const Seat = {
+/** The wire numbers of `Seat`. */
+export const Seat$numbers = {
   /** The driver. */
   Driver: 0,
   /** Front passenger. */
@@ -18,26 +18,28 @@ export const Seat = {
   Bed: 4,
 } as const;
 /** Which seat of a vehicle. */
+export const Seat = /*@__PURE__*/ unitNames(Seat$numbers);
+/** Which seat of a vehicle. */
 export type Seat = "Driver" | "Front" | "RearLeft" | "RearRight" | "Bed";
 
 export function Seat$read(r: Reader): Seat {
-  return readUnit(r, Seat) as Seat;
+  return readUnit(r, Seat$numbers) as Seat;
 }
 
 export function Seat$num(v: Seat): number {
-  return unitNum(v, Seat);
+  return unitNum(v, Seat$numbers);
 }
 
 export function Seat$write(w: Writer, v: Seat, named: boolean): void {
-  writeUnit(w, v, Seat, named);
+  writeUnit(w, v, Seat$numbers, named);
 }
 
 export function Seat$validate(v: Seat, p: Seg[], i: Issue[]): void {
   check(p, i, () => Seat$num(v));
 }
 
-/** What an owner can do to a parked vehicle. */
-export const VehicleAction = {
+/** The wire numbers of `VehicleAction`. */
+export const VehicleAction$numbers = {
   /** Lock the doors. */
   Lock: 1,
   /** Unlock the doors. */
@@ -48,18 +50,20 @@ export const VehicleAction = {
   Locate: 4,
 } as const;
 /** What an owner can do to a parked vehicle. */
+export const VehicleAction = /*@__PURE__*/ unitNames(VehicleAction$numbers);
+/** What an owner can do to a parked vehicle. */
 export type VehicleAction = "Lock" | "Unlock" | "Recall" | "Locate";
 
 export function VehicleAction$read(r: Reader): VehicleAction {
-  return readUnit(r, VehicleAction) as VehicleAction;
+  return readUnit(r, VehicleAction$numbers) as VehicleAction;
 }
 
 export function VehicleAction$num(v: VehicleAction): number {
-  return unitNum(v, VehicleAction);
+  return unitNum(v, VehicleAction$numbers);
 }
 
 export function VehicleAction$write(w: Writer, v: VehicleAction, named: boolean): void {
-  writeUnit(w, v, VehicleAction, named);
+  writeUnit(w, v, VehicleAction$numbers, named);
 }
 
 export function VehicleAction$validate(v: VehicleAction, p: Seg[], i: Issue[]): void {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBin, kBool, kInt, kList, kOpt, kStr, kType, readRecord, readUnit, unitNames, unitNum, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -31,8 +31,8 @@ export function Signal$validate(v: Signal, p: Seg[], i: Issue[]): void {
   vRecord(v, Signal$t, p, i);
 }
 
-/** What a signalling blob is. */
-export const SignalKind = {
+/** The wire numbers of `SignalKind`. */
+export const SignalKind$numbers = {
   /** SDP offer. */
   Offer: 0,
   /** SDP answer. */
@@ -41,18 +41,20 @@ export const SignalKind = {
   Candidate: 2,
 } as const;
 /** What a signalling blob is. */
+export const SignalKind = /*@__PURE__*/ unitNames(SignalKind$numbers);
+/** What a signalling blob is. */
 export type SignalKind = "Offer" | "Answer" | "Candidate";
 
 export function SignalKind$read(r: Reader): SignalKind {
-  return readUnit(r, SignalKind) as SignalKind;
+  return readUnit(r, SignalKind$numbers) as SignalKind;
 }
 
 export function SignalKind$num(v: SignalKind): number {
-  return unitNum(v, SignalKind);
+  return unitNum(v, SignalKind$numbers);
 }
 
 export function SignalKind$write(w: Writer, v: SignalKind, named: boolean): void {
-  writeUnit(w, v, SignalKind, named);
+  writeUnit(w, v, SignalKind$numbers, named);
 }
 
 export function SignalKind$validate(v: SignalKind, p: Seg[], i: Issue[]): void {

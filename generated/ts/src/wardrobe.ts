@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readInt, readList, readNamed, readRecord, readShape, readStr, readUnit, skipValue, skipValues, unitNames, unitNum, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** Broadcast when a player's looks change (and to newcomers, for everyone in view). */
 export interface WardrobeLooks {
@@ -109,8 +109,8 @@ const WardrobeWear$t: TFields = [
 
 export const WardrobeWearCodec = /*@__PURE__*/ codec("wardrobe:wear", 1070, WardrobeWear$read, WardrobeWear$write, WardrobeWear$t);
 
-/** Clothing slots. */
-export const WearSlot = {
+/** The wire numbers of `WearSlot`. */
+export const WearSlot$numbers = {
   /** Hat. */
   Head: 0,
   /** Top. */
@@ -125,18 +125,20 @@ export const WearSlot = {
   Hand: 5,
 } as const;
 /** Clothing slots. */
+export const WearSlot = /*@__PURE__*/ unitNames(WearSlot$numbers);
+/** Clothing slots. */
 export type WearSlot = "Head" | "Top" | "Bottom" | "Feet" | "Back" | "Hand";
 
 export function WearSlot$read(r: Reader): WearSlot {
-  return readUnit(r, WearSlot) as WearSlot;
+  return readUnit(r, WearSlot$numbers) as WearSlot;
 }
 
 export function WearSlot$num(v: WearSlot): number {
-  return unitNum(v, WearSlot);
+  return unitNum(v, WearSlot$numbers);
 }
 
 export function WearSlot$write(w: Writer, v: WearSlot, named: boolean): void {
-  writeUnit(w, v, WearSlot, named);
+  writeUnit(w, v, WearSlot$numbers, named);
 }
 
 export function WearSlot$validate(v: WearSlot, p: Seg[], i: Issue[]): void {

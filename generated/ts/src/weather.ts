@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { DeltaCodec, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, dNum, dWhole, deltaOf, kFixed, kInt, kList, kOpt, kQuant, kType, readInt, readRecord, readUnit, tryNil, unitNum, vInt, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, dNum, dWhole, deltaOf, kFixed, kInt, kList, kOpt, kQuant, kType, readInt, readRecord, readUnit, tryNil, unitNames, unitNum, vInt, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 
 /** One forecast slot. */
 export interface ForecastSlot {
@@ -107,8 +107,8 @@ const WeatherForecastOpen$t: TFields = [
 
 export const WeatherForecastOpenCodec = /*@__PURE__*/ codec("weather:forecast", 292, WeatherForecastOpen$read, WeatherForecastOpen$write, WeatherForecastOpen$t);
 
-/** Kinds of weather. */
-export const WeatherKind = {
+/** The wire numbers of `WeatherKind`. */
+export const WeatherKind$numbers = {
   /** Clear sky. */
   Clear: 0,
   /** Cloudy. */
@@ -123,18 +123,20 @@ export const WeatherKind = {
   Snow: 6,
 } as const;
 /** Kinds of weather. */
+export const WeatherKind = /*@__PURE__*/ unitNames(WeatherKind$numbers);
+/** Kinds of weather. */
 export type WeatherKind = "Clear" | "Cloudy" | "Rain" | "Storm" | "Fog" | "Snow";
 
 export function WeatherKind$read(r: Reader): WeatherKind {
-  return readUnit(r, WeatherKind) as WeatherKind;
+  return readUnit(r, WeatherKind$numbers) as WeatherKind;
 }
 
 export function WeatherKind$num(v: WeatherKind): number {
-  return unitNum(v, WeatherKind);
+  return unitNum(v, WeatherKind$numbers);
 }
 
 export function WeatherKind$write(w: Writer, v: WeatherKind, named: boolean): void {
-  writeUnit(w, v, WeatherKind, named);
+  writeUnit(w, v, WeatherKind$numbers, named);
 }
 
 export function WeatherKind$validate(v: WeatherKind, p: Seg[], i: Issue[]): void {

@@ -2,10 +2,10 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { DeltaCodec, EntityDelta, Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, badVariant, check, codec, dList, dNum, dWhole, deltaOf, dequantizeF32, entityDelta, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readList, readNamed, readRecord, readShape, readStr, readVariant, skipValues, tryNil, unitNames, unknownName, unknownNumber, vBool, vFixed, vInt, vList, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
-/** What kind of thing an entity is. */
-export const EntityKind = {
+/** The wire numbers of `EntityKind`. */
+export const EntityKind$numbers = {
   /** A villager or shopkeeper. */
   Npc: 1,
   /** Someone's pet. */
@@ -19,6 +19,8 @@ export const EntityKind = {
   /** The ferry. */
   Ferry: 6,
 } as const;
+/** What kind of thing an entity is. */
+export const EntityKind = /*@__PURE__*/ unitNames(EntityKind$numbers);
 /** What kind of thing an entity is. */
 export type EntityKind = "Npc" | "Pet" | "Vehicle" | "Boat" | "Horse" | "Ferry";
 

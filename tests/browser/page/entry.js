@@ -10,6 +10,7 @@
 import {
   ChatSayCodec,
   Channel,
+  Channel$numbers,
   TupletError,
   c2s,
   s2c,
@@ -349,7 +350,7 @@ export function utf8Checks() {
   for (const text of texts) {
     const utf8 = enc.encode(text);
     check(`encodeUtf8(${JSON.stringify(text)})`, toHex(encodeUtf8(text)) === toHex(utf8), `${toHex(encodeUtf8(text))} != TextEncoder ${toHex(utf8)}`);
-    const msg = { text, channel: "Room" }; // natural value: the variant name
+    const msg = { text, channel: Channel.Room }; // the constant holds the variant name
     let bytes;
     try {
       bytes = ChatSayCodec.encode(msg);
@@ -357,7 +358,7 @@ export function utf8Checks() {
       check(`encode ${JSON.stringify(text)}`, false, String(e));
       continue;
     }
-    const want = toHex(new Uint8Array([0x92, ...strHeader(utf8.length), ...utf8, Channel.Room]));
+    const want = toHex(new Uint8Array([0x92, ...strHeader(utf8.length), ...utf8, Channel$numbers.Room]));
     check(`ChatSay ${JSON.stringify(text)} bytes`, toHex(bytes) === want, `${toHex(bytes)} != ${want}`);
     const back = ChatSayCodec.decode(bytes);
     check(`ChatSay ${JSON.stringify(text)} decodes`, back.ok && back.value.text === text, issueText(back) + (back.ok ? ` ${JSON.stringify(back.value.text)}` : ""));

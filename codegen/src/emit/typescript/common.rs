@@ -129,8 +129,8 @@ pub fn int_lit(v: i128, big: bool) -> String {
     }
 }
 
-/// The largest int a TypeScript `number` holds exactly: 2^53 − 1.
-pub const MAX_SAFE: i64 = 9_007_199_254_740_991;
+/// The largest int a TypeScript `number` holds exactly: 2^53 − 1 (the schema's `SAFE_INT`).
+pub const MAX_SAFE: i64 = tuplet_schema::limits::SAFE_INT as i64;
 
 /// A JS literal for a unit enum's number: a `number`, or a `bigint` beyond ±(2^53−1).
 pub fn enum_num(n: i64) -> String {

@@ -361,7 +361,7 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     if g.walked_unit(e) {
         let f = g.rt("readUnit");
         return format!(
-            "export function {ident}$read(r: {reader}): {ident} {{\n  return {f}(r, {ident}) as {ident};\n}}\n\n"
+            "export function {ident}$read(r: {reader}): {ident} {{\n  return {f}(r, {ident}$numbers) as {ident};\n}}\n\n"
         );
     }
     let unknown_name = g.rt("unknownName");

@@ -107,7 +107,7 @@ fn direction(
 
 fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem>>) -> String {
     let mut text = header(source);
-    text.push_str("//\n// Every public name of the package: natural types, codec constants (`PlayerMoveCodec`),\n// unit enum objects, the two directions and the runtime's public API.\n\n");
+    text.push_str("//\n// Every public name of the package: natural types, codec constants (`PlayerMoveCodec`),\n// unit enum objects (`E.Variant` is `\"Variant\"`, `E$numbers.Variant` its wire number),\n// the two directions and the runtime's public API.\n\n");
     for (module, items) in modules {
         let file = lit(&format!("./{}.js", names.file(module)));
         let mut types = Vec::new();
@@ -122,7 +122,10 @@ fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem
                         values.push(format!("{ident}$delta"));
                     }
                 }
-                ItemKind::Enum(e) if e.is_unit() => values.push(ident),
+                ItemKind::Enum(e) if e.is_unit() => {
+                    values.push(ident.clone());
+                    values.push(format!("{ident}$numbers"));
+                }
                 ItemKind::Dispatch(_) => {}
                 _ => types.push(ident),
             }

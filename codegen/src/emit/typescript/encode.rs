@@ -172,8 +172,8 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let num = g.rt("unitNum");
         let put = g.rt("writeUnit");
         return format!(
-            "export function {ident}$num(v: {ident}): number {{\n  return {num}(v, {ident});\n}}\n\n\
-             export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{\n  {put}(w, v, {ident}, named);\n}}\n\n"
+            "export function {ident}$num(v: {ident}): number {{\n  return {num}(v, {ident}$numbers);\n}}\n\n\
+             export function {ident}$write(w: {writer}, v: {ident}, named: boolean): void {{\n  {put}(w, v, {ident}$numbers, named);\n}}\n\n"
         );
     }
     let bad = g.rt("badVariant");

@@ -12,7 +12,7 @@
 //! containers and references and hand a leaf there). With `[ts] hot` set, a record that no
 //! listed message reaches (`inline::cold_items`) has a one-line `X$read`/`X$write` calling
 //! the runtime's table walkers (`readRecord`, `writeRecord`) instead of straight-line code,
-//! and a cold closed unit enum's are lookups in its `as const` object (`readUnit`, ...).
+//! and a cold closed unit enum's are lookups in its `X$numbers` object (`readUnit`, ...).
 
 mod common;
 mod decode;

@@ -76,7 +76,11 @@ pub fn declare(g: &mut Gen, item: &ResolvedItem) -> String {
             out.push_str(&members(g, &r.slots, "  "));
             out.push_str("}\n\n");
         }
-        ItemKind::Enum(e) if e.is_unit() => out.push_str(&unit_enum(ident, e, &out.clone())),
+        ItemKind::Enum(e) if e.is_unit() => {
+            let names_fn = g.rt("unitNames");
+            let docs = std::mem::take(&mut out);
+            out.push_str(&unit_enum(ident, e, &docs, &names_fn));
+        }
         ItemKind::Enum(e) => {
             out.push_str(&format!("export type {ident} =\n"));
             for v in &e.variants {
@@ -107,20 +111,29 @@ pub fn declare(g: &mut Gen, item: &ResolvedItem) -> String {
     out
 }
 
-fn unit_enum(ident: &str, e: &Enum, docs: &str) -> String {
-    let mut out = format!("export const {ident} = {{\n");
+fn unit_enum(ident: &str, e: &Enum, docs: &str, names_fn: &str) -> String {
+    // `__proto__: 1` in an object literal would set the prototype; a computed key is a
+    // property like any other.
+    let key = |name: &str| {
+        if name == "__proto__" {
+            format!("[{}]", lit(name))
+        } else {
+            name.to_string()
+        }
+    };
+    let mut out =
+        format!("/** The wire numbers of `{ident}`. */\nexport const {ident}$numbers = {{\n");
     for v in &e.variants {
         out.push_str(&doc(&v.doc, "  "));
-        // `__proto__: 1` in an object literal would set the prototype; a computed key is a
-        // property like any other.
-        let key = if v.name == "__proto__" {
-            format!("[{}]", lit(&v.name))
-        } else {
-            v.name.clone()
-        };
-        out.push_str(&format!("  {key}: {},\n", enum_num(v.number)));
+        out.push_str(&format!("  {}: {},\n", key(&v.name), enum_num(v.number)));
     }
     out.push_str("} as const;\n");
+    // The constant bearing the type's name holds values of that type (`Channel.Trade` is
+    // `"Trade"`), so `{ channel: Channel.Trade }` type-checks; its type keeps each variant's doc.
+    out.push_str(docs);
+    out.push_str(&format!(
+        "export const {ident} = /*@__PURE__*/ {names_fn}({ident}$numbers);\n"
+    ));
     out.push_str(docs);
     let mut names: Vec<String> = e.variants.iter().map(|v| lit(&v.name)).collect();
     if e.unknown.is_some() {

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "../runtime/support.js";
-import { check, codec, kFixed, kInt, kQuant, kStr, kType, readRecord, readUnit, unitNum, writeRecord, writeUnit } from "../runtime/support.js";
+import { check, codec, kFixed, kInt, kQuant, kStr, kType, readRecord, readUnit, unitNames, unitNum, writeRecord, writeUnit } from "../runtime/support.js";
 import type { PlayerRef } from "../common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "../common.js";
 
@@ -130,8 +130,8 @@ const HideSeekTaunt$t: TFields = [
 
 export const HideSeekTauntCodec = /*@__PURE__*/ codec("hideseek:taunt", 493, HideSeekTaunt$read, HideSeekTaunt$write, HideSeekTaunt$t);
 
-/** A participant's role. */
-export const Role = {
+/** The wire numbers of `Role`. */
+export const Role$numbers = {
   /** Counting, then seeking. */
   Seeker: 1,
   /** Hiding. */
@@ -142,18 +142,20 @@ export const Role = {
   Spectator: 4,
 } as const;
 /** A participant's role. */
+export const Role = /*@__PURE__*/ unitNames(Role$numbers);
+/** A participant's role. */
 export type Role = "Seeker" | "Hider" | "Found" | "Spectator";
 
 export function Role$read(r: Reader): Role {
-  return readUnit(r, Role) as Role;
+  return readUnit(r, Role$numbers) as Role;
 }
 
 export function Role$num(v: Role): number {
-  return unitNum(v, Role);
+  return unitNum(v, Role$numbers);
 }
 
 export function Role$write(w: Writer, v: Role, named: boolean): void {
-  writeUnit(w, v, Role, named);
+  writeUnit(w, v, Role$numbers, named);
 }
 
 export function Role$validate(v: Role, p: Seg[], i: Issue[]): void {

@@ -378,7 +378,7 @@ export function writeRecord(w: Writer, v: unknown, fs: TFields, named: boolean):
 
 // ---- closed unit enums (the cold ones of a package with `[ts] hot`) -----------------------
 
-/** A closed unit enum's `as const` object: variant name -> number (safe integers). */
+/** A closed unit enum's numbers (`X$numbers`, `as const`): variant name -> number (safe integers). */
 type Units = { readonly [name: string]: number };
 
 /** Each unit enum's numbers -> names, built on first use. */
@@ -421,4 +421,13 @@ export function writeUnit(w: Writer, v: unknown, o: Units, named: boolean): void
   const n = unitNum(v, o);
   if (named) w.str(v as string);
   else w.int(n);
+}
+
+/**
+ * A unit enum's constant (`Channel`) from its numbers (`Channel$numbers`): each variant mapped
+ * to its own name, a value of the enum's type (`Channel.Trade === "Trade"`). `fromEntries`
+ * defines each key as data, so a variant named `__proto__` is a property like any other.
+ */
+export function unitNames<O extends Units | { readonly [name: string]: number | bigint }>(o: O): { readonly [K in keyof O]: K } {
+  return Object.fromEntries(Object.keys(o).map((k) => [k, k])) as { readonly [K in keyof O]: K };
 }

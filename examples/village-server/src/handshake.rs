@@ -1,0 +1,165 @@
+//! The server's side of the WebSocket upgrade (RFC 6455 §4.2), bounded: at most
+//! [`MAX_REQUEST`] bytes of request head, read within the caller's timeout, parsed by
+//! `httparse`. The caller answers 101 (with the agreed extensions), 404 or 503.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use sha1::{Digest, Sha1};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The largest request head read; a browser's is under 2 KiB.
+pub(crate) const MAX_REQUEST: usize = 8 * 1024;
+
+/// A valid upgrade request.
+#[derive(Debug)]
+pub(crate) struct Upgrade {
+    /// The request path (`/village`).
+    pub path: String,
+    /// `Sec-WebSocket-Key`.
+    key: String,
+    /// Every `Sec-WebSocket-Extensions` value.
+    pub extensions: Vec<String>,
+}
+
+/// Why a request is not an upgrade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bad {
+    /// The peer closed or the socket failed.
+    Io,
+    /// Over [`MAX_REQUEST`] bytes, or not HTTP.
+    Malformed,
+    /// HTTP, but not a WebSocket upgrade (answered 400).
+    NotUpgrade,
+}
+
+/// Reads one request head and checks it is a WebSocket upgrade. Bytes after the head are
+/// refused: a client sends nothing before the server's answer (RFC 6455 §4.1).
+pub(crate) async fn read(stream: &mut TcpStream) -> Result<Upgrade, Bad> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 1024];
+    loop {
+        let n = stream.read(&mut chunk).await.map_err(|_| Bad::Io)?;
+        if n == 0 {
+            return Err(Bad::Io);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(end) = find_end(&buf) {
+            if end != buf.len() {
+                return Err(Bad::Malformed);
+            }
+            return parse(&buf);
+        }
+        if buf.len() > MAX_REQUEST {
+            return Err(Bad::Malformed);
+        }
+    }
+}
+
+fn find_end(buf: &[u8]) -> Option<usize> {
+    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+}
+
+fn parse(buf: &[u8]) -> Result<Upgrade, Bad> {
+    let mut headers = [httparse::EMPTY_HEADER; 48];
+    let mut req = httparse::Request::new(&mut headers);
+    match req.parse(buf) {
+        Ok(httparse::Status::Complete(_)) => {}
+        _ => return Err(Bad::Malformed),
+    }
+    let header = |name: &'static str| {
+        req.headers
+            .iter()
+            .filter(move |h| h.name.eq_ignore_ascii_case(name))
+            .filter_map(|h| std::str::from_utf8(h.value).ok())
+    };
+    let has_token = |name: &'static str, token: &str| {
+        header(name).any(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+    };
+    let upgrade = req.method == Some("GET")
+        && has_token("upgrade", "websocket")
+        && has_token("connection", "upgrade")
+        && header("sec-websocket-version").any(|v| v.trim() == "13");
+    let key = header("sec-websocket-key").next().map(str::trim);
+    match (upgrade, key, req.path) {
+        (true, Some(key), Some(path)) if !key.is_empty() => Ok(Upgrade {
+            path: path.split('?').next().unwrap_or("").to_string(),
+            key: key.to_string(),
+            extensions: header("sec-websocket-extensions")
+                .map(String::from)
+                .collect(),
+        }),
+        _ => Err(Bad::NotUpgrade),
+    }
+}
+
+/// `Sec-WebSocket-Accept` for a key (RFC 6455 §4.2.2).
+fn accept(key: &str) -> String {
+    let mut sha = Sha1::new();
+    sha.update(key.as_bytes());
+    sha.update(b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11");
+    STANDARD.encode(sha.finalize())
+}
+
+/// Answers 101 Switching Protocols, with `extensions` when agreed.
+pub(crate) async fn switch(
+    stream: &mut TcpStream,
+    up: &Upgrade,
+    extensions: Option<&str>,
+) -> std::io::Result<()> {
+    let mut head = format!(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Accept: {}\r\n",
+        accept(&up.key)
+    );
+    if let Some(ext) = extensions {
+        head.push_str(&format!("Sec-WebSocket-Extensions: {ext}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await
+}
+
+/// Answers an error status and closes.
+pub(crate) async fn refuse(stream: &mut TcpStream, status: &str, why: &str) {
+    let body = format!("{why}\n");
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 6455 §1.3's own example.
+    #[test]
+    fn accept_key_is_the_rfcs() {
+        assert_eq!(
+            accept("dGhlIHNhbXBsZSBub25jZQ=="),
+            "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
+        );
+    }
+
+    #[test]
+    fn upgrades_parse_and_others_do_not() {
+        let ok = b"GET /village?x=1 HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\
+                   Connection: keep-alive, Upgrade\r\nSec-WebSocket-Key: k==\r\n\
+                   Sec-WebSocket-Version: 13\r\n\
+                   Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n";
+        let up = parse(ok).unwrap();
+        assert_eq!(up.path, "/village");
+        assert_eq!(
+            up.extensions,
+            ["permessage-deflate; client_max_window_bits"]
+        );
+        let plain = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        assert_eq!(parse(plain).unwrap_err(), Bad::NotUpgrade);
+        assert_eq!(
+            parse(b"\x16\x03\x01garbage\r\n\r\n").unwrap_err(),
+            Bad::Malformed
+        );
+    }
+}
