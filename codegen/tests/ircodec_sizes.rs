@@ -109,6 +109,21 @@ fn compat_fails_on_a_budget_naming_the_field() {
         out.contains(&format!("{}:11", Path::new("s/src/lib.rs").display())),
         "{out}"
     );
+    // The summary says what the exit code says, and each finding points at its explanation.
+    assert!(
+        out.contains("  rule: `tuplet explain budget-exceeded`"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("NOT compatible; 0 breaking, 0 accepted, 0 note(s), 2 over budget\n"),
+        "{out}"
+    );
+    let explained = Command::new(env!("CARGO_BIN_EXE_tuplet"))
+        .args(["explain", "budget-exceeded"])
+        .output()
+        .unwrap();
+    assert_eq!(explained.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&explained.stdout).starts_with("### `budget-exceeded`\n"));
     // The JSON report carries the same findings and says it is not compatible.
     let o = run(&["compat", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
@@ -126,6 +141,7 @@ fn compat_fails_on_a_budget_naming_the_field() {
         .replace(", budget = 64", "");
     std::fs::write(tmp.path().join("s/src/lib.rs"), src).unwrap();
     let o = run(&["compat"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("): compatible; "));
     assert_eq!(
         o.status.code(),
         Some(0),

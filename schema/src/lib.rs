@@ -13,6 +13,7 @@ pub mod loader;
 pub mod plan;
 pub mod resolved;
 pub mod sizes;
+pub mod suggest;
 mod wide_int;
 
 pub use grammar::{parse_item, parse_item_tokens, Derive};

@@ -147,8 +147,13 @@ pub fn compat(config: &Config, args: &CompatArgs) -> Exit {
     let report = compat::check(&old, &new, config.deploy_order());
     match args.format {
         Format::Text => {
-            print!("{}", report.text());
-            Exit::failed_unless(report.compatible).max(budgets(config))
+            print!("{}", report.findings_text());
+            let Ok(schema) = crate::load(config) else {
+                return Exit::BadInput;
+            };
+            let over = print_budgets(config, &schema);
+            print!("{}", report.summary(over));
+            Exit::failed_unless(report.compatible && over == 0)
         }
         Format::Json => {
             let Ok(schema) = crate::load(config) else {
@@ -194,24 +199,21 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
 }
 
 /// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
-/// whose largest possible size exceeds its budget, naming the field that dominates (after a
-/// text report; the JSON report carries them as `budgets`); `Exit::Failed` when any does.
-pub fn budgets(config: &Config) -> Exit {
-    let Ok(schema) = crate::load(config) else {
-        return Exit::BadInput;
-    };
-    let findings = tuplet_schema::sizes::budget_findings(&schema);
+/// whose largest possible size exceeds its budget, naming the field that dominates, each with
+/// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
+fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
+    let findings = tuplet_schema::sizes::budget_findings(schema);
     for f in &findings {
         let file = config.schema_crate().join(&f.file);
         let line =
             format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
         println!("{line}");
+        println!(
+            "  rule: {}",
+            tuplet_schema::compat::explain::pointer("budget-exceeded")
+        );
     }
-    if findings.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Failed
-    }
+    findings.len()
 }
 
 #[cfg(test)]

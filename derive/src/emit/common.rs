@@ -1,9 +1,10 @@
-//! What every emitter uses: the runtime path and the spans and names of a struct's fields.
+//! What every emitter uses: the runtime path, identifiers, directions, and the spans and
+//! names of a struct's fields.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::spanned::Spanned;
-use tuplet_schema::ir::Slot;
+use tuplet_schema::ir::{Dir, Slot};
 
 /// The private runtime module every emitted path goes through.
 pub fn rt() -> TokenStream {
@@ -31,5 +32,19 @@ pub fn slot_name(slot: &Slot) -> &str {
     match slot {
         Slot::Field(f) => &f.name,
         Slot::Reserved(r) => &r.ident,
+    }
+}
+
+/// An identifier at the call site.
+pub fn ident(name: &str) -> syn::Ident {
+    syn::Ident::new(name, Span::call_site())
+}
+
+/// The runtime's `Dir` variant for `dir`.
+pub fn dir_variant(dir: Dir) -> TokenStream {
+    match dir {
+        Dir::C2s => quote!(C2s),
+        Dir::S2c => quote!(S2c),
+        Dir::Both => quote!(Both),
     }
 }

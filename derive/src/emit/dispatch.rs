@@ -4,77 +4,91 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use tuplet_schema::ir::{Dir, Dispatch};
+use tuplet_schema::ir::Dispatch;
 
+use super::common::{dir_variant, ident};
 use super::ty::rt;
 
-/// The `Dispatch` impl of an enum of messages.
+/// The `Dispatch` impl of an enum of messages, its compile-time checks and `From` impls.
 pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
-    let rt = rt();
-    let ty = &input.ident;
-    let enum_name = ty.to_string();
-    let dir_str = d.dir.as_str();
-    let dir = match d.dir {
-        Dir::C2s => quote!(C2s),
-        Dir::S2c => quote!(S2c),
-        Dir::Both => quote!(Both),
-    };
-    let idents: Vec<syn::Ident> = d
-        .variants
-        .iter()
-        .map(|v| syn::Ident::new(&v.name, Span::call_site()))
-        .collect();
-    let paths: Vec<syn::Type> = d
-        .variants
-        .iter()
-        .map(|v| syn::parse_str(&v.path).unwrap_or_else(|_| syn::parse_quote!(())))
-        .collect();
-    let indices: Vec<usize> = (0..idents.len()).collect();
-    // Assertion failures point at the variant that breaks them.
-    let spans: Vec<Span> = match &input.data {
-        syn::Data::Enum(e) => e.variants.iter().map(|v| v.ident.span()).collect(),
-        _ => Vec::new(),
-    };
-    let span_of = |i: usize| spans.get(i).copied().unwrap_or_else(Span::call_site);
-    let id_consts: Vec<syn::Ident> = indices
-        .iter()
-        .map(|i| quote::format_ident!("__ID{}", i))
-        .collect();
+    let v = Variants::of(d, input);
+    let checks = checks(d, &v, &input.ident.to_string());
+    let dispatch = dispatch_impl(d, &v, &input.ident);
+    let from = from_impls(&v, &input.ident);
+    quote!(#checks #dispatch #from)
+}
 
-    let var_paths: Vec<&str> = d.variants.iter().map(|v| v.path.as_str()).collect();
-    // Each check names both messages and the value they share, and points at the later one.
-    let dup_id_arms = indices.iter().map(|&i| {
-        quote_spanned!(span_of(i)=> Some((a, #i)) => {
-            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
-                .str("` in `").str(#enum_name).str("` both have id ").num(IDS[#i] as u64)
-                .str("; give one of them a new id (ids are unique per direction)");
-            panic!("{}", t.as_str())
-        })
-    });
-    let dup_name_arms = indices.iter().map(|&i| {
-        quote_spanned!(span_of(i)=> Some((a, #i)) => {
-            let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
-                .str("` in `").str(#enum_name).str("` are both named \"").str(NAMES[#i])
-                .str("\"; rename one of them (names are unique per direction)");
-            panic!("{}", t.as_str())
-        })
-    });
-    let dir_asserts = d.variants.iter().zip(&paths).enumerate().map(|(i, (v, p))| {
-        let msg = format!(
-            "tuplet: `{}` does not travel {dir_str}, but it is in the {dir_str} dispatch enum `{enum_name}`",
-            v.path
-        );
-        quote_spanned!(span_of(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
-    });
-    // A reserved id or name in use points at the variant of the message that uses it.
+/// The variants of a dispatch enum: identifiers, message types, and the spans assertion
+/// failures point at.
+struct Variants<'a> {
+    /// The variant identifiers.
+    idents: Vec<syn::Ident>,
+    /// The message type each variant holds.
+    paths: Vec<syn::Type>,
+    /// The message type paths as written, for the checks' text.
+    var_paths: Vec<&'a str>,
+    /// `0..len`, the variant indices.
+    indices: Vec<usize>,
+    /// The span of each variant's identifier.
+    spans: Vec<Span>,
+}
+
+impl<'a> Variants<'a> {
+    fn of(d: &'a Dispatch, input: &syn::DeriveInput) -> Self {
+        let idents: Vec<syn::Ident> = d.variants.iter().map(|v| ident(&v.name)).collect();
+        let paths = d
+            .variants
+            .iter()
+            .map(|v| syn::parse_str(&v.path).unwrap_or_else(|_| syn::parse_quote!(())))
+            .collect();
+        let indices = (0..idents.len()).collect();
+        let spans = match &input.data {
+            syn::Data::Enum(e) => e.variants.iter().map(|v| v.ident.span()).collect(),
+            _ => Vec::new(),
+        };
+        Variants {
+            idents,
+            paths,
+            var_paths: d.variants.iter().map(|v| v.path.as_str()).collect(),
+            indices,
+            spans,
+        }
+    }
+
+    /// The span of variant `i` (the call site when unknown).
+    fn span(&self, i: usize) -> Span {
+        self.spans.get(i).copied().unwrap_or_else(Span::call_site)
+    }
+}
+
+/// The compile-time checks: every message travels in the enum's direction, ids and names
+/// are unique, reserved ones are unused. Each names the messages and the value they share,
+/// and points at the variant that breaks it.
+fn checks(d: &Dispatch, v: &Variants, enum_name: &str) -> TokenStream {
+    let rt = rt();
+    let Variants {
+        paths, var_paths, ..
+    } = v;
+    let dir_asserts = dir_asserts(d, v, enum_name);
+    let dup_id_arms = duplicate_arms(
+        v,
+        |i| quote!(.str("` both have id ").num(IDS[#i] as u64)),
+        "; give one of them a new id (ids are unique per direction)",
+        enum_name,
+    );
+    let dup_name_arms = duplicate_arms(
+        v,
+        |i| quote!(.str("` are both named \"").str(NAMES[#i])),
+        "\"; rename one of them (names are unique per direction)",
+        enum_name,
+    );
     let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
-        let arms = indices.iter().map(|&i| {
-            quote_spanned!(span_of(i)=> Some((#i, _)) => {
-                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` uses id ").num(#rid as u64)
-                    .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new id");
-                panic!("{}", t.as_str())
-            })
-        });
+        let arms = reserved_arms(
+            v,
+            quote!(.str("` uses id ").num(#rid as u64)),
+            "` (a removed message); pick a new id",
+            enum_name,
+        );
         quote!(match #rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]) {
             #(#arms)*
             _ => {}
@@ -82,19 +96,17 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
     });
     let reserved_name_asserts = d.reserved_names.iter().map(|rn| {
         let shown = format!("{rn:?}");
-        let arms = indices.iter().map(|&i| {
-            quote_spanned!(span_of(i)=> Some((#i, _)) => {
-                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` is named ").str(#shown)
-                    .str(", reserved in `").str(#enum_name).str("` (a removed message); pick a new name");
-                panic!("{}", t.as_str())
-            })
-        });
+        let arms = reserved_arms(
+            v,
+            quote!(.str("` is named ").str(#shown)),
+            "` (a removed message); pick a new name",
+            enum_name,
+        );
         quote!(match #rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]) {
             #(#arms)*
             _ => {}
         })
     });
-
     quote!(
         const _: () = {
             // A message whose own derive failed has a stub (id 0, no name): its error is
@@ -113,7 +125,83 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
                 #(#reserved_name_asserts)*
             }
         };
+    )
+}
 
+/// One assertion per variant that its message travels in the enum's direction.
+fn dir_asserts(d: &Dispatch, v: &Variants, enum_name: &str) -> Vec<TokenStream> {
+    let rt = rt();
+    let dir_str = d.dir.as_str();
+    let dir = dir_variant(d.dir);
+    d.variants
+        .iter()
+        .zip(&v.paths)
+        .enumerate()
+        .map(|(i, (var, p))| {
+            let msg = format!(
+                "tuplet: `{}` does not travel {dir_str}, but it is in the {dir_str} dispatch enum `{enum_name}`",
+                var.path
+            );
+            quote_spanned!(v.span(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
+        })
+        .collect()
+}
+
+/// The arms of a `match first_duplicate_*(..)` over the enum's own messages: for the later
+/// of two messages sharing a value, text naming both (`shared` says what they share,
+/// `fix` what to do) at the later one's variant.
+fn duplicate_arms(
+    v: &Variants,
+    shared: impl Fn(usize) -> TokenStream,
+    fix: &str,
+    enum_name: &str,
+) -> Vec<TokenStream> {
+    let rt = rt();
+    v.indices
+        .iter()
+        .map(|&i| {
+            let shared = shared(i);
+            quote_spanned!(v.span(i)=> Some((a, #i)) => {
+                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
+                    .str("` in `").str(#enum_name) #shared
+                    .str(#fix);
+                panic!("{}", t.as_str())
+            })
+        })
+        .collect()
+}
+
+/// The arms of a `match first_duplicate_*(&[.., reserved])`: for the message that uses the
+/// reserved value, text naming it (`uses` says how) at its variant.
+fn reserved_arms(v: &Variants, uses: TokenStream, fix: &str, enum_name: &str) -> Vec<TokenStream> {
+    let rt = rt();
+    v.indices
+        .iter()
+        .map(|&i| {
+            quote_spanned!(v.span(i)=> Some((#i, _)) => {
+                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]) #uses
+                    .str(", reserved in `").str(#enum_name).str(#fix);
+                panic!("{}", t.as_str())
+            })
+        })
+        .collect()
+}
+
+/// `impl Dispatch`: decode by id and by name, encode, sample and validate by variant.
+fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
+    let rt = rt();
+    let dir = dir_variant(d.dir);
+    let Variants {
+        idents,
+        paths,
+        indices,
+        ..
+    } = v;
+    let id_consts: Vec<syn::Ident> = indices
+        .iter()
+        .map(|i| quote::format_ident!("__ID{}", i))
+        .collect();
+    quote!(
         #[automatically_derived]
         impl #rt::Dispatch for #ty {
             const DIR: #rt::Dir = #rt::Dir::#dir;
@@ -167,6 +255,13 @@ pub fn emit(d: &Dispatch, input: &syn::DeriveInput) -> TokenStream {
             }
         }
 
+    )
+}
+
+/// `From<Message>` for the enum, one per variant.
+fn from_impls(v: &Variants, ty: &syn::Ident) -> TokenStream {
+    let Variants { idents, paths, .. } = v;
+    quote!(
         #(
             #[automatically_derived]
             impl ::core::convert::From<#paths> for #ty {

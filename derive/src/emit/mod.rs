@@ -7,16 +7,17 @@ mod dispatch;
 mod enums;
 mod flags;
 mod leaf;
+mod members;
 mod record;
 mod slice;
 mod ty;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
-use tuplet_schema::ir::{Dir, Item, ItemKind, Record, Slot};
+use tuplet_schema::ir::{Item, ItemKind, Record, Slot};
 
-use common::{field_span, rt, slot_name, struct_fields};
-use record::Member;
+use common::{dir_variant, rt};
+use members::members_of;
 
 /// The impls for one parsed, checked item.
 pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
@@ -43,23 +44,6 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
     }
 }
 
-/// Members of a struct record, reached through `self` (or `other` for the second value).
-fn self_members<'a>(record: &'a Record, input: &syn::DeriveInput) -> Vec<Member<'a>> {
-    record
-        .slots
-        .iter()
-        .map(|slot| {
-            let name = slot_name(slot);
-            let ident = syn::Ident::new(name, Span::call_site());
-            Member {
-                slot,
-                access: quote!((&self.#ident)),
-                span: struct_fields(input).map_or_else(Span::call_site, |f| field_span(f, name)),
-            }
-        })
-        .collect()
-}
-
 /// `Wire::IR`, the item's IR as JSON, for the test that the derive and the loader agree:
 /// emitted only under the `testkit` feature (the runtime's `testkit` turns it on).
 fn ir_const(item: &Item) -> TokenStream {
@@ -74,7 +58,7 @@ fn ir_const(item: &Item) -> TokenStream {
 fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream {
     let rt = rt();
     let ident = &input.ident;
-    let members = self_members(record, input);
+    let members = members_of(record, input, &quote!(self));
     let ctor = quote!(Self);
     let encode_compact =
         slice::compact_methods(&members, record::encode_compact(&members, 0, quote!()));
@@ -148,11 +132,7 @@ fn message_impl(m: &tuplet_schema::ir::Message, input: &syn::DeriveInput) -> Tok
     let ident = &input.ident;
     let name = &m.name;
     let id = m.id;
-    let dir = match m.dir {
-        Dir::C2s => quote!(C2s),
-        Dir::S2c => quote!(S2c),
-        Dir::Both => quote!(Both),
-    };
+    let dir = dir_variant(m.dir);
     let fields = m.record.slots.iter().filter_map(|slot| {
         let Slot::Field(f) = slot else { return None };
         let name = &f.name;

@@ -196,8 +196,41 @@ impl Report {
         s
     }
 
-    /// The readable report.
+    /// The readable report: [`Report::findings_text`], then [`Report::summary`].
     pub fn text(&self) -> String {
+        self.findings_text() + &self.summary(0)
+    }
+
+    /// The summary line. `over_budget` counts the messages over their byte budget (checked
+    /// apart, see `tuplet_schema::sizes`): any makes the line say "NOT compatible", as the
+    /// exit code does.
+    pub fn summary(&self, over_budget: usize) -> String {
+        let fails = self.failures().count();
+        let accepted = self
+            .findings
+            .iter()
+            .filter(|f| f.accepted.is_some())
+            .count();
+        let notes = self.findings.len() - fails - accepted;
+        let budgets = if over_budget > 0 {
+            format!(", {over_budget} over budget")
+        } else {
+            String::new()
+        };
+        format!(
+            "tuplet compat ({}): {}; {fails} breaking, {accepted} accepted, {notes} \
+             note(s){budgets}\n",
+            self.deploy.as_str(),
+            if self.compatible && over_budget == 0 {
+                "compatible"
+            } else {
+                "NOT compatible"
+            }
+        )
+    }
+
+    /// Every finding, readable, without the summary line.
+    pub fn findings_text(&self) -> String {
         let mut s = String::new();
         for h in &self.history {
             if let HistoryEntry::Restart { reason } = h {
@@ -252,23 +285,6 @@ impl Report {
                 let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
             }
         }
-        let fails = self.failures().count();
-        let accepted = self
-            .findings
-            .iter()
-            .filter(|f| f.accepted.is_some())
-            .count();
-        let notes = self.findings.len() - fails - accepted;
-        let _ = writeln!(
-            s,
-            "tuplet compat ({}): {}; {fails} breaking, {accepted} accepted, {notes} note(s)",
-            self.deploy.as_str(),
-            if self.compatible {
-                "compatible"
-            } else {
-                "NOT compatible"
-            }
-        );
         s
     }
 }

@@ -6,7 +6,7 @@
 //! elements and unknown keys are skipped.
 
 use tuplet_schema::ir::{Enum, Flags, IntPrim, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Node, VARIANT_NAME_MAX};
+use tuplet_schema::plan::{Node, TAG_MAX, VARIANT_NAME_MAX};
 
 use super::common::{enum_num, is_option, lit, Out, MAX_SAFE};
 use super::generator::Gen;
@@ -439,10 +439,7 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line(format!("let v: {ident};"));
     out.open("if (s >= 0) {");
     out.line(format!("if (s === 0) throw {missing}(\"tag\");"));
-    out.line(format!(
-        "const tag = {}(r, 0, 4294967295);",
-        g.rt("readInt")
-    ));
+    out.line(format!("const tag = {}(r, 0, {TAG_MAX});", g.rt("readInt")));
     out.open("switch (tag) {");
     for v in &e.variants {
         out.open(format!("case {}: {{", v.number));

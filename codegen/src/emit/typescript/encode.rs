@@ -12,7 +12,7 @@ use super::common::{enum_num, enum_wide, lit, Out, MAX_SAFE};
 use super::decode::known_bits;
 use super::generator::Gen;
 use super::{leaf, table};
-use tuplet_schema::plan::{Node, RecordPlan};
+use tuplet_schema::plan::{Node, RecordPlan, TAG_MAX};
 
 /// Statements writing the value `v` of `t` to `w` (the form is the runtime `named`).
 pub fn write(g: &mut Gen, out: &mut Out, t: &TypeRef, v: &str) {
@@ -265,7 +265,7 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         let vint = g.rt("vInt");
         out.line("case \"unknown\":");
         out.line("  w.arrayLen(1);");
-        out.line(format!("  w.int({vint}(v.tag, 0, 4294967295));"));
+        out.line(format!("  w.int({vint}(v.tag, 0, {TAG_MAX}));"));
         out.line("  return;");
     }
     out.close("}");
