@@ -111,7 +111,7 @@ pub struct Ping {
         "c2s",
         "ping",
         r#"{ r: { a: 1 }, w: { b: 2 }, i: { c: 3 }, m: { d: 4 }, o: "B", p: { e: 5 }, by: new Map([["k", 6]]) }"#,
-    ) + "if (typeof pkg.newReader !== \"function\" || pkg.Object_.B !== 2) throw new Error(\"names\");\n";
+    ) + "if (typeof pkg.newReader !== \"function\" || pkg.Object_.B !== \"B\" || pkg.Object_$numbers.B !== 2) throw new Error(\"names\");\n";
     ok(&[("lib.rs", lib)], &script);
 }
 
@@ -190,7 +190,7 @@ const near = c.decode(Uint8Array.from(Buffer.from("92cf0020000000000002d1fffe", 
 if (near.ok || near.issues[0].code !== "unknown_variant") throw new Error(JSON.stringify(near.issues ?? near.value));
 const small = c.decode(Uint8Array.from(Buffer.from("92fb07", "hex")));
 if (!small.ok || small.value.w !== "C" || small.value.o !== 7) throw new Error("small");
-if (pkg.Wide.B !== 9007199254740993n) throw new Error("const");
+if (pkg.Wide.B !== "B" || pkg.Wide$numbers.B !== 9007199254740993n) throw new Error("const");
 "#;
     ok(&[("lib.rs", lib)], script);
 }
@@ -225,9 +225,12 @@ pub enum Odd { __proto__ = 1, constructor = 2, toString = 3 }
 pub struct Ping { pub a: Odd, pub b: Odd }
 "#;
     let script = r#"
-if (!Object.prototype.hasOwnProperty.call(pkg.Odd, "__proto__") || pkg.Odd["__proto__"] !== 1) throw new Error("__proto__ is not a property of the const");
-if (Object.getPrototypeOf(pkg.Odd) !== Object.prototype) throw new Error("the const's prototype changed");
-if (pkg.Odd.constructor !== 2 || pkg.Odd.toString !== 3) throw new Error("const");
+for (const [k, o, proto] of [["names", pkg.Odd, "__proto__"], ["numbers", pkg.Odd$numbers, 1]]) {
+  if (!Object.prototype.hasOwnProperty.call(o, "__proto__") || o["__proto__"] !== proto) throw new Error(`__proto__ is not a property of the ${k} const`);
+  if (Object.getPrototypeOf(o) !== Object.prototype) throw new Error(`the ${k} const's prototype changed`);
+}
+if (pkg.Odd.constructor !== "constructor" || pkg.Odd.toString !== "toString") throw new Error("names const");
+if (pkg.Odd$numbers.constructor !== 2 || pkg.Odd$numbers.toString !== 3) throw new Error("numbers const");
 "#;
     ok(
         &[("lib.rs", lib)],
