@@ -38,6 +38,7 @@
 
 mod common;
 mod decode;
+pub mod delta;
 mod encode;
 mod leaf;
 mod lookup;
