@@ -91,6 +91,32 @@ pub struct TsPackage {
     /// runtime walking its table (smaller, slower), the elements of long lists in unlisted
     /// messages included. Unset: every type has straight-line code.
     pub hot: Option<Vec<String>>,
+    /// The line in `tuplet.toml` of each `hot` name, 1-based, in the same order (empty
+    /// when the config was not read from a file).
+    #[serde(skip)]
+    pub hot_lines: Vec<usize>,
+}
+
+/// The line of each `[ts] hot` name in a config's text (which has parsed), in order.
+fn hot_lines(text: &str) -> Vec<usize> {
+    #[derive(Deserialize)]
+    struct Doc {
+        #[serde(default)]
+        ts: Ts,
+    }
+    #[derive(Default, Deserialize)]
+    struct Ts {
+        #[serde(default)]
+        hot: Vec<toml::Spanned<String>>,
+    }
+    let Ok(doc) = toml::from_str::<Doc>(text) else {
+        return Vec::new();
+    };
+    doc.ts
+        .hot
+        .iter()
+        .map(|name| text[..name.span().start].matches('\n').count() + 1)
+        .collect()
 }
 
 /// The deploy order, which the compatibility rules judge by.
@@ -132,6 +158,7 @@ impl Config {
         };
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
         let mut config = Config::parse(&text).map_err(|e| err(e.trim_end().to_string()))?;
+        config.ts.hot_lines = hot_lines(&text);
         config.base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         config.check().map_err(err)?;
         if config.outputs.ts.is_some() {

@@ -34,13 +34,14 @@ pub fn load(config: &Config) -> Result<ResolvedSchema, LoadErrors> {
 }
 
 /// Runs every configured emitter on `schema`; with `[ts] js = true`, compiles the
-/// TypeScript package's `dist/` too ([`js::compile`]), which is the only way this fails.
+/// TypeScript package's `dist/` too ([`js::compile_or_reuse`]: compiled only when the
+/// sources changed), which is the only way this fails.
 pub fn generate(config: &Config, schema: &ResolvedSchema) -> Result<Outputs, js::JsError> {
     let mut outputs = Outputs::new();
     for (emitter, dir) in emit::configured(config) {
         let mut files = emitter.emit(schema);
         if emitter.name() == "ts" && config.ts.js {
-            let dist = js::compile(&files)?;
+            let dist = js::compile_or_reuse(&dir, &files)?;
             files.extend(dist);
         }
         outputs.insert(dir, files);

@@ -156,6 +156,58 @@ console.log(Buffer.from(bytes).toString("hex"), JSON.stringify(back));
 }
 
 #[test]
+fn js_is_compiled_again_only_when_the_sources_change() {
+    let tmp = scratch(
+        "[package]\nname = \"game\"\nversion = \"0.1.0\"\n",
+        "[ts]\njs = true\n",
+    );
+    let dir = tmp.path();
+    let timed = |args: &[&str], with_npm: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_tuplet"));
+        c.args(args).current_dir(dir);
+        if !with_npm {
+            // No npm, no node: any attempt to compile fails.
+            c.env("PATH", dir.join("no-such-bin"));
+        }
+        let start = std::time::Instant::now();
+        let o = c.output().unwrap();
+        (o, start.elapsed())
+    };
+    let (o, first) = timed(&["gen"], true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stamp = std::fs::read_to_string(dir.join("out/ts/dist/.tuplet-build")).unwrap();
+    assert!(
+        stamp.contains("typescript 5.9.3\nsources sha256:"),
+        "{stamp}"
+    );
+    // Unchanged sources: neither run reaches npm (there is none on PATH).
+    let (o, check) = timed(&["gen", "--check"], false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (o, again) = timed(&["gen"], false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    eprintln!("gen with tsc {first:?}; gen --check reusing dist/ {check:?}; gen {again:?}");
+    // A changed source compiles again: without npm that is the npm error.
+    let lib = dir.join("game/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text.replace("max = 280", "max = 200")).unwrap();
+    let (o, _) = timed(&["gen", "--check"], false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("npm (or node) was not found"),
+        "{}",
+        stderr(&o)
+    );
+    let (o, _) = timed(&["gen"], true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let js = std::fs::read_to_string(dir.join("out/ts/dist/lib.js")).unwrap();
+    assert!(js.contains("200"), "recompiled");
+    assert_ne!(
+        std::fs::read_to_string(dir.join("out/ts/dist/.tuplet-build")).unwrap(),
+        stamp
+    );
+}
+
+#[test]
 fn js_without_npm_names_the_fix() {
     let tmp = scratch("[package]\nname = \"game\"\n", "[ts]\njs = true\n");
     let o = Command::new(env!("CARGO_BIN_EXE_tuplet"))

@@ -351,6 +351,18 @@ fn accept_site(f: &Finding) -> String {
             format!("the {d} dispatch enum")
         }
         _ if f.member.is_empty() => format!("`{}`", f.item),
+        // The member is gone: the acceptance goes on what still holds it.
+        "field-removed" | "variant-removed" | "flag-bit-removed" => match f.member.rsplit_once('.')
+        {
+            Some((holder, _)) => format!(
+                "`{holder}` of `{}` (`{}` is gone; an acceptance there covers its fields)",
+                f.item, f.member
+            ),
+            None => format!(
+                "`{}` itself (`{}` is gone; an acceptance on the type covers its members)",
+                f.item, f.member
+            ),
+        },
         _ => format!("`{}` of `{}`", f.member, f.item),
     }
 }
