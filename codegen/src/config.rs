@@ -7,9 +7,10 @@
 //! [schema]
 //! crate = "examples/village"      # a crate folder; its root is src/lib.rs
 //!
-//! [outputs]
+//! [outputs]                       # folders tuplet owns (see docs/cli.md)
 //! jsonschema = "generated/jsonschema"
 //! ts = "generated/ts"
+//! allow-outside = ["../client/src/protocol"]  # outputs that may be outside this folder
 //!
 //! [ts]                            # the TypeScript package's package.json; every key optional
 //! name = "village-protocol"       # default: the schema crate's name (Cargo.toml)
@@ -63,8 +64,23 @@ pub struct Schema {
 pub struct Outputs {
     /// The JSON Schema folder.
     pub jsonschema: Option<PathBuf>,
-    /// The TypeScript package folder.
+    /// The TypeScript package folder (with `[ts] js = true`, its `dist/` too).
     pub ts: Option<PathBuf>,
+    /// Output folders that may lie outside the folder holding `tuplet.toml`, each written as
+    /// its output's key writes it (compared after resolving both canonically). Any other
+    /// output outside is refused by `tuplet gen`.
+    #[serde(default, rename = "allow-outside")]
+    pub allow_outside: Vec<PathBuf>,
+}
+
+impl Outputs {
+    /// Every configured output folder with its key, as written.
+    pub fn folders(&self) -> Vec<(&'static str, &PathBuf)> {
+        [("jsonschema", &self.jsonschema), ("ts", &self.ts)]
+            .into_iter()
+            .filter_map(|(k, d)| d.as_ref().map(|d| (k, d)))
+            .collect()
+    }
 }
 
 /// `[ts]`: what the TypeScript package's `package.json` says. Unset keys default from the
@@ -253,13 +269,11 @@ impl Config {
         Ok(())
     }
 
-    /// Output folders belong to tuplet (extra files in them are removed), so none may be
-    /// the config's folder or hold the schema crate.
+    /// Output folders belong to tuplet, so none may be the config's folder or hold the
+    /// schema crate (as written; `tuplet gen` checks the resolved folders too, see
+    /// [`crate::writer::place`]).
     fn check(&self) -> Result<(), String> {
-        for dir in [&self.outputs.jsonschema, &self.outputs.ts]
-            .into_iter()
-            .flatten()
-        {
+        for (_, dir) in self.outputs.folders() {
             let normal: PathBuf = dir.components().collect();
             if normal.as_os_str().is_empty()
                 || normal == Path::new(".")
@@ -267,8 +281,8 @@ impl Config {
             {
                 return Err(format!(
                     "output folder `{}` would hold the config or the schema crate; tuplet owns \
-                     its output folders (it removes files it did not write): use a folder of \
-                     its own, such as `generated/jsonschema`",
+                     its output folders: use a folder of its own, such as \
+                     `generated/jsonschema`",
                     dir.display()
                 ));
             }
