@@ -165,6 +165,8 @@ impl Enc<'_> {
                 let mut bits = 0u64;
                 for b in &f.bits {
                     match o.get(&b.name) {
+                        // Every flag is written out, as a record's required field.
+                        None if self.checked => return Err(rt::missing(intern(&b.name))),
                         None | Some(Value::Bool(false)) => {}
                         Some(Value::Bool(true)) => bits |= 1u64 << b.bit,
                         Some(other) if self.checked => {

@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use tuplet::wire::Reader;
 use tuplet::{Dispatch, Encoding, Message as _, Wire};
 use village::dispatch::ServerMessage;
-use village::session::{RevokeReason, SessionError, SessionFailed, SessionHello};
+use village::session::{SessionError, SessionFailed, SessionHello};
 use yawc::close::CloseCode;
 use yawc::{Frame, OpCode, Role, WebSocket};
 
@@ -265,9 +265,7 @@ async fn hello(
             let error = match e {
                 TokenError::Expired => SessionError::TokenExpired,
                 // Not ours or not readable: sign in again.
-                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenRevoked {
-                    reason: RevokeReason::LoggedOut,
-                },
+                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
             };
             let refused = ServerMessage::from(SessionFailed { error, fatal: true });
             if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {

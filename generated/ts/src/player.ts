@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNames, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNames, unitNum, unknownFlags, vBool, vFixed, vFlag, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -68,13 +68,13 @@ export function MoveFlags$read(r: Reader): MoveFlags {
 export function MoveFlags$bits(v: MoveFlags): number {
   vObject(v);
   let b = 0;
-  if (vBool(v.running)) b += 1;
-  if (vBool(v.jumping)) b += 2;
-  if (vBool(v.crouching)) b += 4;
-  if (vBool(v.swimming)) b += 8;
-  if (vBool(v.mounted)) b += 16;
-  if (vBool(v.sitting)) b += 32;
-  if (vBool(v.carrying)) b += 128;
+  if (vFlag(v, "running")) b += 1;
+  if (vFlag(v, "jumping")) b += 2;
+  if (vFlag(v, "crouching")) b += 4;
+  if (vFlag(v, "swimming")) b += 8;
+  if (vFlag(v, "mounted")) b += 16;
+  if (vFlag(v, "sitting")) b += 32;
+  if (vFlag(v, "carrying")) b += 128;
   return b;
 }
 
