@@ -135,18 +135,9 @@ fn hot_lines(text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The deploy order, which the compatibility rules judge by.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Deploy {
-    /// Server and clients deploy in either order: a change must be safe both ways.
-    #[default]
-    AnyOrder,
-    /// The server always deploys first.
-    ServerFirst,
-    /// Clients always deploy first.
-    ClientFirst,
-}
+/// The deploy order, which the compatibility rules judge by: the one type (and parser) the
+/// rules, `tuplet compat` and `assert_project_compatible` share.
+pub use tuplet_schema::compat::Deploy;
 
 /// A config that cannot be found, read or parsed.
 #[derive(Debug)]
@@ -197,13 +188,8 @@ impl Config {
     }
 
     /// The deploy order, as the compatibility rules take it.
-    pub fn deploy_order(&self) -> tuplet_schema::compat::Deploy {
-        use tuplet_schema::compat::Deploy as D;
-        match self.deploy {
-            Deploy::AnyOrder => D::AnyOrder,
-            Deploy::ServerFirst => D::ServerFirst,
-            Deploy::ClientFirst => D::ClientFirst,
-        }
+    pub fn deploy_order(&self) -> Deploy {
+        self.deploy
     }
 
     /// Finds `tuplet.toml` in the current folder or its nearest ancestor that has one.

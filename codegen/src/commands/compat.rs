@@ -225,16 +225,10 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
 /// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
 fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
     let findings = tuplet_schema::sizes::budget_findings(schema);
-    for f in &findings {
-        let file = config.schema_crate().join(&f.file);
-        let line =
-            format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
-        println!("{line}");
-        println!(
-            "  rule: {}",
-            tuplet_schema::compat::explain::pointer("budget-exceeded")
-        );
-    }
+    print!(
+        "{}",
+        tuplet_schema::compat::budget_lines(&config.schema_crate(), &findings)
+    );
     findings.len()
 }
 
