@@ -5,7 +5,8 @@
 //! The layers: a thin `cli` (arguments) calls one function per command in `commands`, which
 //! share `commands::shared` (config and schema loading, input, issue printing) and return
 //! one [`exit::Exit`]; `config` reads `tuplet.toml`; one file per target behind the
-//! [`emit::Emitter`] trait; and a `writer` that leaves unchanged files untouched.
+//! [`emit::Emitter`] trait; and a `writer` that writes only into folders tuplet owns, leaves
+//! unchanged files untouched and removes only files it wrote.
 
 #![warn(missing_docs)]
 

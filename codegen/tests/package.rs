@@ -146,13 +146,28 @@ console.log(Buffer.from(bytes).toString("hex"), JSON.stringify(back));
         String::from_utf8_lossy(&o.stdout).trim(),
         r#"92a2686907 {"ok":true,"value":{"text":"hi","volume":7}}"#
     );
-    // gen --check covers dist/: fresh, then stale after a hand edit.
+    // gen --check covers dist/ (listed in the folder's manifest): fresh, then a hand edit
+    // that gen refuses to overwrite (2), then a missing file (1).
     let o = tuplet(dir, &["gen", "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let manifest = std::fs::read_to_string(out.join(".tuplet-manifest")).unwrap();
+    assert!(manifest.contains("  dist/lib.js\n"), "{manifest}");
     std::fs::write(out.join("dist/lib.js"), "// edited\n").unwrap();
     let o = tuplet(dir, &["gen", "--check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("edited:  out/ts/dist/lib.js"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_file(out.join("dist/lib.js")).unwrap();
+    let o = tuplet(dir, &["gen", "--check"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("dist/lib.js"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("missing: out/ts/dist/lib.js"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -372,3 +372,14 @@ fn the_reference_protocol_is_compatible_with_the_committed_lock() {
         Deploy::AnyOrder,
     );
 }
+
+/// The same, as RULES.md's `cargo test` snippet writes it: the deploy order and the lock from
+/// the repository's `tuplet.toml` (found above the crate), budgets included.
+#[test]
+fn the_reference_protocol_passes_assert_project_compatible() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    compat::assert_project_compatible(root.join("examples/village"));
+    let project = compat::Project::discover(&root.join("examples/village")).unwrap();
+    assert_eq!(project.deploy, Deploy::AnyOrder);
+    assert!(project.lock.ends_with("tuplet.lock.json"));
+}
