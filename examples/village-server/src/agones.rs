@@ -175,27 +175,40 @@ async fn run<S, E>(
                     }
                 }
                 told = now;
+                // Told before the session may end: Shutdown follows at once.
+                if label != Some(told.len()) {
+                    match sdk.set_label("players", told.len().to_string()).await {
+                        Ok(()) => label = Some(told.len()),
+                        Err(e) => eprintln!("village-server: agones: SetLabel failed: {}", why(&e)),
+                    }
+                }
                 let allocated = seen.borrow().allocated;
                 began |= allocated && !told.is_empty();
                 if began && told.is_empty() {
                     seen.send_modify(|s| s.session_over = true);
                 }
             }
-            gs = stream.next(), if watching => match gs {
-                Some(Ok(gs)) => {
-                    let state = gs.status.as_ref().map_or("", |s| s.state.as_str());
-                    if state == "Allocated" && !seen.borrow().allocated {
-                        eprintln!("village-server: agones: allocated");
-                        began = !told.is_empty();
-                        seen.send_modify(|s| s.allocated = true);
+            gs = stream.next(), if watching => {
+                let gs = match gs {
+                    Some(Ok(gs)) => Some(gs),
+                    // A stream error (the stand-in's, for one, when its watchers lag
+                    // behind): read the state instead, and keep watching.
+                    Some(Err(e)) => {
+                        eprintln!("village-server: agones: WatchGameServer: {e}");
+                        sdk.get_gameserver().await.ok()
                     }
+                    None => {
+                        watching = false;
+                        None
+                    }
+                };
+                let state = gs.as_ref().and_then(|g| g.status.as_ref()).map(|s| s.state.as_str());
+                if state == Some("Allocated") && !seen.borrow().allocated {
+                    eprintln!("village-server: agones: allocated");
+                    began = !told.is_empty();
+                    seen.send_modify(|s| s.allocated = true);
                 }
-                Some(Err(e)) => {
-                    eprintln!("village-server: agones: WatchGameServer ended: {e}");
-                    watching = false;
-                }
-                None => watching = false,
-            },
+            }
         }
     }
 }
