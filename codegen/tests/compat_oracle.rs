@@ -1,6 +1,8 @@
 //! Compat proven by the codecs: for each schema edit and deploy order, values of every
 //! message sampled with the writer's schema are encoded by the writer's IR codec (both
-//! shapes) and decoded by the reader's, and the outcome is compared with `tuplet compat`.
+//! shapes) and decoded by the reader's, a delta message's tracker payloads are applied by
+//! the reader's mirror over a sequence of ticks, and the outcome is compared with
+//! `tuplet compat`.
 //!
 //! A disagreement is `tuplet compat` passing an edit under which some value does not
 //! arrive (rejected, read as another message, or read as another value). Every one is a

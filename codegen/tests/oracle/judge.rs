@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 use tuplet::wire::write;
 use tuplet::SampleMode;
+use tuplet_codegen::ircodec::delta::{Mirror, Sent, Tracker};
 use tuplet_codegen::ircodec::{self, Shape};
 use tuplet_schema::compat::{self, Deploy, Lock};
 use tuplet_schema::ir::Dir;
@@ -79,6 +80,13 @@ pub fn carry(old: &ResolvedSchema, new: &ResolvedSchema, dir: Dir, pair: Pair, n
         {
             continue;
         }
+        if m.delta {
+            let rpath = reader
+                .messages(dir)
+                .find(|(_, r)| r.name == m.name)
+                .map(|(i, _)| i.path.clone());
+            delta_sequence(writer, &item.path, reader, rpath.as_deref(), n, &mut c);
+        }
         for v in samples(writer, &item.path, n) {
             for shape in [Shape::Compact, Shape::Named] {
                 let Ok(payload) = ircodec::encode(writer, &item.path, &v, shape) else {
@@ -140,6 +148,62 @@ pub fn agrees(want: &Value, got: &Value) -> bool {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| agrees(x, y))
         }
         _ => ircodec::json_eq(want, got),
+    }
+}
+
+/// A sequence of ticks of a delta message: the writer's tracker (a keyframe every 4 ticks)
+/// feeds the reader's mirror and the writer's own, and each rebuilt value must agree. The
+/// ticks alternate minimum, maximum and random samples, so entities enter, change (the
+/// minimum and maximum samples share keys) and leave.
+fn delta_sequence(
+    writer: &ResolvedSchema,
+    path: &str,
+    reader: &ResolvedSchema,
+    rpath: Option<&str>,
+    n: usize,
+    c: &mut Carry,
+) {
+    let lose = |c: &mut Carry, what: String| {
+        if c.loss.is_none() {
+            c.loss = Some(format!("{path} (delta) {what}"));
+        }
+    };
+    let Ok(mut tracker) = Tracker::new(writer, path, 4) else {
+        return;
+    };
+    let Ok(mut own) = Mirror::new(writer, path) else {
+        return;
+    };
+    let Some(Ok(mut mirror)) = rpath.map(|p| Mirror::new(reader, p)) else {
+        c.values += 1;
+        lose(
+            c,
+            "payloads: the reader's message is not a delta message".into(),
+        );
+        return;
+    };
+    for tick in 0..(2 * n as u64 + 4) {
+        let mode = match tick % 4 {
+            0 => SampleMode::Min,
+            1 => SampleMode::Max,
+            2 => SampleMode::Present,
+            _ => SampleMode::Absent,
+        };
+        let v = ircodec::sample(writer, path, tick, mode);
+        let mut out = Vec::new();
+        match tracker.encode(&v, &mut out) {
+            Ok(Sent::Nothing) | Err(_) => continue,
+            Ok(_) => {}
+        }
+        let Ok(want) = own.apply(&out).cloned() else {
+            continue;
+        };
+        c.values += 1;
+        match mirror.apply(&out) {
+            Err(e) => lose(c, format!("tick {tick}: rejected: {e}")),
+            Ok(got) if !agrees(&want, got) => lose(c, format!("tick {tick}: {want} read as {got}")),
+            Ok(_) => {}
+        }
     }
 }
 
