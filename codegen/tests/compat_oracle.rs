@@ -14,6 +14,9 @@
 //! prints the counts committed in `compat_oracle.md`.
 
 mod oracle;
+#[path = "support/random_schema.rs"]
+#[allow(dead_code)]
+mod random_schema;
 
 use std::collections::BTreeMap;
 
@@ -88,11 +91,12 @@ fn report(c: &Counts) -> String {
     s
 }
 
-fn check(stride: usize, n: usize) {
+fn check(stride: usize, n: usize, seeds: std::ops::Range<u64>) {
     let mut c = Counts::default();
     run(&edits::fixtures(), n, &mut c);
     let generated: Vec<Edit> = edits::generated().into_iter().step_by(stride).collect();
     run(&generated, n, &mut c);
+    run(&edits::random(seeds, 3), n, &mut c);
     eprintln!("compat oracle:\n{}", report(&c));
     assert!(
         c.disagreements.is_empty(),
@@ -105,8 +109,8 @@ fn check(stride: usize, n: usize) {
 #[test]
 fn compat_agrees_with_the_codecs() {
     if std::env::var("TUPLET_ORACLE").as_deref() == Ok("long") {
-        check(1, 12);
+        check(1, 12, 1..41);
     } else {
-        check(7, 6);
+        check(7, 6, 1..4);
     }
 }

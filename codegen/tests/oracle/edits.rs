@@ -1,7 +1,8 @@
 //! The edits the oracle tries: the compat fixtures (`schema/tests/compat_cases`), and
 //! single-field edits of a small base schema: every ordered pair of declarations within a
 //! family (ints, floats, lists and strings, options, enums, flags, fields added, removed
-//! and renamed, message headers, entities and `delta`), in each direction and position.
+//! and renamed, message headers, entities and `delta`), in each direction and position; and
+//! single-token edits of the random-schema generator's schemas (`support/random_schema.rs`).
 
 use std::path::Path;
 
@@ -274,6 +275,51 @@ pub fn generated() -> Vec<Edit> {
                     name: format!("entity {i}->{j}"),
                     before: a.clone(),
                     after: b.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Type edits tried on the random schemas: each replaces one occurrence of the left text
+/// with the right one (widenings, narrowings, sign changes, options made or unmade).
+const TOKEN_EDITS: &[(&str, &str)] = &[
+    (": u8,", ": u16,"),
+    (": u16,", ": u8,"),
+    (": u16,", ": u32,"),
+    (": u32,", ": u64,"),
+    (": u64,", ": u32,"),
+    (": u32,", ": i32,"),
+    (": i16,", ": i32,"),
+    (": i32,", ": i16,"),
+    (": i64,", ": i32,"),
+    (": bool,", ": Option<bool>,"),
+    (": u8,", ": Option<u8>,"),
+    (": u32,", ": Option<u32>,"),
+    (": Option<u8>,", ": u8,"),
+    (": Option<u32>,", ": u32,"),
+    (": String,", ": Option<String>,"),
+    (": f32,", ": f64,"),
+    (": f64,", ": f32,"),
+];
+
+/// Single-token edits of the random schemas of `seeds`: for each seed, each token edit at
+/// up to `per_edit` of its occurrences (spread over the module). Edits that do not load
+/// (an attribute that no longer fits its type) are skipped by the caller.
+pub fn random(seeds: std::ops::Range<u64>, per_edit: usize) -> Vec<Edit> {
+    let mut out = Vec::new();
+    for seed in seeds {
+        let text = crate::random_schema::schema(seed).text;
+        for (from, to) in TOKEN_EDITS {
+            let at: Vec<usize> = text.match_indices(from).map(|(i, _)| i).collect();
+            let step = at.len().div_ceil(per_edit.max(1)).max(1);
+            for &i in at.iter().step_by(step) {
+                let after = format!("{}{to}{}", &text[..i], &text[i + from.len()..]);
+                out.push(Edit {
+                    name: format!("random seed {seed}: `{from}` -> `{to}` at byte {i}"),
+                    before: text.clone(),
+                    after,
                 });
             }
         }
