@@ -4,6 +4,7 @@
 
 use crate::codec::Dir;
 use crate::error::{Code, Error, Issue};
+#[cfg(feature = "sample")]
 use crate::sample::SampleMode;
 use crate::wire::{write, Reader};
 
@@ -40,7 +41,8 @@ pub trait Dispatch: Sized {
     /// Every constraint the message breaks; empty when valid.
     fn validate(&self) -> Vec<Issue>;
     /// A sample of the message at variant `index` (`None` past the last), for tests,
-    /// fuzzers and benchmarks.
+    /// fuzzers and benchmarks (only under the `sample` feature).
+    #[cfg(feature = "sample")]
     fn sample_variant(index: usize, seed: u64, mode: SampleMode) -> Option<Self>;
 
     /// The wire name of this value's message.

@@ -23,9 +23,11 @@ pub mod silence;
 mod support;
 pub mod wire;
 
+#[cfg(feature = "sample")]
+pub use codec::sample;
 pub use codec::{
-    from_slice, from_slice_with, sample, to_vec, to_vec_named, validate, Dir, FieldInfo, Message,
-    Reserved, Wire,
+    from_slice, from_slice_with, to_vec, to_vec_named, validate, Dir, FieldInfo, Message, Reserved,
+    Wire,
 };
 pub use dispatch::{Dispatch, Encoding};
 pub use error::{Code, Error, Issue, Path, Seg};

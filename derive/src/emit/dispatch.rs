@@ -201,6 +201,20 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
         .iter()
         .map(|i| quote::format_ident!("__ID{}", i))
         .collect();
+    // Under the `sample` feature only, as `Wire::sample` (see `common::sample_fn`).
+    let sample_variant = if cfg!(feature = "sample") {
+        quote!(
+            fn sample_variant(index: usize, seed: u64, mode: #rt::SampleMode) -> Option<Self> {
+                let rng = &mut #rt::SampleRng::new(seed);
+                Some(match index {
+                    #(#indices => Self::#idents(<#paths as #rt::Wire>::sample(rng, mode)),)*
+                    _ => return None,
+                })
+            }
+        )
+    } else {
+        quote!()
+    };
     quote!(
         #[automatically_derived]
         impl #rt::Dispatch for #ty {
@@ -238,13 +252,7 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
                 }
             }
 
-            fn sample_variant(index: usize, seed: u64, mode: #rt::SampleMode) -> Option<Self> {
-                let rng = &mut #rt::SampleRng::new(seed);
-                Some(match index {
-                    #(#indices => Self::#idents(<#paths as #rt::Wire>::sample(rng, mode)),)*
-                    _ => return None,
-                })
-            }
+            #sample_variant
 
             fn validate(&self) -> #rt::Vec<#rt::Issue> {
                 // `validate_at` directly: `validate::<M>` would be instantiated per message.
