@@ -57,6 +57,22 @@ pub fn encode_unchecked(
     out
 }
 
+/// Writes the natural value `v` of type `ty` in the compact shape, with every check (the
+/// delta encoder writes one field at a time).
+pub(super) fn encode_compact_value(
+    schema: &ResolvedSchema,
+    ty: &TypeRef,
+    v: &Value,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    Enc {
+        schema,
+        shape: Shape::Compact,
+        checked: true,
+    }
+    .value(ty, v, out)
+}
+
 struct Enc<'s> {
     schema: &'s ResolvedSchema,
     shape: Shape,

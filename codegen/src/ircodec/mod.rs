@@ -39,6 +39,7 @@
 
 mod common;
 mod decode;
+pub mod delta;
 mod encode;
 mod leaf;
 mod lookup;
