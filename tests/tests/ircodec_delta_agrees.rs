@@ -86,6 +86,8 @@ struct Counts {
     removed: usize,
     mutated: usize,
     mutated_ok: usize,
+    /// The largest keyframe and delta seen.
+    largest: (usize, usize),
 }
 
 /// One client's pair of trackers and pair of mirrors, derive and IR side by side.
@@ -113,6 +115,16 @@ impl<'s, M: Delta + std::fmt::Debug> Pair<'s, M> {
             ir_mirror: ir::Mirror::new(schema, &path).unwrap(),
             path,
         }
+    }
+
+    /// `tuplet sizes`' largest keyframe and largest delta of this message.
+    fn bound(&self) -> (usize, usize) {
+        let size = tuplet_schema::sizes::message_sizes(self.schema)
+            .into_iter()
+            .find(|s| s.path == self.path)
+            .unwrap();
+        let d = size.delta.unwrap();
+        (d.keyframe.unwrap(), d.delta.unwrap())
     }
 
     /// What a derived mirror's value is as natural JSON.
@@ -175,6 +187,17 @@ impl<'s, M: Delta + std::fmt::Debug> Pair<'s, M> {
             Sent::Keyframe => counts.keyframes += 1,
             Sent::Delta => counts.deltas += 1,
         }
+        let bound = self.bound();
+        let (limit, seen) = match sent {
+            Sent::Keyframe => (bound.0, &mut counts.largest.0),
+            _ => (bound.1, &mut counts.largest.1),
+        };
+        assert!(
+            a.len() <= limit,
+            "{what}: {} bytes over the bound {limit}",
+            a.len()
+        );
+        *seen = (*seen).max(a.len());
         counts.payloads += 1;
         let described = self.ir_mirror.describe(&a).unwrap();
         assert_eq!(described.is_keyframe(), sent == Sent::Keyframe, "{what}");
@@ -424,6 +447,7 @@ fn ir_delta_agrees_with_the_derive_on_the_village() {
         run_weather(&schema, seed, &mut counts);
     }
     eprintln!("ircodec delta agrees: {counts:?}");
+    // Random sequences stay under `tuplet sizes`' bounds (asserted per payload in `tick`).
     assert!(counts.keyframes > 100 && counts.deltas > 1000, "{counts:?}");
     assert!(counts.nothing > 100 && counts.errors > 20, "{counts:?}");
     assert!(
@@ -443,4 +467,97 @@ fn a_message_without_delta_has_no_tracker() {
         format!("`{path}` is not a message declared `#[tuplet(delta)]`")
     );
     assert!(ir::Mirror::new(&schema, &path).is_err());
+}
+
+/// The largest village entity with key `id`: every field at the end of its range whose
+/// encoding is longest (`low`: the other end where it differs).
+fn extreme(id: u32, low: bool) -> NearbyEntity {
+    let (p, h, s) = if low {
+        (-5000.0, -3.1416, 0.0)
+    } else {
+        (5000.0, 3.1416, 60.0)
+    };
+    NearbyEntity {
+        id,
+        kind: if low {
+            EntityKind::Npc
+        } else {
+            EntityKind::Ferry
+        },
+        pos: [p; 3],
+        heading: h,
+        speed: s,
+        anim: if low { 0 } else { 255 },
+        owner: (!low).then(|| "o".repeat(9)),
+        label: (!low).then(|| "l".repeat(24)),
+    }
+}
+
+/// `tuplet sizes`' bounds of `world:snapshot` hold and are reached: a keyframe of the
+/// largest value, and a delta that replaces every one of 50 entities in view, with the tick
+/// going back by its whole range and `gone` at its longest. A delta that changes every
+/// field of every entity instead stays under the bound.
+#[test]
+fn the_delta_size_bounds_are_reached() {
+    let schema = schema();
+    let mut pair = Pair::<WorldSnapshot>::new(&schema, 110, 0);
+    let (keyframe_max, delta_max) = pair.bound();
+    let world = |base: u32, low: bool, tick: u32| WorldSnapshot {
+        tick,
+        keyframe: low,
+        entities: (0..50).map(|i| extreme(base + i, low)).collect(),
+        gone: vec![u32::MAX - base; 64],
+    };
+    let mut counts = Counts::default();
+    let mut first = world(1 << 20, false, u32::MAX);
+    first.keyframe = true;
+    pair.tick(
+        &first,
+        &snapshot_json(&first),
+        &mut counts,
+        "largest keyframe",
+    );
+    let replaced = world(1 << 21, false, 0);
+    pair.tick(
+        &replaced,
+        &snapshot_json(&replaced),
+        &mut counts,
+        "every entity replaced",
+    );
+    assert_eq!(
+        counts.largest,
+        (keyframe_max, delta_max),
+        "the bounds are tight"
+    );
+    let changed = world(1 << 21, true, u32::MAX);
+    pair.tick(
+        &changed,
+        &snapshot_json(&changed),
+        &mut counts,
+        "every field changed",
+    );
+    eprintln!(
+        "world:snapshot bounds: keyframe {keyframe_max} B, delta {delta_max} B, reached: {:?}",
+        counts.largest
+    );
+}
+
+/// `budget` bounds a delta message's keyframe and delta too: a budget the full value fits
+/// (3633 B) but the largest delta (3939 B) does not is `budget-exceeded`.
+#[test]
+fn a_budget_bounds_the_largest_delta() {
+    let mut schema = schema();
+    let path = ircodec::message_with_id(&schema, Dir::S2c, 110).unwrap();
+    let set = |schema: &mut ResolvedSchema, budget: u32| {
+        let item = schema.items.get_mut(&path).unwrap();
+        if let tuplet_schema::ir::ItemKind::Message(m) = &mut item.item.kind {
+            m.budget = Some(budget);
+        }
+    };
+    set(&mut schema, 3700);
+    let findings = tuplet_schema::sizes::budget_findings(&schema);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].largest, Some(3939));
+    set(&mut schema, 3939);
+    assert!(tuplet_schema::sizes::budget_findings(&schema).is_empty());
 }
