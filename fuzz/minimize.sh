@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Minimizes every fuzz target's committed corpus in place with `cargo fuzz cmin`: the
-# smallest set of inputs that keeps the coverage edges of the whole corpus. Edges only
-# (-use_counters=0: hit counts not kept apart) and a set cover (-set_cover_merge=1), so the
-# committed corpora stay small; the stable replay (tests/tests/fuzz_corpus.rs) runs them all.
+# Minimizes every fuzz target's committed corpus with `cargo fuzz cmin`: the smallest set of
+# inputs that keeps the coverage edges of the whole corpus. Edges only (-use_counters=0: hit
+# counts not kept apart) and a set cover (-set_cover_merge=1). Each corpus is unpacked from
+# corpus/TARGET.b64 into work/TARGET, minimized there and packed back (fuzz/corpus.py); the
+# stable replay (tests/tests/fuzz_corpus.rs) reads the packed files.
 # Usage: fuzz/minimize.sh [TARGET...]   (needs nightly and cargo-fuzz; builds into
 # fuzz/target, which is large: remove it afterwards)
 set -euo pipefail
@@ -13,11 +14,14 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 nice -n 19 cargo +nightly fuzz build -O
 for t in "${targets[@]}"; do
-  before=$(find "corpus/$t" -type f | wc -l)
+  rm -rf "work/$t"
+  before=$(./corpus.py unpack "$t" "work/$t" | awk '{print $2}')
   log=$(mktemp)
-  nice -n 19 cargo +nightly fuzz cmin -O "$t" "corpus/$t" -- \
+  nice -n 19 cargo +nightly fuzz cmin -O "$t" "work/$t" -- \
     -use_counters=0 -set_cover_merge=1 -rss_limit_mb=2048 -timeout=30 >"$log" 2>&1 \
     || { tail -30 "$log"; exit 1; }
   rm -f "$log"
-  echo "$t: $before -> $(find "corpus/$t" -type f | wc -l) inputs"
+  after=$(./corpus.py pack "work/$t" "$t" | awk '{print $2}')
+  rm -rf "work/$t"
+  echo "$t: $before -> $after inputs"
 done

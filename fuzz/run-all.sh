@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes each target in turn (one at a time, at the lowest priority) for SECONDS seconds
-# (default 600) and keeps libFuzzer's closing stats in stats/TARGET.txt; then minimize the
-# corpora (`cargo +nightly fuzz cmin -O TARGET corpus/TARGET`) before committing them.
+# (default 600) and keeps libFuzzer's closing stats in stats/TARGET.txt. Each run starts from
+# the committed corpus (corpus/TARGET.b64, unpacked into work/TARGET by fuzz/corpus.py) and
+# packs what it found back into it; run fuzz/minimize.sh before committing the corpora.
 # Usage: fuzz/run-all.sh [SECONDS] [TARGET...]   (needs nightly and cargo-fuzz)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,11 +22,14 @@ stats() {
 
 mkdir -p stats
 for t in "${targets[@]}"; do
-  mkdir -p "corpus/$t"
+  rm -rf "work/$t"
+  if [ -f "corpus/$t.b64" ]; then ./corpus.py unpack "$t" "work/$t" >/dev/null; else mkdir -p "work/$t"; fi
   nice -n 19 cargo +nightly fuzz build -O "$t"
   log=$(mktemp)
-  nice -n 19 cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$secs" -max_len="$(max_len "$t")" \
+  nice -n 19 cargo +nightly fuzz run -O "$t" "work/$t" -- -max_total_time="$secs" -max_len="$(max_len "$t")" \
     -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 >"$log" 2>&1 || { tail -50 "$log"; exit 1; }
   stats "$t" "$log" >"stats/$t.txt"
   rm -f "$log"
+  ./corpus.py pack "work/$t" "$t"
+  rm -rf "work/$t"
 done

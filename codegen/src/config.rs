@@ -7,9 +7,10 @@
 //! [schema]
 //! crate = "examples/village"      # a crate folder; its root is src/lib.rs
 //!
-//! [outputs]
+//! [outputs]                       # folders tuplet owns (see docs/cli.md)
 //! jsonschema = "generated/jsonschema"
 //! ts = "generated/ts"
+//! allow-outside = ["../client/src/protocol"]  # outputs that may be outside this folder
 //!
 //! [ts]                            # the TypeScript package's package.json; every key optional
 //! name = "village-protocol"       # default: the schema crate's name (Cargo.toml)
@@ -63,8 +64,23 @@ pub struct Schema {
 pub struct Outputs {
     /// The JSON Schema folder.
     pub jsonschema: Option<PathBuf>,
-    /// The TypeScript package folder.
+    /// The TypeScript package folder (with `[ts] js = true`, its `dist/` too).
     pub ts: Option<PathBuf>,
+    /// Output folders that may lie outside the folder holding `tuplet.toml`, each written as
+    /// its output's key writes it (compared after resolving both canonically). Any other
+    /// output outside is refused by `tuplet gen`.
+    #[serde(default, rename = "allow-outside")]
+    pub allow_outside: Vec<PathBuf>,
+}
+
+impl Outputs {
+    /// Every configured output folder with its key, as written.
+    pub fn folders(&self) -> Vec<(&'static str, &PathBuf)> {
+        [("jsonschema", &self.jsonschema), ("ts", &self.ts)]
+            .into_iter()
+            .filter_map(|(k, d)| d.as_ref().map(|d| (k, d)))
+            .collect()
+    }
 }
 
 /// `[ts]`: what the TypeScript package's `package.json` says. Unset keys default from the
@@ -91,20 +107,37 @@ pub struct TsPackage {
     /// runtime walking its table (smaller, slower), the elements of long lists in unlisted
     /// messages included. Unset: every type has straight-line code.
     pub hot: Option<Vec<String>>,
+    /// The line in `tuplet.toml` of each `hot` name, 1-based, in the same order (empty
+    /// when the config was not read from a file).
+    #[serde(skip)]
+    pub hot_lines: Vec<usize>,
 }
 
-/// The deploy order, which the compatibility rules judge by.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Deploy {
-    /// Server and clients deploy in either order: a change must be safe both ways.
-    #[default]
-    AnyOrder,
-    /// The server always deploys first.
-    ServerFirst,
-    /// Clients always deploy first.
-    ClientFirst,
+/// The line of each `[ts] hot` name in a config's text (which has parsed), in order.
+fn hot_lines(text: &str) -> Vec<usize> {
+    #[derive(Deserialize)]
+    struct Doc {
+        #[serde(default)]
+        ts: Ts,
+    }
+    #[derive(Default, Deserialize)]
+    struct Ts {
+        #[serde(default)]
+        hot: Vec<toml::Spanned<String>>,
+    }
+    let Ok(doc) = toml::from_str::<Doc>(text) else {
+        return Vec::new();
+    };
+    doc.ts
+        .hot
+        .iter()
+        .map(|name| text[..name.span().start].matches('\n').count() + 1)
+        .collect()
 }
+
+/// The deploy order, which the compatibility rules judge by: the one type (and parser) the
+/// rules, `tuplet compat` and `assert_project_compatible` share.
+pub use tuplet_schema::compat::Deploy;
 
 /// A config that cannot be found, read or parsed.
 #[derive(Debug)]
@@ -132,6 +165,7 @@ impl Config {
         };
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
         let mut config = Config::parse(&text).map_err(|e| err(e.trim_end().to_string()))?;
+        config.ts.hot_lines = hot_lines(&text);
         config.base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         config.check().map_err(err)?;
         if config.outputs.ts.is_some() {
@@ -154,13 +188,8 @@ impl Config {
     }
 
     /// The deploy order, as the compatibility rules take it.
-    pub fn deploy_order(&self) -> tuplet_schema::compat::Deploy {
-        use tuplet_schema::compat::Deploy as D;
-        match self.deploy {
-            Deploy::AnyOrder => D::AnyOrder,
-            Deploy::ServerFirst => D::ServerFirst,
-            Deploy::ClientFirst => D::ClientFirst,
-        }
+    pub fn deploy_order(&self) -> Deploy {
+        self.deploy
     }
 
     /// Finds `tuplet.toml` in the current folder or its nearest ancestor that has one.
@@ -226,13 +255,11 @@ impl Config {
         Ok(())
     }
 
-    /// Output folders belong to tuplet (extra files in them are removed), so none may be
-    /// the config's folder or hold the schema crate.
+    /// Output folders belong to tuplet, so none may be the config's folder or hold the
+    /// schema crate (as written; `tuplet gen` checks the resolved folders too, see
+    /// [`crate::writer::place`]).
     fn check(&self) -> Result<(), String> {
-        for dir in [&self.outputs.jsonschema, &self.outputs.ts]
-            .into_iter()
-            .flatten()
-        {
+        for (_, dir) in self.outputs.folders() {
             let normal: PathBuf = dir.components().collect();
             if normal.as_os_str().is_empty()
                 || normal == Path::new(".")
@@ -240,8 +267,8 @@ impl Config {
             {
                 return Err(format!(
                     "output folder `{}` would hold the config or the schema crate; tuplet owns \
-                     its output folders (it removes files it did not write): use a folder of \
-                     its own, such as `generated/jsonschema`",
+                     its output folders: use a folder of its own, such as \
+                     `generated/jsonschema`",
                     dir.display()
                 ));
             }

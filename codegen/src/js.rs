@@ -8,15 +8,77 @@
 //! compiler's job, a second emitter would have to mirror every TypeScript construct the
 //! emitter and the hand-written runtime use, and a pinned compiler gives the same bytes on
 //! every machine.
+//!
+//! The compile runs only when it could change something: `dist/` holds a stamp ([`STAMP`])
+//! with a hash of the emitted sources (and the compiler version) and a hash of the compiled
+//! files. While both still match what is on disk, `dist/` is read back instead of compiled,
+//! so `gen` and `gen --check` on an unchanged schema take no npm and no tsc. A hand edit of
+//! a compiled file breaks the second hash, so it is compiled again and `--check` reports it.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::process::Command;
 
+use sha2::{Digest, Sha256};
+
 /// The TypeScript compiler version `tuplet gen` runs (the one `tests/ts` pins too; a test
 /// checks they agree).
 pub const TYPESCRIPT: &str = "5.9.3";
+
+/// The stamp under the package folder: what `dist/` was compiled from.
+pub const STAMP: &str = "dist/.tuplet-build";
+
+/// `dist/`'s files for the package `files` (as [`compile`] gives them, plus the [`STAMP`]):
+/// read back from `dir` when its stamp says they were compiled from the same sources by the
+/// same compiler and are unedited, else compiled.
+pub fn compile_or_reuse(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, JsError> {
+    let sources = hash(files);
+    if let Some(dist) = reusable(dir, &sources) {
+        return Ok(dist);
+    }
+    let mut dist = compile(files)?;
+    let stamp = stamp_text(&sources, &hash(&dist));
+    dist.insert(STAMP.to_string(), stamp);
+    Ok(dist)
+}
+
+/// The `dist/` on disk under `dir`, stamp included, if its stamp matches `sources` and the
+/// compiled files' hash.
+fn reusable(dir: &Path, sources: &str) -> Option<BTreeMap<String, String>> {
+    let stamp = std::fs::read_to_string(dir.join(STAMP)).ok()?;
+    let mut dist = BTreeMap::new();
+    read_tree(&dir.join("dist"), "dist", &mut dist).ok()?;
+    dist.remove(STAMP);
+    if dist.is_empty() || stamp != stamp_text(sources, &hash(&dist)) {
+        return None;
+    }
+    dist.insert(STAMP.to_string(), stamp);
+    Some(dist)
+}
+
+fn stamp_text(sources: &str, dist: &str) -> String {
+    format!(
+        "# Written by tuplet gen: what dist/ was compiled from, so an unchanged package is not\n\
+         # compiled again. Delete it to force a compile.\n\
+         typescript {TYPESCRIPT}\nsources sha256:{sources}\ndist sha256:{dist}\n"
+    )
+}
+
+/// SHA-256 of a file set: each path and text, length-prefixed, in path order.
+fn hash(files: &BTreeMap<String, String>) -> String {
+    let mut h = Sha256::new();
+    for (path, text) in files {
+        for part in [path.as_bytes(), text.as_bytes()] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// Why the JavaScript could not be compiled.
 #[derive(Debug)]

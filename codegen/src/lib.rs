@@ -5,7 +5,8 @@
 //! The layers: a thin `cli` (arguments) calls one function per command in `commands`, which
 //! share `commands::shared` (config and schema loading, input, issue printing) and return
 //! one [`exit::Exit`]; `config` reads `tuplet.toml`; one file per target behind the
-//! [`emit::Emitter`] trait; and a `writer` that leaves unchanged files untouched.
+//! [`emit::Emitter`] trait; and a `writer` that writes only into folders tuplet owns, leaves
+//! unchanged files untouched and removes only files it wrote.
 
 #![warn(missing_docs)]
 
@@ -34,13 +35,14 @@ pub fn load(config: &Config) -> Result<ResolvedSchema, LoadErrors> {
 }
 
 /// Runs every configured emitter on `schema`; with `[ts] js = true`, compiles the
-/// TypeScript package's `dist/` too ([`js::compile`]), which is the only way this fails.
+/// TypeScript package's `dist/` too ([`js::compile_or_reuse`]: compiled only when the
+/// sources changed), which is the only way this fails.
 pub fn generate(config: &Config, schema: &ResolvedSchema) -> Result<Outputs, js::JsError> {
     let mut outputs = Outputs::new();
     for (emitter, dir) in emit::configured(config) {
         let mut files = emitter.emit(schema);
         if emitter.name() == "ts" && config.ts.js {
-            let dist = js::compile(&files)?;
+            let dist = js::compile_or_reuse(&dir, &files)?;
             files.extend(dist);
         }
         outputs.insert(dir, files);

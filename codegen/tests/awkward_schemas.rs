@@ -240,3 +240,53 @@ if (pkg.Odd$numbers.constructor !== 2 || pkg.Odd$numbers.toString !== 3) throw n
         ),
     );
 }
+
+#[test]
+fn emitter_locals_and_scratch_names_meet_no_schema_name() {
+    // A long list's element is read with inline int reads, whose scratch locals once were
+    // `p`, `b`, `x`, `l`: a newtype variant's value, bound to `const x`, then read its int
+    // in place (`Block-scoped variable 'x' used before its declaration`). Types named like
+    // the emitter's locals (`x`, `r`, `v`, `f0`, `x1`) and runtime imports (`readInt`) sit
+    // beside it.
+    let lib = r#"
+#[derive(tuplet::Record)]
+pub struct x { pub a: u8 }
+#[derive(tuplet::Record)]
+pub struct r { pub b: u16 }
+#[derive(tuplet::Enum)]
+pub enum v { A = 1, B = 2 }
+#[derive(tuplet::Record)]
+pub struct f0 { pub c: i8 }
+#[derive(tuplet::Record)]
+pub struct x1 { pub d: u8 }
+#[derive(tuplet::Record)]
+pub struct readInt { pub e: u8 }
+#[derive(tuplet::Enum)]
+pub enum Step {
+    #[tuplet(tag = 0)]
+    Hop(u16),
+    #[tuplet(tag = 1)]
+    Jump { #[tuplet(range(-300, 300))] dx: i16, h: u8 },
+    #[tuplet(tag = 2)]
+    Land(x),
+    #[tuplet(tag = 3)]
+    Rest(v),
+}
+#[derive(tuplet::Message)]
+#[tuplet(name = "path", id = 1, dir = "s2c")]
+pub struct Path {
+    #[tuplet(len(max = 500))]
+    pub steps: Vec<Step>,
+    pub r: r,
+    pub f: f0,
+    pub y: x1,
+    pub i: readInt,
+}
+"#;
+    let script = roundtrip(
+        "s2c",
+        "path",
+        r#"{ steps: [{ kind: "Hop", value: 300 }, { kind: "Jump", dx: -7, h: 200 }, { kind: "Land", value: { a: 5 } }, { kind: "Rest", value: "B" }], r: { b: 40000 }, f: { c: -3 }, y: { d: 1 }, i: { e: 2 } }"#,
+    );
+    ok(&[("lib.rs", lib)], &script);
+}

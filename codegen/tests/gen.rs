@@ -1,5 +1,6 @@
-//! `tuplet gen` end to end: deterministic output, only changed files written, and
-//! `gen --check` failing (exit 1, naming the file) after a hand edit under the outputs.
+//! `tuplet gen` end to end: deterministic output (manifests included), only changed files
+//! written, and `gen --check` failing (naming the file) after a hand edit under the outputs.
+//! What tuplet owns and refuses is tests/ownership.rs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,18 +57,28 @@ fn two_runs_are_byte_identical() {
 }
 
 #[test]
-fn rewriting_leaves_unchanged_files_untouched_and_removes_extras() {
+fn rewriting_leaves_unchanged_files_untouched_and_keeps_a_users_file() {
     let out = tempfile::tempdir().unwrap();
     gen_into(out.path());
     let config = config_into(out.path());
     let schema = tuplet_codegen::load(&config).unwrap();
     let outputs = tuplet_codegen::generate(&config, &schema).unwrap();
     let (dir, files) = outputs.iter().next().unwrap();
+    let manifest = std::fs::read(dir.join(".tuplet-manifest")).unwrap();
     std::fs::write(dir.join("c2s/not_ours.json"), "{}\n").unwrap();
     let w = writer::write(dir, files).unwrap();
-    assert!(w.written.is_empty());
-    assert_eq!(w.removed, [dir.join("c2s/not_ours.json")]);
+    assert!(w.written.is_empty() && w.removed.is_empty());
+    assert_eq!(w.kept, [dir.join("c2s/not_ours.json")]);
     assert_eq!(w.unchanged, files.len());
+    assert_eq!(
+        std::fs::read(dir.join("c2s/not_ours.json")).unwrap(),
+        b"{}\n"
+    );
+    assert_eq!(
+        std::fs::read(dir.join(".tuplet-manifest")).unwrap(),
+        manifest
+    );
+    assert_eq!(writer::diff(dir, files).unwrap(), []);
 }
 
 #[test]
@@ -88,7 +99,7 @@ fn check_fails_after_a_hand_edit() {
         writer::diff(dir, files).unwrap(),
         [
             Change::Missing(dir.join("s2c/player_move.json")),
-            Change::Stale(edited),
+            Change::Edited(edited),
         ]
     );
 }
@@ -114,10 +125,11 @@ fn check_sees_a_hand_edit_in_the_typescript_package() {
     let mut text = std::fs::read_to_string(&edited).unwrap();
     text.push_str("// hand edit\n");
     std::fs::write(&edited, text).unwrap();
-    assert_eq!(writer::diff(dir, files).unwrap(), [Change::Stale(edited)]);
+    assert_eq!(writer::diff(dir, files).unwrap(), [Change::Edited(edited)]);
 }
 
-/// The binary: exit 0 when fresh, 1 after a hand edit (naming the file), 2 on a bad config.
+/// The binary: exit 0 when fresh, 2 after a hand edit (which `gen` refuses to overwrite), 1
+/// when a file is missing (naming the file), 2 on a bad config.
 #[test]
 fn exit_codes_of_the_binary() {
     let tmp = tempfile::tempdir().unwrap();
@@ -141,10 +153,18 @@ fn exit_codes_of_the_binary() {
     let edited = root.join("out/jsonschema/c2s/chat_message.json");
     std::fs::write(&edited, "{}\n").unwrap();
     let out = tuplet(&["gen", "--check"]);
+    assert_eq!(out.status.code(), Some(2), "a hand edit: gen would refuse");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("edited:  out/jsonschema/c2s/chat_message.json"),
+        "{stderr}"
+    );
+    std::fs::remove_file(&edited).unwrap();
+    let out = tuplet(&["gen", "--check"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("stale:   out/jsonschema/c2s/chat_message.json"),
+        stderr.contains("missing: out/jsonschema/c2s/chat_message.json"),
         "{stderr}"
     );
     std::fs::write(root.join("bad.toml"), "[schema]\ncrate = 3\n").unwrap();

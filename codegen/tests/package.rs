@@ -146,13 +146,80 @@ console.log(Buffer.from(bytes).toString("hex"), JSON.stringify(back));
         String::from_utf8_lossy(&o.stdout).trim(),
         r#"92a2686907 {"ok":true,"value":{"text":"hi","volume":7}}"#
     );
-    // gen --check covers dist/: fresh, then stale after a hand edit.
+    // gen --check covers dist/ (listed in the folder's manifest): fresh, then a hand edit
+    // that gen refuses to overwrite (2), then a missing file (1).
     let o = tuplet(dir, &["gen", "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let manifest = std::fs::read_to_string(out.join(".tuplet-manifest")).unwrap();
+    assert!(manifest.contains("  dist/lib.js\n"), "{manifest}");
     std::fs::write(out.join("dist/lib.js"), "// edited\n").unwrap();
     let o = tuplet(dir, &["gen", "--check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("edited:  out/ts/dist/lib.js"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_file(out.join("dist/lib.js")).unwrap();
+    let o = tuplet(dir, &["gen", "--check"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("dist/lib.js"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("missing: out/ts/dist/lib.js"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn js_is_compiled_again_only_when_the_sources_change() {
+    let tmp = scratch(
+        "[package]\nname = \"game\"\nversion = \"0.1.0\"\n",
+        "[ts]\njs = true\n",
+    );
+    let dir = tmp.path();
+    let timed = |args: &[&str], with_npm: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_tuplet"));
+        c.args(args).current_dir(dir);
+        if !with_npm {
+            // No npm, no node: any attempt to compile fails.
+            c.env("PATH", dir.join("no-such-bin"));
+        }
+        let start = std::time::Instant::now();
+        let o = c.output().unwrap();
+        (o, start.elapsed())
+    };
+    let (o, first) = timed(&["gen"], true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stamp = std::fs::read_to_string(dir.join("out/ts/dist/.tuplet-build")).unwrap();
+    assert!(
+        stamp.contains("typescript 5.9.3\nsources sha256:"),
+        "{stamp}"
+    );
+    // Unchanged sources: neither run reaches npm (there is none on PATH).
+    let (o, check) = timed(&["gen", "--check"], false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (o, again) = timed(&["gen"], false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    eprintln!("gen with tsc {first:?}; gen --check reusing dist/ {check:?}; gen {again:?}");
+    // A changed source compiles again: without npm that is the npm error.
+    let lib = dir.join("game/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, text.replace("max = 280", "max = 200")).unwrap();
+    let (o, _) = timed(&["gen", "--check"], false);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("npm (or node) was not found"),
+        "{}",
+        stderr(&o)
+    );
+    let (o, _) = timed(&["gen"], true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let js = std::fs::read_to_string(dir.join("out/ts/dist/lib.js")).unwrap();
+    assert!(js.contains("200"), "recompiled");
+    assert_ne!(
+        std::fs::read_to_string(dir.join("out/ts/dist/.tuplet-build")).unwrap(),
+        stamp
+    );
 }
 
 #[test]

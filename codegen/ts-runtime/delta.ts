@@ -232,6 +232,8 @@ type Key = number | bigint;
 type Row = unknown[];
 
 const TWO_POW_32 = 4294967296;
+/** `BIT[i]` is 2^i: a mask's bit for field `i` (masks are safe integers, at most 53 bits). */
+const BIT: readonly number[] = /*@__PURE__*/ Array.from({ length: 53 }, (_, i) => 2 ** i);
 
 /** Whether bit `b` of `mask` (a safe integer) is set. */
 function has(mask: number, b: number): boolean {
@@ -241,6 +243,7 @@ function has(mask: number, b: number): boolean {
 function popcount(mask: number): number {
   let n = 0;
   for (let x = mask >>> 0; x !== 0; x &= x - 1) n++;
+  if (mask < TWO_POW_32) return n;
   for (let x = Math.floor(mask / TWO_POW_32); x !== 0; x = Math.floor(x / 2)) n += x % 2;
   return n;
 }
@@ -351,7 +354,7 @@ function changes(
               row[at + j] = q;
             }
           }
-          mask += 2 ** i;
+          mask += BIT[i]!;
           break;
         }
         case 2: {
@@ -369,11 +372,11 @@ function changes(
             out.raw(bytes);
             row[at] = bytes.slice();
           }
-          mask += 2 ** i;
+          mask += BIT[i]!;
           break;
         }
         case 3:
-          if (listFn(f, i)) mask += 2 ** i;
+          if (listFn(f, i)) mask += BIT[i]!;
           break;
         default:
           break;
@@ -452,26 +455,71 @@ function cmp(a: Key, b: Key): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Scratch for `keyOrder` (encoding is synchronous: one serves every tracker). */
+let packed = new Float64Array(64);
+/**
+ * The indices of `cur` in key order (equal keys in list order), and the keys in that order. A key out of range is reported at its entity; a key present twice is
+ * `duplicate_key` at the later one. Number keys whose range times the list's length fits a
+ * safe integer sort as packed numbers (`(key - min) * n + index`) with the native numeric
+ * sort, which needs no comparator calls; others sort with one.
+ */
+function keyOrder(e: EntityDelta<Obj>, cur: readonly Obj[]): { order: number[]; keys: Key[] } {
+  const k = e.key;
+  const n = cur.length;
+  const keys: Key[] = new Array(n);
+  let numbers = typeof e.keyMin === "number" && typeof e.keyMax === "number";
+  for (let i = 0; i < n; i++) {
+    const key = cur[i]![k] as Key;
+    try {
+      checkInt(key, e.keyMin, e.keyMax);
+    } catch (err) {
+      throw inIndex(inField(err, k), i);
+    }
+    if (typeof key !== "number") numbers = false;
+    keys[i] = key;
+  }
+  const order: number[] = new Array(n);
+  const min = e.keyMin as number;
+  if (numbers && ((e.keyMax as number) - min + 1) * n <= Number.MAX_SAFE_INTEGER) {
+    if (packed.length < n) packed = new Float64Array(n * 2);
+    for (let i = 0; i < n; i++) packed[i] = ((keys[i] as number) - min) * n + i;
+    const p = packed.subarray(0, n);
+    if (n <= 64) insertionSort(p);
+    else p.sort();
+    for (let j = 0; j < n; j++) order[j] = p[j]! % n;
+  } else {
+    for (let i = 0; i < n; i++) order[i] = i;
+    order.sort((a, b) => cmp(keys[a]!, keys[b]!));
+  }
+  const sorted: Key[] = new Array(n);
+  for (let j = 0; j < n; j++) {
+    const key = keys[order[j]!]!;
+    if (j > 0 && key === sorted[j - 1]) throw duplicate(key).inField(k).inIndex(order[j]!);
+    sorted[j] = key;
+  }
+  return { order, keys: sorted };
+}
+
+/** Sorts a short array of distinct numbers in place (cheaper than the builtin below ~64). */
+function insertionSort(a: Float64Array): void {
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
 /**
  * Writes the entries turning `base` (rows sorted by key) into `cur` (any order) to `out` and
  * returns the new rows, or undefined when the lists are wire-equal (nothing written).
  */
 function encodeEntities(e: EntityDelta<Obj>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
   if (!Array.isArray(cur)) throw new TupletError("wrong_type", `expected an array, found ${typeof cur}`);
-  const k = e.key;
-  const order = cur.map((_, i) => i);
-  for (const i of order) {
-    try {
-      checkInt((cur[i] as Obj)[k] as Key, e.keyMin, e.keyMax);
-    } catch (err) {
-      throw inIndex(inField(err, k), i);
-    }
-  }
-  order.sort((a, b) => cmp(cur[a]![k] as Key, cur[b]![k] as Key));
-  for (let j = 1; j < order.length; j++) {
-    const key = cur[order[j]!]![k] as Key;
-    if (key === cur[order[j - 1]!]![k]) throw duplicate(key).inField(k).inIndex(order[j]!);
-  }
+  const { order, keys } = keyOrder(e, cur);
   list.reset();
   let count = 0;
   const next: Row[] = [];
@@ -479,7 +527,7 @@ function encodeEntities(e: EntityDelta<Obj>, cur: readonly Obj[], base: Row[], o
   let b = 0;
   while (a < order.length || b < base.length) {
     const i = order[a];
-    const c = i === undefined ? 1 : b >= base.length ? -1 : cmp(cur[i]![k] as Key, base[b]![0] as Key);
+    const c = i === undefined ? 1 : b >= base.length ? -1 : cmp(keys[a]!, base[b]![0] as Key);
     if (c < 0) {
       const v = cur[i!]!;
       try {

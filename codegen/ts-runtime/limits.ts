@@ -14,3 +14,9 @@ export const DEFAULT_LIMITS: Limits = /*@__PURE__*/ Object.freeze({
   maxDepth: 64,
   maxElements: 1048576,
 });
+
+/**
+ * The largest variant tag on the wire (a u32): Rust's `plan::TAG_MAX`, which the Rust
+ * emitter writes into generated code; a codegen unit test checks this copy against it.
+ */
+export const TAG_MAX = 4294967295;

@@ -14,6 +14,7 @@ import { checkLen, duplicate, unknownName, unknownNumber, wrongLength } from "./
 import { dequantize, dequantizeF32, quantize } from "./quant.js";
 import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, readVariant, tryNil, type Reader } from "./reader.js";
 import type { Writer } from "./writer.js";
+import { TAG_MAX } from "./limits.js";
 import {
   atIndex,
   atKey,
@@ -311,7 +312,7 @@ export function vEnum(v: unknown, vs: TVariants, open: boolean, path: Path, issu
     return;
   }
   if (open && kind === "unknown") {
-    check(path, issues, () => vInt(o.tag as number, 0, 4294967295));
+    check(path, issues, () => vInt(o.tag as number, 0, TAG_MAX));
     return;
   }
   check(path, issues, () => {

@@ -5,7 +5,7 @@
  */
 
 import { Code, TupletError, issueAt, type Issue, type Seg } from "./errors.js";
-import { unknownName, wrongLength, checkF32, checkF64, checkInt, checkLen } from "./checks.js";
+import { missing, unknownName, wrongLength, checkF32, checkF64, checkInt, checkLen } from "./checks.js";
 import { wrongType } from "./fail.js";
 import { quantize, quantizeF32, dequantize } from "./quant.js";
 import { compareUtf8, utf8Length } from "./utf8.js";
@@ -166,6 +166,17 @@ export function vBigInt(v: bigint, min: bigint, max: bigint): bigint {
 export function vBool(v: boolean): boolean {
   if (typeof v !== "boolean") throw wrongType("bool", foundOf(v));
   return v;
+}
+
+/**
+ * One flag of a flag set's value, checked: present (`missing_field`) and a bool
+ * (`wrong_type`), either error at the flag's name (`buttons.jump`), as a record's field.
+ */
+export function vFlag(v: object, name: string): boolean {
+  const b = (v as Record<string, unknown>)[name];
+  if (b === undefined) throw missing(name);
+  if (typeof b !== "boolean") throw wrongType("bool", foundOf(b)).inField(name);
+  return b;
 }
 
 /** A raw f64 field's value, checked. */

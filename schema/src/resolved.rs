@@ -35,6 +35,10 @@ pub struct ResolvedItem {
     pub file: String,
     /// The line of its identifier, 1-based.
     pub line: usize,
+    /// The line of each member's identifier, 1-based: fields and flags by name, variants by
+    /// name, a struct variant's fields as `Variant.field` (as compat findings name them).
+    #[serde(skip)]
+    pub member_lines: BTreeMap<String, usize>,
     /// The item, each type reference holding a canonical path.
     pub item: Item,
 }

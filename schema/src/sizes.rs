@@ -45,6 +45,32 @@ pub struct MessageSize {
     /// unbounded one when the message is unbounded), with its largest size; `None` for a
     /// message without fields.
     pub dominant: Option<(String, Option<usize>)>,
+    /// For a message declared `delta`, the largest payloads its tracker sends.
+    pub delta: Option<DeltaSize>,
+}
+
+/// The largest delta payloads of a message declared `delta` (WIRE.md, "Delta snapshots").
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeltaSize {
+    /// The largest keyframe: `[seq, nil, ...fields]`, every field at its largest.
+    pub keyframe: Max,
+    /// The largest delta: every field changed by its largest difference or to its largest
+    /// value, and each entity list at its longest with every entity either replaced (the
+    /// old one removed, a new one entering whole) or changed in every field, whichever
+    /// is larger.
+    pub delta: Max,
+}
+
+impl MessageSize {
+    /// The largest payload of any form that `budget` bounds: the full compact message and,
+    /// for a `delta` message, its largest keyframe and largest delta.
+    pub fn largest(&self) -> Max {
+        let mut m = self.max.clone()?;
+        if let Some(d) = &self.delta {
+            m = m.max(d.keyframe.clone()?).max(d.delta.clone()?);
+        }
+        Ok(m)
+    }
 }
 
 /// A message whose largest possible size breaks its declared budget.
@@ -105,7 +131,8 @@ pub use crate::plan::encoded::{
     bin_header, container_header, int_max, int_min, int_one, str_header,
 };
 
-type Max = Result<usize, Unbounded>;
+/// A largest size, or why there is none.
+pub type Max = Result<usize, Unbounded>;
 
 /// Which lower bound of a size [`Sizer::floor`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +247,102 @@ impl<'s> Sizer<'s> {
             best = best.max(size);
         }
         Ok(best)
+    }
+
+    /// The largest payloads of the delta message `m` (keyframe, delta).
+    pub fn delta_size(&self, m: &crate::ir::Message) -> DeltaSize {
+        DeltaSize {
+            keyframe: self.record_max(&m.record, 2, "").map(|n| n + 2),
+            delta: self.delta_max(&m.record),
+        }
+    }
+
+    /// `[seq, mask, ...changes]` with every field changed.
+    fn delta_max(&self, r: &Record) -> Max {
+        let (mask, k, changes) = self.changes_max(r, "", true)?;
+        Ok(container_header(k + 2) + 1 + int_max(0, mask) + changes)
+    }
+
+    /// For the fields of `r`'s change mask: the mask with every bit set, the number of
+    /// fields, and the sum of their largest changes. `top`: a delta message (its lists of
+    /// entities are keyed).
+    fn changes_max(
+        &self,
+        r: &Record,
+        path: &str,
+        top: bool,
+    ) -> Result<(i128, usize, usize), Unbounded> {
+        let (mut mask, mut k, mut total) = (0i128, 0usize, 0usize);
+        for (bit, slot) in crate::delta::mask_slots(r) {
+            let Slot::Field(f) = slot else { continue };
+            mask |= 1i128 << bit;
+            k += 1;
+            let here = join(path, &f.name);
+            total += match (top, self.keyed(&f.ty)) {
+                (true, Some((entity, max))) => self.entities_max(entity, max, &here)?,
+                _ => self.change_max(&f.ty, &here)?,
+            };
+        }
+        Ok((mask, k, total))
+    }
+
+    /// A `Vec` of entities: the entity record and the list's largest length (`None`:
+    /// unbounded).
+    fn keyed(&self, ty: &TypeRef) -> Option<(&'s Record, Option<u32>)> {
+        let TypeRef::Vec { inner, len } = ty else {
+            return None;
+        };
+        let TypeRef::Named { path } = &**inner else {
+            return None;
+        };
+        match &self.schema.get(path)?.item.kind {
+            ItemKind::Record(r) if r.entity_key.is_some() => Some((r, len.max)),
+            _ => None,
+        }
+    }
+
+    /// The largest change of one field: a difference, differences, or the whole value.
+    fn change_max(&self, ty: &TypeRef, path: &str) -> Max {
+        use crate::delta::{change_of, Change};
+        let diff = |t: &TypeRef| match t {
+            TypeRef::Int(it) => {
+                let (min, max) = it.bounds();
+                int_max(min - max, max - min)
+            }
+            TypeRef::Float(ft) => ft.quantized().map_or(9, |q| {
+                int_max((q.qmin - q.qmax) as i128, (q.qmax - q.qmin) as i128)
+            }),
+            _ => 9,
+        };
+        Ok(match (change_of(ty), ty) {
+            (Change::Difference, t) => diff(t),
+            (Change::Differences(n), TypeRef::Array { inner, .. }) => {
+                container_header(n as usize) + n as usize * diff(inner)
+            }
+            _ => return self.max(ty, path),
+        })
+    }
+
+    /// The largest entries of a list of at most `max` entities `e`: each entity replaced
+    /// (`key, 0` and the new one whole) or changed in every field (`key, mask, ...`).
+    fn entities_max(&self, e: &Record, max: Option<u32>, path: &str) -> Max {
+        let Some(l) = max else {
+            return unbounded(path, "a Vec without len(max)");
+        };
+        let l = l as usize;
+        let key = e
+            .fields()
+            .find(|f| Some(&f.name) == e.entity_key.as_ref())
+            .map_or(Ok(9), |f| self.max(&f.ty, path))?;
+        let whole = self.record_max(e, 0, &join(path, "[]"))?;
+        let (mask, k, changes) = self.changes_max(e, &join(path, "[]"), false)?;
+        let changed = key + int_max(0, mask) + changes;
+        let replaced = key + 1 + whole;
+        // Entities changed or replaced: the larger of the two per entity, and the array
+        // header of the larger entry count (all changed: key, mask, k values; all replaced:
+        // key, 0, the whole).
+        let entries = (l * (2 + k)).max(3 * l);
+        Ok(container_header(entries) + l * changed.max(replaced))
     }
 
     /// The smallest compact encoding of `ty`.
@@ -389,6 +512,7 @@ pub fn message_sizes(schema: &ResolvedSchema) -> Vec<MessageSize> {
                 min,
                 max,
                 dominant,
+                delta: m.delta.then(|| sizer.delta_size(m)),
             });
         }
     }
@@ -402,12 +526,12 @@ pub fn budget_findings(schema: &ResolvedSchema) -> Vec<BudgetFinding> {
         .into_iter()
         .filter_map(|s| {
             let budget = s.budget?;
-            let (largest, reason) = match &s.max {
+            let (largest, reason) = match &s.largest() {
                 Ok(n) if *n <= budget as usize => return None,
                 Ok(n) => (Some(*n), None),
                 Err(u) => (None, Some(u.reason.clone())),
             };
-            let field = match (&s.max, &s.dominant) {
+            let field = match (&s.largest(), &s.dominant) {
                 (Err(u), _) => u.field.clone(),
                 (_, Some((f, _))) => f.clone(),
                 _ => String::new(),

@@ -250,10 +250,33 @@ fn the_json_report_names_rule_category_direction_and_location() {
         f["breaks_under"],
         serde_json::json!(["any-order", "server-first"])
     );
-    assert_eq!(f["location"], "after.rs:3");
+    // The field's line, not the struct's (3).
+    assert_eq!(f["location"], "after.rs:5");
     let text = report.text();
     assert!(text.contains("error[range-narrowed]: compact wire, c2s: hurts an old client sending to a new server; breaks under any-order, server-first"), "{text}");
-    assert!(text.contains("--> after.rs:3"), "{text}");
+    assert!(text.contains("--> after.rs:5"), "{text}");
+}
+
+#[test]
+fn a_removed_variants_fix_puts_accept_on_the_enum() {
+    let dir = cases_dir().join("variant_removed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    insta::assert_snapshot!(report.text());
+}
+
+#[test]
+fn a_finding_in_a_struct_variant_points_at_its_field() {
+    let dir = cases_dir().join("enum_data_variant_changed");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    insta::assert_snapshot!(report.text());
 }
 
 #[test]
@@ -348,4 +371,15 @@ fn the_reference_protocol_is_compatible_with_the_committed_lock() {
         &root.join("tuplet.lock.json"),
         Deploy::AnyOrder,
     );
+}
+
+/// The same, as RULES.md's `cargo test` snippet writes it: the deploy order and the lock from
+/// the repository's `tuplet.toml` (found above the crate), budgets included.
+#[test]
+fn the_reference_protocol_passes_assert_project_compatible() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    compat::assert_project_compatible(root.join("examples/village"));
+    let project = compat::Project::discover(&root.join("examples/village")).unwrap();
+    assert_eq!(project.deploy, Deploy::AnyOrder);
+    assert!(project.lock.ends_with("tuplet.lock.json"));
 }

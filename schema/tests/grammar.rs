@@ -457,7 +457,7 @@ fn unit_struct_message_has_no_slots() {
 }
 
 #[test]
-fn unknown_field_key_lists_valid_keys() {
+fn unknown_field_key_suggests_the_nearest_and_lists_valid_keys() {
     let e = error(
         parse_quote! {
             pub struct R { #[tuplet(rnage(0, 1))] pub a: u8 }
@@ -466,7 +466,7 @@ fn unknown_field_key_lists_valid_keys() {
     );
     assert_eq!(
         e,
-        "unknown tuplet field key `rnage`; expected one of: quant, scale, range, len, \
+        "unknown tuplet field key `rnage`; did you mean `range`? expected one of: quant, scale, range, len, \
          item_len, key_len, legacy, bigint, reserved, accept"
     );
 }
@@ -651,7 +651,7 @@ fn more_rejections() {
         (
             parse_quote! { #[tuplet(entity(key = "id"))] pub struct R { pub name: String } },
             Derive::Record,
-            "entity key `id` names no field of this record",
+            "entity key `id` names no field of this record; this record has no int field",
         ),
         (
             parse_quote! { pub enum D { Move(PlayerMove) } },

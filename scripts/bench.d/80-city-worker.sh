@@ -4,7 +4,7 @@
 # under 50 to 250 bots (the capacity: the most with tick p99 under 25 ms) and ten cities of 50
 # in one workerd process. About 12 minutes.
 #   CITY_SEEDS (default 1,2,3), CITY_BOTS (50), CITY_SECS (60), CITY_CAPACITY (50,100,150,200,250),
-#   CITY_CITIES (10; 0 skips); CITY_FROM=FILE formats a kept output instead of running, and
+#   CITY_CITIES (10; 0 skips), CITY_CITY_BOTS (50 bots per city in that round); CITY_FROM=FILE formats a kept output instead of running, and
 #   CITY_NOTE adds a closing paragraph (what the run could not show).
 set -euo pipefail
 cd "$(dirname "$0")/../../examples/city-worker"
@@ -16,7 +16,7 @@ if [ -n "${CITY_FROM:-}" ]; then
   cp "$CITY_FROM" "$out"
 else
   node build/lab.mjs --seeds "${CITY_SEEDS:-1,2,3}" --bots "${CITY_BOTS:-50}" --secs "${CITY_SECS:-60}" \
-    --capacity "${CITY_CAPACITY:-50,100,150,200,250}" --cities "${CITY_CITIES:-10}" >"$out" || status=$?
+    --capacity "${CITY_CAPACITY:-50,100,150,200,250}" --cities "${CITY_CITIES:-10}" --city-bots "${CITY_CITY_BOTS:-50}" >"$out" || status=$?
 fi
 versions=$(node -e '
 const l = require("./package-lock.json").packages;

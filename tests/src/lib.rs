@@ -3,6 +3,7 @@
 
 #![allow(missing_docs)]
 
+pub mod corpus;
 pub mod kinds;
 pub mod proto;
 

@@ -154,7 +154,6 @@ fn the_fuzz_corpora_stay_within_the_bound() {
     let schema = schema();
     let targets = targets(&schema);
     let index = by_dir_id(&targets);
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
     let mut decoded = 0;
     for target in [
         "decode_village",
@@ -162,8 +161,7 @@ fn the_fuzz_corpora_stay_within_the_bound() {
         "envelope_s2c",
         "ircodec_agrees",
     ] {
-        for entry in std::fs::read_dir(corpus.join(target)).expect("the committed corpus") {
-            let data = std::fs::read(entry.unwrap().path()).unwrap();
+        for data in tuplet_tests::corpus::inputs(target) {
             for skip in [0, 1] {
                 let Some(env) = data.get(skip..) else {
                     continue;

@@ -9,7 +9,10 @@
 //!                 "code": "out_of_range", "path": "p[1]", "error": "<message>",
 //!                 "what": "<the mutation>" }],
 //!   "accepted": [{ "message": "player:move", "shape": "compact|named", "bytes": "<hex>",
-//!                  "value": <natural JSON>, "canonical": "<hex>", "what": "<the mutation>" }] }
+//!                  "value": <natural JSON>, "canonical": "<hex>", "what": "<the mutation>" }],
+//!   "rejected": [{ "message": "player:move", "compact": "<hex>", "field": "flags",
+//!                  "flag": "running", "code": "missing_field", "path": "flags.running",
+//!                  "error": "<message>" }] }
 //! ```
 //!
 //! `valid` holds every village message in every sample mode (the derive's `sample`), its
@@ -21,8 +24,9 @@
 //! flags' unknown bits, and, built here from the valid bytes, every int at a 64-bit marker, ints
 //! as integral float64, float32 as float64, every header at its widest, canonical names instead
 //! of legacy aliases), with the value Rust decodes and its compact re-encoding (`canonical`).
-//! The TypeScript tests decode and validate every one identically, re-encode the valid ones to
-//! identical bytes and the accepted ones to `canonical`.
+//! `rejected` holds values the encoders refuse (see `rejected_values`). The TypeScript tests
+//! decode and validate every one identically, re-encode the valid ones to identical bytes and
+//! the accepted ones to `canonical`, and refuse the rejected ones with the same code and path.
 //!
 //! `ts_encoded_samples_decode_in_rust` (ignored: run after the TypeScript tests, by
 //! `scripts/test`) reads `target/tuplet-vectors/ts_encoded.json`, written by the TypeScript
@@ -35,7 +39,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use tuplet::{Dispatch, Encoding, SampleMode};
 use tuplet_codegen::ircodec::{self, mutate, Shape};
-use tuplet_schema::ir::{Dir, Field, ItemKind, Slot};
+use tuplet_schema::ir::{Dir, Field, ItemKind, Slot, TypeRef};
 use tuplet_schema::ResolvedSchema;
 use village::dispatch::{ClientMessage, ServerMessage};
 
@@ -78,6 +82,49 @@ struct Set {
     valid: Vec<Value>,
     invalid: Vec<Value>,
     accepted: Vec<Value>,
+    rejected: Vec<Value>,
+}
+
+/// Values every encoder rejects, built from a valid sample: each top-level flag-set field with
+/// one flag left out. The rule (WIRE.md, "Enums and flags"): every flag is written out, as a
+/// record's required field; a missing one is `missing_field` at the flag (`flags.running`).
+/// `tuplet encode` (the IR codec, checked) gives the code and path; the TypeScript tests
+/// decode `compact`, delete `flag` from `field` and expect the same from `encode`.
+fn rejected_values(schema: &ResolvedSchema, path: &str, name: &str, compact: &[u8]) -> Vec<Value> {
+    let value = ircodec::decode(schema, path, compact).unwrap();
+    let ItemKind::Message(m) = &schema.get(path).unwrap().item.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for slot in &m.record.slots {
+        let Slot::Field(f) = slot else { continue };
+        let ty = match &f.ty {
+            TypeRef::Option { inner } => inner.as_ref(),
+            t => t,
+        };
+        let TypeRef::Named { path: ty } = ty else {
+            continue;
+        };
+        // An absent option holds no flags to leave out.
+        if !value[&f.name].is_object() {
+            continue;
+        }
+        let Some(ItemKind::Flags(flags)) = schema.get(ty).map(|i| &i.item.kind) else {
+            continue;
+        };
+        let Some(bit) = flags.bits.first() else {
+            continue;
+        };
+        let mut v = value.clone();
+        v[&f.name].as_object_mut().unwrap().remove(&bit.name);
+        let e = ircodec::encode(schema, path, &v, Shape::Compact)
+            .expect_err("a flag set without one of its flags is rejected");
+        out.push(json!({
+            "message": name, "compact": ircodec::hex(compact), "field": f.name, "flag": bit.name,
+            "code": e.code().as_str(), "path": e.path().to_string(), "error": e.issue().message,
+        }));
+    }
+    out
 }
 
 fn vectors<D: Dispatch>(schema: &ResolvedSchema, dir: Dir) -> Set {
@@ -85,6 +132,7 @@ fn vectors<D: Dispatch>(schema: &ResolvedSchema, dir: Dir) -> Set {
         valid: Vec::new(),
         invalid: Vec::new(),
         accepted: Vec::new(),
+        rejected: Vec::new(),
     };
     for (index, (name, id)) in D::MESSAGES.iter().enumerate() {
         let path = ircodec::message_with_id(schema, dir, *id).expect("message in the schema");
@@ -102,6 +150,10 @@ fn vectors<D: Dispatch>(schema: &ResolvedSchema, dir: Dir) -> Set {
                 }));
                 seen.insert(compact.clone());
                 seen.insert(named.clone());
+                if seed == 0 && matches!(mode, SampleMode::Present) {
+                    set.rejected
+                        .extend(rejected_values(schema, &path, name, &compact));
+                }
                 let mut inputs: Vec<(String, &str, Vec<u8>)> = Vec::new();
                 if seed == 0 && matches!(mode, SampleMode::Present | SampleMode::Min) {
                     for m in mutate::mutations(schema, &path, &value) {
@@ -339,7 +391,7 @@ fn write_vectors() {
     let schema = schema();
     let dir = vectors_dir();
     std::fs::create_dir_all(&dir).unwrap();
-    let mut total = (0, 0, 0);
+    let mut total = (0, 0, 0, 0);
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     for (file, set) in [
         ("c2s.json", vectors::<ClientMessage>(&schema, Dir::C2s)),
@@ -355,16 +407,34 @@ fn write_vectors() {
                 .entry(format!("{kind} ({})", a["shape"].as_str().unwrap_or("")))
                 .or_default() += 1;
         }
-        let doc = json!({ "valid": set.valid, "invalid": set.invalid, "accepted": set.accepted });
+        total.3 += set.rejected.len();
+        for r in &set.rejected {
+            assert_eq!(r["code"], "missing_field", "{r}");
+            assert_eq!(
+                r["path"].as_str().unwrap(),
+                format!(
+                    "{}.{}",
+                    r["field"].as_str().unwrap(),
+                    r["flag"].as_str().unwrap()
+                ),
+                "{r}"
+            );
+        }
+        let doc = json!({
+            "valid": set.valid, "invalid": set.invalid, "accepted": set.accepted,
+            "rejected": set.rejected,
+        });
         std::fs::write(dir.join(file), serde_json::to_string(&doc).unwrap()).unwrap();
     }
     eprintln!(
-        "wrote {}: {} valid, {} invalid, {} accepted vectors",
+        "wrote {}: {} valid, {} invalid, {} accepted, {} rejected vectors",
         dir.display(),
         total.0,
         total.1,
-        total.2
+        total.2,
+        total.3
     );
+    assert!(total.3 > 0, "no message has a flag-set field");
     for (kind, n) in &kinds {
         eprintln!("  accepted: {n:6} {kind}");
     }

@@ -5,6 +5,9 @@
 //! Exit codes: 0 compatible (lock written); 1 a change breaks peers under the deploy order and
 //! is not accepted, or an acceptance matches nothing (`lock` writes nothing); 2 unreadable
 //! input (config, schema, lock) or bad arguments.
+//!
+//! `tuplet lock` overwrites only a tuplet lock: one it reads, or with `--restart` one it
+//! cannot read but that is a tuplet lock (another format); any other file is refused.
 
 use std::path::{Path, PathBuf};
 
@@ -71,9 +74,18 @@ pub fn lock(config: &Config, args: &LockArgs) -> Exit {
     let old = if path.exists() {
         match compat::read_lock(&path) {
             Ok(l) => Some(l),
-            Err(e) if args.restart => {
+            Err(e) if args.restart && is_a_lock(&path) => {
                 eprintln!("warning: {e}; starting over without its history");
                 None
+            }
+            Err(e) if args.restart => {
+                eprintln!(
+                    "error: {e}\nerror: {} is not a tuplet lock (a JSON object with `format` \
+                     and `messages`), and tuplet overwrites only its own lock: move the file \
+                     away, or name another with `--lock PATH`",
+                    path.display()
+                );
+                return Exit::BadInput;
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -128,6 +140,16 @@ pub fn lock(config: &Config, args: &LockArgs) -> Exit {
     }
     eprintln!("tuplet lock: wrote {} ({summary})", path.display());
     Exit::Ok
+}
+
+/// Whether the file at `path` is a tuplet lock, readable or not by this tuplet: a JSON
+/// object with `format` and `messages` (`tuplet lock --restart` overwrites only such a file).
+fn is_a_lock(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    serde_json::from_str::<serde_json::Value>(&text)
+        .is_ok_and(|v| v.get("format").is_some() && v.get("messages").is_some())
 }
 
 /// `tuplet compat`: compares the schema with the lock; prints the report.
@@ -203,16 +225,10 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
 /// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
 fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
     let findings = tuplet_schema::sizes::budget_findings(schema);
-    for f in &findings {
-        let file = config.schema_crate().join(&f.file);
-        let line =
-            format!("budget-exceeded: {}", f).replacen(&f.file, &file.display().to_string(), 1);
-        println!("{line}");
-        println!(
-            "  rule: {}",
-            tuplet_schema::compat::explain::pointer("budget-exceeded")
-        );
-    }
+    print!(
+        "{}",
+        tuplet_schema::compat::budget_lines(&config.schema_crate(), &findings)
+    );
     findings.len()
 }
 
@@ -277,5 +293,17 @@ mod tests {
         std::fs::write(&src, BEFORE).unwrap();
         std::fs::write(&lock_file, "{").unwrap();
         assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
+        // A file that is not a tuplet lock is never overwritten, not even by a restart.
+        for not_a_lock in ["{", "{\"name\": \"my-app\"}\n", "notes\n"] {
+            std::fs::write(&lock_file, not_a_lock).unwrap();
+            assert_eq!(lock(&config, &lock_args(None)), Exit::BadInput);
+            assert_eq!(lock(&config, &lock_args(Some("2.0"))), Exit::BadInput);
+            assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), not_a_lock);
+        }
+        // A tuplet lock of a format this tuplet does not read: a restart replaces it.
+        std::fs::write(&lock_file, "{\"format\": 99, \"messages\": {}}\n").unwrap();
+        assert_eq!(lock(&config, &lock_args(None)), Exit::BadInput);
+        assert_eq!(lock(&config, &lock_args(Some("3.0"))), Exit::Ok);
+        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
     }
 }

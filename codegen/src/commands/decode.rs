@@ -3,6 +3,9 @@
 //! JSON (the convention of [`crate::ircodec`]), or, when it does not decode, the issue with
 //! its code, path and message plus the bytes as plain msgpack.
 //!
+//! With `--delta`, the payload is read as a delta payload (`ircodec::delta`); a plain decode
+//! of bytes that fail as a whole message but read as a delta payload says so.
+//!
 //! Exit codes: 0 decoded; 1 the payload does not decode (or names no message); 2 bad
 //! arguments, config or schema.
 
@@ -17,7 +20,8 @@ use super::payload::parse_payload;
 use super::pick::{pick_envelope_dir, pick_message, Direction};
 use super::shared::{arg_or_stdin, count, load_schema, print_issue};
 use crate::exit::Exit;
-use crate::ircodec;
+use crate::ircodec::{self, delta::Mirror};
+use tuplet_schema::ResolvedSchema;
 
 /// `tuplet decode`.
 #[derive(Debug, Args)]
@@ -40,6 +44,11 @@ pub struct DecodeArgs {
     /// The payload is a binary envelope: the message id, then the message.
     #[arg(long)]
     pub envelope: bool,
+    /// The payload is a delta payload of a message declared `delta` (what a `Tracker`
+    /// sends): print its number, whether it is a keyframe, and what it carries per field and
+    /// per entity (entered whole, changed fields with their values or differences, removed).
+    #[arg(long, conflicts_with = "envelope")]
+    pub delta: bool,
     /// The payload is hex (default: detected).
     #[arg(long, conflicts_with = "base64")]
     pub hex: bool,
@@ -127,6 +136,25 @@ fn key_text(key: Value) -> String {
     }
 }
 
+/// When the message at `path` is declared `delta` and `bytes` read as one of its delta
+/// payloads: a sentence saying so and what to run instead.
+fn delta_hint(schema: &ResolvedSchema, path: &str, bytes: &[u8]) -> Option<String> {
+    let payload = Mirror::new(schema, path).ok()?.describe(bytes).ok()?;
+    let (_, m) = ircodec::message_at(schema, path)?;
+    let form = if payload.is_keyframe() {
+        "a keyframe"
+    } else {
+        "a delta"
+    };
+    Some(format!(
+        "these bytes are a delta payload of `{name}` ({form}, seq {seq}), not a whole message: \
+         a `Tracker` wrote them and a `Mirror` applies them; read them with \
+         `tuplet decode --delta {name} <PAYLOAD>`",
+        name = m.name,
+        seq = payload.seq
+    ))
+}
+
 /// `tuplet decode`.
 pub fn run(args: &DecodeArgs) -> Exit {
     // Clap fills MESSAGE first: with --envelope, a lone argument is the payload.
@@ -159,7 +187,31 @@ pub fn run(args: &DecodeArgs) -> Exit {
     };
     let result = match message {
         Some(word) => match pick_message(&schema, args.dir, word) {
-            Ok((_, path)) => ircodec::decode(&schema, &path, &bytes),
+            Ok((_, path)) if args.delta => match Mirror::new(&schema, &path) {
+                Ok(m) => m.describe(&bytes).map(|p| p.to_json()),
+                Err(_) => {
+                    let name =
+                        ircodec::message_at(&schema, &path).map_or(word, |(_, m)| m.name.as_str());
+                    eprintln!(
+                        "error: `{name}` is not declared `#[tuplet(delta)]`, so it has no delta \
+                         payloads; decode it without --delta"
+                    );
+                    return Exit::BadInput;
+                }
+            },
+            Ok((_, path)) => {
+                let plain_decode = ircodec::decode(&schema, &path, &bytes);
+                match delta_hint(&schema, &path, &bytes) {
+                    Some(hint) if plain_decode.is_err() => {
+                        eprintln!("error: {hint}");
+                        eprintln!("({}: {})", count(bytes.len(), "byte"), ircodec::hex(&bytes));
+                        return Exit::Failed;
+                    }
+                    Some(hint) => eprintln!("note: these bytes decode, and {hint}"),
+                    None => {}
+                }
+                plain_decode
+            }
             Err(pick) => return pick.report(),
         },
         None => match pick_envelope_dir(&schema, args.dir, &bytes) {

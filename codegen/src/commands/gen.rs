@@ -1,8 +1,11 @@
-//! `tuplet gen`: runs every configured emitter and writes the output folders (only files
-//! whose bytes changed), or with `--check` compares them with the disk and writes nothing.
+//! `tuplet gen`: runs every configured emitter and writes the output folders tuplet owns
+//! (only files whose bytes changed, see [`crate::writer`]), or with `--check` compares them
+//! with the disk and writes nothing. Before writing anything it checks every folder: inside
+//! the config's folder (or allowed by name), made by tuplet (or adopted), and no file in the
+//! way that tuplet did not write.
 //!
 //! Exit codes: 0 written (or fresh); 1 `--check` found files that differ; 2 bad config,
-//! schema or I/O.
+//! schema or I/O, or a refusal (`gen` and `--check` alike).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -11,14 +14,20 @@ use clap::Args;
 
 use super::shared;
 use crate::exit::Exit;
-use crate::writer;
+use crate::writer::{self, Change, Plan};
 
 /// `tuplet gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// Write nothing; exit 1, listing the files, when the outputs are not what `gen` writes.
+    /// Write nothing; exit 1, listing the files, when the outputs are not what `gen` writes
+    /// (2 when `gen` would refuse).
     #[arg(long)]
     pub check: bool,
+    /// Take over output folders and files tuplet did not write: overwrite the files at the
+    /// paths it writes, keep every other file. Once, for a folder made before manifests or
+    /// by hand.
+    #[arg(long, conflicts_with = "check")]
+    pub adopt: bool,
     /// The config file (default: tuplet.toml in this folder or the nearest one above).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -27,10 +36,18 @@ pub struct GenArgs {
 /// `tuplet gen`.
 pub fn run(args: &GenArgs) -> Exit {
     let start = Instant::now();
+    let command = if args.check { "gen --check" } else { "gen" };
     let config = match shared::config(args.config.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
+    if let Err(errors) = writer::place::outputs(&config) {
+        for e in &errors {
+            eprintln!("error: {e}");
+        }
+        eprintln!("tuplet {command}: refused; nothing written");
+        return Exit::BadInput;
+    }
     let schema = match shared::load(&config, "gen") {
         Ok(s) => s,
         Err(code) => return code,
@@ -46,48 +63,28 @@ pub fn run(args: &GenArgs) -> Exit {
             return Exit::BadInput;
         }
     };
-    let mut stale = 0;
+    let mut plans = Vec::new();
     for (dir, files) in &outputs {
-        if args.check {
-            match writer::diff(dir, files) {
-                Ok(changes) => {
-                    for c in &changes {
-                        eprintln!("{c}");
-                    }
-                    stale += changes.len();
-                }
-                Err(e) => {
-                    eprintln!("error: {}: {e}", dir.display());
-                    return Exit::BadInput;
-                }
-            }
-        } else {
-            match writer::write(dir, files) {
-                Ok(w) => {
-                    for p in &w.written {
-                        eprintln!("wrote   {}", p.display());
-                    }
-                    for p in &w.removed {
-                        eprintln!("removed {}", p.display());
-                    }
-                    eprintln!(
-                        "tuplet gen: {}: {} files ({} written, {} removed, {} unchanged)",
-                        dir.display(),
-                        files.len(),
-                        w.written.len(),
-                        w.removed.len(),
-                        w.unchanged
-                    );
-                }
-                Err(e) => {
-                    eprintln!("error: {}: {e}", dir.display());
-                    return Exit::BadInput;
-                }
+        match writer::plan(dir, files, args.adopt) {
+            Ok(p) => plans.push(p),
+            Err(e) => {
+                eprintln!("error: {}: {e}", dir.display());
+                return Exit::BadInput;
             }
         }
     }
-    let ms = start.elapsed().as_millis();
+    let refused: Vec<&Change> = plans.iter().flat_map(Plan::refusals).collect();
     if args.check {
+        let mut stale = 0;
+        for c in plans.iter().flat_map(|p| &p.changes) {
+            eprintln!("{c}");
+            stale += 1;
+        }
+        if !refused.is_empty() {
+            eprintln!("{}", refusal_help(&refused));
+            eprintln!("tuplet gen --check: `tuplet gen` would refuse; nothing written");
+            return Exit::BadInput;
+        }
         if stale > 0 {
             eprintln!(
                 "tuplet gen --check: {stale} file(s) differ from what `tuplet gen` writes; run \
@@ -96,11 +93,93 @@ pub fn run(args: &GenArgs) -> Exit {
             return Exit::Failed;
         }
         eprintln!(
-            "tuplet gen --check: {} item(s), outputs fresh ({ms} ms)",
-            schema.items.len()
+            "tuplet gen --check: {} item(s), outputs fresh ({} ms)",
+            schema.items.len(),
+            start.elapsed().as_millis()
         );
-    } else {
-        eprintln!("tuplet gen: {} item(s) in {ms} ms", schema.items.len());
+        return Exit::Ok;
     }
+    if !refused.is_empty() {
+        for c in &refused {
+            eprintln!("error: {c}");
+        }
+        eprintln!("{}", refusal_help(&refused));
+        eprintln!("tuplet gen: refused; nothing written");
+        return Exit::BadInput;
+    }
+    for plan in &plans {
+        let files = &outputs[&plan.dir];
+        match writer::apply(plan, files) {
+            Ok(w) => {
+                for p in &w.written {
+                    eprintln!("wrote   {}", p.display());
+                }
+                if let Some(p) = &w.manifest {
+                    eprintln!("wrote   {} (the files tuplet wrote here)", p.display());
+                }
+                for p in &w.removed {
+                    eprintln!("removed {}", p.display());
+                }
+                for p in &w.kept {
+                    eprintln!("kept    {} (tuplet did not write it)", p.display());
+                }
+                let kept = if w.kept.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} kept", w.kept.len())
+                };
+                eprintln!(
+                    "tuplet gen: {}: {} files ({} written, {} removed, {} unchanged{kept})",
+                    plan.dir.display(),
+                    files.len(),
+                    w.written.len(),
+                    w.removed.len(),
+                    w.unchanged
+                );
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", plan.dir.display());
+                return Exit::BadInput;
+            }
+        }
+    }
+    eprintln!(
+        "tuplet gen: {} item(s) in {} ms",
+        schema.items.len(),
+        start.elapsed().as_millis()
+    );
     Exit::Ok
+}
+
+/// What to do about the refusals: one paragraph per kind present.
+fn refusal_help(refused: &[&Change]) -> String {
+    let any = |f: fn(&Change) -> bool| refused.iter().any(|c| f(c));
+    let mut help = Vec::new();
+    if any(|c| matches!(c, Change::Unowned { .. } | Change::BadManifest { .. })) {
+        help.push(
+            "tuplet writes only into a folder it made (new, empty, or holding its \
+             .tuplet-manifest). Point the output at a new folder in tuplet.toml, or run \
+             `tuplet gen --adopt` once to take this one over (files at the paths tuplet writes \
+             are overwritten; every other file is kept)."
+                .to_string(),
+        );
+    }
+    if any(|c| matches!(c, Change::Edited(_) | Change::Foreign(_))) {
+        help.push(
+            "tuplet overwrites or removes only the files it wrote, unchanged. Move your edits \
+             into the schema (or a file outside the output folder) and delete those files, or \
+             run `tuplet gen --adopt` to overwrite them (a changed file tuplet no longer \
+             produces is then kept and no longer listed)."
+                .to_string(),
+        );
+    }
+    if any(|c| matches!(c, Change::Link(_))) {
+        help.push(
+            "tuplet writes only inside its output folder: replace each symbolic link with a \
+             plain folder, or point the output at the link's target (allowed by name under \
+             [outputs] allow-outside when it is outside)."
+                .to_string(),
+        );
+    }
+    help.join("\n")
 }

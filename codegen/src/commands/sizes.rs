@@ -1,5 +1,5 @@
 //! `tuplet sizes`: per message the smallest and largest possible compact size (or
-//! unbounded, and why), the field that dominates the largest, the declared budget, and the
+//! unbounded, and why), for a `delta` message its largest keyframe and largest delta, the field that dominates the largest, the declared budget, and the
 //! sizes of sample values in both shapes; sorted by largest size, as a table or JSON.
 //!
 //! Samples: the CLI cannot call the derive's `sample`, so it draws the same values from the
@@ -97,9 +97,9 @@ pub fn rows(schema: &ResolvedSchema) -> Vec<Row> {
 pub fn table(rows: &[Row], top: Option<usize>) -> String {
     let mut s = String::new();
     s.push_str(
-        "| message | dir | id | min | max | max sample | max sample named | typical | typical named | budget | largest field |\n",
+        "| message | dir | id | min | max | delta: keyframe / delta | max sample | max sample named | typical | typical named | budget | largest field |\n",
     );
-    s.push_str("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    s.push_str("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
     for r in rows.iter().take(top.unwrap_or(usize::MAX)) {
         let z = &r.size;
         let max = match &z.max {
@@ -113,13 +113,21 @@ pub fn table(rows: &[Row], top: Option<usize>) -> String {
             (Ok(_), None) => "-".into(),
         };
         let budget = z.budget.map_or("-".into(), |b| b.to_string());
+        let shown = |m: &Result<usize, tuplet_schema::sizes::Unbounded>| match m {
+            Ok(n) => n.to_string(),
+            Err(_) => "unbounded".into(),
+        };
+        let delta = z.delta.as_ref().map_or("-".into(), |d| {
+            format!("{} / {}", shown(&d.keyframe), shown(&d.delta))
+        });
         s.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             z.name,
             z.dir.as_str(),
             z.id,
             z.min,
             max,
+            delta,
             r.max_sample.0,
             r.max_sample.1,
             r.typical.0,
@@ -135,7 +143,7 @@ pub fn table(rows: &[Row], top: Option<usize>) -> String {
     let unbounded = rows.len() - bounded.len();
     let sum = |f: &dyn Fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
     s.push_str(&format!(
-        "| **total: {} messages ({unbounded} unbounded)** | | | {} | {} (bounded) | {} | {} | {} | {} | | |\n",
+        "| **total: {} messages ({unbounded} unbounded)** | | | {} | {} (bounded) | | {} | {} | {} | {} | | |\n",
         rows.len(),
         sum(&|r| r.size.min),
         bounded.iter().sum::<usize>(),
@@ -165,6 +173,10 @@ pub fn to_json(rows: &[Row]) -> Value {
                     "unbounded": z.max.as_ref().err().map(|u| json!({"field": u.field, "reason": u.reason})),
                     "largest_field": z.dominant.as_ref().map(|(f, n)| json!({"field": f, "max": n})),
                     "budget": z.budget,
+                    "delta": z.delta.as_ref().map(|d| json!({
+                        "keyframe": d.keyframe.as_ref().ok(),
+                        "delta": d.delta.as_ref().ok(),
+                    })),
                     "max_sample": {"compact": r.max_sample.0, "named": r.max_sample.1},
                     "typical": {"compact": r.typical.0, "named": r.typical.1},
                 })

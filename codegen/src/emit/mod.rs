@@ -44,15 +44,36 @@ pub fn configured(config: &Config) -> Vec<(Box<dyn Emitter>, PathBuf)> {
 }
 
 /// Checks what `config` says about `schema` beyond what parsing checks: every `[ts] hot`
-/// name is a message of the schema.
+/// name is a message of the schema. The error has one line per unknown name, each with its
+/// line in `tuplet.toml` and the nearest message name when one is close.
 pub fn check(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> Result<(), String> {
-    for name in config.ts.hot.iter().flatten() {
-        if typescript::message_paths(schema, name).is_empty() {
-            return Err(format!(
-                "[ts] hot in {}: `{name}` is not a message of the schema (hot names a message by its wire name, as #[tuplet(name = \"...\")] spells it)",
-                config.base.join(crate::config::FILE_NAME).display()
-            ));
+    let file = config.base.join(crate::config::FILE_NAME);
+    let names: Vec<&str> = schema
+        .items
+        .values()
+        .filter_map(|i| match &i.item.kind {
+            tuplet_schema::ir::ItemKind::Message(m) => Some(m.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut errors = Vec::new();
+    for (i, name) in config.ts.hot.iter().flatten().enumerate() {
+        if !typescript::message_paths(schema, name).is_empty() {
+            continue;
         }
+        let at = match config.ts.hot_lines.get(i) {
+            Some(line) => format!("{}:{line}", file.display()),
+            None => file.display().to_string(),
+        };
+        let near = tuplet_schema::suggest::did_you_mean(name, names.iter().copied());
+        errors.push(format!(
+            "{at}: [ts] hot: `{name}` is not a message of the schema; {near}hot names a \
+             message by its wire name, as #[tuplet(name = \"...\")] spells it"
+        ));
     }
-    Ok(())
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\nerror: "))
+    }
 }

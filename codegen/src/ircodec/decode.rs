@@ -52,6 +52,27 @@ pub fn decode_envelope(
     Ok((path, v))
 }
 
+/// Reads one value of type `ty` in the compact shape (the delta reader reads one field at a
+/// time).
+pub(super) fn decode_compact_value(
+    schema: &ResolvedSchema,
+    ty: &TypeRef,
+    r: &mut Reader<'_>,
+) -> Result<Value, Error> {
+    Dec { schema }.value(ty, Form::Compact, r)
+}
+
+/// Reads a compact record body of `slots` from the `avail` elements left in its array (a
+/// keyframe's fields after its two leading elements).
+pub(super) fn decode_compact_body(
+    schema: &ResolvedSchema,
+    slots: &[Slot],
+    avail: u32,
+    r: &mut Reader<'_>,
+) -> Result<Map<String, Value>, Error> {
+    Dec { schema }.compact_body(slots, avail, r)
+}
+
 struct Dec<'s> {
     schema: &'s ResolvedSchema,
 }

@@ -57,6 +57,22 @@ pub fn encode_unchecked(
     out
 }
 
+/// Writes the natural value `v` of type `ty` in the compact shape, with every check (the
+/// delta encoder writes one field at a time).
+pub(super) fn encode_compact_value(
+    schema: &ResolvedSchema,
+    ty: &TypeRef,
+    v: &Value,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    Enc {
+        schema,
+        shape: Shape::Compact,
+        checked: true,
+    }
+    .value(ty, v, out)
+}
+
 struct Enc<'s> {
     schema: &'s ResolvedSchema,
     shape: Shape,
@@ -149,6 +165,8 @@ impl Enc<'_> {
                 let mut bits = 0u64;
                 for b in &f.bits {
                     match o.get(&b.name) {
+                        // Every flag is written out, as a record's required field.
+                        None if self.checked => return Err(rt::missing(intern(&b.name))),
                         None | Some(Value::Bool(false)) => {}
                         Some(Value::Bool(true)) => bits |= 1u64 << b.bit,
                         Some(other) if self.checked => {

@@ -210,7 +210,7 @@ fn decode_float(ft: &FloatType, form: Form, r: &mut Reader<'_>) -> Result<Value,
 }
 
 /// The natural value of wire integer `wire`, in the field's width.
-fn dequantize(ft: &FloatType, wire: i64, scale: f64) -> f64 {
+pub(super) fn dequantize(ft: &FloatType, wire: i64, scale: f64) -> f64 {
     if ft.bits == 32 {
         rt::quant::dequantize_f32(wire, scale) as f64
     } else {
@@ -219,7 +219,7 @@ fn dequantize(ft: &FloatType, wire: i64, scale: f64) -> f64 {
 }
 
 /// An int's natural JSON: a number, or a decimal string for a `bigint` field.
-fn int_json(it: &IntType, v: i128) -> Value {
+pub(super) fn int_json(it: &IntType, v: i128) -> Value {
     if it.bigint {
         Value::String(v.to_string())
     } else if it.prim.signed() {
@@ -230,7 +230,7 @@ fn int_json(it: &IntType, v: i128) -> Value {
 }
 
 /// A float's natural JSON (`null` for a value JSON cannot hold).
-fn f64_json(x: f64) -> Value {
+pub(super) fn f64_json(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 

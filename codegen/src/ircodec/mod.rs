@@ -30,14 +30,16 @@
 //! | flags                        | object of booleans by flag name in declaration order, plus `"rest": n` (open flags, unknown bits, only when nonzero) |
 //!
 //! Encoding accepts a little more than decoding produces: ints as integral numbers or
-//! decimal strings, a string-keyed map also as an object, a unit enum also as its number,
-//! absent flags as false.
+//! decimal strings, a string-keyed map also as an object, a unit enum also as its number.
+//! Every flag of a flag set must be given, as a record's required field: a missing one is
+//! `missing_field` at the flag (`flags.running`), as in TypeScript's `encode`.
 //!
 //! Encoding errors carry the canonical path of the offending value (as `validate` reports
 //! it); the derived encoders report the same code and message at the root.
 
 mod common;
 mod decode;
+pub mod delta;
 mod encode;
 mod leaf;
 mod lookup;

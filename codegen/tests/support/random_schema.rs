@@ -50,10 +50,12 @@ impl Rng {
     }
 }
 
-/// Type names that collide with the TypeScript runtime's imports or JS globals.
+/// Type names that collide with the TypeScript runtime's imports or JS globals, or with the
+/// emitter's own locals (parameters, scratch locals, numbered locals, field locals).
 const AWKWARD_TYPES: &[&str] = &[
     "Map", "Reader", "Writer", "Issue", "Object", "Array", "Promise", "Codec", "Error", "Set",
-    "Number", "Symbol", "Date",
+    "Number", "Symbol", "Date", "readInt", "vFlag", "check", "codec", "at", "kInt", "x", "p", "l",
+    "u", "r", "w", "v", "s", "tag", "len", "rest", "named", "x1", "k2", "f0",
 ];
 /// Field names that are `Object.prototype` members or otherwise awkward in JS.
 const AWKWARD_FIELDS: &[&str] = &[

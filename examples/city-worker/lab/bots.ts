@@ -106,10 +106,10 @@ export class Bot {
     });
   }
 
-  /** Connects through `url` (the proxy) and starts playing. */
-  connect(url: string): Promise<void> {
+  /** Connects through `url` (the proxy) and starts playing; fails after `timeoutMs` without an open socket. */
+  connect(url: string, timeoutMs = 15_000): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url, { perMessageDeflate: true });
+      const ws = new WebSocket(url, { perMessageDeflate: true, handshakeTimeout: timeoutMs });
       ws.binaryType = "nodebuffer";
       this.ws = ws;
       ws.once("open", () => {

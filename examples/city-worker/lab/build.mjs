@@ -5,3 +5,4 @@ import { build } from "esbuild";
 const common = { bundle: true, format: "esm", target: "es2022", sourcemap: true, logLevel: "warning" };
 await build({ ...common, entryPoints: ["src/worker.ts"], outfile: "build/worker.js", platform: "neutral", external: ["cloudflare:*"], mainFields: ["module", "main"] });
 await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", platform: "node", external: ["ws", "miniflare"] });
+await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tick_bench.mjs", platform: "node" });

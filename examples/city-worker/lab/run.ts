@@ -3,7 +3,7 @@
  * byte-counting proxy, every check at the end of each round.
  *
  *   node build/lab.mjs --smoke            5 bots, a few seconds per city class, every check, no timing
- *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10]
+ *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10] [--city-bots 50]
  *
  * Each round prints `RESULT {json}` on stdout; progress and failures go to stderr; the exit
  * status is 1 when any check failed.
@@ -23,10 +23,11 @@ interface Args {
   seeds: number[];
   capacity: number[];
   cities: number;
+  cityBots: number;
 }
 
 function args(argv: string[]): Args {
-  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10 };
+  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10, cityBots: 50 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = argv[i + 1] ?? "";
@@ -37,6 +38,7 @@ function args(argv: string[]): Args {
     else if (k === "--seeds") (a.seeds = nums()), i++;
     else if (k === "--capacity") (a.capacity = nums()), i++;
     else if (k === "--cities") (a.cities = Number(v)), i++;
+    else if (k === "--city-bots") (a.cityBots = Number(v)), i++;
     else throw new Error(`unknown argument ${k}; see the header of lab/run.ts`);
   }
   return a;
@@ -316,7 +318,7 @@ async function main(): Promise<void> {
         for (const m of order) await round(lab, "main", m, seed, 1, a.bots, a.secs, true);
       }
       for (const n of a.capacity) await round(lab, "capacity", "tuplet", 1, 1, n, 15, true);
-      if (a.cities > 0) await round(lab, "cities", "tuplet", 1, a.cities, 50, 20, true);
+      if (a.cities > 0) await round(lab, "cities", "tuplet", 1, a.cities, a.cityBots, 20, true);
       await hibernation(lab, 15);
     }
   } finally {

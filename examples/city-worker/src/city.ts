@@ -11,10 +11,11 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { c2s, createDispatcher, DiagPongCodec, WorldClockCodec, VehicleSeatCodec, Writer, type Issue, type NearbyEntity, type ServerStats } from "village-protocol";
+import { c2s, createDispatcher, DiagPongCodec, WorldClockCodec, VehicleSeatCodec, Writer, type Issue, type ServerStats } from "village-protocol";
 import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { Counts, Window } from "./meters.js";
+import type { Stream } from "./streams.js";
 
 /** What the Worker binds and sets (wrangler.toml; secrets with `wrangler secret put`). */
 export interface Env {
@@ -48,18 +49,6 @@ const MAX_FRAME = 2048;
 /** What a socket carries through hibernation (`serializeAttachment`). */
 interface Attachment {
   name: string;
-}
-
-/** One client's snapshot stream: per-client delta state, and what it last sent (for the lab). */
-export interface Stream {
-  /** Makes the next snapshot a keyframe. */
-  requestKeyframe(): void;
-  /** Sends this tick's snapshot on `ws` (nothing when nothing changed); returns bytes sent. */
-  send(ws: WebSocket, tick: number, keyframe: boolean, entities: NearbyEntity[]): number;
-  /** The full snapshot's size, as this side would send it undelta'd (a reference figure). */
-  fullBytes(tick: number, entities: NearbyEntity[]): number;
-  /** What the client should hold now, in a form the lab's bots compare with their mirror. */
-  report(): unknown;
 }
 
 interface Client {

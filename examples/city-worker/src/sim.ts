@@ -283,13 +283,46 @@ export class City {
       const d = dx * dx + dy * dy;
       if (d <= r2) this.keys[n++] = Math.floor(d * 100) * 4096 + i;
     }
-    const keys = this.keys.subarray(0, n).sort();
+    const keys = this.keys.subarray(0, n);
+    // Only the nearest VIEW_MAX are sent: select them, then sort those alone.
+    const m = Math.min(n, VIEW_MAX);
+    if (n > m) selectSmallest(keys, m);
+    keys.subarray(0, m).sort();
     const out: NearbyEntity[] = [];
-    for (let j = 0; j < n && j < VIEW_MAX; j++) {
+    for (let j = 0; j < m; j++) {
       const i = keys[j]! % 4096;
       out.push((f.ents[i] ??= entityOf(f.bodies[i]!)));
     }
     return out;
+  }
+}
+
+/**
+ * Moves the `k` smallest of `a` (distinct numbers) to its front, in no particular order
+ * (Hoare's quickselect, middle pivot).
+ */
+function selectSmallest(a: Float64Array, k: number): void {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    // [lo, j] <= pivot <= [i, hi]; keep the side that holds position k - 1.
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else return;
   }
 }
 

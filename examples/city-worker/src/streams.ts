@@ -4,8 +4,19 @@
  */
 
 import { Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
-import type { Stream } from "./city.js";
 import { jsonEntity, JsonTracker } from "./json_delta.js";
+
+/** One client's snapshot stream: per-client delta state, and what it last sent (for the lab). */
+export interface Stream {
+  /** Makes the next snapshot a keyframe. */
+  requestKeyframe(): void;
+  /** Sends this tick's snapshot on `ws` (nothing when nothing changed); returns bytes sent. */
+  send(ws: WebSocket, tick: number, keyframe: boolean, entities: NearbyEntity[]): number;
+  /** The full snapshot's size, as this side would send it undelta'd (a reference figure). */
+  fullBytes(tick: number, entities: NearbyEntity[]): number;
+  /** What the client should hold now, in a form the lab's bots compare with their mirror. */
+  report(): unknown;
+}
 
 /** One writer for every client's envelope (encoding is synchronous). */
 const out = /*@__PURE__*/ new Writer(2048);

@@ -5,8 +5,8 @@
  * itself. `/lab/*` exists only where `LAB_KEY` is set (the lab, never production).
  */
 
-import { CityBase, type Env, type Stream } from "./city.js";
-import { JsonStream, TupletStream } from "./streams.js";
+import { CityBase, type Env } from "./city.js";
+import { JsonStream, TupletStream, type Stream } from "./streams.js";
 import { verify } from "./token.js";
 
 /** A city whose clients get tuplet delta snapshots (`world:snapshot` through a `Tracker`). */

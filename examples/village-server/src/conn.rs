@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use tuplet::wire::Reader;
 use tuplet::{Dispatch, Encoding, Message as _, Wire};
 use village::dispatch::ServerMessage;
-use village::session::{RevokeReason, SessionError, SessionFailed, SessionHello};
+use village::session::{SessionError, SessionFailed, SessionHello};
 use yawc::close::CloseCode;
 use yawc::{Frame, OpCode, Role, WebSocket};
 
@@ -116,6 +116,10 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
                     // The library has queued its answer to the close frame: write it.
                     Some(f) if f.opcode() == OpCode::Close => {
                         finish_close(&mut ws).await;
+                        break;
+                    }
+                    Some(frame) if frame.opcode() == OpCode::Ping && !answer_ping(&mut ws, &cfg).await => {
+                        shared.counters.add(Counter::WriteTimeout);
                         break;
                     }
                     Some(frame) => match admit(&frame, &cfg, &room.drops, &mut cap) {
@@ -230,6 +234,10 @@ async fn hello(
                 finish_close(ws).await;
                 return None;
             }
+            Ok(Some(f)) if f.opcode() == OpCode::Ping && !answer_ping(ws, cfg).await => {
+                shared.counters.add(Counter::WriteTimeout);
+                return None;
+            }
             Ok(Some(f)) => f,
             Ok(None) => return None,
         };
@@ -265,9 +273,7 @@ async fn hello(
             let error = match e {
                 TokenError::Expired => SessionError::TokenExpired,
                 // Not ours or not readable: sign in again.
-                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenRevoked {
-                    reason: RevokeReason::LoggedOut,
-                },
+                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
             };
             let refused = ServerMessage::from(SessionFailed { error, fatal: true });
             if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
@@ -277,6 +283,18 @@ async fn hello(
             None
         }
     }
+}
+
+/// Writes the pong the library queued for a ping (within `write_timeout`; false: the
+/// socket failed or stayed blocked). yawc keeps the pongs it owes in memory until the next
+/// write, and a connection that gets no frames from its room writes nothing: without this a
+/// ping flood held one queued pong per ping (660 MB for 4 flooders in 15 s, measured by
+/// `scripts/bench hostile`). Now at most one is queued.
+async fn answer_ping(ws: &mut Ws, cfg: &crate::config::Config) -> bool {
+    matches!(
+        tokio::time::timeout(cfg.write_timeout, ws.flush()).await,
+        Ok(Ok(()))
+    )
 }
 
 /// A frame within the caps: its bytes for the room. Any frame over a cap, and every text,

@@ -77,36 +77,34 @@ fn parse(offer: &str) -> Option<Offer> {
 pub(crate) fn agree(headers: &[&str], cfg: &Deflate) -> Option<String> {
     let mut offers = headers.iter().flat_map(|h| h.split(','));
     let offer = offers.find_map(parse)?;
-    {
-        // 8 bits is not something zlib can compress with: 9 is the least.
-        let server_bits = offer
-            .server_max_window_bits
-            .map_or(cfg.server_max_window_bits, |b| {
-                b.min(cfg.server_max_window_bits)
-            })
-            .clamp(9, 15);
-        let client_bits = match offer.client_max_window_bits {
-            // The client did not say it can narrow its window: it uses 15, and an answer
-            // may not name one.
-            None => None,
-            Some(Some(b)) => Some(b.min(cfg.client_max_window_bits).clamp(9, 15)),
-            Some(None) => Some(cfg.client_max_window_bits.clamp(9, 15)),
-        };
-        let mut out = String::from("permessage-deflate");
-        if offer.server_no_context_takeover || cfg.server_no_context_takeover {
-            out.push_str("; server_no_context_takeover");
-        }
-        if offer.client_no_context_takeover || cfg.client_no_context_takeover {
-            out.push_str("; client_no_context_takeover");
-        }
-        if server_bits < 15 || offer.server_max_window_bits.is_some() {
-            out.push_str(&format!("; server_max_window_bits={server_bits}"));
-        }
-        if let Some(b) = client_bits {
-            out.push_str(&format!("; client_max_window_bits={b}"));
-        }
-        Some(out)
+    // 8 bits is not something zlib can compress with: 9 is the least.
+    let server_bits = offer
+        .server_max_window_bits
+        .map_or(cfg.server_max_window_bits, |b| {
+            b.min(cfg.server_max_window_bits)
+        })
+        .clamp(9, 15);
+    let client_bits = match offer.client_max_window_bits {
+        // The client did not say it can narrow its window: it uses 15, and an answer
+        // may not name one.
+        None => None,
+        Some(Some(b)) => Some(b.min(cfg.client_max_window_bits).clamp(9, 15)),
+        Some(None) => Some(cfg.client_max_window_bits.clamp(9, 15)),
+    };
+    let mut out = String::from("permessage-deflate");
+    if offer.server_no_context_takeover || cfg.server_no_context_takeover {
+        out.push_str("; server_no_context_takeover");
     }
+    if offer.client_no_context_takeover || cfg.client_no_context_takeover {
+        out.push_str("; client_no_context_takeover");
+    }
+    if server_bits < 15 || offer.server_max_window_bits.is_some() {
+        out.push_str(&format!("; server_max_window_bits={server_bits}"));
+    }
+    if let Some(b) = client_bits {
+        out.push_str(&format!("; client_max_window_bits={b}"));
+    }
+    Some(out)
 }
 
 /// The library's settings for `cfg` (the fastest level: frames are small and every

@@ -19,6 +19,8 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "agones")]
+pub mod agones;
 pub mod client;
 pub mod config;
 mod conn;
@@ -27,6 +29,7 @@ pub mod deflate;
 mod fanout;
 mod handshake;
 mod limits;
+mod presence;
 mod room;
 mod server;
 mod shared;

@@ -14,6 +14,10 @@
 //! the server drains: no new connections, a restart notice to every player, exit when
 //! everyone has left or after `--drain-grace S` seconds (30).
 //!
+//! `--agones` (built with the cargo feature `agones`) runs the Agones lifecycle: Ready once
+//! listening, health while the rooms tick, player counts, and after an allocated session
+//! ends or on SIGTERM a drain, then Shutdown (see `village_server::agones`).
+//!
 //! `village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff]
 //! [--party N]` prints a join token signed with `VILLAGE_TOKEN_KEY`.
 
@@ -32,11 +36,16 @@ fn main() {
     };
     let mut threads = 0;
     let mut grace = Duration::from_secs(30);
+    let mut agones = false;
     if std::env::args().nth(1).as_deref() == Some("mint-token") {
         return mint(std::env::args().skip(2));
     }
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--agones" {
+            agones = true;
+            continue;
+        }
         match (arg.as_str(), args.next()) {
             ("--addr", Some(addr)) => match addr.parse::<SocketAddr>() {
                 Ok(addr) => config.addr = addr,
@@ -87,15 +96,78 @@ fn main() {
         match village_server::start(config).await {
             Ok(server) => {
                 println!("village-server: listening on {}", server.url(""));
-                stopped().await;
+                let mut lifecycle = orchestrated(&server, agones).await;
+                tokio::select! {
+                    _ = stopped() => {}
+                    _ = session_over(&mut lifecycle) => {
+                        eprintln!("village-server: agones: the allocated session is over");
+                    }
+                }
                 eprintln!("village-server: draining (at most {} s)", grace.as_secs());
                 let left = server.drain(grace).await;
                 eprintln!("village-server: stopped ({left} connections still open)");
+                shut_down(lifecycle).await;
             }
             Err(e) => fail(&format!("cannot listen: {e}")),
         }
     });
 }
+
+#[cfg(feature = "agones")]
+type Lifecycle = Option<village_server::agones::Agones>;
+#[cfg(not(feature = "agones"))]
+type Lifecycle = ();
+
+/// With `--agones`: connected to the Agones SDK server, Ready sent.
+#[cfg(feature = "agones")]
+async fn orchestrated(server: &village_server::Server, on: bool) -> Lifecycle {
+    if !on {
+        return None;
+    }
+    let opts = village_server::agones::Options::default();
+    match village_server::agones::Agones::connect(server, opts).await {
+        Ok(a) => {
+            eprintln!("village-server: agones: ready");
+            Some(a)
+        }
+        Err(e) => fail(&format!("agones: no SDK server: {e}")),
+    }
+}
+
+#[cfg(not(feature = "agones"))]
+async fn orchestrated(_: &village_server::Server, on: bool) -> Lifecycle {
+    if on {
+        fail("--agones: this binary was built without the `agones` feature (cargo build --release -p village-server --features agones)");
+    }
+}
+
+/// Resolves when an allocated Agones session is over (never without `--agones`).
+#[cfg(feature = "agones")]
+async fn session_over(lifecycle: &mut Lifecycle) {
+    match lifecycle {
+        Some(a) => a.session_over().await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(not(feature = "agones"))]
+async fn session_over(_: &mut Lifecycle) {
+    std::future::pending().await
+}
+
+/// After the drain: Agones' Shutdown.
+#[cfg(feature = "agones")]
+async fn shut_down(lifecycle: Lifecycle) {
+    if let Some(a) = lifecycle {
+        match a.shutdown().await {
+            Ok(()) => eprintln!("village-server: agones: shutdown"),
+            Err(e) => eprintln!("village-server: agones: Shutdown failed: {e}"),
+        }
+    }
+}
+
+#[cfg(not(feature = "agones"))]
+async fn shut_down(_: Lifecycle) {}
 
 /// `threads` 1: one thread for everything (no cross-thread wake-ups); 0: a worker thread
 /// per core; otherwise that many worker threads.
@@ -171,6 +243,6 @@ fn mint(mut args: impl Iterator<Item = String>) {
 }
 
 fn fail(msg: &str) -> ! {
-    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now] [--room NAME]... [--room-prefix P]... [--max-rooms N] [--max-connections N] [--max-per-ip N] [--drain-grace S]\n       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]");
+    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now] [--room NAME]... [--room-prefix P]... [--max-rooms N] [--max-connections N] [--max-per-ip N] [--drain-grace S] [--agones]\n       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]");
     std::process::exit(2);
 }

@@ -32,6 +32,7 @@ use village::world::{NearbyEntity, WorldClock};
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::fanout::Frames;
+use crate::presence::Presence;
 use crate::snapshot::SnapshotStream;
 use crate::stats::{rss, RoomStats};
 use crate::token::Claims;
@@ -150,6 +151,8 @@ pub(crate) struct Room {
     frame_drops: Arc<FrameDrops>,
     /// The server's counters (evictions are counted here).
     counters: Arc<Counters>,
+    /// Who is playing server-wide, and the tick count (joins, leaves and ticks go here).
+    presence: Arc<Presence>,
     /// Set on `Event::Drain`: new players are refused.
     draining: bool,
     /// Since when the room has been empty.
@@ -168,6 +171,7 @@ impl Room {
         started: Instant,
         frame_drops: Arc<FrameDrops>,
         counters: Arc<Counters>,
+        presence: Arc<Presence>,
     ) -> Room {
         Room {
             slots: (0..config.room_capacity).map(|_| None).collect(),
@@ -189,6 +193,7 @@ impl Room {
             snapshot_kind: ServerMessage::from(SnapshotStream::empty()),
             frame_drops,
             counters,
+            presence,
             draining: false,
             empty_since: Instant::now(),
         }
@@ -357,6 +362,7 @@ impl Room {
             return;
         };
         if p.joined {
+            self.presence.left(&p.session);
             self.joined.retain(|&i| i != idx);
             let left = || {
                 ServerMessage::from(PlayerLeft {
@@ -597,6 +603,7 @@ impl Room {
         let p = self.slots[idx].as_mut().expect("joining player");
         p.name = name;
         p.snapshot.want_keyframe();
+        self.presence.joined(&p.session);
         let joined = ServerMessage::from(PlayerJoined {
             s: p.session.clone(),
             name: p.name.clone(),
@@ -818,6 +825,7 @@ impl Room {
         self.stats
             .record_tick(Instant::now().saturating_duration_since(scheduled));
         self.tick = self.tick.wrapping_add(1);
+        self.presence.tick();
         if self.tick.is_multiple_of(self.config.tick_hz.max(1)) {
             self.stats.moves_last_s = std::mem::take(&mut self.stats.moves_this_s);
         }

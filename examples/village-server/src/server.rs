@@ -50,6 +50,27 @@ impl Server {
         self.shared.connections()
     }
 
+    /// Players in rooms now (joined, not yet left), every room's together.
+    pub fn players(&self) -> usize {
+        self.shared.presence.count()
+    }
+
+    /// Room ticks so far, every room's together: it grows while any room runs.
+    pub fn ticks(&self) -> u64 {
+        self.shared.presence.ticks()
+    }
+
+    /// What the connections share, for the Agones lifecycle.
+    #[cfg(feature = "agones")]
+    pub(crate) fn shared(&self) -> Arc<Shared> {
+        self.shared.clone()
+    }
+
+    /// Whether [`Server::drain`] has begun.
+    pub fn draining(&self) -> bool {
+        self.shared.draining.load(Ordering::Relaxed)
+    }
+
     /// A server counter (see [`Counter`]).
     pub fn counter(&self, c: Counter) -> u64 {
         self.shared.counters.get(c)

@@ -13,6 +13,7 @@ use tokio::sync::mpsc;
 
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
+use crate::presence::Presence;
 use crate::room::{Event, Room};
 
 /// A room as connections see it: its channel and its frame-drop counters.
@@ -44,6 +45,8 @@ pub(crate) struct Shared {
     started: Instant,
     rooms: Rooms,
     pub counters: Arc<Counters>,
+    /// Who is playing, and the rooms' tick count.
+    pub presence: Arc<Presence>,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
     connections: AtomicUsize,
     /// Set by [`crate::Server::drain`]: no new connection, no new room.
@@ -64,6 +67,7 @@ impl Shared {
             started: Instant::now(),
             rooms: Arc::new(Mutex::new(HashMap::new())),
             counters: Arc::new(Counters::default()),
+            presence: Arc::new(Presence::default()),
             per_ip: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
             draining: AtomicBool::new(false),
@@ -91,6 +95,7 @@ impl Shared {
             self.started,
             drops.clone(),
             self.counters.clone(),
+            self.presence.clone(),
         );
         let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
         let handle = RoomHandle { id, tx, drops };

@@ -237,27 +237,35 @@ async fn forged_expired_and_missing_tokens() {
     let mut expired = claims(2, "late");
     expired.exp = token::now_s() - 1;
     let expired = token::mint(KEY, &expired);
+    // The server's own token with its claims changed after signing (an admin claim added).
+    let genuine = token::mint(KEY, &claims(3, "eve"));
+    let (body, tag) = genuine.rsplit_once('.').unwrap();
+    let mut raised = claims(3, "eve");
+    raised.admin = true;
+    let raised_body = token::mint(KEY, &raised);
+    let raised_body = raised_body.rsplit_once('.').unwrap().0;
+    assert_ne!(body, raised_body);
+    let tampered = format!("{raised_body}.{tag}");
     let cases = [
-        (Some(forged), "forged"),
-        (Some(expired), "expired"),
-        (Some("bot-token-0123456789".into()), "any 16 characters"),
+        (Some(forged), "forged", SessionError::TokenInvalid),
+        (Some(tampered), "tampered", SessionError::TokenInvalid),
+        (Some(expired), "expired", SessionError::TokenExpired),
+        (
+            Some("bot-token-0123456789".into()),
+            "any 16 characters",
+            SessionError::TokenInvalid,
+        ),
     ];
-    for (tok, what) in cases {
+    for (tok, what, want) in cases {
         let (answer, code) = hello_with(&s, tok).await;
         let ServerMessage::SessionFailed(f) = answer else {
             panic!("{what}: {answer:?}");
         };
         assert!(f.fatal, "{what}");
-        let want_expired = what == "expired";
-        assert_eq!(
-            matches!(f.error, SessionError::TokenExpired),
-            want_expired,
-            "{what}: {:?}",
-            f.error
-        );
+        assert_eq!(f.error, want, "{what}");
         assert_eq!(code, Some(1008), "{what}");
     }
-    assert_eq!(s.counter(Counter::TokenRefused), 3);
+    assert_eq!(s.counter(Counter::TokenRefused), 4);
     // No token: a guest, no account; a valid one: the token's account.
     let (guest, _) = hello_with(&s, None).await;
     assert!(matches!(guest, ServerMessage::SessionWelcome(w) if w.account.is_none()));
@@ -311,6 +319,8 @@ async fn chat_channels_reach_their_members_only() {
     };
     a.send(say("party one", Channel::Party)).await.unwrap();
     c.send(say("staff only", Channel::Staff)).await.unwrap();
+    // Another party's line: its own members only (here c alone), never party 1.
+    c.send(say("party two", Channel::Party)).await.unwrap();
     g.send(say("guest party", Channel::Party)).await.unwrap();
     g.send(say("guest staff", Channel::Staff)).await.unwrap();
     g.send(say("guest trade", Channel::Trade)).await.unwrap();
@@ -343,7 +353,11 @@ async fn chat_channels_reach_their_members_only() {
         .collect();
     assert_eq!(heard[0], ["guest room", "party one"], "a, party 1");
     assert_eq!(heard[1], ["guest room", "party one"], "b, party 1");
-    assert_eq!(heard[2], ["guest room", "staff only"], "c, party 2, staff");
+    assert_eq!(
+        heard[2],
+        ["guest room", "party two", "staff only"],
+        "c, party 2, staff"
+    );
     assert_eq!(heard[3], ["guest room"], "the guest");
     let d = dropped(&mut boss).await;
     assert_eq!(d["chat:message not_in_party"], 1, "{d:?}");

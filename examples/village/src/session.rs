@@ -91,6 +91,11 @@ pub enum SessionError {
     /// Too many attempts; retry after this many ms.
     #[tuplet(tag = 7)]
     RateLimited(u32),
+    /// The token is not one the game issued: forged, malformed, or signed with another
+    /// key. Sign in again for a new one (unlike `TokenRevoked`, nothing happened to the
+    /// account).
+    #[tuplet(tag = 8)]
+    TokenInvalid,
     /// Any error a newer server knows and this client does not.
     #[tuplet(unknown)]
     Unknown(u32),

@@ -35,8 +35,8 @@ export interface Bird {
 }
 
 export function Bird$read(r: Reader): Bird {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
+  const $u = r.buf;
+  let $p: number, $b: number, $x: number, $l: number;
   const s = readShape(r);
   let v: Bird;
   if (s >= 0) {
@@ -44,34 +44,34 @@ export function Bird$read(r: Reader): Bird {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 65535 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 65535));
+      const f0 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 65535 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 65535));
       k = "species";
       if (s <= 1) throw absent(k);
       const f1 = Species$read(r);
       k = "x";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
+      const f2 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100);
       k = "y";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -10000 && x <= 100000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -10000, 100000)), 100);
+      const f3 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -10000 && $x <= 100000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -10000, 100000)), 100);
       k = "z";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100);
+      const f4 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100);
       k = "yaw";
       if (s <= 5) throw absent(k);
-      const f5 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f5 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -3142 && $x <= 3142 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -3142, 3142)), 1000);
       k = "pitch";
       if (s <= 6) throw absent(k);
-      const f6 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -1571 && x <= 1571 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -1571, 1571)), 1000);
+      const f6 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -1571 && $x <= 1571 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -1571, 1571)), 1000);
       k = "state";
       if (s <= 7) throw absent(k);
       const f7 = BirdState$read(r);
       k = "flap";
       if (s <= 8) throw absent(k);
-      const f8 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 1000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 1000)), 1000);
+      const f8 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 1000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 1000)), 1000);
       k = "scale";
       if (s <= 9) throw absent(k);
-      const f9 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x >= 50 && x <= 200 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 50, 200)), 100);
+      const f9 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x >= 50 && $x <= 200 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 50, 200)), 100);
       v = { id: f0, species: f1, x: f2, y: f3, z: f4, yaw: f5, pitch: f6, state: f7, flap: f8, scale: f9 };
     } catch (e) {
       throw at(e, k);

@@ -143,8 +143,8 @@ export type EventKind =
   | { kind: "unknown"; tag: number };
 
 export function EventKind$read(r: Reader): EventKind {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
+  const $u = r.buf;
+  let $p: number, $b: number, $x: number, $l: number;
   const s = readShape(r);
   let v: EventKind;
   if (s >= 0) {
@@ -171,7 +171,7 @@ export function EventKind$read(r: Reader): EventKind {
           const f0 = Board$read(r);
           k = "pool";
           if (s - 1 <= 1) throw absent(k);
-          const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+          const f1 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 4294967295 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 4294967295));
           v = { kind: "Contest", board: f0, pool: f1 };
         } catch (e) {
           throw at(e, k);
@@ -223,7 +223,7 @@ export function EventKind$read(r: Reader): EventKind {
             const f0 = Board$read(r);
             k = "pool";
             if (t <= 1) throw absent(k);
-            const f1 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+            const f1 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 4294967295 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 4294967295));
             v = { kind: "Contest", board: f0, pool: f1 };
           } catch (e) {
             throw at(e, k);

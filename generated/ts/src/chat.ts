@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readInt, readRecord, readUnit, unitNames, unitNum, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kList, kMap, kOpt, kStr, kType, readInt, readRecord, readUnit, unitNames, unitNum, unknownFlags, vFlag, vInt, vObject, vRecord, writeRecord, writeUnit } from "./runtime/support.js";
 import type { PlayerRef } from "./common.js";
 import { PlayerRef$read, PlayerRef$validate, PlayerRef$write } from "./common.js";
 
@@ -65,10 +65,10 @@ export function ChannelMask$read(r: Reader): ChannelMask {
 export function ChannelMask$bits(v: ChannelMask): number {
   vObject(v);
   let b = 0;
-  if (vBool(v.local)) b += 1;
-  if (vBool(v.room)) b += 2;
-  if (vBool(v.party)) b += 4;
-  if (vBool(v.trade)) b += 8;
+  if (vFlag(v, "local")) b += 1;
+  if (vFlag(v, "room")) b += 2;
+  if (vFlag(v, "party")) b += 4;
+  if (vFlag(v, "trade")) b += 8;
   const rest = vInt(v.rest ?? 0, 0, 255);
   if (((rest & 15) >>> 0) !== 0) throw unknownFlags((rest & 15) >>> 0);
   b += rest;

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, unknownFlags, vBool, vFixed, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, unknownFlags, vFixed, vFlag, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -40,17 +40,17 @@ export function Buttons$read(r: Reader): Buttons {
 export function Buttons$bits(v: Buttons): number {
   vObject(v);
   let b = 0;
-  if (vBool(v.forward)) b += 1;
-  if (vBool(v.back)) b += 2;
-  if (vBool(v.left)) b += 4;
-  if (vBool(v.right)) b += 8;
-  if (vBool(v.jump)) b += 16;
-  if (vBool(v.sprint)) b += 32;
-  if (vBool(v.interact)) b += 64;
-  if (vBool(v.primary)) b += 128;
-  if (vBool(v.aim)) b += 256;
-  if (vBool(v.brake)) b += 1024;
-  if (vBool(v.horn)) b += 2048;
+  if (vFlag(v, "forward")) b += 1;
+  if (vFlag(v, "back")) b += 2;
+  if (vFlag(v, "left")) b += 4;
+  if (vFlag(v, "right")) b += 8;
+  if (vFlag(v, "jump")) b += 16;
+  if (vFlag(v, "sprint")) b += 32;
+  if (vFlag(v, "interact")) b += 64;
+  if (vFlag(v, "primary")) b += 128;
+  if (vFlag(v, "aim")) b += 256;
+  if (vFlag(v, "brake")) b += 1024;
+  if (vFlag(v, "horn")) b += 2048;
   return b;
 }
 

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNames, unitNum, unknownFlags, vBool, vFixed, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kBig, kBool, kFixed, kInt, kList, kOpt, kQuant, kStr, kType, leave, mapEntries, readArrayLen, readBool, readInt, readNamed, readRecord, readShape, readStr, readUnit, skipValues, tryNil, unitNames, unitNum, unknownFlags, vBool, vFixed, vFlag, vInt, vObject, vRecord, vStr, writeNamed, writeQuant, writeRecord, writeUnit, wrongLength } from "./runtime/support.js";
 import type { Medium, WorldPos } from "./common.js";
 import { Medium$read, Medium$validate, Medium$write, WorldPos$read, WorldPos$validate, WorldPos$write } from "./common.js";
 
@@ -68,13 +68,13 @@ export function MoveFlags$read(r: Reader): MoveFlags {
 export function MoveFlags$bits(v: MoveFlags): number {
   vObject(v);
   let b = 0;
-  if (vBool(v.running)) b += 1;
-  if (vBool(v.jumping)) b += 2;
-  if (vBool(v.crouching)) b += 4;
-  if (vBool(v.swimming)) b += 8;
-  if (vBool(v.mounted)) b += 16;
-  if (vBool(v.sitting)) b += 32;
-  if (vBool(v.carrying)) b += 128;
+  if (vFlag(v, "running")) b += 1;
+  if (vFlag(v, "jumping")) b += 2;
+  if (vFlag(v, "crouching")) b += 4;
+  if (vFlag(v, "swimming")) b += 8;
+  if (vFlag(v, "mounted")) b += 16;
+  if (vFlag(v, "sitting")) b += 32;
+  if (vFlag(v, "carrying")) b += 128;
   return b;
 }
 
@@ -430,8 +430,8 @@ export interface PlayerMoveRelayed {
 }
 
 export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
+  const $u = r.buf;
+  let $p: number, $b: number, $x: number, $l: number;
   const s = readShape(r);
   let v: PlayerMoveRelayed;
   if (s >= 0) {
@@ -447,7 +447,7 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
+        a2 = [dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -455,14 +455,14 @@ export function PlayerMoveRelayed$read(r: Reader): PlayerMoveRelayed {
       const f1 = a2 as [number, number, number];
       k = "r";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f2 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -3142 && $x <= 3142 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -3142, 3142)), 1000);
       k = "t";
       if (s <= 3) throw absent(k);
-      const f3 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f3 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xcf && $u[$p + 1] === 0 && $u[$p + 2]! < 0x20 ? ($l = 9, ($u[$p + 2]! << 16 | $u[$p + 3]! << 8 | $u[$p + 4]!) * 4294967296 + (($u[$p + 5]! << 24 | $u[$p + 6]! << 16 | $u[$p + 7]! << 8 | $u[$p + 8]!) >>> 0)) : NaN, $x <= 9007199254740991 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 9007199254740991));
       let f4: number | undefined;
       if (s > 4) {
         k = "seq";
-        f4 = (tryNil(r) ? undefined : (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295)));
+        f4 = (tryNil(r) ? undefined : ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 4294967295 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 4294967295)));
       }
       let f5: MoveFlags | undefined;
       if (s > 5) {

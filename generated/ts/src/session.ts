@@ -67,6 +67,12 @@ export type SessionError =
     }
   /** Too many attempts; retry after this many ms. */
   | { kind: "RateLimited"; value: number }
+  /**
+   * The token is not one the game issued: forged, malformed, or signed with another
+   * key. Sign in again for a new one (unlike `TokenRevoked`, nothing happened to the
+   * account).
+   */
+  | { kind: "TokenInvalid" }
   /** A variant this version does not know (an open enum). */
   | { kind: "unknown"; tag: number };
 
@@ -140,6 +146,11 @@ export function SessionError$read(r: Reader): SessionError {
         const x = readInt(r, 0, 4294967295);
         skipValues(r, s - 2);
         v = { kind: "RateLimited", value: x };
+        break;
+      }
+      case 8: {
+        skipValues(r, s - 1);
+        v = { kind: "TokenInvalid" };
         break;
       }
       default:
@@ -231,6 +242,11 @@ export function SessionError$read(r: Reader): SessionError {
         v = { kind: "RateLimited", value: readInt(r, 0, 4294967295) };
         break;
       }
+      case "TokenInvalid": {
+        skipValue(r);
+        v = { kind: "TokenInvalid" };
+        break;
+      }
       default:
         throw unknownName(name);
     }
@@ -293,6 +309,10 @@ export function SessionError$write(w: Writer, v: SessionError, named: boolean): 
       w.int(vInt(v.value, 0, 4294967295));
       return;
     }
+    case "TokenInvalid": {
+      if (named) { w.recordLen(1); w.str("TokenInvalid"); w.recordLen(0); } else { w.arrayLen(1); w.int(8); }
+      return;
+    }
     case "unknown":
       w.arrayLen(1);
       w.int(vInt(v.tag, 0, 4294967295));
@@ -321,6 +341,7 @@ const SessionError$t: TVariants = [
   ["RoomFull",[kInt,0,255]],
   ["Outdated",SessionError$t5,1],
   ["RateLimited",[kInt,0,4294967295]],
+  ["TokenInvalid"],
 ];
 
 export function SessionError$validate(v: SessionError, p: Seg[], i: Issue[]): void {

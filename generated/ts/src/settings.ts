@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kF32, kInt, kMap, kOpt, kStr, kType, readInt, readRecord, unknownFlags, vBool, vInt, vObject, vRecord, writeRecord } from "./runtime/support.js";
+import { check, codec, kF32, kInt, kMap, kOpt, kStr, kType, readInt, readRecord, unknownFlags, vFlag, vInt, vObject, vRecord, writeRecord } from "./runtime/support.js";
 
 /** Accessibility and comfort toggles. */
 export interface Comfort {
@@ -33,12 +33,12 @@ export function Comfort$read(r: Reader): Comfort {
 export function Comfort$bits(v: Comfort): number {
   vObject(v);
   let b = 0;
-  if (vBool(v.reduced_motion)) b += 1;
-  if (vBool(v.large_text)) b += 2;
-  if (vBool(v.colourblind)) b += 4;
-  if (vBool(v.subtitles)) b += 8;
-  if (vBool(v.hide_names)) b += 16;
-  if (vBool(v.toggle_sprint)) b += 32;
+  if (vFlag(v, "reduced_motion")) b += 1;
+  if (vFlag(v, "large_text")) b += 2;
+  if (vFlag(v, "colourblind")) b += 4;
+  if (vFlag(v, "subtitles")) b += 8;
+  if (vFlag(v, "hide_names")) b += 16;
+  if (vFlag(v, "toggle_sprint")) b += 32;
   const rest = vInt(v.rest ?? 0, 0, 4294967295);
   if (((rest & 63) >>> 0) !== 0) throw unknownFlags((rest & 63) >>> 0);
   b += rest;

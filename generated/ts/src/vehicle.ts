@@ -269,8 +269,8 @@ export interface VehicleMoved {
 }
 
 export function VehicleMoved$read(r: Reader): VehicleMoved {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
+  const $u = r.buf;
+  let $p: number, $b: number, $x: number, $l: number;
   const s = readShape(r);
   let v: VehicleMoved;
   if (s >= 0) {
@@ -278,7 +278,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
     try {
       k = "vehicle";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+      const f0 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 4294967295 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 4294967295));
       k = "p";
       if (s <= 1) throw absent(k);
       const n1 = readArrayLen(r);
@@ -286,7 +286,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
+        a2 = [dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -294,13 +294,13 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
       const f1 = a2 as [number, number, number];
       k = "yaw";
       if (s <= 2) throw absent(k);
-      const f2 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f2 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -3142 && $x <= 3142 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -3142, 3142)), 1000);
       k = "v";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3000 && x <= 6000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3000, 6000)), 100);
+      const f3 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -3000 && $x <= 6000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -3000, 6000)), 100);
       k = "t";
       if (s <= 4) throw absent(k);
-      const f4 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20 ? (l = 9, (u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)) : NaN, x <= 9007199254740991 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 9007199254740991));
+      const f4 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xcf && $u[$p + 1] === 0 && $u[$p + 2]! < 0x20 ? ($l = 9, ($u[$p + 2]! << 16 | $u[$p + 3]! << 8 | $u[$p + 4]!) * 4294967296 + (($u[$p + 5]! << 24 | $u[$p + 6]! << 16 | $u[$p + 7]! << 8 | $u[$p + 8]!) >>> 0)) : NaN, $x <= 9007199254740991 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 9007199254740991));
       if (s > 5) {
         k = undefined;
         skipValue(r);
@@ -308,7 +308,7 @@ export function VehicleMoved$read(r: Reader): VehicleMoved {
       let f6: number | undefined;
       if (s > 6) {
         k = "wheel";
-        f6 = (tryNil(r) ? undefined : dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -400 && x <= 400 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -400, 400)), 10));
+        f6 = (tryNil(r) ? undefined : dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -400 && $x <= 400 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -400, 400)), 10));
       }
       let o: VehicleMoved;
       if (f6 !== undefined) o = { vehicle: f0, p: f1, yaw: f2, v: f3, t: f4, wheel: f6 };

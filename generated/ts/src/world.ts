@@ -114,8 +114,8 @@ export interface NearbyEntity {
 }
 
 export function NearbyEntity$read(r: Reader): NearbyEntity {
-  const u = r.buf;
-  let p: number, b: number, x: number, l: number;
+  const $u = r.buf;
+  let $p: number, $b: number, $x: number, $l: number;
   const s = readShape(r);
   let v: NearbyEntity;
   if (s >= 0) {
@@ -123,7 +123,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
     try {
       k = "id";
       if (s <= 0) throw absent(k);
-      const f0 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 4294967295 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 4294967295));
+      const f0 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 4294967295 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 4294967295));
       k = "kind";
       if (s <= 1) throw absent(k);
       const f1 = EntityKind$read(r);
@@ -134,7 +134,7 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       let i3 = 0;
       let a2: number[];
       try {
-        a2 = [dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x <= 500000 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -500000, 500000)), 100))];
+        a2 = [dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100), (i3 = 1, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100)), (i3 = 2, dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x <= 500000 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -500000, 500000)), 100))];
       } catch (e) {
         throw atIndex(e, i3);
       }
@@ -142,13 +142,13 @@ export function NearbyEntity$read(r: Reader): NearbyEntity {
       const f2 = a2 as [number, number, number];
       k = "heading";
       if (s <= 3) throw absent(k);
-      const f3 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b > 0xdf ? b - 256 : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xd1 ? (l = 3, (u[p + 1]! << 24) >> 16 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : b === 0xd0 ? (l = 2, (u[p + 1]! << 24) >> 24) : NaN, x >= -3142 && x <= 3142 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, -3142, 3142)), 1000);
+      const f3 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b > 0xdf ? $b - 256 : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xd1 ? ($l = 3, ($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : $b === 0xd0 ? ($l = 2, ($u[$p + 1]! << 24) >> 24) : NaN, $x >= -3142 && $x <= 3142 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, -3142, 3142)), 1000);
       k = "speed";
       if (s <= 4) throw absent(k);
-      const f4 = dequantizeF32((p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcd ? (l = 3, u[p + 1]! << 8 | u[p + 2]!) : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 3840 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 3840)), 64);
+      const f4 = dequantizeF32(($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcd ? ($l = 3, $u[$p + 1]! << 8 | $u[$p + 2]!) : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 3840 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 3840)), 64);
       k = "anim";
       if (s <= 5) throw absent(k);
-      const f5 = (p = r.pos, b = u[p]!, l = 1, x = b < 0x80 ? b : b === 0xcc ? (l = 2, u[p + 1]!) : NaN, x <= 255 && p + l <= u.length ? (r.pos = p + l, x) : readInt(r, 0, 255));
+      const f5 = ($p = r.pos, $b = $u[$p]!, $l = 1, $x = $b < 0x80 ? $b : $b === 0xcc ? ($l = 2, $u[$p + 1]!) : NaN, $x <= 255 && $p + $l <= $u.length ? (r.pos = $p + $l, $x) : readInt(r, 0, 255));
       let f6: string | undefined;
       if (s > 6) {
         k = "owner";

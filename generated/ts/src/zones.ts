@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readBigInt, readRecord, unknownFlags, vBool, vObject, writeRecord } from "./runtime/support.js";
+import { check, codec, kBool, kInt, kMap, kOpt, kStr, kType, readBigInt, readRecord, unknownFlags, vFlag, vObject, writeRecord } from "./runtime/support.js";
 
 /** Rules a zone imposes. */
 export interface ZoneRules {
@@ -28,11 +28,11 @@ export function ZoneRules$read(r: Reader): ZoneRules {
 export function ZoneRules$bits(v: ZoneRules): bigint {
   vObject(v);
   let b = 0n;
-  if (vBool(v.no_throwing)) b |= 1n;
-  if (vBool(v.no_vehicles)) b |= 4n;
-  if (vBool(v.quiet)) b |= 8n;
-  if (vBool(v.no_voice)) b |= 16n;
-  if (vBool(v.arena)) b |= 1099511627776n;
+  if (vFlag(v, "no_throwing")) b |= 1n;
+  if (vFlag(v, "no_vehicles")) b |= 4n;
+  if (vFlag(v, "quiet")) b |= 8n;
+  if (vFlag(v, "no_voice")) b |= 16n;
+  if (vFlag(v, "arena")) b |= 1099511627776n;
   return b;
 }
 

@@ -8,11 +8,15 @@
 //! - [`check`] applies the acceptances written in the source (`accept(...)`) and flags the
 //!   ones that match nothing: a [`Report`], readable ([`Report::text`]) or JSON
 //!   ([`Report::json`]);
-//! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks.
+//! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks;
+//! - [`verdict`] adds the byte budgets, as `tuplet compat` checks them, and
+//!   `assert_project_compatible` (feature `project`) runs it all in `cargo test` from
+//!   `tuplet.toml`.
 
 pub mod diff;
 pub mod explain;
 pub mod lock;
+pub mod project;
 pub mod rules;
 
 use std::fmt::Write as _;
@@ -22,6 +26,9 @@ use serde::Serialize;
 
 pub use diff::{compare, Deploy, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
+#[cfg(feature = "project")]
+pub use project::assert_project_compatible;
+pub use project::{budget_lines, verdict, Project, Verdict};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
@@ -351,6 +358,18 @@ fn accept_site(f: &Finding) -> String {
             format!("the {d} dispatch enum")
         }
         _ if f.member.is_empty() => format!("`{}`", f.item),
+        // The member is gone: the acceptance goes on what still holds it.
+        "field-removed" | "variant-removed" | "flag-bit-removed" => match f.member.rsplit_once('.')
+        {
+            Some((holder, _)) => format!(
+                "`{holder}` of `{}` (`{}` is gone; an acceptance there covers its fields)",
+                f.item, f.member
+            ),
+            None => format!(
+                "`{}` itself (`{}` is gone; an acceptance on the type covers its members)",
+                f.item, f.member
+            ),
+        },
         _ => format!("`{}` of `{}`", f.member, f.item),
     }
 }
@@ -362,6 +381,8 @@ pub enum CompatError {
     Schema(LoadErrors),
     /// The lock cannot be read or parsed.
     Lock(String),
+    /// `tuplet.toml` cannot be found, read or parsed.
+    Config(String),
 }
 
 impl std::fmt::Display for CompatError {
@@ -369,6 +390,7 @@ impl std::fmt::Display for CompatError {
         match self {
             CompatError::Schema(e) => write!(f, "{e}"),
             CompatError::Lock(e) => write!(f, "{e}"),
+            CompatError::Config(e) => write!(f, "{e}"),
         }
     }
 }
@@ -386,7 +408,8 @@ pub fn read_lock(path: &Path) -> Result<Lock, CompatError> {
     Lock::from_json(&text).map_err(|e| CompatError::Lock(format!("{}: {e}", path.display())))
 }
 
-/// Checks the crate at `crate_dir` (root `src/lib.rs`) against the lock at `lock_path`.
+/// Checks the crate at `crate_dir` (root `src/lib.rs`) against the lock at `lock_path`: the
+/// rules only ([`verdict`] adds the byte budgets, as `tuplet compat` checks them).
 pub fn check_crate(
     crate_dir: &Path,
     lock_path: &Path,
@@ -397,8 +420,11 @@ pub fn check_crate(
     Ok(check(&old, &Lock::from_schema(&schema), deploy))
 }
 
-/// The check for `cargo test`: panics with the readable report when the schema crate at
-/// `crate_dir` breaks the lock at `lock_path` under `deploy` (or when either cannot be read).
+/// The check for `cargo test` with the deploy order given here: panics with the report
+/// `tuplet compat` prints when the schema crate at `crate_dir` breaks the lock at `lock_path`
+/// under `deploy`, or exceeds a byte budget (or when either cannot be read).
+/// `assert_project_compatible` (feature `project`) reads the order from `tuplet.toml` instead,
+/// as `tuplet compat` does.
 ///
 /// ```no_run
 /// # use std::path::Path;
@@ -410,13 +436,13 @@ pub fn check_crate(
 /// );
 /// ```
 pub fn assert_compatible(crate_dir: &Path, lock_path: &Path, deploy: Deploy) {
-    match check_crate(crate_dir, lock_path, deploy) {
-        Ok(report) if report.compatible => {}
-        Ok(report) => panic!(
+    match verdict(crate_dir, lock_path, deploy) {
+        Ok(v) if v.passes() => {}
+        Ok(v) => panic!(
             "the schema at {} breaks the lock {}:\n{}",
             crate_dir.display(),
             lock_path.display(),
-            report.text()
+            v.text()
         ),
         Err(e) => panic!("tuplet compat could not run: {e}"),
     }

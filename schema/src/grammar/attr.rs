@@ -14,6 +14,7 @@ use super::ctxt::Ctxt;
 use super::lit::{self, NumLit};
 use super::symbol::*;
 use crate::ir::{Accept, Dir, IntPrim, Len, Quant, UNITS};
+use crate::suggest::did_you_mean;
 
 /// A key's value with the span of the key itself.
 #[derive(Debug, Clone)]
@@ -244,12 +245,12 @@ fn each_key(
         let res = attr.parse_nested_meta(|meta| {
             let Some(key) = pos.keys.iter().copied().find(|k| meta.path == *k) else {
                 let written = meta.path.to_token_stream().to_string().replace(' ', "");
+                let near = did_you_mean(&written, pos.keys.iter().map(|k| k.0));
                 cx.error_spanned(
                     &meta.path,
                     format!(
-                        "unknown tuplet {} key `{}`; {}",
+                        "unknown tuplet {} key `{written}`; {near}{}",
                         pos.what,
-                        written,
                         pos.expected()
                     ),
                 );
@@ -317,10 +318,13 @@ fn dir(lit: LitStr) -> syn::Result<Dir> {
         "c2s" => Ok(Dir::C2s),
         "s2c" => Ok(Dir::S2c),
         "both" => Ok(Dir::Both),
-        other => Err(syn::Error::new(
-            lit.span(),
-            format!("unknown dir `{other}`; expected one of: c2s, s2c, both"),
-        )),
+        other => {
+            let near = did_you_mean(other, ["c2s", "s2c", "both"]);
+            Err(syn::Error::new(
+                lit.span(),
+                format!("unknown dir `{other}`; {near}expected one of: c2s, s2c, both"),
+            ))
+        }
     }
 }
 
@@ -334,10 +338,11 @@ fn unit(lit: LitStr) -> syn::Result<Quant> {
         }),
         None => {
             let known: Vec<&str> = UNITS.iter().map(|(u, _)| *u).collect();
+            let near = did_you_mean(&name, known.iter().copied());
             Err(syn::Error::new(
                 lit.span(),
                 format!(
-                    "unknown quant unit `{name}`; expected one of: {}, or write `scale = N`",
+                    "unknown quant unit `{name}`; {near}expected one of: {}, or write `scale = N`",
                     known.join(", ")
                 ),
             ))
@@ -349,13 +354,17 @@ fn unit(lit: LitStr) -> syn::Result<Quant> {
 fn flags_int(lit: LitStr) -> syn::Result<IntPrim> {
     match IntPrim::from_name(&lit.value()) {
         Some(p) if !p.signed() => Ok(p),
-        _ => Err(syn::Error::new(
-            lit.span(),
-            format!(
-                "unknown flags int `{}`; expected one of: u8, u16, u32, u64",
-                lit.value()
-            ),
-        )),
+        _ => {
+            let ints = ["u8", "u16", "u32", "u64"];
+            let near = did_you_mean(&lit.value(), ints);
+            Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "unknown flags int `{}`; {near}expected one of: u8, u16, u32, u64",
+                    lit.value()
+                ),
+            ))
+        }
     }
 }
 
@@ -421,18 +430,26 @@ fn legacy(meta: &ParseNestedMeta) -> syn::Result<(Vec<String>, bool)> {
     }
 }
 
-// entity(key = "id")
+// entity(key = "id"); a bare `entity` or `entity()` gives the empty key, which the checks
+// answer with the record's int fields (they are not known here).
 fn entity(meta: &ParseNestedMeta) -> syn::Result<String> {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(String::new());
+    }
     let mut key = None;
     meta.parse_nested_meta(|inner| {
         if inner.path == KEY {
             key = Some(non_empty(inner.value()?.parse()?)?);
             Ok(())
         } else {
-            Err(inner.error("unknown `entity` key; expected: key"))
+            let written = inner.path.to_token_stream().to_string().replace(' ', "");
+            let near = did_you_mean(&written, [KEY.0]);
+            Err(inner.error(format!(
+                "unknown `entity` key `{written}`; {near}write `entity(key = \"<int field>\")`"
+            )))
         }
     })?;
-    key.ok_or_else(|| meta.error("`entity` needs the key field: `entity(key = \"id\")`"))
+    Ok(key.unwrap_or_default())
 }
 
 // accept(rule = "...", was = "...", now = "...", reason = "...")

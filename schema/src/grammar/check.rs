@@ -240,25 +240,53 @@ fn check_named_keys(cx: &Ctxt, record: &Record, spans: &[FieldSpans]) {
     }
 }
 
-/// An entity's key names an int field of the record.
+/// An entity's key names an int field of the record. Each error lists the int fields, so
+/// it says what to write.
 fn check_entity_key(cx: &Ctxt, record: &Record, spans: &ItemSpans) {
     let Some(key) = &record.entity_key else {
         return;
     };
     let span = spans.keys.get("entity").copied().unwrap_or(spans.ident);
+    let ints: Vec<&str> = record
+        .slots
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Field(f) if matches!(f.ty, TypeRef::Int(_)) => Some(f.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let listed = if ints.is_empty() {
+        "this record has no int field; add one (a `u32` id, say) and name it".to_string()
+    } else {
+        format!("the int fields of this record: {}", ints.join(", "))
+    };
+    if key.is_empty() {
+        let example = ints.first().copied().unwrap_or("<int field>");
+        cx.error(
+            span,
+            format!(
+                "`entity` needs the field that names each entity: write \
+                 `entity(key = \"{example}\")`; {listed}"
+            ),
+        );
+        return;
+    }
     let field = record.slots.iter().find_map(|s| match s {
         Slot::Field(f) if &f.name == key => Some(f),
         _ => None,
     });
     match field {
-        None => cx.error(
-            span,
-            format!("entity key `{key}` names no field of this record"),
-        ),
+        None => {
+            let near = crate::suggest::did_you_mean(key, ints.iter().copied());
+            cx.error(
+                span,
+                format!("entity key `{key}` names no field of this record; {near}{listed}"),
+            )
+        }
         Some(f) if !matches!(f.ty, TypeRef::Int(_)) => cx.error(
             span,
             format!(
-                "entity key `{key}` must be an int field; found `{}`",
+                "entity key `{key}` must be an int field; found `{}`; {listed}",
                 describe(&f.ty)
             ),
         ),

@@ -21,6 +21,8 @@ pub struct LoadedItem {
     pub line: usize,
     /// Column of its identifier, 1-based.
     pub col: usize,
+    /// Line of each member's identifier (`field`, `Variant`, `Variant.field`), 1-based.
+    pub member_lines: BTreeMap<String, usize>,
     /// The per-item IR, type references as written: what the derive emits as `Wire::IR`.
     pub item: Item,
     /// Index into the walk's items.

@@ -97,6 +97,30 @@ pub fn load_items_from(crate_dir: &Path, root: &Path) -> Result<Loaded, LoadErro
 }
 
 /// Walks and parses the crate: every item that parsed, and every error found.
+/// The line of each member of an item as written: fields (and flags) by name, variants by
+/// name, a struct variant's fields as `Variant.field`.
+fn member_lines(input: &syn::DeriveInput) -> BTreeMap<String, usize> {
+    fn fields(out: &mut BTreeMap<String, usize>, prefix: &str, fields: &syn::Fields) {
+        for f in fields.iter() {
+            if let Some(ident) = &f.ident {
+                out.insert(format!("{prefix}{ident}"), ident.span().start().line);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    match &input.data {
+        syn::Data::Struct(s) => fields(&mut out, "", &s.fields),
+        syn::Data::Enum(e) => {
+            for v in &e.variants {
+                out.insert(v.ident.to_string(), v.ident.span().start().line);
+                fields(&mut out, &format!("{}.", v.ident), &v.fields);
+            }
+        }
+        syn::Data::Union(_) => {}
+    }
+    out
+}
+
 fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadError>) {
     let walk = Walk::crate_from(files, root);
     let mut errors = walk.errors.clone();
@@ -137,6 +161,7 @@ fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadEr
                         file,
                         line: start.line,
                         col: start.column + 1,
+                        member_lines: member_lines(&found.input),
                         item,
                         index,
                     },

@@ -253,6 +253,7 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
                 module: walk.modules[found.module].path.clone(),
                 file: li.relative_file(&loaded.crate_dir),
                 line: li.line,
+                member_lines: li.member_lines.clone(),
                 item,
             },
         );

@@ -39,10 +39,22 @@ export interface AcceptedVector {
   what?: string;
 }
 
+/** A value every encoder refuses: `compact` decoded, with `flag` deleted from `field`. */
+export interface RejectedVector {
+  message: string;
+  compact: string;
+  field: string;
+  flag: string;
+  code: string;
+  path: string;
+  error: string;
+}
+
 export interface Vectors {
   valid: ValidVector[];
   invalid: InvalidVector[];
   accepted: AcceptedVector[];
+  rejected: RejectedVector[];
 }
 
 export type DirName = "c2s" | "s2c";

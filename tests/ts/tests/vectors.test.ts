@@ -20,7 +20,7 @@ import {
   vectorsDir,
   type DirName,
 } from "./generated_support.js";
-import { c2s, s2c } from "../../../generated/ts/src/index.js";
+import { c2s, s2c, type TupletError } from "../../../generated/ts/src/index.js";
 
 interface Encoded {
   direction: DirName;
@@ -72,6 +72,34 @@ for (const dir of ["c2s", "s2c"] as const) {
     }
     console.log(`${dir}: ${valid.length} valid vectors (${messages[dir].size} messages) x 2 shapes: ${bad.length} disagreements`);
     assert.deepEqual(bad.slice(0, 20), []);
+  });
+
+  test(`${dir}: every rejected value (a flag left out) is refused by encode with tuplet encode's code, path and message`, () => {
+    const { rejected } = loadVectors(dir);
+    if (dir === "c2s") assert.ok(rejected.length > 0, "no rejected vectors");
+    const bad: string[] = [];
+    for (const v of rejected) {
+      const c = codecOf(dir, v.message);
+      const res = c.decode(fromHex(v.compact));
+      assert.ok(res.ok, `${v.message}: the sample decodes`);
+      const value = res.value as Record<string, Record<string, unknown>>;
+      delete value[v.field]![v.flag];
+      try {
+        c.encode(value);
+        bad.push(`${v.message}: encoded without ${v.field}.${v.flag}`);
+      } catch (e) {
+        const err = e as TupletError;
+        const got = `${err.code} at ${err.path}: ${err.detail}`;
+        const want = `${v.code} at ${v.path}: ${v.error}`;
+        if (got !== want) bad.push(`${v.message}: ${got} != ${want}`);
+      }
+      const checked = c.validate(value);
+      if (checked.ok || checked.issues[0]?.path !== v.path) {
+        bad.push(`${v.message}: validate ${JSON.stringify(checked)} (want ${v.path})`);
+      }
+    }
+    console.log(`${dir}: ${rejected.length} rejected vectors: ${bad.length} disagreements`);
+    assert.deepEqual(bad, []);
   });
 
   test(`${dir}: every invalid vector fails with the same code and path as in Rust`, () => {

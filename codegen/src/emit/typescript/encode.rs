@@ -279,7 +279,7 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
 pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     let writer = g.rt_type("Writer");
     let obj = g.rt("vObject");
-    let vbool = g.rt("vBool");
+    let vflag = g.rt("vFlag");
     let big = f.prim == IntPrim::U64;
     let (ty, zero) = if big {
         ("bigint", "0n")
@@ -294,10 +294,11 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     out.line(format!("let b = {zero};"));
     for bit in &f.bits {
         let m = 1u64 << bit.bit;
+        let name = lit(&bit.name);
         if big {
-            out.line(format!("if ({vbool}(v.{})) b |= {m}n;", bit.name));
+            out.line(format!("if ({vflag}(v, {name})) b |= {m}n;"));
         } else {
-            out.line(format!("if ({vbool}(v.{})) b += {m};", bit.name));
+            out.line(format!("if ({vflag}(v, {name})) b += {m};"));
         }
     }
     if let Some(rest) = &f.rest {

@@ -115,30 +115,30 @@ fn elements(t: &TypeRef, inside: bool, out: &mut Vec<String>) {
 
 /// The markers inlined: the value range each holds in the canonical (smallest) encoding, the
 /// range of any value it can hold, the marker test, its length in bytes, and the value
-/// expression over `u` (bytes) and `p` (its position). The 32-bit ones and `d3` are left to
+/// expression over `$u` (bytes) and `$p` (its position); scratch locals start with `$`, which no Rust name (so no schema name) and no other local of the emitter does. The 32-bit ones and `d3` are left to
 /// `readInt`: each arm is code in every hot reader of an int whose range it meets. `cf` (a
 /// u64 timestamp, say) is taken while its value is at most 2^53 - 1 (high word at most
 /// 0x1fffff), read as two 32-bit halves.
 type Marker = ((i128, i128), (i128, i128), &'static str, u32, &'static str);
 const MARKERS: [Marker; 7] = [
-    ((0, 127), (0, 127), "b < 0x80", 1, "b"),
-    ((-32, -1), (-32, -1), "b > 0xdf", 1, "b - 256"),
-    ((256, 65535), (0, 65535), "b === 0xcd", 3, "u[p + 1]! << 8 | u[p + 2]!"),
+    ((0, 127), (0, 127), "$b < 0x80", 1, "$b"),
+    ((-32, -1), (-32, -1), "$b > 0xdf", 1, "$b - 256"),
+    ((256, 65535), (0, 65535), "$b === 0xcd", 3, "$u[$p + 1]! << 8 | $u[$p + 2]!"),
     (
         (-32768, -129),
         (-32768, 32767),
-        "b === 0xd1",
+        "$b === 0xd1",
         3,
-        "(u[p + 1]! << 24) >> 16 | u[p + 2]!",
+        "($u[$p + 1]! << 24) >> 16 | $u[$p + 2]!",
     ),
-    ((128, 255), (0, 255), "b === 0xcc", 2, "u[p + 1]!"),
-    ((-128, -33), (-128, 127), "b === 0xd0", 2, "(u[p + 1]! << 24) >> 24"),
+    ((128, 255), (0, 255), "$b === 0xcc", 2, "$u[$p + 1]!"),
+    ((-128, -33), (-128, 127), "$b === 0xd0", 2, "($u[$p + 1]! << 24) >> 24"),
     (
         (1 << 32, (1 << 53) - 1),
         (0, (1 << 53) - 1),
-        "b === 0xcf && u[p + 1] === 0 && u[p + 2]! < 0x20",
+        "$b === 0xcf && $u[$p + 1] === 0 && $u[$p + 2]! < 0x20",
         9,
-        "(u[p + 2]! << 16 | u[p + 3]! << 8 | u[p + 4]!) * 4294967296 + ((u[p + 5]! << 24 | u[p + 6]! << 16 | u[p + 7]! << 8 | u[p + 8]!) >>> 0)",
+        "($u[$p + 2]! << 16 | $u[$p + 3]! << 8 | $u[$p + 4]!) * 4294967296 + (($u[$p + 5]! << 24 | $u[$p + 6]! << 16 | $u[$p + 7]! << 8 | $u[$p + 8]!) >>> 0)",
     ),
 ];
 
@@ -163,22 +163,22 @@ pub fn int(g: &mut Gen, min: i128, max: i128) -> String {
         if *len == 1 {
             chain.push_str(&format!("{test} ? {value} : "));
         } else {
-            chain.push_str(&format!("{test} ? (l = {len}, {value}) : "));
+            chain.push_str(&format!("{test} ? ($l = {len}, {value}) : "));
         }
     }
     let mut ok = Vec::new();
     if arms.iter().any(|a| a.1 .0 < min) {
-        ok.push(format!("x >= {min}"));
+        ok.push(format!("$x >= {min}"));
     }
-    ok.push(format!("x <= {max}"));
+    ok.push(format!("$x <= {max}"));
     let (n, len_ok) = if multi {
-        ("l = 1, ", " && p + l <= u.length")
+        ("$l = 1, ", " && $p + $l <= $u.length")
     } else {
         ("", "")
     };
-    let step = if multi { "l" } else { "1" };
+    let step = if multi { "$l" } else { "1" };
     format!(
-        "(p = r.pos, b = u[p]!, {n}x = {chain}NaN, {}{len_ok} ? (r.pos = p + {step}, x) : {read_int}(r, {min}, {max}))",
+        "($p = r.pos, $b = $u[$p]!, {n}$x = {chain}NaN, {}{len_ok} ? (r.pos = $p + {step}, $x) : {read_int}(r, {min}, {max}))",
         ok.join(" && ")
     )
 }
@@ -199,10 +199,10 @@ pub fn scratch(g: &mut Gen, text: String) -> String {
     if !used {
         return text;
     }
-    let l = if long { ", l: number" } else { "" };
+    let l = if long { ", $l: number" } else { "" };
     let at = text.find('\n').map_or(text.len(), |i| i + 1);
     format!(
-        "{}  const u = r.buf;\n  let p: number, b: number, x: number{l};\n{}",
+        "{}  const $u = r.buf;\n  let $p: number, $b: number, $x: number{l};\n{}",
         &text[..at],
         &text[at..]
     )

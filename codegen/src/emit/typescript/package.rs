@@ -218,3 +218,17 @@ fn tsconfig(js: bool) -> String {
 "#
     )
 }
+
+#[cfg(test)]
+mod tests {
+    /// The TypeScript runtime's copy of the variant-tag bound is the plan's.
+    #[test]
+    fn the_runtime_tag_bound_is_the_plans() {
+        let limits = include_str!("../../../ts-runtime/limits.ts");
+        let line = format!("export const TAG_MAX = {};", tuplet_schema::plan::TAG_MAX);
+        assert!(
+            limits.contains(&line),
+            "ts-runtime/limits.ts lacks `{line}`"
+        );
+    }
+}

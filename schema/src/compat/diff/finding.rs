@@ -54,6 +54,8 @@ pub(super) struct At {
     pub(super) item: String,
     pub(super) member: String,
     pub(super) location: String,
+    /// Whether the item is in the new source (then a member's own line is looked up).
+    pub(super) in_new: bool,
 }
 
 impl At {
@@ -104,11 +106,22 @@ impl Cx<'_> {
             member: at.member.clone(),
             was,
             now,
-            location: at.location.clone(),
+            location: self.location(at),
             breaking: false,
             accepted: None,
             why: rule.why.to_string(),
         });
+    }
+
+    /// Where a finding points: the member's line when the member (or the one enclosing it)
+    /// is in the new source, else the item's.
+    fn location(&self, at: &At) -> String {
+        if at.in_new && !at.member.is_empty() {
+            if let Some(l) = self.new.member_location(&at.item, &at.member) {
+                return l.to_string();
+            }
+        }
+        at.location.clone()
     }
 
     /// The place of an item of the new lock.
@@ -131,6 +144,7 @@ impl Cx<'_> {
             item: path.to_string(),
             member: String::new(),
             location: self.new.location(path, file),
+            in_new: true,
         }
     }
 }

@@ -172,6 +172,7 @@ impl Cx<'_> {
             item: item.to_string(),
             member: String::new(),
             location,
+            in_new: false,
         }
     }
 

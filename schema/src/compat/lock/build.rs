@@ -121,6 +121,7 @@ struct Builder {
     types: BTreeMap<String, (String, TypeBody)>,
     accepts: Vec<SourceAccept>,
     lines: BTreeMap<String, usize>,
+    member_locations: BTreeMap<String, BTreeMap<String, String>>,
     /// The directions each type is reached from.
     reach: BTreeMap<String, BTreeSet<WireDir>>,
 }
@@ -134,6 +135,12 @@ impl Lock {
         }
         for (path, ri) in &schema.items {
             b.lines.insert(path.clone(), ri.line);
+            let members = ri
+                .member_lines
+                .iter()
+                .map(|(m, line)| (m.clone(), format!("{}:{line}", ri.file)))
+                .collect();
+            b.member_locations.insert(path.clone(), members);
             b.accepts.extend(accepts_of(path, ri));
             let file = ri.file.clone();
             match &ri.item.kind {
@@ -245,6 +252,7 @@ impl Builder {
             history: Vec::new(),
             accepts: self.accepts,
             lines: self.lines,
+            member_locations: self.member_locations,
             lock_lines: BTreeMap::new(),
         }
     }

@@ -36,6 +36,10 @@ pub struct Lock {
     /// Source lines by item path (only in a lock built from a schema).
     #[serde(skip)]
     pub lines: BTreeMap<String, usize>,
+    /// Source `file:line` of each member by item path, then member (`p`, `Boat`,
+    /// `Pet.name`; only in a lock built from a schema).
+    #[serde(skip)]
+    pub member_locations: BTreeMap<String, BTreeMap<String, String>>,
     /// Lines of the lock file by entry key (`messages/c2s/player:move`), when parsed from text.
     #[serde(skip)]
     pub lock_lines: BTreeMap<String, usize>,
@@ -428,6 +432,21 @@ impl Lock {
             Some(l) => format!("{file}:{l}"),
             None => file.to_string(),
         }
+    }
+
+    /// The `file:line` of a member of an item built from source: the member's own line,
+    /// else that of the nearest enclosing member still written (`Pet` for a removed
+    /// `Pet.name`); `None` when the item has none of them.
+    pub fn member_location(&self, path: &str, member: &str) -> Option<&str> {
+        let members = self.member_locations.get(path)?;
+        let mut m = member;
+        while !m.is_empty() {
+            if let Some(at) = members.get(m) {
+                return Some(at);
+            }
+            m = m.rsplit_once('.').map_or("", |(head, _)| head);
+        }
+        None
     }
 
     /// The line in the lock file of an entry (`messages/c2s/player:move`), if known.
