@@ -517,8 +517,11 @@ function insertionSort(a: Float64Array): void {
  * Writes the entries turning `base` (rows sorted by key) into `cur` (any order) to `out` and
  * returns the new rows, or undefined when the lists are wire-equal (nothing written).
  */
-function encodeEntities(e: EntityDelta<Obj>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
+function encodeEntities(f: Extract<DeltaField, { k: 3 }>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
   if (!Array.isArray(cur)) throw new TupletError("wrong_type", `expected an array, found ${typeof cur}`);
+  // A delta carries the list's entries, not the list: its length is checked here.
+  checkLen(cur.length, f.min, f.max, "elements");
+  const e = f.entity;
   const { order, keys } = keyOrder(e, cur);
   list.reset();
   let count = 0;
@@ -794,7 +797,7 @@ export class Tracker<T> {
       body.reset();
       const mask = changes(d.fields, d.off, value as Obj, base, body, (f, i) => {
         const at = d.off[i]!;
-        const next = encodeEntities(f.entity, (value as Obj)[f.name] as Obj[], base[at] as Row[], body);
+        const next = encodeEntities(f, (value as Obj)[f.name] as Obj[], base[at] as Row[], body);
         if (next === undefined) return false;
         base[at] = next;
         return true;

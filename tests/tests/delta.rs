@@ -242,3 +242,26 @@ fn duplicate_keys_are_an_error_with_a_path() {
     assert_eq!(err.code(), Code::DuplicateKey);
     assert_eq!(err.path().to_string(), "entities[1].id");
 }
+
+/// A delta carries a list's entries, not the list, so the tracker checks the list's length
+/// itself: one entity past `len(max = 50)` after a keyframe is `too_long`, as a keyframe of
+/// it would be, and the next message is a keyframe again.
+#[test]
+fn a_delta_of_a_list_past_its_length_is_too_long() {
+    let mut tracker = Tracker::<WorldSnapshot>::new(0);
+    let mut rng = SampleRng::new(5);
+    let mut w = WorldSnapshot {
+        tick: 1,
+        keyframe: false,
+        entities: (0..50).map(|id| entity(&mut rng, id)).collect(),
+        gone: vec![],
+    };
+    assert_eq!(tracker.encode(&w, &mut Vec::new()).unwrap(), Sent::Keyframe);
+    w.tick += 1;
+    w.entities.push(entity(&mut rng, 50));
+    let err = tracker.encode(&w, &mut Vec::new()).unwrap_err();
+    assert_eq!(err.code(), Code::TooLong);
+    assert_eq!(err.path().to_string(), "entities");
+    w.entities.pop();
+    assert_eq!(tracker.encode(&w, &mut Vec::new()).unwrap(), Sent::Keyframe);
+}

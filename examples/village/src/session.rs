@@ -94,7 +94,15 @@ pub enum SessionError {
     /// The token is not one the game issued: forged, malformed, or signed with another
     /// key. Sign in again for a new one (unlike `TokenRevoked`, nothing happened to the
     /// account).
-    #[tuplet(tag = 8)]
+    #[tuplet(
+        tag = 8,
+        accept(
+            rule = "variant-name-unknown",
+            was = "",
+            now = "TokenInvalid = 8",
+            reason = "the village writes session:error compact (`to_vec`), where the unknown catch-all keeps tag 8; no peer writes it in the legacy named shape"
+        )
+    )]
     TokenInvalid,
     /// Any error a newer server knows and this client does not.
     #[tuplet(unknown)]

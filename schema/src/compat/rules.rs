@@ -138,6 +138,8 @@ rules! {
         "a new sender may send a length an old receiver rejects";
     ENUM_VALUE_ADDED = "enum-value-added", Compact,
         "a new sender may send the new value, which an old receiver of a closed enum rejects";
+    VARIANT_NAME_UNKNOWN = "variant-name-unknown", Named,
+        "the named shape writes a variant by name: an open enum keeps an unknown number, but a peer of the other version rejects a name it does not know";
     VARIANT_REMOVED = "variant-removed", Compact,
         "an old sender may still send it and a new receiver of a closed enum rejects it; unreserved, its number may be reused";
     VARIANT_RENUMBERED = "variant-renumbered", Compact,
@@ -164,6 +166,8 @@ rules! {
         "a changed field of a delta message (or of an entity in its lists) travels as a difference or whole by its type: a peer of the other version reads a difference as the value, or adds a value to its baseline, silently";
     NAMED_KEY_CHANGED = "named-key-changed", Named,
         "a field renamed without keeping its old name as a legacy alias: each side writes a key the other does not know, and the field goes missing";
+    NAMED_KEY_REUSED = "named-key-reused", Named,
+        "a field's named-shape key (name or legacy alias) is another field's in the other version: a peer reads the value into the wrong field, or rejects the duplicate key";
     LEGACY_KEY_ADDED = "legacy-key-added", Named,
         "a new sender writes the alias, a key an old receiver does not know";
     LEGACY_KEY_CHANGED = "legacy-key-changed", Named,

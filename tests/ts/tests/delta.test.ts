@@ -284,6 +284,23 @@ test("a delta before any keyframe is no_baseline; unchanged values send nothing;
   assert.equal(t2.last, "keyframe");
 });
 
+test("a delta of a list past its length is too_long, as in Rust, and the next payload is a keyframe", () => {
+  const rng = new Rng(5);
+  const tracker = new Tracker(WorldSnapshot$delta, 0);
+  const w: WorldSnapshot = { tick: 1, keyframe: false, entities: Array.from({ length: 50 }, (_, id) => entity(rng, id)), gone: [] };
+  tracker.encode(w);
+  assert.equal(tracker.last, "keyframe");
+  w.tick = 2;
+  w.entities.push(entity(rng, 50));
+  assert.throws(
+    () => tracker.encode(w),
+    (e) => e instanceof TupletError && e.code === Code.TooLong && e.path === "entities",
+  );
+  w.entities.pop();
+  tracker.encode(w);
+  assert.equal(tracker.last, "keyframe");
+});
+
 test("TypeScript-encoded sequences for Rust (target/tuplet-vectors/delta_ts.json)", () => {
   const sequences = [];
   for (let seed = 1; seed <= 4; seed++) {

@@ -91,6 +91,8 @@ fn list_field(f: &MaskField, t: &TokenStream, len: &Len) -> FieldCode {
     );
     FieldCode {
         change: quote!(
+            // A delta carries the list's entries, not the list: its length is checked here.
+            #rt::check_len(self.#fi.len(), #min, #max, "elements").map_err(|e| e.in_field(#name))?;
             match (&#rt::EntityProbe::<#t>::new()).entities_encode(&self.#fi, &mut b.#fi, out) {
                 Some(res) => if res.map_err(|e| e.in_field(#name))? {
                     mask |= #m;

@@ -40,6 +40,9 @@ struct Kind {
     removed: &'static Rule,
     reused: &'static Rule,
     added: &'static Rule,
+    /// A member one version of an open set lacks, when the named shape writes members by
+    /// name (variants; flags are booleans by name, and a reader ignores one it lacks).
+    name_unknown: Option<&'static Rule>,
     /// `3` for a variant, `bit 3` for a flag.
     number: fn(i64) -> String,
 }
@@ -51,6 +54,7 @@ const VARIANTS: Kind = Kind {
     removed: &rules::VARIANT_REMOVED,
     reused: &rules::VARIANT_REUSED,
     added: &rules::ENUM_VALUE_ADDED,
+    name_unknown: Some(&rules::VARIANT_NAME_UNKNOWN),
     number: |n| n.to_string(),
 };
 
@@ -61,6 +65,7 @@ const FLAGS: Kind = Kind {
     removed: &rules::FLAG_BIT_REMOVED,
     reused: &rules::FLAG_BIT_REUSED,
     added: &rules::FLAG_BIT_ADDED,
+    name_unknown: None,
     number: |n| format!("bit {n}"),
 };
 
@@ -130,6 +135,8 @@ impl Cx<'_> {
                         String::new()
                     };
                     self.push(kind.removed, h, &mat, show(o), now);
+                } else if let Some(rule) = kind.name_unknown {
+                    self.push(rule, Hurts::OldToNew, &mat, show(o), reserved(o.number()));
                 }
             }
         }
@@ -150,6 +157,8 @@ impl Cx<'_> {
                 );
             } else if !old.open {
                 self.push(kind.added, Hurts::NewToOld, &mat, String::new(), show(n));
+            } else if let Some(rule) = kind.name_unknown {
+                self.push(rule, Hurts::NewToOld, &mat, String::new(), show(n));
             }
         }
     }

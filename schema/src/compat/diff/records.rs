@@ -80,6 +80,7 @@ impl Cx<'_> {
                 Some(j) => self.slot(o, &new[j], at),
             }
         }
+        self.key_collisions(old, new, &pair_new, at);
         for (j, n) in new.iter().enumerate() {
             if taken[j] {
                 continue;
@@ -155,6 +156,51 @@ impl Cx<'_> {
                 }
                 self.named_keys(o, n, &fat);
                 self.ty(ot, nt, &fat);
+            }
+        }
+    }
+
+    /// A field whose named-shape key (its name, or a legacy alias) is one another field of
+    /// the other version writes or accepts: each version reads the other's key into the
+    /// wrong field, or rejects it as a duplicate.
+    fn key_collisions(
+        &mut self,
+        old: &[LockSlot],
+        new: &[LockSlot],
+        pair_new: &[Option<usize>],
+        at: &At,
+    ) {
+        let writes = |s: &LockSlot| -> Vec<String> {
+            if s.legacy.is_empty() {
+                vec![s.name.clone()]
+            } else {
+                s.legacy.clone()
+            }
+        };
+        let accepts = |s: &LockSlot| -> Vec<String> {
+            let mut keys = s.legacy.clone();
+            keys.push(s.name.clone());
+            keys
+        };
+        let meets = |a: &[String], b: &[String]| a.iter().find(|k| b.contains(k)).cloned();
+        for (i, o) in old.iter().enumerate() {
+            if o.is_reserved() {
+                continue;
+            }
+            for (j, n) in new.iter().enumerate() {
+                if n.is_reserved() || pair_new[i] == Some(j) {
+                    continue;
+                }
+                let key = meets(&writes(n), &accepts(o)).or_else(|| meets(&writes(o), &accepts(n)));
+                if let Some(key) = key {
+                    self.push(
+                        &rules::NAMED_KEY_REUSED,
+                        Hurts::Both,
+                        &at.member(&n.name),
+                        format!("{} reads `{key}`", o.name),
+                        format!("{} reads `{key}`", n.name),
+                    );
+                }
             }
         }
     }
