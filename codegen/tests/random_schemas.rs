@@ -220,7 +220,7 @@ fn check_batch(seeds: &[u64], target: &Path) -> Result<Counts, String> {
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"schema\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"samples\"\npath = \"src/main.rs\"\n\n[dependencies]\ntuplet = {{ path = {:?} }}\n\n[workspace]\n",
+            "[package]\nname = \"schema\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"samples\"\npath = \"src/main.rs\"\n\n[dependencies]\ntuplet = {{ path = {:?}, features = [\"sample\"] }}\n\n[workspace]\n",
             repo().join("runtime").display().to_string()
         ),
     )

@@ -92,6 +92,19 @@ export interface MessageCodec<T, N extends string = string, I extends number = n
   encode(value: T, opts?: EncodeOptions): Uint8Array;
   /** Appends the payload to a writer (for envelopes); throws TupletError. */
   writeTo(w: Writer, value: T, opts?: EncodeOptions): void;
+  /**
+   * The delta form of a message declared `delta` (its `X$delta`), undefined for any other: a
+   * dispatcher applies such a message's payloads to a `Mirror`, `send` takes its `Tracker`.
+   */
+  readonly delta?: DeltaFace<T> | undefined;
+}
+
+/** What a codec uses of its message's `X$delta` (a `DeltaCodec<T>`), covariant in `T`. */
+export interface DeltaFace<T> {
+  /** A new, empty mirror. */
+  mirror(): { decode(payload: unknown): Result<T> };
+  /** The `delta_payload` error when `bytes` is a tracker's payload of the message. */
+  probe(bytes: Uint8Array): TupletError | undefined;
 }
 
 /** The issue list of a thrown value (a TupletError's one issue; anything else is rethrown). */
@@ -147,7 +160,9 @@ function readWire<T>(read: TypeFns<T>["read"], v: unknown): T {
 
 /**
  * Builds a message's codec from its generated functions (`X$read`, `X$write`) and its table
- * (`X$t`, which `validate` walks); the name and id are inferred as literal types.
+ * (`X$t`, which `validate` walks), and for a `delta` message its `X$delta`; the name and id
+ * are inferred as literal types. `decode` of a delta message handed a tracker's payload fails
+ * with `delta_payload` instead of its own error.
  */
 export function codec<T, N extends string, I extends number>(
   name: N,
@@ -155,6 +170,7 @@ export function codec<T, N extends string, I extends number>(
   read: TypeFns<T>["read"],
   write: TypeFns<T>["write"],
   fields: TFields,
+  delta?: DeltaFace<T>,
 ): MessageCodec<T, N, I> {
   const validate = (v: T, p: Seg[], i: Issue[]): void => vRecord(v, fields, p, i);
   const writeTo = (w: Writer, value: T, opts?: EncodeOptions): void => {
@@ -167,6 +183,7 @@ export function codec<T, N extends string, I extends number>(
   return {
     name,
     id,
+    delta,
     fromWire(v: unknown): Result<T> {
       try {
         return { ok: true, value: readWire(read, v) };
@@ -181,7 +198,7 @@ export function codec<T, N extends string, I extends number>(
         endRead(r);
         return { ok: true, value };
       } catch (e) {
-        return { ok: false, issues: issuesOf(e) };
+        return { ok: false, issues: issuesOf(delta?.probe(bytes) ?? e) };
       }
     },
     validate(value: T): Result<T> {

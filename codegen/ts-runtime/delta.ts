@@ -21,7 +21,7 @@
  * ```
  */
 
-import { TupletError } from "./errors.js";
+import { TupletError, type Result } from "./errors.js";
 import { checkInt, checkLen, duplicate, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize, roundHalfAwayFromZero } from "./quant.js";
 import { endRead, leave, newReader, peekKind, readArrayLen, readBigInt, readInt, resetReader, skipValue, tryNil, type Reader } from "./reader.js";
@@ -60,21 +60,25 @@ export type DeltaField =
   | { readonly k: 3; readonly name: string; readonly entity: EntityDelta<Obj>; readonly min: number; readonly max: number };
 
 /** A reserved slot: a mask bit that is never set. */
+/* @__NO_SIDE_EFFECTS__ */
 export function dSkip(name: string): DeltaField {
   return { k: 0, name };
 }
 
 /** A number travelling as the difference of its wire int from the baseline's (`len` > 0: a fixed array). */
+/* @__NO_SIDE_EFFECTS__ */
 export function dNum(name: string, mode: 0 | 1 | 2, scale: number, min: number, max: number, len: number): DeltaField {
   return { k: 1, name, mode, scale, min, max, len };
 }
 
 /** Any other field: the new value, whole, compact shape. */
+/* @__NO_SIDE_EFFECTS__ */
 export function dWhole<V>(name: string, write: WriteFn<V>, read: ReadFn<V>, prim: boolean): DeltaField {
   return { k: 2, name, write, read, prim };
 }
 
 /** A list of entities, keyed (`min..=max` elements). */
+/* @__NO_SIDE_EFFECTS__ */
 export function dList<E>(name: string, entity: EntityDelta<E>, min: number, max: number): DeltaField {
   return { k: 3, name, entity: entity as unknown as EntityDelta<Obj>, min, max };
 }
@@ -99,6 +103,15 @@ export interface DeltaCodec<T> {
   readonly read: ReadFn<T>;
   readonly off: readonly number[];
   readonly width: number;
+  /** A new, empty `Mirror` of this message (a dispatcher makes one per delta message). */
+  mirror(limits?: Limits): Mirror<T>;
+  /**
+   * The `delta_payload` error when `bytes` is a tracker's payload of this message (a keyframe
+   * a fresh mirror applies, or a nonempty delta whose every announced value reads as its
+   * field's change), else undefined: what the message's codec reports instead of its own
+   * decode error when it is handed a payload it cannot read.
+   */
+  probe(bytes: Uint8Array): TupletError | undefined;
 }
 
 function layout(fields: readonly DeltaField[], first: number): { off: number[]; width: number } {
@@ -112,6 +125,7 @@ function layout(fields: readonly DeltaField[], first: number): { off: number[]; 
 }
 
 /** Builds an entity's description (generated code calls it once per entity record). */
+/* @__NO_SIDE_EFFECTS__ */
 export function entityDelta<E>(
   key: string,
   keyMin: number | bigint,
@@ -123,9 +137,91 @@ export function entityDelta<E>(
   return { key, keyMin, keyMax, fields, write, read, ...layout(fields, 1) };
 }
 
-/** Builds a delta message's description (generated code calls it once per delta message). */
+/**
+ * Builds a delta message's description (generated code calls it once per delta message). The
+ * `Mirror` code is reached through its `mirror` and `probe` methods only, so a bundle without
+ * a delta message leaves it out.
+ */
+/* @__NO_SIDE_EFFECTS__ */
 export function deltaOf<T>(fields: readonly DeltaField[], write: WriteFn<T>, read: ReadFn<T>): DeltaCodec<T> {
-  return { fields, write, read, ...layout(fields, 0) };
+  const d: DeltaCodec<T> = {
+    fields,
+    write,
+    read,
+    ...layout(fields, 0),
+    mirror: (limits?: Limits): Mirror<T> => new Mirror(d, limits),
+    probe: (bytes: Uint8Array): TupletError | undefined => probe(d, bytes),
+  };
+  return d;
+}
+
+/** `delta_payload`: a tracker's payload (`what`: a keyframe, a delta) read as a plain message. */
+export function deltaPayload(what: string): TupletError {
+  return new TupletError("delta_payload", `this is a delta message; apply it with a Mirror (${what} from a Tracker)`);
+}
+
+/** See `DeltaCodec.probe`. The rule is WIRE.md's ("Delta snapshots"), the same in Rust. */
+function probe<T>(d: DeltaCodec<T>, bytes: Uint8Array): TupletError | undefined {
+  try {
+    const r = newReader(bytes);
+    const n = readArrayLen(r);
+    if (n < 2) return undefined;
+    readInt(r, 0, 127);
+    if (tryNil(r)) {
+      new Mirror(d).apply(bytes);
+      return deltaPayload("a keyframe");
+    }
+    const mask = readInt(r, 1, Number.MAX_SAFE_INTEGER);
+    if (popcount(mask) + 2 !== n) return undefined;
+    probeFields(d.fields, mask, r);
+    leave(r);
+    endRead(r);
+    return deltaPayload("a delta");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the values `mask` announces as their fields' changes, applying nothing (throws when one does not read). */
+function probeFields(fields: readonly DeltaField[], mask: number, r: Reader): void {
+  for (let b = 0; b < 53; b++) {
+    if (!has(mask, b)) continue;
+    const f = fields[b];
+    if (f?.k === 1) {
+      if (f.len === 0) readInt(r, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      else {
+        const n = readArrayLen(r);
+        if (n !== f.len) throw wrongLength(n, f.len);
+        for (let j = 0; j < n; j++) readInt(r, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+        leave(r);
+      }
+    } else if (f?.k === 2) f.read(r);
+    else if (f?.k === 3) probeEntities(f.entity, r);
+    else skipValue(r);
+  }
+}
+
+/** Reads one entity list's entries as `applyEntities` does, against no baseline. */
+function probeEntities(e: EntityDelta<Obj>, r: Reader): void {
+  const n = readArrayLen(r);
+  let i = 0;
+  while (i < n) {
+    if (peekKind(r) === "array") {
+      e.read(r);
+      i += 1;
+      continue;
+    }
+    if (n - i < 2) throw entryCut(n);
+    readKey(e, r);
+    const mask = readInt(r, 0, Number.MAX_SAFE_INTEGER);
+    i += 2;
+    if (mask === 0) continue;
+    const bits = popcount(mask);
+    if (n - i < bits) throw entryCut(n);
+    probeFields(e.fields, mask, r);
+    i += bits;
+  }
+  leave(r);
 }
 
 /** What `Tracker.encode` wrote. */
@@ -742,6 +838,20 @@ export class Mirror<T> {
   /** The last full value, if the mirror holds one. */
   get value(): T | undefined {
     return this.held;
+  }
+
+  /**
+   * `apply` as a `Result`, as a codec's `decode` returns it (what a dispatcher calls for a
+   * delta message): a payload that is not bytes is `wrong_type`.
+   */
+  decode(payload: unknown): Result<T> {
+    try {
+      if (!(payload instanceof Uint8Array)) throw new TupletError("wrong_type", `expected the bytes of a Tracker's payload, found ${typeof payload}`);
+      return { ok: true, value: this.apply(payload) };
+    } catch (e) {
+      if (e instanceof TupletError) return { ok: false, issues: [e.issue()] };
+      throw e;
+    }
   }
 
   /** Drops the mirror (for instance after a reconnect); the next payload must be a keyframe. */

@@ -22,6 +22,18 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
     } else {
         quote!()
     };
+    let sample = if cfg!(feature = "sample") {
+        quote!(
+            fn sample(
+                _: &mut ::tuplet::__private_0_1::SampleRng,
+                _: ::tuplet::__private_0_1::SampleMode,
+            ) -> Self {
+                ::core::panic!("tuplet derive failed")
+            }
+        )
+    } else {
+        quote!()
+    };
     let wire = quote! {
         #[automatically_derived]
         impl #impl_generics ::tuplet::__private_0_1::Wire for #ident #ty_generics #where_clause {
@@ -55,12 +67,7 @@ pub(crate) fn stubs(input: &DeriveInput, derive: Derive) -> TokenStream {
             fn wire_eq(&self, _: &Self) -> bool {
                 ::core::panic!("tuplet derive failed")
             }
-            fn sample(
-                _: &mut ::tuplet::__private_0_1::SampleRng,
-                _: ::tuplet::__private_0_1::SampleMode,
-            ) -> Self {
-                ::core::panic!("tuplet derive failed")
-            }
+            #sample
         }
     };
     if derive != Derive::Message {

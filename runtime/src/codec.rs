@@ -1,6 +1,7 @@
 //! The traits the derives implement, and the entry points users call.
 
 use crate::error::{Error, Issue, Seg};
+#[cfg(feature = "sample")]
 use crate::sample::{SampleMode, SampleRng};
 use crate::wire::{put, Limits, Reader};
 
@@ -67,7 +68,9 @@ pub trait Wire: Sized {
     /// Whether the two values have identical compact encodings (after quantization),
     /// computed without encoding either.
     fn wire_eq(&self, other: &Self) -> bool;
-    /// A valid value drawn from `rng`, aiming at `mode`'s corner of the value space.
+    /// A valid value drawn from `rng`, aiming at `mode`'s corner of the value space (only
+    /// under the `sample` feature).
+    #[cfg(feature = "sample")]
     fn sample(rng: &mut SampleRng, mode: SampleMode) -> Self;
 }
 
@@ -192,7 +195,8 @@ pub fn validate<T: Wire>(value: &T) -> Vec<Issue> {
     issues
 }
 
-/// A sample value for a seed and mode.
+/// A sample value for a seed and mode (only under the `sample` feature).
+#[cfg(feature = "sample")]
 pub fn sample<T: Wire>(seed: u64, mode: SampleMode) -> T {
     T::sample(&mut SampleRng::new(seed), mode)
 }

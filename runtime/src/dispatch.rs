@@ -3,7 +3,9 @@
 //! message name itself (Colyseus).
 
 use crate::codec::Dir;
+use crate::delta::Mirrors;
 use crate::error::{Code, Error, Issue};
+#[cfg(feature = "sample")]
 use crate::sample::SampleMode;
 use crate::wire::{write, Reader};
 
@@ -31,16 +33,42 @@ pub trait Dispatch: Sized {
 
     /// The variant index of this value, in `MESSAGES` order.
     fn index(&self) -> usize;
-    /// Reads the payload of the message with envelope id `id`.
-    fn decode_by_id(id: u32, r: &mut Reader<'_>) -> Result<Self, Error>;
-    /// Reads the payload of the message named `name`.
-    fn decode_by_name(name: &str, r: &mut Reader<'_>) -> Result<Self, Error>;
+    /// Reads the payload of the message with envelope id `id`: a delta message's (declared
+    /// `#[tuplet(delta)]`) with `mirrors`, applied to its mirror there and yielding the full
+    /// value; without, as a plain message, a tracker's payload failing with `delta_payload`.
+    fn decode_by_id_with(
+        id: u32,
+        r: &mut Reader<'_>,
+        mirrors: Option<&mut Mirrors>,
+    ) -> Result<Self, Error>;
+    /// Reads the payload of the message with envelope id `id`, without mirrors.
+    fn decode_by_id(id: u32, r: &mut Reader<'_>) -> Result<Self, Error> {
+        Self::decode_by_id_with(id, r, None)
+    }
+    /// Reads the payload of the message named `name` (with `mirrors`, as `decode_by_id_with`).
+    fn decode_by_name_with(
+        name: &str,
+        r: &mut Reader<'_>,
+        mirrors: Option<&mut Mirrors>,
+    ) -> Result<Self, Error> {
+        // Names and ids are unique in the enum (the derive asserts it): the message named
+        // `name` is the one with its id.
+        match id_of_name(Self::MESSAGES, name) {
+            Some(id) => Self::decode_by_id_with(id, r, mirrors),
+            None => Err(unknown_message_name(name)),
+        }
+    }
+    /// Reads the payload of the message named `name`, without mirrors.
+    fn decode_by_name(name: &str, r: &mut Reader<'_>) -> Result<Self, Error> {
+        Self::decode_by_name_with(name, r, None)
+    }
     /// Appends the payload (without envelope) in `encoding`.
     fn encode_payload(&self, out: &mut Vec<u8>, encoding: Encoding) -> Result<(), Error>;
     /// Every constraint the message breaks; empty when valid.
     fn validate(&self) -> Vec<Issue>;
     /// A sample of the message at variant `index` (`None` past the last), for tests,
-    /// fuzzers and benchmarks.
+    /// fuzzers and benchmarks (only under the `sample` feature).
+    #[cfg(feature = "sample")]
     fn sample_variant(index: usize, seed: u64, mode: SampleMode) -> Option<Self>;
 
     /// The wire name of this value's message.
@@ -53,21 +81,31 @@ pub trait Dispatch: Sized {
         Self::MESSAGES[self.index()].1
     }
 
-    /// Decodes a binary envelope: the id as a msgpack uint, then the payload.
+    /// Decodes a binary envelope: the id as a msgpack uint, then the payload. A delta
+    /// message's payload (a tracker's keyframe or delta) fails with `delta_payload`: read
+    /// those with [`from_envelope_with`](Self::from_envelope_with).
     fn from_envelope(bytes: &[u8]) -> Result<Self, Error> {
-        let mut r = Reader::new(bytes);
-        let id = r.read_u64(0, u32::MAX as u64)? as u32;
-        let value = Self::decode_by_id(id, &mut r)?;
-        r.finish()?;
-        Ok(value)
+        envelope_with(bytes, None)
     }
 
-    /// Decodes a payload whose message name the transport framed (as Colyseus does).
+    /// Decodes a binary envelope, applying a delta message's payload to its mirror in
+    /// `mirrors` (one set per connection) and yielding the full value (a clone of the
+    /// mirror's). On an error of a delta message (`no_baseline`: a payload was missed) its
+    /// mirror is dropped: ask the sender for a keyframe.
+    fn from_envelope_with(bytes: &[u8], mirrors: &mut Mirrors) -> Result<Self, Error> {
+        envelope_with(bytes, Some(mirrors))
+    }
+
+    /// Decodes a payload whose message name the transport framed (as Colyseus does); a
+    /// delta message's payload fails with `delta_payload`, as in `from_envelope`.
     fn from_payload(name: &str, bytes: &[u8]) -> Result<Self, Error> {
-        let mut r = Reader::new(bytes);
-        let value = Self::decode_by_name(name, &mut r)?;
-        r.finish()?;
-        Ok(value)
+        payload_with(name, bytes, None)
+    }
+
+    /// Decodes a payload whose message name the transport framed, with `mirrors` as
+    /// [`from_envelope_with`](Self::from_envelope_with).
+    fn from_payload_with(name: &str, bytes: &[u8], mirrors: &mut Mirrors) -> Result<Self, Error> {
+        payload_with(name, bytes, Some(mirrors))
     }
 
     /// Encodes a binary envelope in `encoding`.
@@ -92,6 +130,27 @@ pub trait Dispatch: Sized {
     fn with_path(&self, err: Error) -> Error {
         crate::codec::same_issue(self.validate(), err)
     }
+}
+
+/// `from_envelope` and `from_envelope_with`.
+fn envelope_with<D: Dispatch>(bytes: &[u8], mirrors: Option<&mut Mirrors>) -> Result<D, Error> {
+    let mut r = Reader::new(bytes);
+    let id = r.read_u64(0, u32::MAX as u64)? as u32;
+    let value = D::decode_by_id_with(id, &mut r, mirrors)?;
+    r.finish()?;
+    Ok(value)
+}
+
+/// `from_payload` and `from_payload_with`.
+fn payload_with<D: Dispatch>(
+    name: &str,
+    bytes: &[u8],
+    mirrors: Option<&mut Mirrors>,
+) -> Result<D, Error> {
+    let mut r = Reader::new(bytes);
+    let value = D::decode_by_name_with(name, &mut r, mirrors)?;
+    r.finish()?;
+    Ok(value)
 }
 
 /// The error for an id no message of the direction has.

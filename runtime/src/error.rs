@@ -46,6 +46,10 @@ pub enum Code {
     /// A delta that refers to state the receiver does not hold (an entity it never got, or
     /// no keyframe yet): drop the mirror and ask for a keyframe.
     NoBaseline,
+    /// A delta message's payload handled as a plain message: a tracker's payload (a
+    /// keyframe or a delta) decoded without a mirror, or, in TypeScript, a delta message
+    /// sent without its tracker. Apply it with a `Mirror` (dispatch's `from_envelope_with`).
+    DeltaPayload,
 }
 
 impl Code {
@@ -70,6 +74,7 @@ impl Code {
         Code::TooManyElements,
         Code::UnknownMessage,
         Code::NoBaseline,
+        Code::DeltaPayload,
     ];
 
     /// The stable snake_case spelling shared with TypeScript.
@@ -94,6 +99,7 @@ impl Code {
             Code::TooManyElements => "too_many_elements",
             Code::UnknownMessage => "unknown_message",
             Code::NoBaseline => "no_baseline",
+            Code::DeltaPayload => "delta_payload",
         }
     }
 }

@@ -23,9 +23,11 @@ pub mod silence;
 mod support;
 pub mod wire;
 
+#[cfg(feature = "sample")]
+pub use codec::sample;
 pub use codec::{
-    from_slice, from_slice_with, sample, to_vec, to_vec_named, validate, Dir, FieldInfo, Message,
-    Reserved, Wire,
+    from_slice, from_slice_with, to_vec, to_vec_named, validate, Dir, FieldInfo, Message, Reserved,
+    Wire,
 };
 pub use dispatch::{Dispatch, Encoding};
 pub use error::{Code, Error, Issue, Path, Seg};
@@ -42,7 +44,10 @@ pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 pub mod __private_0_1 {
     pub use crate::codec::{encode_via_slice, validate, Dir, FieldInfo, Message, Reserved, Wire};
     pub use crate::delta::list::{EntityProbe, KeyedList, WholeList};
-    pub use crate::delta::{add_int, add_q, mask_count, no_baseline, Delta, Entity};
+    pub use crate::delta::{
+        add_int, add_q, clone_delta, mask_count, no_baseline, probe_difference, probe_entities,
+        probe_mask, Delta, DeltaDispatch, DispatchProbe, Entity, Mirrors, PlainDispatch,
+    };
     pub use crate::dispatch::*;
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::named::{read_named, NamedRead, NamedShape, NamedTarget};

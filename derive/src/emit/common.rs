@@ -48,3 +48,21 @@ pub fn dir_variant(dir: Dir) -> TokenStream {
         Dir::Both => quote!(Both),
     }
 }
+
+/// `Wire::sample` with `body` (an expression of type `Self`), emitted only under the
+/// `sample` feature (the runtime's `sample` and `testkit` features turn it on): samples serve
+/// tests, fuzzers and benchmarks, and a protocol crate built without them compiles no
+/// sampling code.
+pub fn sample_fn(body: TokenStream) -> TokenStream {
+    if cfg!(feature = "sample") {
+        let rt = rt();
+        quote!(
+            #[allow(unused_variables, clippy::all)]
+            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
+                #body
+            }
+        )
+    } else {
+        TokenStream::new()
+    }
+}

@@ -201,6 +201,20 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
         .iter()
         .map(|i| quote::format_ident!("__ID{}", i))
         .collect();
+    // Under the `sample` feature only, as `Wire::sample` (see `common::sample_fn`).
+    let sample_variant = if cfg!(feature = "sample") {
+        quote!(
+            fn sample_variant(index: usize, seed: u64, mode: #rt::SampleMode) -> Option<Self> {
+                let rng = &mut #rt::SampleRng::new(seed);
+                Some(match index {
+                    #(#indices => Self::#idents(<#paths as #rt::Wire>::sample(rng, mode)),)*
+                    _ => return None,
+                })
+            }
+        )
+    } else {
+        quote!()
+    };
     quote!(
         #[automatically_derived]
         impl #rt::Dispatch for #ty {
@@ -213,22 +227,20 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
                 match self { #(Self::#idents(_) => #indices,)* }
             }
 
-            #[allow(unreachable_patterns)]
-            fn decode_by_id(id: u32, r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
+            #[allow(unreachable_patterns, unused_imports)]
+            fn decode_by_id_with(
+                id: u32,
+                r: &mut #rt::Reader<'_>,
+                mirrors: Option<&mut #rt::Mirrors>,
+            ) -> Result<Self, #rt::Error> {
+                // A delta message reads through its mirror (`DeltaDispatch`), any other
+                // with its decoder (`PlainDispatch`): picked at compile time.
+                use #rt::{DeltaDispatch as _, PlainDispatch as _};
                 #(const #id_consts: u32 = <#paths as #rt::Message>::ID;)*
                 Ok(match id {
-                    #(#id_consts => Self::#idents(<#paths as #rt::Wire>::decode(r)?),)*
+                    #(#id_consts => Self::#idents((&#rt::DispatchProbe::<#paths>::new()).dispatch_read(r, mirrors)?),)*
                     _ => return Err(#rt::unknown_id(id)),
                 })
-            }
-
-            fn decode_by_name(name: &str, r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
-                // Names and ids are unique in the enum (asserted above): the message named
-                // `name` is the one with its id, decoded by the one match over ids.
-                match #rt::id_of_name(Self::MESSAGES, name) {
-                    Some(id) => Self::decode_by_id(id, r),
-                    None => Err(#rt::unknown_message_name(name)),
-                }
             }
 
             fn encode_payload(&self, out: &mut #rt::Vec<u8>, encoding: #rt::Encoding) -> Result<(), #rt::Error> {
@@ -238,13 +250,7 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
                 }
             }
 
-            fn sample_variant(index: usize, seed: u64, mode: #rt::SampleMode) -> Option<Self> {
-                let rng = &mut #rt::SampleRng::new(seed);
-                Some(match index {
-                    #(#indices => Self::#idents(<#paths as #rt::Wire>::sample(rng, mode)),)*
-                    _ => return None,
-                })
-            }
+            #sample_variant
 
             fn validate(&self) -> #rt::Vec<#rt::Issue> {
                 // `validate_at` directly: `validate::<M>` would be instantiated per message.

@@ -42,6 +42,14 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStrea
     } else {
         quote!(if bits & !#known != 0 { return Err(#rt::unknown_flags(bits & !#known)); })
     };
+    let sample = super::common::sample_fn(quote!(Self {
+        #(#idents: match mode {
+            #rt::SampleMode::Min => false,
+            #rt::SampleMode::Max => true,
+            _ => rng.coin(),
+        },)*
+        #rest_sample
+    }));
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
@@ -76,16 +84,7 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStrea
                 self.__tuplet_bits().ok() == other.__tuplet_bits().ok()
             }
 
-            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
-                Self {
-                    #(#idents: match mode {
-                        #rt::SampleMode::Min => false,
-                        #rt::SampleMode::Max => true,
-                        _ => rng.coin(),
-                    },)*
-                    #rest_sample
-                }
-            }
+            #sample
         }
 
         impl #ty {

@@ -73,6 +73,7 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
         quote!((&other.#ident))
     });
     let sample = record::sample(&members);
+    let sample = common::sample_fn(quote!(Self { #sample }));
     let slots = record.slots.len();
     let max_size = record::max_size(&members);
     let min_size = record::min_size(&members);
@@ -119,10 +120,7 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
                 #wire_eq
             }
 
-            #[allow(unused_variables, clippy::all)]
-            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
-                Self { #sample }
-            }
+            #sample
         }
     )
 }

@@ -233,23 +233,24 @@ const WeatherState$t: TFields = [
   ["fog_m",[kOpt,[kInt,0,5000]]],
 ];
 
-export const WeatherStateCodec = /*@__PURE__*/ codec("weather:state", 294, WeatherState$read, WeatherState$write, WeatherState$t);
-
 /**
- * The delta form of `WeatherState`: a server encodes with `new Tracker(WeatherState$delta, keyframeEvery)`
- * per client, a client applies with `new Mirror(WeatherState$delta)` (WIRE.md, "Delta snapshots").
+ * The delta form of `WeatherState`: a server sends it with one `new Tracker(WeatherState$delta, keyframeEvery)`
+ * per client (`send(dir, client, msg, { tracker })`), a dispatcher applies it to a `Mirror` and
+ * hands its handler the full value (WIRE.md, "Delta snapshots").
  */
 export const WeatherState$delta: DeltaCodec<WeatherState> = /*@__PURE__*/ deltaOf([
-  dWhole("kind", WeatherKind$write, WeatherKind$read, true),
-  dNum("intensity", 2, 100, 0, 100, 0),
-  dNum("wind_dir", 2, 10, 0, 3600, 0),
-  dNum("wind", 2, 10, 0, 400, 0),
-  dNum("clouds", 0, 1, 0, 100, 0),
-  dWhole("fog_m", (w: Writer, v: number | undefined, _named: boolean): void => {
+  /*@__PURE__*/ dWhole("kind", WeatherKind$write, WeatherKind$read, true),
+  /*@__PURE__*/ dNum("intensity", 2, 100, 0, 100, 0),
+  /*@__PURE__*/ dNum("wind_dir", 2, 10, 0, 3600, 0),
+  /*@__PURE__*/ dNum("wind", 2, 10, 0, 400, 0),
+  /*@__PURE__*/ dNum("clouds", 0, 1, 0, 100, 0),
+  /*@__PURE__*/ dWhole("fog_m", (w: Writer, v: number | undefined, _named: boolean): void => {
     if (v === undefined) w.nil();
     else {
       w.int(vInt(v, 0, 5000));
     }
   }, (r: Reader): number | undefined => (tryNil(r) ? undefined : readInt(r, 0, 5000)), true),
 ], WeatherState$write, WeatherState$read);
+
+export const WeatherStateCodec = /*@__PURE__*/ codec("weather:state", 294, WeatherState$read, WeatherState$write, WeatherState$t, WeatherState$delta);
 

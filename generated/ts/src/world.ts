@@ -227,18 +227,18 @@ export function NearbyEntity$validate(v: NearbyEntity, p: Seg[], i: Issue[]): vo
 
 /** How a `NearbyEntity` changes in a delta (key `id`): the runtime's `Tracker` and `Mirror` read it. */
 export const NearbyEntity$delta: EntityDelta<NearbyEntity> = /*@__PURE__*/ entityDelta("id", 0, 4294967295, [
-  dWhole("kind", EntityKind$write, EntityKind$read, true),
-  dNum("pos", 2, 100, -500000, 500000, 3),
-  dNum("heading", 2, 1000, -3142, 3142, 0),
-  dNum("speed", 2, 64, 0, 3840, 0),
-  dNum("anim", 0, 1, 0, 255, 0),
-  dWhole("owner", (w: Writer, v: string | undefined, _named: boolean): void => {
+  /*@__PURE__*/ dWhole("kind", EntityKind$write, EntityKind$read, true),
+  /*@__PURE__*/ dNum("pos", 2, 100, -500000, 500000, 3),
+  /*@__PURE__*/ dNum("heading", 2, 1000, -3142, 3142, 0),
+  /*@__PURE__*/ dNum("speed", 2, 64, 0, 3840, 0),
+  /*@__PURE__*/ dNum("anim", 0, 1, 0, 255, 0),
+  /*@__PURE__*/ dWhole("owner", (w: Writer, v: string | undefined, _named: boolean): void => {
     if (v === undefined) w.nil();
     else {
       w.str(vStr(v, 9, 9));
     }
   }, (r: Reader): string | undefined => (tryNil(r) ? undefined : readStr(r, 9, 9)), true),
-  dWhole("label", (w: Writer, v: string | undefined, _named: boolean): void => {
+  /*@__PURE__*/ dWhole("label", (w: Writer, v: string | undefined, _named: boolean): void => {
     if (v === undefined) w.nil();
     else {
       w.str(vStr(v, 0, 24));
@@ -388,19 +388,18 @@ const WorldSnapshot$t: TFields = [
   ["gone",[kList,[kInt,0,4294967295],0,64]],
 ];
 
-export const WorldSnapshotCodec = /*@__PURE__*/ codec("world:snapshot", 110, WorldSnapshot$read, WorldSnapshot$write, WorldSnapshot$t);
-
 /**
- * The delta form of `WorldSnapshot`: a server encodes with `new Tracker(WorldSnapshot$delta, keyframeEvery)`
- * per client, a client applies with `new Mirror(WorldSnapshot$delta)` (WIRE.md, "Delta snapshots").
+ * The delta form of `WorldSnapshot`: a server sends it with one `new Tracker(WorldSnapshot$delta, keyframeEvery)`
+ * per client (`send(dir, client, msg, { tracker })`), a dispatcher applies it to a `Mirror` and
+ * hands its handler the full value (WIRE.md, "Delta snapshots").
  */
 export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ deltaOf([
-  dNum("tick", 0, 1, 0, 4294967295, 0),
-  dWhole("keyframe", (w: Writer, v: boolean, _named: boolean): void => {
+  /*@__PURE__*/ dNum("tick", 0, 1, 0, 4294967295, 0),
+  /*@__PURE__*/ dWhole("keyframe", (w: Writer, v: boolean, _named: boolean): void => {
     w.bool(vBool(v));
   }, (r: Reader): boolean => readBool(r), true),
-  dList("entities", NearbyEntity$delta, 0, 50),
-  dWhole("gone", (w: Writer, v: number[], _named: boolean): void => {
+  /*@__PURE__*/ dList("entities", NearbyEntity$delta, 0, 50),
+  /*@__PURE__*/ dWhole("gone", (w: Writer, v: number[], _named: boolean): void => {
     const a1 = vList(v, 0, 64);
     w.arrayLen(a1.length);
     for (const x2 of a1) {
@@ -421,6 +420,8 @@ export const WorldSnapshot$delta: DeltaCodec<WorldSnapshot> = /*@__PURE__*/ delt
     return a4;
   }, false),
 ], WorldSnapshot$write, WorldSnapshot$read);
+
+export const WorldSnapshotCodec = /*@__PURE__*/ codec("world:snapshot", 110, WorldSnapshot$read, WorldSnapshot$write, WorldSnapshot$t, WorldSnapshot$delta);
 
 /**
  * Sent by a client when its graphics preset changes its view distance; the server sizes

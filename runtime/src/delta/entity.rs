@@ -25,6 +25,9 @@ pub trait Entity: Wire + Clone {
     fn encode_changes(&self, base: &Self, out: &mut Vec<u8>) -> Result<u32, Error>;
     /// Reads the values announced by `mask` (nonzero) and applies them to `self`.
     fn apply_changes(&mut self, mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
+    /// Reads the values announced by `mask` (nonzero) as their fields' changes, against no
+    /// baseline and applying nothing (whether a payload is a tracker's: `delta::probe`).
+    fn probe_changes(mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
 }
 
 /// A delta refers to state the receiver does not hold: `what` names it (`entity 7`, `the
@@ -32,4 +35,20 @@ pub trait Entity: Wire + Clone {
 #[cold]
 pub fn no_baseline(what: impl std::fmt::Display) -> Error {
     Error::new(Code::NoBaseline, format!("no baseline for {what}"))
+}
+
+/// The largest mask and the largest difference a probe of a delta payload accepts:
+/// 2^53 - 1, as TypeScript.
+pub const SAFE: u64 = (1 << 53) - 1;
+
+/// A difference as a probe reads it (`-(2^53 - 1)..=2^53 - 1`, as TypeScript).
+#[inline]
+pub fn probe_difference(r: &mut Reader<'_>) -> Result<(), Error> {
+    r.read_i64(-(SAFE as i64), SAFE as i64).map(|_| ())
+}
+
+/// A change mask as a probe reads it (`0..=2^53 - 1`, as TypeScript).
+#[inline]
+pub fn probe_mask(r: &mut Reader<'_>) -> Result<u64, Error> {
+    r.read_u64(0, SAFE)
 }

@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 
-use super::entity::{no_baseline, Entity};
+use super::entity::{no_baseline, probe_mask, Entity};
 use crate::error::Error;
 use crate::support::duplicate;
 use crate::wire::{write, Kind, Reader};
@@ -133,6 +133,36 @@ pub fn apply_entities<E: Entity>(mirror: &mut Vec<E>, r: &mut Reader<'_>) -> Res
     Ok(())
 }
 
+/// Reads one entity list's entries as [`apply_entities`] does, against no baseline and
+/// applying nothing (what `delta::probe` asks of a delta's entity list).
+pub fn probe_entities<E: Entity>(r: &mut Reader<'_>) -> Result<(), Error> {
+    let n = r.read_array_len()?;
+    let mut i = 0u32;
+    while i < n {
+        if r.peek_kind()? == Kind::Array {
+            E::decode(r)?;
+            i += 1;
+            continue;
+        }
+        if n - i < 2 {
+            return Err(entry_cut(n));
+        }
+        E::read_key(r)?;
+        let mask = probe_mask(r)?;
+        i += 2;
+        if mask == 0 {
+            continue;
+        }
+        if n - i < mask.count_ones() {
+            return Err(entry_cut(n));
+        }
+        E::probe_changes(mask, r)?;
+        i += mask.count_ones();
+    }
+    r.leave();
+    Ok(())
+}
+
 #[cold]
 fn entry_cut(n: u32) -> Error {
     Error::new(
@@ -168,6 +198,8 @@ pub trait KeyedList<T> {
     fn entities_apply(&self, mirror: &mut Vec<T>, r: &mut Reader<'_>) -> Option<Result<(), Error>>;
     /// [`sort_entities`].
     fn entities_sort(&self, list: &mut [T]) -> Option<Result<(), Error>>;
+    /// [`probe_entities`].
+    fn entities_probe(&self, r: &mut Reader<'_>) -> Option<Result<(), Error>>;
 }
 
 impl<T: Entity> KeyedList<T> for EntityProbe<T> {
@@ -188,6 +220,10 @@ impl<T: Entity> KeyedList<T> for EntityProbe<T> {
     fn entities_sort(&self, list: &mut [T]) -> Option<Result<(), Error>> {
         Some(sort_entities(list))
     }
+    #[inline]
+    fn entities_probe(&self, r: &mut Reader<'_>) -> Option<Result<(), Error>> {
+        Some(probe_entities::<T>(r))
+    }
 }
 
 /// The fallback: a list of anything else changes whole.
@@ -203,6 +239,8 @@ pub trait WholeList<T> {
     fn entities_apply(&self, mirror: &mut Vec<T>, r: &mut Reader<'_>) -> Option<Result<(), Error>>;
     /// Always `None`.
     fn entities_sort(&self, list: &mut [T]) -> Option<Result<(), Error>>;
+    /// Always `None`.
+    fn entities_probe(&self, r: &mut Reader<'_>) -> Option<Result<(), Error>>;
 }
 
 impl<T> WholeList<T> for &EntityProbe<T> {
@@ -221,6 +259,10 @@ impl<T> WholeList<T> for &EntityProbe<T> {
     }
     #[inline]
     fn entities_sort(&self, _: &mut [T]) -> Option<Result<(), Error>> {
+        None
+    }
+    #[inline]
+    fn entities_probe(&self, _: &mut Reader<'_>) -> Option<Result<(), Error>> {
         None
     }
 }

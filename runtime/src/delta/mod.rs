@@ -32,17 +32,49 @@
 mod entity;
 pub(crate) mod list;
 
-use crate::codec::{same_issue, validate, Message};
-use crate::error::Error;
+use std::any::{Any, TypeId};
+use std::marker::PhantomData;
+
+use crate::codec::{same_issue, validate, Message, Wire};
+use crate::error::{Code, Error};
 use crate::wire::Reader;
 
-pub use entity::{no_baseline, Entity};
-pub use list::{apply_entities, encode_entities, sort_entities, EntityProbe};
+pub use entity::{no_baseline, probe_difference, probe_mask, Entity, SAFE};
+pub use list::{apply_entities, encode_entities, probe_entities, sort_entities, EntityProbe};
+
+/// The `Clone` a delta message needs: a tracker keeps a copy of what it sent, a mirror hands
+/// out copies of what it holds. Every `Clone` type has it; the derive's error for a delta
+/// message without `Clone` says so.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is declared `#[tuplet(delta)]`, so it must implement `Clone`",
+    label = "a delta message derives `Clone`",
+    note = "add `Clone` to its derives, `#[derive(Clone, tuplet::Message)]`: a Tracker keeps a copy of what it sent, a Mirror hands out copies of what it holds"
+)]
+pub trait DeltaClone {
+    /// A copy (`Clone::clone`).
+    fn delta_clone(&self) -> Self
+    where
+        Self: Sized;
+}
+
+impl<T: Clone> DeltaClone for T {
+    #[inline]
+    fn delta_clone(&self) -> Self {
+        self.clone()
+    }
+}
+
+/// A copy of `m` (the derived `encode_delta` calls it, so that a message without `Clone` has
+/// one error, `DeltaClone`'s, at its `impl Delta`).
+#[inline]
+pub fn clone_delta<M: Delta>(m: &M) -> M {
+    m.delta_clone()
+}
 
 /// A message declared `#[tuplet(delta)]`: encoded against a per-client baseline, applied to
 /// a client's mirror. Implemented by the derive; [`Tracker`] and [`Mirror`] are the
 /// friendly front ends.
-pub trait Delta: Message + Clone {
+pub trait Delta: Message + DeltaClone {
     /// Writes `self`, numbered `seq` (0..=127), as a keyframe (when `keyframe` or there is
     /// no baseline) or as the changes against `base`, then makes `base` what was sent (its
     /// entity lists sorted by key). Returns false, writing nothing, when nothing changed. On
@@ -59,6 +91,10 @@ pub trait Delta: Message + Clone {
     /// `no_baseline`: a message was missed). On an error `mirror` may be partly updated:
     /// drop it ([`Mirror`] does).
     fn apply_delta(mirror: &mut Option<Self>, seq: u8, r: &mut Reader<'_>) -> Result<u8, Error>;
+    /// Reads the values a delta's `mask` announces as their fields' changes, against no
+    /// baseline and applying nothing: whether a payload is a delta of this message
+    /// ([`probe`]). Fails where one does not read.
+    fn probe_changes(mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
 }
 
 /// What [`Tracker::encode`] wrote.
@@ -201,6 +237,141 @@ impl<M: Delta> Mirror<M> {
     /// Drops the mirror (for instance after a reconnect); the next payload must be a keyframe.
     pub fn clear(&mut self) {
         self.value = None;
+    }
+}
+
+/// The mirrors of one connection: one [`Mirror`] per delta message, made on its first
+/// payload. Typed dispatch reads a delta message through it
+/// ([`Dispatch::from_envelope_with`](crate::Dispatch::from_envelope_with)) and yields the
+/// full value.
+#[derive(Default)]
+pub struct Mirrors {
+    slots: Vec<(TypeId, Box<dyn Any + Send>)>,
+}
+
+impl std::fmt::Debug for Mirrors {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mirrors({} messages)", self.slots.len())
+    }
+}
+
+impl Mirrors {
+    /// No mirror yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The mirror of delta message `M` (an empty one on first use): its last value, or
+    /// `clear` it.
+    pub fn get<M: Delta + Send + 'static>(&mut self) -> &mut Mirror<M> {
+        let id = TypeId::of::<M>();
+        let at = match self.slots.iter().position(|(t, _)| *t == id) {
+            Some(at) => at,
+            None => {
+                self.slots.push((id, Box::new(Mirror::<M>::new())));
+                self.slots.len() - 1
+            }
+        };
+        match self.slots[at].1.downcast_mut::<Mirror<M>>() {
+            Some(m) => m,
+            None => unreachable!("a slot holds the mirror of its TypeId"),
+        }
+    }
+
+    /// Drops every mirror (after a reconnect): each delta message waits for a keyframe.
+    pub fn clear(&mut self) {
+        self.slots.clear();
+    }
+}
+
+/// `delta_payload`: a tracker's payload (`what`: `a keyframe`, `a delta`) decoded as a plain
+/// message, without a mirror.
+#[cold]
+pub fn delta_payload(what: &str) -> Error {
+    Error::new(
+        Code::DeltaPayload,
+        format!("this is a delta message; apply it with a Mirror ({what} from a Tracker)"),
+    )
+}
+
+/// The `delta_payload` error when `bytes` is a tracker's payload of `M`, else `None`: a
+/// keyframe (`[seq, nil, ...]`) that a fresh mirror applies, or a delta (`[seq, mask,
+/// ...]`, mask nonzero) whose every announced value reads as its field's change against no
+/// baseline (WIRE.md, "Delta snapshots"). Dispatch without mirrors reports it instead of the
+/// plain decode error; TypeScript's codec `decode` follows the same rule.
+pub fn probe<M: Delta>(bytes: &[u8]) -> Option<Error> {
+    let mut r = Reader::new(bytes);
+    let n = r.read_array_len().ok()?;
+    if n < 2 {
+        return None;
+    }
+    r.read_u64(0, 127).ok()?;
+    if r.try_nil().ok()? {
+        Mirror::<M>::new().apply(bytes).ok()?;
+        return Some(delta_payload("a keyframe"));
+    }
+    let mask = r.read_u64(1, SAFE).ok()?;
+    if mask.count_ones() + 2 != n {
+        return None;
+    }
+    M::probe_changes(mask, &mut r).ok()?;
+    r.leave();
+    r.finish().ok()?;
+    Some(delta_payload("a delta"))
+}
+
+/// How typed dispatch reads a message `M` (the derive calls the method on
+/// `&DispatchProbe::<M>::new()`): a delta message through its mirror ([`DeltaDispatch`]),
+/// any other with its decoder ([`PlainDispatch`]).
+#[doc(hidden)]
+pub struct DispatchProbe<M>(PhantomData<M>);
+
+impl<M> DispatchProbe<M> {
+    /// The probe for `M`.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        DispatchProbe(PhantomData)
+    }
+}
+
+/// Dispatch of a delta message: with `mirrors`, the rest of the payload is applied to `M`'s
+/// mirror and the full value cloned out; without, a plain decode whose failure on a tracker's
+/// payload is `delta_payload`.
+#[doc(hidden)]
+pub trait DeltaDispatch<M> {
+    /// Reads one payload of `M`.
+    fn dispatch_read(&self, r: &mut Reader<'_>, mirrors: Option<&mut Mirrors>) -> Result<M, Error>;
+}
+
+impl<M: Delta + Send + 'static> DeltaDispatch<M> for DispatchProbe<M> {
+    fn dispatch_read(&self, r: &mut Reader<'_>, mirrors: Option<&mut Mirrors>) -> Result<M, Error> {
+        match mirrors {
+            Some(mirrors) => {
+                let payload = r.take_rest();
+                mirrors
+                    .get::<M>()
+                    .apply(payload)
+                    .map(DeltaClone::delta_clone)
+            }
+            None => {
+                let payload = r.rest();
+                M::decode(r).map_err(|e| probe::<M>(payload).unwrap_or(e))
+            }
+        }
+    }
+}
+
+/// Dispatch of any other message: its decoder.
+#[doc(hidden)]
+pub trait PlainDispatch<M> {
+    /// Reads one payload of `M`.
+    fn dispatch_read(&self, r: &mut Reader<'_>, mirrors: Option<&mut Mirrors>) -> Result<M, Error>;
+}
+
+impl<M: Wire> PlainDispatch<M> for &DispatchProbe<M> {
+    #[inline]
+    fn dispatch_read(&self, r: &mut Reader<'_>, _: Option<&mut Mirrors>) -> Result<M, Error> {
+        M::decode(r)
     }
 }
 

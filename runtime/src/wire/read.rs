@@ -150,6 +150,19 @@ impl<'a> Reader<'a> {
         self.rest.len()
     }
 
+    /// The bytes not yet consumed (consumes nothing).
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+
+    /// Consumes every byte not yet consumed and returns them (a payload read by another
+    /// reader, as a delta message's by its `Mirror`).
+    #[inline]
+    pub fn take_rest(&mut self) -> &'a [u8] {
+        std::mem::take(&mut self.rest)
+    }
+
     /// Succeeds when every byte was consumed; `trailing_bytes` otherwise.
     #[inline]
     pub fn finish(&self) -> Result<(), Error> {

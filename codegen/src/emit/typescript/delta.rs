@@ -90,17 +90,18 @@ fn entity_list<'a>(g: &Gen<'a>, t: &TypeRef) -> Option<(&'a str, u32, u32)> {
     }
 }
 
-/// One row of a table: how the field at a mask bit changes.
+/// One row of a table: how the field at a mask bit changes. Each call is marked pure, so a
+/// bundle that does not use the table drops it (and the Mirror code it reaches).
 fn row(g: &mut Gen, slot: &Slot, keyed: bool) -> String {
     let f = match slot {
-        Slot::Reserved(r) => return format!("{}({})", g.rt("dSkip"), lit(&r.ident)),
+        Slot::Reserved(r) => return format!("/*@__PURE__*/ {}({})", g.rt("dSkip"), lit(&r.ident)),
         Slot::Field(f) => f,
     };
     let name = lit(&f.name);
     let num_row = |g: &mut Gen, t: &TypeRef, len: u32| {
         let (mode, scale, min, max) = number(t).expect("change_of says a number");
         format!(
-            "{}({name}, {mode}, {scale}, {min}, {max}, {len})",
+            "/*@__PURE__*/ {}({name}, {mode}, {scale}, {min}, {max}, {len})",
             g.rt("dNum")
         )
     };
@@ -110,11 +111,17 @@ fn row(g: &mut Gen, slot: &Slot, keyed: bool) -> String {
         (_, t) => {
             if let Some((path, min, max)) = entity_list(g, t).filter(|_| keyed) {
                 let table = g.fn_ref(path, "delta");
-                return format!("{}({name}, {table}, {min}, {max})", g.rt("dList"));
+                return format!(
+                    "/*@__PURE__*/ {}({name}, {table}, {min}, {max})",
+                    g.rt("dList")
+                );
             }
             let prim = primitive(g, t);
             let (write, read) = whole_fns(g, t);
-            format!("{}({name}, {write}, {read}, {prim})", g.rt("dWhole"))
+            format!(
+                "/*@__PURE__*/ {}({name}, {write}, {read}, {prim})",
+                g.rt("dWhole")
+            )
         }
     }
 }
@@ -167,6 +174,6 @@ pub fn message(g: &mut Gen, ident: &str, record: &Record) -> String {
     let f = g.rt("deltaOf");
     let rows = rows(g, record, true);
     format!(
-        "/**\n * The delta form of `{ident}`: a server encodes with `new Tracker({ident}$delta, keyframeEvery)`\n * per client, a client applies with `new Mirror({ident}$delta)` (WIRE.md, \"Delta snapshots\").\n */\nexport const {ident}$delta: {ty}<{ident}> = /*@__PURE__*/ {f}({rows}, {ident}$write, {ident}$read);\n\n"
+        "/**\n * The delta form of `{ident}`: a server sends it with one `new Tracker({ident}$delta, keyframeEvery)`\n * per client (`send(dir, client, msg, {{ tracker }})`), a dispatcher applies it to a `Mirror` and\n * hands its handler the full value (WIRE.md, \"Delta snapshots\").\n */\nexport const {ident}$delta: {ty}<{ident}> = /*@__PURE__*/ {f}({rows}, {ident}$write, {ident}$read);\n\n"
     )
 }

@@ -133,16 +133,21 @@ impl Gen<'_> {
                 if self.nested.contains(&item.path) {
                     out.push_str(&validate::record_fn(self, ident));
                 }
+                // A delta message's codec holds its `X$delta` (declared first): the
+                // dispatcher mirrors its payloads, `decode` recognizes a tracker's payload.
+                let delta = if m.delta {
+                    out.push_str(&delta::message(self, ident, &m.record));
+                    format!(", {ident}$delta")
+                } else {
+                    String::new()
+                };
                 let codec = self.rt("codec");
                 // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
                 out.push_str(&format!(
-                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$t);\n\n",
+                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$t{delta});\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));
-                if m.delta {
-                    out.push_str(&delta::message(self, ident, &m.record));
-                }
             }
             ItemKind::Record(r) => {
                 out.push_str(&decode::record_fns(self, ident, &r.slots));

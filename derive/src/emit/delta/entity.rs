@@ -7,7 +7,7 @@ use tuplet_schema::ir::{Record, Slot, TypeRef};
 
 use super::super::common::ident;
 use super::super::ty::{rt, Form};
-use super::mask::{gen_for, in_field, mask_fields, skip_unknown, MaskField};
+use super::mask::{gen_for, in_field, mask_fields, probe_fn, skip_unknown, MaskField};
 
 /// `impl Entity` for a record declared `entity(key = "...")`.
 pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
@@ -50,6 +50,12 @@ pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
         applies.push(quote!(if mask & #m != 0 { #apply }));
     }
     let skip = skip_unknown(known);
+    let probe = probe_fn(
+        &fields
+            .iter()
+            .map(|f| (f.b, f.probe.clone()))
+            .collect::<Vec<_>>(),
+    );
     quote!(
         #[automatically_derived]
         impl #rt::Entity for #ty {
@@ -89,6 +95,8 @@ pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
                 #skip
                 Ok(())
             }
+
+            #probe
         }
     )
 }

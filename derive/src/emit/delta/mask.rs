@@ -122,6 +122,49 @@ pub(super) fn apply_change(g: &TyGen, ty: &TypeRef, held: &TokenStream) -> Token
     }
 }
 
+/// Statements reading field `ty`'s change as a probe does: against no baseline, applying
+/// nothing (differences as ints of at most 2^53 - 1, whole values with the type's decoder).
+pub(super) fn probe_change(g: &TyGen, ty: &TypeRef) -> TokenStream {
+    let rt = rt();
+    match (change_of(ty), ty) {
+        (Change::Difference, _) => quote!(#rt::probe_difference(r)?;),
+        (Change::Differences(n), TypeRef::Array { .. }) => quote!({
+            let n = r.read_array_len()?;
+            if n != #n { return Err(#rt::wrong_length(n, #n)); }
+            for _ in 0..#n { #rt::probe_difference(r)?; }
+            r.leave();
+        }),
+        _ => {
+            let read = g.decode(ty, Form::Compact);
+            quote!({ let _ = #read; })
+        }
+    }
+}
+
+/// `probe_changes` (of `Entity` and `Delta`): each value the mask announces read as its
+/// field's change (`probes`: bit and statements), any other bit's value skipped. The mask is
+/// at most 2^53 - 1 (`probe_mask`), as in TypeScript.
+pub(super) fn probe_fn(probes: &[(u32, TokenStream)]) -> TokenStream {
+    let rt = rt();
+    let (bits, code): (Vec<u32>, Vec<&TokenStream>) = probes.iter().map(|(b, c)| (*b, c)).unzip();
+    quote!(
+        #[allow(unused_variables, unused_imports, unreachable_code, clippy::all)]
+        fn probe_changes(mask: u64, r: &mut #rt::Reader<'_>) -> Result<(), #rt::Error> {
+            use #rt::{KeyedList as _, WholeList as _};
+            for b in 0..53u32 {
+                if mask & (1u64 << b) == 0 {
+                    continue;
+                }
+                match b {
+                    #(#bits => { #code })*
+                    _ => r.skip_value()?,
+                }
+            }
+            Ok(())
+        }
+    )
+}
+
 pub(super) fn gen_for(input: &syn::DeriveInput, name: &str) -> TyGen {
     TyGen {
         span: struct_fields(input).map_or_else(Span::call_site, |f| field_span(f, name)),
@@ -141,6 +184,8 @@ pub(super) fn skip_unknown(known: u32) -> TokenStream {
 pub(super) struct MaskField<'a> {
     /// The field's mask bit, `(1u64 << b)`.
     pub(super) bit: TokenStream,
+    /// The bit's number `b`.
+    pub(super) b: u32,
     /// The field.
     pub(super) field: &'a Field,
     /// The Rust field name.
@@ -151,6 +196,8 @@ pub(super) struct MaskField<'a> {
     pub(super) write: TokenStream,
     /// Statements reading a change into `held.<field>`.
     pub(super) apply: TokenStream,
+    /// Statements reading a change as a probe does (`probe_change`).
+    pub(super) probe: TokenStream,
 }
 
 /// The fields of `record`'s change mask in bit order (reserved slots keep their bit and
@@ -174,6 +221,8 @@ pub(super) fn mask_fields<'a>(
             let (cur, other) = (quote!((&self.#ident)), quote!((&#base.#ident)));
             Some(MaskField {
                 bit: bit(b),
+                b,
+                probe: probe_change(&gen, &field.ty),
                 eq: gen.wire_eq(&field.ty, &cur, &other),
                 write: write_change(&gen, &field.ty, &cur, &other),
                 apply: apply_change(&gen, &field.ty, &quote!(#held.#ident)),

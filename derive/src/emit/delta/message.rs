@@ -9,7 +9,7 @@ use tuplet_schema::ir::{Len, Record, TypeRef};
 use super::super::members::members_of;
 use super::super::record;
 use super::super::ty::rt;
-use super::mask::{in_field, mask_fields, skip_unknown, MaskField};
+use super::mask::{in_field, mask_fields, probe_fn, skip_unknown, MaskField};
 
 /// The element type of a `Vec<Named>` field (a candidate entity list) and its length bounds.
 fn list_elem(ty: &TypeRef) -> Option<(TokenStream, &Len)> {
@@ -33,6 +33,8 @@ struct FieldCode {
     sort: Option<TokenStream>,
     /// Statements applying the field's change, if its mask bit is set, to `m`.
     apply: TokenStream,
+    /// Statements reading the field's change as a probe does.
+    probe: TokenStream,
 }
 
 /// A field sent whole when it changed.
@@ -55,6 +57,7 @@ fn whole_field(f: &MaskField) -> FieldCode {
         }),
         sort: None,
         apply: quote!(if mask & #m != 0 { #apply }),
+        probe: f.probe.clone(),
     }
 }
 
@@ -69,6 +72,13 @@ fn list_field(f: &MaskField, t: &TokenStream, len: &Len) -> FieldCode {
     let plain = whole_field(f).change;
     let (min, max) = len.bounds();
     let whole = &f.apply;
+    let whole_probe = &f.probe;
+    let probe = quote!(
+        match (&#rt::EntityProbe::<#t>::new()).entities_probe(r) {
+            Some(res) => res?,
+            None => { #whole_probe }
+        }
+    );
     let apply = in_field(
         name,
         quote!(
@@ -97,6 +107,7 @@ fn list_field(f: &MaskField, t: &TokenStream, len: &Len) -> FieldCode {
             }
         )),
         apply: quote!(if mask & #m != 0 { #apply }),
+        probe,
     }
 }
 
@@ -124,12 +135,20 @@ pub fn delta_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
     let decode = record::decode_compact(&members, quote!(n - 2), &quote!(Self));
     let encode_delta = encode_delta(&changes, &sorts, &keyframe);
     let apply_delta = apply_delta(&applies, &sorts, &decode, &skip_unknown(known));
+    let probes: Vec<(u32, TokenStream)> = fields
+        .iter()
+        .zip(&code)
+        .map(|(f, c)| (f.b, c.probe.clone()))
+        .collect();
+    let probe = probe_fn(&probes);
     quote!(
         #[automatically_derived]
         impl #rt::Delta for #ty {
             #encode_delta
 
             #apply_delta
+
+            #probe
         }
     )
 }
@@ -168,7 +187,7 @@ fn encode_delta(
                     out.splice(start..start, header);
                     return Ok(true);
                 }
-                let mut v = self.clone();
+                let mut v = #rt::clone_delta(self);
                 #(#sorts)*
                 #keyframe
                 *base = Some(v);

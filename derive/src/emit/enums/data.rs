@@ -48,7 +48,8 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
     let val = arms.iter().filter_map(|a| a.validate.as_ref());
     let eq = arms.iter().map(|a| &a.eq);
     let mut sizes: Vec<TokenStream> = arms.iter().map(|a| a.max_size.clone()).collect();
-    let sample = pick(arms.iter().map(|a| a.sample.clone()).collect());
+    let sample =
+        super::super::common::sample_fn(pick(arms.iter().map(|a| a.sample.clone()).collect()));
     let Unknown {
         encode_at: unknown_at,
         encode: unknown_c,
@@ -114,10 +115,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                 match (self, other) { #(#eq)* #unknown_eq _ => false }
             }
 
-            #[allow(unused_variables, clippy::all)]
-            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
-                #sample
-            }
+            #sample
         }
     )
 }

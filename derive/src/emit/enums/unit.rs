@@ -37,7 +37,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
         None => quote!(Some(#rt::int_size(#min, #max))),
     };
     let samples = idents.iter().map(|i| quote!(Self::#i)).collect();
-    let sample = pick(samples);
+    let sample = super::super::common::sample_fn(pick(samples));
     quote!(
         #[automatically_derived]
         impl #rt::Wire for #ty {
@@ -79,9 +79,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                 n(self) == n(other)
             }
 
-            fn sample(rng: &mut #rt::SampleRng, mode: #rt::SampleMode) -> Self {
-                #sample
-            }
+            #sample
         }
     )
 }

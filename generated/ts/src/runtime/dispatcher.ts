@@ -6,15 +6,18 @@
  * `attach`) or server side (`attachServer`), through structural room types: no dependency on
  * colyseus.js or @colyseus/core. Input is validated inside the handler: an invalid message is
  * dropped and counted, the connection is kept (Colyseus's own validation, `onMessage`'s
- * validate or schema argument, disconnects the sender instead). Part of the package's runtime (hand-written,
- * embedded by the emitter from codegen/ts-runtime).
+ * validate or schema argument, disconnects the sender instead). A `delta` message's payloads
+ * go to a `Mirror` (one per dispatcher and message, or per client on a server), its handler
+ * gets the rebuilt full value; `send` takes the peer's `Tracker` for one. Part of the
+ * package's runtime (hand-written, embedded by the emitter from codegen/ts-runtime).
  */
 
-import { TupletError, type Issue } from "./errors.js";
+import { TupletError, type Issue, type Result } from "./errors.js";
 import { unknownMessageId, unknownMessageName } from "./fail.js";
 import { newReader, readInt } from "./reader.js";
 import { Writer } from "./writer.js";
 import type { EncodeOptions, MessageCodec } from "./codec.js";
+import type { Mirror } from "./delta.js";
 
 /** The messages of one direction: wire name -> natural value type. */
 export type MessageMap = object;
@@ -50,6 +53,14 @@ export type Handlers<M extends MessageMap> = { readonly [K in keyof M & string]?
 export interface RoomLike {
   onMessage(type: string, cb: (payload: unknown) => void): unknown;
   send(type: string, payload: unknown): void;
+  /** Sends bytes as they are (colyseus.js 0.15+); `send` carries a tracker's payload without it. */
+  sendBytes?(type: string, bytes: Uint8Array): void;
+}
+
+/** One client of a Colyseus room, as the server sees it (structural: @colyseus/core's `Client` fits). */
+export interface ClientLike {
+  send(type: string, payload: unknown): void;
+  sendBytes(type: string, bytes: Uint8Array): void;
 }
 
 /** A plain binary socket (a browser `WebSocket` with `binaryType = "arraybuffer"` fits). */
@@ -57,10 +68,18 @@ export interface SocketLike {
   send(data: Uint8Array): void;
 }
 
+/** The mirror of each delta message, by name (`Mirror<WorldSnapshot>` under `"world:snapshot"`). */
+export type Mirrors<M extends MessageMap> = { [K in keyof M & string]?: Mirror<M[K]> };
+
 /** Options of a dispatcher. */
-export interface DispatcherOptions {
-  /** Called for every dropped message: its name (`"#<id>"` for an unknown id) and issues. */
+export interface DispatcherOptions<M extends MessageMap = MessageMap> {
+  /**
+   * Called for every dropped message: its name (`"#<id>"` for an unknown id) and issues. For a
+   * delta message (`no_baseline`: a payload was missed) ask the server for a keyframe.
+   */
   readonly onInvalid?: (name: string, issues: readonly Issue[]) => void;
+  /** Mirrors to apply delta messages' payloads to; the dispatcher makes the others on first use. */
+  readonly mirrors?: Mirrors<M>;
 }
 
 /** A typed dispatcher of one direction's incoming messages. */
@@ -69,6 +88,8 @@ export interface Dispatcher<M extends MessageMap> {
   readonly direction: Direction<M>;
   /** Dropped messages per name (`"#<id>"` for an unknown envelope id). */
   readonly dropped: Record<string, number>;
+  /** The mirror of each delta message that has one (`clear()` them on a reconnect). */
+  readonly mirrors: Mirrors<M>;
   /** Handles one binary envelope; returns whether a handler ran. */
   onBytes(bytes: Uint8Array | ArrayBuffer): boolean;
   /** Handles one payload the transport framed with its name (a decoded value or bytes). */
@@ -101,13 +122,27 @@ function issuesOf(e: unknown): Issue[] {
   throw e;
 }
 
+/**
+ * Reads one payload of `c` (bytes, or a value the transport decoded): a delta message's with
+ * its mirror in `mirrors` (made on first use), any other with the codec.
+ */
+/** A mirror as the dispatcher uses it. */
+type Applier = { decode(payload: unknown): Result<unknown> };
+
+function read(c: MessageCodec<unknown>, mirrors: Record<string, Applier>, payload: unknown): Result<unknown> {
+  const d = c.delta;
+  if (d !== undefined) return (mirrors[c.name] ??= d.mirror()).decode(payload);
+  return payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload);
+}
+
 /** A dispatcher calling `handlers` with validated natural values. */
 export function createDispatcher<M extends MessageMap>(
   dir: Direction<M>,
   handlers: Handlers<M>,
-  options?: DispatcherOptions,
+  options?: DispatcherOptions<M>,
 ): Dispatcher<M> {
   const dropped = table<number>();
+  const mirrors = Object.assign(table<Applier>(), options?.mirrors);
   const hs = handlers as Record<string, ((value: unknown, name: string) => void) | undefined>;
   const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
   const run = (name: string, res: { ok: true; value: unknown } | { ok: false; issues: readonly Issue[] }): boolean => {
@@ -123,11 +158,12 @@ export function createDispatcher<M extends MessageMap>(
       return drop(dropped, options, name, [unknownMessageName(name).issue()]);
     }
     if (handlerOf(hs, name) === undefined) return false;
-    return run(name, payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload));
+    return run(name, read(c, mirrors, payload));
   };
   return {
     direction: dir,
     dropped,
+    mirrors: mirrors as unknown as Mirrors<M>,
     onBytes(data: Uint8Array | ArrayBuffer): boolean {
       const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
       let id: number;
@@ -142,7 +178,7 @@ export function createDispatcher<M extends MessageMap>(
         return drop(dropped, options, "#" + String(id), [unknownMessageId(id).issue()]);
       }
       if (handlerOf(hs, c.name) === undefined) return false;
-      return run(c.name, c.decode(bytes.subarray(r.pos)));
+      return run(c.name, read(c, mirrors, bytes.subarray(r.pos)));
     },
     onPayload,
     attach(room: Pick<RoomLike, "onMessage">): void {
@@ -190,8 +226,10 @@ export interface ServerDispatcher<M extends MessageMap, C> {
  * disconnects in production), each validating with `fromWire` (or `decode` for bytes) inside
  * the callback: a valid value goes to its handler, an invalid one is dropped, counted in
  * `dropped` and reported to `onInvalid`, and the sender stays connected. A message without a
- * handler is ignored. Do not pass the codec as `onMessage`'s validation argument for input you
- * do not trust: Colyseus disconnects a sender whose input fails it.
+ * handler is ignored. A delta message's payloads go to a `Mirror` per client (the client is
+ * the key, so it must be an object, as Colyseus's `Client` is). Do not pass the codec as
+ * `onMessage`'s validation argument for input you do not trust: Colyseus disconnects a sender
+ * whose input fails it.
  *
  * ```ts
  * onCreate() {
@@ -206,6 +244,14 @@ export function attachServer<M extends MessageMap, C>(
   options?: ServerDispatcherOptions<C>,
 ): ServerDispatcher<M, C> {
   const dropped = table<number>();
+  // One mirror per client and delta message, dropped with the client object.
+  const mirrors = new WeakMap<object, Record<string, Applier>>();
+  const none = table<Applier>();
+  const mirrorsOf = (client: C): Record<string, Applier> => {
+    let mine = mirrors.get(client as object);
+    if (mine === undefined) mirrors.set(client as object, (mine = table()));
+    return mine;
+  };
   const hs = handlers as Record<string, ((client: C, value: unknown, name: string) => void) | undefined>;
   const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
   const dropFrom = (client: C, name: string, issues: readonly Issue[]): false => {
@@ -218,7 +264,7 @@ export function attachServer<M extends MessageMap, C>(
     if (c === undefined) return dropFrom(client, name, [unknownMessageName(name).issue()]);
     const h = handlerOf(hs, name);
     if (h === undefined) return false;
-    const res = payload instanceof Uint8Array ? c.decode(payload) : c.fromWire(payload);
+    const res = read(c, c.delta === undefined ? none : mirrorsOf(client), payload);
     if (!res.ok) return dropFrom(client, name, res.issues);
     h(client, res.value, name);
     return true;
@@ -237,27 +283,62 @@ export function attachServer<M extends MessageMap, C>(
   };
 }
 
+/** Options of `send`: the shape, and for a delta message the peer's tracker. */
+export interface SendOptions extends EncodeOptions {
+  /**
+   * The `Tracker` of this peer and delta message (one per client on a server): `send` sends
+   * its next payload, or nothing when nothing changed (`tracker.last` says which). A delta
+   * message without one throws `delta_payload`, unless `shape` is `"named"` (a legacy peer
+   * gets full values).
+   */
+  readonly tracker?: { encode(value: never): Uint8Array | undefined } | undefined;
+}
+
+/** The binary envelope of a message: its id as a msgpack uint, then its payload (`bytes`, if given). */
+function frame(c: MessageCodec<unknown>, value: unknown, opts: EncodeOptions | undefined, bytes?: Uint8Array): Uint8Array {
+  const w = new Writer();
+  w.uint(c.id);
+  if (bytes === undefined) c.writeTo(w, value, opts);
+  else w.raw(bytes);
+  return w.finish();
+}
+
 /** The binary envelope of a message: its id as a msgpack uint, then its payload. */
 export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf<M>, opts?: EncodeOptions): Uint8Array {
   const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
   if (c === undefined) throw unknownMessageName(msg.name);
-  const w = new Writer();
-  w.uint(c.id);
-  c.writeTo(w, msg.value, opts);
-  return w.finish();
+  return frame(c, msg.value, opts);
 }
 
 /**
  * Sends a message in the shape this peer expects (`{ shape: "named" }` for a peer still on
- * the legacy maps): to a Colyseus room as `room.send(name, toWire(value))`, to a plain socket
- * as a binary envelope. Throws TupletError on an invalid value.
+ * the legacy maps): to a Colyseus room as `room.send(name, toWire(value))`, to a Colyseus
+ * server's client likewise, to a plain socket as a binary envelope. A delta message goes as
+ * the payload of `opts.tracker` (`sendBytes` when the target has it). Throws TupletError on
+ * an invalid value.
+ *
+ * ```ts
+ * // server, every tick, for each client (one tracker per client):
+ * send(s2c, client, { name: "world:snapshot", value: snapshotFor(client) }, { tracker: trackers.get(client) });
+ * ```
  */
-export function send<M extends MessageMap>(dir: Direction<M>, target: RoomLike | SocketLike, msg: MessageOf<M>, opts?: EncodeOptions): void {
-  if ("onMessage" in target) {
-    const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
-    if (c === undefined) throw unknownMessageName(msg.name);
-    target.send(msg.name, c.toWire(msg.value, opts));
+export function send<M extends MessageMap>(dir: Direction<M>, target: RoomLike | ClientLike | SocketLike, msg: MessageOf<M>, opts?: SendOptions): void {
+  const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
+  if (c === undefined) throw unknownMessageName(msg.name);
+  const t = opts?.tracker;
+  let bytes: Uint8Array | undefined;
+  if (t !== undefined) {
+    bytes = t.encode(msg.value as never);
+    if (bytes === undefined) return;
+  } else if (c.delta !== undefined && opts?.shape !== "named") {
+    throw new TupletError("delta_payload", `${msg.name} is a delta message; send it with { tracker } (a Tracker per peer)`);
+  }
+  if ("onMessage" in target || "sendBytes" in target) {
+    const room = target as RoomLike;
+    if (bytes === undefined) room.send(msg.name, c.toWire(msg.value, opts));
+    else if (room.sendBytes !== undefined) room.sendBytes(msg.name, bytes);
+    else room.send(msg.name, bytes);
   } else {
-    target.send(envelope(dir, msg, opts));
+    target.send(frame(c, msg.value, opts, bytes));
   }
 }

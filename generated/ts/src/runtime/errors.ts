@@ -28,6 +28,7 @@ export const Code = /*@__PURE__*/ Object.freeze({
   TooManyElements: "too_many_elements",
   UnknownMessage: "unknown_message",
   NoBaseline: "no_baseline",
+  DeltaPayload: "delta_payload",
 } as const);
 
 /** A stable code: `"truncated"`, `"wrong_type"`, ... */
