@@ -104,7 +104,7 @@ fn outcome(r: Result<Value, Error>) -> Result<Value, String> {
     r.map_err(|e| format!("{} at '{}': {}", e.code(), e.path(), e.issue().message))
 }
 
-impl<'s, M: Delta + std::fmt::Debug> Pair<'s, M> {
+impl<'s, M: Delta + Clone + std::fmt::Debug> Pair<'s, M> {
     fn new(schema: &'s ResolvedSchema, id: u32, every: u32) -> Self {
         let path = ircodec::message_with_id(schema, Dir::S2c, id).expect("a message");
         Pair {
