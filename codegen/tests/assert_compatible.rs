@@ -1,4 +1,4 @@
-//! `tuplet_schema::compat::assert_project_compatible`, the `cargo test` form of `tuplet
+//! `tuplet_schema::compat::project::assert_project_compatible`, the `cargo test` form of `tuplet
 //! compat`, against the binary: on scratch projects, for each deploy order written in
 //! `tuplet.toml`, no change, a widened and a narrowed range and a blown byte budget, the function
 //! panics exactly when `tuplet compat` exits nonzero, and its panic carries the report the
@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use tuplet_schema::compat::{assert_compatible, assert_project_compatible, Deploy};
+use tuplet_schema::compat::project::assert_project_compatible;
+use tuplet_schema::compat::{assert_compatible, Deploy};
 
 /// A c2s message with a ranged field, a budget and a bounded string: `{range}`, `{budget}`
 /// and `{len}` are filled in per case.

@@ -378,8 +378,8 @@ fn the_reference_protocol_is_compatible_with_the_committed_lock() {
 #[test]
 fn the_reference_protocol_passes_assert_project_compatible() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    compat::assert_project_compatible(root.join("examples/village"));
-    let project = compat::Project::discover(&root.join("examples/village")).unwrap();
+    compat::project::assert_project_compatible(root.join("examples/village"));
+    let project = compat::project::Project::discover(&root.join("examples/village")).unwrap();
     assert_eq!(project.deploy, Deploy::AnyOrder);
     assert!(project.lock.ends_with("tuplet.lock.json"));
 }

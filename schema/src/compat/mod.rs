@@ -10,7 +10,7 @@
 //!   ([`Report::json`]);
 //! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks;
 //! - [`verdict`] adds the byte budgets, as `tuplet compat` checks them, and
-//!   `assert_project_compatible` (feature `project`) runs it all in `cargo test` from
+//!   `project::assert_project_compatible` (feature `project`) runs it all in `cargo test` from
 //!   `tuplet.toml`.
 
 pub mod diff;
@@ -20,18 +20,16 @@ pub mod project;
 pub mod rules;
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 pub use diff::{compare, Deploy, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
-#[cfg(feature = "project")]
-pub use project::assert_project_compatible;
-pub use project::{budget_lines, verdict, Project, Verdict};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
+use crate::sizes::{budget_findings, BudgetFinding};
 
 /// The outcome of a check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -423,7 +421,7 @@ pub fn check_crate(
 /// The check for `cargo test` with the deploy order given here: panics with the report
 /// `tuplet compat` prints when the schema crate at `crate_dir` breaks the lock at `lock_path`
 /// under `deploy`, or exceeds a byte budget (or when either cannot be read).
-/// `assert_project_compatible` (feature `project`) reads the order from `tuplet.toml` instead,
+/// `project::assert_project_compatible` (feature `project`) reads the order from `tuplet.toml` instead,
 /// as `tuplet compat` does.
 ///
 /// ```no_run
@@ -446,4 +444,54 @@ pub fn assert_compatible(crate_dir: &Path, lock_path: &Path, deploy: Deploy) {
         ),
         Err(e) => panic!("tuplet compat could not run: {e}"),
     }
+}
+
+/// The outcome of the whole check: the rules' report and the messages over their budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// The findings of the rules against the lock.
+    pub report: Report,
+    /// The messages whose largest size exceeds their budget (or that are unbounded).
+    pub budgets: Vec<BudgetFinding>,
+    /// The schema crate, which the budget lines' files are relative to.
+    pub crate_dir: PathBuf,
+}
+
+impl Verdict {
+    /// Whether `tuplet compat` exits 0: compatible, and every budget kept.
+    pub fn passes(&self) -> bool {
+        self.report.compatible && self.budgets.is_empty()
+    }
+
+    /// The report `tuplet compat` prints: the findings, the budget lines, the summary line.
+    pub fn text(&self) -> String {
+        self.report.findings_text()
+            + &budget_lines(&self.crate_dir, &self.budgets)
+            + &self.report.summary(self.budgets.len())
+    }
+}
+
+/// The budget lines of `tuplet compat`: `budget-exceeded: <file>:<line>: ...` (the file under
+/// `crate_dir`), each followed by its `tuplet explain` pointer.
+pub fn budget_lines(crate_dir: &Path, findings: &[BudgetFinding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        let file = crate_dir.join(&f.file).display().to_string();
+        let line = format!("budget-exceeded: {f}").replacen(&f.file, &file, 1);
+        let _ = writeln!(s, "{line}");
+        let _ = writeln!(s, "  rule: {}", explain::pointer("budget-exceeded"));
+    }
+    s
+}
+
+/// Checks the crate at `crate_dir` (root `src/lib.rs`) against the lock at `lock_path` under
+/// `deploy`, and its byte budgets: everything `tuplet compat` checks.
+pub fn verdict(crate_dir: &Path, lock_path: &Path, deploy: Deploy) -> Result<Verdict, CompatError> {
+    let schema = crate::loader::load(crate_dir).map_err(CompatError::Schema)?;
+    let old = read_lock(lock_path)?;
+    Ok(Verdict {
+        report: check(&old, &Lock::from_schema(&schema), deploy),
+        budgets: budget_findings(&schema),
+        crate_dir: crate_dir.to_path_buf(),
+    })
 }

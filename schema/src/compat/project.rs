@@ -1,63 +1,10 @@
-//! The check `tuplet compat` runs, as a library: a schema crate against its lock under a
-//! deploy order, and the byte budgets ([`crate::sizes::budget_findings`]), with the same
-//! readable report. [`Project`] reads what it needs from `tuplet.toml` (feature `project`),
-//! so `cargo test` judges by the same deploy order as the CLI.
+//! A project as `tuplet.toml` describes it: [`Project`] reads what the check needs (feature
+//! `project`), so `cargo test` judges by the same deploy order as the CLI, through
+//! [`super::verdict`] (the check `tuplet compat` runs, budgets included).
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::{check, explain, read_lock, CompatError, Deploy, Lock, Report};
-use crate::sizes::{budget_findings, BudgetFinding};
-
-/// The outcome of the whole check: the rules' report and the messages over their budget.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
-    /// The findings of the rules against the lock.
-    pub report: Report,
-    /// The messages whose largest size exceeds their budget (or that are unbounded).
-    pub budgets: Vec<BudgetFinding>,
-    /// The schema crate, which the budget lines' files are relative to.
-    pub crate_dir: PathBuf,
-}
-
-impl Verdict {
-    /// Whether `tuplet compat` exits 0: compatible, and every budget kept.
-    pub fn passes(&self) -> bool {
-        self.report.compatible && self.budgets.is_empty()
-    }
-
-    /// The report `tuplet compat` prints: the findings, the budget lines, the summary line.
-    pub fn text(&self) -> String {
-        self.report.findings_text()
-            + &budget_lines(&self.crate_dir, &self.budgets)
-            + &self.report.summary(self.budgets.len())
-    }
-}
-
-/// The budget lines of `tuplet compat`: `budget-exceeded: <file>:<line>: ...` (the file under
-/// `crate_dir`), each followed by its `tuplet explain` pointer.
-pub fn budget_lines(crate_dir: &Path, findings: &[BudgetFinding]) -> String {
-    let mut s = String::new();
-    for f in findings {
-        let file = crate_dir.join(&f.file).display().to_string();
-        let line = format!("budget-exceeded: {f}").replacen(&f.file, &file, 1);
-        let _ = writeln!(s, "{line}");
-        let _ = writeln!(s, "  rule: {}", explain::pointer("budget-exceeded"));
-    }
-    s
-}
-
-/// Checks the crate at `crate_dir` (root `src/lib.rs`) against the lock at `lock_path` under
-/// `deploy`, and its byte budgets: everything `tuplet compat` checks.
-pub fn verdict(crate_dir: &Path, lock_path: &Path, deploy: Deploy) -> Result<Verdict, CompatError> {
-    let schema = crate::loader::load(crate_dir).map_err(CompatError::Schema)?;
-    let old = read_lock(lock_path)?;
-    Ok(Verdict {
-        report: check(&old, &Lock::from_schema(&schema), deploy),
-        budgets: budget_findings(&schema),
-        crate_dir: crate_dir.to_path_buf(),
-    })
-}
+use super::Deploy;
 
 /// A project as `tuplet.toml` describes it to the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +21,10 @@ pub struct Project {
 
 #[cfg(feature = "project")]
 mod read {
+    use std::path::Path;
+
     use super::*;
+    use crate::compat::{verdict, CompatError};
 
     /// The keys of `tuplet.toml` the check reads; the others are the CLI's.
     #[derive(serde::Deserialize)]
@@ -131,7 +81,7 @@ mod read {
     /// budgets; panics with the report `tuplet compat` prints when it would exit nonzero.
     ///
     /// ```no_run
-    /// tuplet_schema::compat::assert_project_compatible(env!("CARGO_MANIFEST_DIR"));
+    /// tuplet_schema::compat::project::assert_project_compatible(env!("CARGO_MANIFEST_DIR"));
     /// ```
     pub fn assert_project_compatible(start: impl AsRef<Path>) {
         let project = match Project::discover(start.as_ref()) {
