@@ -14,6 +14,7 @@ use tuplet_schema::ir::IntType;
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
 use super::common::rt;
+use super::ty::Steps;
 
 fn int_prim(it: &IntType) -> TokenStream {
     let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());
@@ -157,20 +158,24 @@ pub fn encode_at(leaf: Leaf, v: &TokenStream) -> TokenStream {
     }
 }
 
-/// An expression reading one value of the leaf in `form` from `r`.
-pub fn decode(leaf: Leaf, form: Form) -> TokenStream {
+/// An expression reading one value of the leaf in `form` from `r`; an error leaves with
+/// the path steps `steps`.
+pub fn decode(leaf: Leaf, form: Form, steps: &Steps) -> TokenStream {
     let rt = rt();
+    let t = |res: TokenStream| steps.try_(res);
     match leaf {
-        Leaf::Bool => quote!(r.read_bool()?),
+        Leaf::Bool => t(quote!(r.read_bool())),
         Leaf::Int(it) => {
             let (min, max) = it.bounds();
             let prim = int_prim(it);
             if max <= i64::MAX as i128 {
                 let (min, max) = (min as i64, max as i64);
-                quote!((r.read_int_in::<{ #min }, { #max }>()? as #prim))
+                let read = t(quote!(r.read_int_in::<{ #min }, { #max }>()));
+                quote!((#read as #prim))
             } else {
                 let (min, max) = (min as u64, max as u64);
-                quote!((r.read_u64(#min, #max)? as #prim))
+                let read = t(quote!(r.read_u64(#min, #max)));
+                quote!((#read as #prim))
             }
         }
         Leaf::Float(ft) => {
@@ -181,34 +186,39 @@ pub fn decode(leaf: Leaf, form: Form) -> TokenStream {
             };
             match (ft.quantized(), form) {
                 (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    quote!(#rt::quant::#deq(r.read_int_in::<{ #qmin }, { #qmax }>()?, #scale))
+                    let read = t(quote!(r.read_int_in::<{ #qmin }, { #qmax }>()));
+                    quote!(#rt::quant::#deq(#read, #scale))
                 }
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {
-                    quote!(#rt::quant::#deq(
-                    #rt::quant::quantize(r.read_f64()?, #scale, #qmin, #qmax)?, #scale))
+                    let read = t(quote!(r.read_f64()));
+                    let q = t(quote!(#rt::quant::quantize(#read, #scale, #qmin, #qmax)));
+                    quote!(#rt::quant::#deq(#q, #scale))
                 }
                 (None, _) => {
                     let read = if ft.bits == 32 {
-                        quote!(r.read_f32()?)
+                        t(quote!(r.read_f32()))
                     } else {
-                        quote!(r.read_f64()?)
+                        t(quote!(r.read_f64()))
                     };
-                    if ft.range.is_some() {
-                        let check = check(leaf, &quote!(&x));
-                        quote!({ let x = #read; #check x })
-                    } else {
-                        read
+                    match check_call(leaf, &quote!(&x)) {
+                        Some(call) if ft.range.is_some() => {
+                            let check = t(call);
+                            quote!({ let x = #read; #check; x })
+                        }
+                        _ => read,
                     }
                 }
             }
         }
         Leaf::String(len) => {
             let (min, max) = len.bounds();
-            quote!(::std::string::String::from(r.read_str(#min, #max)?))
+            let read = t(quote!(r.read_str(#min, #max)));
+            quote!(::std::string::String::from(#read))
         }
         Leaf::Bytes(len) => {
             let (min, max) = len.bounds();
-            quote!(r.read_bin(#min, #max)?.to_vec())
+            let read = t(quote!(r.read_bin(#min, #max)));
+            quote!((#read).to_vec())
         }
     }
 }

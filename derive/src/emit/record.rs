@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use tuplet_schema::ir::{Field, Slot, TypeRef};
 use tuplet_schema::plan::RecordPlan;
 
-use super::ty::{at, rt, Form, TyGen};
+use super::ty::{rt, Form, Steps, TyGen};
 
 /// One slot with how to reach its value.
 pub struct Member<'a> {
@@ -180,10 +180,7 @@ pub fn decode_compact(members: &[Member], avail: TokenStream, ctor: &TokenStream
             match m.field() {
                 Some(f) => {
                     let name = &f.name;
-                    let read = at(
-                        quote!(in_field(#name)),
-                        m.gen().decode(&f.ty, Form::Compact),
-                    );
+                    let read = m.gen().decode_in(&f.ty, Form::Compact, &Steps::field(name));
                     let absent = if s.trimmable {
                         quote!(None)
                     } else {

@@ -8,7 +8,7 @@
 //! `mode` (sample). A value argument `v` is an expression of type `&T`.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use tuplet_schema::ir::TypeRef;
 pub use tuplet_schema::plan::Form;
 use tuplet_schema::plan::Node;
@@ -93,22 +93,32 @@ impl TyGen {
 
     /// An expression reading one `T` in `form` (errors leave through `?`).
     pub fn decode(&self, ty: &TypeRef, form: Form) -> TokenStream {
+        self.decode_in(ty, form, &Steps::default())
+    }
+
+    /// An expression reading one `T` in `form`; an error leaves it with the path steps
+    /// `steps` added (each fallible read returns it so, no closure catches it).
+    pub fn decode_in(&self, ty: &TypeRef, form: Form, steps: &Steps) -> TokenStream {
         let rt = rt();
         match ty.node() {
-            Node::Leaf(l) => leaf::decode(l, form),
+            Node::Leaf(l) => leaf::decode(l, form, steps),
             Node::Option { inner } => {
-                let inner = self.decode(inner, form);
-                quote!(if r.try_nil()? { None } else { Some(#inner) })
+                let inner = self.decode_in(inner, form, steps);
+                let nil = steps.try_(quote!(r.try_nil()));
+                quote!(if #nil { None } else { Some(#inner) })
             }
             Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
-                let elem = at(quote!(in_index(i)), self.decode(inner, form));
+                let i = format_ident!("i{}", steps.depth());
+                let elem = self.decode_in(inner, form, &steps.within(quote!(in_index(#i))));
                 let least = self.min_size(inner);
+                let n = steps.try_(quote!(r.read_array_len()));
+                let check = steps.try_(quote!(#rt::check_len(n, #min, #max, "elements")));
                 quote!({
-                    let n = r.read_array_len()? as usize;
-                    #rt::check_len(n, #min, #max, "elements")?;
+                    let n = #n as usize;
+                    #check;
                     let mut v = #rt::Vec::with_capacity(#rt::capacity(n, r.remaining(), #least));
-                    for i in 0..n { v.push(#elem); }
+                    for #i in 0..n { v.push(#elem); }
                     r.leave();
                     v
                 })
@@ -116,11 +126,13 @@ impl TyGen {
             Node::Array { inner, len } => {
                 let elems = (0..len as usize).map(|i| {
                     let i = proc_macro2::Literal::usize_unsuffixed(i);
-                    at(quote!(in_index(#i)), self.decode(inner, form))
+                    self.decode_in(inner, form, &steps.within(quote!(in_index(#i))))
                 });
+                let n = steps.try_(quote!(r.read_array_len()));
+                let wrong = steps.fail(quote!(#rt::wrong_length(n, #len)));
                 quote!({
-                    let n = r.read_array_len()?;
-                    if n != #len { return Err(#rt::wrong_length(n, #len)); }
+                    let n = #n;
+                    if n != #len { #wrong }
                     let a = [#(#elems),*];
                     r.leave();
                     a
@@ -128,17 +140,21 @@ impl TyGen {
             }
             Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
-                let k = self.decode(key, form);
-                let x = at(quote!(in_key(&k)), self.decode(value, form));
+                let k = format_ident!("k{}", steps.depth());
+                let read_k = self.decode_in(key, form, steps);
+                let x = self.decode_in(value, form, &steps.within(quote!(in_key(&#k))));
+                let n = steps.try_(quote!(r.read_map_len()));
+                let check = steps.try_(quote!(#rt::check_len(n, #min, #max, "entries")));
+                let dup = steps.fail(quote!(#rt::duplicate(&#k).in_key(&#k)));
                 quote!({
-                    let n = r.read_map_len()? as usize;
-                    #rt::check_len(n, #min, #max, "entries")?;
+                    let n = #n as usize;
+                    #check;
                     let mut m = #rt::BTreeMap::new();
                     for _ in 0..n {
-                        let k = #k;
-                        if m.contains_key(&k) { return Err(#rt::duplicate(&k).in_key(&k)); }
+                        let #k = #read_k;
+                        if m.contains_key(&#k) { #dup }
                         let x = #x;
-                        m.insert(k, x);
+                        m.insert(#k, x);
                     }
                     r.leave();
                     m
@@ -146,7 +162,7 @@ impl TyGen {
             }
             Node::Named { path } => {
                 let w = self.wire_of(path);
-                quote!(#w::decode(r)?)
+                steps.try_(quote!(#w::decode(r)))
             }
         }
     }
@@ -419,6 +435,49 @@ pub fn at(step: TokenStream, expr: TokenStream) -> TokenStream {
         let res: Result<_, #rt::Error> = (|| Ok(#expr))();
         match res { Ok(x) => x, Err(e) => return Err(e.#step) }
     })
+}
+
+/// The path steps an error gains on its way out of a decode expression, innermost first
+/// (`in_index(i1)`, then `in_field("pos")`). Each fallible read under them matches its
+/// `Result` and returns the error with the steps added (`Error`'s cold `in_*` methods):
+/// no closure per field or element to catch a `?`, which cost a function per field.
+#[derive(Clone, Default)]
+pub struct Steps(Vec<TokenStream>);
+
+impl Steps {
+    /// The step of a record's field.
+    pub fn field(name: &str) -> Steps {
+        Steps(vec![quote!(in_field(#name))])
+    }
+
+    /// These steps with `step` (an `Error` method call) innermost.
+    pub fn within(&self, step: TokenStream) -> Steps {
+        let mut all = vec![step];
+        all.extend(self.0.iter().cloned());
+        Steps(all)
+    }
+
+    /// How many steps: the nesting depth, which names the loop variables of nested
+    /// containers apart (`i0`, `k1`) so a step refers to its own container's.
+    pub fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `res` (a `Result<_, Error>` expression) unwrapped; its error returned with the
+    /// steps (plain `?` when there are none).
+    pub fn try_(&self, res: TokenStream) -> TokenStream {
+        if self.0.is_empty() {
+            return quote!(#res?);
+        }
+        let steps = &self.0;
+        quote!(match #res { Ok(ok) => ok, Err(e) => return Err(e #(.#steps)*) })
+    }
+
+    /// A statement returning the error `err` with the steps.
+    pub fn fail(&self, err: TokenStream) -> TokenStream {
+        let steps = &self.0;
+        quote!(return Err(#err #(.#steps)*);)
+    }
 }
 
 /// A readable Rust spelling of an IR type, for field tables.
