@@ -116,7 +116,7 @@ fn put_int(min: i128, max: i128, v: TokenStream) -> TokenStream {
         return quote!(p = #rt::put::uint(buf, p, #v as u64););
     }
     let (min, max) = (min as i64, max as i64);
-    quote!(p = #rt::put::int_in::<{ #min }, { #max }>(buf, p, #v as i64);)
+    quote!(p = #rt::put::int_within(buf, p, #v as i64, #min, #max);)
 }
 
 /// Statements writing `v` in the compact form at the cursor `p` of `buf`, advancing `p`
@@ -170,7 +170,7 @@ pub fn decode(leaf: Leaf, form: Form, steps: &Steps) -> TokenStream {
             let prim = int_prim(it);
             if max <= i64::MAX as i128 {
                 let (min, max) = (min as i64, max as i64);
-                let read = t(quote!(r.read_int_in::<{ #min }, { #max }>()));
+                let read = t(quote!(r.read_int_within(#min, #max)));
                 quote!((#read as #prim))
             } else {
                 let (min, max) = (min as u64, max as u64);
@@ -186,7 +186,7 @@ pub fn decode(leaf: Leaf, form: Form, steps: &Steps) -> TokenStream {
             };
             match (ft.quantized(), form) {
                 (Some(Quantized { scale, qmin, qmax }), Form::Compact) => {
-                    let read = t(quote!(r.read_int_in::<{ #qmin }, { #qmax }>()));
+                    let read = t(quote!(r.read_int_within(#qmin, #qmax)));
                     quote!(#rt::quant::#deq(#read, #scale))
                 }
                 (Some(Quantized { scale, qmin, qmax }), Form::Named) => {

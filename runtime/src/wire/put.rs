@@ -125,17 +125,27 @@ pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
 /// bits takes [`int`].
 #[inline(always)]
 pub fn int_in<const MIN: i64, const MAX: i64>(buf: &mut [u8], p: usize, v: i64) -> usize {
-    if MIN >= -32 && MAX <= 127 {
+    int_within(buf, p, v, MIN, MAX)
+}
+
+/// [`int_in`] with the bounds as arguments: what derived code calls. Not generic, so a
+/// debug build compiles it once, not once per pair of bounds; an optimized build inlines it
+/// always (the bounds are constants at every call, and the code folds to what the
+/// const-generic version compiles to).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn int_within(buf: &mut [u8], p: usize, v: i64, min: i64, max: i64) -> usize {
+    if min >= -32 && max <= 127 {
         return fixint(buf, p, v);
     }
-    if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
+    if min < i32::MIN as i64 || max > u32::MAX as i64 {
         return int(buf, p, v);
     }
-    if MAX > 0xff || MIN < -0x80 {
-        return int32(buf, p, v, MIN < 0);
+    if max > 0xff || min < -0x80 {
+        return int32(buf, p, v, min < 0);
     }
     // uint8 (`cc`), or int8 (`d0`) below zero.
-    let family = if MIN < 0 {
+    let family = if min < 0 {
         0xcc + 4 * (v < 0) as u64
     } else {
         0xcc

@@ -59,15 +59,25 @@ impl<'a> Reader<'a> {
     /// decides the code and the message.
     #[inline]
     pub fn read_int_in<const MIN: i64, const MAX: i64>(&mut self) -> Result<i64, Error> {
-        if MIN < i32::MIN as i64 || MAX > u32::MAX as i64 {
-            return self.read_i64(MIN, MAX);
+        self.read_int_within(MIN, MAX)
+    }
+
+    /// [`read_int_in`](Reader::read_int_in) with the bounds as arguments: what derived code
+    /// calls. Not generic, so a debug build compiles it once, not once per pair of bounds;
+    /// an optimized build inlines it always (the bounds are constants at every call, and the
+    /// code folds to what the const-generic version compiles to).
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub fn read_int_within(&mut self, min: i64, max: i64) -> Result<i64, Error> {
+        if min < i32::MIN as i64 || max > u32::MAX as i64 {
+            return self.read_i64(min, max);
         }
         // The out-of-line path gets a copy of the unread bytes and returns what it consumed
         // packed with the value in registers, so the reader stays in registers across it.
-        let (v, rest) = match int_fast::<MIN, MAX>(self.rest) {
+        let (v, rest) = match int_fast(self.rest, min, max) {
             Some(x) => x,
             None => {
-                let (v, used) = unpack(int_in_slow(self.rest, MIN, MAX)?, MIN);
+                let (v, used) = unpack(int_in_slow(self.rest, min, max)?, min);
                 (v, self.rest.get(used..).unwrap_or_default())
             }
         };
@@ -239,15 +249,15 @@ impl<'a> Reader<'a> {
 
 /// The fast path of [`Reader::read_int_in`] over the unread bytes: the value and the bytes
 /// after it, or `None` (for the general path) when the value is not a fixint or an int of
-/// 1, 2 or 4 bytes, or lies outside `MIN..=MAX`.
+/// 1, 2 or 4 bytes, or lies outside `min..=max`.
 #[inline(always)]
-fn int_fast<const MIN: i64, const MAX: i64>(rest: &[u8]) -> Option<(i64, &[u8])> {
+fn int_fast(rest: &[u8], min: i64, max: i64) -> Option<(i64, &[u8])> {
     let (&b, tail) = rest.split_first()?;
     if !(0x80..0xe0).contains(&b) {
         let v = i64::from(b as i8);
-        return (MIN..=MAX).contains(&v).then_some((v, tail));
+        return (min..=max).contains(&v).then_some((v, tail));
     }
-    if MIN >= -32 && MAX <= 127 {
+    if min >= -32 && max <= 127 {
         // Every value of the range is a fixint: a wider marker is legal but rare.
         return None;
     }
@@ -265,7 +275,7 @@ fn int_fast<const MIN: i64, const MAX: i64>(rest: &[u8]) -> Option<(i64, &[u8])>
     } else {
         i64::from(word >> shift)
     };
-    if !(MIN..=MAX).contains(&v) {
+    if !(min..=max).contains(&v) {
         return None;
     }
     tail.get(width..).map(|after| (v, after))
