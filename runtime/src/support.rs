@@ -134,6 +134,42 @@ pub fn report_at(path: &[Seg], issues: &mut Vec<Issue>, seg: Seg, err: Error) {
     push_issue(path, Some(seg), issues, err);
 }
 
+/// What a derived validator calls with a check's result: its issue, if any, at `path`.
+/// Generic only over the checked value (a unit or a quantized int), so a check is one call
+/// in the derived code, not a match per field.
+#[inline]
+pub fn issue_here<T>(path: &[Seg], issues: &mut Vec<Issue>, res: Result<T, Error>) {
+    if let Err(e) = res {
+        report(path, issues, e);
+    }
+}
+
+/// As [`issue_here`], for a check of field `name`: the issue at `path` plus the field.
+#[inline]
+pub fn issue_at_field<T>(
+    path: &[Seg],
+    issues: &mut Vec<Issue>,
+    name: &'static str,
+    res: Result<T, Error>,
+) {
+    if let Err(e) = res {
+        report_at(path, issues, Seg::Field(name), e);
+    }
+}
+
+/// As [`issue_here`], for a check of element `index`: the issue at `path` plus the index.
+#[inline]
+pub fn issue_at_index<T>(
+    path: &[Seg],
+    issues: &mut Vec<Issue>,
+    index: usize,
+    res: Result<T, Error>,
+) {
+    if let Err(e) = res {
+        report_at(path, issues, Seg::Index(index as u32), e);
+    }
+}
+
 /// The issue of `err` at `path`, then `seg` if any, then the error's own inner path.
 fn push_issue(path: &[Seg], seg: Option<Seg>, issues: &mut Vec<Issue>, err: Error) {
     let mut issue = err.into_issue();

@@ -14,7 +14,7 @@ use tuplet_schema::ir::IntType;
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
 use super::common::rt;
-use super::ty::Steps;
+use super::ty::{Step, Steps};
 
 fn int_prim(it: &IntType) -> TokenStream {
     let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());
@@ -227,17 +227,16 @@ pub fn decode(leaf: Leaf, form: Form, steps: &Steps) -> TokenStream {
 pub fn validate(leaf: Leaf, v: &TokenStream) -> TokenStream {
     let rt = rt();
     match check_call(leaf, v) {
-        Some(call) => quote!(if let Err(e) = #call { #rt::report(path, issues, e); }),
+        Some(call) => quote!(#rt::issue_here(path, issues, #call);),
         None => TokenStream::new(),
     }
 }
 
-/// As [`validate`], with the path step `seg` (a `Seg` expression) added to the issue's path
-/// only when there is one: no push and pop of the step per value.
-pub fn validate_under(leaf: Leaf, v: &TokenStream, seg: &TokenStream) -> TokenStream {
-    let rt = rt();
+/// As [`validate`], with the path step `step` added to the issue's path only when there is
+/// one: no push and pop of the step per value.
+pub fn validate_under(leaf: Leaf, v: &TokenStream, step: &Step) -> TokenStream {
     match check_call(leaf, v) {
-        Some(call) => quote!(if let Err(e) = #call { #rt::report_at(path, issues, #seg, e); }),
+        Some(call) => step.issue(call),
         None => TokenStream::new(),
     }
 }

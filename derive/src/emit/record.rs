@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use tuplet_schema::ir::{Field, Slot, TypeRef};
 use tuplet_schema::plan::RecordPlan;
 
-use super::ty::{rt, Form, Steps, TyGen};
+use super::ty::{rt, Form, Step, Steps, TyGen};
 
 /// One slot with how to reach its value.
 pub struct Member<'a> {
@@ -294,13 +294,10 @@ pub fn decode_named(members: &[Member], n: TokenStream, ctor: &TokenStream) -> T
 
 /// Statements validating every field, each under its name.
 pub fn validate(members: &[Member]) -> TokenStream {
-    let rt = rt();
     let checks = members.iter().filter_map(|m| {
         let f = m.field()?;
-        let name = &f.name;
-        let body = m
-            .gen()
-            .validate_under(&f.ty, &m.access, quote!(#rt::Seg::Field(#name)));
+        let step = Step::Field(f.name.clone());
+        let body = m.gen().validate_under(&f.ty, &m.access, &step);
         (!body.is_empty()).then_some(body)
     });
     quote!(#(#checks)*)

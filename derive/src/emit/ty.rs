@@ -170,8 +170,8 @@ impl TyGen {
     /// Statements pushing every issue of `v` (an `&T`) at `path`.
     pub fn validate(&self, ty: &TypeRef, v: &TokenStream) -> TokenStream {
         let rt = rt();
-        let nested = |inner: &TypeRef, seg: TokenStream| {
-            let body = self.validate_under(inner, &quote!(x), seg);
+        let nested = |inner: &TypeRef, step: Step| {
+            let body = self.validate_under(inner, &quote!(x), &step);
             (!body.is_empty()).then_some(body)
         };
         match ty.node() {
@@ -189,10 +189,9 @@ impl TyGen {
             }
             Node::Vec { inner, len } => {
                 let (min, max) = len.bounds();
-                let head = quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "elements") {
-                    #rt::report(path, issues, e);
-                });
-                let each = nested(inner, quote!(#rt::Seg::Index(i as u32)));
+                let check = quote!(#rt::check_len(#v.len(), #min, #max, "elements"));
+                let head = quote!(#rt::issue_here(path, issues, #check););
+                let each = nested(inner, Step::Index(quote!(i)));
                 let each = each.map(|b| quote!(for (i, x) in #v.iter().enumerate() { #b }));
                 if len.is_unbounded() {
                     quote!(#each)
@@ -201,16 +200,15 @@ impl TyGen {
                 }
             }
             Node::Array { inner, .. } => {
-                let each = nested(inner, quote!(#rt::Seg::Index(i as u32)));
+                let each = nested(inner, Step::Index(quote!(i)));
                 let each = each.map(|b| quote!(for (i, x) in #v.iter().enumerate() { #b }));
                 quote!(#each)
             }
             Node::Map { key, value, len } => {
                 let (min, max) = len.bounds();
                 let head = (!len.is_unbounded()).then(|| {
-                    quote!(if let Err(e) = #rt::check_len(#v.len(), #min, #max, "entries") {
-                        #rt::report(path, issues, e);
-                    })
+                    let check = quote!(#rt::check_len(#v.len(), #min, #max, "entries"));
+                    quote!(#rt::issue_here(path, issues, #check);)
                 });
                 // A key's issues (its `key_len`) and its value's, both at the key.
                 let (k, x) = (
@@ -229,14 +227,14 @@ impl TyGen {
         }
     }
 
-    /// Statements pushing every issue of `v` (an `&T`) at `path` plus the step `seg` (a
-    /// `Seg` expression). A leaf, or an optional one, adds the step only to an issue
-    /// (`report_at`); other types push it around their checks.
-    pub fn validate_under(&self, ty: &TypeRef, v: &TokenStream, seg: TokenStream) -> TokenStream {
+    /// Statements pushing every issue of `v` (an `&T`) at `path` plus the step `step`. A
+    /// leaf, or an optional one, adds the step only to an issue (`issue_at_field`,
+    /// `issue_at_index`); other types push it around their checks.
+    pub fn validate_under(&self, ty: &TypeRef, v: &TokenStream, step: &Step) -> TokenStream {
         match ty.node() {
-            Node::Leaf(l) => leaf::validate_under(l, v, &seg),
+            Node::Leaf(l) => leaf::validate_under(l, v, step),
             Node::Option { inner } if inner.leaf().is_some() => {
-                let body = self.validate_under(inner, &quote!(x), seg);
+                let body = self.validate_under(inner, &quote!(x), step);
                 if body.is_empty() {
                     body
                 } else {
@@ -248,6 +246,7 @@ impl TyGen {
                 if body.is_empty() {
                     body
                 } else {
+                    let seg = step.seg();
                     quote!(path.push(#seg); #body path.pop();)
                 }
             }
@@ -435,6 +434,37 @@ pub fn at(step: TokenStream, expr: TokenStream) -> TokenStream {
         let res: Result<_, #rt::Error> = (|| Ok(#expr))();
         match res { Ok(x) => x, Err(e) => return Err(e.#step) }
     })
+}
+
+/// The path step of a validated value: a record's field, or an element (its index, a
+/// `usize` expression).
+pub enum Step {
+    /// A field, by its canonical name.
+    Field(String),
+    /// An element of a list or an array.
+    Index(TokenStream),
+}
+
+impl Step {
+    /// The runtime's `Seg` of the step.
+    pub fn seg(&self) -> TokenStream {
+        let rt = rt();
+        match self {
+            Step::Field(name) => quote!(#rt::Seg::Field(#name)),
+            Step::Index(i) => quote!(#rt::Seg::Index(#i as u32)),
+        }
+    }
+
+    /// A statement pushing the issue of `res` (a check's `Result`), if any, at `path` plus
+    /// the step: one call (the runtime's `issue_at_field` / `issue_at_index`), the `Seg`
+    /// built only for an issue.
+    pub fn issue(&self, res: TokenStream) -> TokenStream {
+        let rt = rt();
+        match self {
+            Step::Field(name) => quote!(#rt::issue_at_field(path, issues, #name, #res);),
+            Step::Index(i) => quote!(#rt::issue_at_index(path, issues, #i, #res);),
+        }
+    }
 }
 
 /// The path steps an error gains on its way out of a decode expression, innermost first
