@@ -17,7 +17,10 @@
 # `t` between u64 and u32), which rebuilds both; `cargo check` of the protocol crate after the
 # same edit (what rust-analyzer waits for). RUNS (village, default 3) and SYNTH_RUNS (ten
 # times, default 2) set the rounds; a row whose per-round ratios spread by more than 20% of
-# their median gets up to EXTRA (default 2) more rounds.
+# their median gets up to EXTRA (default 2) more rounds. SCHEMAS (default "village synth10")
+# picks the schemas, and APPEND=1 keeps the timings of the last run (target/build-bench/times)
+# and adds to them: the village and the ten-times schema can run as two locked runs, the
+# second one's table showing both.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -30,7 +33,7 @@ mkdir -p "$bench"
 log=$bench/log
 times=$bench/times
 # REPORT_ONLY=1: skip the rounds and report the timings of the last run (target/build-bench/times).
-[ "${REPORT_ONLY:-0}" = 1 ] || : >"$times"
+[ "${REPORT_ONLY:-0}" = 1 ] || [ "${APPEND:-0}" = 1 ] || : >"$times"
 
 if [ $smoke = 1 ]; then
   # A tiny protocol: one message each way, both dispatch enums.
@@ -87,7 +90,7 @@ RS
 else
   rm -rf "$bench/synth10"
   python3 scripts/bench.d/synth_schema.py examples/village "$bench/synth10" 10
-  schemas=(village synth10)
+  read -r -a schemas <<<"${SCHEMAS:-village synth10}"
   args=(village="$root/examples/village/src" synth10="$bench/synth10/synth/src")
   runs_of() { if [ "$1" = village ]; then echo "${RUNS:-3}"; else echo "${SYNTH_RUNS:-2}"; fi; }
   EXTRA=${EXTRA:-2}
@@ -167,9 +170,11 @@ fi
 # PASSES=1 the compiler's passes (`-Ztime-passes`; RUSTC_BOOTSTRAP=1 for this measurement
 # only: it changes every dependency's fingerprint, so they are all rebuilt first).
 prof=$bench/profile
-: >"$prof"
-# SKIP_PROFILE=1: the table without the profile.
-[ "${SKIP_PROFILE:-0}" = 1 ] || for k in tuplet serde; do
+# SKIP_PROFILE=1: no profile (the table shows the last run's, if any; REPORT_ONLY=1 too).
+skip_profile=${SKIP_PROFILE:-${REPORT_ONLY:-0}}
+[ "$skip_profile" = 1 ] || : >"$prof"
+touch "$prof"
+[ "$skip_profile" = 1 ] || for k in tuplet serde; do
   for p in "village-$k" "village-$k-server"; do
     c build -p "$p"
     c clean -p "$p"
