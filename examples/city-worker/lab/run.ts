@@ -13,7 +13,7 @@ import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bot, type Mode, type PlayerReport } from "./bots.js";
 import { startProxy, type Proxy } from "./proxy.js";
-import { cpuNs, readWrangler, selfCpuNs, startWorkerd, workerdPids, type Runtime } from "./workerd.js";
+import { cpuNs, profileWorkerd, readWrangler, selfCpuNs, startWorkerd, workerdPids, type Runtime } from "./workerd.js";
 import { sign } from "../src/token.js";
 
 interface Args {
@@ -43,6 +43,9 @@ function args(argv: string[]): Args {
   }
   return a;
 }
+
+/** workerd's inspector port when CITY_PROFILE is set (CITY_PROFILE_PORT, default 9230). */
+const PROFILE_PORT = process.env.CITY_PROFILE === undefined ? undefined : Number(process.env.CITY_PROFILE_PORT ?? 9230);
 
 const log = (s: string): void => void process.stderr.write(s + "\n");
 const failures: string[] = [];
@@ -184,7 +187,14 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
   const l0 = selfCpuNs();
   const p0 = lab.proxy.totals();
   const t0 = Date.now();
-  await sleep(secs * 1000);
+  // CITY_PROFILE=DIR: a CPU profile of workerd's isolate over the measured window, per round.
+  const profileDir = process.env.CITY_PROFILE;
+  if (profileDir !== undefined && PROFILE_PORT !== undefined) {
+    const profile = await profileWorkerd(PROFILE_PORT, secs * 1000);
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(`${profileDir}/${what}-${mode}-s${seed}.cpuprofile`, JSON.stringify(profile));
+    await sleep(Math.max(0, secs * 1000 - (Date.now() - t0)));
+  } else await sleep(secs * 1000);
   const p1 = lab.proxy.totals();
   const w1 = pids.reduce((s, p) => s + cpuNs(p), 0);
   const l1 = selfCpuNs();
@@ -301,7 +311,7 @@ async function main(): Promise<void> {
   const a = args(process.argv.slice(2));
   const cfg = readWrangler("wrangler.toml");
   const maxPlayers = a.smoke ? 50 : Math.max(50, ...a.capacity);
-  const rt = await startWorkerd(cfg, cfg.main, maxPlayers);
+  const rt = await startWorkerd(cfg, cfg.main, maxPlayers, PROFILE_PORT);
   const proxy = await startProxy(Number(rt.url.port));
   const lab = new Lab(rt, proxy);
   log(`workerd on ${rt.url.host} (compatibility date ${cfg.compatibilityDate}), proxy on 127.0.0.1:${proxy.port}`);
