@@ -4,7 +4,7 @@
  * 66 ms, so three ticks in four; half of them driving their own car), no workerd, no sockets.
  */
 
-import { City as Sim, type Player } from "../src/sim.js";
+import { City as Sim, FIRST_PLAYER_IDS, type Player } from "../src/sim.js";
 import { keyframePhase } from "../src/streams.js";
 import type { Buttons, InputFrame, NearbyEntity } from "village-protocol";
 
@@ -46,8 +46,8 @@ export class SyntheticCity {
   private first = 0;
   private t = 0;
 
-  constructor(seed: number, players: number) {
-    this.sim = new Sim(seed);
+  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS) {
+    this.sim = new Sim(seed, 160, 80, firstPlayers);
     for (let i = 0; i < players; i++) {
       const player = this.sim.join(`bot${String(i).padStart(6, "0")}`);
       if (i % 2 === 0) this.sim.enter(player, player.car.id);

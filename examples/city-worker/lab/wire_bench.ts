@@ -6,7 +6,7 @@
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
  *
- *   node build/wire_bench.mjs [--players 50] [--ticks 1200] [--seed 1] [--json]
+ *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--json]
  *
  * Every byte of every message is given a part (the envelope, an entity's key, its field mask,
  * its position's differences, ...). A part's raw bytes are counted; its cost on the wire is
@@ -20,6 +20,7 @@
 
 import zlib from "node:zlib";
 import { JsonStream, TupletStream, type Stream } from "../src/streams.js";
+import { FIRST_PLAYER_IDS } from "../src/sim.js";
 import { SyntheticCity } from "./synthetic.js";
 
 const args = new Map<string, string>();
@@ -30,9 +31,11 @@ for (let i = 2; i < process.argv.length; i++) {
   else (args.set(k, v), i++);
 }
 const players = Number(args.get("players") ?? 50);
-const ticks = Number(args.get("ticks") ?? 1200);
+const ticks = Number(args.get("ticks") ?? 400);
 const seed = Number(args.get("seed") ?? 1);
 const asJson = args.has("json");
+/** `--first-players N`: the first N player slots' ids before the NPCs' (`City`'s `firstPlayers`; 0: after them). */
+const firstPlayers = Number(args.get("first-players") ?? FIRST_PLAYER_IDS);
 
 /** One message as bytes, each byte labelled with the part it belongs to. */
 interface Labelled {
@@ -409,7 +412,7 @@ interface Stats {
 }
 
 function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
-  const city = new SyntheticCity(seed, players);
+  const city = new SyntheticCity(seed, players, firstPlayers);
   const seats = city.seats.map((seat) => ({ seat, stream: (kind === "tuplet" ? new TupletStream() : new JsonStream()) as Stream, ws: new Recorder() }));
   for (let t = 0; t < ticks; t++) {
     city.inputs();
@@ -431,6 +434,8 @@ interface SideReport {
   stats: Stats;
   parts: { part: string; raw: number; alone: number; cumulative: number }[];
   overhead: number;
+  /** Wire bytes of the messages with nothing in them but what changed: positions, headings, speeds, animations (framing included). */
+  changesOnly: number;
 }
 
 function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labelled[][] } {
@@ -461,12 +466,15 @@ function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labell
     cumulative[i] = before - after;
     before = after;
   }
+  // Everything but the changes themselves removed: what the information costs with no structure.
+  const notChanges = new Set(names.map((n, i) => (/^pos: x|^(heading|speed|anim) difference|^"(heading|speed|anim)"|^pos: x, y values/.test(n) ? -1 : i)).filter((i) => i >= 0));
+  const changesOnly = wireAll(without(streams, notChanges), WORKERD);
   for (let i = 0; i < names.length; i++) {
     const alone = all - wireAll(without(streams, new Set([i])), WORKERD);
     parts.push({ part: names[i]!, raw: per(raw[i]!), alone: per(alone), cumulative: per(cumulative[i]!) });
   }
   return {
-    report: { side: kind, messagesPerTick: per(messages), rawPerTick: per(rawTotal), wirePerTick: per(all), stats, parts, overhead: per(before) },
+    report: { side: kind, messagesPerTick: per(messages), rawPerTick: per(rawTotal), wirePerTick: per(all), stats, parts, overhead: per(before), changesOnly: per(changesOnly) },
     streams,
   };
 }
@@ -491,12 +499,12 @@ const deflates = settings.map(({ what, d }) => {
   return { what, tuplet: t, json: j, ratio: t / j };
 });
 
-const result = { players, ticks, seed, tuplet: tu.report, json: js.report, deflates };
+const result = { players, ticks, seed, firstPlayers, tuplet: tu.report, json: js.report, deflates };
 if (asJson) {
   console.log(JSON.stringify(result));
 } else {
   const f1 = (x: number): string => x.toFixed(1).padStart(7);
-  console.log(`${players} players, ${ticks} ticks, seed ${seed}; bytes per player per tick`);
+  console.log(`${players} players, ${ticks} ticks, seed ${seed}${firstPlayers > 0 ? `, the first ${firstPlayers} players' ids first` : ", players' ids after the NPCs'"}; bytes per player per tick`);
   for (const r of [tu.report, js.report]) {
     const s = r.stats;
     console.log(`\n${r.side}: ${r.messagesPerTick.toFixed(3)} messages, ${r.rawPerTick.toFixed(1)} B as sent, ${r.wirePerTick.toFixed(1)} B on the wire`);
@@ -504,7 +512,9 @@ if (asJson) {
     console.log(`  ${"part".padEnd(72)}    raw   alone  cumul.`);
     for (const p of r.parts) console.log(`  ${p.part.padEnd(72)}${f1(p.raw)} ${f1(p.alone)} ${f1(p.cumulative)}`);
     console.log(`  ${"left with every part removed (frame headers, deflate framing)".padEnd(72)}${f1(0)} ${" ".repeat(7)} ${f1(r.overhead)}`);
+    console.log(`  only the changes (x, y, heading, speed, anim; framing included): ${r.changesOnly.toFixed(1)} B on the wire`);
   }
   console.log("\ndeflate settings (both sides)                          tuplet    JSON  ratio");
   for (const d of deflates) console.log(`  ${d.what.padEnd(52)}${f1(d.tuplet)} ${f1(d.json)}  ${d.ratio.toFixed(2)}`);
+  console.log(`\na third of the JSON twin's wire bytes: ${(js.report.wirePerTick / 3).toFixed(1)} B; tuplet's changes alone: ${tu.report.changesOnly.toFixed(1)} B`);
 }
