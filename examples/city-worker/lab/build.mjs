@@ -6,3 +6,4 @@ const common = { bundle: true, format: "esm", target: "es2022", sourcemap: true,
 await build({ ...common, entryPoints: ["src/worker.ts"], outfile: "build/worker.js", platform: "neutral", external: ["cloudflare:*"], mainFields: ["module", "main"] });
 await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", platform: "node", external: ["ws", "miniflare"] });
 await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tick_bench.mjs", platform: "node" });
+await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });

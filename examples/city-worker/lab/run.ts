@@ -13,7 +13,7 @@ import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bot, type Mode, type PlayerReport } from "./bots.js";
 import { startProxy, type Proxy } from "./proxy.js";
-import { cpuNs, readWrangler, selfCpuNs, startWorkerd, workerdPids, type Runtime } from "./workerd.js";
+import { cpuNs, profileWorkerd, readWrangler, selfCpuNs, startWorkerd, workerdPids, type Runtime } from "./workerd.js";
 import { sign } from "../src/token.js";
 
 interface Args {
@@ -43,6 +43,9 @@ function args(argv: string[]): Args {
   }
   return a;
 }
+
+/** workerd's inspector port when CITY_PROFILE is set (CITY_PROFILE_PORT, default 9230). */
+const PROFILE_PORT = process.env.CITY_PROFILE === undefined ? undefined : Number(process.env.CITY_PROFILE_PORT ?? 9230);
 
 const log = (s: string): void => void process.stderr.write(s + "\n");
 const failures: string[] = [];
@@ -90,16 +93,22 @@ class Lab {
     return (await res.json()) as T;
   }
 
+  /** Connects `n` bots to one city, ten at a time (each group's handshakes in parallel). */
   async bots(mode: Mode, city: string, n: number, seed: number, cityIndex: number): Promise<Bot[]> {
     const out: Bot[] = [];
     for (let i = 0; i < n; i++) {
       const name = `${mode === "json" ? "j" : "t"}${String(seed % 100).padStart(2, "0")}${String(cityIndex % 100).padStart(2, "0")}${String(i).padStart(4, "0")}`;
       // A few garbage senders per city: one in ten, at least one.
-      const bot = new Bot(name, mode, seed, i, i % 10 === 3 || (n < 10 && i === n - 1));
-      const token = await sign(this.rt.secret, name, Date.now() + 3_600_000);
-      await bot.connect(`ws://127.0.0.1:${this.proxy.port}${this.path(mode, "/ws", city, `&token=${token}`)}`);
-      out.push(bot);
-      if (i % 10 === 9) await sleep(20);
+      out.push(new Bot(name, mode, seed, i, i % 10 === 3 || (n < 10 && i === n - 1)));
+    }
+    for (let g = 0; g < n; g += 10) {
+      await Promise.all(
+        out.slice(g, g + 10).map(async (bot) => {
+          const token = await sign(this.rt.secret, bot.name, Date.now() + 3_600_000);
+          await bot.connect(`ws://127.0.0.1:${this.proxy.port}${this.path(mode, "/ws", city, `&token=${token}`)}`);
+        }),
+      );
+      await sleep(20);
     }
     return out;
   }
@@ -175,7 +184,10 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
   const names = Array.from({ length: cities }, (_, k) => `s${seed}-c${k}-n${n}`);
   log(`${what}: ${mode}, seed ${seed}, ${cities} × ${n} bots, ${secs} s`);
   const all: Bot[][] = [];
-  for (let k = 0; k < cities; k++) all.push(await lab.bots(mode, names[k]!, n, seed, k));
+  // Every city's bots connect at once (a city's ten at a time): 500 one after another take minutes.
+  const c0 = Date.now();
+  all.push(...(await Promise.all(names.map((c, k) => lab.bots(mode, c, n, seed, k)))));
+  if (cities > 1) log(`  ${cities * n} bots connected in ${((Date.now() - c0) / 1000).toFixed(1)} s`);
   await sleep(timing ? 3000 : 1000);
   const load = loadavg();
   for (const c of names) await lab.lab(mode, c, "reset");
@@ -184,20 +196,24 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
   const l0 = selfCpuNs();
   const p0 = lab.proxy.totals();
   const t0 = Date.now();
-  await sleep(secs * 1000);
+  // CITY_PROFILE=DIR: a CPU profile of workerd's isolate over the measured window, per round.
+  const profileDir = process.env.CITY_PROFILE;
+  if (profileDir !== undefined && PROFILE_PORT !== undefined) {
+    const profile = await profileWorkerd(PROFILE_PORT, secs * 1000);
+    fs.mkdirSync(profileDir, { recursive: true });
+    fs.writeFileSync(`${profileDir}/${what}-${mode}-s${seed}.cpuprofile`, JSON.stringify(profile));
+    await sleep(Math.max(0, secs * 1000 - (Date.now() - t0)));
+  } else await sleep(secs * 1000);
   const p1 = lab.proxy.totals();
   const w1 = pids.reduce((s, p) => s + cpuNs(p), 0);
   const l1 = selfCpuNs();
   const wall = Date.now() - t0;
   const reps: Report[] = [];
   for (const c of names) reps.push(await lab.lab<Report>(mode, c, "report"));
-  let garbage = 0;
-  let dropped = 0;
-  for (let k = 0; k < cities; k++) {
-    const g = await check(lab, mode, names[k]!, all[k]!, what);
-    garbage += g.garbage;
-    dropped += g.dropped;
-  }
+  // Every city checked at once: an overloaded city's checks wait up to 25 s for what is in flight.
+  const checks = await Promise.all(names.map((c, k) => check(lab, mode, c, all[k]!, what)));
+  const garbage = checks.reduce((n, g) => n + g.garbage, 0);
+  const dropped = checks.reduce((n, g) => n + g.dropped, 0);
   const bots = all.flat();
   for (const b of bots) b.close();
   await sleep(300);
@@ -301,7 +317,7 @@ async function main(): Promise<void> {
   const a = args(process.argv.slice(2));
   const cfg = readWrangler("wrangler.toml");
   const maxPlayers = a.smoke ? 50 : Math.max(50, ...a.capacity);
-  const rt = await startWorkerd(cfg, cfg.main, maxPlayers);
+  const rt = await startWorkerd(cfg, cfg.main, maxPlayers, PROFILE_PORT);
   const proxy = await startProxy(Number(rt.url.port));
   const lab = new Lab(rt, proxy);
   log(`workerd on ${rt.url.host} (compatibility date ${cfg.compatibilityDate}), proxy on 127.0.0.1:${proxy.port}`);

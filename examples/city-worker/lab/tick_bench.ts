@@ -12,9 +12,8 @@
  * shared machine counts less) and snapshot bytes per player per tick.
  */
 
-import { City as Sim, type Player } from "../src/sim.js";
 import { JsonStream, TupletStream, type Stream } from "../src/streams.js";
-import type { Buttons, InputFrame } from "village-protocol";
+import { SyntheticCity } from "./synthetic.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ""), process.argv[i + 1] ?? "");
@@ -23,12 +22,8 @@ const ticks = Number(args.get("ticks") ?? 1200);
 const rounds = Number(args.get("rounds") ?? 5);
 const seed = Number(args.get("seed") ?? 1);
 const only = args.get("only");
-
-const KEYFRAME_EVERY = 100;
-
-function buttons(held: Partial<Buttons>): Buttons {
-  return { forward: false, back: false, left: false, right: false, jump: false, sprint: false, interact: false, primary: false, aim: false, brake: false, horn: false, ...held };
-}
+/** `--together 1`: every seat's keyframes on one tick (as before they were spread by slot). */
+const together = args.get("together") === "1";
 
 /** A socket that counts what it is sent. */
 class CountingSocket {
@@ -38,61 +33,30 @@ class CountingSocket {
   }
 }
 
-interface Seat {
-  player: Player;
-  stream: Stream;
-  ws: CountingSocket;
-  rand: () => number;
-  heading: number;
-}
-
-function lcg(s: number): () => number {
-  let x = s >>> 0 || 1;
-  return () => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x / 4294967296;
-  };
-}
-
-function frame(s: Seat): InputFrame {
-  const r = s.rand;
-  if (s.player.driving) {
-    return { dt: 16, buttons: buttons({ forward: r() < 0.8, brake: r() < 0.05 }), look: [0, 0], steer: Math.round(30 + r() * 40) };
-  }
-  const turn = (r() - 0.5) * 0.2;
-  s.heading += turn;
-  const forward = r() < 0.7;
-  return { dt: 16, buttons: buttons({ forward, sprint: forward && r() < 0.2 }), look: [Math.round(turn * 1000) / 1000, 0], steer: 0 };
-}
-
 /** One round: a fresh city, `players` seats, `ticks` ticks; returns ms per tick and bytes. */
-function round(kind: "tuplet" | "json"): { msPerTick: number; bytesPerSlot: number } {
-  const sim = new Sim(seed);
-  const seats: Seat[] = [];
-  for (let i = 0; i < players; i++) {
-    const player = sim.join(`bot${String(i).padStart(6, "0")}`);
-    if (i % 2 === 0) sim.enter(player, player.car.id);
-    seats.push({ player, stream: kind === "tuplet" ? new TupletStream() : new JsonStream(), ws: new CountingSocket(), rand: lcg(seed * 1000 + i), heading: 0 });
-  }
-  let first = 0;
+function round(kind: "tuplet" | "json"): { msPerTick: number; bytesPerSlot: number; p99: number } {
+  const city = new SyntheticCity(seed, players);
+  const seats = city.seats.map((seat) => ({ seat, stream: (kind === "tuplet" ? new TupletStream() : new JsonStream()) as Stream, ws: new CountingSocket() }));
   let ms = 0;
+  const wall: number[] = [];
   for (let t = 0; t < ticks; t++) {
-    // Inputs arrive between ticks (a batch of 4 frames about every 66 ms, so most ticks).
-    if (t % 4 !== 3) for (const s of seats) sim.input(s.player, first, [frame(s), frame(s), frame(s), frame(s)]);
-    first += 4;
+    // Inputs arrive between ticks, outside the timer (as in the object).
+    city.inputs();
     const t0 = process.cpuUsage();
-    sim.step();
-    const tick = sim.tick;
+    const w0 = performance.now();
+    const tick = city.step();
     for (const s of seats) {
-      const keyframe = tick === 1 || tick % KEYFRAME_EVERY === 0;
+      const keyframe = SyntheticCity.keyframe(tick, s.seat.player.slot, together);
       if (keyframe) s.stream.requestKeyframe();
-      s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, sim.view(s.player));
+      s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, city.view(s.seat));
     }
+    wall.push(performance.now() - w0);
     const d = process.cpuUsage(t0);
     ms += (d.user + d.system) / 1000;
   }
   const bytes = seats.reduce((n, s) => n + s.ws.bytes, 0);
-  return { msPerTick: ms / ticks, bytesPerSlot: bytes / (ticks * players) };
+  wall.sort((a, b) => a - b);
+  return { msPerTick: ms / ticks, bytesPerSlot: bytes / (ticks * players), p99: wall[Math.floor(wall.length * 0.99)]! };
 }
 
 function median(xs: number[]): number {
@@ -101,8 +65,8 @@ function median(xs: number[]): number {
 }
 
 const kinds = only === "tuplet" || only === "json" ? [only] : (["tuplet", "json"] as const);
-const results = new Map<string, { ms: number[]; bytes: number[] }>();
-for (const k of kinds) results.set(k, { ms: [], bytes: [] });
+const results = new Map<string, { ms: number[]; bytes: number[]; p99: number[] }>();
+for (const k of kinds) results.set(k, { ms: [], bytes: [], p99: [] });
 round("tuplet");
 round("json");
 for (let i = 0; i < rounds; i++) {
@@ -111,11 +75,12 @@ for (let i = 0; i < rounds; i++) {
     const r = round(k as "tuplet" | "json");
     results.get(k)!.ms.push(r.msPerTick);
     results.get(k)!.bytes.push(r.bytesPerSlot);
+    results.get(k)!.p99.push(r.p99);
   }
 }
-console.log(`${players} players, ${ticks} ticks, ${rounds} rounds, seed ${seed}`);
+console.log(`${players} players, ${ticks} ticks, ${rounds} rounds, seed ${seed}, keyframes ${together ? "on one tick" : "spread by slot"}`);
 for (const [k, r] of results) {
   const lo = Math.min(...r.ms).toFixed(3);
   const hi = Math.max(...r.ms).toFixed(3);
-  console.log(`${k.padEnd(6)} tick ${median(r.ms).toFixed(3)} ms (${lo}-${hi}), snapshot ${median(r.bytes).toFixed(1)} B per player per tick`);
+  console.log(`${k.padEnd(6)} tick ${median(r.ms).toFixed(3)} ms (${lo}-${hi}), wall p99 ${median(r.p99).toFixed(3)} ms, snapshot ${median(r.bytes).toFixed(1)} B per player per tick`);
 }

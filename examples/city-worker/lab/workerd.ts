@@ -47,7 +47,7 @@ export interface Runtime {
 }
 
 /** Starts workerd on 127.0.0.1 with the bundled Worker (build/worker.js) and the lab's bindings. */
-export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number): Promise<Runtime> {
+export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number, inspectorPort?: number): Promise<Runtime> {
   const labKey = "lab-" + Math.random().toString(36).slice(2);
   const secret = "lab-secret-" + Math.random().toString(36).slice(2);
   const durableObjects: Record<string, { className: string; useSQLite: boolean }> = {};
@@ -64,6 +64,7 @@ export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlaye
     bindings: { TOKEN_SECRET: secret, LAB_KEY: labKey, MAX_PLAYERS: String(maxPlayers) },
     host: "127.0.0.1",
     port: 0,
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
   });
   const url = await mf.ready;
   return { mf, url, labKey, secret };
@@ -107,4 +108,39 @@ export function cpuNs(pid: number): number {
 export function selfCpuNs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) * 1000;
+}
+
+/**
+ * A V8 CPU profile of the Worker's isolate over `ms` (workerd's inspector, which miniflare
+ * opens with `inspectorPort`): what the object's code costs inside workerd, against what the
+ * process spends outside JavaScript (framing, compression, I/O).
+ */
+export async function profileWorkerd(inspectorPort: number, ms: number): Promise<unknown> {
+  const { default: WebSocket } = await import("ws");
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string; title?: string }[];
+  const target = targets.find((t) => (t.title ?? "").includes("core:user")) ?? targets[0];
+  if (target === undefined) throw new Error("workerd's inspector lists no isolate");
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((res, rej) => (ws.once("open", res), ws.once("error", rej)));
+  let id = 0;
+  const call = (method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> =>
+    new Promise((res, rej) => {
+      const my = ++id;
+      const on = (data: Buffer): void => {
+        const m = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown>; error?: unknown };
+        if (m.id !== my) return;
+        ws.off("message", on);
+        if (m.error !== undefined) rej(new Error(JSON.stringify(m.error)));
+        else res(m.result ?? {});
+      };
+      ws.on("message", on);
+      ws.send(JSON.stringify({ id: my, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 200 });
+  await call("Profiler.start");
+  await new Promise((r) => setTimeout(r, ms));
+  const { profile } = await call("Profiler.stop");
+  ws.close();
+  return profile;
 }

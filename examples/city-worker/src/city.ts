@@ -15,7 +15,7 @@ import { c2s, createDispatcher, DiagPongCodec, WorldClockCodec, VehicleSeatCodec
 import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { Counts, Window } from "./meters.js";
-import type { Stream } from "./streams.js";
+import { keyframePhase, type Stream } from "./streams.js";
 
 /** What the Worker binds and sets (wrangler.toml; secrets with `wrangler secret put`). */
 export interface Env {
@@ -55,7 +55,7 @@ interface Client {
   readonly ws: WebSocket;
   readonly player: Player;
   readonly stream: Stream;
-  /** The tick its keyframes are counted from. */
+  /** The tick its keyframes are counted from (offset by its slot: keyframes spread over the cadence). */
   readonly phase: number;
   /** No snapshot sent yet: the next is a keyframe. */
   fresh: boolean;
@@ -212,7 +212,7 @@ export abstract class CityBase extends DurableObject<Env> {
 
   private admit(ws: WebSocket, name: string, saved: { x: number; y: number; heading: number } | undefined): void {
     const player = this.sim.join(name, saved);
-    const c: Client = { ws, player, stream: this.stream(), phase: this.sim.tick, fresh: true, tokens: MSGS_BURST, at: Date.now(), valid: 0, sent: 0 };
+    const c: Client = { ws, player, stream: this.stream(), phase: this.sim.tick - keyframePhase(player.slot), fresh: true, tokens: MSGS_BURST, at: Date.now(), valid: 0, sent: 0 };
     this.clients.set(ws, c);
     this.reply(c, WorldClockCodec, { tick: this.sim.tick, at: Date.now(), rate: RATE });
   }

@@ -29,10 +29,17 @@ const BLOCK = 50;
  */
 export const VIEW_RADIUS = 90;
 export const VIEW_MAX = 32;
+/**
+ * Player slots whose ids come before the NPCs' (a city's default cap): the bodies a player
+ * sees most are other players and their cars, and a key up to 127 is one byte on the wire.
+ */
+export const FIRST_PLAYER_IDS = 50;
 
 /**
- * Entity ids, small because every delta entry carries one: NPCs from 1, then the AI cars,
- * then per player slot two ids (the player, their car).
+ * Entity ids, small because every delta entry carries one (and every JSON update its `id`): with `firstPlayers` = 0, NPCs
+ * from 1, then the AI cars, then per player slot two ids (the player, their car); with
+ * `firstPlayers` = N, the first N slots' pairs first (ids 1..2N), then the NPCs, the AI cars,
+ * and the slots past N.
  */
 
 /** Anything that moves (or stands) in the city. */
@@ -91,20 +98,26 @@ export class City {
   readonly players = new Map<string, Player>();
   private readonly rand: () => number;
   private readonly slots: (string | undefined)[] = [];
-  /** The first id of the players' pairs. */
+  /** The first id of the pairs of the slots past `firstPlayers`. */
   private readonly playerBase: number;
   tick = 0;
 
-  constructor(seed: number, npcs = 160, cars = 80) {
+  constructor(
+    seed: number,
+    npcs = 160,
+    cars = 80,
+    private readonly firstPlayers = FIRST_PLAYER_IDS,
+  ) {
     this.rand = rng(seed);
-    this.playerBase = npcs + cars + 1;
+    const base = 1 + 2 * firstPlayers;
+    this.playerBase = base + npcs + cars;
     const r = this.rand;
     for (let i = 0; i < npcs; i++) {
       // Most NPCs near the centre, where players spawn: a busy square.
       const spread = i < npcs / 2 ? 80 : HALF;
       const x = (r() * 2 - 1) * spread;
       const y = (r() * 2 - 1) * spread;
-      this.npcs.push({ id: 1 + i, kind: "Npc", x, y, heading: 0, speed: 0, anim: 0, tx: x, ty: y, wait: Math.floor(r() * 60) });
+      this.npcs.push({ id: base + i, kind: "Npc", x, y, heading: 0, speed: 0, anim: 0, tx: x, ty: y, wait: Math.floor(r() * 60) });
     }
     for (let i = 0; i < cars; i++) {
       const horizontal = r() < 0.5;
@@ -114,7 +127,7 @@ export class City {
       const parked = r() < 0.25;
       const heading = horizontal ? (dir > 0 ? 0 : Math.PI) : dir > 0 ? Math.PI / 2 : -Math.PI / 2;
       this.cars.push({
-        id: npcs + 1 + i,
+        id: base + npcs + i,
         kind: "Vehicle",
         x: horizontal ? along : lane,
         y: horizontal ? lane : along,
@@ -136,8 +149,9 @@ export class City {
     const r = rng(slot * 7919 + 13);
     const x = saved?.x ?? (r() * 2 - 1) * 30;
     const y = saved?.y ?? (r() * 2 - 1) * 30;
-    const body: Body = { id: this.playerBase + 2 * slot, kind: "Npc", x, y, heading: saved?.heading ?? 0, speed: 0, anim: 0, label: name };
-    const car: Body = { id: this.playerBase + 2 * slot + 1, kind: "Vehicle", x: x + 3, y, heading: 0, speed: 0, anim: 0, owner: name };
+    const id = slot < this.firstPlayers ? 1 + 2 * slot : this.playerBase + 2 * (slot - this.firstPlayers);
+    const body: Body = { id, kind: "Npc", x, y, heading: saved?.heading ?? 0, speed: 0, anim: 0, label: name };
+    const car: Body = { id: id + 1, kind: "Vehicle", x: x + 3, y, heading: 0, speed: 0, anim: 0, owner: name };
     const p: Player = { name, slot, body, car, driving: false, frames: 0, nextFirst: -1, gaps: 0 };
     this.players.set(name, p);
     return p;

@@ -18,6 +18,15 @@ export interface Stream {
   report(): unknown;
 }
 
+/**
+ * The offset of a player slot's keyframes within the 5 s cadence (100 ticks at 20 Hz):
+ * distinct for slots 0..99 (61 is prime to 100), so the keyframes of players who joined
+ * together do not all fall on one tick.
+ */
+export function keyframePhase(slot: number): number {
+  return (slot * 61) % 100;
+}
+
 /** One writer for every client's envelope (encoding is synchronous). */
 const out = /*@__PURE__*/ new Writer(2048);
 

@@ -1,0 +1,83 @@
+/**
+ * A synthetic city for the lab's Node-only benches (tick_bench, wire_bench): the object's
+ * simulation with `players` seats fed the bots' input pattern (a batch of 4 frames about every
+ * 66 ms, so three ticks in four; half of them driving their own car), no workerd, no sockets.
+ */
+
+import { City as Sim, FIRST_PLAYER_IDS, type Player } from "../src/sim.js";
+import { keyframePhase } from "../src/streams.js";
+import type { Buttons, InputFrame, NearbyEntity } from "village-protocol";
+
+/** The keyframe cadence of the object (every 5 s at 20 Hz). */
+export const KEYFRAME_EVERY = 100;
+
+function buttons(held: Partial<Buttons>): Buttons {
+  return { forward: false, back: false, left: false, right: false, jump: false, sprint: false, interact: false, primary: false, aim: false, brake: false, horn: false, ...held };
+}
+
+function lcg(s: number): () => number {
+  let x = s >>> 0 || 1;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 4294967296;
+  };
+}
+
+/** One scripted player of the synthetic city. */
+export interface Seat {
+  readonly player: Player;
+  readonly rand: () => number;
+}
+
+function frame(s: Seat): InputFrame {
+  const r = s.rand;
+  if (s.player.driving) {
+    return { dt: 16, buttons: buttons({ forward: r() < 0.8, brake: r() < 0.05 }), look: [0, 0], steer: Math.round(30 + r() * 40) };
+  }
+  const turn = (r() - 0.5) * 0.2;
+  const forward = r() < 0.7;
+  return { dt: 16, buttons: buttons({ forward, sprint: forward && r() < 0.2 }), look: [Math.round(turn * 1000) / 1000, 0], steer: 0 };
+}
+
+/** The seeded city and its seats; `step` runs one tick and returns it. */
+export class SyntheticCity {
+  readonly sim: Sim;
+  readonly seats: Seat[] = [];
+  private first = 0;
+  private t = 0;
+
+  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS) {
+    this.sim = new Sim(seed, 160, 80, firstPlayers);
+    for (let i = 0; i < players; i++) {
+      const player = this.sim.join(`bot${String(i).padStart(6, "0")}`);
+      if (i % 2 === 0) this.sim.enter(player, player.car.id);
+      this.seats.push({ player, rand: lcg(seed * 1000 + i) });
+    }
+  }
+
+  /** The inputs that arrive before the next tick (a batch of 4 frames, three ticks in four). */
+  inputs(): void {
+    if (this.t % 4 !== 3) for (const s of this.seats) this.sim.input(s.player, this.first, [frame(s), frame(s), frame(s), frame(s)]);
+    this.first += 4;
+    this.t += 1;
+  }
+
+  /** One step of the city; returns the new tick. */
+  step(): number {
+    this.sim.step();
+    return this.sim.tick;
+  }
+
+  /**
+   * Whether `tick` is a keyframe for seat `i` (every seat joined at tick 0): as the object
+   * schedules them, each seat's keyframes offset by its slot (`keyframePhase`), or with
+   * `together` every seat's on the same tick.
+   */
+  static keyframe(tick: number, i: number, together = false): boolean {
+    return tick === 1 || (tick + (together ? 0 : keyframePhase(i))) % KEYFRAME_EVERY === 0;
+  }
+
+  view(s: Seat): NearbyEntity[] {
+    return this.sim.view(s.player);
+  }
+}
