@@ -290,3 +290,45 @@ pub struct Path {
     );
     ok(&[("lib.rs", lib)], &script);
 }
+
+#[test]
+fn a_type_named_like_a_global_type_the_emitter_names() {
+    // A data enum's struct variant is built as `Extract<Step, { kind: "Jump" }>`, the
+    // TypeScript utility type. A record named `Extract` in the same module once shadowed it
+    // (`Type 'Extract' is not generic`). Items named like a global the emitter names, or like
+    // one of its locals (`o`, `k2`), are renamed (`Extract_`, `o_`, `k2_`).
+    let lib = r#"
+#[derive(tuplet::Record)]
+pub struct Extract { pub a: u8 }
+#[derive(tuplet::Enum)]
+pub enum o { A = 1, B = 2 }
+#[derive(tuplet::Record)]
+pub struct k2 { pub b: i8 }
+#[derive(tuplet::Enum)]
+pub enum Step {
+    #[tuplet(tag = 0)]
+    Jump { h: u8, at: Option<Extract> },
+    #[tuplet(tag = 1)]
+    Land(Extract),
+    #[tuplet(tag = 2)]
+    Turn { to: o, by: k2 },
+}
+#[derive(tuplet::Message)]
+#[tuplet(name = "step", id = 1, dir = "c2s")]
+pub struct Move {
+    pub step: Step,
+    pub at: Extract,
+}
+"#;
+    let script = roundtrip(
+        "c2s",
+        "step",
+        r#"{ step: { kind: "Jump", h: 3, at: { a: 4 } }, at: { a: 1 } }"#,
+    ) + &roundtrip(
+        "c2s",
+        "step",
+        r#"{ step: { kind: "Turn", to: "B", by: { b: -2 } }, at: { a: 2 } }"#,
+    )
+        + "if (pkg.o_.B !== \"B\" || pkg.o_$numbers.B !== 2) throw new Error(\"o renamed o_\");\n";
+    ok(&[("lib.rs", lib)], &script);
+}

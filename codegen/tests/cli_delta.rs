@@ -60,8 +60,18 @@ fn a_plain_decode_of_a_delta_payload_says_what_it_is() {
         let o = tuplet(&["decode", "world:snapshot", payload]);
         assert_eq!(o.status.code(), Some(1));
         let err = String::from_utf8_lossy(&o.stderr);
+        // The runtime's own issue (`Code::DeltaPayload`), as dispatch and TypeScript give it.
+        let issue = tuplet::delta::delta_payload(if payload == KEYFRAME {
+            "a keyframe"
+        } else {
+            "a delta"
+        });
         assert!(
-            err.contains("is a delta payload") || err.contains("are a delta payload"),
+            err.starts_with(&format!(
+                "{} at (root): {}\n",
+                tuplet::Code::DeltaPayload,
+                issue.issue().message
+            )),
             "{err}"
         );
         assert!(

@@ -6,10 +6,12 @@
 //   `room.sendBytes`; the room's handlers go through `attachServer`: valid input reaches
 //   them, invalid input (a bad tuple, bad bytes, an unknown name) is dropped and counted,
 //   and the sender stays connected.
-// - The room sends `world:snapshot` 20 times a second through one delta `Tracker` per
-//   client (`client.sendBytes`); the client applies them to a `Mirror`, and its dispatcher
-//   (`createDispatcher(...).attach(room)`) takes the rest. The mirror must equal what the
-//   room sent, tick by tick, across keyframes and a requested one.
+// - The room sends `world:snapshot` 20 times a second with `send(s2c, client, msg,
+//   { tracker })`, one delta `Tracker` per client; the client's dispatcher
+//   (`createDispatcher(...).attach(room)`) applies the payloads to the Mirror it owns and
+//   hands its handler the full value. Each must equal the value the room's tracker was given
+//   (server-quantized), tick by tick, across keyframes, a requested one, and entities that
+//   enter, change and leave.
 // - Colyseus's own validation (`onMessage`'s third argument) given the same bad tuple
 //   disconnects the sender: what docs/frontend.md warns about, shown.
 //
@@ -72,11 +74,15 @@ after(async () => {
 
 const rooms = {}; // the rooms the server created, by name, for the tests to inspect
 
-/** Five NPCs walking circles: the room's world at `tick`, entities by id. */
+/**
+ * Five NPCs walking circles: the room's world at `tick`, entities by id. NPC i is in view
+ * except for 4 ticks in every 16 (from tick 5i on), so entities leave and enter again.
+ */
 function worldAt(tick) {
   const t = tick / 20;
   const entities = [];
   for (let i = 0; i < 5; i++) {
+    if ((tick + 16 - ((5 * i) % 16)) % 16 >= 12) continue;
     const r = 8 + 4 * i;
     const a = i * 1.3 + (t * 1.25) / r;
     entities.push({
@@ -100,7 +106,7 @@ class VillageRoom extends Room {
     this.chats = [];
     this.invalid = [];
     this.trackers = new Map();
-    this.sent = new Map(); // client -> (tick -> the value's canonical bytes, hex)
+    this.sent = new Map(); // client -> (tick -> { value: its canonical bytes, hex; sent: tracker.last })
     this.tick = 0;
     const { c2s, s2c, attachServer } = gen;
     this.village = attachServer(
@@ -139,14 +145,15 @@ class VillageRoom extends Room {
   snapshot() {
     this.tick += 1;
     const value = worldAt(this.tick);
+    // What the client must hold: the value the tracker is given, as its compact bytes
+    // (server-quantized, entities by id).
     const canonical = hex(gen.WorldSnapshotCodec.encode(value));
     for (const client of this.clients) {
       const tracker = this.trackers.get(client.sessionId);
       if (tracker === undefined) continue;
-      const payload = tracker.encode(value);
-      if (payload === undefined) continue;
-      this.sent.get(client.sessionId).set(this.tick, canonical);
-      client.sendBytes("world:snapshot", payload);
+      // The delta path of `send`: the tracker's next payload, by `client.sendBytes`.
+      gen.send(gen.s2c, client, { name: "world:snapshot", value }, { tracker });
+      if (tracker.last !== "nothing") this.sent.get(client.sessionId).set(this.tick, { value: canonical, sent: tracker.last, ids: value.entities.map((e) => e.id) });
     }
   }
 }
@@ -190,31 +197,25 @@ function waitUntil(what, ok) {
   });
 }
 
-/** A colyseus.js client in the village room, with a dispatcher and a snapshot mirror. */
+/** A colyseus.js client in the village room, with a dispatcher (which owns the snapshot mirror). */
 async function joinVillage() {
   const room = await new Client(endpoint).joinOrCreate("village");
-  const got = { moves: [], pongs: [], snapshots: new Map(), keyframes: [], deltas: 0, errors: [], invalid: [] };
-  const mirror = new gen.Mirror(gen.WorldSnapshot$delta);
+  const got = { moves: [], pongs: [], snapshots: new Map(), order: [], invalid: [] };
   const dispatcher = gen.createDispatcher(
     gen.s2c,
     {
       "player:move": (m) => got.moves.push(m.seq),
       "diag:pong": (p) => got.pongs.push(p.nonce),
+      // A delta message: the dispatcher's Mirror rebuilds the full value from each payload.
+      "world:snapshot": (v) => {
+        got.order.push(v.tick);
+        got.snapshots.set(v.tick, hex(gen.WorldSnapshotCodec.encode(v)));
+      },
     },
     { onInvalid: (name, issues) => got.invalid.push(`${name}: ${issues[0].code}`) },
   );
   dispatcher.attach(room);
-  room.onMessage("world:snapshot", (bytes) => {
-    const n = got.keyframes.length + got.deltas;
-    try {
-      const v = mirror.apply(bytes);
-      if (bytes[2] === 0xc0) got.keyframes.push(n);
-      else got.deltas += 1;
-      got.snapshots.set(v.tick, hex(gen.WorldSnapshotCodec.encode(v)));
-    } catch (e) {
-      got.errors.push(String(e));
-    }
-  });
+  got.dispatcher = dispatcher;
   let nonce = 0;
   const sync = async () => {
     nonce += 1;
@@ -267,23 +268,37 @@ test("room.send(toWire) and room.sendBytes(encode) reach attachServer's handlers
   await room.leave();
 });
 
-test("snapshots through the TypeScript delta tracker: the client's mirror equals what the room sent, across keyframes and a requested one", async () => {
+test("a delta message crosses the room as full values: send(..., { tracker }) to the client's dispatcher, across keyframes, a requested one, entries and removals", async () => {
   const { room, got } = await joinVillage();
-  await waitUntil("12 snapshots", () => got.keyframes.length + got.deltas >= 12);
+  await waitUntil("12 snapshots", () => got.order.length >= 12);
   room.send("world:keyframe", gen.WorldKeyframeRequestCodec.toWire({ last_tick: 0 }));
-  const asked = got.keyframes.length + got.deltas;
-  await waitUntil("30 snapshots", () => got.keyframes.length + got.deltas >= 30);
+  const askedAt = got.order.at(-1);
+  await waitUntil("40 snapshots", () => got.order.length >= 40);
   const sent = rooms.village.sent.get(room.sessionId);
-  let compared = 0;
-  for (const [tick, mine] of got.snapshots) {
-    assert.equal(mine, sent.get(tick), `tick ${tick}`);
-    compared += 1;
+  // Every payload the room sent this client reached the handler, in order, as the value the
+  // tracker was given.
+  const ticks = [...sent.keys()].filter((t) => t <= got.order.at(-1));
+  assert.deepEqual(got.order, ticks);
+  for (const tick of ticks) assert.equal(got.snapshots.get(tick), sent.get(tick).value, `tick ${tick}`);
+  assert.deepEqual(got.invalid, [], "no payload was dropped (no no_baseline, no decode error)");
+  assert.ok(got.dispatcher.mirrors["world:snapshot"] instanceof gen.Mirror, "the dispatcher's own mirror");
+  // What the payloads carried: keyframes (the first, every 10th, the requested one) and deltas
+  // in which entities entered, changed and left.
+  const kinds = ticks.map((t) => sent.get(t).sent);
+  const keyframes = kinds.flatMap((k, i) => (k === "keyframe" ? [i] : []));
+  const asked = ticks.indexOf(askedAt);
+  assert.equal(keyframes[0], 0);
+  assert.ok(keyframes.includes(10), `the tracker's cadence (every 10): ${keyframes}`);
+  assert.ok(keyframes.some((i) => i > asked && i <= asked + 4 && i % 10 !== 0), `requested keyframe: ${keyframes}, asked after payload ${asked}`);
+  let [entered, left, deltas] = [0, 0, 0];
+  for (let i = 1; i < ticks.length; i++) {
+    if (kinds[i] !== "delta") continue;
+    deltas += 1;
+    const [before, now] = [sent.get(ticks[i - 1]).ids, sent.get(ticks[i]).ids];
+    if (now.some((id) => !before.includes(id))) entered += 1;
+    if (before.some((id) => !now.includes(id))) left += 1;
   }
-  assert.ok(compared >= 30, `${compared} ticks`);
-  assert.deepEqual(got.errors, []);
-  assert.equal(got.keyframes[0], 0);
-  assert.ok(got.keyframes.some((k) => k >= asked && k <= asked + 3 && k % 10 !== 0), `requested keyframe: ${got.keyframes}, asked at ${asked}`);
-  assert.ok(got.deltas >= 20, `${got.deltas} deltas`);
+  assert.ok(deltas >= 25 && entered >= 3 && left >= 3, `${deltas} deltas, ${entered} with an entity entering, ${left} with one leaving`);
   await room.leave();
 });
 

@@ -4,7 +4,8 @@
 //! its code, path and message plus the bytes as plain msgpack.
 //!
 //! With `--delta`, the payload is read as a delta payload (`ircodec::delta`); a plain decode
-//! of bytes that fail as a whole message but read as a delta payload says so.
+//! of bytes that fail as a whole message but read as a delta payload fails with the runtime's
+//! `delta_payload` issue (`Code::DeltaPayload`, the message dispatch and TypeScript give).
 //!
 //! Exit codes: 0 decoded; 1 the payload does not decode (or names no message); 2 bad
 //! arguments, config or schema.
@@ -137,8 +138,9 @@ fn key_text(key: Value) -> String {
 }
 
 /// When the message at `path` is declared `delta` and `bytes` read as one of its delta
-/// payloads: a sentence saying so and what to run instead.
-fn delta_hint(schema: &ResolvedSchema, path: &str, bytes: &[u8]) -> Option<String> {
+/// payloads: the runtime's own `delta_payload` error (the code and message typed dispatch
+/// and TypeScript's `decode` give for it), and a note saying what to run instead.
+fn delta_hint(schema: &ResolvedSchema, path: &str, bytes: &[u8]) -> Option<(Error, String)> {
     let payload = Mirror::new(schema, path).ok()?.describe(bytes).ok()?;
     let (_, m) = ircodec::message_at(schema, path)?;
     let form = if payload.is_keyframe() {
@@ -146,13 +148,13 @@ fn delta_hint(schema: &ResolvedSchema, path: &str, bytes: &[u8]) -> Option<Strin
     } else {
         "a delta"
     };
-    Some(format!(
-        "these bytes are a delta payload of `{name}` ({form}, seq {seq}), not a whole message: \
-         a `Tracker` wrote them and a `Mirror` applies them; read them with \
-         `tuplet decode --delta {name} <PAYLOAD>`",
+    let note = format!(
+        "`{name}` is declared `delta`, and these bytes are one of its payloads ({form}, seq \
+         {seq}); read them with `tuplet decode --delta {name} <PAYLOAD>`",
         name = m.name,
         seq = payload.seq
-    ))
+    );
+    Some((tuplet::delta::delta_payload(form), note))
 }
 
 /// `tuplet decode`.
@@ -202,12 +204,15 @@ pub fn run(args: &DecodeArgs) -> Exit {
             Ok((_, path)) => {
                 let plain_decode = ircodec::decode(&schema, &path, &bytes);
                 match delta_hint(&schema, &path, &bytes) {
-                    Some(hint) if plain_decode.is_err() => {
-                        eprintln!("error: {hint}");
+                    Some((issue, note)) if plain_decode.is_err() => {
+                        print_issue(&issue);
+                        eprintln!("note: {note}");
                         eprintln!("({}: {})", count(bytes.len(), "byte"), ircodec::hex(&bytes));
                         return Exit::Failed;
                     }
-                    Some(hint) => eprintln!("note: these bytes decode, and {hint}"),
+                    Some((_, note)) => {
+                        eprintln!("note: these bytes decode as a whole message, but {note}")
+                    }
                     None => {}
                 }
                 plain_decode

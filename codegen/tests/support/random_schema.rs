@@ -3,9 +3,10 @@
 //! and bytes with lengths, lists, fixed arrays with and without key lists (strings with
 //! `item_len` too), options, maps, nested records, unit enums and enums with data (open and
 //! closed, reserved numbers), flags (open and closed, reserved bits), legacy aliases, reserved
-//! slots, messages of both directions, dispatch enums, and awkward names (type names of the JS
-//! runtime and globals, one type name in two modules, field and variant names of
-//! `Object.prototype`, variants named `unknown`, `kind` or `tag`).
+//! slots, messages of both directions, dispatch enums, and awkward names (type names from
+//! every name the TypeScript emitter introduces: its locals, the globals it names, the
+//! runtime's exports; one type name in two modules; field names of `Object.prototype` and of
+//! the emitter's locals; variants named `unknown`, `kind` or `tag`).
 //!
 //! One seed is one module `s{seed}` of a crate; several seeds share a crate (and one build).
 
@@ -50,13 +51,122 @@ impl Rng {
     }
 }
 
-/// Type names that collide with the TypeScript runtime's imports or JS globals, or with the
-/// emitter's own locals (parameters, scratch locals, numbered locals, field locals).
-const AWKWARD_TYPES: &[&str] = &[
-    "Map", "Reader", "Writer", "Issue", "Object", "Array", "Promise", "Codec", "Error", "Set",
-    "Number", "Symbol", "Date", "readInt", "vFlag", "check", "codec", "at", "kInt", "x", "p", "l",
-    "u", "r", "w", "v", "s", "tag", "len", "rest", "named", "x1", "k2", "f0",
+/// Rust's keywords (strict, reserved and `gen`): never a name.
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
+/// Names the generated Rust itself uses (types of fields, the prelude's values and traits,
+/// the generator's own `Pos`): a schema type named so would shadow them.
+const RUST_USED: &[&str] = &[
+    "String",
+    "Vec",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Box",
+    "BTreeMap",
+    "Reserved",
+    "Pos",
+    "bool",
+    "char",
+    "str",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "std",
+    "core",
+    "alloc",
+    "tuplet",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "Default",
+    "Send",
+    "Sync",
+    "Sized",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "From",
+    "Into",
+    "AsRef",
+    "AsMut",
+    "ToString",
+    "ToOwned",
+    "Extend",
+    "Unpin",
+];
+
+fn rust_name(n: &str) -> bool {
+    n.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !RUST_KEYWORDS.contains(&n)
+        && !RUST_USED.contains(&n)
+}
+
+/// Type names that collide with a name the TypeScript emitter introduces: every one of
+/// `emit::typescript::introduced_names()` (its functions' locals, numbered ones as `x1`, the
+/// JS and TypeScript globals it names, the runtime's exports) that Rust takes as a type name
+/// shadowing nothing the generated Rust uses. A collision the emitter does not rename fails
+/// `tsc` on the package.
+fn awkward_types() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        tuplet_codegen::emit::typescript::introduced_names()
+            .into_iter()
+            // Not the submodules' names (a type beside a module of its name is E0428).
+            .filter(|n| rust_name(n) && !matches!(&n[..], "a" | "b" | "c2s" | "index" | "runtime"))
+            .collect()
+    })
+}
+
+/// Field names like the emitter's locals (`r`, `v`, `tag`, `len`, `named`, `k2`, ...; not
+/// the field locals `f0`, `f1`, the generator's own field names).
+fn awkward_local_fields() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out: Vec<String> = tuplet_codegen::emit::typescript::LOCALS
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        out.extend(
+            tuplet_codegen::emit::typescript::NUMBERED
+                .iter()
+                .filter(|b| **b != "f")
+                .map(|b| format!("{b}2")),
+        );
+        out.retain(|n| rust_name(n) && !n.starts_with('_'));
+        out
+    })
+}
 /// Field names that are `Object.prototype` members or otherwise awkward in JS.
 const AWKWARD_FIELDS: &[&str] = &[
     "constructor",
@@ -110,7 +220,7 @@ struct FieldTy {
 impl Gen {
     fn type_name(&mut self, base: &str) -> String {
         let name = if self.rng.chance(30) {
-            self.rng.pick(AWKWARD_TYPES).to_string()
+            self.rng.pick(awkward_types()).to_string()
         } else {
             format!("{base}{}", self.used_type_names.len())
         };
@@ -332,6 +442,8 @@ impl Gen {
             }
             let mut name = if self.rng.chance(15) {
                 self.rng.pick(AWKWARD_FIELDS).to_string()
+            } else if self.rng.chance(10) {
+                self.rng.pick(awkward_local_fields()).to_string()
             } else {
                 format!("f{i}")
             };

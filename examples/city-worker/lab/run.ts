@@ -168,6 +168,9 @@ interface Round {
   dropped: number;
   rttP50: number;
   saveP50: number;
+  /** Checks of this round that failed, and the first of them. */
+  failed: number;
+  firstFailure: string;
 }
 
 /** The 1-minute load average (the machine is shared). */
@@ -183,6 +186,7 @@ function loadavg(): number {
 async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: number, n: number, secs: number, timing: boolean): Promise<Round> {
   const names = Array.from({ length: cities }, (_, k) => `s${seed}-c${k}-n${n}`);
   log(`${what}: ${mode}, seed ${seed}, ${cities} × ${n} bots, ${secs} s`);
+  const f0 = failures.length;
   const all: Bot[][] = [];
   // Every city's bots connect at once (a city's ten at a time): 500 one after another take minutes.
   const c0 = Date.now();
@@ -251,6 +255,8 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
     dropped,
     rttP50: median(rtts),
     saveP50: med((r) => r.saveMs.p50),
+    failed: failures.length - f0,
+    firstFailure: failures[f0] ?? "",
   };
   log(
     `  tick mean ${r.tickMean.toFixed(2)} p50 ${r.tickP50.toFixed(2)} ms p99 ${r.tickP99.toFixed(2)} ms; snapshot ${r.snapPerPlayerTick.toFixed(0)} B, wire ${r.wirePerPlayerTick.toFixed(0)} B, full ${r.fullPerPlayerTick.toFixed(0)} B per player per tick; ` +

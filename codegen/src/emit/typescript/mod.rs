@@ -38,8 +38,24 @@ pub use common::{
     doc, enum_num, enum_wide, header, int_lit, is_option, lit, num, relative, Out, MAX_SAFE,
 };
 pub use generator::Gen;
-pub use names::Names;
+pub use names::{is_local, Names, GLOBALS, LOCALS, NUMBERED, PACKAGE};
 pub use package::Package;
+
+/// Every name the emitter puts in a generated module's scope besides the items' own: the
+/// package's exports, the globals it names, its functions' locals (numbered ones by their
+/// bases), the runtime's exports and `Codec`. No item takes one ([`Names`] renames it), and the
+/// random-schema test draws type and field names from this list.
+pub fn introduced_names() -> std::collections::BTreeSet<String> {
+    let mut all = package::runtime_exports();
+    for n in PACKAGE.iter().chain(GLOBALS).chain(LOCALS).chain(NUMBERED) {
+        all.insert((*n).to_string());
+    }
+    for b in NUMBERED {
+        all.insert(format!("{b}1"));
+    }
+    all.insert("Codec".into());
+    all
+}
 
 /// The TypeScript emitter.
 pub struct TypeScript {

@@ -2,9 +2,11 @@
 //! once for the whole package so that every valid schema gives a package that compiles.
 //!
 //! Rust allows what one flat TypeScript namespace does not: `a::Pos` beside `b::Pos` (both
-//! re-exported by `index.ts`), a record named `Map` or `Reader` (a JS global or a runtime
-//! export the generated code uses), a record `PingCodec` beside the message `Ping` (whose codec
-//! constant is `PingCodec`), a module named `c2s` or `index` (the package's own files). An item
+//! re-exported by `index.ts`), a record named `Map`, `Extract` or `Reader` (a JS global, a
+//! TypeScript utility type or a runtime export the generated code uses), a record named `v` or
+//! `x1` (a local of the generated functions), a record `PingCodec` beside the message `Ping`
+//! (whose codec constant is `PingCodec`), a module named `c2s` or `index` (the package's own
+//! files). An item
 //! keeps its Rust name when that name is unique among the schema's items and free in
 //! TypeScript; otherwise it is qualified by its module (`a_Pos`, `b_Pos`), then suffixed with
 //! `_` until free (`Map_` at the crate root). A module whose first segment is one of the
@@ -17,7 +19,7 @@ use tuplet_schema::ir::ItemKind;
 use tuplet_schema::ResolvedSchema;
 
 /// Names exported by the package besides the items': the directions and their types.
-const PACKAGE: &[&str] = &[
+pub const PACKAGE: &[&str] = &[
     "c2s",
     "s2c",
     "C2sMessages",
@@ -26,11 +28,54 @@ const PACKAGE: &[&str] = &[
     "S2cMessage",
 ];
 
-/// JavaScript globals and TypeScript keywords and built-in types an item must not shadow.
-const GLOBALS: &[&str] = &[
+/// The locals of generated functions (parameters, bindings, catch variables), exactly as the
+/// emitter spells them. [`NUMBERED`] bases also take a counter (`a1`, `x12`); the scratch
+/// locals of inline int reads (`$u`, `$p`, `$b`, `$x`, `$l`) start with `$`, which no Rust
+/// name does. An item never takes one of these names, so no generated function shadows an
+/// item it names (`tests/emitter_names.rs` checks the list against the emitted code).
+pub const LOCALS: &[&str] = &[
+    "_named", "a", "b", "c", "e", "f", "i", "j", "k", "len", "m", "n", "name", "named", "o", "p",
+    "r", "rest", "s", "t", "tag", "u", "v", "w", "x",
+];
+
+/// The bases of numbered locals (`Gen::fresh`, the field locals `f0`, `f1`...).
+pub const NUMBERED: &[&str] = &["a", "f", "i", "j", "k", "m", "n", "o", "x"];
+
+/// Whether `n` is one of the generated functions' locals ([`LOCALS`], or a [`NUMBERED`] base
+/// and digits).
+pub fn is_local(n: &str) -> bool {
+    LOCALS.contains(&n)
+        || NUMBERED.iter().any(|b| {
+            n.strip_prefix(b)
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+        })
+}
+
+/// JavaScript globals and TypeScript keywords and built-in types an item must not shadow:
+/// every global the emitted code and the runtime name (`Extract` in a data enum's variant
+/// type, `Number`, `Map`...), TypeScript's utility types, and the keywords.
+pub const GLOBALS: &[&str] = &[
     "Array",
     "ArrayBuffer",
+    "ArrayBufferLike",
     "ArrayLike",
+    "Awaited",
+    "Capitalize",
+    "ConstructorParameters",
+    "Exclude",
+    "Extract",
+    "InstanceType",
+    "Lowercase",
+    "NoInfer",
+    "NonNullable",
+    "OmitThisParameter",
+    "Parameters",
+    "PropertyKey",
+    "ReturnType",
+    "ThisParameterType",
+    "ThisType",
+    "Uncapitalize",
+    "Uppercase",
     "BigInt",
     "BigInt64Array",
     "BigUint64Array",
@@ -175,7 +220,11 @@ impl Names {
     /// Chooses the names of `schema`'s items, avoiding `runtime`'s exports.
     pub fn new(schema: &ResolvedSchema, runtime: &BTreeSet<String>) -> Names {
         let reserved = |n: &str| {
-            PACKAGE.contains(&n) || GLOBALS.contains(&n) || runtime.contains(n) || n == "Codec"
+            PACKAGE.contains(&n)
+                || GLOBALS.contains(&n)
+                || is_local(n)
+                || runtime.contains(n)
+                || n == "Codec"
         };
         let mut count: BTreeMap<&str, usize> = BTreeMap::new();
         let items: Vec<_> = schema
