@@ -14,7 +14,7 @@ use tuplet_schema::ir::IntType;
 use tuplet_schema::plan::{Form, Leaf, Quantized};
 
 use super::common::rt;
-use super::ty::{Step, Steps};
+use super::steps::{Step, Steps};
 
 fn int_prim(it: &IntType) -> TokenStream {
     let ident = syn::Ident::new(it.prim.as_str(), Span::call_site());

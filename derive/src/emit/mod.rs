@@ -10,6 +10,7 @@ mod leaf;
 mod members;
 mod record;
 mod slice;
+mod steps;
 mod ty;
 
 use proc_macro2::TokenStream;
