@@ -362,14 +362,22 @@ async fn write_batch(
     Ok(close)
 }
 
+/// The most frames a close reads while it waits for the peer's answer. A peer that floods
+/// through the close (pings above all: the library queues a pong for each) is dropped after
+/// these rather than read for the close's whole second.
+const CLOSE_READ_FRAMES: usize = 64;
+
 /// The server's close handshake: a close frame with `code`, then the peer's answer read
-/// (bounded to a second), so the TCP close is clean rather than a reset.
+/// (bounded to a second and to [`CLOSE_READ_FRAMES`] frames), so the TCP close is clean
+/// rather than a reset.
 async fn close_with(ws: &mut Ws, code: u16, reason: &str) {
     let frame = Frame::close(CloseCode::from(code), reason);
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         if ws.send(frame).await.is_ok() {
+            let mut read = 0;
             while let Some(f) = ws.next().await {
-                if f.opcode() == OpCode::Close {
+                read += 1;
+                if f.opcode() == OpCode::Close || read >= CLOSE_READ_FRAMES {
                     break;
                 }
             }
@@ -379,11 +387,14 @@ async fn close_with(ws: &mut Ws, code: u16, reason: &str) {
 }
 
 /// After the peer's close frame: the library queued its answer; flush it and read until the
-/// peer closes (bounded to a second).
+/// peer closes (bounded to a second and to [`CLOSE_READ_FRAMES`] frames).
 async fn finish_close(ws: &mut Ws) {
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         let _ = ws.flush().await;
-        while ws.next().await.is_some() {}
+        let mut read = 0;
+        while read < CLOSE_READ_FRAMES && ws.next().await.is_some() {
+            read += 1;
+        }
     })
     .await;
 }

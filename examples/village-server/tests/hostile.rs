@@ -498,6 +498,73 @@ async fn floods_of_every_frame_kind_stop_at_the_connection_and_the_flooder_is_cl
     neighbours_still_served(&s, 1).await;
 }
 
+/// A client frame (masked with the zero key, which leaves the payload as is).
+fn raw_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    assert!(payload.len() < 126);
+    let mut f = vec![0x80 | opcode, 0x80 | payload.len() as u8, 0, 0, 0, 0];
+    f.extend_from_slice(payload);
+    f
+}
+
+/// A raw socket upgraded to room `village`, its hello (a guest's) sent.
+async fn raw_guest(s: &Server) -> TcpStream {
+    let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    t.write_all(
+        b"GET /village HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .await
+    .unwrap();
+    let mut head = Vec::new();
+    let mut b = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(t.read(&mut b).await.unwrap(), 1, "the upgrade is answered");
+        head.push(b[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"));
+    let hello = village::dispatch::ClientMessage::from(SessionHello {
+        protocol: 2,
+        build: "hostile".into(),
+        token: None,
+        locale: "en".into(),
+        resume: None,
+    });
+    let hello = Dispatch::to_envelope(&hello, Encoding::Compact).unwrap();
+    t.write_all(&raw_frame(0x2, &hello)).await.unwrap();
+    t
+}
+
+#[tokio::test]
+async fn a_peer_pinging_through_the_close_is_let_go_at_once() {
+    // Closed at its first frame over the rate: the 81st ping.
+    let s = server(|c| c.flood_close_s = 1).await;
+    let (mut r, mut w) = raw_guest(&s).await.into_split();
+    let t0 = tokio::time::Instant::now();
+    // It reads everything (pongs, the close frame) until the server lets it go.
+    let reader = tokio::spawn(async move {
+        let mut b = vec![0u8; 64 * 1024];
+        while matches!(r.read(&mut b).await, Ok(n) if n > 0) {}
+        t0.elapsed()
+    });
+    // And pings flat out, through the close, for up to 3 s.
+    let pings: Vec<u8> = (0..256).flat_map(|_| raw_frame(0x9, b"ping")).collect();
+    while t0.elapsed() < Duration::from_secs(3) && !reader.is_finished() {
+        if w.write_all(&pings).await.is_err() {
+            break;
+        }
+    }
+    let ended = reader.await.unwrap();
+    assert_eq!(s.counter(Counter::Flooding), 1);
+    // Read for a second it would have been (each ping a queued pong); now the server reads
+    // 64 frames of the close and drops the connection.
+    assert!(
+        ended < Duration::from_millis(500),
+        "let go {ended:?} after the flood began"
+    );
+    drop(w);
+    neighbours_still_served(&s, 4).await;
+}
+
 /// A signed-in bird subscriber over a 4 KiB receive buffer that never reads.
 async fn stall(s: &Server) -> Client {
     let who = Identity::signed(KEY, &claims(1, "stall"));
