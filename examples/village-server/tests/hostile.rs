@@ -506,7 +506,8 @@ fn raw_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
     f
 }
 
-/// A raw socket upgraded to room `village`, its hello (a guest's) sent.
+/// A raw socket upgraded to room `village`, its hello (a guest's) sent: raw, as `Client`
+/// (a WebSocket library) stops sending at the server's close frame, where this peer goes on.
 async fn raw_guest(s: &Server) -> TcpStream {
     let mut t = TcpStream::connect(s.addr()).await.unwrap();
     t.write_all(
