@@ -69,7 +69,8 @@ pub struct Config {
     pub room_prefixes: Vec<String>,
     /// Rooms open at once at most; a handshake for a new room past this is answered 503.
     pub max_rooms: usize,
-    /// A room with nobody in it for this long is stopped: its task and its tick thread end.
+    /// A room with nobody in it for this long is stopped: its task and its tick clock (a
+    /// timerfd; a thread off Linux) end.
     pub room_idle: Duration,
     /// Connections open at once at most (a new one past this is closed at once, counted
     /// `refused_total`). Keep it under the process's file limit.

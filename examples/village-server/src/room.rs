@@ -201,8 +201,7 @@ impl Room {
 
     /// Runs the room until it has been empty for `Config::room_idle` and `stop_if_idle`
     /// agrees (it removes the room from the registry and closes `rx` when no event is
-    /// waiting; the tick thread then ends at its next tick), or every sender of its channel
-    /// is gone.
+    /// waiting; its tick clock is closed with it), or every sender of its channel is gone.
     pub async fn run(
         mut self,
         mut rx: mpsc::Receiver<Event>,

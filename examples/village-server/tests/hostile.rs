@@ -95,6 +95,17 @@ fn threads() -> usize {
     std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
 }
 
+/// The process's open timerfds: one per room's tick clock.
+fn timerfds() -> usize {
+    std::fs::read_dir("/proc/self/fd").map_or(0, |d| {
+        d.filter_map(Result::ok)
+            .filter(|e| {
+                std::fs::read_link(e.path()).is_ok_and(|l| l.to_string_lossy().contains("timerfd"))
+            })
+            .count()
+    })
+}
+
 #[tokio::test]
 async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
     let s = server(|c| {
@@ -103,7 +114,7 @@ async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
         c.room_idle = Duration::from_millis(300);
     })
     .await;
-    let before = threads();
+    let before = (threads(), timerfds());
     // 200 paths no configuration allows: answered 404, nothing opened.
     for i in 0..200 {
         let url = format!("ws://{}/x{i}", s.addr());
@@ -126,15 +137,17 @@ async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
             .is_err()
     );
     assert_eq!((s.rooms(), s.counter(Counter::RoomsFull)), (4, 1));
+    // One tick clock per room: a timerfd, no thread.
+    assert!(timerfds() >= before.1 + 4, "{} timerfds", timerfds());
     drop(open);
-    // Empty for room_idle: stopped, their tasks and tick threads gone.
+    // Empty for room_idle: stopped, their tasks and tick clocks (timerfds) gone.
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(s.rooms(), 0);
     assert_eq!(s.counter(Counter::RoomsStopped), 4);
+    let after = (threads(), timerfds());
     assert!(
-        threads() <= before,
-        "{} threads, {before} before",
-        threads()
+        after.0 <= before.0 && after.1 <= before.1,
+        "(threads, timerfds) {after:?}, {before:?} before"
     );
     // And the name opens again.
     neighbours_still_served(&s, 0).await;
