@@ -24,6 +24,7 @@ rows=(
   "floods hb-atk 200000000"
   "stalled hb-atk 100000"
   "counters hb-atk 100000"
+  "tokens hb-atk 40000"
 )
 for row in "${rows[@]}"; do
   set -- $row
@@ -83,6 +84,7 @@ what = {
     "floods": "4 clients sending every frame kind flat out (binary, 5 KB binary, text, ping, pong, fragmented), reconnecting when closed",
     "stalled": "20 signed-in clients with birds on that never read, replaced every 8 s",
     "counters": "8 clients sending new envelope ids and malformed payloads at 35 frames/s",
+    "tokens": "6 clients saying hello with forged (another key's), expired and malformed tokens as fast as they are refused, reconnecting; 2 guests asking for the bird stream 5 times a second",
 }
 print("## Room server against hostile clients\n")
 print(f"`scripts/bench hostile`: per row a fresh release `village-server` (`--threads 1`), 40 "

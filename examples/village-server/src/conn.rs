@@ -269,7 +269,11 @@ async fn hello(
     match checked {
         Ok(claims) => Some((hello, Some(claims), len)),
         Err(e) => {
-            shared.counters.add(Counter::TokenRefused);
+            shared.counters.add(match e {
+                TokenError::BadSignature => Counter::TokenForged,
+                TokenError::Expired => Counter::TokenExpired,
+                TokenError::Malformed => Counter::TokenMalformed,
+            });
             let error = match e {
                 TokenError::Expired => SessionError::TokenExpired,
                 // Not ours or not readable: sign in again.

@@ -28,8 +28,14 @@ pub enum Counter {
     HelloTimeout,
     /// Frames before `session:hello` that were something else.
     BeforeHello,
-    /// `session:hello` refused for its token (forged, malformed or expired).
-    TokenRefused,
+    /// `session:hello` refused for a token whose signature is not the server's key's
+    /// (forged, tampered with, signed with another key; or the server has no key).
+    TokenForged,
+    /// `session:hello` refused for a token correctly signed but past its expiry.
+    TokenExpired,
+    /// `session:hello` refused for a token that is not one (not `v1.<claims>.<mac>`, not
+    /// base64url, not the claims' JSON).
+    TokenMalformed,
     /// Connections that sent nothing for `idle_timeout`.
     IdleTimeout,
     /// Connections closed for being over their rate cap `flood_close_s` seconds in a row.
@@ -44,7 +50,7 @@ pub enum Counter {
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 16] = [
+    pub const ALL: [Counter; 18] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -55,7 +61,9 @@ impl Counter {
         Counter::Draining,
         Counter::HelloTimeout,
         Counter::BeforeHello,
-        Counter::TokenRefused,
+        Counter::TokenForged,
+        Counter::TokenExpired,
+        Counter::TokenMalformed,
         Counter::IdleTimeout,
         Counter::Flooding,
         Counter::WriteTimeout,
@@ -76,7 +84,9 @@ impl Counter {
             Counter::Draining => "draining",
             Counter::HelloTimeout => "hello_timeout",
             Counter::BeforeHello => "before_hello",
-            Counter::TokenRefused => "token_refused",
+            Counter::TokenForged => "token_forged",
+            Counter::TokenExpired => "token_expired",
+            Counter::TokenMalformed => "token_malformed",
             Counter::IdleTimeout => "idle_timeout",
             Counter::Flooding => "flooding",
             Counter::WriteTimeout => "write_timeout",
@@ -115,8 +125,11 @@ pub struct FrameDrops {
 }
 
 impl FrameDrops {
+    /// How many kinds [`FrameDrops::report`] gives.
+    pub const KINDS: usize = 3;
+
     /// `(name, count)` of each kind.
-    pub fn report(&self) -> [(&'static str, u64); 3] {
+    pub fn report(&self) -> [(&'static str, u64); Self::KINDS] {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         [
             ("too_large", get(&self.too_large)),

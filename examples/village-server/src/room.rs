@@ -34,7 +34,7 @@ use crate::counters::{Counter, Counters, FrameDrops};
 use crate::fanout::Frames;
 use crate::presence::Presence;
 use crate::snapshot::SnapshotStream;
-use crate::stats::{rss, RoomStats};
+use crate::stats::{rss, Drops, RoomStats};
 use crate::token::Claims;
 use crate::world::World;
 
@@ -160,6 +160,11 @@ pub(crate) struct Room {
 }
 
 /// `Room::conns` of an empty slot (connection numbers start at 1).
+/// The most keys `Room::dropped_report` can give: the room's pairs and `(other)`, the
+/// frame drops, the server's counters. `diag:pong` holds at most 64 (`ServerStats::dropped`).
+const DROPPED_KEYS_MAX: usize = Drops::KEYS + 1 + FrameDrops::KINDS + Counter::ALL.len();
+const _: () = assert!(DROPPED_KEYS_MAX <= 64, "the drop report must fit diag:pong");
+
 const FREE: u64 = 0;
 
 /// Why a valid message was still not handled (counted with the drops).
@@ -472,6 +477,9 @@ impl Room {
             ClientMessage::PlayerMove(m) => self.on_move(idx, m, now),
             // The heartbeat feeds idle timers; it is never fanned out.
             ClientMessage::PlayerHeartbeat(_) => {}
+            // Guests never get the bird stream (their client does not draw birds): a
+            // guest's subscribe is refused, and counted.
+            ClientMessage::BirdSubscribe(b) if b.on && p.guest => return Err("guest_birds"),
             ClientMessage::BirdSubscribe(b) => p.birds = b.on,
             ClientMessage::WorldKeyframeRequest(_) => p.snapshot.want_keyframe(),
             ClientMessage::WorldView(v) => p.view_radius = v.radius,
@@ -921,8 +929,8 @@ impl Room {
     }
 
     /// The room's drops, its connections' frame drops and the server's counters, each
-    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 16` = 60 keys, within the 64
-    /// `ServerStats::dropped` holds.
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 18` = 62 keys, within the 64
+    /// `ServerStats::dropped` holds (checked at compile time: `DROPPED_KEYS_MAX`).
     fn dropped_report(&self) -> BTreeMap<String, u32> {
         let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;
         let mut out: BTreeMap<String, u32> = self.stats.dropped.report().collect();

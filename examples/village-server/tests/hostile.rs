@@ -268,6 +268,11 @@ async fn forged_expired_and_missing_tokens() {
             "any 16 characters",
             SessionError::TokenInvalid,
         ),
+        (
+            Some("v1.e30.not+base64url".into()),
+            "a MAC that is not base64url",
+            SessionError::TokenInvalid,
+        ),
     ];
     for (tok, what, want) in cases {
         let (answer, code) = hello_with(&s, tok).await;
@@ -278,7 +283,14 @@ async fn forged_expired_and_missing_tokens() {
         assert_eq!(f.error, want, "{what}");
         assert_eq!(code, Some(1008), "{what}");
     }
-    assert_eq!(s.counter(Counter::TokenRefused), 4);
+    // Each counted by what was wrong with it.
+    let counted = [
+        Counter::TokenForged,
+        Counter::TokenExpired,
+        Counter::TokenMalformed,
+    ]
+    .map(|c| s.counter(c));
+    assert_eq!(counted, [2, 1, 2], "forged, expired, malformed");
     // No token: a guest, no account; a valid one: the token's account.
     let (guest, _) = hello_with(&s, None).await;
     assert!(matches!(guest, ServerMessage::SessionWelcome(w) if w.account.is_none()));
@@ -305,6 +317,10 @@ async fn guests_get_no_birds_and_non_admins_no_diagnostics() {
         assert!(named(&c.sync().await.unwrap(), "diag:bytes").is_empty());
     }
     let d = dropped(&mut boss).await;
+    assert_eq!(
+        d["birds:subscribe guest_birds"], 1,
+        "the guest's subscribe refused"
+    );
     assert_eq!(d["diag:ping not_admin"], 2);
     assert_eq!(d["diag:bytes not_admin"], 2);
     boss.send(DiagBytesRequest { reset: false }).await.unwrap();

@@ -18,7 +18,10 @@
 //! - `stalled`: 20 signed-in clients in the room with the bird stream on that never read,
 //!   each dropped after 8 s and replaced;
 //! - `counters`: 8 clients in the room sending frames of new envelope ids and malformed
-//!   payloads under the rate cap, to grow the drop counts.
+//!   payloads under the rate cap, to grow the drop counts;
+//! - `tokens`: 6 clients saying `session:hello` with a forged (another key's), an expired
+//!   or a malformed token, reconnecting when refused, and 2 guests in the room asking for
+//!   the bird stream (`birds:subscribe`) 5 times a second.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -33,7 +36,7 @@ use village::player::PlayerHeartbeat;
 use village::session::SessionHello;
 use village::world::WorldView;
 use village_server::client::{Client, Identity};
-use village_server::token::Claims;
+use village_server::token::{self, Claims};
 
 struct Args {
     url: String,
@@ -78,6 +81,7 @@ fn args() -> Result<Args, String> {
         "floods",
         "stalled",
         "counters",
+        "tokens",
     ];
     if !known.contains(&a.attack.as_str()) {
         return Err(format!("--attack: one of {}", known.join(", ")));
@@ -133,7 +137,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "village-attack: {e}\nusage: village-attack --attack rooms|idle|handshakes|floods|stalled|counters [--url ws://HOST:PORT] [--room NAME] [--target ROOM] [--secs S] [--count N] [--token-key KEY]"
+                "village-attack: {e}\nusage: village-attack --attack rooms|idle|handshakes|floods|stalled|counters|tokens [--url ws://HOST:PORT] [--room NAME] [--target ROOM] [--secs S] [--count N] [--token-key KEY]"
             );
             std::process::exit(2);
         }
@@ -228,6 +232,7 @@ async fn attack(ctx: Arc<Ctx>, kind: String) {
         "handshakes" => (400, |c, _| tokio::spawn(handshake(c))),
         "floods" => (4, |c, _| tokio::spawn(flood(c))),
         "stalled" => (20, |c, i| tokio::spawn(stalled(c, i))),
+        "tokens" => (8, |c, i| tokio::spawn(tokens(c, i))),
         _ => (8, |c, i| tokio::spawn(counters(c, i))),
     };
     let handles: Vec<_> = (0..tasks).map(|i| f(ctx.clone(), i)).collect();
@@ -467,5 +472,91 @@ async fn counters(ctx: Arc<Ctx>, i: usize) {
             Tally::add(&ctx.tally.sent, 1);
         }
         reader.abort();
+    }
+}
+
+/// Two clients of each kind: forged, expired and malformed tokens (`task % 4` 0, 1, 2), and
+/// guests asking for birds (3).
+async fn tokens(ctx: Arc<Ctx>, task: usize) {
+    if task % 4 == 3 {
+        return guest_birds(ctx, task).await;
+    }
+    let mut n = 0u64;
+    while ctx.going() {
+        n += 1;
+        let account = 700_000 + task as u64 * 100_000 + n;
+        let token = match task % 4 {
+            // Well-formed, signed with a key that is not the server's.
+            0 => token::mint(
+                b"not the server's key",
+                &Claims::player(account, "forged", 600),
+            ),
+            // The server's key, past its expiry.
+            1 => {
+                let mut c = Claims::player(account, "expired", 600);
+                c.exp = token::now_s() - 1;
+                token::mint(&ctx.key, &c)
+            }
+            // Not a token (16 bytes at least, as the protocol asks): no MAC, a MAC that is
+            // not base64url, another version, a MAC of an impossible length.
+            _ => [
+                "bot-token-0123456789",
+                "v1.e30.not+base64url",
+                "v2.e30.AAAAAAAAAAAA",
+                "v1.e30.AAAAAAAAAAAAA",
+            ][n as usize % 4]
+                .to_string(),
+        };
+        let Some((mut s, status)) = upgrade(&ctx, &ctx.target).await else {
+            Tally::add(&ctx.tally.closed, 1);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        if !status.contains(" 101 ") {
+            Tally::add(&ctx.tally.closed, 1);
+            continue;
+        }
+        if s.write_all(&frame(true, 0x2, &hello(Some(token))))
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        Tally::add(&ctx.tally.sent, 1);
+        // The refusal (and the server's close frame), then our close frame, as a client
+        // would answer: the server lets go at once instead of waiting for it.
+        let mut b = [0u8; 512];
+        if !matches!(s.read(&mut b).await, Ok(n) if n > 0) {
+            Tally::add(&ctx.tally.closed, 1);
+            continue;
+        }
+        let _ = s.write_all(&frame(true, 0x8, &1000u16.to_be_bytes())).await;
+        until_closed(&mut s, &ctx).await;
+    }
+}
+
+/// A guest that joins and asks for the bird stream 5 times a second (reading what it gets).
+async fn guest_birds(ctx: Arc<Ctx>, task: usize) {
+    let mut n = 0u64;
+    while ctx.going() {
+        n += 1;
+        Tally::add(&ctx.tally.conns, 1);
+        let Ok(mut c) = Client::join(&ctx.url, &Identity::guest(&format!("guest{task}-{n}"))).await
+        else {
+            Tally::add(&ctx.tally.closed, 1);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        while ctx.going() {
+            if c.send(BirdSubscribe { on: true }).await.is_err() {
+                Tally::add(&ctx.tally.closed, 1);
+                break;
+            }
+            Tally::add(&ctx.tally.sent, 1);
+            let _ = tokio::time::timeout(Duration::from_millis(200), async {
+                while c.next().await.is_some() {}
+            })
+            .await;
+        }
     }
 }
