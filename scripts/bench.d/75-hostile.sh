@@ -15,20 +15,28 @@ cpu() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {print 
 rss() { awk '/^VmRSS/ {print $2}' /proc/"$1"/status 2>/dev/null || echo 0; }
 results=$(mktemp)
 port=18400
-# attack, its target room, its --count cap.
+# attack, its target room, its --count cap, its seconds (- for HOSTILE_ATTACK_SECS), and
+# village-attack's other flags. The stalled clients hold until the server lets go of them
+# (--hold): the kernel takes about 130 KB for each before its writer blocks, at about
+# 10 KB/s, and the write timeout is 5 s, so evictions come after about 17 s: that row runs
+# 25 s.
 rows=(
-  "none - 0"
-  "rooms hb-atk 40000"
-  "idle hb-0 100000"
-  "handshakes hb-0 100000"
-  "floods hb-atk 200000000"
-  "stalled hb-atk 100000"
-  "counters hb-atk 100000"
-  "tokens hb-atk 40000"
+  "none - 0 -"
+  "rooms hb-atk 40000 -"
+  "idle hb-0 100000 -"
+  "handshakes hb-0 100000 -"
+  "floods hb-atk 200000000 -"
+  "stalled hb-atk 100000 $((secs > 25 ? secs : 25)) --hold"
+  "counters hb-atk 100000 -"
+  "tokens hb-atk 40000 -"
 )
+default_secs=$secs
 for row in "${rows[@]}"; do
   set -- $row
-  attack=$1 target=$2 count=$3
+  attack=$1 target=$2 count=$3 secs=$4
+  [ "$secs" = - ] && secs=$default_secs
+  shift 4
+  flags=("$@")
   # HOSTILE_ONLY="floods stalled": only those rows (and the first, for comparison).
   if [ -n "${HOSTILE_ONLY:-}" ] && [ "$attack" != none ] && [[ " $HOSTILE_ONLY " != *" $attack "* ]]; then
     continue
@@ -48,7 +56,7 @@ for row in "${rows[@]}"; do
   atk=""
   if [ "$attack" != none ]; then
     ./target/release/village-attack --url "ws://127.0.0.1:$port" --room hb-atk --target "$target" \
-      --attack "$attack" --secs "$secs" --count "$count" >"$atk_out" &
+      --attack "$attack" --secs "$secs" --count "$count" "${flags[@]}" >"$atk_out" &
     atk=$!
   fi
   peak=$rss0
@@ -66,10 +74,10 @@ for row in "${rows[@]}"; do
   aline=$(grep '^ATTACK' "$atk_out" || echo "ATTACK attack=$attack")
   rm -f "$bots_out" "$atk_out"
   cpu_pct=$(python3 -c "print('%.0f' % (($s1 - $s0) / 1e7 / ($t1 - $t0)))")
-  echo "ROW attack=$attack target=$target load=$load rss0_kb=$rss0 peak_kb=$peak cpu_pct=$cpu_pct | $line | $aline" \
+  echo "ROW attack=$attack target=$target secs=$secs load=$load rss0_kb=$rss0 peak_kb=$peak cpu_pct=$cpu_pct | $line | $aline" \
     | tee -a "$results" >&2
 done
-python3 - "$results" "$secs" <<'PY'
+python3 - "$results" "$default_secs" <<'PY'
 import sys
 path, secs = sys.argv[1], sys.argv[2]
 
@@ -82,7 +90,7 @@ what = {
     "idle": "400 upgraded sockets in the bots' room that never say hello, reopened when closed",
     "handshakes": "400 sockets sending half an HTTP upgrade, reopened when closed",
     "floods": "4 clients sending every frame kind flat out (binary, 5 KB binary, text, ping, pong, fragmented), reconnecting when closed",
-    "stalled": "20 signed-in clients with birds on that never read, replaced every 8 s",
+    "stalled": "20 signed-in clients with birds on and a view radius of 400 m that never read but heartbeat, held until the server closes them (25 s row)",
     "counters": "8 clients sending new envelope ids and malformed payloads at 35 frames/s",
     "tokens": "6 clients saying hello with forged (another key's), expired and malformed tokens as fast as they are refused, reconnecting; 2 guests asking for the bird stream 5 times a second",
 }

@@ -16,7 +16,8 @@
 //! - `floods`: 4 clients in the room sending every frame kind as fast as they can (binary,
 //!   oversized binary, text, ping, pong, a fragmented message), reconnecting when closed;
 //! - `stalled`: 20 signed-in clients in the room with the bird stream on that never read,
-//!   each dropped after 8 s and replaced;
+//!   each dropped after 8 s and replaced; with `--hold`, never replaced: each holds (and
+//!   heartbeats, so it is not idle) until the server closes it;
 //! - `counters`: 8 clients in the room sending frames of new envelope ids and malformed
 //!   payloads under the rate cap, to grow the drop counts;
 //! - `tokens`: 6 clients saying `session:hello` with a forged (another key's), an expired
@@ -46,6 +47,8 @@ struct Args {
     secs: f64,
     count: u64,
     key: Option<Vec<u8>>,
+    /// `stalled`: clients hold until the server closes them.
+    hold: bool,
 }
 
 fn args() -> Result<Args, String> {
@@ -59,9 +62,14 @@ fn args() -> Result<Args, String> {
         key: std::env::var("VILLAGE_TOKEN_KEY")
             .ok()
             .map(String::into_bytes),
+        hold: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--hold" {
+            a.hold = true;
+            continue;
+        }
         let v = it.next().ok_or(format!("{flag} needs a value"))?;
         match flag.as_str() {
             "--url" => a.url = v.trim_end_matches('/').to_string(),
@@ -120,6 +128,8 @@ struct Ctx {
     key: Vec<u8>,
     until: Instant,
     count: u64,
+    /// `--hold`.
+    hold: bool,
     tally: Tally,
     stop: AtomicBool,
 }
@@ -137,7 +147,7 @@ fn main() {
         Ok(a) => a,
         Err(e) => {
             eprintln!(
-                "village-attack: {e}\nusage: village-attack --attack rooms|idle|handshakes|floods|stalled|counters|tokens [--url ws://HOST:PORT] [--room NAME] [--target ROOM] [--secs S] [--count N] [--token-key KEY]"
+                "village-attack: {e}\nusage: village-attack --attack rooms|idle|handshakes|floods|stalled|counters|tokens [--url ws://HOST:PORT] [--room NAME] [--target ROOM] [--secs S] [--count N] [--token-key KEY] [--hold]"
             );
             std::process::exit(2);
         }
@@ -166,6 +176,7 @@ async fn run(a: Args) -> Result<(), String> {
         key: a.key.clone().unwrap_or_default(),
         until: Instant::now() + Duration::from_secs_f64(a.secs),
         count: a.count,
+        hold: a.hold,
         tally: Tally::default(),
         stop: AtomicBool::new(false),
     });
@@ -425,6 +436,25 @@ async fn stalled(ctx: Arc<Ctx>, i: usize) {
         let _ = c.send(WorldView { radius: 400.0 }).await;
         Tally::add(&ctx.tally.sent, 2);
         // Never reads: its queue fills, it falls behind and is evicted.
+        if ctx.hold {
+            // Until the server closes it: a heartbeat every 500 ms (a real client's timer
+            // still runs when its reader is stuck) keeps it from being idle, and fails once
+            // the server has let go of the socket.
+            while Instant::now() < ctx.until {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let beat = PlayerHeartbeat {
+                    t: 0,
+                    visible: true,
+                    fps: None,
+                };
+                if c.send(beat).await.is_err() {
+                    Tally::add(&ctx.tally.closed, 1);
+                    return;
+                }
+                Tally::add(&ctx.tally.sent, 1);
+            }
+            return;
+        }
         let left = ctx.until.saturating_duration_since(Instant::now());
         tokio::time::sleep(left.min(Duration::from_secs(8))).await;
         drop(c);
