@@ -6,6 +6,9 @@
 # bots and at its peak (sampled every 0.25 s), its CPU over the attack window, the bots'
 # tick lateness p95 and lost valid messages, and the counters an admin reads in the attack
 # room afterwards. Loopback only. The first row has no attack: the bots' room alone.
+# Each row is judged against stated bounds (RSS growth, lost messages, tick lateness, and
+# the server's CPU: the first row's plus the attack's allowance, `allow` below); the table
+# says which rows are over one.
 # HOSTILE_ONLY="floods ..." runs only those attacks (beside the first row).
 set -euo pipefail
 secs=${HOSTILE_ATTACK_SECS:-15}
@@ -94,9 +97,29 @@ what = {
     "counters": "8 clients sending new envelope ids and malformed payloads at 35 frames/s",
     "tokens": "6 clients saying hello with forged (another key's), expired and malformed tokens as fast as they are refused, reconnecting; 2 guests asking for the bird stream 5 times a second",
 }
+# The server's CPU bound per row: the no-attack row's CPU (same run) plus an allowance, in
+# percentage points of one core, for the work the attack makes the server do.
+allow = {
+    "rooms": (20, "a TCP accept, an HTTP head parsed and a 404 or 503 written for every upgrade, thousands a second (16 at a time, as fast as they are answered); nothing is kept"),
+    "idle": (5, "about 80 upgrades a second (400 sockets, each closed by the hello timeout after 5 s and reopened); no frames"),
+    "handshakes": (5, "about 80 half-upgrades a second (400 sockets, each closed by the handshake timeout after 5 s and reopened): a read and a timer each"),
+    "floods": (25, "every byte of 4 connections sending at loopback speed is read and unmasked by yawc, and each frame counted at the connection before the room (the room is never woken); each flooder is closed after 5 s and reconnects"),
+    "stalled": (10, "20 more clients, half the bots' room, each sent 20 compressed snapshots of every NPC (view radius 400 m) and 5 bird streams a second until its writer blocks"),
+    "counters": (5, "280 frames a second decoded and dropped by the room, each counted"),
+    "tokens": (40, "a WebSocket upgrade, an HMAC-SHA-256 check, a refusal and a close handshake for every hello, thousands a second (as fast as they are refused, up to 40,000)"),
+}
+bounds = {"rss_mb": 64, "tick_p95_ms": 2.0}
+
+rows = []
+for line in open(path):
+    row, bots, atk = [p.strip() for p in line.split("|")]
+    rows.append((kv(row), kv(bots), kv(atk)))
+base_cpu = next((int(r["cpu_pct"]) for r, _, _ in rows if r["attack"] == "none"), None)
+
 print("## Room server against hostile clients\n")
 print(f"`scripts/bench hostile`: per row a fresh release `village-server` (`--threads 1`), 40 "
-      f"`village-bots` in one room and `village-attack` running one attack for {secs} s from 1 s after "
+      f"`village-bots` in one room and `village-attack` running one attack for {secs} s (the stalled "
+      "readers' row 25 s) from 1 s after "
       "the bots' 3 s warm-up, on loopback. RSS is the server's before the bots joined and its peak "
       "(sampled every 0.25 s); CPU is the server's over the attack window, in % of one core (the bots' "
       "room included: compare with the first row); tick lateness and lost valid messages are the "
@@ -104,13 +127,14 @@ print(f"`scripts/bench hostile`: per row a fresh release `village-server` (`--th
       "room afterwards (`(server)` counters are server-wide, `(frame)` ones are the attack room's). "
       "Load is the 1-minute load average when the row started: the machine is shared with other "
       "engineers' builds, and the machine floor (how late a bare thread in the bots' process wakes "
-      "from a 50 ms sleep, same window) is what lateness the machine itself adds. Bounds: RSS growth under 64 MB, no valid message lost, tick lateness p95 "
-      "under 2 ms (the target).\n")
-print("| attack | made | server RSS MB (before → peak) | server CPU % | tick late p95 ms | tick late max ms | machine floor p95 ms | valid lost | counters naming the drops | load |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
-for line in open(path):
-    row, bots, atk = [p.strip() for p in line.split("|")]
-    r, b, a = kv(row), kv(bots), kv(atk)
+      f"from a 50 ms sleep, same window) is what lateness the machine itself adds. Bounds: RSS growth "
+      f"under {bounds['rss_mb']} MB, no valid message lost, tick lateness p95 under "
+      f"{bounds['tick_p95_ms']:g} ms (the target), and the server's CPU at most the no-attack row's "
+      "plus the attack's allowance (below the table).\n")
+print("| attack | made | server RSS MB (before → peak) | server CPU % (bound) | tick late p95 ms | tick late max ms | machine floor p95 ms | valid lost | counters naming the drops | within bounds | load |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
+over = []
+for r, b, a in rows:
     name = r["attack"]
     made = "—" if name == "none" else f"{a.get('conns', '?')} connections, {a.get('sent', '?')} sent, {a.get('closed', '?')} closed by the server"
     counters = a.get("counters", "-")
@@ -121,7 +145,40 @@ for line in open(path):
     else:
         counters = "—"
     rss0, peak = int(r["rss0_kb"]) / 1024, int(r["peak_kb"]) / 1024
-    print(f"| **{name}**: {what[name]} | {made} | {rss0:.1f} → {peak:.1f} | {r['cpu_pct']} "
-          f"| {b.get('late_p95_ms', '?')} | {b.get('late_max_ms', '?')} | {b.get('floor_p95_ms', '?')} | {b.get('lost', '?')} | {counters} | {r['load']} |")
+    cpu = int(r["cpu_pct"])
+    missed = []
+    if peak - rss0 >= bounds["rss_mb"]:
+        missed.append(f"RSS +{peak - rss0:.0f} MB")
+    if b.get("lost", "?") != "0":
+        missed.append(f"{b.get('lost', '?')} valid lost")
+    try:
+        p95 = float(b["late_p95_ms"])
+    except (KeyError, ValueError):
+        p95 = None
+    if p95 is None or p95 >= bounds["tick_p95_ms"]:
+        floor = b.get("floor_p95_ms", "?")
+        missed.append(f"tick p95 {b.get('late_p95_ms', '?')} ms, machine floor {floor} ms")
+    if name == "none" or base_cpu is None:
+        cpu_cell = f"{cpu} (the base)"
+    else:
+        cap = base_cpu + allow[name][0]
+        cpu_cell = f"{cpu} (≤ {cap})"
+        if cpu > cap:
+            missed.append(f"CPU {cpu}% > {cap}%")
+    verdict = "yes" if not missed else "**no**: " + "; ".join(missed)
+    if missed:
+        over.append(f"**{name}**: {'; '.join(missed)}")
+    print(f"| **{name}**: {what[name]} | {made} | {rss0:.1f} → {peak:.1f} | {cpu_cell} "
+          f"| {b.get('late_p95_ms', '?')} | {b.get('late_max_ms', '?')} | {b.get('floor_p95_ms', '?')} | {b.get('lost', '?')} | {counters} | {verdict} | {r['load']} |")
+print()
+if over:
+    print("Rows over a bound. " + ". ".join(over) + ".")
+else:
+    print("Every row is within its bounds.")
+print("\nCPU allowances over the no-attack row, in points of one core, and what the attack makes "
+      "the server do for them:\n")
+for name, (pp, why) in allow.items():
+    if any(r["attack"] == name for r, _, _ in rows):
+        print(f"- **{name}** +{pp}: {why}.")
 PY
 rm -f "$results"
