@@ -33,6 +33,13 @@ impl RateCap {
             false
         }
     }
+
+    /// How long from `now` until a token is there (zero: there is one).
+    pub(crate) fn ready_in(&self, now: Instant) -> Duration {
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        let tokens = (self.tokens + dt * self.rate).min(self.burst);
+        Duration::from_secs_f64((1.0 - tokens).max(0.0) / self.rate.max(1e-9))
+    }
 }
 
 /// Whether a client stays over its rate cap: whole seconds with drops in a row.
@@ -92,5 +99,10 @@ mod tests {
         assert_eq!(first, 5);
         assert!(cap.take(t0 + Duration::from_millis(100)));
         assert!(!cap.take(t0 + Duration::from_millis(100)));
+        // Empty: the next token a tenth of a second later (at 10 a second).
+        let at = t0 + Duration::from_millis(100);
+        let wait = cap.ready_in(at).as_secs_f64();
+        assert!((wait - 0.1).abs() < 1e-6, "{wait}");
+        assert!(cap.ready_in(at + Duration::from_millis(100)).is_zero());
     }
 }

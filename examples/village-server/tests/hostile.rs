@@ -527,6 +527,36 @@ async fn floods_of_every_frame_kind_stop_at_the_connection_and_the_flooder_is_cl
     neighbours_still_served(&s, 1).await;
 }
 
+/// A flood past ten times the rate cap is not read: the connection stops reading and the
+/// sender blocks, so what a flood costs the server is bounded by the cap, not by how fast
+/// the sender writes.
+#[tokio::test]
+async fn a_flood_is_read_at_ten_times_the_rate_at_most() {
+    let s = server(|_| {}).await;
+    let mut boss = join(&s, &admin(1, "boss")).await;
+    let mut raw = raw_guest(&s).await;
+    let t0 = tokio::time::Instant::now();
+    let frames: Vec<u8> = (0..1000).flat_map(|_| raw_frame(0x1, b"x")).collect();
+    let mut written = 0u32;
+    while t0.elapsed() < Duration::from_millis(1500) {
+        match tokio::time::timeout(Duration::from_millis(200), raw.write_all(&frames)).await {
+            Ok(Ok(())) => written += 1000,
+            // Blocked: the server is not reading (the kernel's buffers are full).
+            _ => break,
+        }
+    }
+    let d = dropped(&mut boss).await;
+    let secs = t0.elapsed().as_secs_f64();
+    let read = d.get("(frame) rate_limited").copied().unwrap_or(0)
+        + d.get("(frame) text_frame").copied().unwrap_or(0);
+    // The read bucket: 800 at once, 400 a second (10 times the default 80 and 40).
+    let most = 800.0 + 400.0 * secs + 50.0;
+    assert!(f64::from(read) <= most, "{read} frames read in {secs:.2} s");
+    assert!(written > 4 * read, "{written} written, {read} read");
+    drop(raw);
+    neighbours_still_served(&s, 6).await;
+}
+
 /// A client frame (masked with the zero key, which leaves the payload as is).
 fn raw_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
     assert!(payload.len() < 126);
