@@ -54,8 +54,8 @@ pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
 /// in them are bounded by `Config::queue_bytes`).
 const BATCHES: usize = 1024;
 
-/// Frames a connection reads at most, as a multiple of the rate cap (sustained and burst:
-/// 400 a second, 800 at once by default). Up to it every frame over the rate cap is read,
+/// Frames a connection reads at most, before its hello as after, as a multiple of the rate
+/// cap (sustained and burst: 400 a second, 800 at once by default). Up to it every frame over the rate cap is read,
 /// dropped and counted; past it the connection stops reading for as long as the read
 /// bucket takes to refill, the kernel's receive window closes and the sender blocks. A
 /// flooder on loopback wrote 720,000 frames a second, every one read: 96% of a core for 4
@@ -74,8 +74,12 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
+    let mut reads = RateCap::new(
+        cfg.rate_per_s * READS_PER_RATE,
+        cfg.rate_burst * READS_PER_RATE,
+    );
     let mut flood = Flood::default();
-    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &mut cap).await else {
+    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &mut cap, &mut reads).await else {
         return;
     };
     let (tx, mut rx) = mpsc::channel(BATCHES);
@@ -98,10 +102,6 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
     };
     let idle = tokio::time::sleep(cfg.idle_timeout);
     tokio::pin!(idle);
-    let mut reads = RateCap::new(
-        cfg.rate_per_s * READS_PER_RATE,
-        cfg.rate_burst * READS_PER_RATE,
-    );
     // Reading paused until `resume` (the read bucket was empty).
     let resume = tokio::time::sleep(Duration::ZERO);
     tokio::pin!(resume);
@@ -249,6 +249,7 @@ async fn hello(
     shared: &Shared,
     room: &RoomHandle,
     cap: &mut RateCap,
+    reads: &mut RateCap,
 ) -> Option<(SessionHello, Option<Claims>, usize)> {
     let cfg = &shared.config;
     let deadline = tokio::time::Instant::now() + cfg.hello_timeout;
@@ -270,6 +271,13 @@ async fn hello(
             Ok(Some(f)) => f,
             Ok(None) => return None,
         };
+        // The read cap holds before the hello too (there is nothing to write meanwhile but
+        // pongs, so reading waits inline, up to the hello's deadline).
+        reads.take(Instant::now());
+        let wait = reads.ready_in(Instant::now());
+        if !wait.is_zero() {
+            tokio::time::sleep_until(deadline.min(tokio::time::Instant::now() + wait)).await;
+        }
         let Some(bytes) = admit(&msg, cfg, &room.drops, cap) else {
             continue;
         };
