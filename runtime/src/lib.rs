@@ -13,6 +13,7 @@ extern crate self as tuplet;
 mod codec;
 pub mod delta;
 mod dispatch;
+mod dispatch_checks;
 pub mod error;
 pub mod meter;
 mod named;
@@ -49,6 +50,7 @@ pub mod __private_0_1 {
         probe_mask, Delta, DeltaDispatch, DispatchProbe, Entity, Mirrors, PlainDispatch,
     };
     pub use crate::dispatch::*;
+    pub use crate::dispatch_checks::{dispatch_problem, ConstText, DispatchRules};
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::named::{read_named, NamedRead, NamedShape, NamedTarget};
     pub use crate::quant;

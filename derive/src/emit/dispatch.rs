@@ -62,129 +62,42 @@ impl<'a> Variants<'a> {
 }
 
 /// The compile-time checks: every message travels in the enum's direction, ids and names
-/// are unique, reserved ones are unused. Each names the messages and the value they share,
-/// and points at the variant that breaks it.
+/// are unique, reserved ones are unused. The runtime's `dispatch_problem` finds the first
+/// broken rule and its text (naming the messages and the value they share); a panic in the
+/// arm of that message's variant points the error at it.
 fn checks(d: &Dispatch, v: &Variants, enum_name: &str) -> TokenStream {
     let rt = rt();
+    let dir = dir_variant(d.dir);
     let Variants {
         paths, var_paths, ..
     } = v;
-    let dir_asserts = dir_asserts(d, v, enum_name);
-    let dup_id_arms = duplicate_arms(
-        v,
-        |i| quote!(.str("` both have id ").num(IDS[#i] as u64)),
-        "; give one of them a new id (ids are unique per direction)",
-        enum_name,
-    );
-    let dup_name_arms = duplicate_arms(
-        v,
-        |i| quote!(.str("` are both named \"").str(NAMES[#i])),
-        "\"; rename one of them (names are unique per direction)",
-        enum_name,
-    );
-    let reserved_id_asserts = d.reserved_ids.iter().map(|rid| {
-        let arms = reserved_arms(
-            v,
-            quote!(.str("` uses id ").num(#rid as u64)),
-            "` (a removed message); pick a new id",
-            enum_name,
-        );
-        quote!(match #rt::first_duplicate_id(&[#(<#paths as #rt::Message>::ID,)* #rid]) {
-            #(#arms)*
-            _ => {}
-        })
-    });
-    let reserved_name_asserts = d.reserved_names.iter().map(|rn| {
-        let shown = format!("{rn:?}");
-        let arms = reserved_arms(
-            v,
-            quote!(.str("` is named ").str(#shown)),
-            "` (a removed message); pick a new name",
-            enum_name,
-        );
-        quote!(match #rt::first_duplicate_name(&[#(<#paths as #rt::Message>::NAME,)* #rn]) {
-            #(#arms)*
-            _ => {}
-        })
-    });
+    let reserved_ids = &d.reserved_ids;
+    let reserved_names = &d.reserved_names;
+    let reserved_shown = d.reserved_names.iter().map(|n| format!("{n:?}"));
+    let arms = v
+        .indices
+        .iter()
+        .map(|&i| quote_spanned!(v.span(i)=> Some((#i, text)) => panic!("{}", text.as_str()),));
     quote!(
         const _: () = {
-            // A message whose own derive failed has a stub (id 0, no name): its error is
-            // the one to read, so these checks wait until it compiles.
-            const FAILED: bool = false #(|| <#paths as #rt::Message>::DERIVE_FAILED)*;
-            const IDS: &[u32] = &[#(<#paths as #rt::Message>::ID),*];
-            const NAMES: &[&str] = &[#(<#paths as #rt::Message>::NAME),*];
-            const PATHS: &[&str] = &[#(#var_paths),*];
-            if !FAILED {
-                // Direction first: a message of the other direction may share an id with
-                // one of this direction, and the direction is the real mistake.
-                #(#dir_asserts)*
-                match #rt::first_duplicate_id(IDS) { #(#dup_id_arms)* _ => {} }
-                match #rt::first_duplicate_name(NAMES) { #(#dup_name_arms)* _ => {} }
-                #(#reserved_id_asserts)*
-                #(#reserved_name_asserts)*
+            const PROBLEM: Option<(usize, #rt::ConstText)> = #rt::dispatch_problem(&#rt::DispatchRules {
+                enum_name: #enum_name,
+                dir: #rt::Dir::#dir,
+                failed: &[#(<#paths as #rt::Message>::DERIVE_FAILED),*],
+                dirs: &[#(<#paths as #rt::Message>::DIR),*],
+                ids: &[#(<#paths as #rt::Message>::ID),*],
+                names: &[#(<#paths as #rt::Message>::NAME),*],
+                paths: &[#(#var_paths),*],
+                reserved_ids: &[#(#reserved_ids),*],
+                reserved_names: &[#(#reserved_names),*],
+                reserved_shown: &[#(#reserved_shown),*],
+            });
+            match &PROBLEM {
+                #(#arms)*
+                _ => {}
             }
         };
     )
-}
-
-/// One assertion per variant that its message travels in the enum's direction.
-fn dir_asserts(d: &Dispatch, v: &Variants, enum_name: &str) -> Vec<TokenStream> {
-    let rt = rt();
-    let dir_str = d.dir.as_str();
-    let dir = dir_variant(d.dir);
-    d.variants
-        .iter()
-        .zip(&v.paths)
-        .enumerate()
-        .map(|(i, (var, p))| {
-            let msg = format!(
-                "tuplet: `{}` does not travel {dir_str}, but it is in the {dir_str} dispatch enum `{enum_name}`",
-                var.path
-            );
-            quote_spanned!(v.span(i)=> assert!(#rt::dir_fits(<#p as #rt::Message>::DIR, #rt::Dir::#dir), #msg);)
-        })
-        .collect()
-}
-
-/// The arms of a `match first_duplicate_*(..)` over the enum's own messages: for the later
-/// of two messages sharing a value, text naming both (`shared` says what they share,
-/// `fix` what to do) at the later one's variant.
-fn duplicate_arms(
-    v: &Variants,
-    shared: impl Fn(usize) -> TokenStream,
-    fix: &str,
-    enum_name: &str,
-) -> Vec<TokenStream> {
-    let rt = rt();
-    v.indices
-        .iter()
-        .map(|&i| {
-            let shared = shared(i);
-            quote_spanned!(v.span(i)=> Some((a, #i)) => {
-                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]).str("` and `").str(PATHS[a])
-                    .str("` in `").str(#enum_name) #shared
-                    .str(#fix);
-                panic!("{}", t.as_str())
-            })
-        })
-        .collect()
-}
-
-/// The arms of a `match first_duplicate_*(&[.., reserved])`: for the message that uses the
-/// reserved value, text naming it (`uses` says how) at its variant.
-fn reserved_arms(v: &Variants, uses: TokenStream, fix: &str, enum_name: &str) -> Vec<TokenStream> {
-    let rt = rt();
-    v.indices
-        .iter()
-        .map(|&i| {
-            quote_spanned!(v.span(i)=> Some((#i, _)) => {
-                let t = #rt::ConstText::new().str("tuplet: `").str(PATHS[#i]) #uses
-                    .str(", reserved in `").str(#enum_name).str(#fix);
-                panic!("{}", t.as_str())
-            })
-        })
-        .collect()
 }
 
 /// `impl Dispatch`: decode by id and by name, encode, sample and validate by variant.
@@ -223,10 +136,12 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
                 &[#((<#paths as #rt::Message>::NAME, <#paths as #rt::Message>::ID)),*];
             const MAX_SIZES: &'static [Option<usize>] = &[#(<#paths as #rt::Wire>::MAX_SIZE),*];
 
+            #[cfg_attr(debug_assertions, inline)]
             fn index(&self) -> usize {
                 match self { #(Self::#idents(_) => #indices,)* }
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unreachable_patterns, unused_imports)]
             fn decode_by_id_with(
                 id: u32,
@@ -243,6 +158,7 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
                 })
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_payload(&self, out: &mut #rt::Vec<u8>, encoding: #rt::Encoding) -> Result<(), #rt::Error> {
                 match (self, encoding) {
                     #((Self::#idents(m), #rt::Encoding::Compact) => #rt::Wire::encode_compact(m, out),
@@ -252,6 +168,7 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
 
             #sample_variant
 
+            #[cfg_attr(debug_assertions, inline)]
             fn validate(&self) -> #rt::Vec<#rt::Issue> {
                 // `validate_at` directly: `validate::<M>` would be instantiated per message.
                 let mut issues = #rt::Vec::new();

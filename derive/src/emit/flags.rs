@@ -56,30 +56,36 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStrea
             #ir
             const MAX_SIZE: Option<usize> = Some(#rt::int_size(0, #width_max as i128));
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 #rt::encode_via_slice(self, out)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_compact_at(&self, buf: &mut [u8], p: usize) -> Result<usize, #rt::Error> {
                 Ok(#rt::put::uint(buf, p, self.__tuplet_bits()?))
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 self.encode_compact(out)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
                 let bits = r.read_u64(0, #width_max)?;
                 #unknown
                 Ok(Self { #(#idents: bits & #masks != 0,)* #rest_init })
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn validate_at(&self, path: &mut #rt::Vec<#rt::Seg>, issues: &mut #rt::Vec<#rt::Issue>) {
                 if let Err(e) = self.__tuplet_bits() {
                     #rt::report(path, issues, e);
                 }
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn wire_eq(&self, other: &Self) -> bool {
                 self.__tuplet_bits().ok() == other.__tuplet_bits().ok()
             }
@@ -89,6 +95,7 @@ pub fn emit(f: &Flags, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStrea
 
         impl #ty {
             /// The wire integer: named bits plus any kept unknown bits.
+            #[cfg_attr(debug_assertions, inline)]
             #[doc(hidden)]
             #[allow(unused_mut, clippy::all)]
             fn __tuplet_bits(&self) -> Result<u64, #rt::Error> {

@@ -1,5 +1,10 @@
 //! Emission: a parsed, checked per-item IR becomes straight-line Rust impls of the
 //! runtime's traits. Every path goes through `::tuplet::__private_0_1`.
+//!
+//! Every codec method is emitted with `#[cfg_attr(debug_assertions, inline)]`: in a dev
+//! build an `#[inline]` function gets machine code only in a crate that calls it, so the
+//! protocol crate compiles none of its codecs to machine code and a server only those it
+//! uses; a release build compiles them once, here, as before (ARCHITECTURE.md).
 
 mod common;
 mod delta;
@@ -88,6 +93,7 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
 
             #encode_compact
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 #encode_named
@@ -98,7 +104,8 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
             #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
                 #[cold]
-                #[inline(never)]
+                #[cfg_attr(not(debug_assertions), inline(never))]
+                #[cfg_attr(debug_assertions, inline)]
                 #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
                 fn named(r: &mut #rt::Reader<'_>, n: u32) -> Result<#ident, #rt::Error> {
                     Ok(#decode_named)
@@ -111,11 +118,13 @@ fn record_impl(record: &Record, input: &syn::DeriveInput, ir: &TokenStream) -> T
                 Ok(value)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn validate_at(&self, path: &mut #rt::Vec<#rt::Seg>, issues: &mut #rt::Vec<#rt::Issue>) {
                 #validate
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn wire_eq(&self, other: &Self) -> bool {
                 #wire_eq

@@ -139,6 +139,7 @@ pub fn compact_pair(bound: Bound, body: TokenStream, at: TokenStream) -> TokenSt
     let rt = rt();
     let vec_fn = |body: TokenStream| {
         quote!(
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 #body
@@ -150,6 +151,7 @@ pub fn compact_pair(bound: Bound, body: TokenStream, at: TokenStream) -> TokenSt
         return vec_fn(body);
     }
     let at_fn = quote!(
+        #[cfg_attr(debug_assertions, inline)]
         #[allow(unused_variables, unused_assignments, clippy::all)]
         fn encode_compact_at(&self, buf: &mut [u8], start: usize) -> Result<usize, #rt::Error> {
             let buf = #rt::put::record(buf, start, <Self as #rt::Wire>::MAX_SIZE);
@@ -160,6 +162,7 @@ pub fn compact_pair(bound: Bound, body: TokenStream, at: TokenStream) -> TokenSt
     );
     let vec = match bound {
         Bound::Fixed => quote!(
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 #rt::encode_via_slice(self, out)
             }

@@ -72,11 +72,13 @@ pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
                 #write_key
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn read_key(r: &mut #rt::Reader<'_>) -> Result<#key_prim, #rt::Error> {
                 Ok(#read_key)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, unused_mut, clippy::all)]
             fn encode_changes(&self, base: &Self, out: &mut #rt::Vec<u8>) -> Result<u32, #rt::Error> {
                 let mut mask = 0u64;
@@ -89,6 +91,7 @@ pub fn entity_impl(record: &Record, input: &syn::DeriveInput) -> TokenStream {
                 Ok(1 + mask.count_ones())
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn apply_changes(&mut self, mask: u64, r: &mut #rt::Reader<'_>) -> Result<(), #rt::Error> {
                 #(#applies)*

@@ -148,6 +148,7 @@ pub(super) fn probe_fn(probes: &[(u32, TokenStream)]) -> TokenStream {
     let rt = rt();
     let (bits, code): (Vec<u32>, Vec<&TokenStream>) = probes.iter().map(|(b, c)| (*b, c)).unzip();
     quote!(
+        #[cfg_attr(debug_assertions, inline)]
         #[allow(unused_variables, unused_imports, unreachable_code, clippy::all)]
         fn probe_changes(mask: u64, r: &mut #rt::Reader<'_>) -> Result<(), #rt::Error> {
             use #rt::{KeyedList as _, WholeList as _};

@@ -162,6 +162,7 @@ fn encode_delta(
 ) -> TokenStream {
     let rt = rt();
     quote!(
+        #[cfg_attr(debug_assertions, inline)]
         #[allow(unused_variables, unused_mut, unused_imports, clippy::all)]
         fn encode_delta(
             &self,
@@ -212,6 +213,7 @@ fn apply_delta(
 ) -> TokenStream {
     let rt = rt();
     quote!(
+        #[cfg_attr(debug_assertions, inline)]
         #[allow(unused_variables, unused_mut, unused_imports, unreachable_code, clippy::all)]
         fn apply_delta(mirror: &mut Option<Self>, seq: u8, r: &mut #rt::Reader<'_>) -> Result<u8, #rt::Error> {
             use #rt::{KeyedList as _, WholeList as _};

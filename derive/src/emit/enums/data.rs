@@ -76,12 +76,14 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
 
             #compact
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 match self { #(#enc_n)* #unknown_n }
                 Ok(())
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, unused_mut, unreachable_code, clippy::all)]
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
                 let value = match r.read_shape()? {
@@ -105,11 +107,13 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                 Ok(value)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn validate_at(&self, path: &mut #rt::Vec<#rt::Seg>, issues: &mut #rt::Vec<#rt::Issue>) {
                 match self { #(#val)* _ => {} }
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unused_variables, clippy::all)]
             fn wire_eq(&self, other: &Self) -> bool {
                 match (self, other) { #(#eq)* #unknown_eq _ => false }

@@ -44,20 +44,24 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
             #ir
             const MAX_SIZE: Option<usize> = #max_size;
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_compact(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 #rt::encode_via_slice(self, out)
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_compact_at(&self, buf: &mut [u8], p: usize) -> Result<usize, #rt::Error> {
                 let n: i64 = match self { #(Self::#idents => #numbers,)* #number_unknown };
                 Ok(#rt::put::int(buf, p, n))
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn encode_named(&self, out: &mut #rt::Vec<u8>) -> Result<(), #rt::Error> {
                 match self { #(Self::#idents => #rt::write::str(out, #names),)* #named_unknown }
                 Ok(())
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             #[allow(unreachable_code)]
             fn decode(r: &mut #rt::Reader<'_>) -> Result<Self, #rt::Error> {
                 Ok(match r.peek_kind()? {
@@ -72,8 +76,10 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                 })
             }
 
+            #[cfg_attr(debug_assertions, inline)]
             fn validate_at(&self, _path: &mut #rt::Vec<#rt::Seg>, _issues: &mut #rt::Vec<#rt::Issue>) {}
 
+            #[cfg_attr(debug_assertions, inline)]
             fn wire_eq(&self, other: &Self) -> bool {
                 let n = |v: &Self| -> i64 { match v { #(Self::#idents => #numbers,)* #number_unknown } };
                 n(self) == n(other)
