@@ -194,26 +194,62 @@ cat <<'MD'
 
 ### What the rows say, and what is left
 
-The two sides pay in different crates. serde's derives are generic: the twin's protocol crate
-compiles almost no code, and every `from_slice` / `to_vec` of a message is monomorphized in the
-consumer, so the serde consumer costs about as much again as its protocol crate, and an edit
-to one message rebuilds it. tuplet's codecs are concrete functions compiled once in the protocol
-crate: its consumer calls them and compiles little. So tuplet's clean build of the protocol
-crate alone, and its `cargo check` after an edit (the front end: type and borrow checking of
-the derived code), are where it is furthest behind the twin; protocol + consumer is where the
-gap closes, and the rebuild after an edit is where tuplet is ahead (the edit recompiles the
-changed message's functions in the protocol crate's incremental cache, while the twin's
-consumer re-monomorphizes its dispatch).
+The two sides now pay in the same crate. serde's derives are generic: the twin's protocol
+crate compiles almost no code, and every `from_slice` / `to_vec` of a message is
+monomorphized in the consumer. tuplet's codecs are concrete functions, `#[inline]` in a dev
+build (`#[cfg_attr(debug_assertions, inline)]` on every method the derives emit): the
+protocol crate type-checks and borrow-checks them and writes their MIR into its metadata,
+but generates machine code for none, and the consumer generates code only for the codecs it
+calls. A server decodes c2s messages and encodes s2c ones, so it compiles about half of
+them; a release build has no `debug_assertions` and compiles every codec once, in the
+protocol crate, as before. What is left in the protocol crate alone, and in `cargo check`
+after an edit, is the front end: type and borrow checking of the derived bodies, largest
+first the decode (compact and named shapes) and the encoders (profile below).
 
 Not tried yet: concrete straight-line codecs only for messages marked hot, every other
-message a static descriptor walked by one runtime routine compiled in the `tuplet` crate (the
-front-end and codegen work per cold message would shrink to a table).
+message a static descriptor walked by one runtime routine compiled in the `tuplet` crate
+(the front-end work per cold message would shrink to a table).
 MD
 cat <<'MD'
 
-### This run's conditions, and main before the levers
+### This round: codecs compiled where they are called, and linear dispatch checks
 
-Every build of this run had `CARGO_BUILD_JOBS=1` (the rule for builds on this shared
+Two changes, measured each against main before it on the same machine, alternating:
+
+- **Codecs `#[inline]` in a dev build.** LLVM IR of the village crate (`cargo llvm-lines -p
+  village --lib`, dev build, no `testkit`): 421,853 lines → 1,411 (the `From` impls of the
+  dispatch enums). The build bench's consumer generates what it calls: 195,766 lines (c2s
+  decoders, s2c encoders, the `BTreeMap` code their maps need). Together, the profile's
+  `--emit=llvm-ir` lines of protocol + consumer (debug info included) go from 973,425
+  (954,320 + 19,105) to 466,463 (4,951 + 461,512): a server compiles half the code it did.
+  Two alternating rounds of the four rows (wall seconds, load 1.6–2.4), before → after:
+  protocol crate alone 26.9, 28.2 → 16.3, 17.7 s; protocol + consumer 26.7, 29.0 → 19.3,
+  23.0 s; the rebuild after an edit and `cargo check` unchanged within the noise.
+- **Linear dispatch checks.** `-Zself-profile` of the village protocol crate (self time per
+  query, `CARGO_INCREMENTAL=0`) put 18% of its build in evaluating two constants: the dispatch
+  enums' compile-time checks (`eval_to_allocation_raw`, 11.1 of 64.2 s on a loaded machine),
+  which scanned every pair of ids and of names, again for each reserved id and name, in
+  const evaluation's interpreter, and had an arm building error text per rule per variant.
+  They now hash ids and names into a table in the constant (`first_duplicate_id`,
+  `first_duplicate_name`) and one `dispatch_problem` builds the text of the first broken
+  rule: 0.33 of 15.3 s (2%), the arms one per variant. The errors read as before (the
+  trybuild UI tests: direction, duplicate ids and names, reserved ids and names).
+
+Both changes together, CPU seconds of a clean build (user time, `CARGO_INCREMENTAL=0`),
+main before and after, alternating, two rounds, load 1.7–2.8: the protocol crate alone
+21.8, 23.7 → 12.3, 12.7 s (−45%); protocol + consumer 24.8, 22.5 → 15.4, 15.6 s (−34%).
+
+What it costs: a crate that calls the codecs compiles them, so each test binary of this
+repository that uses the village compiles the codecs it calls (the `tuplet-tests` test
+binaries, clean, `CARGO_INCREMENTAL=0`: 38.3 → 49.9 s, one round, load 2.3–2.6). A release
+build is the same code as before (the attribute applies only with `debug_assertions`, and the
+dispatch checks run at compile time), so the peers bench's rows are unchanged by construction.
+MD
+cat <<'MD'
+
+### The previous round's conditions, and main before its three levers
+
+Every build of that round had `CARGO_BUILD_JOBS=1` (the rule for builds on this shared
 machine), which also leaves rustc one code-generation thread; the 1-minute load at the start
 of the village rounds was 5.3–11.0, with this change's tests and clippy building at nice 15
 beside them. Load weighs on the sides unevenly (the serde consumer's clean build took 35 to
