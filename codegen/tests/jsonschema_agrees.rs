@@ -479,7 +479,7 @@ impl<'s> Json<'s> {
             M::Array(a) => {
                 let inner = match ctx {
                     Ctx::Ty(TypeRef::Vec { inner, .. } | TypeRef::Array { inner, .. }) => {
-                        Ctx::Ty(&**inner)
+                        Ctx::Ty(inner)
                     }
                     _ => Ctx::Any,
                 };
@@ -531,7 +531,7 @@ impl<'s> Json<'s> {
             _ => return Err("a non-string key where keys are strings"),
         };
         let child = match ctx {
-            Ctx::Ty(TypeRef::Map { value, .. }) => Ctx::Ty(&**value),
+            Ctx::Ty(TypeRef::Map { value, .. }) => Ctx::Ty(value),
             Ctx::Record(slots) => {
                 let plan = RecordPlan::of_slots(slots);
                 let slot = plan
@@ -541,7 +541,7 @@ impl<'s> Json<'s> {
                     .and_then(|a| Some((plan.slots[a.slot].field?, a.elem)));
                 match slot {
                     Some((f, Some(_))) => match &f.ty {
-                        TypeRef::Array { inner, .. } => Ctx::Ty(&**inner),
+                        TypeRef::Array { inner, .. } => Ctx::Ty(inner),
                         _ => Ctx::Any,
                     },
                     Some((f, None)) => Ctx::Ty(&f.ty),
