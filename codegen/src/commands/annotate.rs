@@ -68,7 +68,9 @@ impl Paths {
             Some(r) => r.prefix,
             None => {
                 let b = super::base::folder(config);
-                if b == Path::new(".") {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let b = b.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(b);
+                if b == Path::new(".") || b.as_os_str().is_empty() {
                     String::new()
                 } else {
                     format!("{}/", b.display())
