@@ -3,6 +3,8 @@
 //!
 //! ```toml
 //! deploy = "any-order"            # or "server-first", "client-first"
+//! # acknowledges a change of `deploy` (RULES.md, `deploy-changed`):
+//! # accept-deploy = { was = "any-order", now = "client-first", reason = "..." }
 //!
 //! [schema]
 //! crate = "examples/village"      # a crate folder; its root is src/lib.rs

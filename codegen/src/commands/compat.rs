@@ -187,7 +187,7 @@ impl Project {
 /// The lock `tuplet lock` writes: the outcome, or the exit when it refuses or cannot run.
 enum Next {
     /// The lock's text, and the existing file's text if any.
-    Write(Lock, Option<String>),
+    Write(Box<Lock>, Option<String>),
     /// A refusal (exit 1), with the report.
     Refused(Box<Report>),
 }
@@ -263,7 +263,7 @@ fn next_lock(p: &Project, args: &LockArgs, path: &Path, command: &str) -> Result
     if old.as_ref().is_none_or(|o| o.to_json() != next.to_json()) {
         next.tuplet = Some(env!("CARGO_PKG_VERSION").to_string());
     }
-    Ok(Next::Write(next, current))
+    Ok(Next::Write(Box::new(next), current))
 }
 
 /// `tuplet lock`: writes the lock, refusing unaccepted breaks and dropped entries; with
