@@ -16,6 +16,7 @@
 pub mod diff;
 pub mod explain;
 pub mod lock;
+pub mod order;
 pub mod project;
 pub mod rules;
 
@@ -736,6 +737,31 @@ pub fn verdict(crate_dir: &Path, lock_path: &Path, deploy: Deploy) -> Result<Ver
     let old = read_lock(lock_path)?;
     Ok(Verdict {
         report: check(&old, &Lock::from_schema(&schema), deploy),
+        budgets: budget_findings(&schema),
+        crate_dir: crate_dir.to_path_buf(),
+    })
+}
+
+/// [`verdict`] as `tuplet compat` judges a project: `deploy` is `tuplet.toml`'s, compared with
+/// the order the lock records (a change is `deploy-changed`, acknowledged by `accept`, with
+/// `location` where `deploy` is written).
+pub fn verdict_recorded(
+    crate_dir: &Path,
+    lock_path: &Path,
+    deploy: Deploy,
+    accept: Option<DeployAccept>,
+    location: &str,
+) -> Result<Verdict, CompatError> {
+    let schema = crate::loader::load(crate_dir).map_err(CompatError::Schema)?;
+    let old = read_lock(lock_path)?;
+    let judge = Judge {
+        was: old.deploy.unwrap_or(deploy),
+        now: deploy,
+        accept,
+        location: location.to_string(),
+    };
+    Ok(Verdict {
+        report: check_with(&old, &Lock::from_schema(&schema), &judge),
         budgets: budget_findings(&schema),
         crate_dir: crate_dir.to_path_buf(),
     })

@@ -22,7 +22,7 @@ mod types;
 
 use std::collections::BTreeSet;
 
-pub use deploy::Deploy;
+pub use super::order::Deploy;
 pub use finding::Finding;
 pub use show::show;
 

@@ -8,8 +8,6 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::model::Lock;
-
 /// What to do about a merged lock (RULES.md, "Merging two branches").
 pub const PROCEDURE: &str = "this is a merge of two locks. Take the lock of the branch \
      the change goes into and lock the merged schema against it: `git checkout <base> -- \
@@ -102,15 +100,19 @@ impl<'de> Visitor<'de> for DupVisitor {
     }
 }
 
-/// Two messages of one direction with the same id: `(dir, id, [names])`, the first found.
-pub(super) fn duplicate_id(lock: &Lock) -> Option<(String, u32, Vec<String>)> {
-    for (dir, messages) in &lock.messages {
-        let mut by_id: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-        for (name, m) in messages {
-            by_id.entry(m.id).or_default().push(name.clone());
+/// Two messages of one direction with the same id: `(dir, id, [names])`, the first found in
+/// the lock's text (`None` when it is not JSON of that shape: serde reports that).
+pub(super) fn duplicate_id(text: &str) -> Option<(String, u32, Vec<String>)> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    for (dir, messages) in v.get("messages")?.as_object()? {
+        let mut by_id: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for (name, m) in messages.as_object()? {
+            if let Some(id) = m.get("id").and_then(|i| i.as_u64()) {
+                by_id.entry(id).or_default().push(name.clone());
+            }
         }
         if let Some((id, names)) = by_id.into_iter().find(|(_, n)| n.len() > 1) {
-            return Some((dir.as_str().to_string(), id, names));
+            return Some((dir.clone(), id as u32, names));
         }
     }
     None

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::compat::diff::Deploy;
+use crate::compat::order::Deploy;
 use crate::ir::{self, Dir};
 
 /// The lock format's version, written as `format`. Format 3 records the deploy order the lock
@@ -459,14 +459,14 @@ impl Lock {
                 merge::PROCEDURE
             ));
         }
-        let mut lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if let Some((dir, id, names)) = merge::duplicate_id(&lock) {
+        if let Some((dir, id, names)) = merge::duplicate_id(text) {
             return Err(format!(
                 "the {dir} messages `{}` all have id {id}: {}",
                 names.join("`, `"),
                 merge::PROCEDURE
             ));
         }
+        let mut lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if !(1..=FORMAT).contains(&lock.format) {
             return Err(format!(
                 "lock format {} is not one this tuplet reads (1 to {FORMAT})",
