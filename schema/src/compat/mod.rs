@@ -8,6 +8,9 @@
 //! - [`check`] applies the acceptances written in the source (`accept(...)`) and flags the
 //!   ones that match nothing: a [`Report`], readable ([`Report::text`]) or JSON
 //!   ([`Report::json`]);
+//! - [`check_with`] and [`relock_with`] do the same with a [`Judge`]: the deployed order
+//!   (the base's, or the one the lock records) and `tuplet.toml`'s, so a change of `deploy`
+//!   is a finding (`deploy-changed`) until acknowledged;
 //! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks;
 //! - [`verdict`] adds the byte budgets, as `tuplet compat` checks them, and
 //!   `project::assert_project_compatible` (feature `project`) runs it all in `cargo test` from
@@ -25,8 +28,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use diff::{compare, compare_all, Deploy, Finding};
+pub use diff::{compare, compare_all, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
+pub use order::{Deploy, DeployAccept, Judge};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
@@ -115,70 +119,6 @@ fn recorded(old: &Lock, a: &SourceAccept, all: &[Finding]) -> Recorded {
 /// Whether `f` changes the member `item`/`member` of `dir` away from the value `from`.
 fn changes_away(f: &Finding, dir: WireDir, item: &str, member: &str, from: &str) -> bool {
     f.dir == Some(dir) && f.item == item && f.member == member && f.was == from
-}
-
-/// The deploy orders a check judges by: the old side's, the new side's, and the
-/// acknowledgement of a switch between them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Judge {
-    /// The order the deployed peers follow: the base's `deploy` (`tuplet compat --against`),
-    /// else the one the lock records, else [`Judge::now`].
-    pub was: Deploy,
-    /// `deploy` in `tuplet.toml`.
-    pub now: Deploy,
-    /// `accept-deploy` in `tuplet.toml`, if written.
-    pub accept: Option<DeployAccept>,
-    /// Where `deploy` is written (`tuplet.toml:6`): a `deploy-changed` finding points there.
-    pub location: String,
-}
-
-/// `accept-deploy = { was = "...", now = "...", reason = "..." }` in `tuplet.toml`: the
-/// acknowledgement of a change of `deploy`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeployAccept {
-    /// The order before.
-    pub was: Deploy,
-    /// The order after.
-    pub now: Deploy,
-    /// Why.
-    pub reason: String,
-    /// Where it is written (`tuplet.toml:7`).
-    pub location: String,
-}
-
-impl Judge {
-    /// One order on both sides, nothing acknowledged.
-    pub fn same(deploy: Deploy) -> Judge {
-        Judge {
-            was: deploy,
-            now: deploy,
-            accept: None,
-            location: "tuplet.toml".to_string(),
-        }
-    }
-
-    /// Whether `deploy` changed to an order other than `any-order` (which judges every
-    /// change both ways, so switching to it hides nothing).
-    pub fn loosened(&self) -> bool {
-        self.was != self.now && self.now != Deploy::AnyOrder
-    }
-
-    /// Whether the acknowledgement names this switch.
-    fn acknowledged(&self) -> bool {
-        self.accept
-            .as_ref()
-            .is_some_and(|a| a.was == self.was && a.now == self.now)
-    }
-
-    /// The order the schema's changes are judged by: the new one, unless it loosens the old
-    /// one without an acknowledgement (then the old one, so the switch hides nothing).
-    pub fn effective(&self) -> Deploy {
-        if self.loosened() && !self.acknowledged() {
-            self.was
-        } else {
-            self.now
-        }
-    }
 }
 
 /// Compares `new` (built from the source, with its acceptances) with the `old` lock under
