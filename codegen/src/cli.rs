@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{compat, decode, encode, explain, gen, shared, sizes};
+use crate::commands::{compat, decode, encode, explain, gen, sizes};
 use crate::exit::Exit;
 
 /// tuplet: a protocol schema compiler for realtime games.
@@ -25,7 +25,8 @@ pub enum Command {
     Gen(gen::GenArgs),
     /// Write tuplet.lock.json, refusing unaccepted breaks (`tuplet explain` lists the rules).
     Lock(compat::LockArgs),
-    /// Check the schema against tuplet.lock.json (exit 1 when a change breaks peers).
+    /// Check the schema against tuplet.lock.json, or a base (`--against origin/main`); exit 1
+    /// when a change breaks peers.
     Compat(compat::CompatArgs),
     /// Per message the smallest and largest compact size, the largest field, sample sizes.
     Sizes(sizes::SizesArgs),
@@ -47,14 +48,8 @@ pub fn main() -> ExitCode {
 pub fn run(cli: &Cli) -> Exit {
     match &cli.command {
         Command::Gen(args) => gen::run(args),
-        Command::Lock(args) => match shared::config(args.config.as_deref()) {
-            Ok(c) => compat::lock(&c, args),
-            Err(code) => code,
-        },
-        Command::Compat(args) => match shared::config(args.config.as_deref()) {
-            Ok(c) => compat::compat(&c, args),
-            Err(code) => code,
-        },
+        Command::Lock(args) => compat::lock_command(args),
+        Command::Compat(args) => compat::compat_command(args),
         Command::Sizes(args) => sizes::run(args),
         Command::Decode(args) => decode::run(args),
         Command::Encode(args) => encode::run(args),

@@ -3,6 +3,8 @@
 //!
 //! ```toml
 //! deploy = "any-order"            # or "server-first", "client-first"
+//! # acknowledges a change of `deploy` (RULES.md, `deploy-changed`):
+//! # accept-deploy = { was = "any-order", now = "client-first", reason = "..." }
 //!
 //! [schema]
 //! crate = "examples/village"      # a crate folder; its root is src/lib.rs
@@ -36,6 +38,14 @@ pub struct Config {
     /// Which side deploys first, for the compatibility rules (`any-order` by default).
     #[serde(default)]
     pub deploy: Deploy,
+    /// `accept-deploy = { was, now, reason }`: acknowledges a change of `deploy` (RULES.md,
+    /// `deploy-changed`).
+    #[serde(default, rename = "accept-deploy")]
+    pub accept_deploy: Option<AcceptDeploy>,
+    /// The 1-based lines of `deploy` and `accept-deploy` in the file (0 when absent or not
+    /// read from a file).
+    #[serde(skip)]
+    pub deploy_lines: (usize, usize),
     /// The schema crate.
     pub schema: Schema,
     /// The output folders, one per emitter; an absent one is not generated.
@@ -47,6 +57,18 @@ pub struct Config {
     /// The folder holding the file: the base of every relative path.
     #[serde(skip)]
     pub base: PathBuf,
+}
+
+/// `accept-deploy`: the acknowledgement of a change of the deploy order.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptDeploy {
+    /// The order before (the base's).
+    pub was: Deploy,
+    /// The order after (`deploy`).
+    pub now: Deploy,
+    /// Why every peer now follows the new order.
+    pub reason: String,
 }
 
 /// `[schema]`.
@@ -135,6 +157,23 @@ fn hot_lines(text: &str) -> Vec<usize> {
         .collect()
 }
 
+/// The lines of `deploy` and `accept-deploy` in a config's text (which has parsed).
+fn deploy_lines(text: &str) -> (usize, usize) {
+    #[derive(Deserialize)]
+    struct Doc {
+        deploy: Option<toml::Spanned<toml::Value>>,
+        #[serde(rename = "accept-deploy")]
+        accept: Option<toml::Spanned<toml::Value>>,
+    }
+    let line = |s: Option<toml::Spanned<toml::Value>>| {
+        s.map_or(0, |s| text[..s.span().start].matches('\n').count() + 1)
+    };
+    match toml::from_str::<Doc>(text) {
+        Ok(d) => (line(d.deploy), line(d.accept)),
+        Err(_) => (0, 0),
+    }
+}
+
 /// The deploy order, which the compatibility rules judge by: the one type (and parser) the
 /// rules, `tuplet compat` and `assert_project_compatible` share.
 pub use tuplet_schema::compat::Deploy;
@@ -166,6 +205,7 @@ impl Config {
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
         let mut config = Config::parse(&text).map_err(|e| err(e.trim_end().to_string()))?;
         config.ts.hot_lines = hot_lines(&text);
+        config.deploy_lines = deploy_lines(&text);
         config.base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         config.check().map_err(err)?;
         if config.outputs.ts.is_some() {

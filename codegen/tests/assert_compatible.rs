@@ -184,3 +184,31 @@ fn no_tuplet_toml_is_a_clear_error() {
     let msg = assert_project(tmp.path()).expect("no config fails");
     assert!(msg.contains("tuplet.toml not found in"), "{msg}");
 }
+
+#[test]
+fn a_switch_of_deploy_fails_both_until_acknowledged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let locked = lib("0, 100", 64, 20);
+    project(tmp.path(), Some("any-order"), &locked);
+    let proj = tmp.path().join("proj");
+    let toml = proj.join("tuplet.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("any-order", "client-first")).unwrap();
+    let (code, cli) = tuplet(&proj, &["compat"]);
+    assert_eq!(code, Some(1), "{cli}");
+    assert!(cli.contains("error[deploy-changed]"), "{cli}");
+    let panic = assert_project(&proj.join("game")).expect("the switch fails the assert too");
+    assert!(panic.contains("error[deploy-changed]"), "{panic}");
+    let ack = "accept-deploy = { was = \"any-order\", now = \"client-first\", reason = \"t\" }\n";
+    std::fs::write(
+        &toml,
+        text.replace(
+            "deploy = \"any-order\"\n",
+            &format!("deploy = \"client-first\"\n{ack}"),
+        ),
+    )
+    .unwrap();
+    let (code, cli) = tuplet(&proj, &["compat"]);
+    assert_eq!(code, Some(0), "{cli}");
+    assert_eq!(assert_project(&proj.join("game")), None);
+}

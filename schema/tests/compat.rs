@@ -171,6 +171,7 @@ fn an_accepted_break_is_recorded_by_lock_and_then_passes() {
             was: "0..=100".into(),
             now: "0..=50".into(),
             reason: "no client ever sent more than 40".into(),
+            superseded: false,
         }]
     );
     // The acceptance stays in the source: against the new lock it matches the history.

@@ -1,10 +1,11 @@
 //! `tuplet lock` and `tuplet compat`: the compatibility lock and the check against it
 //! (RULES.md). The logic is `tuplet_schema::compat`; this file reads the config, the schema
-//! and the lock, prints, writes, and picks the exit code.
+//! and the lock (or the base, `--against`), prints, writes, and picks the exit code.
 //!
-//! Exit codes: 0 compatible (lock written); 1 a change breaks peers under the deploy order and
-//! is not accepted, or an acceptance matches nothing (`lock` writes nothing); 2 unreadable
-//! input (config, schema, lock) or bad arguments.
+//! Exit codes: 0 compatible (lock written, or fresh with `--check`); 1 a change breaks peers
+//! under the deploy order and is not accepted, an acceptance matches nothing, a budget is
+//! exceeded, or (`lock --check`) the lock is not what `tuplet lock` writes (`lock` writes
+//! nothing); 2 unreadable input (config, schema, lock, base) or bad arguments.
 //!
 //! `tuplet lock` overwrites only a tuplet lock: one it reads, or with `--restart` one it
 //! cannot read but that is a tuplet lock (another format); any other file is refused.
@@ -12,21 +13,31 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use tuplet_schema::compat::{self, Lock};
+use serde_json::{json, Value};
+use tuplet_schema::compat::{self, DeployAccept, Finding, Judge, Lock, Report};
+use tuplet_schema::ResolvedSchema;
 
-use super::shared;
+use super::annotate::{self, CheckFormat, Level, Note, Paths};
+use super::{base, budget};
 use crate::config::Config;
 use crate::exit::Exit;
 
 /// `tuplet lock`.
 #[derive(Debug, Args)]
 pub struct LockArgs {
+    /// Write nothing; exit 1 when the lock is not what `tuplet lock` writes (stale, edited by
+    /// hand, or a break `tuplet lock` would refuse).
+    #[arg(long, conflicts_with = "restart")]
+    pub check: bool,
     /// Start the lock over from the schema as it is (the history is kept); needs `--reason`.
     #[arg(long)]
     pub restart: bool,
     /// Why the lock starts over; every later `tuplet compat` prints it.
     #[arg(long, value_name = "TEXT", requires = "restart")]
     pub reason: Option<String>,
+    /// The report's format (a refusal, `--check`'s finding, an error that stops the command).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
     /// The lock file (default: tuplet.lock.json beside tuplet.toml).
     #[arg(long, value_name = "PATH")]
     pub lock: Option<PathBuf>,
@@ -35,14 +46,17 @@ pub struct LockArgs {
     pub config: Option<PathBuf>,
 }
 
-pub use super::Format;
-
 /// `tuplet compat`.
 #[derive(Debug, Args)]
 pub struct CompatArgs {
     /// The report's format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Judge against a base instead of the lock in the working tree: a git ref (`origin/main`,
+    /// a tag, a commit), whose lock, `deploy` and schema are read with `git show`, or the
+    /// path of a lock file.
+    #[arg(long, value_name = "REF|PATH")]
+    pub against: Option<String>,
     /// The lock file (default: tuplet.lock.json beside tuplet.toml).
     #[arg(long, value_name = "PATH")]
     pub lock: Option<PathBuf>,
@@ -59,87 +73,392 @@ pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
     }
 }
 
-/// Loads the schema crate into a lock, printing loader errors.
-fn schema_lock(config: &Config, command: &str) -> Result<Lock, Exit> {
-    shared::load(config, command).map(|schema| Lock::from_schema(&schema))
+/// What a command works with: the config, where its files are, the schema.
+struct Project {
+    config: Config,
+    config_name: String,
+    paths: Paths,
+    schema: ResolvedSchema,
 }
 
-/// `tuplet lock`: writes the lock, refusing unaccepted breaks and dropped entries.
-pub fn lock(config: &Config, args: &LockArgs) -> Exit {
-    let path = lock_path(config, args.lock.as_deref());
-    let new = match schema_lock(config, "lock") {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+impl Project {
+    /// Reads the config and loads the schema, each failure reported in `format` (exit 2).
+    fn open(path: Option<&Path>, format: CheckFormat, command: &str) -> Result<Project, Exit> {
+        let config = Config::locate(path).map_err(|e| {
+            annotate::fail(format, command, &[annotate::error(command, e.to_string())])
+        })?;
+        let config_name = path
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| crate::config::FILE_NAME.to_string());
+        let paths = Paths::of(&config);
+        let schema = match crate::load(&config) {
+            Ok(s) => s,
+            Err(errors) => {
+                let krate = config.schema_crate();
+                let notes: Vec<Note> = errors
+                    .0
+                    .iter()
+                    .map(|e| {
+                        let rel = e.file.strip_prefix(&krate).unwrap_or(&e.file);
+                        Note {
+                            level: Level::Error,
+                            rule: "schema".into(),
+                            title: format!("tuplet {command}: the schema does not load"),
+                            message: e.message.clone(),
+                            file: Some(paths.crate_relative(&rel.to_string_lossy())),
+                            line: (e.line > 0).then_some(e.line),
+                        }
+                    })
+                    .collect();
+                if format == CheckFormat::Text {
+                    eprintln!("{errors}");
+                    eprintln!(
+                        "tuplet {command}: {} error(s) in the schema crate {}",
+                        errors.0.len(),
+                        krate.display()
+                    );
+                    return Err(Exit::BadInput);
+                }
+                return Err(annotate::fail(format, command, &notes));
+            }
+        };
+        Ok(Project {
+            config,
+            config_name,
+            paths,
+            schema,
+        })
+    }
+
+    /// The deploy orders to judge by, the old side's being `was`.
+    fn judge(&self, was: compat::Deploy) -> Judge {
+        let at = |line: usize| {
+            if line == 0 {
+                self.config_name.clone()
+            } else {
+                format!("{}:{line}", self.config_name)
+            }
+        };
+        let (deploy_line, accept_line) = self.config.deploy_lines;
+        Judge {
+            was,
+            now: self.config.deploy,
+            accept: self.config.accept_deploy.as_ref().map(|a| DeployAccept {
+                was: a.was,
+                now: a.now,
+                reason: a.reason.clone(),
+                location: at(accept_line),
+            }),
+            location: at(deploy_line),
+        }
+    }
+
+    /// A finding as a note. `base_lock`: lock lines are the base's (no line in the working
+    /// tree's lock to point at).
+    fn note(&self, f: &Finding, lock_name: &str, base_lock: bool) -> Note {
+        let (file, mut line) = self
+            .paths
+            .locate(&f.location, &[lock_name, self.config_name.as_str()]);
+        if base_lock && f.location.starts_with(lock_name) {
+            line = None;
+        }
+        let level = if f.fails() {
+            Level::Error
+        } else {
+            Level::Notice
+        };
+        let what = match (f.item.as_str(), f.member.as_str()) {
+            ("", _) => String::new(),
+            (item, "") => format!(" at {item}"),
+            (item, m) => format!(" at {item}, `{m}`"),
+        };
+        Note {
+            level,
+            rule: f.rule.clone(),
+            title: format!("{}{what}", f.rule),
+            message: compat::finding_text(f).trim_end().to_string(),
+            file: Some(file),
+            line,
+        }
+    }
+}
+
+/// The lock `tuplet lock` writes: the outcome, or the exit when it refuses or cannot run.
+enum Next {
+    /// The lock's text, and the existing file's text if any.
+    Write(Box<Lock>, Option<String>),
+    /// A refusal (exit 1), with the report.
+    Refused(Box<Report>),
+}
+
+/// What `tuplet lock` would write, without writing.
+fn next_lock(p: &Project, args: &LockArgs, path: &Path, command: &str) -> Result<Next, Exit> {
+    let format = args.format;
+    let new = Lock::from_schema(&p.schema);
+    let current = std::fs::read_to_string(path).ok();
     let old = if path.exists() {
-        match compat::read_lock(&path) {
+        match compat::read_lock(path) {
             Ok(l) => Some(l),
-            Err(e) if args.restart && is_a_lock(&path) => {
+            Err(e) if args.restart && is_a_lock(path) => {
                 eprintln!("warning: {e}; starting over without its history");
                 None
             }
             Err(e) if args.restart => {
-                eprintln!(
-                    "error: {e}\nerror: {} is not a tuplet lock (a JSON object with `format` \
-                     and `messages`), and tuplet overwrites only its own lock: move the file \
-                     away, or name another with `--lock PATH`",
+                let msg = format!(
+                    "{e}\n{} is not a tuplet lock (a JSON object with `format` and \
+                     `messages`), and tuplet overwrites only its own lock: move the file away, \
+                     or name another with `--lock PATH`",
                     path.display()
                 );
-                return Exit::BadInput;
+                return Err(annotate::fail(
+                    format,
+                    command,
+                    &[annotate::error(command, msg)],
+                ));
             }
             Err(e) => {
-                eprintln!("error: {e}");
-                return Exit::BadInput;
+                return Err(annotate::fail(
+                    format,
+                    command,
+                    &[annotate::error(command, e.to_string())],
+                ))
             }
         }
     } else {
         None
     };
-    let next = if args.restart {
+    let mut next = if args.restart {
         let reason = args.reason.as_deref().unwrap_or("").trim();
         if reason.is_empty() {
-            eprintln!(
-                "error: `tuplet lock --restart` needs `--reason \"...\"`: the lock keeps it and \
-                 every later `tuplet compat` prints it"
-            );
-            return Exit::BadInput;
+            let msg = "`tuplet lock --restart` needs `--reason \"...\"`: the lock keeps it and \
+                       every later `tuplet compat` prints it";
+            return Err(annotate::fail(
+                format,
+                command,
+                &[annotate::error(command, msg)],
+            ));
         }
-        compat::restart(old.as_ref(), &new, reason)
+        let mut n = compat::restart(old.as_ref(), &new, reason);
+        n.deploy = Some(p.config.deploy);
+        n
     } else if let Some(old) = &old {
-        match compat::relock(old, &new, config.deploy_order()) {
+        let was = old.deploy.unwrap_or(p.config.deploy);
+        match compat::relock_with(old, &new, &p.judge(was)) {
             Ok((next, report)) => {
-                if !report.findings.is_empty() {
+                if !report.findings.is_empty() && format == CheckFormat::Text && !args.check {
                     eprint!("{}", report.text());
                 }
                 next
             }
-            Err(report) => {
-                eprint!("{}", report.text());
-                eprintln!(
-                    "tuplet lock: refused; {} unchanged. Make the change safely (RULES.md), \
-                     accept each break in the source with `accept(rule, was, now, reason)`, or \
-                     start over with `tuplet lock --restart --reason \"...\"`",
-                    path.display()
-                );
-                return Exit::Failed;
-            }
+            Err(report) => return Ok(Next::Refused(Box::new(report))),
         }
     } else {
-        new
+        let mut n = new;
+        n.deploy = Some(p.config.deploy);
+        n
+    };
+    // The version of tuplet that last changed the lock: kept while the content is the same.
+    next.tuplet = old.as_ref().and_then(|o| o.tuplet.clone());
+    if old.as_ref().is_none_or(|o| o.to_json() != next.to_json()) {
+        next.tuplet = Some(env!("CARGO_PKG_VERSION").to_string());
+    }
+    Ok(Next::Write(Box::new(next), current))
+}
+
+/// `tuplet lock`: writes the lock, refusing unaccepted breaks and dropped entries; with
+/// `--check`, writes nothing and fails when the lock is not what it would write.
+pub fn lock_command(args: &LockArgs) -> Exit {
+    let command = if args.check { "lock --check" } else { "lock" };
+    let format = args.format;
+    let p = match Project::open(args.config.as_deref(), format, command) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let path = lock_path(&p.config, args.lock.as_deref());
+    let lock_name = base::lock_name(&path);
+    let (next, current) = match next_lock(&p, args, &path, command) {
+        Ok(Next::Write(n, c)) => (n, c),
+        Ok(Next::Refused(report)) => {
+            let hint = format!(
+                "tuplet {command}: `tuplet lock` refuses; {} unchanged. Make the change safely \
+                 (RULES.md), accept each break in the source with `accept(rule, was, now, \
+                 reason)`, or start over with `tuplet lock --restart --reason \"...\"`",
+                path.display()
+            );
+            let notes: Vec<Note> = report
+                .findings
+                .iter()
+                .map(|f| p.note(f, &lock_name, false))
+                .collect();
+            match format {
+                CheckFormat::Text => {
+                    eprint!("{}", report.text());
+                    eprintln!("{hint}");
+                }
+                CheckFormat::Json => {
+                    let mut v: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+                    v["command"] = json!(command);
+                    v["refused"] = json!(hint);
+                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                }
+                _ => {
+                    annotate::print(format, &notes);
+                    eprintln!("{hint}");
+                }
+            }
+            return Exit::Failed;
+        }
+        Err(code) => return code,
     };
     let text = next.to_json();
     let messages: usize = next.messages.values().map(|m| m.len()).sum();
     let summary = format!("{messages} message(s), {} type(s)", next.types.len());
-    if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+    if args.check {
+        return lock_check(&p, format, &path, &text, current.as_deref(), &summary);
+    }
+    if current.as_deref() == Some(text.as_str()) {
         eprintln!("tuplet lock: {} unchanged ({summary})", path.display());
         return Exit::Ok;
     }
     if let Err(e) = crate::writer::write_atomic(&path, text.as_bytes()) {
-        eprintln!("error: {}: {e}", path.display());
-        return Exit::BadInput;
+        let msg = format!("{}: {e}", path.display());
+        return annotate::fail(format, command, &[annotate::error(command, msg)]);
     }
     eprintln!("tuplet lock: wrote {} ({summary})", path.display());
     Exit::Ok
+}
+
+/// `tuplet lock --check`: the file against the text `tuplet lock` writes.
+fn lock_check(
+    p: &Project,
+    format: CheckFormat,
+    path: &Path,
+    text: &str,
+    current: Option<&str>,
+    summary: &str,
+) -> Exit {
+    let lock_name = base::lock_name(path);
+    let file = p.paths.config_relative(&lock_name);
+    if current == Some(text) {
+        match format {
+            CheckFormat::Json => println!(
+                "{}",
+                serde_json::to_string_pretty(
+                    &json!({"command": "lock --check", "fresh": true, "differs": []})
+                )
+                .unwrap_or_default()
+            ),
+            CheckFormat::Text => {}
+            _ => annotate::print(format, &[]),
+        }
+        eprintln!(
+            "tuplet lock --check: {} is fresh ({summary})",
+            path.display()
+        );
+        return Exit::Ok;
+    }
+    let differs = match current {
+        Some(c) => lock_differences(c, text),
+        None => vec![("(the whole file: it does not exist)".to_string(), None)],
+    };
+    let listed: Vec<String> = differs.iter().take(8).map(|(k, _)| k.clone()).collect();
+    let more = differs.len().saturating_sub(listed.len());
+    let message = format!(
+        "{} is not what `tuplet lock` writes for this schema and tuplet.toml; run `tuplet \
+         lock` and commit it. A lock not written for the schema lets the next change break \
+         what this one ships (`tuplet explain lock-stale`). Differs at: {}{}",
+        file,
+        listed.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    );
+    let note = Note {
+        level: Level::Error,
+        rule: compat::rules::LOCK_STALE.name.into(),
+        title: "lock-stale: run `tuplet lock` and commit the lock".into(),
+        message: message.clone(),
+        file: Some(file),
+        line: differs.first().and_then(|(_, l)| *l).or(Some(1)),
+    };
+    match format {
+        CheckFormat::Text => eprintln!("error[lock-stale]: {message}"),
+        CheckFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "command": "lock --check", "fresh": false, "rule": "lock-stale",
+                "message": message, "differs": differs.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+                "file": note.file, "line": note.line,
+            }))
+            .unwrap_or_default()
+        ),
+        _ => annotate::print(format, std::slice::from_ref(&note)),
+    }
+    Exit::Failed
+}
+
+/// The entries where two locks' texts differ (`deploy`, `messages/c2s/chat:say`,
+/// `types/crate::Pet`, `history`), each with its line in `current` when it has one.
+fn lock_differences(current: &str, written: &str) -> Vec<(String, Option<usize>)> {
+    let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or(Value::Null);
+    let (a, b) = (parse(current), parse(written));
+    let lines = Lock::from_json(current)
+        .map(|l| l.lock_lines)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let keys = |v: &Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let mut top = keys(&a);
+    top.extend(keys(&b));
+    top.sort();
+    top.dedup();
+    for k in top {
+        let (x, y) = (&a[&k], &b[&k]);
+        if x == y {
+            continue;
+        }
+        let depth = match k.as_str() {
+            "messages" | "reserved" => 2,
+            "types" => 1,
+            _ => 0,
+        };
+        walk(&k, x, y, depth, &lines, &mut out);
+    }
+    out
+}
+
+fn walk(
+    key: &str,
+    x: &Value,
+    y: &Value,
+    depth: usize,
+    lines: &std::collections::BTreeMap<String, usize>,
+    out: &mut Vec<(String, Option<usize>)>,
+) {
+    if depth == 0 || !x.is_object() || !y.is_object() {
+        out.push((key.to_string(), lines.get(key).copied()));
+        return;
+    }
+    let mut ks: Vec<&String> = x
+        .as_object()
+        .unwrap()
+        .keys()
+        .chain(y.as_object().unwrap().keys())
+        .collect();
+    ks.sort();
+    ks.dedup();
+    for k in ks {
+        let (a, b) = (&x[k.as_str()], &y[k.as_str()]);
+        if a != b {
+            walk(&format!("{key}/{k}"), a, b, depth - 1, lines, out);
+        }
+    }
 }
 
 /// Whether the file at `path` is a tuplet lock, readable or not by this tuplet: a JSON
@@ -152,62 +471,130 @@ fn is_a_lock(path: &Path) -> bool {
         .is_ok_and(|v| v.get("format").is_some() && v.get("messages").is_some())
 }
 
-/// `tuplet compat`: compares the schema with the lock; prints the report.
-pub fn compat(config: &Config, args: &CompatArgs) -> Exit {
-    let path = lock_path(config, args.lock.as_deref());
-    let new = match schema_lock(config, "compat") {
-        Ok(l) => l,
+/// `tuplet compat`: compares the schema with the lock (or the base `--against` names);
+/// prints the report.
+pub fn compat_command(args: &CompatArgs) -> Exit {
+    let command = "compat";
+    let format = args.format;
+    let p = match Project::open(args.config.as_deref(), format, command) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    let old = match compat::read_lock(&path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::BadInput;
-        }
+    let path = lock_path(&p.config, args.lock.as_deref());
+    let lock_name = base::lock_name(&path);
+    let new = Lock::from_schema(&p.schema);
+    let (old, was, against) = match &args.against {
+        Some(r) => match base::read(&p.config, r, &lock_name, &p.config_name) {
+            Ok(b) => {
+                let lock = b.lock.unwrap_or_else(base::empty_lock);
+                (lock, b.deploy, Some((b.label, b.schema, b.deploy)))
+            }
+            Err(e) => return annotate::fail(format, command, &[annotate::error(command, e)]),
+        },
+        None => match compat::read_lock(&path) {
+            Ok(l) => {
+                let was = l.deploy.unwrap_or(p.config.deploy);
+                (l, was, None)
+            }
+            Err(e) => {
+                return annotate::fail(format, command, &[annotate::error(command, e.to_string())])
+            }
+        },
     };
-    let report = compat::check(&old, &new, config.deploy_order());
-    match args.format {
-        Format::Text => {
-            print!("{}", report.findings_text());
-            let Ok(schema) = crate::load(config) else {
-                return Exit::BadInput;
-            };
-            let over = print_budgets(config, &schema);
-            print!("{}", report.summary(over));
-            Exit::failed_unless(report.compatible && over == 0)
+    let base_has_lock = !old.messages.is_empty() || !old.types.is_empty();
+    let mut report = compat::check_with(&old, &new, &p.judge(was));
+    let notes_of = |report: &Report| -> Vec<Note> {
+        report
+            .findings
+            .iter()
+            .map(|f| p.note(f, &lock_name, against.is_some()))
+            .collect()
+    };
+    let mut notes = notes_of(&report);
+    if let Some((label, _, _)) = &against {
+        let name = label.split(' ').next().unwrap_or(label);
+        for f in &mut report.findings {
+            if f.location.starts_with(&lock_name) {
+                f.location = format!("{name}:{}", f.location);
+            }
         }
-        Format::Json => {
-            let Ok(schema) = crate::load(config) else {
-                return Exit::BadInput;
+    }
+    let budgets = tuplet_schema::sizes::budget_findings(&p.schema);
+    let krate = p.config.schema.krate.to_string_lossy().into_owned();
+    let mut budget_out = Vec::new();
+    for f in &budgets {
+        let grew = match &against {
+            Some((label, Some(base_schema), _)) => budget::growth(base_schema, &p.schema, f, label),
+            _ => String::new(),
+        };
+        let line = budget::line(&krate, f, &grew);
+        notes.push(Note {
+            level: Level::Error,
+            rule: "budget-exceeded".into(),
+            title: format!(
+                "budget-exceeded: {} over its budget of {} bytes",
+                f.message, f.budget
+            ),
+            message: format!("{line}\n  rule: `tuplet explain budget-exceeded`"),
+            file: Some(p.paths.crate_relative(&f.file)),
+            line: Some(f.line),
+        });
+        budget_out.push((f, grew, line));
+    }
+    let passes = report.compatible && budgets.is_empty();
+    let header = match &against {
+        Some((label, _, deploy)) => {
+            let lock = if base_has_lock {
+                format!("its {lock_name}")
+            } else {
+                format!("no {lock_name} there, so every message is new")
             };
-            let findings = tuplet_schema::sizes::budget_findings(&schema);
-            let mut json: serde_json::Value =
-                serde_json::from_str(&report.json()).unwrap_or_default();
-            if let Some(obj) = json.as_object_mut() {
-                let list = findings.iter().map(|f| budget_json(config, f)).collect();
-                obj.insert("budgets".into(), serde_json::Value::Array(list));
-                if !findings.is_empty() {
-                    obj.insert("compatible".into(), false.into());
-                }
+            format!(
+                "tuplet compat: against {label}: {lock}, its deploy order {} (the working tree's \
+                 lock is not read: a pull request's own `tuplet lock`, `--restart` or edit of \
+                 the lock does not change the verdict)\n",
+                deploy.as_str()
+            )
+        }
+        None => String::new(),
+    };
+    match format {
+        CheckFormat::Text => {
+            print!("{header}{}", report.findings_text());
+            for (_, _, line) in &budget_out {
+                println!("{line}");
+                println!("  rule: `tuplet explain budget-exceeded`");
+            }
+            print!("{}", report.summary(budgets.len()));
+        }
+        CheckFormat::Json => {
+            let mut json: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+            let list: Vec<Value> = budget_out
+                .iter()
+                .map(|(f, grew, _)| budget_json(&p, f, grew))
+                .collect();
+            json["budgets"] = Value::Array(list);
+            json["compatible"] = json!(passes);
+            if let Some((label, _, deploy)) = &against {
+                json["against"] =
+                    json!({"base": label, "deploy": deploy.as_str(), "lock": base_has_lock});
             }
             println!(
                 "{}",
                 serde_json::to_string_pretty(&json).unwrap_or_default()
             );
-            let budget_code = if findings.is_empty() {
-                Exit::Ok
-            } else {
-                Exit::Failed
-            };
-            Exit::failed_unless(report.compatible).max(budget_code)
+        }
+        _ => {
+            annotate::print(format, &notes);
+            eprint!("{header}{}", report.summary(budgets.len()));
         }
     }
+    Exit::failed_unless(passes)
 }
 
 /// One budget finding for the JSON report.
-fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serde_json::Value {
-    serde_json::json!({
+fn budget_json(p: &Project, f: &tuplet_schema::sizes::BudgetFinding, grew: &str) -> Value {
+    json!({
         "rule": "budget-exceeded",
         "message": f.message,
         "dir": f.dir.as_str(),
@@ -216,20 +603,9 @@ fn budget_json(config: &Config, f: &tuplet_schema::sizes::BudgetFinding) -> serd
         "largest": f.largest,
         "field": f.field,
         "reason": f.reason,
-        "location": format!("{}:{}", config.schema_crate().join(&f.file).display(), f.line),
+        "grew": grew,
+        "location": format!("{}:{}", p.paths.crate_relative(&f.file), f.line),
     })
-}
-
-/// Byte budgets (`#[tuplet(budget = N)]`, see `tuplet_schema::sizes`): prints every message
-/// whose largest possible size exceeds its budget, naming the field that dominates, each with
-/// its `tuplet explain` pointer (the JSON report carries them as `budgets`); returns how many.
-fn print_budgets(config: &Config, schema: &tuplet_schema::ResolvedSchema) -> usize {
-    let findings = tuplet_schema::sizes::budget_findings(schema);
-    print!(
-        "{}",
-        tuplet_schema::compat::budget_lines(&config.schema_crate(), &findings)
-    );
-    findings.len()
 }
 
 #[cfg(test)]
@@ -248,20 +624,23 @@ mod tests {
         (tmp, config)
     }
 
-    fn lock_args(restart: Option<&str>) -> LockArgs {
+    fn lock_args(config: &Config, restart: Option<&str>) -> LockArgs {
         LockArgs {
+            check: false,
             restart: restart.is_some(),
             reason: restart.map(str::to_string),
+            format: CheckFormat::Text,
             lock: None,
-            config: None,
+            config: Some(config.base.join("tuplet.toml")),
         }
     }
 
-    fn compat_args() -> CompatArgs {
+    fn compat_args(config: &Config) -> CompatArgs {
         CompatArgs {
-            format: Format::Json,
+            format: CheckFormat::Json,
+            against: None,
             lock: None,
-            config: None,
+            config: Some(config.base.join("tuplet.toml")),
         }
     }
 
@@ -270,40 +649,43 @@ mod tests {
         let (tmp, config) = setup("server-first");
         let lock_file = tmp.path().join("tuplet.lock.json");
         // No lock yet: unreadable input.
-        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
-        assert_eq!(lock(&config, &lock_args(None)), Exit::Ok);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::BadInput);
+        assert_eq!(lock_command(&lock_args(&config, None)), Exit::Ok);
         let first = std::fs::read_to_string(&lock_file).unwrap();
-        assert_eq!(lock(&config, &lock_args(None)), Exit::Ok);
+        assert_eq!(lock_command(&lock_args(&config, None)), Exit::Ok);
         assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
-        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::Ok);
         // Narrowing what clients send breaks under server-first; lock refuses.
         let src = tmp.path().join("s/src/lib.rs");
         std::fs::write(&src, BEFORE.replace("range(0, 100)", "range(0, 50)")).unwrap();
-        assert_eq!(compat(&config, &compat_args()), Exit::Failed);
-        assert_eq!(lock(&config, &lock_args(None)), Exit::Failed);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::Failed);
+        assert_eq!(lock_command(&lock_args(&config, None)), Exit::Failed);
         assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), first);
         // A restart needs a reason, then passes.
-        assert_eq!(lock(&config, &lock_args(Some(" "))), Exit::BadInput);
-        assert_eq!(lock(&config, &lock_args(Some("2.0"))), Exit::Ok);
-        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
+        assert_eq!(lock_command(&lock_args(&config, Some(" "))), Exit::BadInput);
+        assert_eq!(lock_command(&lock_args(&config, Some("2.0"))), Exit::Ok);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::Ok);
         // A schema that does not load: unreadable input.
         std::fs::write(&src, "#[derive(tuplet::Message)]\npub struct Up {}\n").unwrap();
-        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::BadInput);
         // A broken lock: unreadable input.
         std::fs::write(&src, BEFORE).unwrap();
         std::fs::write(&lock_file, "{").unwrap();
-        assert_eq!(compat(&config, &compat_args()), Exit::BadInput);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::BadInput);
         // A file that is not a tuplet lock is never overwritten, not even by a restart.
         for not_a_lock in ["{", "{\"name\": \"my-app\"}\n", "notes\n"] {
             std::fs::write(&lock_file, not_a_lock).unwrap();
-            assert_eq!(lock(&config, &lock_args(None)), Exit::BadInput);
-            assert_eq!(lock(&config, &lock_args(Some("2.0"))), Exit::BadInput);
+            assert_eq!(lock_command(&lock_args(&config, None)), Exit::BadInput);
+            assert_eq!(
+                lock_command(&lock_args(&config, Some("2.0"))),
+                Exit::BadInput
+            );
             assert_eq!(std::fs::read_to_string(&lock_file).unwrap(), not_a_lock);
         }
         // A tuplet lock of a format this tuplet does not read: a restart replaces it.
         std::fs::write(&lock_file, "{\"format\": 99, \"messages\": {}}\n").unwrap();
-        assert_eq!(lock(&config, &lock_args(None)), Exit::BadInput);
-        assert_eq!(lock(&config, &lock_args(Some("3.0"))), Exit::Ok);
-        assert_eq!(compat(&config, &compat_args()), Exit::Ok);
+        assert_eq!(lock_command(&lock_args(&config, None)), Exit::BadInput);
+        assert_eq!(lock_command(&lock_args(&config, Some("3.0"))), Exit::Ok);
+        assert_eq!(compat_command(&compat_args(&config)), Exit::Ok);
     }
 }

@@ -7,12 +7,15 @@
 //! Exit codes: 0 written (or fresh); 1 `--check` found files that differ; 2 bad config,
 //! schema or I/O, or a refusal (`gen` and `--check` alike).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
+use serde_json::json;
 
+use super::annotate::{self, CheckFormat, Level, Note, Paths};
 use super::shared;
+use crate::config::Config;
 use crate::exit::Exit;
 use crate::writer::{self, Change, Plan};
 
@@ -28,6 +31,10 @@ pub struct GenArgs {
     /// by hand.
     #[arg(long, conflicts_with = "check")]
     pub adopt: bool,
+    /// The format of `--check`'s report and of an error that stops the command: `text`
+    /// (stderr), `json`, `github` (an annotation per file) or `sarif` (stdout).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
     /// The config file (default: tuplet.toml in this folder or the nearest one above).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -37,43 +44,53 @@ pub struct GenArgs {
 pub fn run(args: &GenArgs) -> Exit {
     let start = Instant::now();
     let command = if args.check { "gen --check" } else { "gen" };
-    let config = match shared::config(args.config.as_deref()) {
+    let format = args.format;
+    let fail = |msg: String| annotate::fail(format, command, &[annotate::error(command, msg)]);
+    let config = match crate::config::Config::locate(args.config.as_deref()) {
         Ok(c) => c,
-        Err(code) => return code,
+        Err(e) => return fail(e.to_string()),
     };
     if let Err(errors) = writer::place::outputs(&config) {
-        for e in &errors {
-            eprintln!("error: {e}");
+        if format == CheckFormat::Text {
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            eprintln!("tuplet {command}: refused; nothing written");
+            return Exit::BadInput;
         }
-        eprintln!("tuplet {command}: refused; nothing written");
-        return Exit::BadInput;
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        return fail(format!("{}; refused, nothing written", text.join("; ")));
     }
-    let schema = match shared::load(&config, "gen") {
-        Ok(s) => s,
-        Err(code) => return code,
+    let schema = if format == CheckFormat::Text {
+        match shared::load(&config, "gen") {
+            Ok(s) => s,
+            Err(code) => return code,
+        }
+    } else {
+        match crate::load(&config) {
+            Ok(s) => s,
+            Err(errors) => return fail(errors.to_string()),
+        }
     };
     if let Err(e) = crate::emit::check(&config, &schema) {
-        eprintln!("error: {e}");
-        return Exit::BadInput;
+        return fail(e.to_string());
     }
     let outputs = match crate::generate(&config, &schema) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::BadInput;
-        }
+        Err(e) => return fail(e.to_string()),
     };
     let mut plans = Vec::new();
     for (dir, files) in &outputs {
         match writer::plan(dir, files, args.adopt) {
             Ok(p) => plans.push(p),
-            Err(e) => {
-                eprintln!("error: {}: {e}", dir.display());
-                return Exit::BadInput;
-            }
+            Err(e) => return fail(format!("{}: {e}", dir.display())),
         }
     }
     let refused: Vec<&Change> = plans.iter().flat_map(Plan::refusals).collect();
+    if args.check && format != CheckFormat::Text {
+        let changes: Vec<&Change> = plans.iter().flat_map(|p| &p.changes).collect();
+        return check_report(&config, format, &changes, !refused.is_empty());
+    }
     if args.check {
         let mut stale = 0;
         for c in plans.iter().flat_map(|p| &p.changes) {
@@ -182,4 +199,65 @@ fn refusal_help(refused: &[&Change]) -> String {
         );
     }
     help.join("\n")
+}
+
+/// The path a change is about.
+fn change_path(c: &Change) -> &Path {
+    match c {
+        Change::Missing(p)
+        | Change::Stale(p)
+        | Change::Extra(p)
+        | Change::Leftover(p)
+        | Change::Edited(p)
+        | Change::Foreign(p)
+        | Change::Link(p) => p,
+        Change::Unowned { dir, .. } => dir,
+        Change::BadManifest { path, .. } => path,
+    }
+}
+
+/// `gen --check`'s report in a machine format: a note per file that differs (JSON: `{command,
+/// fresh, refused, changes: [{change, file}]}`), each file relative to the repository root.
+/// Exit 1 when any differs, 2 when `gen` would refuse.
+fn check_report(config: &Config, format: CheckFormat, changes: &[&Change], refused: bool) -> Exit {
+    let paths = Paths::of(config);
+    let notes: Vec<Note> = changes
+        .iter()
+        .map(|c| {
+            let p = change_path(c);
+            let rel = p.strip_prefix(&config.base).unwrap_or(p);
+            let text = c.to_string();
+            let kind = text.split(':').next().unwrap_or("stale").to_string();
+            Note {
+                level: Level::Error,
+                rule: format!("output-{kind}"),
+                title: format!("tuplet gen --check: {kind}"),
+                message: format!(
+                    "{text}: run `tuplet gen` and commit the result{}",
+                    if c.refused() {
+                        " (`tuplet gen` refuses this file: see `tuplet gen --check`)"
+                    } else {
+                        ""
+                    }
+                ),
+                file: Some(paths.config_relative(&rel.to_string_lossy())),
+                line: None,
+            }
+        })
+        .collect();
+    if format == CheckFormat::Json {
+        let list: Vec<_> = notes
+            .iter()
+            .map(|n| json!({"change": n.rule.trim_start_matches("output-"), "file": n.file, "message": n.message}))
+            .collect();
+        let v = json!({"command": "gen --check", "fresh": notes.is_empty(), "refused": refused, "changes": list});
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        annotate::print(format, &notes);
+    }
+    if refused {
+        Exit::BadInput
+    } else {
+        Exit::failed_unless(notes.is_empty())
+    }
 }

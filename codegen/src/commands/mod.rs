@@ -2,6 +2,9 @@
 //! (config and schema loading, stdin, issue printing), `pick` which message a word names,
 //! `payload` the pasted payload forms; every command returns an [`crate::exit::Exit`].
 
+pub mod annotate;
+pub mod base;
+pub mod budget;
 pub mod compat;
 pub mod decode;
 pub mod encode;

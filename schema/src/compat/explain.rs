@@ -1,4 +1,5 @@
-//! The rules' documentation, embedded: RULES.md is compiled into the crate, so `tuplet
+//! The rules' documentation, embedded (every rule, and the checks that are not changes,
+//! [`super::rules::CHECKS`], each with what it catches, why, whom it hurts and how to change safely): RULES.md is compiled into the crate, so `tuplet
 //! explain RULE` (and anyone holding the binary) reads a rule's entry without the
 //! repository at hand. The crate keeps its own copy (`schema/RULES.md`, which `cargo package`
 //! includes); a test checks it equals the repository's RULES.md.
@@ -32,7 +33,7 @@ mod tests {
 
     #[test]
     fn every_rule_has_an_entry_that_stops_at_the_next_heading() {
-        for r in rules::ALL {
+        for r in rules::ALL.iter().chain(rules::CHECKS) {
             let text = explain(r.name).unwrap_or_else(|| panic!("no entry for {}", r.name));
             assert!(text.starts_with(&format!("### `{}`\n", r.name)));
             assert!(
@@ -43,6 +44,22 @@ mod tests {
             assert!(text.lines().count() > 2, "{} has an empty entry", r.name);
         }
         assert_eq!(explain("no-such-rule"), None);
+    }
+
+    /// Every entry says what it catches, why it breaks (what breaks), whom it hurts and how
+    /// to make the change safely, as `tuplet explain` promises.
+    #[test]
+    fn every_entry_is_complete() {
+        let mut incomplete = Vec::new();
+        for r in rules::ALL.iter().chain(rules::CHECKS) {
+            let text = explain(r.name).unwrap_or_default();
+            for part in ["**Catches**", "**Why", "**Hurts**", "**Safely:**"] {
+                if !text.contains(part) {
+                    incomplete.push(format!("{} lacks {part}", r.name));
+                }
+            }
+        }
+        assert!(incomplete.is_empty(), "RULES.md: {incomplete:#?}");
     }
 
     #[test]

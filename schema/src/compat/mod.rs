@@ -8,6 +8,9 @@
 //! - [`check`] applies the acceptances written in the source (`accept(...)`) and flags the
 //!   ones that match nothing: a [`Report`], readable ([`Report::text`]) or JSON
 //!   ([`Report::json`]);
+//! - [`check_with`] and [`relock_with`] do the same with a [`Judge`]: the deployed order
+//!   (the base's, or the one the lock records) and `tuplet.toml`'s, so a change of `deploy`
+//!   is a finding (`deploy-changed`) until acknowledged;
 //! - [`relock`] and [`restart`] make the next lock, refusing unaccepted breaks;
 //! - [`verdict`] adds the byte budgets, as `tuplet compat` checks them, and
 //!   `project::assert_project_compatible` (feature `project`) runs it all in `cargo test` from
@@ -16,6 +19,7 @@
 pub mod diff;
 pub mod explain;
 pub mod lock;
+pub mod order;
 pub mod project;
 pub mod rules;
 
@@ -24,8 +28,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use diff::{compare, Deploy, Finding};
+pub use diff::{compare, compare_all, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
+pub use order::{Deploy, DeployAccept, Judge};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
@@ -64,61 +69,151 @@ fn accept_covers(a: &SourceAccept, f: &Finding) -> bool {
             || f.member.starts_with(&format!("{}.", a.member)))
 }
 
-fn in_history(old: &Lock, a: &SourceAccept) -> bool {
-    old.history.iter().any(|h| {
-        matches!(h, HistoryEntry::Accepted { rule, was, now, reason, .. }
-            if *rule == a.accept.rule && *was == a.accept.was && *now == a.accept.now
-                && *reason == a.accept.reason)
-    })
+/// How an acceptance stands against the lock's history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recorded {
+    /// The history records it, and the lock still holds its `now`.
+    Live,
+    /// The history records it, but the member changed again since (reverted, or changed
+    /// further): an acceptance left in the source would cover the next identical change.
+    Undone,
+    /// The history does not record it.
+    No,
+}
+
+/// Whether the lock's history records the acceptance `a` and the change still stands:
+/// `all` holds the changes under way (every order), one of which may change the member
+/// away from the accepted `now`.
+fn recorded(old: &Lock, a: &SourceAccept, all: &[Finding]) -> Recorded {
+    let mut out = Recorded::No;
+    for h in &old.history {
+        if let HistoryEntry::Accepted {
+            rule,
+            dir,
+            item,
+            member,
+            was,
+            now,
+            reason,
+            superseded,
+        } = h
+        {
+            if *rule != a.accept.rule
+                || *was != a.accept.was
+                || *now != a.accept.now
+                || *reason != a.accept.reason
+            {
+                continue;
+            }
+            let undone =
+                *superseded || all.iter().any(|f| changes_away(f, *dir, item, member, now));
+            if !undone {
+                return Recorded::Live;
+            }
+            out = Recorded::Undone;
+        }
+    }
+    out
+}
+
+/// Whether `f` changes the member `item`/`member` of `dir` away from the value `from`.
+fn changes_away(f: &Finding, dir: WireDir, item: &str, member: &str, from: &str) -> bool {
+    f.dir == Some(dir) && f.item == item && f.member == member && f.was == from
 }
 
 /// Compares `new` (built from the source, with its acceptances) with the `old` lock under
 /// `deploy`, applies the acceptances, and flags each acceptance that matches no change and
-/// is not already recorded in the lock's history.
+/// is not already recorded in the lock's history. [`check_with`] with one order.
 pub fn check(old: &Lock, new: &Lock, deploy: Deploy) -> Report {
-    let mut findings = compare(old, new, deploy);
-    let mut used = vec![false; new.accepts.len()];
+    check_with(old, new, &Judge::same(deploy))
+}
+
+/// [`check`] with the deploy orders of [`Judge`]: a change of `deploy` is a
+/// `deploy-changed` finding (failing unless acknowledged, or a switch to `any-order`), and
+/// the schema's changes are judged by [`Judge::effective`]. An acceptance is used when it
+/// names a change under any order (a change harmless under this one included); one that
+/// names none is `accept-unmatched` unless the lock's history records it and its change
+/// still stands.
+pub fn check_with(old: &Lock, new: &Lock, judge: &Judge) -> Report {
+    let deploy = judge.effective();
+    let all = diff::compare_all(old, new);
+    let mut findings = diff::under(all.clone(), deploy);
     for f in &mut findings {
-        if let Some(i) = new.accepts.iter().position(|a| accept_covers(a, f)) {
-            f.accepted = Some(new.accepts[i].accept.reason.clone());
-            used[i] = true;
-            // Every acceptance naming the same change counts as used.
-            for (j, a) in new.accepts.iter().enumerate() {
-                if accept_covers(a, f) {
-                    used[j] = true;
-                }
-            }
+        if let Some(a) = new.accepts.iter().find(|a| accept_covers(a, f)) {
+            f.accepted = Some(a.accept.reason.clone());
         }
     }
-    for (a, used) in new.accepts.iter().zip(used) {
-        if used || in_history(old, a) {
-            continue;
-        }
-        let r = &rules::ACCEPT_UNMATCHED;
-        let known = if rules::by_name(&a.accept.rule).is_some() {
-            ""
-        } else {
-            " (no such rule; `tuplet explain` lists them)"
-        };
+    if judge.was != judge.now {
+        let r = &rules::DEPLOY_CHANGED;
         findings.push(Finding {
             rule: r.name.to_string(),
             category: r.category,
             dir: None,
             hurts: Hurts::Both,
-            breaks_under: Deploy::ALL.to_vec(),
+            breaks_under: Vec::new(),
             message: String::new(),
-            item: a.item.clone(),
-            member: a.member.clone(),
-            was: String::new(),
-            now: format!(
-                "accept(rule = {:?}, was = {:?}, now = {:?}){known}",
-                a.accept.rule, a.accept.was, a.accept.now
-            ),
-            location: a.location.clone(),
-            breaking: true,
-            accepted: None,
+            item: "tuplet.toml".to_string(),
+            member: "deploy".to_string(),
+            was: judge.was.as_str().to_string(),
+            now: judge.now.as_str().to_string(),
+            location: judge.location.clone(),
+            breaking: judge.loosened(),
+            accepted: judge
+                .acknowledged()
+                .then(|| judge.accept.as_ref().map(|a| a.reason.clone()))
+                .flatten(),
             why: r.why.to_string(),
         });
+    }
+    if let Some(a) = &judge.accept {
+        let live = old.history.iter().any(|h| {
+            matches!(h, HistoryEntry::DeployChanged { was, now, reason, superseded: false }
+                if *was == a.was && *now == a.now && *reason == a.reason
+                    && !(judge.was != judge.now && judge.was == a.now))
+        });
+        if !judge.acknowledged() && !live {
+            findings.push(unmatched(
+                String::new(),
+                String::new(),
+                format!(
+                    "accept-deploy = {{ was = {:?}, now = {:?} }} (the change of `deploy` \
+                     this names is not under way: `deploy` was {:?})",
+                    a.was.as_str(),
+                    a.now.as_str(),
+                    judge.was.as_str()
+                ),
+                a.location.clone(),
+            ));
+        }
+    }
+    for a in &new.accepts {
+        if all.iter().any(|f| accept_covers(a, f)) {
+            continue;
+        }
+        let state = recorded(old, a, &all);
+        if state == Recorded::Live {
+            continue;
+        }
+        let known = if rules::by_name(&a.accept.rule).is_some() {
+            ""
+        } else {
+            " (no such rule; `tuplet explain` lists them)"
+        };
+        let undone = if state == Recorded::Undone {
+            " (the lock's history records it, but the member changed again since: the \
+             acceptance is stale; delete it)"
+        } else {
+            ""
+        };
+        findings.push(unmatched(
+            a.item.clone(),
+            a.member.clone(),
+            format!(
+                "accept(rule = {:?}, was = {:?}, now = {:?}){known}{undone}",
+                a.accept.rule, a.accept.was, a.accept.now
+            ),
+            a.location.clone(),
+        ));
     }
     findings.sort_by(|a, b| {
         let key = |f: &Finding| {
@@ -138,18 +233,73 @@ pub fn check(old: &Lock, new: &Lock, deploy: Deploy) -> Report {
     }
 }
 
+/// An `accept-unmatched` finding.
+fn unmatched(item: String, member: String, now: String, location: String) -> Finding {
+    let r = &rules::ACCEPT_UNMATCHED;
+    Finding {
+        rule: r.name.to_string(),
+        category: r.category,
+        dir: None,
+        hurts: Hurts::Both,
+        breaks_under: Deploy::ALL.to_vec(),
+        message: String::new(),
+        item,
+        member,
+        was: String::new(),
+        now,
+        location,
+        breaking: true,
+        accepted: None,
+        why: r.why.to_string(),
+    }
+}
+
 /// The lock to write after `old`: `new` with `old`'s history plus every accepted break of
 /// the check (consumed into the history). `Err` with the report when the check fails: an
-/// unaccepted break, a removed entry, an acceptance matching nothing.
+/// unaccepted break, a removed entry, an acceptance matching nothing. [`relock_with`] with
+/// one order.
 pub fn relock(old: &Lock, new: &Lock, deploy: Deploy) -> Result<(Lock, Report), Report> {
-    let report = check(old, new, deploy);
+    relock_with(old, new, &Judge::same(deploy))
+}
+
+/// [`relock`] with the deploy orders of [`Judge`]. The lock written records `judge.now` as
+/// its deploy order, every change an acceptance covers (under any order), an acknowledged
+/// switch of `deploy`, and marks `superseded` each recorded acceptance whose member changes
+/// again (so one left in the source is reported as stale from then on). `tuplet` is kept
+/// from `old`: the caller sets it when the lock's content changes.
+pub fn relock_with(old: &Lock, new: &Lock, judge: &Judge) -> Result<(Lock, Report), Report> {
+    let report = check_with(old, new, judge);
     if !report.compatible {
         return Err(report);
     }
+    let all = diff::compare_all(old, new);
     let mut next = new.clone();
+    next.tuplet = old.tuplet.clone();
+    next.deploy = Some(judge.now);
     next.history = old.history.clone();
-    for f in &report.findings {
-        let (Some(reason), Some(dir)) = (&f.accepted, f.dir) else {
+    for h in &mut next.history {
+        match h {
+            HistoryEntry::Accepted {
+                dir,
+                item,
+                member,
+                now,
+                superseded,
+                ..
+            } if !*superseded => {
+                *superseded = all.iter().any(|f| changes_away(f, *dir, item, member, now));
+            }
+            HistoryEntry::DeployChanged {
+                now, superseded, ..
+            } if !*superseded => {
+                *superseded = judge.was != judge.now && *now == judge.was;
+            }
+            _ => {}
+        }
+    }
+    for f in &all {
+        let Some(dir) = f.dir else { continue };
+        let Some(a) = new.accepts.iter().find(|a| accept_covers(a, f)) else {
             continue;
         };
         let entry = HistoryEntry::Accepted {
@@ -159,10 +309,24 @@ pub fn relock(old: &Lock, new: &Lock, deploy: Deploy) -> Result<(Lock, Report), 
             member: f.member.clone(),
             was: f.was.clone(),
             now: f.now.clone(),
-            reason: reason.clone(),
+            reason: a.accept.reason.clone(),
+            superseded: false,
         };
         if !next.history.contains(&entry) {
             next.history.push(entry);
+        }
+    }
+    if judge.was != judge.now {
+        if let Some(a) = judge.accept.as_ref().filter(|_| judge.acknowledged()) {
+            let entry = HistoryEntry::DeployChanged {
+                was: a.was,
+                now: a.now,
+                reason: a.reason.clone(),
+                superseded: false,
+            };
+            if !next.history.contains(&entry) {
+                next.history.push(entry);
+            }
         }
     }
     Ok((next, report))
@@ -243,55 +407,76 @@ impl Report {
             }
         }
         for f in &self.findings {
-            let label = if f.fails() {
-                "error"
-            } else if f.accepted.is_some() {
-                "accepted"
-            } else {
-                "note"
-            };
-            let _ = writeln!(s, "{label}[{}]: {}", f.rule, headline(f));
-            let _ = writeln!(s, "  --> {}", f.location);
-            let mut subject = f.item.clone();
-            if !f.member.is_empty() {
-                subject = format!("{subject}, `{}`", f.member);
-            }
-            if !f.message.is_empty() {
-                subject = format!("{subject} (in {})", f.message);
-            }
-            if !subject.is_empty() {
-                let _ = writeln!(s, "  at:  {subject}");
-            }
-            let _ = writeln!(s, "  was: {}", or_none(&f.was));
-            let _ = writeln!(s, "  now: {}", or_none(&f.now));
-            let _ = writeln!(s, "  why: {}", f.why);
-            if let Some(reason) = &f.accepted {
-                let _ = writeln!(s, "  accepted: {reason}");
-            } else if f.fails() && f.rule != rules::ACCEPT_UNMATCHED.name {
-                if let Some(reserve) = reservation(f) {
-                    let _ = writeln!(s, "  fix: {reserve}");
-                    let _ = writeln!(s, "       or accept the removal:");
-                } else {
-                    let _ = writeln!(
-                        s,
-                        "  fix: {} says how to make it safely; or accept it:",
-                        explain::pointer(&f.rule)
-                    );
-                }
-                let _ = writeln!(
-                    s,
-                    "       on {}: #[tuplet(accept(rule = {:?}, was = {:?}, now = {:?}, reason = \
-                     \"...\"))]",
-                    accept_site(f),
-                    f.rule,
-                    f.was,
-                    f.now
-                );
-                let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
-            }
+            s.push_str(&finding_text(f));
         }
         s
     }
+}
+
+/// One finding, readable: `error[rule]: ...`, where, what, why, and the fix or the
+/// acceptance (a block of `tuplet compat`'s report; GitHub annotations carry it).
+pub fn finding_text(f: &Finding) -> String {
+    let mut s = String::new();
+    let label = if f.fails() {
+        "error"
+    } else if f.accepted.is_some() {
+        "accepted"
+    } else {
+        "note"
+    };
+    let _ = writeln!(s, "{label}[{}]: {}", f.rule, headline(f));
+    let _ = writeln!(s, "  --> {}", f.location);
+    let mut subject = f.item.clone();
+    if !f.member.is_empty() {
+        subject = format!("{subject}, `{}`", f.member);
+    }
+    if !f.message.is_empty() {
+        subject = format!("{subject} (in {})", f.message);
+    }
+    if !subject.is_empty() {
+        let _ = writeln!(s, "  at:  {subject}");
+    }
+    let _ = writeln!(s, "  was: {}", or_none(&f.was));
+    let _ = writeln!(s, "  now: {}", or_none(&f.now));
+    let _ = writeln!(s, "  why: {}", f.why);
+    if let Some(reason) = &f.accepted {
+        let _ = writeln!(s, "  accepted: {reason}");
+    } else if f.fails() && f.rule == rules::DEPLOY_CHANGED.name {
+        let _ = writeln!(
+            s,
+            "  fix: the changes are judged under {} until the switch is acknowledged; \
+                 if every peer now deploys {}, write in tuplet.toml:",
+            f.was, f.now
+        );
+        let _ = writeln!(
+            s,
+            "       accept-deploy = {{ was = {:?}, now = {:?}, reason = \"...\" }}",
+            f.was, f.now
+        );
+        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
+    } else if f.fails() && f.rule != rules::ACCEPT_UNMATCHED.name {
+        if let Some(reserve) = reservation(f) {
+            let _ = writeln!(s, "  fix: {reserve}");
+            let _ = writeln!(s, "       or accept the removal:");
+        } else {
+            let _ = writeln!(
+                s,
+                "  fix: {} says how to make it safely; or accept it:",
+                explain::pointer(&f.rule)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "       on {}: #[tuplet(accept(rule = {:?}, was = {:?}, now = {:?}, reason = \
+                 \"...\"))]",
+            accept_site(f),
+            f.rule,
+            f.was,
+            f.now
+        );
+        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
+    }
+    s
 }
 
 /// For `message-removed`: the dispatch enum attribute that reserves what is still free of
@@ -326,7 +511,8 @@ fn or_none(s: &str) -> &str {
     }
 }
 
-fn headline(f: &Finding) -> String {
+/// A finding's first line after its label: category, direction, who it hurts, the orders.
+pub fn headline(f: &Finding) -> String {
     let mut h = f.category.label().to_string();
     if let Some(d) = f.dir {
         h.push_str(", ");
@@ -491,6 +677,31 @@ pub fn verdict(crate_dir: &Path, lock_path: &Path, deploy: Deploy) -> Result<Ver
     let old = read_lock(lock_path)?;
     Ok(Verdict {
         report: check(&old, &Lock::from_schema(&schema), deploy),
+        budgets: budget_findings(&schema),
+        crate_dir: crate_dir.to_path_buf(),
+    })
+}
+
+/// [`verdict`] as `tuplet compat` judges a project: `deploy` is `tuplet.toml`'s, compared with
+/// the order the lock records (a change is `deploy-changed`, acknowledged by `accept`, with
+/// `location` where `deploy` is written).
+pub fn verdict_recorded(
+    crate_dir: &Path,
+    lock_path: &Path,
+    deploy: Deploy,
+    accept: Option<DeployAccept>,
+    location: &str,
+) -> Result<Verdict, CompatError> {
+    let schema = crate::loader::load(crate_dir).map_err(CompatError::Schema)?;
+    let old = read_lock(lock_path)?;
+    let judge = Judge {
+        was: old.deploy.unwrap_or(deploy),
+        now: deploy,
+        accept,
+        location: location.to_string(),
+    };
+    Ok(Verdict {
+        report: check_with(&old, &Lock::from_schema(&schema), &judge),
         budgets: budget_findings(&schema),
         crate_dir: crate_dir.to_path_buf(),
     })

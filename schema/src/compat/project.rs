@@ -1,10 +1,11 @@
 //! A project as `tuplet.toml` describes it: [`Project`] reads what the check needs (feature
-//! `project`), so `cargo test` judges by the same deploy order as the CLI, through
-//! [`super::verdict`] (the check `tuplet compat` runs, budgets included).
+//! `project`), so `cargo test` judges by the same deploy order as the CLI (a change from the
+//! order the lock records is `deploy-changed`, as there), through
+//! [`super::verdict_recorded`] (the check `tuplet compat` runs, budgets included).
 
 use std::path::PathBuf;
 
-use super::Deploy;
+use super::{Deploy, DeployAccept};
 
 /// A project as `tuplet.toml` describes it to the check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub struct Project {
     pub lock: PathBuf,
     /// `deploy` (`any-order` when absent).
     pub deploy: Deploy,
+    /// `accept-deploy`, the acknowledgement of a change of `deploy`, if written.
+    pub accept_deploy: Option<DeployAccept>,
 }
 
 #[cfg(feature = "project")]
@@ -24,14 +27,23 @@ mod read {
     use std::path::Path;
 
     use super::*;
-    use crate::compat::{verdict, CompatError};
+    use crate::compat::{verdict_recorded, CompatError};
 
     /// The keys of `tuplet.toml` the check reads; the others are the CLI's.
     #[derive(serde::Deserialize)]
     struct Toml {
         #[serde(default)]
         deploy: Deploy,
+        #[serde(default, rename = "accept-deploy")]
+        accept_deploy: Option<Accept>,
         schema: Schema,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Accept {
+        was: Deploy,
+        now: Deploy,
+        reason: String,
     }
 
     #[derive(serde::Deserialize)]
@@ -53,6 +65,12 @@ mod read {
                 crate_dir: base.join(toml.schema.krate),
                 lock: base.join(crate::compat::lock::FILE_NAME),
                 deploy: toml.deploy,
+                accept_deploy: toml.accept_deploy.map(|a| DeployAccept {
+                    was: a.was,
+                    now: a.now,
+                    reason: a.reason,
+                    location: FILE_NAME.to_string(),
+                }),
             })
         }
 
@@ -88,7 +106,14 @@ mod read {
             Ok(p) => p,
             Err(e) => panic!("tuplet compat could not run: {e}"),
         };
-        match verdict(&project.crate_dir, &project.lock, project.deploy) {
+        let verdict = verdict_recorded(
+            &project.crate_dir,
+            &project.lock,
+            project.deploy,
+            project.accept_deploy.clone(),
+            FILE_NAME,
+        );
+        match verdict {
             Ok(v) if v.passes() => {}
             Ok(v) => panic!(
                 "the schema at {} fails `tuplet compat` ({}):\n{}",

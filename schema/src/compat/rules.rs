@@ -16,6 +16,8 @@ pub enum Category {
     /// The source API (Rust and generated TypeScript names): code must be updated; the
     /// compilers say where. Never breaks deployed peers, so never fails the check.
     Source,
+    /// The project around the schema: the deploy order the rules judge by, the lock file.
+    Project,
 }
 
 impl Category {
@@ -25,6 +27,7 @@ impl Category {
             Category::Compact => "compact",
             Category::Named => "named",
             Category::Source => "source",
+            Category::Project => "project",
         }
     }
 
@@ -34,6 +37,7 @@ impl Category {
             Category::Compact => "compact wire",
             Category::Named => "named wire",
             Category::Source => "source API",
+            Category::Project => "project",
         }
     }
 }
@@ -188,7 +192,32 @@ rules! {
         "an acceptance must name a change the check finds (rule, was, now) or one the lock already records: a stale or mistyped one would hide the next real break";
 }
 
-/// The rule of a name.
+/// `budget-exceeded`: checked on the schema alone, not against a lock.
+pub const BUDGET_EXCEEDED: Rule = Rule {
+    name: "budget-exceeded",
+    category: Category::Compact,
+    why: "a sender builds a message larger than its budget (the size a transport or frame limit takes), and it is dropped or split",
+};
+
+/// `deploy-changed`: `deploy` in `tuplet.toml` differs from the base's (or the lock's).
+pub const DEPLOY_CHANGED: Rule = Rule {
+    name: "deploy-changed",
+    category: Category::Project,
+    why: "the deploy order decides which changes break; loosening it makes breaks pass that hurt the peers of the old order still running",
+};
+
+/// `lock-stale`: the committed lock is not what `tuplet lock` writes (`tuplet lock --check`).
+pub const LOCK_STALE: Rule = Rule {
+    name: "lock-stale",
+    category: Category::Project,
+    why: "the lock is what the next change is judged against: a lock not written for this schema lets the next change break what this one shipped",
+};
+
+/// The checks that are not changes between two locks, which `tuplet explain` covers beside
+/// [`ALL`].
+pub const CHECKS: &[Rule] = &[BUDGET_EXCEEDED, DEPLOY_CHANGED, LOCK_STALE];
+
+/// The rule (or check) of a name.
 pub fn by_name(name: &str) -> Option<&'static Rule> {
-    ALL.iter().find(|r| r.name == name)
+    ALL.iter().chain(CHECKS).find(|r| r.name == name)
 }

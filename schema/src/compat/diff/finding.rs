@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::deploy::Deploy;
 use crate::compat::lock::{Lock, WireDir};
+use crate::compat::order::Deploy;
 use crate::compat::rules::{Category, Hurts, Rule};
 
 /// One change found.

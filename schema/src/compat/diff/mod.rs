@@ -22,7 +22,7 @@ mod types;
 
 use std::collections::BTreeSet;
 
-pub use deploy::Deploy;
+pub use super::order::Deploy;
 pub use finding::Finding;
 pub use show::show;
 
@@ -35,6 +35,31 @@ use finding::Cx;
 /// note, never breaking). Wire changes harmless under the order are left out. Acceptances
 /// are not applied here (see [`super::check`]).
 pub fn compare(old: &Lock, new: &Lock, deploy: Deploy) -> Vec<Finding> {
+    under(compare_all(old, new), deploy)
+}
+
+/// The findings of [`compare_all`] that a check under `deploy` reports: each wire change
+/// that breaks under it (marked `breaking`), and every source-API note.
+pub fn under(all: Vec<Finding>, deploy: Deploy) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for mut f in all {
+        if f.category != Category::Source {
+            f.breaking = f.breaks_under.contains(&deploy);
+            if !f.breaking {
+                continue;
+            }
+        }
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Every change between two locks, whatever the deploy order (each lists the orders it
+/// breaks under; `breaking` is left false): what an acceptance may name, and what
+/// supersedes an acceptance recorded in the lock's history.
+pub fn compare_all(old: &Lock, new: &Lock) -> Vec<Finding> {
     let mut all = Vec::new();
     for dir in WireDir::ALL {
         let mut cx = Cx {
@@ -50,22 +75,17 @@ pub fn compare(old: &Lock, new: &Lock, deploy: Deploy) -> Vec<Finding> {
     }
     let mut seen_source = BTreeSet::new();
     let mut out: Vec<Finding> = Vec::new();
-    for mut f in all {
-        if f.category == Category::Source {
-            if !seen_source.insert((
+    for f in all {
+        if f.category == Category::Source
+            && !seen_source.insert((
                 f.rule.clone(),
                 f.item.clone(),
                 f.member.clone(),
                 f.was.clone(),
                 f.now.clone(),
-            )) {
-                continue;
-            }
-        } else {
-            f.breaking = f.breaks_under.contains(&deploy);
-            if !f.breaking {
-                continue;
-            }
+            ))
+        {
+            continue;
         }
         if !out.contains(&f) {
             out.push(f);

@@ -246,6 +246,8 @@ impl Builder {
             .retain(|_, r| !r.ids.is_empty() || !r.names.is_empty());
         Lock {
             format: FORMAT,
+            tuplet: None,
+            deploy: None,
             messages: self.messages,
             reserved: self.reserved,
             types,

@@ -9,6 +9,7 @@
 
 mod build;
 mod lines;
+pub mod merge;
 mod model;
 
 pub use build::ty_of;

@@ -5,12 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::compat::order::Deploy;
 use crate::ir::{self, Dir};
 
-/// The lock format's version, written as `format`. Format 2 records entity keys; a format-1
-/// lock is still read (its entity keys count as unrecorded, so they are not judged) and the
-/// next `tuplet lock` writes format 2.
-pub const FORMAT: u32 = 2;
+/// The lock format's version, written as `format`. Format 3 records the deploy order the lock
+/// was checked under and the tuplet that last changed it; format 2 records entity keys. Older
+/// locks are still read (a format-1 lock's entity keys count as unrecorded, so they are not
+/// judged; a format-2 lock's deploy order is taken from `tuplet.toml`) and the next
+/// `tuplet lock` writes format 3.
+pub const FORMAT: u32 = 3;
 
 /// The default file name, beside `tuplet.toml`.
 pub const FILE_NAME: &str = "tuplet.lock.json";
@@ -20,6 +23,14 @@ pub const FILE_NAME: &str = "tuplet.lock.json";
 pub struct Lock {
     /// The format version ([`FORMAT`] when written; an older one when read).
     pub format: u32,
+    /// The version of tuplet that last changed the lock (absent before format 3, and in a
+    /// lock built from a schema until `tuplet lock` writes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuplet: Option<String>,
+    /// The deploy order the lock was checked under (`deploy` in `tuplet.toml` when it was
+    /// written; absent before format 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploy: Option<Deploy>,
     /// Messages by direction (`c2s`, `s2c`), then wire name.
     pub messages: BTreeMap<WireDir, BTreeMap<String, LockMessage>>,
     /// Reserved ids and names of removed messages, per direction (from dispatch enums).
@@ -377,6 +388,22 @@ pub enum HistoryEntry {
         now: String,
         /// Why it was accepted.
         reason: String,
+        /// Whether the member changed again since (from `now` to something else): the
+        /// acceptance no longer describes the lock, so one left in the source is stale.
+        #[serde(default, skip_serializing_if = "is_false")]
+        superseded: bool,
+    },
+    /// `deploy` in `tuplet.toml` changed, acknowledged with `accept-deploy`.
+    DeployChanged {
+        /// The order before.
+        was: Deploy,
+        /// The order after.
+        now: Deploy,
+        /// Why (the acknowledgement's reason).
+        reason: String,
+        /// Whether the order changed again since.
+        #[serde(default, skip_serializing_if = "is_false")]
+        superseded: bool,
     },
     /// The lock was started over with `tuplet lock --restart`.
     Restart {
@@ -414,7 +441,31 @@ impl Lock {
     }
 
     /// Parses a lock's text, indexing the lines of its entries for reports.
+    ///
+    /// A lock git merged is refused with the procedure ([`super::merge::PROCEDURE`]): one
+    /// with conflict markers, a key written twice (two branches adding the same entry), or
+    /// two messages of a direction with one id (two branches each adding a message).
     pub fn from_json(text: &str) -> Result<Lock, String> {
+        use super::merge;
+        if let Some(line) = merge::conflict_marker(text) {
+            return Err(format!(
+                "git conflict markers at line {line}: {}",
+                merge::PROCEDURE
+            ));
+        }
+        if let Some(key) = merge::duplicate_key(text) {
+            return Err(format!(
+                "the key `{key}` is written twice: {}",
+                merge::PROCEDURE
+            ));
+        }
+        if let Some((dir, id, names)) = merge::duplicate_id(text) {
+            return Err(format!(
+                "the {dir} messages `{}` all have id {id}: {}",
+                names.join("`, `"),
+                merge::PROCEDURE
+            ));
+        }
         let mut lock: Lock = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if !(1..=FORMAT).contains(&lock.format) {
             return Err(format!(

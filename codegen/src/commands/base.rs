@@ -1,0 +1,224 @@
+//! `--against REF`: the base a pull request is judged against, read from git (`git show
+//! REF:path`, the git CLI, no library) or from a lock file. The base's lock, the base's
+//! deploy order and (from git) the base's schema crate come from the base, so nothing the
+//! pull request edits (its lock, `deploy`, a `tuplet lock --restart`) changes the verdict.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tuplet_schema::compat::{lock::FILE_NAME as LOCK_FILE, Deploy, Lock};
+use tuplet_schema::loader::SourceTree;
+use tuplet_schema::ResolvedSchema;
+
+use crate::config::Config;
+
+/// The base of a comparison.
+pub struct Base {
+    /// How reports name it: `origin/main (3f2c1ab)` or the lock file's path.
+    pub label: String,
+    /// The base's lock; `None` when the base has none (every message is new).
+    pub lock: Option<Lock>,
+    /// The base's deploy order: `deploy` in the base's `tuplet.toml`, else the one its lock
+    /// records, else this `tuplet.toml`'s.
+    pub deploy: Deploy,
+    /// The base's schema crate, loaded from git (for what grew against it); `None` for a
+    /// lock file, or when the base's crate does not load.
+    pub schema: Option<ResolvedSchema>,
+}
+
+/// Where this project lies in its git repository.
+pub struct Repo {
+    /// The repository's root.
+    pub root: PathBuf,
+    /// The config's folder relative to the root, `/`-joined, empty or ending in `/`.
+    pub prefix: String,
+}
+
+/// Runs git in `dir`; stdout when it succeeds, stderr when it does not.
+fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+fn git_text(dir: &Path, args: &[&str]) -> Result<String, String> {
+    git(dir, args).map(|b| String::from_utf8_lossy(&b).trim().to_string())
+}
+
+/// The config's folder (`.` for an empty base).
+pub fn folder(config: &Config) -> PathBuf {
+    if config.base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        config.base.clone()
+    }
+}
+
+impl Repo {
+    /// The git repository holding the config's folder, if any.
+    pub fn find(config: &Config) -> Option<Repo> {
+        let dir = folder(config);
+        let root = git_text(&dir, &["rev-parse", "--show-toplevel"]).ok()?;
+        let prefix = git_text(&dir, &["rev-parse", "--show-prefix"]).ok()?;
+        Some(Repo {
+            root: PathBuf::from(root),
+            prefix,
+        })
+    }
+}
+
+/// Reads the base `against` names: a lock file when a file of that path exists, else a git
+/// ref (a branch, tag, commit or `origin/main`). `lock_name` is the lock's file name beside
+/// the config; `config_name` the config's.
+pub fn read(
+    config: &Config,
+    against: &str,
+    lock_name: &str,
+    config_name: &str,
+) -> Result<Base, String> {
+    let as_file = Path::new(against);
+    if as_file.is_file() {
+        let lock = tuplet_schema::compat::read_lock(as_file).map_err(|e| e.to_string())?;
+        let deploy = lock.deploy.unwrap_or(config.deploy);
+        return Ok(Base {
+            label: against.to_string(),
+            lock: Some(lock),
+            deploy,
+            schema: None,
+        });
+    }
+    let dir = folder(config);
+    let Some(repo) = Repo::find(config) else {
+        return Err(format!(
+            "`--against {against}`: no file of that name, and {} is not in a git repository \
+             (pass a git ref such as `origin/main`, or the path of the base's lock file)",
+            dir.display()
+        ));
+    };
+    let commit = match git_text(
+        &dir,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{against}^{{commit}}"),
+        ],
+    ) {
+        Ok(c) if !c.is_empty() => c,
+        _ => return Err(missing_ref(&dir, against)),
+    };
+    let short: String = commit.chars().take(7).collect();
+    let label = format!("{against} ({short})");
+    let at = |name: &str| format!("{commit}:{}{name}", repo.prefix);
+    let lock = match git(&dir, &["show", &at(lock_name)]) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            Some(Lock::from_json(&text).map_err(|e| {
+                format!(
+                    "{against}:{}{lock_name} (the base's lock): {e}",
+                    repo.prefix
+                )
+            })?)
+        }
+        Err(_) => None,
+    };
+    let toml_deploy = git(&dir, &["show", &at(config_name)])
+        .ok()
+        .and_then(|b| deploy_of(&String::from_utf8_lossy(&b)));
+    let deploy = toml_deploy
+        .or_else(|| lock.as_ref().and_then(|l| l.deploy))
+        .unwrap_or(config.deploy);
+    let krate = format!(
+        "{}{}",
+        repo.prefix,
+        config.schema.krate.to_string_lossy().trim_end_matches('/')
+    );
+    let schema = load_at(&dir, &commit, &krate);
+    Ok(Base {
+        label,
+        lock,
+        deploy,
+        schema,
+    })
+}
+
+/// `deploy` of a `tuplet.toml`'s text (`any-order` when absent); `None` when it does not
+/// parse.
+fn deploy_of(text: &str) -> Option<Deploy> {
+    #[derive(serde::Deserialize)]
+    struct Only {
+        #[serde(default)]
+        deploy: Deploy,
+    }
+    toml::from_str::<Only>(text).ok().map(|o| o.deploy)
+}
+
+/// The schema crate at `krate` (repository-relative) in `commit`, loaded from git's blobs.
+fn load_at(dir: &Path, commit: &str, krate: &str) -> Option<ResolvedSchema> {
+    let list = git_text(
+        dir,
+        &[
+            "ls-tree",
+            "-r",
+            "--name-only",
+            commit,
+            "--",
+            &format!("{krate}/src"),
+        ],
+    )
+    .ok()?;
+    let mut tree = SourceTree::new();
+    for path in list.lines().filter(|p| p.ends_with(".rs")) {
+        let text = git(dir, &["show", &format!("{commit}:{path}")]).ok()?;
+        let rel = path.strip_prefix(&format!("{krate}/"))?;
+        tree.insert(rel, &String::from_utf8_lossy(&text));
+    }
+    tree.load().ok()
+}
+
+/// The error for a ref this clone does not have, saying how to fetch it.
+fn missing_ref(dir: &Path, against: &str) -> String {
+    let shallow =
+        git_text(dir, &["rev-parse", "--is-shallow-repository"]).is_ok_and(|s| s == "true");
+    let (remote, branch) = match against.split_once('/') {
+        Some((r, b)) if !b.is_empty() => (r, b),
+        _ => ("origin", against),
+    };
+    let clone = if shallow {
+        " (this is a shallow clone: it holds only the commits it was cloned with)"
+    } else {
+        ""
+    };
+    format!(
+        "`--against {against}`: no such commit in this clone{clone}. Fetch the base first: \
+         `git fetch --no-tags --depth=1 {remote} {branch}:refs/remotes/{remote}/{branch}` and \
+         pass `--against {remote}/{branch}` (in GitHub Actions, the base branch is \
+         `$GITHUB_BASE_REF`; docs/compat.md has the job)"
+    )
+}
+
+/// The empty lock: the base of a project whose base has no lock yet.
+pub fn empty_lock() -> Lock {
+    Lock::from_json(&format!(
+        "{{\"format\": {}, \"messages\": {{}}, \"types\": {{}}}}",
+        tuplet_schema::compat::lock::FORMAT
+    ))
+    .expect("the empty lock parses")
+}
+
+/// The lock file's name as the base holds it (the default name unless `--lock` names
+/// another beside the config).
+pub fn lock_name(lock_path: &Path) -> String {
+    lock_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| LOCK_FILE.to_string())
+}
