@@ -26,6 +26,12 @@ pub const PACKAGE: &[&str] = &[
     "C2sMessage",
     "S2cMessages",
     "S2cMessage",
+    "C2sCodec",
+    "S2cCodec",
+    "c2sOnly",
+    "s2cOnly",
+    "c2sIds",
+    "s2cIds",
 ];
 
 /// The locals of generated functions (parameters, bindings, catch variables), exactly as the
@@ -34,7 +40,7 @@ pub const PACKAGE: &[&str] = &[
 /// name does. An item never takes one of these names, so no generated function shadows an
 /// item it names (`tests/emitter_names.rs` checks the list against the emitted code).
 pub const LOCALS: &[&str] = &[
-    "_named", "a", "b", "c", "e", "f", "i", "j", "k", "len", "m", "n", "name", "named", "o", "p",
+    "_named", "a", "b", "c", "codecs", "e", "f", "i", "j", "k", "len", "m", "n", "name", "named", "o", "p",
     "r", "rest", "s", "t", "tag", "u", "v", "w", "x",
 ];
 
