@@ -163,8 +163,13 @@ fn help_works_on_the_binary_and_every_command() {
     let top = help(&["--help"]);
     assert!(top.contains("Usage: tuplet <COMMAND>"), "{top}");
     assert_eq!(help(&["-h"]), top);
-    for cmd in ["gen", "lock", "compat", "sizes", "decode", "encode", "explain"] {
-        assert!(top.contains(&format!("\n  {cmd} ")), "{cmd} not listed: {top}");
+    for cmd in [
+        "gen", "lock", "compat", "sizes", "decode", "encode", "explain",
+    ] {
+        assert!(
+            top.contains(&format!("\n  {cmd} ")),
+            "{cmd} not listed: {top}"
+        );
         let text = help(&[cmd, "--help"]);
         assert!(text.contains(&format!("Usage: tuplet {cmd}")), "{text}");
         assert_eq!(help(&["help", cmd]), text, "tuplet help {cmd}");

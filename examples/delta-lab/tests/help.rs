@@ -15,7 +15,12 @@ fn help_prints_the_usage() {
         let o = lab(&[flag]);
         assert!(o.status.success(), "{flag}: {o:?}");
         let text = String::from_utf8(o.stdout).unwrap();
-        for line in ["Usage:", "delta-lab record", "delta-lab frames", "delta-lab time"] {
+        for line in [
+            "Usage:",
+            "delta-lab record",
+            "delta-lab frames",
+            "delta-lab time",
+        ] {
             assert!(text.contains(line), "{flag}: {text}");
         }
     }
@@ -24,7 +29,10 @@ fn help_prints_the_usage() {
 #[test]
 fn a_wrong_command_says_what_to_write() {
     for (args, want) in [
-        (&["recrod"][..], "unknown command \"recrod\": write record, frames or time"),
+        (
+            &["recrod"][..],
+            "unknown command \"recrod\": write record, frames or time",
+        ),
         (&[][..], "no command: write record, frames or time"),
     ] {
         let o = lab(args);

@@ -460,7 +460,11 @@ fn constant(c: &syn::ItemConst) -> Option<crate::resolved::Constant> {
     let syn::Type::Path(ty) = c.ty.as_ref() else {
         return None;
     };
-    if !ty.path.get_ident().is_some_and(|i| INTS.contains(&i.to_string().as_str())) {
+    if !ty
+        .path
+        .get_ident()
+        .is_some_and(|i| INTS.contains(&i.to_string().as_str()))
+    {
         return None;
     }
     let (negative, lit) = match c.expr.as_ref() {
