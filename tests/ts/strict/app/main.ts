@@ -1,7 +1,8 @@
-// A Vite vanilla-ts page as docs/frontend.md shows it: the generated package as a dependency
+// A Vite vanilla-ts page on whole directions (`createDispatcher(s2c, …)`, `send(c2s, …)`; page.ts
+// is the same kind of page naming its messages): the generated package as a dependency
 // ("village-protocol"), a browser WebSocket, a dispatcher of the messages the page draws, and
-// moves sent back. Type-checked (never run) under Vite's template flags plus the strictest
-// ones a team may add, by TypeScript 7 and 5.9 (tests/ts/strict/README.md).
+// moves sent back. bundle-size.mjs bundles it beside page.ts. Type-checked (never run) under Vite's template flags plus the strictest
+// ones a team may add, by TypeScript 7 and 5.9 (tsconfig.json here; `npm run typecheck:strict`).
 
 import { c2s, createDispatcher, s2c, send, type Issue, type PlayerMove } from "village-protocol";
 
