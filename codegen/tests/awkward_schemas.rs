@@ -143,14 +143,14 @@ pub struct Ctor { pub n: u8 }
 #[tuplet(name = "ping", id = 2, dir = "c2s")]
 pub struct Ping { pub n: u8 }
 "#;
-    let script = r#"
+    let script = r##"
 const unknown = [];
 const d = pkg.createDispatcher(pkg.c2s, { ping: () => {} }, { onInvalid: (name, issues) => unknown.push([name, issues[0].code]) });
 for (const name of ["toString", "hasOwnProperty", "__proto__", "valueOf"]) {
   if (d.onPayload(name, {}) !== false) throw new Error(name + " ran");
 }
-if (JSON.stringify(unknown) !== JSON.stringify([["toString", "unknown_message"], ["hasOwnProperty", "unknown_message"], ["__proto__", "unknown_message"], ["valueOf", "unknown_message"]])) throw new Error(JSON.stringify(unknown));
-if (d.dropped["__proto__"] !== 1 || d.dropped["toString"] !== 1) throw new Error("dropped");
+if (JSON.stringify(unknown) !== JSON.stringify([["#toString", "unknown_message"], ["#hasOwnProperty", "unknown_message"], ["#__proto__", "unknown_message"], ["#valueOf", "unknown_message"]])) throw new Error(JSON.stringify(unknown));
+if (d.dropped["#__proto__"] !== 1 || d.dropped["#toString"] !== 1) throw new Error("dropped");
 // a message named like an Object.prototype member with no handler: ignored, not Object() called
 if (d.onBytes(pkg.envelope(pkg.c2s, { name: "constructor", value: { n: 1 } })) !== false) throw new Error("constructor ran");
 const registered = [];
@@ -159,7 +159,7 @@ const server = [];
 const s = pkg.attachServer(room, pkg.c2s, { ping: () => {} }, { onInvalid: (name, issues) => server.push([name, issues[0].code]) });
 for (const name of ["toString", "constructor", "__proto__"]) s.onPayload({}, name, {});
 if (JSON.stringify(server) !== JSON.stringify([["toString", "unknown_message"], ["__proto__", "unknown_message"]])) throw new Error(JSON.stringify(server));
-"#;
+"##;
     ok(&[("lib.rs", lib)], script);
 }
 
@@ -331,4 +331,30 @@ pub struct Move {
     )
         + "if (pkg.o_.B !== \"B\" || pkg.o_$numbers.B !== 2) throw new Error(\"o renamed o_\");\n";
     ok(&[("lib.rs", lib)], &script);
+}
+
+#[test]
+fn root_constants_are_exported_when_they_are_integer_literals() {
+    let lib = r#"
+/// The protocol revision.
+pub const PROTOCOL_VERSION: u16 = 2;
+pub const FLOOR: i32 = -40;
+pub const BIG: u64 = 9007199254740993;
+const PRIVATE: u8 = 1;
+pub const NAME: &str = "x";
+pub const SUM: u8 = 1 + 2;
+/// Taken: the package exports `c2s`.
+pub const c2s: u8 = 3;
+pub mod inner { pub const NESTED: u8 = 4; }
+
+#[derive(tuplet::Message)]
+#[tuplet(name = "ping", id = 1, dir = "c2s")]
+pub struct Ping { pub n: u8 }
+"#;
+    let script = r#"
+if (pkg.PROTOCOL_VERSION !== 2 || pkg.FLOOR !== -40 || pkg.BIG !== 9007199254740993n) throw new Error("values");
+for (const n of ["PRIVATE", "NAME", "SUM", "NESTED"]) if (n in pkg) throw new Error(n + " exported");
+if (typeof pkg.c2s !== "object") throw new Error("c2s replaced");
+"#;
+    ok(&[("lib.rs", lib)], script);
 }

@@ -149,3 +149,29 @@ fn explain_prints_a_rules_entry_from_the_binary() {
         err(&o)
     );
 }
+
+#[test]
+fn help_works_on_the_binary_and_every_command() {
+    let help = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_tuplet"))
+            .args(args)
+            .output()
+            .expect("tuplet runs");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", err(&o));
+        out(&o)
+    };
+    let top = help(&["--help"]);
+    assert!(top.contains("Usage: tuplet <COMMAND>"), "{top}");
+    assert_eq!(help(&["-h"]), top);
+    for cmd in [
+        "gen", "lock", "compat", "sizes", "decode", "encode", "explain",
+    ] {
+        assert!(
+            top.contains(&format!("\n  {cmd} ")),
+            "{cmd} not listed: {top}"
+        );
+        let text = help(&[cmd, "--help"]);
+        assert!(text.contains(&format!("Usage: tuplet {cmd}")), "{text}");
+        assert_eq!(help(&["help", cmd]), text, "tuplet help {cmd}");
+    }
+}

@@ -82,9 +82,14 @@ export function unknownNumber(n: number | bigint): TupletError {
   return new TupletError("unknown_variant", `unknown variant number ${intText(n)}`);
 }
 
-/** `unknown_variant`: an enum name no variant has (Rust-Debug-quoted). */
-export function unknownName(name: string): TupletError {
-  return new TupletError("unknown_variant", `unknown variant ${rustDebugStr(name)}`);
+/**
+ * `unknown_variant`: an enum name no variant has, and the names it has, each Rust-Debug-quoted
+ * (`unknown variant "room", expected one of "Local", "Trade"`; Rust `support::unknown_name`).
+ */
+export function unknownName(name: string, expected: readonly string[]): TupletError {
+  const text = `unknown variant ${rustDebugStr(name)}`;
+  if (expected.length === 0) return new TupletError("unknown_variant", text);
+  return new TupletError("unknown_variant", `${text}, expected one of ${expected.map(rustDebugStr).join(", ")}`);
 }
 
 /** `unknown_flags`: flag bits no flag has (`0x..`, lowercase hex). */

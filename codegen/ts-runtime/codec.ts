@@ -89,7 +89,7 @@ export interface MessageCodec<T, N extends string = string, I extends number = n
   /** The compact tuple (or, with `{ shape: "named" }`, the named map) as JS data, every map field a `Map` in wire order (UTF-8 key order); throws TupletError. */
   toWire(value: T, opts?: EncodeOptions): unknown;
   /** The bytes of the compact (or named) shape; throws TupletError on an invalid value. */
-  encode(value: T, opts?: EncodeOptions): Uint8Array;
+  encode(value: T, opts?: EncodeOptions): Uint8Array<ArrayBuffer>;
   /** Appends the payload to a writer (for envelopes); throws TupletError. */
   writeTo(w: Writer, value: T, opts?: EncodeOptions): void;
   /**
@@ -211,7 +211,7 @@ export function codec<T, N extends string, I extends number>(
       writeTo(w, value, opts);
       return w.value();
     },
-    encode(value: T, opts?: EncodeOptions): Uint8Array {
+    encode(value: T, opts?: EncodeOptions): Uint8Array<ArrayBuffer> {
       const mine = !busy;
       const w = mine ? (shared ??= new Writer(256)) : new Writer();
       if (mine) {

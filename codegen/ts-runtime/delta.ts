@@ -752,10 +752,15 @@ export class Tracker<T> {
    * A tracker that sends a keyframe first and then every `keyframeEvery` encodes (0 never
    * repeats one unless requested).
    */
-  constructor(
-    private readonly delta: DeltaCodec<T>,
-    private readonly keyframeEvery: number,
-  ) {}
+  // Plain fields, not constructor parameter properties: the package's sources compile under
+  // `erasableSyntaxOnly` (Vite's template, Node's type stripping).
+  private readonly delta: DeltaCodec<T>;
+  private readonly keyframeEvery: number;
+
+  constructor(delta: DeltaCodec<T>, keyframeEvery: number) {
+    this.delta = delta;
+    this.keyframeEvery = keyframeEvery;
+  }
 
   /** A tracker with the default cadence: a keyframe every 5 s at `ticksPerSecond`. */
   static atRate<T>(delta: DeltaCodec<T>, ticksPerSecond: number): Tracker<T> {
@@ -773,7 +778,7 @@ export class Tracker<T> {
    * baseline. An invalid value throws a TupletError with its path; the next payload is then a
    * keyframe.
    */
-  encode(value: T): Uint8Array | undefined {
+  encode(value: T): Uint8Array<ArrayBuffer> | undefined {
     this.out.reset();
     return this.encodeInto(value, this.out) === "nothing" ? undefined : this.out.finish();
   }
@@ -830,10 +835,13 @@ export class Mirror<T> {
   private seq = 0;
   private readonly reader = newReader(new Uint8Array(0));
 
-  constructor(
-    private readonly delta: DeltaCodec<T>,
-    private readonly limits: Limits = DEFAULT_LIMITS,
-  ) {}
+  private readonly delta: DeltaCodec<T>;
+  private readonly limits: Limits;
+
+  constructor(delta: DeltaCodec<T>, limits: Limits = DEFAULT_LIMITS) {
+    this.delta = delta;
+    this.limits = limits;
+  }
 
   /** The last full value, if the mirror holds one. */
   get value(): T | undefined {

@@ -23,25 +23,45 @@ export type MessageMap = object;
 /** A message of a direction as a discriminated union member: `{ name, value }`. */
 export type MessageOf<M extends MessageMap> = { [K in keyof M & string]: { readonly name: K; readonly value: M[K] } }[keyof M & string];
 
-/** One direction: its codecs by name and by id. */
+/**
+ * One direction, or some of its messages (`s2cOnly([...])`): its codecs by name and by id,
+ * and the ids of the direction's messages it leaves out.
+ */
 export interface Direction<M extends MessageMap> {
   /** `"c2s"` or `"s2c"`. */
   readonly dir: string;
-  /** The codec of every message, by wire name. */
+  /** The codec of every message it holds, by wire name. */
   readonly byName: { readonly [K in keyof M & string]: MessageCodec<M[K], K> };
-  /** The codec of every message, by envelope id. */
+  /** The codec of every message it holds, by envelope id. */
   readonly byId: ReadonlyMap<number, MessageCodec<unknown>>;
+  /**
+   * The envelope ids of the direction's messages it leaves out (empty for a whole
+   * direction): a dispatcher ignores them or drops them, as its `others` option says, where
+   * an id no message has is always dropped.
+   */
+  readonly others?: ReadonlySet<number> | undefined;
 }
 
-/** Builds a direction from its codecs. */
-export function direction<M extends MessageMap>(dir: string, codecs: readonly MessageCodec<unknown>[]): Direction<M> {
+/** The messages of a list of codecs: wire name -> natural value (`MessagesOf<[typeof PlayerMoveCodec]>`). */
+export type MessagesOf<Cs extends readonly MessageCodec<unknown, string, number>[]> = {
+  [C in Cs[number] as C["name"]]: C extends MessageCodec<infer T, string, number> ? T : never;
+};
+
+/**
+ * Builds a direction from codecs; `ids`, when given, are the envelope ids of every message of
+ * the direction (the generated `c2sOnly`, `s2cOnly` pass them), those not in `codecs` becoming
+ * its `others`.
+ */
+export function direction<M extends MessageMap>(dir: string, codecs: readonly MessageCodec<unknown>[], ids?: readonly number[]): Direction<M> {
   const byName = table<MessageCodec<unknown>>();
   const byId = new Map<number, MessageCodec<unknown>>();
   for (const c of codecs) {
     byName[c.name] = c;
     byId.set(c.id, c);
   }
-  return { dir, byName: byName as unknown as Direction<M>["byName"], byId };
+  const others = new Set<number>();
+  for (const id of ids ?? []) if (!byId.has(id)) others.add(id);
+  return { dir, byName: byName as unknown as Direction<M>["byName"], byId, others };
 }
 
 /** A handler per message name; messages without one are ignored (not counted as dropped). */
@@ -61,31 +81,52 @@ export interface ClientLike {
   sendBytes(type: string, bytes: Uint8Array): void;
 }
 
-/** A plain binary socket (a browser `WebSocket` with `binaryType = "arraybuffer"` fits). */
+/**
+ * A plain binary socket: a browser `WebSocket` (lib.dom of TypeScript 5.9 and 7, whose `send`
+ * takes `ArrayBufferView<ArrayBuffer>`) and a `ws` WebSocket fit. Set `binaryType =
+ * "arraybuffer"` on a browser socket so that `onBytes` gets its frames as bytes.
+ */
 export interface SocketLike {
-  send(data: Uint8Array): void;
+  send(data: Uint8Array<ArrayBuffer>): void;
 }
 
 /** The mirror of each delta message, by name (`Mirror<WorldSnapshot>` under `"world:snapshot"`). */
 export type Mirrors<M extends MessageMap> = { [K in keyof M & string]?: Mirror<M[K]> };
 
+/**
+ * The name a dropped message is reported and counted under: a message name of the direction,
+ * or `"#<id>"` (`"#9999"`, `"#?"` when the id cannot be read) and `"#<name>"` for what is
+ * none of its messages.
+ */
+export type DroppedName<M extends MessageMap> = (keyof M & string) | `#${string}`;
+
 /** Options of a dispatcher. */
 export interface DispatcherOptions<M extends MessageMap = MessageMap> {
   /**
-   * Called for every dropped message: its name (`"#<id>"` for an unknown id) and issues. For a
-   * delta message (`no_baseline`: a payload was missed) ask the server for a keyframe.
+   * Called for every dropped message: its name (`DroppedName`: `"#<id>"` for an unknown id)
+   * and issues. For a delta message (`no_baseline`: a payload was missed) ask the server for a
+   * keyframe.
    */
-  readonly onInvalid?: (name: string, issues: readonly Issue[]) => void;
+  readonly onInvalid?: ((name: DroppedName<M>, issues: readonly Issue[]) => void) | undefined;
+  /**
+   * A message of the direction that the dispatcher's direction leaves out (`s2cOnly([...])`
+   * names the others): `"ignore"` (the default) skips it and counts it in `ignored` under
+   * `"#<id>"`; `"error"` drops it as `unknown_message` (counted in `dropped`, reported to
+   * `onInvalid`). An id no message of the direction has is dropped either way.
+   */
+  readonly others?: "ignore" | "error" | undefined;
   /** Mirrors to apply delta messages' payloads to; the dispatcher makes the others on first use. */
-  readonly mirrors?: Mirrors<M>;
+  readonly mirrors?: Mirrors<M> | undefined;
 }
 
 /** A typed dispatcher of one direction's incoming messages. */
 export interface Dispatcher<M extends MessageMap> {
   /** The direction it dispatches. */
   readonly direction: Direction<M>;
-  /** Dropped messages per name (`"#<id>"` for an unknown envelope id). */
-  readonly dropped: Record<string, number>;
+  /** Dropped messages per name (`DroppedName`: `"#<id>"` for an unknown envelope id). */
+  readonly dropped: Partial<Record<DroppedName<M>, number>>;
+  /** Messages of the direction left out of this dispatcher's (`others: "ignore"`), per `"#<id>"`. */
+  readonly ignored: Partial<Record<`#${number}`, number>>;
   /** The mirror of each delta message that has one (`clear()` them on a reconnect). */
   readonly mirrors: Mirrors<M>;
   /** Handles one binary envelope; returns whether a handler ran. */
@@ -111,8 +152,13 @@ function handlerOf<H>(handlers: Record<string, H | undefined>, name: string): H 
 
 function drop(dropped: Record<string, number>, options: DispatcherOptions | undefined, name: string, issues: readonly Issue[]): false {
   dropped[name] = (dropped[name] ?? 0) + 1;
-  options?.onInvalid?.(name, issues);
+  options?.onInvalid?.(name as `#${string}`, issues);
   return false;
+}
+
+/** `unknown_message` for a message of the direction that a dispatcher reading only some leaves out. */
+function leftOut(dir: string, id: number): TupletError {
+  return new TupletError("unknown_message", `message ${id} of ${dir} is not one this dispatcher reads`);
 }
 
 function issuesOf(e: unknown): Issue[] {
@@ -140,6 +186,7 @@ export function createDispatcher<M extends MessageMap>(
   options?: DispatcherOptions<M>,
 ): Dispatcher<M> {
   const dropped = table<number>();
+  const ignored = table<number>();
   const mirrors = Object.assign(table<Applier>(), options?.mirrors);
   const hs = handlers as Record<string, ((value: unknown, name: string) => void) | undefined>;
   const byName = dir.byName as Record<string, MessageCodec<unknown> | undefined>;
@@ -153,14 +200,15 @@ export function createDispatcher<M extends MessageMap>(
   const onPayload = (name: string, payload: unknown): boolean => {
     const c = byName[name];
     if (c === undefined) {
-      return drop(dropped, options, name, [unknownMessageName(name).issue()]);
+      return drop(dropped, options, "#" + name, [unknownMessageName(name).issue()]);
     }
     if (handlerOf(hs, name) === undefined) return false;
     return run(name, read(c, mirrors, payload));
   };
   return {
     direction: dir,
-    dropped,
+    dropped: dropped as Dispatcher<M>["dropped"],
+    ignored,
     mirrors: mirrors as unknown as Mirrors<M>,
     onBytes(data: Uint8Array | ArrayBuffer): boolean {
       const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
@@ -173,7 +221,11 @@ export function createDispatcher<M extends MessageMap>(
       }
       const c = dir.byId.get(id);
       if (c === undefined) {
-        return drop(dropped, options, "#" + String(id), [unknownMessageId(id).issue()]);
+        const key = "#" + String(id);
+        if (dir.others?.has(id) !== true) return drop(dropped, options, key, [unknownMessageId(id).issue()]);
+        if (options?.others === "error") return drop(dropped, options, key, [leftOut(dir.dir, id).issue()]);
+        ignored[key] = (ignored[key] ?? 0) + 1;
+        return false;
       }
       if (handlerOf(hs, c.name) === undefined) return false;
       return run(c.name, read(c, mirrors, bytes.subarray(r.pos)));
@@ -293,7 +345,7 @@ export interface SendOptions extends EncodeOptions {
 }
 
 /** The binary envelope of a message: its id as a msgpack uint, then its payload (`bytes`, if given). */
-function frame(c: MessageCodec<unknown>, value: unknown, opts: EncodeOptions | undefined, bytes?: Uint8Array): Uint8Array {
+function frame(c: MessageCodec<unknown>, value: unknown, opts: EncodeOptions | undefined, bytes?: Uint8Array): Uint8Array<ArrayBuffer> {
   const w = new Writer();
   w.uint(c.id);
   if (bytes === undefined) c.writeTo(w, value, opts);
@@ -302,7 +354,7 @@ function frame(c: MessageCodec<unknown>, value: unknown, opts: EncodeOptions | u
 }
 
 /** The binary envelope of a message: its id as a msgpack uint, then its payload. */
-export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf<M>, opts?: EncodeOptions): Uint8Array {
+export function envelope<M extends MessageMap>(dir: Direction<M>, msg: MessageOf<M>, opts?: EncodeOptions): Uint8Array<ArrayBuffer> {
   const c = (dir.byName as Record<string, MessageCodec<unknown> | undefined>)[msg.name];
   if (c === undefined) throw unknownMessageName(msg.name);
   return frame(c, msg.value, opts);

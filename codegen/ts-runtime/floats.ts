@@ -64,4 +64,4 @@ class Floats {
 }
 
 /** The shared scratch (decoding and encoding are synchronous: one is enough). */
-export const floats = /*@__PURE__*/ new Floats();
+export const floats: Floats = /*@__PURE__*/ new Floats();

@@ -99,10 +99,16 @@ pub fn unknown_number(n: i64) -> Error {
     Error::new(Code::UnknownVariant, format!("unknown variant number {n}"))
 }
 
-/// An enum name no variant has.
+/// An enum name no variant has, and the names it has, each Debug-quoted: `unknown variant
+/// "room", expected one of "Local", "Trade"` (TypeScript's `unknownName` writes the same).
 #[cold]
-pub fn unknown_name(name: &str) -> Error {
-    Error::new(Code::UnknownVariant, format!("unknown variant {name:?}"))
+pub fn unknown_name(name: &str, expected: &[&str]) -> Error {
+    let mut text = format!("unknown variant {name:?}");
+    for (i, n) in expected.iter().enumerate() {
+        text.push_str(if i == 0 { ", expected one of " } else { ", " });
+        text.push_str(&format!("{n:?}"));
+    }
+    Error::new(Code::UnknownVariant, text)
 }
 
 /// Flag bits no flag has.

@@ -258,6 +258,14 @@ fn message_templates() {
         .skip_value()
         .unwrap_err();
     assert_eq!(e.issue().message, "more than 4 elements");
+    // An enum name no variant has lists the names it has, in declaration order (TypeScript's
+    // `unknownName` writes the same: tests/ts/tests/errors.test.ts).
+    let e = tuplet::__private_0_1::unknown_name("room", &["Local", "Trade", "Party"]);
+    assert_eq!(e.code(), UnknownVariant);
+    assert_eq!(
+        e.issue().message,
+        r#"unknown variant "room", expected one of "Local", "Trade", "Party""#
+    );
 }
 
 #[test]

@@ -22,6 +22,22 @@ pub struct ResolvedSchema {
     pub c2s: BTreeMap<u32, String>,
     /// Messages a server sends (`s2c` and `both`): id -> canonical path.
     pub s2c: BTreeMap<u32, String>,
+    /// The integer constants the crate root declares `pub` (`pub const PROTOCOL_VERSION: u16 =
+    /// 2;`), in source order: the TypeScript package exports each as a constant of its own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<Constant>,
+}
+
+/// An integer constant of the schema crate's root, written as a literal
+/// (`pub const PROTOCOL_VERSION: u16 = 2;`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Constant {
+    /// Its Rust name, which the TypeScript package keeps.
+    pub name: String,
+    /// Its value.
+    pub value: i64,
+    /// Its doc comment, lines joined with `\n`.
+    pub doc: String,
 }
 
 /// One item with its references resolved.

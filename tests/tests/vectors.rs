@@ -10,8 +10,8 @@
 //!                 "what": "<the mutation>" }],
 //!   "accepted": [{ "message": "player:move", "shape": "compact|named", "bytes": "<hex>",
 //!                  "value": <natural JSON>, "canonical": "<hex>", "what": "<the mutation>" }],
-//!   "rejected": [{ "message": "player:move", "compact": "<hex>", "field": "flags",
-//!                  "flag": "running", "code": "missing_field", "path": "flags.running",
+//!   "rejected": [{ "message": "player:move", "compact": "<hex>", "remove": ["flags", "running"],
+//!                  "code": "missing_field", "path": "flags.running",
 //!                  "error": "<message>" }] }
 //! ```
 //!
@@ -85,19 +85,34 @@ struct Set {
     rejected: Vec<Value>,
 }
 
-/// Values every encoder rejects, built from a valid sample: each top-level flag-set field with
-/// one flag left out. The rule (WIRE.md, "Enums and flags"): every flag is written out, as a
-/// record's required field; a missing one is `missing_field` at the flag (`flags.running`).
-/// `tuplet encode` (the IR codec, checked) gives the code and path; the TypeScript tests
-/// decode `compact`, delete `flag` from `field` and expect the same from `encode`.
+/// Values every encoder rejects, built from a valid sample, each with the keys `remove` deletes:
+/// each required top-level field left out, and in each top-level record or flag-set field its
+/// first field or flag left out. The rules (WIRE.md, "Errors" and "Enums and flags"): a required
+/// field is written out, and so is every flag; a missing one is `missing_field` at its path
+/// (`t`, `flags.running`). `tuplet encode` (the IR codec, checked) gives the code, path and
+/// message; the TypeScript tests decode `compact`, delete the keys and expect the same from
+/// `encode` and `validate`.
 fn rejected_values(schema: &ResolvedSchema, path: &str, name: &str, compact: &[u8]) -> Vec<Value> {
     let value = ircodec::decode(schema, path, compact).unwrap();
     let ItemKind::Message(m) = &schema.get(path).unwrap().item.kind else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    let mut reject = |remove: &[&str], v: &Value| {
+        let e = ircodec::encode(schema, path, v, Shape::Compact)
+            .expect_err("a value without one of its required fields or flags is rejected");
+        out.push(json!({
+            "message": name, "compact": ircodec::hex(compact), "remove": remove,
+            "code": e.code().as_str(), "path": e.path().to_string(), "error": e.issue().message,
+        }));
+    };
     for slot in &m.record.slots {
         let Slot::Field(f) = slot else { continue };
+        if !matches!(f.ty, TypeRef::Option { .. }) {
+            let mut v = value.clone();
+            v.as_object_mut().unwrap().remove(&f.name);
+            reject(&[&f.name], &v);
+        }
         let ty = match &f.ty {
             TypeRef::Option { inner } => inner.as_ref(),
             t => t,
@@ -105,24 +120,22 @@ fn rejected_values(schema: &ResolvedSchema, path: &str, name: &str, compact: &[u
         let TypeRef::Named { path: ty } = ty else {
             continue;
         };
-        // An absent option holds no flags to leave out.
+        // An absent option holds nothing to leave out.
         if !value[&f.name].is_object() {
             continue;
         }
-        let Some(ItemKind::Flags(flags)) = schema.get(ty).map(|i| &i.item.kind) else {
-            continue;
+        let inner = match schema.get(ty).map(|i| &i.item.kind) {
+            Some(ItemKind::Flags(flags)) => flags.bits.first().map(|b| b.name.as_str()),
+            Some(ItemKind::Record(r)) => r.slots.iter().find_map(|s| match s {
+                Slot::Field(g) if !matches!(g.ty, TypeRef::Option { .. }) => Some(g.name.as_str()),
+                _ => None,
+            }),
+            _ => None,
         };
-        let Some(bit) = flags.bits.first() else {
-            continue;
-        };
+        let Some(inner) = inner else { continue };
         let mut v = value.clone();
-        v[&f.name].as_object_mut().unwrap().remove(&bit.name);
-        let e = ircodec::encode(schema, path, &v, Shape::Compact)
-            .expect_err("a flag set without one of its flags is rejected");
-        out.push(json!({
-            "message": name, "compact": ircodec::hex(compact), "field": f.name, "flag": bit.name,
-            "code": e.code().as_str(), "path": e.path().to_string(), "error": e.issue().message,
-        }));
+        v[&f.name].as_object_mut().unwrap().remove(inner);
+        reject(&[&f.name, inner], &v);
     }
     out
 }
@@ -410,15 +423,13 @@ fn write_vectors() {
         total.3 += set.rejected.len();
         for r in &set.rejected {
             assert_eq!(r["code"], "missing_field", "{r}");
-            assert_eq!(
-                r["path"].as_str().unwrap(),
-                format!(
-                    "{}.{}",
-                    r["field"].as_str().unwrap(),
-                    r["flag"].as_str().unwrap()
-                ),
-                "{r}"
-            );
+            let removed: Vec<&str> = r["remove"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_str().unwrap())
+                .collect();
+            assert_eq!(r["path"].as_str().unwrap(), removed.join("."), "{r}");
         }
         let doc = json!({
             "valid": set.valid, "invalid": set.invalid, "accepted": set.accepted,

@@ -96,3 +96,8 @@ pub(crate) fn json_type(expected: &str, found: &Value) -> Error {
         format!("expected {expected}, found {found}"),
     )
 }
+
+/// The variant names of an enum, for `unknown_variant`'s message.
+pub(crate) fn names(variants: &[tuplet_schema::ir::Variant]) -> Vec<&str> {
+    variants.iter().map(|v| v.name.as_str()).collect()
+}

@@ -12,7 +12,7 @@ use tuplet_schema::ir::{ItemKind, Record, Slot, TypeRef, VariantFields};
 use tuplet_schema::plan::{EnumForm, EnumPlan, Form, Node, RecordPlan, TAG_MAX, VARIANT_NAME_MAX};
 use tuplet_schema::ResolvedSchema;
 
-use super::common::intern;
+use super::common::{intern, names};
 use super::leaf::{self, KeyOrd};
 use super::lookup::message_with_id;
 
@@ -233,7 +233,7 @@ impl Dec<'_> {
             let s = r.read_str(0, VARIANT_NAME_MAX)?;
             return match e.by_name(s) {
                 Some(v) => Ok(Value::String(v.name.clone())),
-                None => Err(rt::unknown_name(s)),
+                None => Err(rt::unknown_name(s, &names(e.variants))),
             };
         }
         let n = r.read_i64(i64::MIN, i64::MAX)?;
@@ -292,7 +292,7 @@ impl Dec<'_> {
                 }
                 let name = r.read_str(0, VARIANT_NAME_MAX)?;
                 let Some(v) = e.by_name(name) else {
-                    return Err(rt::unknown_name(name));
+                    return Err(rt::unknown_name(name, &names(e.variants)));
                 };
                 o.insert("kind".into(), Value::String(v.name.clone()));
                 match &v.fields {

@@ -18,7 +18,7 @@ use tuplet_schema::ir::{Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFie
 use tuplet_schema::plan::{Form as Shape, Node, RecordPlan, TAG_MAX};
 use tuplet_schema::ResolvedSchema;
 
-use super::common::{intern, json_type, unhex};
+use super::common::{intern, json_type, names, unhex};
 use super::leaf::{self, json_int, write_i128};
 
 /// Encodes the natural value `value` of the message at `path` in `shape`, with every check
@@ -375,7 +375,7 @@ impl Enc<'_> {
                     Shape::Compact => write::int(out, x.number),
                     Shape::Named => write::str(out, &x.name),
                 },
-                None if self.checked => return self.fail(rt::unknown_name(s)),
+                None if self.checked => return self.fail(rt::unknown_name(s, &names(&e.variants))),
                 None => write::str(out, s),
             },
             Value::Number(_) => {
@@ -437,7 +437,7 @@ impl Enc<'_> {
                 }
             }
             if self.checked {
-                return self.fail(rt::unknown_name(kind));
+                return self.fail(rt::unknown_name(kind, &names(&e.variants)));
             }
             match self.shape {
                 Shape::Compact => {

@@ -280,8 +280,29 @@ fn flag(args: &[String], name: &str, default: u64) -> Result<u64, String> {
     }
 }
 
+/// What `delta-lab --help` prints.
+const USAGE: &str = "\
+The delta-snapshot lab: recorded village trajectories, the bytes per client per tick of full
+snapshots, tuplet deltas and a JSON delta, and the encode cost (BENCHMARKS.md, \"delta-lab\";
+run by `scripts/bench delta-lab`).
+
+Usage:
+  delta-lab record [--seed S] [--ticks N] > trajectory.jsonl
+      simulate and record seed S (default 1) for N ticks (default 1200)
+  delta-lab frames <trajectory.jsonl> [--parts P] > frames
+      every client's messages, one frame per row (the crate's doc gives the format)
+  delta-lab time <trajectory.jsonl> [--ticks N] [--rounds R]
+      encode cost, tracker vs full snapshot, over N ticks (default 200), R rounds (default 11)
+  delta-lab --help
+      print this
+";
+
 fn run(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            Ok(())
+        }
         Some("record") => {
             let seed = flag(args, "--seed", 1)?;
             let ticks = flag(args, "--ticks", 1200)? as u32;
@@ -301,7 +322,10 @@ fn run(args: &[String]) -> Result<(), String> {
             flag(args, "--ticks", 200)? as usize,
             flag(args, "--rounds", 11)? as usize,
         ),
-        _ => Err("usage: delta-lab record|frames|time (see the crate's doc)".into()),
+        Some(other) => Err(format!(
+            "unknown command {other:?}: write record, frames or time (delta-lab --help)"
+        )),
+        None => Err("no command: write record, frames or time (delta-lab --help)".into()),
     }
 }
 

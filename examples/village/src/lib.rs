@@ -13,6 +13,11 @@
 pub mod common;
 pub mod dispatch;
 
+/// The protocol revision these declarations describe, which a client sends in
+/// `session:hello`'s `protocol`: 2, the compact tuple shapes (revision 1 clients get the named
+/// maps). The generated TypeScript package exports it as `PROTOCOL_VERSION`.
+pub const PROTOCOL_VERSION: u16 = 2;
+
 pub mod achievements;
 pub mod admin;
 pub mod bank;

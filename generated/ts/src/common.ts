@@ -44,7 +44,7 @@ export const Medium$numbers = {
   Air: 3,
 } as const;
 /** What a body is moving through; the server rejects moves in the wrong medium. */
-export const Medium = /*@__PURE__*/ unitNames(Medium$numbers);
+export const Medium: { readonly [K in keyof typeof Medium$numbers]: K } = /*@__PURE__*/ unitNames(Medium$numbers);
 /** What a body is moving through; the server rejects moves in the wrong medium. */
 export type Medium = "Land" | "Water" | "Underwater" | "Air";
 

@@ -129,4 +129,11 @@ export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
 export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
-export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+
+/**
+ * The protocol revision these declarations describe, which a client sends in
+ * `session:hello`'s `protocol`: 2, the compact tuple shapes (revision 1 clients get the named
+ * maps). The generated TypeScript package exports it as `PROTOCOL_VERSION`.
+ */
+export const PROTOCOL_VERSION = 2;

@@ -74,6 +74,8 @@ pub(crate) struct Walk {
     pub items: Vec<Found>,
     /// Problems found on the way.
     pub errors: Vec<LoadError>,
+    /// The crate root's `pub const` integer literals, in source order.
+    pub constants: Vec<crate::resolved::Constant>,
 }
 
 /// Where a module's `mod x;` children live, and how `#[path]` is resolved.
@@ -167,7 +169,12 @@ impl Walk {
                     self.define(index, &mut seen, &file, &t.ident, "trait alias");
                 }
                 Item::Fn(f) => self.value(index, &f.sig.ident, "function"),
-                Item::Const(c) => self.value(index, &c.ident, "constant"),
+                Item::Const(c) => {
+                    if index == 0 {
+                        self.constants.extend(constant(&c));
+                    }
+                    self.value(index, &c.ident, "constant")
+                }
                 Item::Static(s) => self.value(index, &s.ident, "static"),
                 Item::Use(u) => {
                     let mut entries = Vec::new();
@@ -439,4 +446,58 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, out: &mut Vec<UseEntry>
             }
         }
     }
+}
+
+/// A `pub const NAME: {integer type} = {integer literal};` (a leading `-` allowed) as a schema
+/// constant; anything else (another type, an expression, a private constant) is none.
+fn constant(c: &syn::ItemConst) -> Option<crate::resolved::Constant> {
+    const INTS: &[&str] = &[
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+    ];
+    if !matches!(c.vis, syn::Visibility::Public(_)) {
+        return None;
+    }
+    let syn::Type::Path(ty) = c.ty.as_ref() else {
+        return None;
+    };
+    if !ty
+        .path
+        .get_ident()
+        .is_some_and(|i| INTS.contains(&i.to_string().as_str()))
+    {
+        return None;
+    }
+    let (negative, lit) = match c.expr.as_ref() {
+        syn::Expr::Lit(l) => (false, &l.lit),
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => match expr.as_ref() {
+            syn::Expr::Lit(l) => (true, &l.lit),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let syn::Lit::Int(n) = lit else { return None };
+    let value: i64 = n.base10_parse().ok()?;
+    let mut doc = Vec::new();
+    for a in &c.attrs {
+        if let syn::Meta::NameValue(nv) = &a.meta {
+            if nv.path.is_ident("doc") {
+                if let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) = &nv.value
+                {
+                    doc.push(s.value().trim().to_string());
+                }
+            }
+        }
+    }
+    Some(crate::resolved::Constant {
+        name: c.ident.to_string(),
+        value: if negative { -value } else { value },
+        doc: doc.join("\n"),
+    })
 }

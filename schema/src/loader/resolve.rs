@@ -265,6 +265,7 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
         items: resolved,
         c2s: BTreeMap::new(),
         s2c: BTreeMap::new(),
+        constants: loaded.walk.constants.clone(),
     };
     for dir in [Dir::C2s, Dir::S2c] {
         let ids = check_direction(loaded, &schema, dir, &mut errors);

@@ -301,7 +301,7 @@ export async function dispatchRoundTrip(dir, validJson, invalidJson) {
   }
   const unknownId = dispatcher.onBytes(Uint8Array.from([0xcd, 0x27, 0x0f, 0x90]));
   if (unknownId !== false || dispatcher.dropped["#9999"] !== 1) bad.push("unknown id 9999 not dropped as #9999");
-  if (dispatcher.onPayload("no:such-message", []) !== false || dispatcher.dropped["no:such-message"] !== 1) {
+  if (dispatcher.onPayload("no:such-message", []) !== false || dispatcher.dropped["#no:such-message"] !== 1) {
     bad.push("unknown name not dropped");
   }
   // Still dispatching after all that.

@@ -11,6 +11,7 @@
 
 import {
   Mirror,
+  PROTOCOL_VERSION,
   TupletError,
   WorldSnapshotCodec,
   WorldSnapshot$delta,
@@ -80,7 +81,7 @@ class VillageClient {
       timeout(`${name} connecting`),
     ]);
     const c = new VillageClient(ws, name, old);
-    c.send("session:hello", { protocol: old ? 1 : 2, build: "browser", token, locale: "en" });
+    c.send("session:hello", { protocol: old ? 1 : PROTOCOL_VERSION, build: "browser", token, locale: "en" });
     const welcome = await c.waitFor("session:welcome");
     c.session = welcome.s;
     c.send("player:join", { name, colour: 0x3366cc });

@@ -115,7 +115,9 @@ test("field-level checks use support.rs's templates", () => {
   assert.deepEqual(missingIndex("p", 1).issue(), { code: "missing_field", path: "p[1]", message: "missing field p[1]" });
   assert.equal(duplicate("x").detail, "duplicate key x");
   assert.equal(unknownNumber(-7).detail, "unknown variant number -7");
-  assert.equal(unknownName('Ow"l').detail, 'unknown variant "Ow\\"l"');
+  assert.equal(unknownName('Ow"l', []).detail, 'unknown variant "Ow\\"l"');
+  // The names an enum has, in declaration order (Rust `support::unknown_name`, same text).
+  assert.equal(unknownName("room", ["Local", "Trade", "Party"]).detail, 'unknown variant "room", expected one of "Local", "Trade", "Party"');
   assert.equal(unknownFlags(0xf0).detail, "unknown flag bits 0xf0");
   assert.equal(unknownFlags(0n).detail, "unknown flag bits 0x0");
   assert.equal(notOneKey(2).detail, "2 entries, expected 1 (a one-key map)");

@@ -65,8 +65,10 @@ test("unknown_message: the templates of Rust's dispatch, the name Rust-Debug-quo
   assert.deepEqual(
     invalid.map(([name, issues]) => [name, issues[0]?.code, issues[0]?.message]),
     [
-      ["no:such", "unknown_message", 'no message is named "no:such"'],
-      ['say "hi"\n', "unknown_message", 'no message is named "say \\"hi\\"\\n"'],
+      // A name that is none of the direction's messages is reported as `#<name>`, as an
+      // unknown id is as `#<id>` (`DroppedName`).
+      ["#no:such", "unknown_message", 'no message is named "no:such"'],
+      ['#say "hi"\n', "unknown_message", 'no message is named "say \\"hi\\"\\n"'],
       ["#0", "unknown_message", "no message has id 0"],
     ],
   );

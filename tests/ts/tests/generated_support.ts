@@ -43,8 +43,8 @@ export interface AcceptedVector {
 export interface RejectedVector {
   message: string;
   compact: string;
-  field: string;
-  flag: string;
+  /** The keys to delete from the decoded value: a field, or a field and its field or flag. */
+  remove: string[];
   code: string;
   path: string;
   error: string;

@@ -74,32 +74,37 @@ for (const dir of ["c2s", "s2c"] as const) {
     assert.deepEqual(bad.slice(0, 20), []);
   });
 
-  test(`${dir}: every rejected value (a flag left out) is refused by encode with tuplet encode's code, path and message`, () => {
+  test(`${dir}: every rejected value (a required field or a flag left out) is refused by encode and validate with tuplet encode's code, path and message`, () => {
     const { rejected } = loadVectors(dir);
-    if (dir === "c2s") assert.ok(rejected.length > 0, "no rejected vectors");
+    if (dir === "c2s") {
+      assert.ok(rejected.some((v) => v.remove.length === 1), "no vectors of a field left out");
+      assert.ok(rejected.some((v) => v.remove.length === 2), "no vectors of a flag or nested field left out");
+    }
     const bad: string[] = [];
     for (const v of rejected) {
       const c = codecOf(dir, v.message);
       const res = c.decode(fromHex(v.compact));
       assert.ok(res.ok, `${v.message}: the sample decodes`);
-      const value = res.value as Record<string, Record<string, unknown>>;
-      delete value[v.field]![v.flag];
+      const value = res.value as Record<string, unknown>;
+      const [field, inner] = v.remove;
+      if (inner === undefined) delete value[field!];
+      else delete (value[field!] as Record<string, unknown>)[inner];
+      const want = `${v.code} at ${v.path}: ${v.error}`;
       try {
         c.encode(value);
-        bad.push(`${v.message}: encoded without ${v.field}.${v.flag}`);
+        bad.push(`${v.message}: encoded without ${v.remove.join(".")}`);
       } catch (e) {
         const err = e as TupletError;
         const got = `${err.code} at ${err.path}: ${err.detail}`;
-        const want = `${v.code} at ${v.path}: ${v.error}`;
-        if (got !== want) bad.push(`${v.message}: ${got} != ${want}`);
+        if (got !== want) bad.push(`${v.message}: encode ${got} != ${want}`);
       }
       const checked = c.validate(value);
-      if (checked.ok || checked.issues[0]?.path !== v.path) {
-        bad.push(`${v.message}: validate ${JSON.stringify(checked)} (want ${v.path})`);
-      }
+      const first = checked.ok ? undefined : checked.issues[0];
+      const got = first === undefined ? "valid" : `${first.code} at ${first.path}: ${first.message}`;
+      if (got !== want) bad.push(`${v.message}: validate ${got} != ${want}`);
     }
     console.log(`${dir}: ${rejected.length} rejected vectors: ${bad.length} disagreements`);
-    assert.deepEqual(bad, []);
+    assert.deepEqual(bad.slice(0, 20), []);
   });
 
   test(`${dir}: every invalid vector fails with the same code and path as in Rust`, () => {

@@ -410,7 +410,9 @@ fn unit_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
     ));
     out.open("if (typeof b === \"string\") {");
     names(&mut out, "b");
-    out.line(format!("throw {unknown_name}(b);"));
+    out.line(format!(
+        "throw {unknown_name}(b, Object.keys({ident}$numbers));"
+    ));
     out.close("}");
     numbers(&mut out, "b");
     out.close("}");
@@ -509,7 +511,10 @@ fn data_enum(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.close("}");
     }
     out.line("default:");
-    out.line(format!("  throw {unknown_name}(name);"));
+    out.line(format!(
+        "  throw {unknown_name}(name, {});",
+        variant_names(g, ident)
+    ));
     out.close("}");
     out.close("}");
     out.line(format!("{}(r);", g.rt("leave")));
@@ -580,4 +585,10 @@ pub fn flags_fns(g: &mut Gen, ident: &str, f: &Flags) -> String {
     format!(
         "export function {ident}$read(r: {reader}): {ident} {{\n  const b = {read};\n{body}}}\n\n"
     )
+}
+
+/// The variant names of a data enum, for `unknown_variant`'s message: read from its table
+/// (`X$t`, which validation needs anyway), not written out again.
+pub fn variant_names(g: &mut Gen, ident: &str) -> String {
+    format!("{}({})", g.rt("variantNames"), record_table(ident))
 }

@@ -28,7 +28,7 @@ pub fn files(
             direction(schema, names, source, dir, title, who),
         ));
     }
-    out.push(("src/index.ts".into(), index(names, source, modules)));
+    out.push(("src/index.ts".into(), index(schema, names, source, modules)));
     out
 }
 
@@ -45,6 +45,8 @@ fn direction(
     let mut map = String::new();
     let mut union = String::new();
     let mut codecs = Vec::new();
+    let mut codec_types = String::new();
+    let mut ids = Vec::new();
     for (item, msg) in schema.messages(dir) {
         let ident = names.item(&item.path);
         let file = names.file(&item.module);
@@ -57,9 +59,19 @@ fn direction(
             "\n  | {{ readonly name: {name}; readonly value: {ident} }}"
         ));
         codecs.push(format!("  {ident}Codec,"));
+        codec_types.push_str(&format!("\n  | MessageCodec<{ident}, {name}, {}>", msg.id));
+        ids.push(msg.id.to_string());
     }
     let mut text = header(&format!("{source} (every message sent {d})"));
-    text.push_str("import { direction, type Direction } from \"./runtime/support.js\";\n");
+    // `MessageCodec` names the codecs' types in `{Dir}Codec`: none in a direction without messages.
+    let codec_ty = if ids.is_empty() {
+        ""
+    } else {
+        "type MessageCodec, "
+    };
+    text.push_str(&format!(
+        "import {{ direction, type Direction, {codec_ty}type MessagesOf }} from \"./runtime/support.js\";\n"
+    ));
     for (file, names) in &imports {
         let types: Vec<&str> = names.iter().filter(|n| n.1).map(|n| n.0.as_str()).collect();
         let values: Vec<&str> = names
@@ -91,6 +103,11 @@ fn direction(
         union = " never".into();
     }
     text.push_str(&format!("export type {title}Message ={union};\n\n"));
+    let first = schema
+        .messages(dir)
+        .next()
+        .map(|(item, msg)| (names.item(&item.path).to_string(), lit(&msg.name)));
+    text.push_str(&only(d, title, who, &codec_types, &ids, first));
     text.push_str(&doc(
         &format!(
             "The {d} direction: every codec by name and id, for `createDispatcher({d}, handlers)` and `send({d}, target, msg)`."
@@ -105,7 +122,59 @@ fn direction(
     text
 }
 
-fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem>>) -> String {
+/// `{Dir}Codec` (the union of the direction's codec types) and `{dir}Only`, a direction of
+/// the codecs given: a page that reads a few messages bundles only their codecs (the ids of
+/// the others are a list of numbers, for its dispatcher's `others` option).
+fn only(
+    d: &str,
+    title: &str,
+    who: &str,
+    codec_types: &str,
+    ids: &[String],
+    first: Option<(String, String)>,
+) -> String {
+    let mut text = doc(
+        &format!("The codec of one message {who} ({d}): its natural type, wire name and id."),
+        "",
+    );
+    let codec_types = if codec_types.is_empty() {
+        " never"
+    } else {
+        codec_types
+    };
+    text.push_str(&format!("export type {title}Codec ={codec_types};\n\n"));
+    text.push_str(&format!(
+        "const {d}Ids: readonly number[] = [{}];\n\n",
+        ids.join(", ")
+    ));
+    let example = match first {
+        Some((ident, name)) => format!(
+            "\n\n```ts\nconst d = createDispatcher({d}Only([{ident}Codec]), {{ {name}: (m) => use(m) }}, {{ others: \"ignore\" }});\n```"
+        ),
+        None => String::new(),
+    };
+    text.push_str(&doc(
+        &format!(
+            "Only these {d} messages: a direction of the codecs given, for `createDispatcher` and \
+             `send`.\nA bundle holds these codecs, not the direction's others; the dispatcher \
+             ignores the others\n(counted in `ignored`) or drops them, as its `others` option \
+             says.{example}"
+        ),
+        "",
+    ));
+    text.push_str(&format!(
+        "export function {d}Only<const Cs extends readonly {title}Codec[]>(codecs: Cs): Direction<MessagesOf<Cs>> {{\n  return direction<MessagesOf<Cs>>({}, codecs, {d}Ids);\n}}\n\n",
+        lit(d)
+    ));
+    text
+}
+
+fn index(
+    schema: &ResolvedSchema,
+    names: &Names,
+    source: &str,
+    modules: &BTreeMap<&str, Vec<&ResolvedItem>>,
+) -> String {
     let mut text = header(source);
     text.push_str("//\n// Every public name of the package: natural types, codec constants (`PlayerMoveCodec`),\n// unit enum objects (`E.Variant` is `\"Variant\"`, `E$numbers.Variant` its wire number),\n// the two directions and the runtime's public API.\n\n");
     for (module, items) in modules {
@@ -146,7 +215,37 @@ fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem
     text.push_str(
         "export * from \"./c2s.js\";\nexport * from \"./s2c.js\";\n\
          export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from \"./runtime/support.js\";\n\
-         export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
+         export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
     );
+    text.push_str(&constants(schema, &text));
+    text
+}
+
+/// The schema crate's root constants (`pub const PROTOCOL_VERSION: u16 = 2;`), each exported
+/// under its Rust name with its doc; one whose name the package already exports is left out,
+/// saying so in a comment.
+fn constants(schema: &ResolvedSchema, index: &str) -> String {
+    let taken = super::names::exports(index);
+    let mut text = String::new();
+    for c in &schema.constants {
+        if taken.contains(&c.name) || super::names::PACKAGE.contains(&c.name.as_str()) {
+            text.push_str(&format!(
+                "// The schema's constant {} is not exported: the package has that name already.\n",
+                c.name
+            ));
+            continue;
+        }
+        text.push_str(&doc(&c.doc, ""));
+        // Beyond ±(2^53−1) a `number` would round: a bigint then.
+        let big = if c.value.unsigned_abs() > (1u64 << 53) - 1 {
+            "n"
+        } else {
+            ""
+        };
+        text.push_str(&format!("export const {} = {}{big};\n", c.name, c.value));
+    }
+    if !text.is_empty() {
+        text.insert(0, '\n');
+    }
     text
 }

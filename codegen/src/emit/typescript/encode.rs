@@ -190,6 +190,11 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
             out.line(format!("case {}:", lit(&v.name)));
             out.line(format!("  return {};", enum_num(v.number)));
         }
+        if e.unknown.is_none() {
+            // In the switch: after an exhaustive one, the throw would be unreachable code.
+            out.line("default:");
+            out.line(format!("  throw {bad}(v, Object.keys({ident}$numbers));"));
+        }
         out.close("}");
         if e.unknown.is_some() {
             let vint = g.rt("vInt");
@@ -200,8 +205,8 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
             out.line(format!(
                 "if (typeof v === \"bigint\") return {vbig}(v, -9223372036854775808n, 9223372036854775807n);"
             ));
+            out.line(format!("throw {bad}(v, Object.keys({ident}$numbers));"));
         }
-        out.line(format!("throw {bad}(v);"));
         out.close("}");
         out.line("");
         out.open(format!(
@@ -268,8 +273,14 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
         out.line(format!("  w.int({vint}(v.tag, 0, {TAG_MAX}));"));
         out.line("  return;");
     }
+    // In the switch, not after it: after an exhaustive switch the throw is unreachable code
+    // (TS7027 under `allowUnreachableCode: false`).
+    out.line("default:");
+    out.line(format!(
+        "  throw {bad}((v as {{ kind: unknown }}).kind, {});",
+        super::decode::variant_names(g, ident)
+    ));
     out.close("}");
-    out.line(format!("throw {bad}((v as {{ kind: unknown }}).kind);"));
     out.close("}");
     out.line("");
     out.finish()

@@ -158,9 +158,11 @@ impl Gen<'_> {
                     String::new()
                 };
                 let codec = self.rt("codec");
-                // No doc comment: the inferred type, `MessageCodec<X, "wire:name", id>`, says it.
+                let codec_ty = self.rt_type("MessageCodec");
+                // No doc comment: the type, `MessageCodec<X, "wire:name", id>`, says it. Written
+                // out, not inferred: the package compiles under `isolatedDeclarations`.
                 out.push_str(&format!(
-                    "export const {ident}Codec = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$t{delta});\n\n",
+                    "export const {ident}Codec: {codec_ty}<{ident}, {name}, {id}> = /*@__PURE__*/ {codec}({name}, {id}, {ident}$read, {ident}$write, {ident}$t{delta});\n\n",
                     name = lit(&m.name),
                     id = m.id,
                 ));

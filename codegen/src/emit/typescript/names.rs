@@ -26,6 +26,12 @@ pub const PACKAGE: &[&str] = &[
     "C2sMessage",
     "S2cMessages",
     "S2cMessage",
+    "C2sCodec",
+    "S2cCodec",
+    "c2sOnly",
+    "s2cOnly",
+    "c2sIds",
+    "s2cIds",
 ];
 
 /// The locals of generated functions (parameters, bindings, catch variables), exactly as the
@@ -34,8 +40,8 @@ pub const PACKAGE: &[&str] = &[
 /// name does. An item never takes one of these names, so no generated function shadows an
 /// item it names (`tests/emitter_names.rs` checks the list against the emitted code).
 pub const LOCALS: &[&str] = &[
-    "_named", "a", "b", "c", "e", "f", "i", "j", "k", "len", "m", "n", "name", "named", "o", "p",
-    "r", "rest", "s", "t", "tag", "u", "v", "w", "x",
+    "_named", "a", "b", "c", "codecs", "e", "f", "i", "j", "k", "len", "m", "n", "name", "named",
+    "o", "p", "r", "rest", "s", "t", "tag", "u", "v", "w", "x",
 ];
 
 /// The bases of numbered locals (`Gen::fresh`, the field locals `f0`, `f1`...).

@@ -132,7 +132,7 @@ fn unit_enum(ident: &str, e: &Enum, docs: &str, names_fn: &str) -> String {
     // `"Trade"`), so `{ channel: Channel.Trade }` type-checks; its type keeps each variant's doc.
     out.push_str(docs);
     out.push_str(&format!(
-        "export const {ident} = /*@__PURE__*/ {names_fn}({ident}$numbers);\n"
+        "export const {ident}: {{ readonly [K in keyof typeof {ident}$numbers]: K }} = /*@__PURE__*/ {names_fn}({ident}$numbers);\n"
     ));
     out.push_str(docs);
     let mut names: Vec<String> = e.variants.iter().map(|v| lit(&v.name)).collect();

@@ -40,6 +40,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
     let rt = rt();
     let ty = &input.ident;
     let arms: Vec<Arms> = e.variants.iter().map(|v| variant(v, input)).collect();
+    let names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
     let enc_c = arms.iter().map(|a| &a.encode);
     let enc_at = arms.iter().map(|a| &a.encode_at);
     let enc_n = arms.iter().map(|a| &a.encode_named);
@@ -99,7 +100,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                         let name = r.read_str(0, #VARIANT_NAME_MAX)?;
                         match name {
                             #(#dec_n,)*
-                            _ => return Err(#rt::unknown_name(name)),
+                            _ => return Err(#rt::unknown_name(name, &[#(#names),*])),
                         }
                     }
                 };

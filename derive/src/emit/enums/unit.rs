@@ -67,7 +67,7 @@ pub fn emit(e: &Enum, input: &syn::DeriveInput, ir: &TokenStream) -> TokenStream
                 Ok(match r.peek_kind()? {
                     #rt::Kind::Str => {
                         let s = r.read_str(0, #VARIANT_NAME_MAX)?;
-                        match s { #(#names => Self::#idents,)* _ => return Err(#rt::unknown_name(s)), }
+                        match s { #(#names => Self::#idents,)* _ => return Err(#rt::unknown_name(s, &[#(#names),*])), }
                     }
                     _ => match r.read_i64(i64::MIN, i64::MAX)? {
                         #(#numbers => Self::#idents,)*

@@ -7,8 +7,7 @@
 
 import { rustDebugStr } from "./format.js";
 
-/** Every stable code, spelled as Rust's `Code::as_str`. */
-export const Code = /*@__PURE__*/ Object.freeze({
+const codes = {
   Truncated: "truncated",
   ReservedMarker: "reserved_marker",
   WrongType: "wrong_type",
@@ -29,7 +28,10 @@ export const Code = /*@__PURE__*/ Object.freeze({
   UnknownMessage: "unknown_message",
   NoBaseline: "no_baseline",
   DeltaPayload: "delta_payload",
-} as const);
+} as const;
+
+/** Every stable code, spelled as Rust's `Code::as_str`. */
+export const Code: Readonly<typeof codes> = /*@__PURE__*/ Object.freeze(codes);
 
 /** A stable code: `"truncated"`, `"wrong_type"`, ... */
 export type Code = (typeof Code)[keyof typeof Code];

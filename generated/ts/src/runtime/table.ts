@@ -12,7 +12,7 @@
  */
 
 import type { Issue, Seg } from "./errors.js";
-import { checkLen, duplicate, unknownName, unknownNumber, wrongLength } from "./checks.js";
+import { checkLen, duplicate, missing, unknownName, unknownNumber, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize } from "./quant.js";
 import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, readVariant, tryNil, type Reader } from "./reader.js";
 import type { Writer } from "./writer.js";
@@ -286,12 +286,29 @@ export const kType: TKind = {
 
 // ---- validate ------------------------------------------------------------------------------
 
+/**
+ * A record's fields: a required one that is absent (or `undefined`) is `missing_field` at its
+ * path, as a named map without its key or a short tuple is when read; `null` is a value, nil,
+ * that the field's type checks (`wrong_type ... found nil`).
+ */
 function vFields(v: Record<string, unknown>, fs: TFields, path: Path, issues: Issue[]): void {
   for (const f of fs) {
+    const x = v[f[0]];
+    if (x === undefined && f[1][0] !== kOpt) {
+      check(path, issues, () => {
+        throw missing(f[0]);
+      });
+      continue;
+    }
     path.push(f[0]);
-    vNode(f[1], v[f[0]], path, issues);
+    vNode(f[1], x, path, issues);
     path.pop();
   }
+}
+
+/** A data enum's variant names, in declaration order (for `unknown_variant`'s message). */
+export function variantNames(vs: TVariants): string[] {
+  return vs.map((x) => x[0]);
 }
 
 /** Records every issue of a record's value `v`, fields in slot order. */
@@ -306,19 +323,19 @@ export function vRecord(v: unknown, fs: TFields, path: Path, issues: Issue[]): v
 export function vEnum(v: unknown, vs: TVariants, open: boolean, path: Path, issues: Issue[]): void {
   if (!check(path, issues, () => vObject(v))) return;
   const o = v as Record<string, unknown>;
-  const kind = o.kind;
+  const kind = o["kind"];
   for (const x of vs) {
     if (x[0] !== kind) continue;
     if (x.length === 3) vFields(o, x[1], path, issues);
-    else if (x.length === 2) vNode(x[1], o.value, path, issues);
+    else if (x.length === 2) vNode(x[1], o["value"], path, issues);
     return;
   }
   if (open && kind === "unknown") {
-    check(path, issues, () => vInt(o.tag as number, 0, TAG_MAX));
+    check(path, issues, () => vInt(o["tag"] as number, 0, TAG_MAX));
     return;
   }
   check(path, issues, () => {
-    throw badVariant(kind);
+    throw badVariant(kind, variantNames(vs));
   });
 }
 
@@ -403,7 +420,7 @@ export function readUnit(r: Reader, o: Units): string {
   const b = c < 0x80 ? ((r.pos += 1), c) : readVariant(r);
   if (typeof b === "string") {
     if (own(o, b)) return b;
-    throw unknownName(b);
+    throw unknownName(b, Object.keys(o));
   }
   const n = typeof b === "number" || b < -9007199254740991n || b > 9007199254740991n ? b : Number(b);
   const x = typeof n === "number" ? unitName(o, n) : undefined;
@@ -414,7 +431,7 @@ export function readUnit(r: Reader, o: Units): string {
 /** A closed unit enum's number (`X$num`): its variant's, or `badVariant`. */
 export function unitNum(v: unknown, o: Units): number {
   if (typeof v === "string" && own(o, v)) return o[v]!;
-  throw badVariant(v);
+  throw badVariant(v, Object.keys(o));
 }
 
 /** Writes a closed unit enum (`X$write`): its number, or its name in the named shape. */

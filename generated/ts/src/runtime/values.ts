@@ -243,9 +243,9 @@ export function vObject<T>(v: T): T {
   return v;
 }
 
-/** An unknown enum variant name (`kind` of a data enum, or a unit enum's name). */
-export function badVariant(v: unknown): TupletError {
-  return typeof v === "string" ? unknownName(v) : wrongType("str", foundOf(v));
+/** An unknown enum variant name (`kind` of a data enum, or a unit enum's name), with the names it has. */
+export function badVariant(v: unknown, expected: readonly string[]): TupletError {
+  return typeof v === "string" ? unknownName(v, expected) : wrongType("str", foundOf(v));
 }
 
 /** A map's entries in wire order: string keys by UTF-8 bytes, int keys by value. */

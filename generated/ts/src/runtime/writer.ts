@@ -14,7 +14,9 @@ const TWO_POW_32 = 4294967296;
 
 /** A growable msgpack byte writer. */
 export class Writer {
-  private buf: Uint8Array;
+  // `Uint8Array<ArrayBuffer>` (TypeScript 5.7+), not `Uint8Array`: what `finish` returns is
+  // then accepted by lib.dom's `WebSocket.send` in TypeScript 7 too.
+  private buf: Uint8Array<ArrayBuffer>;
   private pos = 0;
 
   constructor(capacity = 64) {
@@ -27,12 +29,12 @@ export class Writer {
   }
 
   /** A copy of the bytes written. */
-  finish(): Uint8Array {
+  finish(): Uint8Array<ArrayBuffer> {
     return this.buf.slice(0, this.pos);
   }
 
   /** The bytes written so far, without copying: valid until the next write or reset. */
-  view(): Uint8Array {
+  view(): Uint8Array<ArrayBuffer> {
     return this.buf.subarray(0, this.pos);
   }
 
