@@ -48,6 +48,12 @@ export interface NetcodeSettings {
   readonly longIntervalCap: number;
   /** How many jitters (mean deviations of the interval and of the lateness) the delay adds. */
   readonly jitterFactor: number;
+  /**
+   * What the delay leaves to extrapolation (ms): a sample up to this late costs that much
+   * extrapolation at the carried velocity (under a centimetre for a turning walker), so the
+   * delay asks for this much less than interval + lateness + jitters.
+   */
+  readonly dryGraceMs: number;
   /** Time constant (ms of the sender's clock) of the averages of interval, lateness and jitter. */
   readonly statsMs: number;
   /** The most weight one sample gets in those averages (a sparse entity still averages). */
@@ -88,6 +94,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   maxDelayMs: 300,
   longIntervalCap: 1.5,
   jitterFactor: 2.5,
+  dryGraceMs: 25,
   statsMs: 400,
   statsMaxWeight: 0.5,
   growSlew: 0.2,
@@ -225,11 +232,11 @@ export class StreamTiming {
     this.lastSent = timeMs;
   }
 
-  /** One interval + lateness + `jitterFactor` × both jitters, clamped to its bounds. */
+  /** One interval + lateness + `jitterFactor` × both jitters − `dryGraceMs`, clamped to its bounds. */
   targetDelay(): number {
     const s = this.s;
     if (this.interval !== this.interval) return s.minDelayMs;
-    const want = this.interval + this.late + s.jitterFactor * (this.intervalJitter + this.lateJitter);
+    const want = this.interval + this.late + s.jitterFactor * (this.intervalJitter + this.lateJitter) - s.dryGraceMs;
     const hi = Math.max(s.maxDelayMs, s.longIntervalCap * this.interval);
     return Math.min(Math.max(want, s.minDelayMs), hi);
   }
@@ -333,7 +340,9 @@ export class Interpolator {
    */
   pushSent(sentMs: number, arrivedMs: number, channels?: ArrayLike<number>): boolean {
     if (this.count > 0 && !(sentMs > this.times[this.slot(this.count - 1)]!)) return false;
-    this.timing.observe(sentMs, arrivedMs, !this.silenceBefore(sentMs));
+    const silence = this.silenceBefore(sentMs);
+    this.timing.observe(sentMs, arrivedMs, !silence);
+    if (silence) this.stillUntil(sentMs);
     this.store(sentMs, channels ?? this.input);
     return true;
   }
@@ -344,7 +353,9 @@ export class Interpolator {
    */
   pushAt(timeMs: number, channels?: ArrayLike<number>): boolean {
     if (this.count > 0 && !(timeMs > this.times[this.slot(this.count - 1)]!)) return false;
-    this.timing.observeTime(timeMs, !this.silenceBefore(timeMs));
+    const silence = this.silenceBefore(timeMs);
+    this.timing.observeTime(timeMs, !silence);
+    if (silence) this.stillUntil(timeMs);
     this.store(timeMs, channels ?? this.input);
     return true;
   }
@@ -400,6 +411,19 @@ export class Interpolator {
     const n = this.n;
     for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) return false;
     return true;
+  }
+
+  /**
+   * After a silence the entity stood still until about one interval before the sample that
+   * ends it: a copy of the still pose there keeps the whole silence from becoming one slow glide.
+   */
+  private stillUntil(timeMs: number): void {
+    const a = this.slot(this.count - 1);
+    const iv = this.timing.interval;
+    const at = timeMs - (iv === iv ? iv : this.settings.minDelayMs);
+    if (!(at > this.times[a]!)) return;
+    for (let c = 0; c < this.n; c++) this.scratch[c] = this.values[a * this.n + c]!;
+    this.store(at, this.scratch);
   }
 
   private store(timeMs: number, ch: ArrayLike<number>): void {

@@ -181,6 +181,9 @@ impl Interpolator {
         }
         let silence = self.silence_before(sent_ms);
         self.timing.observe(sent_ms, arrived_ms, !silence);
+        if silence {
+            self.still_until(sent_ms);
+        }
         self.store(sent_ms, channels);
         true
     }
@@ -195,6 +198,9 @@ impl Interpolator {
         }
         let silence = self.silence_before(time_ms);
         self.timing.observe_time(time_ms, !silence);
+        if silence {
+            self.still_until(time_ms);
+        }
         self.store(time_ms, channels);
         true
     }
@@ -249,6 +255,27 @@ impl Interpolator {
         }
         let n = self.n;
         (0..self.moving).all(|c| self.values[a * n + c] == self.values[b * n + c])
+    }
+
+    /// After a silence the entity stood still until about one interval before the sample that
+    /// ends it: a copy of the still pose there keeps the silence from becoming one slow glide.
+    fn still_until(&mut self, time_ms: f64) {
+        let a = self.slot(self.count - 1);
+        let iv = self.timing.interval;
+        let at = time_ms
+            - if iv.is_nan() {
+                self.settings.min_delay_ms
+            } else {
+                iv
+            };
+        if !(at > self.times[a]) {
+            return;
+        }
+        let n = self.n;
+        let mut still = std::mem::take(&mut self.scratch);
+        still.copy_from_slice(&self.values[a * n..a * n + n]);
+        self.store(at, &still);
+        self.scratch = still;
     }
 
     fn store(&mut self, time_ms: f64, ch: &[f64]) {

@@ -16,6 +16,9 @@ pub struct Settings {
     pub long_interval_cap: f64,
     /// How many jitters (mean deviations of the interval and of the lateness) the delay adds.
     pub jitter_factor: f64,
+    /// What the delay leaves to extrapolation (ms): a sample up to this late costs that much
+    /// extrapolation at the carried velocity, so the delay asks for this much less.
+    pub dry_grace_ms: f64,
     /// Time constant (ms of the sender's clock) of the averages of interval, lateness, jitter.
     pub stats_ms: f64,
     /// The most weight one sample gets in those averages.
@@ -54,6 +57,7 @@ impl Settings {
         max_delay_ms: 300.0,
         long_interval_cap: 1.5,
         jitter_factor: 2.5,
+        dry_grace_ms: 25.0,
         stats_ms: 400.0,
         stats_max_weight: 0.5,
         grow_slew: 0.2,

@@ -109,7 +109,7 @@ impl StreamTiming {
         self.last_sent = time_ms;
     }
 
-    /// One interval + lateness + `jitter_factor` × both jitters, clamped to its bounds.
+    /// One interval + lateness + `jitter_factor` × both jitters − `dry_grace_ms`, clamped.
     pub fn target_delay(&self) -> f64 {
         let s = self.s;
         if self.interval.is_nan() {
@@ -117,7 +117,8 @@ impl StreamTiming {
         }
         let want = self.interval
             + self.late
-            + s.jitter_factor * (self.interval_jitter + self.late_jitter);
+            + s.jitter_factor * (self.interval_jitter + self.late_jitter)
+            - s.dry_grace_ms;
         let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
         want.max(s.min_delay_ms).min(hi)
     }
