@@ -58,8 +58,7 @@ impl RenderClock {
             return f64::NAN;
         }
         let want = self.timing.offset + self.timing.target;
-        if self.lag.is_nan() || (want - self.lag).abs() > s.clock_snap_ms || dt > s.resync_gap_ms
-        {
+        if self.lag.is_nan() || (want - self.lag).abs() > s.clock_snap_ms || dt > s.resync_gap_ms {
             if !self.lag.is_nan() {
                 self.snaps += 1;
                 self.snapped = true;

@@ -115,10 +115,9 @@ impl StreamTiming {
         if self.interval.is_nan() {
             return s.min_delay_ms;
         }
-        let want = self.interval
-            + self.late
-            + s.jitter_factor * (self.interval_jitter + self.late_jitter)
-            - s.dry_grace_ms;
+        let want =
+            self.interval + self.late + s.jitter_factor * (self.interval_jitter + self.late_jitter)
+                - s.dry_grace_ms;
         let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
         want.max(s.min_delay_ms).min(hi)
     }
