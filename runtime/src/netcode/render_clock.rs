@@ -1,6 +1,7 @@
 //! The render clock for server-stamped snapshots.
 
-use super::{Settings, StreamTiming};
+use super::settings::Settings;
+use super::timing::StreamTiming;
 
 /// Server time for drawing tick-stamped snapshots (`tick * 1000 / rate`): our estimate of the
 /// server's clock minus an adaptive delay; follows its target at most `clock_slew` (5%) fast or

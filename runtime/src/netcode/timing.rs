@@ -1,6 +1,6 @@
 //! Per-stream timing: the sender's clock offset, interval, lateness, jitters, target delay.
 
-use super::Settings;
+use super::settings::Settings;
 
 /// The timing of one stream: a lower envelope of arrival − sent with a slow upward creep, the
 /// averages of interval and lateness with their mean deviations, and the delay they ask for.
