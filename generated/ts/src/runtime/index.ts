@@ -57,3 +57,7 @@ export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
 export { Tracker, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline } from "./delta.js";
 export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";
+export { Interpolator, InterpolatedSet, InterpState, StreamTiming, NETCODE_DEFAULTS, wrapAngle } from "./interp.js";
+export type { ChannelLayout, NetcodeSettings } from "./interp.js";
+export { RenderClock } from "./render_clock.js";
+export { expEase, Easer } from "./easing.js";
