@@ -45,6 +45,9 @@ pub use tuplet_derive::{Dispatch, Enum, Flags, Message, Record};
 /// the wrong thing; anything here may change in any release.
 #[doc(hidden)]
 pub mod __private_0_1 {
+    /// The derive's interpolation adapters: their tokens compile only under this crate's
+    /// `netcode` feature, so a protocol crate declares no feature of its own.
+    pub use crate::__tuplet_netcode as netcode_impl;
     pub use crate::codec::{encode_via_slice, validate, Dir, FieldInfo, Message, Reserved, Wire};
     pub use crate::delta::list::{EntityProbe, KeyedList, WholeList};
     pub use crate::delta::{
@@ -55,12 +58,32 @@ pub mod __private_0_1 {
     pub use crate::dispatch_checks::{dispatch_problem, ConstText, DispatchRules};
     pub use crate::error::{Code, Error, Issue, Seg};
     pub use crate::named::{read_named, NamedRead, NamedShape, NamedTarget};
+    #[cfg(feature = "netcode")]
+    pub use crate::netcode;
     pub use crate::quant;
     pub use crate::sample::{SampleMode, SampleRng};
     pub use crate::support::*;
     pub use crate::wire::{put, write, Kind, Reader, Shape};
     pub use std::collections::BTreeMap;
     pub use std::vec::Vec;
+}
+
+/// Expands to its tokens with the `netcode` feature, to nothing without (the derive wraps its
+/// `tuplet::netcode` impls in it).
+#[cfg(feature = "netcode")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tuplet_netcode {
+    ($($t:tt)*) => { $($t)* };
+}
+
+/// Expands to its tokens with the `netcode` feature, to nothing without (the derive wraps its
+/// `tuplet::netcode` impls in it).
+#[cfg(not(feature = "netcode"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tuplet_netcode {
+    ($($t:tt)*) => {};
 }
 
 /// The README's quick start, compiled and run as a doctest.

@@ -91,6 +91,10 @@ pub struct Record {
     /// Set when the record is an entity for delta encoding: the name of its key field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entity_key: Option<String>,
+    /// Set when values of this record (or message) are drawn between samples by an
+    /// interpolator (`interp(...)`): its key and sample clock. See [`Interp`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interp: Option<Interp>,
     /// Fields and reserved placeholders, by position.
     pub slots: Vec<Slot>,
 }
@@ -139,9 +143,83 @@ pub struct Field {
     /// element, spreading the array over several keys (`["x", "y", "z"]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legacy: Vec<String>,
+    /// How the field is drawn between samples (`draw = "linear"`), in an `interp` item.
+    /// Fields without it are not interpolated: they are taken from the latest sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<Draw>,
     /// Breaks accepted on this field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accept: Vec<Accept>,
+}
+
+/// An interpolated item: which field keys each entity and which clock stamps its samples.
+/// It never changes the wire: the lock and `tuplet compat` ignore it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interp {
+    /// The field naming the entity (an int or a string). `None` on a message whose own
+    /// fields are not drawn: it carries `interp` records (`world:snapshot`'s entities). On a
+    /// record it is the `entity` key when `interp` names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The clock of the sample time.
+    pub clock: Clock,
+}
+
+/// The clock a sample's time is read on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "clock", rename_all = "snake_case")]
+pub enum Clock {
+    /// The sender's own milliseconds, in the int field `field` (`player:move`'s `t`); drawn
+    /// with a per-entity offset (the lower envelope of arrival − sent).
+    Sent {
+        /// The time field.
+        field: String,
+    },
+    /// A server tick at `rate` ticks a second, in the int field `field`; its time is
+    /// `tick × 1000 / rate` ms on the server's clock, drawn at a render clock's time.
+    Tick {
+        /// The tick field.
+        field: String,
+        /// Ticks per second.
+        rate: u32,
+    },
+    /// No time on the wire: samples are stamped when they arrive (network jitter shows).
+    Arrival,
+    /// A record's samples take the time of the message carrying them.
+    Carrier,
+}
+
+impl Clock {
+    /// The field holding the sample time, if any.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Clock::Sent { field } | Clock::Tick { field, .. } => Some(field),
+            Clock::Arrival | Clock::Carrier => None,
+        }
+    }
+}
+
+/// How one field is drawn between two samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Draw {
+    /// Interpolated linearly, velocity carried (positions, speeds; fixed arrays of them).
+    Linear,
+    /// An angle in radians on the shortest arc, wrapping at ±π (headings).
+    Angle,
+    /// Held until the next sample (enum numbers, animation ids, flags, counters).
+    Hold,
+}
+
+impl Draw {
+    /// The spelling in `draw = "..."`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Draw::Linear => "linear",
+            Draw::Angle => "angle",
+            Draw::Hold => "hold",
+        }
+    }
 }
 
 /// A type as written, with its constraints.

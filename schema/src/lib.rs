@@ -7,6 +7,7 @@ pub mod compat;
 pub mod delta;
 pub mod grammar;
 pub mod heap;
+pub mod interp;
 pub mod ir;
 pub mod limits;
 pub mod loader;

@@ -467,7 +467,7 @@ fn unknown_field_key_suggests_the_nearest_and_lists_valid_keys() {
     assert_eq!(
         e,
         "unknown tuplet field key `rnage`; did you mean `range`? expected one of: quant, scale, range, len, \
-         item_len, key_len, legacy, bigint, reserved, accept"
+         item_len, key_len, legacy, bigint, draw, reserved, accept"
     );
 }
 
@@ -848,4 +848,87 @@ fn an_optional_field_named_like_an_object_prototype_member_is_refused_and_a_requ
         Derive::Record,
     );
     assert_eq!(fields(&item)[0].name, "toString");
+}
+
+#[test]
+fn interp_and_draw_reach_the_ir_and_the_plan() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(name = "player:move", id = 1, dir = "s2c", interp(key = "s", sent = "t"))]
+            pub struct M {
+                #[tuplet(len = 9)] pub s: String,
+                #[tuplet(draw = "hold")] pub flags: Option<u8>,
+                #[tuplet(draw = "linear")] pub p: [f32; 3],
+                #[tuplet(draw = "angle")] pub r: f32,
+                pub t: u64,
+                pub seq: Option<u32>,
+            }
+        },
+        Derive::Message,
+    );
+    let ItemKind::Message(m) = &item.kind else {
+        panic!("a message")
+    };
+    let interp = m.record.interp.as_ref().expect("interp parsed");
+    assert_eq!(interp.key.as_deref(), Some("s"));
+    assert_eq!(interp.clock, Clock::Sent { field: "t".into() });
+    let draws: Vec<_> = m.record.fields().map(|f| f.draw).collect();
+    assert_eq!(
+        draws,
+        [
+            None,
+            Some(Draw::Hold),
+            Some(Draw::Linear),
+            Some(Draw::Angle),
+            None,
+            None
+        ]
+    );
+    // Channels: linear first, then angle, then hold, each in declaration order.
+    let plan = tuplet_schema::interp::InterpPlan::of(&m.record).expect("a plan");
+    assert_eq!(
+        (plan.layout.linear, plan.layout.angle, plan.layout.hold),
+        (3, 1, 1)
+    );
+    let at: Vec<_> = plan
+        .drawn
+        .iter()
+        .map(|d| (d.field.name.as_str(), d.draw, d.offset))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("flags", Draw::Hold, 0),
+            ("p", Draw::Linear, 0),
+            ("r", Draw::Angle, 0)
+        ]
+    );
+}
+
+#[test]
+fn a_record_interp_takes_the_entity_key_and_its_carriers_clock() {
+    let item = parse(
+        parse_quote! {
+            #[tuplet(entity(key = "id"), interp)]
+            pub struct E { pub id: u32, #[tuplet(draw = "hold")] pub anim: u8 }
+        },
+        Derive::Record,
+    );
+    let ItemKind::Record(r) = &item.kind else {
+        panic!("a record")
+    };
+    let interp = r.interp.as_ref().expect("interp parsed");
+    assert_eq!(interp.key.as_deref(), Some("id"));
+    assert_eq!(interp.clock, Clock::Carrier);
+    let e = error(
+        parse_quote! {
+            #[tuplet(entity(key = "id"), interp(tick = "t", rate = 20))]
+            pub struct E { pub id: u32, pub t: u32, #[tuplet(draw = "hold")] pub anim: u8 }
+        },
+        Derive::Record,
+    );
+    assert!(
+        e.contains("take the time of the message carrying them"),
+        "{e}"
+    );
 }

@@ -11,6 +11,7 @@ mod delta;
 mod dispatch;
 mod enums;
 mod flags;
+mod interp;
 mod leaf;
 mod members;
 mod record;
@@ -37,15 +38,29 @@ pub fn item(item: &Item, input: &syn::DeriveInput) -> TokenStream {
             } else {
                 quote!()
             };
-            quote!(#wire #message #delta)
+            let interp = interp::item(&m.record, input);
+            quote!(#wire #message #delta #interp)
         }
         ItemKind::Record(r) => {
             let wire = record_impl(r, input, &ir);
             let entity = delta::entity_impl(r, input);
-            quote!(#wire #entity)
+            let interp = interp::item(r, input);
+            quote!(#wire #entity #interp)
         }
-        ItemKind::Enum(e) => enums::emit(e, input, &ir),
-        ItemKind::Flags(f) => flags::emit(f, input, &ir),
+        ItemKind::Enum(e) => {
+            let codec = enums::emit(e, input, &ir);
+            let hold = if e.is_unit() {
+                interp::unit_enum(e, input)
+            } else {
+                quote!()
+            };
+            quote!(#codec #hold)
+        }
+        ItemKind::Flags(f) => {
+            let codec = flags::emit(f, input, &ir);
+            let hold = interp::flags(f, input);
+            quote!(#codec #hold)
+        }
         ItemKind::Dispatch(d) => dispatch::emit(d, input),
     }
 }

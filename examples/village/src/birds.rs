@@ -51,43 +51,44 @@ pub enum BirdState {
 /// `[id, species, x, y, z, yaw, pitch, state, flap, scale]`; the named form is the old
 /// ten-key object of doubles, so old and new shapes both decode.
 #[derive(Debug, Clone, PartialEq, tuplet::Record)]
+#[tuplet(interp(key = "id"))]
 pub struct Bird {
     /// Bird id, stable while it lives.
     #[tuplet(legacy = "birdId")]
     pub id: u16,
     /// Species.
-    #[tuplet(legacy = "kind")]
+    #[tuplet(legacy = "kind", draw = "hold")]
     pub species: Species,
     /// East-west, metres.
-    #[tuplet(quant = "cm", range(-5000.0, 5000.0))]
+    #[tuplet(quant = "cm", range(-5000.0, 5000.0), draw = "linear")]
     pub x: f32,
     /// Height, metres.
-    #[tuplet(quant = "cm", range(-100.0, 1000.0))]
+    #[tuplet(quant = "cm", range(-100.0, 1000.0), draw = "linear")]
     pub y: f32,
     /// North-south, metres.
-    #[tuplet(quant = "cm", range(-5000.0, 5000.0))]
+    #[tuplet(quant = "cm", range(-5000.0, 5000.0), draw = "linear")]
     pub z: f32,
     /// Heading, radians.
-    #[tuplet(quant = "mrad", range(-3.1416, 3.1416), legacy = "rotY")]
+    #[tuplet(quant = "mrad", range(-3.1416, 3.1416), legacy = "rotY", draw = "angle")]
     pub yaw: f32,
     /// Nose up/down, radians.
-    #[tuplet(quant = "mrad", range(-1.5708, 1.5708), legacy = "rotX")]
+    #[tuplet(quant = "mrad", range(-1.5708, 1.5708), legacy = "rotX", draw = "linear")]
     pub pitch: f32,
     /// What it is doing.
-    #[tuplet(legacy = "mode")]
+    #[tuplet(legacy = "mode", draw = "hold")]
     pub state: BirdState,
     /// Wing-beat phase, 0..1.
-    #[tuplet(quant = "permille", range(0.0, 1.0), legacy = "flapPhase")]
+    #[tuplet(quant = "permille", range(0.0, 1.0), legacy = "flapPhase", draw = "hold")]
     pub flap: f32,
     /// Size relative to the species model.
-    #[tuplet(quant = "percent", range(0.5, 2.0), legacy = "size")]
+    #[tuplet(quant = "percent", range(0.5, 2.0), legacy = "size", draw = "linear")]
     pub scale: f32,
 }
 
 /// Every bird within 70 m, five times a second, to signed-in players who subscribed.
 /// Guests never get it.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "birds:stream", id = 130, dir = "s2c")]
+#[tuplet(name = "birds:stream", id = 130, dir = "s2c", interp(arrival))]
 pub struct BirdStream {
     /// The birds, up to 80 (the village has about that many in range).
     #[tuplet(len(max = 80), legacy = "birds")]

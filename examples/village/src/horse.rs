@@ -60,13 +60,15 @@ pub struct HorseGaitChange {
 /// Relayed to nearby viewers so hooves and animation match the gait.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "horse:gait", id = 191, dir = "s2c")]
+#[tuplet(interp(key = "horse", arrival))]
 pub struct HorseGaitShown {
     /// The horse.
     pub horse: u32,
     /// New gait.
+    #[tuplet(draw = "hold")]
     pub gait: Gait,
     /// Stamina left, as a fraction.
-    #[tuplet(quant = "percent", range(0.0, 1.0))]
+    #[tuplet(quant = "percent", range(0.0, 1.0), draw = "linear")]
     pub stamina: f32,
 }
 

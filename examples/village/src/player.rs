@@ -54,21 +54,25 @@ pub struct PlayerMove {
 /// the first one after movement, which goes to every viewer.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "player:move", id = 1, dir = "s2c", budget = 48)]
+#[tuplet(interp(key = "s", sent = "t"))]
 pub struct PlayerMoveRelayed {
     /// Session id of the mover.
     #[tuplet(len = 9, legacy = "sessionId")]
     pub s: String,
     /// Position, metres; on the wire whole centimetres.
     #[tuplet(quant = "cm", range(-5000.0, 5000.0), legacy = ["x", "y", "z"])]
+    #[tuplet(draw = "linear")]
     pub p: [f32; 3],
     /// Heading, radians; on the wire milliradians.
     #[tuplet(quant = "mrad", range(-3.1416, 3.1416), legacy = "rotationY")]
+    #[tuplet(draw = "angle")]
     pub r: f32,
     /// The mover's own sample time, ms, passed through untouched.
     pub t: u64,
     /// The mover's sequence number, passed through.
     pub seq: Option<u32>,
     /// Movement state, only while any bit is set.
+    #[tuplet(draw = "hold")]
     pub flags: Option<MoveFlags>,
 }
 

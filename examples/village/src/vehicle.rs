@@ -74,17 +74,19 @@ pub struct VehicleDrive {
 /// A vehicle's move relayed to viewers (same interest rules as `player:move`).
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "vehicle:move", id = 152, dir = "s2c", budget = 48)]
+#[tuplet(interp(key = "vehicle", sent = "t"))]
 pub struct VehicleMoved {
     /// The vehicle.
     pub vehicle: u32,
     /// Body position, metres.
     #[tuplet(quant = "cm", range(-5000.0, 5000.0), legacy = ["x", "y", "z"])]
+    #[tuplet(draw = "linear")]
     pub p: [f32; 3],
     /// Yaw, radians.
-    #[tuplet(quant = "mrad", range(-3.1416, 3.1416))]
+    #[tuplet(quant = "mrad", range(-3.1416, 3.1416), draw = "angle")]
     pub yaw: f32,
     /// Speed, m/s.
-    #[tuplet(quant = "cm", range(-30.0, 60.0))]
+    #[tuplet(quant = "cm", range(-30.0, 60.0), draw = "linear")]
     pub v: f32,
     /// Driver's clock, ms, passed through.
     pub t: u64,
@@ -92,7 +94,7 @@ pub struct VehicleMoved {
     #[tuplet(reserved = "driver: name moved to vehicle:seat in 1.6")]
     pub _driver: tuplet::Reserved,
     /// Front wheel angle, degrees, after the removed driver slot.
-    #[tuplet(quant = "ddeg", range(-40.0, 40.0))]
+    #[tuplet(quant = "ddeg", range(-40.0, 40.0), draw = "linear")]
     pub wheel: Option<f32>,
 }
 

@@ -22,22 +22,24 @@ pub enum EntityKind {
 /// One entity in view. Keyed by `id`: the delta encoder sends new entities whole and only
 /// the changed fields of the rest.
 #[derive(Debug, Clone, PartialEq, tuplet::Record)]
-#[tuplet(entity(key = "id"))]
+#[tuplet(entity(key = "id"), interp)]
 pub struct NearbyEntity {
     /// Stable entity id.
     pub id: u32,
     /// What it is.
+    #[tuplet(draw = "hold")]
     pub kind: EntityKind,
     /// Position, metres.
-    #[tuplet(quant = "cm", range(-5000.0, 5000.0))]
+    #[tuplet(quant = "cm", range(-5000.0, 5000.0), draw = "linear")]
     pub pos: [f32; 3],
     /// Heading, radians.
-    #[tuplet(quant = "mrad", range(-3.1416, 3.1416))]
+    #[tuplet(quant = "mrad", range(-3.1416, 3.1416), draw = "angle")]
     pub heading: f32,
     /// Ground speed, m/s, in 1/64 steps.
-    #[tuplet(scale = 64, range(0.0, 60.0))]
+    #[tuplet(scale = 64, range(0.0, 60.0), draw = "linear")]
     pub speed: f32,
     /// Animation clip index.
+    #[tuplet(draw = "hold")]
     pub anim: u8,
     /// Owner (pets, parked vehicles).
     #[tuplet(len = 9)]
@@ -50,6 +52,7 @@ pub struct NearbyEntity {
 /// Sent to each client every server tick (20 Hz): the entities near it, up to 50.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "world:snapshot", id = 110, dir = "s2c", delta)]
+#[tuplet(interp(tick = "tick", rate = 20))]
 pub struct WorldSnapshot {
     /// Server tick.
     pub tick: u32,

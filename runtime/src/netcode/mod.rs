@@ -20,6 +20,7 @@
 // `!(a > b)` is meant: false for NaN, exactly as the TypeScript twin compares.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod adapter;
 mod easing;
 mod interp;
 mod pool;
@@ -27,6 +28,7 @@ mod render_clock;
 mod settings;
 mod timing;
 
+pub use adapter::{Clock, Feed, Hold, Interpolate, SampleClock};
 pub use easing::{exp_ease, Easer};
 pub use interp::{wrap_angle, Interpolator, Layout, State};
 pub use pool::InterpPool;

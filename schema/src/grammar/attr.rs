@@ -13,7 +13,7 @@ use syn::{parenthesized, token, Attribute, LitInt, LitStr, Token};
 use super::ctxt::Ctxt;
 use super::lit::{self, NumLit};
 use super::symbol::*;
-use crate::ir::{Accept, Dir, IntPrim, Len, Quant, UNITS};
+use crate::ir::{Accept, Dir, Draw, IntPrim, Len, Quant, UNITS};
 use crate::suggest::did_you_mean;
 
 /// A key's value with the span of the key itself.
@@ -38,12 +38,29 @@ pub(crate) struct Container {
     pub delta: bool,
     pub accept: Vec<Accept>,
     pub entity: Option<Attr<String>>,
+    pub interp: Option<Attr<InterpAttr>>,
     pub open: bool,
     pub reserved: Option<Attr<Vec<(i128, Span)>>>,
     pub int: Option<Attr<IntPrim>>,
     pub reserved_ids: Vec<u32>,
     pub reserved_names: Vec<String>,
     pub keys: Keys,
+}
+
+/// `interp(key = "...", sent = "..." | tick = "...", rate = N | arrival)`, as written; the
+/// checks turn it into `ir::Interp` once the fields are known.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InterpAttr {
+    /// `key = "s"`: the field naming the entity.
+    pub key: Option<String>,
+    /// `sent = "t"`: the sender's own ms.
+    pub sent: Option<String>,
+    /// `tick = "tick"`: a server tick.
+    pub tick: Option<String>,
+    /// `rate = 20`: ticks per second, with `tick`.
+    pub rate: Option<u32>,
+    /// `arrival`: stamped on arrival.
+    pub arrival: bool,
 }
 
 /// The keys of a field.
@@ -58,6 +75,7 @@ pub(crate) struct FieldAttrs {
     /// The keys, and whether they were written as a list (`["x", "y"]`).
     pub legacy: Option<Attr<(Vec<String>, bool)>>,
     pub bigint: Option<Span>,
+    pub draw: Option<Attr<Draw>>,
     pub reserved: Option<Attr<String>>,
     pub accept: Vec<Accept>,
     pub keys: Keys,
@@ -101,6 +119,8 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], pos: Position) -> Contai
             ACCEPT => c.accept.push(accept(meta)?),
             // #[tuplet(entity(key = "id"))]
             ENTITY => c.entity = Some(attr(span, entity(meta)?)),
+            // #[tuplet(interp(key = "s", sent = "t"))], #[tuplet(interp(tick = "tick", rate = 20))]
+            INTERP => c.interp = Some(attr(span, interp(meta)?)),
             // #[tuplet(open)]
             OPEN => c.open = flag(meta, key)?,
             // #[tuplet(reserved = [3, 4])]
@@ -169,6 +189,8 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 flag(meta, key)?;
                 f.bigint = Some(span);
             }
+            // #[tuplet(draw = "linear" | "angle" | "hold")]
+            DRAW => f.draw = Some(attr(span, draw(meta.value()?.parse()?)?)),
             // #[tuplet(reserved = "why it went")]
             RESERVED => f.reserved = Some(attr(span, non_empty(meta.value()?.parse()?)?)),
             // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
@@ -450,6 +472,66 @@ fn entity(meta: &ParseNestedMeta) -> syn::Result<String> {
         }
     })?;
     Ok(key.unwrap_or_default())
+}
+
+// draw = "linear" | "angle" | "hold"
+fn draw(lit: LitStr) -> syn::Result<Draw> {
+    match lit.value().as_str() {
+        "linear" => Ok(Draw::Linear),
+        "angle" => Ok(Draw::Angle),
+        "hold" => Ok(Draw::Hold),
+        other => {
+            let near = did_you_mean(other, ["linear", "angle", "hold"]);
+            Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "unknown draw `{other}`; {near}expected one of: linear (positions, speeds), \
+                     angle (headings in radians), hold (enums, ids, flags)"
+                ),
+            ))
+        }
+    }
+}
+
+// interp | interp(key = "s", sent = "t") | interp(tick = "tick", rate = 20) |
+// interp(key = "horse", arrival); which combinations are valid is checked with the fields.
+fn interp(meta: &ParseNestedMeta) -> syn::Result<InterpAttr> {
+    let mut out = InterpAttr::default();
+    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+        return Ok(out);
+    }
+    let keys = [KEY.0, SENT.0, TICK.0, RATE.0, ARRIVAL.0];
+    meta.parse_nested_meta(|inner| {
+        let field = || -> syn::Result<String> { non_empty(inner.value()?.parse()?) };
+        if inner.path == KEY {
+            out.key = Some(field()?);
+        } else if inner.path == SENT {
+            out.sent = Some(field()?);
+        } else if inner.path == TICK {
+            out.tick = Some(field()?);
+        } else if inner.path == RATE {
+            let lit = inner.value()?.parse::<LitInt>()?;
+            let rate: u32 = lit.base10_parse()?;
+            if !(1..=1000).contains(&rate) {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    "`rate` is ticks per second, from 1 to 1000",
+                ));
+            }
+            out.rate = Some(rate);
+        } else if inner.path == ARRIVAL {
+            out.arrival = flag(&inner, ARRIVAL)?;
+        } else {
+            let written = inner.path.to_token_stream().to_string().replace(' ', "");
+            let near = did_you_mean(&written, keys);
+            return Err(inner.error(format!(
+                "unknown `interp` key `{written}`; {near}expected one of: {}",
+                keys.join(", ")
+            )));
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 // accept(rule = "...", was = "...", now = "...", reason = "...")

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ctxt::Ctxt;
+use super::interp;
 use super::leaf;
 use super::spans::{FieldSpans, ItemSpans};
 use super::ty::describe;
@@ -17,6 +18,7 @@ pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
     match &item.kind {
         ItemKind::Message(m) => {
             check_record(cx, &m.record, &spans.fields);
+            interp::check(cx, &m.record, spans, true);
             if m.delta {
                 check_delta_fields(cx, &m.record, spans, "delta");
             }
@@ -24,6 +26,7 @@ pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
         ItemKind::Record(r) => {
             check_record(cx, r, &spans.fields);
             check_entity_key(cx, r, spans);
+            interp::check(cx, r, spans, false);
             if r.entity_key.is_some() {
                 check_delta_fields(cx, r, spans, "entity");
             }
@@ -35,9 +38,13 @@ pub(crate) fn check(cx: &Ctxt, item: &Item, spans: &ItemSpans) {
             for (v, vs) in e.variants.iter().zip(&spans.variants) {
                 match &v.fields {
                     VariantFields::Unit => {}
-                    VariantFields::Newtype { field } => check_field(cx, field, &vs.fields[0]),
+                    VariantFields::Newtype { field } => {
+                        check_field(cx, field, &vs.fields[0]);
+                        interp::check_no_draw_field(cx, field, &vs.fields[0]);
+                    }
                     VariantFields::Struct { record } => {
                         check_record(cx, record, &vs.fields);
+                        interp::check_no_draw(cx, record, &vs.fields);
                         check_variant_field_names(cx, record, &vs.fields);
                     }
                 }

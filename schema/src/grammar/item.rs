@@ -7,6 +7,7 @@ use super::attr::{self, Container};
 use super::constrain;
 use super::ctxt::Ctxt;
 use super::derive::Derive;
+use super::interp;
 use super::spans::{FieldSpans, ItemSpans, VariantSpans};
 use super::symbol;
 use super::ty::{self, describe};
@@ -30,13 +31,18 @@ pub(crate) fn item(cx: &Ctxt, input: &DeriveInput, derive: Derive) -> Option<(It
     let kind = match (derive, &input.data) {
         (Derive::Message, Data::Struct(s)) => {
             let c = attr::container(cx, &input.attrs, symbol::MESSAGE);
-            let record = record(cx, &s.fields, &mut spans)?;
+            let mut record = record(cx, &s.fields, &mut spans)?;
+            record.interp = c.interp.as_ref().and_then(|i| interp::message(cx, i));
             message(cx, input, c, record, &mut spans).map(|(m, a)| (ItemKind::Message(m), a))
         }
         (Derive::Record, Data::Struct(s)) => {
             let c = attr::container(cx, &input.attrs, symbol::RECORD);
             let mut record = record(cx, &s.fields, &mut spans)?;
             record.entity_key = c.entity.as_ref().map(|e| e.value.clone());
+            record.interp = c
+                .interp
+                .as_ref()
+                .and_then(|i| interp::record(cx, i, record.entity_key.as_deref()));
             Some((ItemKind::Record(record), finish_container(c, &mut spans)))
         }
         (Derive::Flags, Data::Struct(s)) => {
@@ -130,6 +136,7 @@ fn record(cx: &Ctxt, fields: &Fields, spans: &mut ItemSpans) -> Option<Record> {
     spans.fields = field_spans;
     Some(Record {
         entity_key: None,
+        interp: None,
         slots,
     })
 }
@@ -213,6 +220,7 @@ fn slot(cx: &Ctxt, f: &syn::Field, name: String) -> Option<(Slot, FieldSpans)> {
         doc: doc(&f.attrs),
         ty,
         legacy: attrs.legacy.map(|l| l.value.0).unwrap_or_default(),
+        draw: attrs.draw.map(|d| d.value),
         accept: attrs.accept,
     };
     Some((Slot::Field(field), spans))
@@ -341,6 +349,7 @@ fn variant_fields(cx: &Ctxt, fields: &Fields) -> Option<(VariantFields, Vec<Fiel
             let (slots, spans) = record_fields(cx, fields)?;
             let record = Record {
                 entity_key: None,
+                interp: None,
                 slots,
             };
             Some((VariantFields::Struct { record }, spans))

@@ -4,13 +4,15 @@
 //!
 //! The modules: the derives in `derive`, keywords in `symbol`, key parsers in `attr`, types
 //! in `ty` (the per-kind code of leaves in `leaf`), items in `item`, error collection in
-//! `ctxt`, and the cross-field checks in `check`.
+//! `ctxt`, the cross-field checks in `check`, and the interpolation keys (`interp`, `draw`)
+//! in `interp`.
 
 pub(crate) mod attr;
 mod check;
 pub(crate) mod constrain;
 pub(crate) mod ctxt;
 mod derive;
+mod interp;
 pub(crate) mod item;
 mod leaf;
 pub(crate) mod lit;

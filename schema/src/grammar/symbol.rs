@@ -18,6 +18,8 @@ pub(crate) const DELTA: Symbol = Symbol("delta");
 pub(crate) const ACCEPT: Symbol = Symbol("accept");
 // Record container.
 pub(crate) const ENTITY: Symbol = Symbol("entity");
+// Message and record containers: interpolation.
+pub(crate) const INTERP: Symbol = Symbol("interp");
 // Enum and flags containers.
 pub(crate) const OPEN: Symbol = Symbol("open");
 pub(crate) const RESERVED: Symbol = Symbol("reserved");
@@ -34,6 +36,7 @@ pub(crate) const ITEM_LEN: Symbol = Symbol("item_len");
 pub(crate) const KEY_LEN: Symbol = Symbol("key_len");
 pub(crate) const LEGACY: Symbol = Symbol("legacy");
 pub(crate) const BIGINT: Symbol = Symbol("bigint");
+pub(crate) const DRAW: Symbol = Symbol("draw");
 // Variants.
 pub(crate) const TAG: Symbol = Symbol("tag");
 pub(crate) const UNKNOWN: Symbol = Symbol("unknown");
@@ -48,6 +51,10 @@ pub(crate) const RULE: Symbol = Symbol("rule");
 pub(crate) const WAS: Symbol = Symbol("was");
 pub(crate) const NOW: Symbol = Symbol("now");
 pub(crate) const REASON: Symbol = Symbol("reason");
+pub(crate) const SENT: Symbol = Symbol("sent");
+pub(crate) const TICK: Symbol = Symbol("tick");
+pub(crate) const RATE: Symbol = Symbol("rate");
+pub(crate) const ARRIVAL: Symbol = Symbol("arrival");
 
 /// Where a `#[tuplet(...)]` sits, with the keys valid there (in the order errors list them).
 #[derive(Debug, Clone, Copy)]
@@ -61,12 +68,12 @@ pub(crate) struct Position {
 /// A message struct.
 pub(crate) const MESSAGE: Position = Position {
     what: "message",
-    keys: &[NAME, ID, DIR, BUDGET, DELTA, ACCEPT],
+    keys: &[NAME, ID, DIR, BUDGET, DELTA, INTERP, ACCEPT],
 };
 /// A record struct.
 pub(crate) const RECORD: Position = Position {
     what: "record",
-    keys: &[ENTITY, ACCEPT],
+    keys: &[ENTITY, INTERP, ACCEPT],
 };
 /// An enum.
 pub(crate) const ENUM: Position = Position {
@@ -87,7 +94,7 @@ pub(crate) const DISPATCH: Position = Position {
 pub(crate) const FIELD: Position = Position {
     what: "field",
     keys: &[
-        QUANT, SCALE, RANGE, LEN, ITEM_LEN, KEY_LEN, LEGACY, BIGINT, RESERVED, ACCEPT,
+        QUANT, SCALE, RANGE, LEN, ITEM_LEN, KEY_LEN, LEGACY, BIGINT, DRAW, RESERVED, ACCEPT,
     ],
 };
 /// A variant of an enum.

@@ -190,6 +190,13 @@ fn index(
                     if m.delta {
                         values.push(format!("{ident}$delta"));
                     }
+                    if m.record.interp.is_some() {
+                        values.push(format!("{ident}$interp"));
+                    }
+                }
+                ItemKind::Record(r) if r.interp.is_some() => {
+                    types.push(ident.clone());
+                    values.push(format!("{ident}$interp"));
                 }
                 ItemKind::Enum(e) if e.is_unit() => {
                     values.push(ident.clone());

@@ -21,6 +21,7 @@ mod dispatch;
 mod encode;
 mod generator;
 mod inline;
+mod interp;
 mod leaf;
 mod names;
 mod package;
@@ -157,6 +158,7 @@ impl Gen<'_> {
                 } else {
                     String::new()
                 };
+                out.push_str(&interp::adapter(self, ident, &m.record));
                 let codec = self.rt("codec");
                 let codec_ty = self.rt_type("MessageCodec");
                 // No doc comment: the type, `MessageCodec<X, "wire:name", id>`, says it. Written
@@ -173,6 +175,7 @@ impl Gen<'_> {
                 out.push_str(&table::record(self, ident, &r.slots));
                 out.push_str(&validate::record_fn(self, ident));
                 out.push_str(&delta::entity(self, ident, r));
+                out.push_str(&interp::adapter(self, ident, r));
             }
             ItemKind::Enum(e) => {
                 out.push_str(&decode::enum_fns(self, ident, e));

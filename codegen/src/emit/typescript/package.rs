@@ -117,6 +117,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         "codegen/ts-runtime/easing.ts",
         include_str!("../../../ts-runtime/easing.ts"),
     ),
+    (
+        "interp_adapter.ts",
+        "codegen/ts-runtime/interp_adapter.ts",
+        include_str!("../../../ts-runtime/interp_adapter.ts"),
+    ),
 ];
 
 /// Every name the embedded runtime exports (generated modules import from it).
