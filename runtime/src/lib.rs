@@ -17,6 +17,8 @@ mod dispatch_checks;
 pub mod error;
 pub mod meter;
 mod named;
+#[cfg(feature = "netcode")]
+pub mod netcode;
 pub mod quant;
 pub mod relay;
 mod sample;
