@@ -14,7 +14,9 @@
 //! - a frame already applied, skipped or held (a resent or overlapping batch) is counted
 //!   and ignored, so every frame is applied at most once and in order;
 //! - a missing frame with later ones queued (a gap) is waited for at most
-//!   [`PlayoutSettings::gap_wait_steps`] steps, then skipped and counted;
+//!   [`PlayoutSettings::gap_wait_steps`] steps, and not at all once the frames queued
+//!   behind it exceed the target depth (waiting would only add delay), then skipped and
+//!   counted;
 //! - the queue is a fixed ring of [`PlayoutSettings::capacity`] frames covering sequence
 //!   numbers `next .. next + capacity`: a frame beyond it drops the oldest queued frames
 //!   (counted), so a client cannot make the server hold more, however far ahead it numbers.
@@ -44,7 +46,8 @@ pub struct PlayoutSettings {
     /// window for the target to shrink.
     pub shrink_slack: u32,
     /// Steps to wait for a missing frame while later ones are queued, before skipping it
-    /// (100 ms at 60 Hz: longer than any reordering a WebSocket can show, which is none).
+    /// (100 ms at 60 Hz: a WebSocket never reorders, so a gap there is a client that
+    /// skipped numbers; the wait ends early once the queue exceeds the target).
     pub gap_wait_steps: u32,
 }
 
@@ -287,7 +290,7 @@ impl<F> Playout<F> {
                 return none(StepState::Underrun);
             }
             self.gap_wait += 1;
-            if self.gap_wait <= self.settings.gap_wait_steps {
+            if self.gap_wait <= self.settings.gap_wait_steps && self.held <= self.target {
                 return none(StepState::GapWait);
             }
             // Skip to the oldest queued frame (one exists: held > 0).
