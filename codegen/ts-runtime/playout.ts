@@ -4,7 +4,8 @@
  * applied frames and counters).
  *
  * Frames of `input:batch` are queued by sequence number and handed out one per world step.
- * The queue starts (and restarts after running dry) once it holds the target depth; an
+ * The queue starts (and restarts after running dry) once it holds the target depth (or no
+ * frame came for `idleFlushSteps`); an
  * underrun grows the target, a second of slack shrinks it by one (with one catch-up frame
  * on that step). A frame already applied, skipped or queued is counted and ignored; a
  * missing frame with later ones queued is waited for a bounded number of steps (none once
@@ -31,6 +32,8 @@ export interface PlayoutSettings {
   readonly shrinkSlack: number;
   /** Steps to wait for a missing frame while later ones are queued (ended early once the queue exceeds the target). */
   readonly gapWaitSteps: number;
+  /** Steps without a new frame after which a priming queue starts below the target (a client that stopped sending gets its last frames applied). */
+  readonly idleFlushSteps: number;
 }
 
 /** The default settings, for 60 Hz input frames sent four to a batch. */
@@ -43,6 +46,7 @@ export const PLAYOUT_DEFAULTS: PlayoutSettings = Object.freeze({
   slackSteps: 60,
   shrinkSlack: 2,
   gapWaitSteps: 6,
+  idleFlushSteps: 12,
 });
 
 /** What one `step` did. */
@@ -95,6 +99,7 @@ export class Playout<F> {
   private heldCount = 0;
   private targetDepth: number;
   private gapWait = 0;
+  private sincePush = 0;
   private windowSteps = 0;
   private windowMin = Infinity;
   private last: number | undefined;
@@ -154,6 +159,7 @@ export class Playout<F> {
     this.slots[i] = frame;
     this.full[i] = 1;
     this.heldCount += 1;
+    this.sincePush = 0;
   }
 
   /** Queues a batch: `frames[k]` is numbered `first + k` (wrapping at 2^32). */
@@ -197,7 +203,9 @@ export class Playout<F> {
     this.lastStepApplied = 0;
     if (!this.started) return "idle";
     if (!this.playing) {
-      if (this.heldCount < this.targetDepth) return "priming";
+      this.sincePush = Math.min(this.sincePush + 1, 0xffffffff);
+      const flush = this.heldCount > 0 && this.sincePush > this.settings.idleFlushSteps;
+      if (this.heldCount < this.targetDepth && !flush) return "priming";
       this.playing = true;
       this.windowSteps = 0;
       this.windowMin = Infinity;

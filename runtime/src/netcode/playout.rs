@@ -7,7 +7,7 @@
 //! number and hands out exactly one per world step:
 //!
 //! - the queue starts (and restarts after running dry) only once it holds the *target
-//!   depth*; an underrun grows the target by [`PlayoutSettings::grow`], and a second of
+//!   depth*, or when no frame came for [`PlayoutSettings::idle_flush_steps`] steps; an underrun grows the target by [`PlayoutSettings::grow`], and a second of
 //!   slack ([`PlayoutSettings::slack_steps`] steps in which the queue never fell below
 //!   [`PlayoutSettings::shrink_slack`]) shrinks it by one, applying one extra frame on that
 //!   step so the queue really gets shorter;
@@ -49,6 +49,9 @@ pub struct PlayoutSettings {
     /// (100 ms at 60 Hz: a WebSocket never reorders, so a gap there is a client that
     /// skipped numbers; the wait ends early once the queue exceeds the target).
     pub gap_wait_steps: u32,
+    /// Steps without a new frame after which a priming queue starts below the target (a
+    /// client that stopped sending gets its last frames applied instead of held forever).
+    pub idle_flush_steps: u32,
 }
 
 /// The default settings (see each field).
@@ -61,6 +64,7 @@ pub const PLAYOUT_DEFAULTS: PlayoutSettings = PlayoutSettings {
     slack_steps: 60,
     shrink_slack: 2,
     gap_wait_steps: 6,
+    idle_flush_steps: 12,
 };
 
 /// What one [`Playout::step`] did.
@@ -123,6 +127,7 @@ pub struct Playout<F> {
     held: u32,
     target: u32,
     gap_wait: u32,
+    since_push: u32,
     window_steps: u32,
     window_min: u32,
     last_applied: Option<u32>,
@@ -163,6 +168,7 @@ impl<F> Playout<F> {
             held: 0,
             target: s.initial_target,
             gap_wait: 0,
+            since_push: 0,
             window_steps: 0,
             window_min: u32::MAX,
             last_applied: None,
@@ -227,6 +233,7 @@ impl<F> Playout<F> {
         }
         self.slots[i] = Some(frame);
         self.held += 1;
+        self.since_push = 0;
     }
 
     /// Queues a batch: `frames[k]` is numbered `first + k` (wrapping).
@@ -273,7 +280,9 @@ impl<F> Playout<F> {
             return none(StepState::Idle);
         }
         if !self.playing {
-            if self.held < self.target {
+            self.since_push = self.since_push.saturating_add(1);
+            let flush = self.held > 0 && self.since_push > self.settings.idle_flush_steps;
+            if self.held < self.target && !flush {
                 return none(StepState::Priming);
             }
             self.playing = true;
@@ -389,6 +398,18 @@ mod tests {
         assert_eq!(p.stats().duplicates, 6);
         assert_eq!(p.stats().stale, 4);
         assert_eq!(p.stats().applied, 6);
+    }
+
+    #[test]
+    fn a_sender_that_stops_gets_its_last_frames_applied() {
+        let mut p = Playout::new();
+        p.push(0, &batch(0, 2));
+        let mut steps = 0;
+        while p.stats().applied < 2 {
+            p.step(|_, _| ());
+            steps += 1;
+        }
+        assert_eq!(steps, PLAYOUT_DEFAULTS.idle_flush_steps + 2);
     }
 
     #[test]

@@ -57,3 +57,7 @@ export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
 export { Tracker, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline } from "./delta.js";
 export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";
+export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";
+export type { PlayoutSettings, PlayoutState, PlayoutStats } from "./playout.js";
+export { Reconciler, RECONCILE_DEFAULTS } from "./reconcile.js";
+export type { Predictor, ReconcileSettings, ReconcileStats, Correction } from "./reconcile.js";
