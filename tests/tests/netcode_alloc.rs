@@ -79,7 +79,11 @@ impl Predict for Car {
 #[test]
 fn playout_pushes_and_steps_without_allocating() {
     let mut p = Playout::<Frame>::new();
-    let batch = [Frame { dt: 16, buttons: 1, steer: 10 }; 4];
+    let batch = [Frame {
+        dt: 16,
+        buttons: 1,
+        steer: 10,
+    }; 4];
     let mut sum = 0u64;
     // Warm-up, then ten seconds of 60 Hz steps with batches, resends and a burst.
     p.push(0, &batch);
@@ -106,11 +110,18 @@ fn playout_pushes_and_steps_without_allocating() {
 
 #[test]
 fn reconciliation_allocates_nothing_per_frame() {
-    let layout = Layout { linear: 2, angle: 1 };
+    let layout = Layout {
+        linear: 2,
+        angle: 1,
+    };
     let mut r = Reconciler::new(Car::default(), 0, layout, RECONCILE_DEFAULTS);
     let mut server = Car::default();
     let mut sent = Vec::with_capacity(1000);
-    let f = Frame { dt: 16, buttons: 1, steer: 30 };
+    let f = Frame {
+        dt: 16,
+        buttons: 1,
+        steer: 30,
+    };
     let mut applied = 0usize;
     let n = allocations(|| {
         for t in 0..600u32 {

@@ -18,7 +18,10 @@ use tuplet::netcode::playout::{Playout, StepState};
 use tuplet::netcode::reconcile::{Layout, Predict, Reconciler, RECONCILE_DEFAULTS};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the workspace root")
 }
 
 /// A small seeded generator (xorshift64*), so the traces are the same on every machine.
@@ -170,14 +173,21 @@ fn run_playout(events: &[Ev]) -> (Vec<Value>, Value) {
                     row.push(json!(seq));
                 });
                 assert_eq!(r.applied as usize, row.len());
-                let mut out = vec![json!(state_name(r.state)), json!(p.held()), json!(p.target())];
+                let mut out = vec![
+                    json!(state_name(r.state)),
+                    json!(p.held()),
+                    json!(p.target()),
+                ];
                 out.extend(row);
                 log.push(Value::Array(out));
             }
         }
     }
     let s = p.stats();
-    assert_eq!(s.received, s.applied + s.duplicates + s.stale + s.dropped + u64::from(p.held()));
+    assert_eq!(
+        s.received,
+        s.applied + s.duplicates + s.stale + s.dropped + u64::from(p.held())
+    );
     let stats = json!({
         "received": s.received, "applied": s.applied, "duplicates": s.duplicates,
         "stale": s.stale, "skipped": s.skipped, "dropped": s.dropped,
@@ -219,7 +229,10 @@ impl Predict for Car {
     }
 }
 
-const CAR_LAYOUT: Layout = Layout { linear: 2, angle: 1 };
+const CAR_LAYOUT: Layout = Layout {
+    linear: 2,
+    angle: 1,
+};
 
 fn car_json(c: &Car) -> Value {
     json!([c.x, c.y, c.h, c.v])
@@ -230,7 +243,12 @@ fn car_json(c: &Car) -> Value {
 /// drawn frames at uneven intervals. Returns the events and what Rust drew.
 fn reconcile_trace(seed: u64, frames: u32) -> (Vec<Value>, Vec<Value>, Value) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let start = Car { x: 0.0, y: 0.0, h: 0.3, v: 0.0 };
+    let start = Car {
+        x: 0.0,
+        y: 0.0,
+        h: 0.3,
+        v: 0.0,
+    };
     let mut r = Reconciler::new(start.clone(), 500, CAR_LAYOUT, RECONCILE_DEFAULTS);
     let mut server = start;
     let mut inputs: Vec<Frame> = Vec::new();
@@ -293,11 +311,41 @@ fn events_json(events: &[Ev]) -> Value {
 #[test]
 fn write_netcode_traces() {
     let kinds = [
-        ("none", Kind::Link { jitter: 0, spike: 0 }),
-        ("clean", Kind::Link { jitter: 1, spike: 0 }),
-        ("wifi", Kind::Link { jitter: 2, spike: 7 }),
-        ("far", Kind::Link { jitter: 2, spike: 9 }),
-        ("jitter80", Kind::Link { jitter: 5, spike: 0 }),
+        (
+            "none",
+            Kind::Link {
+                jitter: 0,
+                spike: 0,
+            },
+        ),
+        (
+            "clean",
+            Kind::Link {
+                jitter: 1,
+                spike: 0,
+            },
+        ),
+        (
+            "wifi",
+            Kind::Link {
+                jitter: 2,
+                spike: 7,
+            },
+        ),
+        (
+            "far",
+            Kind::Link {
+                jitter: 2,
+                spike: 9,
+            },
+        ),
+        (
+            "jitter80",
+            Kind::Link {
+                jitter: 5,
+                spike: 0,
+            },
+        ),
         ("resent", Kind::Resent),
         ("gaps", Kind::Gaps),
         ("farAheadBehind", Kind::FarAheadBehind),
@@ -341,13 +389,21 @@ fn write_netcode_traces() {
         std::fs::write(&path, &text).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == text, "tests/fixtures/netcode_traces.json is stale: TUPLET_BLESS=1");
+    assert!(
+        committed == text,
+        "tests/fixtures/netcode_traces.json is stale: TUPLET_BLESS=1"
+    );
 }
 
 /// The hostile senders hold no more than the cap and lose nothing a well-behaved sender sent.
 #[test]
 fn hostile_senders_stay_bounded() {
-    for (kind, seed) in [(Kind::FarAheadBehind, 3), (Kind::TenTimes, 3), (Kind::Resent, 3), (Kind::Gaps, 3)] {
+    for (kind, seed) in [
+        (Kind::FarAheadBehind, 3),
+        (Kind::TenTimes, 3),
+        (Kind::Resent, 3),
+        (Kind::Gaps, 3),
+    ] {
         let events = scenario(kind, seed, 600);
         let (_, stats) = run_playout(&events);
         match kind {
