@@ -6,8 +6,9 @@
 //! (`input:ack`), the [`Reconciler`] rewinds to that state, replays the frames the server
 //! has not applied yet, and compares the result with what it had predicted. The difference
 //! is not drawn as a jump: it becomes an error offset that decays exponentially
-//! (`1 − e^(−rate·Δt)` of it per frame), so a small disagreement eases out over a fraction
-//! of a second; one past [`ReconcileSettings::teleport`] snaps.
+//! (`1 − e^(−rate·Δt)` of it per frame, [`exp_ease`](super::exp_ease)), so a small
+//! disagreement eases out over a fraction of a second; one past
+//! [`ReconcileSettings::teleport`] snaps.
 //!
 //! What is drawn is a fixed number of channels: `linear` ones (positions, metres), then
 //! `angle` ones (headings, radians, eased on the shortest arc). Every buffer is allocated in
@@ -17,6 +18,8 @@
 //! the same drawn channels.
 
 use std::f64::consts::PI;
+
+use super::exp_ease;
 
 /// The game's predicted state: its step function and what is drawn of it.
 pub trait Predict: Clone {
@@ -87,12 +90,6 @@ pub struct Correction {
     pub replayed: u32,
     /// Whether it snapped (past `teleport`).
     pub snapped: bool,
-}
-
-/// `1 − e^(−rate·Δt)`: the share of a remaining difference to remove over `dt_ms`
-/// milliseconds at `rate` per second (frame-rate independent exponential easing).
-pub fn exp_ease(rate: f64, dt_ms: f64) -> f64 {
-    1.0 - (-rate * dt_ms / 1000.0).exp()
 }
 
 /// `a − b` on the shortest arc, in `[−π, π)`.

@@ -112,6 +112,21 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         "codegen/ts-runtime/support.ts",
         include_str!("../../../ts-runtime/support.ts"),
     ),
+    (
+        "interp.ts",
+        "codegen/ts-runtime/interp.ts",
+        include_str!("../../../ts-runtime/interp.ts"),
+    ),
+    (
+        "render_clock.ts",
+        "codegen/ts-runtime/render_clock.ts",
+        include_str!("../../../ts-runtime/render_clock.ts"),
+    ),
+    (
+        "easing.ts",
+        "codegen/ts-runtime/easing.ts",
+        include_str!("../../../ts-runtime/easing.ts"),
+    ),
 ];
 
 /// Every name the embedded runtime exports (generated modules import from it).

@@ -14,6 +14,8 @@
  * radians, eased on the shortest arc). Every buffer is allocated in the constructor.
  */
 
+import { expEase } from "./easing.js";
+
 /** The reconciler's constants (see `RECONCILE_DEFAULTS`). */
 export interface ReconcileSettings {
   /** Input frames kept until acknowledged (a power of two); past it the oldest is forgotten. */
@@ -60,11 +62,6 @@ export interface Correction {
   replayed: number;
   /** Whether it snapped. */
   snapped: boolean;
-}
-
-/** `1 − e^(−rate·Δt)`: the share of a difference to remove over `dtMs` at `rate` per second. */
-export function expEase(rate: number, dtMs: number): number {
-  return 1 - Math.exp((-rate * dtMs) / 1000);
 }
 
 const TWO_PI = 2 * Math.PI;

@@ -1,0 +1,178 @@
+/**
+ * The network lab (`scripts/bench netcode`; docs/netcode.md): every link × frame rate × seed,
+ * four strategies on the same traces, the table BENCHMARKS.md quotes, the checks of issue #38,
+ * and the speed picture (docs/netcode-speed.svg).
+ *
+ *   node build/examples/netcode-lab/src/main.js [--smoke] [--seeds N] [--seconds S] [--svg FILE]
+ *
+ * --smoke: one seed, every link and frame rate and event, every check, no timing, no table.
+ * Exit status 1 when a check fails (each failed check is printed).
+ */
+import { LINKS, link } from "./links.js";
+import { ENTITIES, EVENT_AT, EVENT_MS, WARMUP, run, type Event } from "./sim.js";
+import { Meter, quantile, type Tally } from "./metrics.js";
+import { speedSvg } from "./svg.js";
+import { writeFileSync } from "node:fs";
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const smoke = args.includes("--smoke");
+const seeds = Array.from({ length: smoke ? 1 : Number(opt("--seeds") ?? 6) }, (_, i) => i + 1);
+const seconds = Number(opt("--seconds") ?? 30);
+const durationMs = seconds * 1000;
+const svgPath = opt("--svg");
+const FPS = [30, 60, 144];
+const NAMES = ["colyseus-lerp", "geckos", "arrival-120ms", "tuplet"];
+const TUPLET = 3;
+const NEAR_MOVES = (e: number): boolean => !ENTITIES[e]!.tick && ENTITIES[e]!.stride === 1;
+
+interface Cell { all: Tally[]; near: Tally[] }
+const med = (xs: number[]): number => quantile(xs, 0.5);
+const cells = new Map<string, Cell[]>(); // "link fps" -> per seed
+
+const failures: string[] = [];
+function check(ok: boolean, what: string): void {
+  if (!ok) failures.push(what);
+  process.stderr.write(`${ok ? "ok  " : "FAIL"} ${what}\n`);
+}
+
+for (const l of LINKS) {
+  for (const fps of FPS) {
+    const per: Cell[] = [];
+    for (const seed of seeds) {
+      const all = new Meter(4, ENTITIES.length, () => true, (t) => t >= WARMUP);
+      const near = new Meter(4, ENTITIES.length, NEAR_MOVES, (t) => t >= WARMUP);
+      run({ seed, link: l, fps, event: "steady", durationMs, onFrame: (f) => { all.frame(f); near.frame(f); } });
+      per.push({ all: all.tallies, near: near.tallies });
+    }
+    cells.set(`${l.name} ${fps}`, per);
+    process.stderr.write(`netcode lab: ${l.name} ${fps} fps, ${seeds.length} seed(s)\n`);
+  }
+}
+
+// ---- events: hidden tab (5 s) and stall (1 s), Wi-Fi, 60 fps ----
+interface EventResult { jumpEarly: number; jump: number; offAfter: number; jankAfter: number; rate: number }
+const events = new Map<Event, EventResult[][]>(); // per seed, per strategy
+for (const ev of ["hidden", "stall"] as const) {
+  const per: EventResult[][] = [];
+  for (const seed of seeds) {
+    const resume = EVENT_AT + EVENT_MS[ev];
+    // a hidden tab's first frame is a resync nobody saw coming: jumps count from the next one
+    const early = new Meter(4, ENTITIES.length, () => true, (t) => (ev === "hidden" ? t > resume : t >= resume) && t < resume + 500);
+    const after = new Meter(4, ENTITIES.length, () => true, (t) => t >= resume + 500 && t < resume + 2500);
+    // each entity alone, for how fast its drawn time runs 0.5–2.5 s after resuming
+    const one = ENTITIES.map((_, e) => new Meter(4, ENTITIES.length, (x) => x === e, (t) => t >= resume + 500 && t < resume + 2500));
+    run({
+      seed, link: link("wifi"), fps: 60, event: ev, durationMs: Math.max(durationMs, resume + 4000),
+      onFrame: (f) => { early.frame(f); after.frame(f); for (const m of one) m.frame(f); },
+    });
+    per.push(early.tallies.map((t, si) => {
+      const a = after.tallies[si]!;
+      return {
+        jumpEarly: t.maxJump, jump: Math.max(t.maxJump, a.maxJump), offAfter: a.offShare, jankAfter: a.jankShare,
+        rate: med(one.map((m) => m.tallies[si]!.rate)),
+      };
+    }));
+  }
+  events.set(ev, per);
+  process.stderr.write(`netcode lab: ${ev}, ${seeds.length} seed(s)\n`);
+}
+
+// ---- aggregation ----
+const pct = (x: number): string => (100 * x).toFixed(x < 0.1 ? 2 : 1);
+function stat(per: Cell[], si: number, f: (t: Tally) => number, group: "all" | "near" = "all"): { med: number; lo: number; hi: number } {
+  const xs = per.map((c) => f(c[group][si]!));
+  return { med: med(xs), lo: Math.min(...xs), hi: Math.max(...xs) };
+}
+const range = (s: { med: number; lo: number; hi: number }, fmt: (x: number) => string): string =>
+  seeds.length > 1 ? `${fmt(s.med)} (${fmt(s.lo)}–${fmt(s.hi)})` : fmt(s.med);
+
+// ---- checks (issue #38, "Must show") ----
+const village = cells.get("village 60")!;
+const seedC = stat(village, 2, (t) => t.offShare, "near");
+const seedD = stat(village, TUPLET, (t) => t.offShare, "near");
+const bufD = stat(village, TUPLET, (t) => quantile(t.buffer, 0.5), "near");
+check(seedD.med <= 0.005, `village 0–80 ms, 10 Hz, 60 fps: tuplet off-speed ${pct(seedD.med)}% <= 0.5% (arrival-120ms: ${pct(seedC.med)}%, the village game measured about 28%)`);
+const totC = stat(village, 2, (t) => quantile(t.delay, 0.5), "near");
+const totD = stat(village, TUPLET, (t) => quantile(t.delay, 0.5), "near");
+check(
+  totD.med <= totC.med + 50,
+  `village 0–80 ms: tuplet draws ${(totD.med - totC.med).toFixed(0)} ms further in the past than arrival-120ms (added delay p50 ${totD.med.toFixed(0)} vs ${totC.med.toFixed(0)} ms) <= 50 ms; its own delay above the clock offset p50 ${bufD.med.toFixed(0)} ms (120 + ${(bufD.med - 120).toFixed(0)})`,
+);
+const none60 = stat(cells.get("none 60")!, TUPLET, (t) => quantile(t.buffer, 0.5), "near");
+check(Math.abs(none60.med - 120) < 0.5, `no jitter (link none, 60 fps): tuplet's delay p50 ${none60.med.toFixed(1)} ms at its floor (120 ms)`);
+for (const [key, per] of cells) {
+  const off = NAMES.map((_, si) => stat(per, si, (t) => t.offShare).med);
+  const jank = NAMES.map((_, si) => stat(per, si, (t) => t.jankShare).med);
+  const d95 = NAMES.map((_, si) => stat(per, si, (t) => quantile(t.delay, 0.95)).med);
+  const best = (xs: number[]): number => Math.min(...xs.slice(0, TUPLET));
+  const delays = NAMES.map((n, si) => `${n} ${d95[si]!.toFixed(0)}`).join(", ");
+  check(off[TUPLET]! <= best(off) + 0.001, `${key} fps: tuplet off-speed ${pct(off[TUPLET]!)}% lowest (others ${off.slice(0, TUPLET).map(pct).join("/")}%; delay p95 ms: ${delays})`);
+  check(jank[TUPLET]! <= best(jank) + 0.001, `${key} fps: tuplet jank ${pct(jank[TUPLET]!)}% lowest (others ${jank.slice(0, TUPLET).map(pct).join("/")}%)`);
+}
+for (const [ev, per] of events) {
+  const r = (f: (x: EventResult) => number): number => Math.max(...per.map((s) => f(s[TUPLET]!)));
+  check(r((x) => x.offAfter) <= 0.01 && r((x) => x.jankAfter) === 0, `${ev}: smooth again within 0.5 s: from 0.5 s to 2.5 s after resuming, tuplet off-speed ${pct(r((x) => x.offAfter))}% <= 1%, jank ${pct(r((x) => x.jankAfter))}%`);
+  check(r((x) => x.rate) <= 1.05, `${ev}: no fast-forward: 0.5–2.5 s after resuming tuplet's drawn time runs at ${r((x) => x.rate).toFixed(3)}x real time <= 1.05x`);
+  check(r((x) => x.jump) <= 8, `${ev}: tuplet's largest jump ${r((x) => x.jump).toFixed(2)} m <= the teleport distance (8 m)`);
+}
+
+// ---- the picture ----
+if (svgPath) {
+  writeFileSync(svgPath, speedSvg(1, durationMs));
+  process.stderr.write(`netcode lab: wrote ${svgPath}\n`);
+}
+
+// ---- the table ----
+if (!smoke) {
+  const out: string[] = [];
+  out.push("## Netcode lab: drawing remote entities (`scripts/bench netcode`)", "");
+  out.push(
+    `Four strategies on the same traces (examples/netcode-lab, deterministic from seeds; ${seeds.length} seeds × ${seconds} s per link and frame rate; median over seeds, range in brackets): ` +
+      "(a) `colyseus-lerp`, the Colyseus tutorial's 20% per frame; (b) `geckos`, `@geckos.io/snapshot-interpolation` 1.1.1 as its README uses it; " +
+      "(c) `arrival-120ms`, the village game's first interpolator; (d) `tuplet`, `Interpolator` and `RenderClock`. " +
+      "Eight entities: four near players at 10 Hz (walker, turning car, stop-and-go, teleporter), a far walker relayed every 3rd move, a very far car every 10th, and two entities of a 20 Hz tick-stamped snapshot. " +
+      "Off-speed: frames where a moving entity is drawn more than 30% off its true speed; jank: frames where its drawn motion stops; error: distance to the truth at the drawn time; delay: true now minus the true time drawn (network included).",
+    "",
+  );
+  out.push("| link | fps | strategy | off-speed % | jank % | error p95 (m) | delay p50 (ms) | delay p95 (ms) | snaps | extrapolated % |");
+  out.push("|---|---|---|---|---|---|---|---|---|---|");
+  for (const l of LINKS) for (const fps of FPS) {
+    const per = cells.get(`${l.name} ${fps}`)!;
+    NAMES.forEach((n, si) => {
+      const row = [
+        l.name, String(fps), si === TUPLET ? `**${n}**` : n,
+        range(stat(per, si, (t) => t.offShare), pct),
+        range(stat(per, si, (t) => t.jankShare), pct),
+        range(stat(per, si, (t) => quantile(t.err, 0.95)), (x) => x.toFixed(2)),
+        stat(per, si, (t) => quantile(t.delay, 0.5)).med.toFixed(0),
+        stat(per, si, (t) => quantile(t.delay, 0.95)).med.toFixed(0),
+        stat(per, si, (t) => t.snaps).med.toFixed(0),
+        pct(stat(per, si, (t) => t.extrapolated / Math.max(1, t.frames)).med),
+      ];
+      out.push(`| ${row.join(" | ")} |`);
+    });
+  }
+  out.push("", "Links: " + LINKS.map((l) => `${l.name}: ${l.about}`).join("; ") + ".", "");
+  out.push("The village game's experiment (0–80 ms jitter, 10 Hz, 60 fps, the four near players):", "");
+  out.push(`- \`arrival-120ms\` off-speed ${pct(seedC.med)}% (${pct(seedC.lo)}–${pct(seedC.hi)}), beside the village game's about 28%; \`tuplet\` ${pct(seedD.med)}% (${pct(seedD.lo)}–${pct(seedD.hi)}).`);
+  out.push(`- added delay p50 (true now minus the true time drawn, network included): \`tuplet\` ${totD.med.toFixed(0)} ms, \`arrival-120ms\` ${totC.med.toFixed(0)} ms: ${(totD.med - totC.med).toFixed(0)} ms more.`);
+  out.push(`- \`tuplet\`'s own delay above its clock offset p50 ${bufD.med.toFixed(0)} ms (${bufD.lo.toFixed(0)}–${bufD.hi.toFixed(0)}) against \`arrival-120ms\`'s fixed 120 ms on arrival stamps; with no jitter (link none, 60 fps) ${none60.med.toFixed(0)} ms, its floor.`, "");
+  out.push("A hidden tab (5 s without frames) and a stall (1 s without messages) on the Wi-Fi link at 60 fps, worst over seeds:", "");
+  out.push("| event | strategy | largest jump (m), first 0.5 s | largest jump (m), 0.5–2.5 s | off-speed % 0.5–2.5 s after | jank % 0.5–2.5 s after | drawn time's rate 0.5–2.5 s after |");
+  out.push("|---|---|---|---|---|---|---|");
+  for (const [ev, per] of events) NAMES.forEach((n, si) => {
+    const w = (f: (x: EventResult) => number): number => Math.max(...per.map((s) => f(s[si]!)));
+    out.push(`| ${ev} | ${si === TUPLET ? `**${n}**` : n} | ${w((x) => x.jumpEarly).toFixed(2)} | ${w((x) => x.jump).toFixed(2)} | ${pct(w((x) => x.offAfter))} | ${pct(w((x) => x.jankAfter))} | ${w((x) => x.rate).toFixed(3)} |`);
+  });
+  out.push("", `Checks (issue #38, "Must show"): ${failures.length === 0 ? "all passed" : `${failures.length} failed`}.`);
+  for (const f of failures) out.push(`- FAILED: ${f}`);
+  console.log(out.join("\n"));
+}
+if (failures.length > 0) {
+  process.stderr.write(`netcode lab: ${failures.length} check(s) failed\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,76 @@
+/**
+ * True trajectories at 1 ms resolution: walkers, turning cars, stop-and-go (with the sender's
+ * silence while stopped) and teleports. Positions in metres, speed in m/s.
+ */
+import { Rng } from "./rng.js";
+
+/** What an entity does. */
+export type Kind = "walk" | "car" | "stopgo" | "teleport";
+
+/** The lab's time origin: truth is kept from `T0` ms. */
+export const T0 = -3000;
+
+/** One entity's true path. */
+export class Truth {
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly speed: Float64Array;
+  /** True times (ms) of teleports. */
+  readonly teleports: number[] = [];
+  constructor(readonly kind: Kind, durationMs: number, rng: Rng) {
+    const n = durationMs - T0 + 1;
+    this.x = new Float64Array(n);
+    this.y = new Float64Array(n);
+    this.speed = new Float64Array(n);
+    let x = rng.range(-100, 100), y = rng.range(-100, 100), h = rng.range(-Math.PI, Math.PI);
+    let v = 0, vWant = 0, turn = 0, accel = 2, change = 0, going = true, nextTeleport = rng.range(4000, 7000);
+    for (let i = 0; i < n; i++) {
+      const t = i + T0;
+      if (t >= change) {
+        switch (kind) {
+          case "walk":
+          case "teleport":
+            vWant = rng.range(1.0, 2.2); turn = rng.range(-1, 1); accel = 2; change = t + rng.range(1000, 3000);
+            break;
+          case "car":
+            vWant = rng.range(7, 15); turn = rng.chance(0.5) ? rng.range(-0.7, 0.7) : 0; accel = 4; change = t + rng.range(1500, 4000);
+            break;
+          case "stopgo":
+            going = !going; vWant = going ? rng.range(2.5, 4) : 0; turn = rng.range(-0.6, 0.6); accel = 6;
+            change = t + (going ? rng.range(1500, 3500) : rng.range(1000, 2500));
+            break;
+        }
+      }
+      const dv = vWant - v, step = accel * 0.001;
+      v = Math.abs(dv) <= step ? vWant : v + Math.sign(dv) * step;
+      h += turn * 0.001 * Math.min(1, v / 2);
+      x += v * Math.cos(h) * 0.001;
+      y += v * Math.sin(h) * 0.001;
+      if (kind === "teleport" && t >= nextTeleport) {
+        const a = rng.range(-Math.PI, Math.PI), d = rng.range(40, 80);
+        x += d * Math.cos(a); y += d * Math.sin(a);
+        this.teleports.push(t);
+        nextTeleport = t + rng.range(6000, 9000);
+      }
+      this.x[i] = x; this.y[i] = y; this.speed[i] = v;
+    }
+  }
+  private idx(t: number): number {
+    return Math.min(Math.max(t - T0, 0), this.x.length - 1);
+  }
+  /** Position at true time `t` (linear between the 1 ms steps). */
+  at(t: number, out: { x: number; y: number }): void {
+    const f = this.idx(t), i = Math.floor(f), j = Math.min(i + 1, this.x.length - 1), u = f - i;
+    out.x = this.x[i]! + (this.x[j]! - this.x[i]!) * u;
+    out.y = this.y[i]! + (this.y[j]! - this.y[i]!) * u;
+  }
+  /** Speed at true time `t`. */
+  speedAt(t: number): number {
+    return this.speed[Math.round(this.idx(t))]!;
+  }
+  /** True when a teleport lies in [a, b]. */
+  teleportIn(a: number, b: number): boolean {
+    for (const t of this.teleports) if (t >= a - 1 && t <= b + 1) return true;
+    return false;
+  }
+}
