@@ -140,43 +140,49 @@ export function wrapAngle(a: number): number {
  * One per interpolator (so each entity's delay fits its own interval); `RenderClock` has one too.
  */
 export class StreamTiming {
-  /** The lower envelope of arrival − sent (ms); NaN before the first sample. */
-  offset = NaN;
-  /** Average interval between samples on the sender's clock (ms); NaN before two samples. */
-  interval = NaN;
-  /** Mean deviation of the interval (ms). */
-  intervalJitter = 0;
-  /** Average lateness: arrival − (sent + offset) (ms). */
-  late = 0;
-  /** Mean deviation of the lateness (ms). */
-  lateJitter = 0;
-  /** The delay the statistics ask for (ms), within its bounds. */
-  target: number;
-  private lastSent = NaN;
-  private lastArrived = NaN;
+  /**
+   * Every number, in one Float64Array (fields holding doubles, and doubles returned from calls
+   * V8 does not inline, are boxed: garbage per message): offset, interval, intervalJitter,
+   * late, lateJitter, target, then the last sent and arrival times. The getters read it.
+   */
+  readonly v = new Float64Array(8);
   private readonly s: NetcodeSettings;
 
   /** Timing under settings `s`. */
   constructor(s: NetcodeSettings) {
     this.s = s;
-    this.target = s.minDelayMs;
+    this.reset();
   }
+
+  /** The lower envelope of arrival − sent (ms); NaN before the first sample. */
+  get offset(): number { return this.v[0]!; }
+  /** Average interval between samples on the sender's clock (ms); NaN before two samples. */
+  get interval(): number { return this.v[1]!; }
+  /** Mean deviation of the interval (ms). */
+  get intervalJitter(): number { return this.v[2]!; }
+  /** Average lateness: arrival − (sent + offset) (ms). */
+  get late(): number { return this.v[3]!; }
+  /** Mean deviation of the lateness (ms). */
+  get lateJitter(): number { return this.v[4]!; }
+  /** The delay the statistics ask for (ms), within its bounds. */
+  get target(): number { return this.v[5]!; }
 
   /** Forgets everything (an entity left view; a pooled interpolator is reused). */
   reset(): void {
-    this.offset = NaN;
-    this.interval = NaN;
-    this.intervalJitter = 0;
-    this.late = 0;
-    this.lateJitter = 0;
-    this.target = this.s.minDelayMs;
-    this.lastSent = NaN;
-    this.lastArrived = NaN;
+    const v = this.v;
+    v[0] = NaN; // offset
+    v[1] = NaN; // interval
+    v[2] = 0; // intervalJitter
+    v[3] = 0; // late
+    v[4] = 0; // lateJitter
+    v[5] = this.s.minDelayMs; // target
+    v[6] = NaN; // lastSent
+    v[7] = NaN; // lastArrived
   }
 
   /** True once an interval was measured. */
   get warm(): boolean {
-    return this.interval === this.interval;
+    return this.v[1] === this.v[1];
   }
 
   /**
@@ -185,67 +191,73 @@ export class StreamTiming {
    */
   observe(sentMs: number, arrivedMs: number, countInterval: boolean): void {
     const s = this.s;
+    const v = this.v;
     const raw = arrivedMs - sentMs;
-    if (this.offset !== this.offset) {
-      this.offset = raw;
+    if (v[0] !== v[0]) {
+      v[0] = raw;
     } else {
-      const creep = Math.max(0, arrivedMs - this.lastArrived) * s.offsetCreep;
-      this.offset = Math.min(this.offset + creep, raw);
+      const creep = Math.max(0, arrivedMs - v[7]!) * s.offsetCreep;
+      v[0] = Math.min(v[0]! + creep, raw);
     }
-    const late = Math.min(arrivedMs - sentMs - this.offset, s.maxDelayMs);
-    if (this.lastSent !== this.lastSent) {
-      this.late = late;
+    const late = Math.min(arrivedMs - sentMs - v[0]!, s.maxDelayMs);
+    if (v[6] !== v[6]) {
+      v[3] = late;
     } else {
-      const iv = sentMs - this.lastSent;
+      const iv = sentMs - v[6]!;
       const w = Math.min(1 - Math.exp(-iv / s.statsMs), s.statsMaxWeight);
-      if (countInterval && iv > 0) {
-        if (this.interval !== this.interval) {
-          this.interval = iv;
-        } else {
-          this.intervalJitter += w * (Math.abs(iv - this.interval) - this.intervalJitter);
-          this.interval += w * (iv - this.interval);
-        }
-      }
-      this.lateJitter += w * (Math.abs(late - this.late) - this.lateJitter);
-      this.late += w * (late - this.late);
+      if (countInterval && iv > 0) this.intervalSample(iv, w);
+      v[4] = v[4]! + w * (Math.abs(late - v[3]!) - v[4]!);
+      v[3] = v[3]! + w * (late - v[3]!);
     }
-    this.lastSent = sentMs;
-    this.lastArrived = arrivedMs;
-    this.target = this.targetDelay();
+    v[6] = sentMs;
+    v[7] = arrivedMs;
+    this.writeTarget();
   }
 
   /** Records a sample's time on a clock that needs no offset (a server tick); intervals only. */
   observeTime(timeMs: number, countInterval: boolean): void {
-    const s = this.s;
-    if (this.lastSent === this.lastSent) {
-      const iv = timeMs - this.lastSent;
-      if (countInterval && iv > 0) {
-        if (this.interval !== this.interval) {
-          this.interval = iv;
-        } else {
-          const w = Math.min(1 - Math.exp(-iv / s.statsMs), s.statsMaxWeight);
-          this.intervalJitter += w * (Math.abs(iv - this.interval) - this.intervalJitter);
-          this.interval += w * (iv - this.interval);
-        }
-      }
+    const v = this.v;
+    if (v[6] === v[6]) {
+      const iv = timeMs - v[6]!;
+      if (countInterval && iv > 0) this.intervalSample(iv, Math.min(1 - Math.exp(-iv / this.s.statsMs), this.s.statsMaxWeight));
     }
-    this.lastSent = timeMs;
+    v[6] = timeMs;
+  }
+
+  private intervalSample(iv: number, w: number): void {
+    const v = this.v;
+    if (v[1] !== v[1]) {
+      v[1] = iv;
+    } else {
+      v[2] = v[2]! + w * (Math.abs(iv - v[1]!) - v[2]!);
+      v[1] = v[1]! + w * (iv - v[1]!);
+    }
   }
 
   /** One interval + lateness + `jitterFactor` × both jitters − `dryGraceMs`, clamped to its bounds. */
   targetDelay(): number {
+    this.writeTarget();
+    return this.v[5]!;
+  }
+
+  private writeTarget(): void {
     const s = this.s;
-    if (this.interval !== this.interval) return s.minDelayMs;
-    const want = this.interval + this.late + s.jitterFactor * (this.intervalJitter + this.lateJitter) - s.dryGraceMs;
-    const hi = Math.max(s.maxDelayMs, s.longIntervalCap * this.interval);
-    return Math.min(Math.max(want, s.minDelayMs), hi);
+    const v = this.v;
+    const interval = v[1]!;
+    if (interval !== interval) {
+      v[5] = s.minDelayMs;
+      return;
+    }
+    const want = interval + v[3]! + s.jitterFactor * (v[2]! + v[4]!) - s.dryGraceMs;
+    const hi = Math.max(s.maxDelayMs, s.longIntervalCap * interval);
+    v[5] = Math.min(Math.max(want, s.minDelayMs), hi);
   }
 
   /** How long the entity may be extrapolated past its newest sample (ms). */
   extrapolateLimit(): number {
     const s = this.s;
-    const iv = this.interval === this.interval ? this.interval : 0;
-    return Math.max(s.extrapolateMs, s.extrapolateIntervals * iv);
+    const iv = this.v[1]!;
+    return Math.max(s.extrapolateMs, s.extrapolateIntervals * (iv === iv ? iv : 0));
   }
 }
 
@@ -266,10 +278,14 @@ export class Interpolator {
   readonly timing: StreamTiming;
   /** What the last frame drew. */
   state: InterpState = InterpState.Empty;
+  // Doubles kept in a Float64Array and handed between the private steps through it: a double
+  // stored in a field or passed to a call V8 does not inline is boxed (garbage every frame).
+  // [0] lag, [1] renderTime, [2] lastNow, [3] the render time being drawn, [4] frame dt.
+  private readonly t3 = new Float64Array(5).fill(NaN);
   /** The current lag behind our clock (offset + delay, ms): render time = now − lag. */
-  lag = NaN;
+  get lag(): number { return this.t3[0]!; }
   /** The time drawn by the last frame on the samples' clock (sender or server ms). */
-  renderTime = NaN;
+  get renderTime(): number { return this.t3[1]!; }
 
   private readonly n: number; // channels
   private readonly moving: number; // linear + angle
@@ -285,7 +301,6 @@ export class Interpolator {
   private readonly err: Float64Array;
   private readonly scratch: Float64Array;
   private prevState: InterpState = InterpState.Empty;
-  private lastNow = NaN;
   private pushed = false;
   private recoverRate: number;
 
@@ -319,9 +334,7 @@ export class Interpolator {
     this.timing.reset();
     this.state = InterpState.Empty;
     this.prevState = InterpState.Empty;
-    this.lag = NaN;
-    this.renderTime = NaN;
-    this.lastNow = NaN;
+    this.t3.fill(NaN);
     this.pushed = false;
     this.out.fill(0);
     this.err.fill(0);
@@ -368,22 +381,29 @@ export class Interpolator {
   sample(nowMs: number): InterpState {
     const s = this.settings;
     const t = this.timing;
-    const dt = this.lastNow === this.lastNow ? nowMs - this.lastNow : 0;
+    const c = this.t3;
+    const last = c[2]!;
+    const dt = last === last ? nowMs - last : 0;
     const gap = dt > s.resyncGapMs;
-    this.lastNow = nowMs;
-    if (t.offset !== t.offset) {
+    c[2] = nowMs;
+    const tv = t.v;
+    const offset = tv[0]!;
+    if (offset !== offset) {
       this.state = InterpState.Empty;
       return this.state;
     }
-    const want = t.offset + t.target;
-    if (this.lag !== this.lag || gap || !t.warm) {
-      this.lag = want;
-    } else if (want > this.lag) {
-      this.lag = Math.min(want, this.lag + s.growSlew * dt);
+    const want = offset + tv[5]!;
+    const lag = c[0]!;
+    if (lag !== lag || gap || tv[1] !== tv[1]) {
+      c[0] = want;
+    } else if (want > lag) {
+      c[0] = Math.min(want, lag + s.growSlew * dt);
     } else {
-      this.lag = Math.max(want, this.lag - s.relaxSlew * dt);
+      c[0] = Math.max(want, lag - s.relaxSlew * dt);
     }
-    return this.draw(nowMs - this.lag, dt, gap);
+    c[3] = nowMs - c[0]!;
+    c[4] = dt;
+    return this.draw(gap);
   }
 
   /**
@@ -391,8 +411,12 @@ export class Interpolator {
    * render time longer than `resyncGapMs` resyncs.
    */
   sampleAt(renderTimeMs: number): InterpState {
-    const dt = this.renderTime === this.renderTime ? renderTimeMs - this.renderTime : 0;
-    return this.draw(renderTimeMs, dt, dt > this.settings.resyncGapMs);
+    const c = this.t3;
+    const prev = c[1]!;
+    const dt = prev === prev ? renderTimeMs - prev : 0;
+    c[3] = renderTimeMs;
+    c[4] = dt;
+    return this.draw(dt > this.settings.resyncGapMs);
   }
 
   // ---- internals ----
@@ -459,7 +483,7 @@ export class Interpolator {
       if (prev >= 0 && !cut) {
         const dtp = timeMs - this.times[prev]!;
         let d = this.values[i * n + c]! - this.values[prev * n + c]!;
-        if (c >= lin) d = wrapAngle(d);
+        if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
         m = d / dtp;
       }
       this.tangents[i * mv + c] = m;
@@ -467,8 +491,9 @@ export class Interpolator {
     this.pushed = true;
   }
 
-  /** Draws render time `r` into `raw` (no recovery offset); returns the state and the segment. */
-  private evalAt(r: number, out: Float64Array): InterpState {
+  /** Draws the time in `t3[slot]` into `out` (no recovery offset); returns the state, sets `seg`. */
+  private evalAt(slot: number, out: Float64Array): InterpState {
+    const r = this.t3[slot]!;
     const n = this.n;
     const lin = this.layout.linear;
     const mv = this.moving;
@@ -488,11 +513,12 @@ export class Interpolator {
     const ta = this.times[a]!;
     const next = j + 1 < this.count ? this.slot(j + 1) : -1;
     if (next < 0 || this.cuts[next] === 1) {
-      const lim = this.timing.extrapolateLimit();
+      const iv = this.timing.v[1]!;
+      const lim = Math.max(this.settings.extrapolateMs, this.settings.extrapolateIntervals * (iv === iv ? iv : 0));
       const ex = Math.min(r - ta, lim);
       for (let c = 0; c < mv; c++) {
         const v = this.values[a * n + c]! + this.tangents[a * mv + c]! * ex;
-        out[c] = c >= lin ? wrapAngle(v) : v;
+        out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
       }
       return r - ta <= lim ? InterpState.Extrapolating : InterpState.Holding;
     }
@@ -508,7 +534,7 @@ export class Interpolator {
     for (let c = 0; c < mv; c++) {
       const p0 = this.values[a * n + c]!;
       let d = this.values[b * n + c]! - p0;
-      if (c >= lin) d = wrapAngle(d);
+      if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
       const sec = d / h;
       let m0 = this.tangents[a * mv + c]!;
       let m1 = this.tangents[b * mv + c]!;
@@ -529,19 +555,21 @@ export class Interpolator {
         }
       }
       const v = h00 * p0 + h10 * h * m0 + h01 * (p0 + d) + h11 * h * m1;
-      out[c] = c >= lin ? wrapAngle(v) : v;
+      out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
     }
     return InterpState.Interpolating;
   }
 
   private seg = 0;
 
-  private draw(r: number, dt: number, resync: boolean): InterpState {
+  private draw(resync: boolean): InterpState {
+    const r = this.t3[3]!;
+    const dt = this.t3[4]!;
     const mv = this.moving;
     const lin = this.layout.linear;
     const n = this.n;
-    const prevR = this.renderTime;
-    let st = this.evalAt(r, this.raw);
+    const prevR = this.t3[1]!;
+    let st = this.evalAt(3, this.raw);
     if (st === InterpState.Empty) {
       this.state = st;
       return st;
@@ -560,25 +588,25 @@ export class Interpolator {
       (this.prevState === InterpState.Extrapolating || this.prevState === InterpState.Holding)
     ) {
       // what the new samples say about the previous frame, against what it drew
-      this.evalAt(prevR, this.scratch);
+      this.evalAt(1, this.scratch);
       for (let c = 0; c < mv; c++) {
         let d = this.prevRaw[c]! - this.scratch[c]!;
-        if (c >= lin) d = wrapAngle(d);
+        if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
         this.err[c] = this.err[c]! + d;
       }
-      this.evalAt(r, this.raw);
+      this.evalAt(3, this.raw);
     }
     for (let c = 0; c < mv; c++) {
       if (Math.abs(this.err[c]!) < 1e-9) this.err[c] = 0;
       const v = this.raw[c]! + this.err[c]!;
-      this.out[c] = c >= lin ? wrapAngle(v) : v;
+      this.out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
       this.prevRaw[c] = this.raw[c]!;
     }
     for (let c = mv; c < n; c++) this.out[c] = this.raw[c]!;
     this.pushed = false;
     this.prevState = st;
     this.state = st;
-    this.renderTime = r;
+    this.t3[1] = r;
     return st;
   }
 }

@@ -1,6 +1,7 @@
 //! One remote entity's interpolator: a fixed ring of samples drawn at an adaptive delay.
 
-use super::{Settings, StreamTiming};
+use super::settings::Settings;
+use super::timing::StreamTiming;
 use std::f64::consts::PI;
 
 /// How many channels of each kind an interpolated value has (known from the schema).

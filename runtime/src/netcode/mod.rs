@@ -20,6 +20,9 @@
 //!
 //! Nothing here allocates after construction: pushes and frames reuse the ring.
 
+// `!(a > b)` is meant: false for NaN, exactly as the TypeScript twin compares.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 mod easing;
 mod interp;
 pub mod playout;

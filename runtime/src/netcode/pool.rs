@@ -1,6 +1,7 @@
 //! Interpolators keyed by entity, pooled.
 
-use super::{Interpolator, Layout, Settings};
+use super::interp::{Interpolator, Layout};
+use super::settings::Settings;
 use std::collections::HashMap;
 use std::hash::Hash;
 

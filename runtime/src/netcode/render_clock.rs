@@ -1,6 +1,7 @@
 //! The render clock for server-stamped snapshots.
 
-use super::{Settings, StreamTiming};
+use super::settings::Settings;
+use super::timing::StreamTiming;
 
 /// Server time for drawing tick-stamped snapshots (`tick * 1000 / rate`): our estimate of the
 /// server's clock minus an adaptive delay; follows its target at most `clock_slew` (5%) fast or
@@ -58,8 +59,7 @@ impl RenderClock {
             return f64::NAN;
         }
         let want = self.timing.offset + self.timing.target;
-        if self.lag.is_nan() || (want - self.lag).abs() > s.clock_snap_ms || dt > s.resync_gap_ms
-        {
+        if self.lag.is_nan() || (want - self.lag).abs() > s.clock_snap_ms || dt > s.resync_gap_ms {
             if !self.lag.is_nan() {
                 self.snaps += 1;
                 self.snapped = true;

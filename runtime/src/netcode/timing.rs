@@ -1,6 +1,6 @@
 //! Per-stream timing: the sender's clock offset, interval, lateness, jitters, target delay.
 
-use super::Settings;
+use super::settings::Settings;
 
 /// The timing of one stream: a lower envelope of arrival − sent with a slow upward creep, the
 /// averages of interval and lateness with their mean deviations, and the delay they ask for.
@@ -115,10 +115,9 @@ impl StreamTiming {
         if self.interval.is_nan() {
             return s.min_delay_ms;
         }
-        let want = self.interval
-            + self.late
-            + s.jitter_factor * (self.interval_jitter + self.late_jitter)
-            - s.dry_grace_ms;
+        let want =
+            self.interval + self.late + s.jitter_factor * (self.interval_jitter + self.late_jitter)
+                - s.dry_grace_ms;
         let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
         want.max(s.min_delay_ms).min(hi)
     }

@@ -29,13 +29,14 @@ export class RenderClock {
   readonly settings: NetcodeSettings;
   /** The snapshots' timing: offset of our clock to the server's, interval, lateness, jitter. */
   readonly timing: StreamTiming;
+  // lag, lastNow: doubles in a Float64Array, so storing them boxes nothing
+  private readonly t2 = new Float64Array(2).fill(NaN);
   /** Our clock minus the render time (ms): offset + delay, as the clock follows it. */
-  lag = NaN;
+  get lag(): number { return this.t2[0]!; }
   /** True when the last `now()` snapped instead of slewing. */
   snapped = false;
   /** How many times the clock snapped. */
   snaps = 0;
-  private lastNow = NaN;
 
   /** A render clock with `settings` over the defaults. */
   constructor(settings?: Partial<NetcodeSettings>) {
@@ -52,27 +53,32 @@ export class RenderClock {
   now(nowMs: number): number {
     const s = this.settings;
     const t = this.timing;
-    const dt = this.lastNow === this.lastNow ? nowMs - this.lastNow : 0;
-    this.lastNow = nowMs;
+    const c = this.t2;
+    const last = c[1]!;
+    const dt = last === last ? nowMs - last : 0;
+    c[1] = nowMs;
     this.snapped = false;
-    if (t.offset !== t.offset) return NaN;
-    const want = t.offset + t.target;
-    if (this.lag !== this.lag || Math.abs(want - this.lag) > s.clockSnapMs || dt > s.resyncGapMs) {
-      if (this.lag === this.lag) this.snaps++;
-      this.snapped = this.lag === this.lag;
-      this.lag = want;
+    const offset = t.v[0]!;
+    if (offset !== offset) return NaN;
+    const want = offset + t.v[5]!;
+    const lag = c[0]!;
+    if (lag !== lag || Math.abs(want - lag) > s.clockSnapMs || dt > s.resyncGapMs) {
+      if (lag === lag) {
+        this.snaps++;
+        this.snapped = true;
+      }
+      c[0] = want;
     } else {
       const step = s.clockSlew * Math.max(dt, 0);
-      this.lag = want > this.lag ? Math.min(want, this.lag + step) : Math.max(want, this.lag - step);
+      c[0] = want > lag ? Math.min(want, lag + step) : Math.max(want, lag - step);
     }
-    return nowMs - this.lag;
+    return nowMs - c[0]!;
   }
 
   /** Forgets everything (a new connection). */
   reset(): void {
     this.timing.reset();
-    this.lag = NaN;
+    this.t2.fill(NaN);
     this.snapped = false;
-    this.lastNow = NaN;
   }
 }

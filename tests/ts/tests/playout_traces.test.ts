@@ -1,5 +1,5 @@
-// The shared traces of tests/fixtures/netcode_traces.json (written by the Rust runtime's
-// tests/tests/netcode_traces.rs): the TypeScript playout applies the same frames on the same
+// The shared traces of tests/fixtures/playout_traces.json (written by the Rust runtime's
+// tests/tests/playout_traces.rs): the TypeScript playout applies the same frames on the same
 // steps with the same depth, target and counters, and the TypeScript reconciler draws the
 // same channels (within 1e-9: `Math.cos`, `Math.sin` and `Math.exp` may differ from Rust's
 // in the last bit) and finds the same corrections.
@@ -30,7 +30,7 @@ interface ReconcileTrace {
   stats: Record<string, number>;
 }
 
-const doc = JSON.parse(readRepoFile("tests/fixtures/netcode_traces.json")) as { playout: PlayoutTrace[]; reconcile: ReconcileTrace[] };
+const doc = JSON.parse(readRepoFile("tests/fixtures/playout_traces.json")) as { playout: PlayoutTrace[]; reconcile: ReconcileTrace[] };
 
 test("playout traces: the same frames, steps and counters as Rust", () => {
   assert.ok(doc.playout.length >= 20);
@@ -70,7 +70,7 @@ interface Frame {
   steer: number;
 }
 
-/** The Rust trace's car (tests/tests/netcode_traces.rs). */
+/** The Rust trace's car (tests/tests/playout_traces.rs). */
 const car: Predictor<Car, Frame> = {
   linear: 2,
   angle: 1,
