@@ -7,3 +7,4 @@ await build({ ...common, entryPoints: ["src/worker.ts"], outfile: "build/worker.
 await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", platform: "node", external: ["ws", "miniflare"] });
 await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tick_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });
+await build({ ...common, entryPoints: ["lab/playout_lab.ts"], outfile: "build/playout_lab.mjs", platform: "node" });

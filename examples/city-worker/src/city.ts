@@ -11,11 +11,12 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { c2s, createDispatcher, DiagPongCodec, WorldClockCodec, VehicleSeatCodec, Writer, type Issue, type ServerStats } from "village-protocol";
+import { c2s, createDispatcher, DiagPongCodec, InputAckCodec, WorldClockCodec, VehicleSeatCodec, Writer, type Issue, type ServerStats } from "village-protocol";
 import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { Counts, Window } from "./meters.js";
 import { keyframePhase, type Stream } from "./streams.js";
+import { InputPlayouts } from "./input_playout.js";
 
 /** What the Worker binds and sets (wrangler.toml; secrets with `wrangler secret put`). */
 export interface Env {
@@ -81,6 +82,8 @@ export abstract class CityBase extends DurableObject<Env> {
   /** The client whose message is being dispatched. */
   private current: Client | undefined;
   private readonly dispatcher;
+  /** Each player's input jitter buffer (input_playout.ts). */
+  private readonly inputs = new InputPlayouts();
   private readonly out = new Writer(256);
   /** Meters since the last `/lab/reset`. */
   private readonly dropped = new Counts(60);
@@ -120,7 +123,7 @@ export abstract class CityBase extends DurableObject<Env> {
       {
         "input:batch": (v) => {
           const c = this.current!;
-          this.sim.input(c.player, v.first, v.frames);
+          this.inputs.push(c.player, v.first, v.frames);
           this.lastInput = Date.now();
           this.ensureTick();
         },
@@ -222,6 +225,7 @@ export abstract class CityBase extends DurableObject<Env> {
     if (!this.clients.delete(c.ws)) return;
     this.save([c.player]);
     this.sim.leave(c.player.name);
+    this.inputs.leave(c.player.name);
     if (this.clients.size === 0) this.stopTick();
   }
 
@@ -289,8 +293,11 @@ export abstract class CityBase extends DurableObject<Env> {
     }
     const t0 = performance.now();
     this.sim.step();
+    this.inputs.step(this.sim.players.values());
     const tick = this.sim.tick;
     for (const c of this.clients.values()) {
+      const ack = this.inputs.ack(c.player, tick);
+      if (ack !== undefined) this.reply(c, InputAckCodec, ack);
       const keyframe = c.fresh || (tick - c.phase) % KEYFRAME_EVERY === 0;
       c.fresh = false;
       if (keyframe) c.stream.requestKeyframe();

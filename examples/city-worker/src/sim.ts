@@ -91,6 +91,42 @@ function clampPos(v: number): number {
   return Math.max(-HALF, Math.min(HALF, v));
 }
 
+/** What one input frame moves: a player's body and car, and whether they drive. */
+export interface Mover {
+  readonly body: Body;
+  readonly car: Body;
+  driving: boolean;
+}
+
+/**
+ * Applies one input frame (walking or driving): the step the server runs and a predicting
+ * client replays, the same code on both.
+ */
+export function stepPlayer(p: Mover, f: InputFrame): void {
+  const dt = f.dt / 1000;
+  const b = f.buttons;
+  if (p.driving) {
+    const c = p.car;
+    const accel = b.forward ? 6 : b.back ? -8 : -1;
+    c.speed = Math.max(0, Math.min(30, c.speed + accel * dt));
+    if (b.brake) c.speed = Math.max(0, c.speed - 20 * dt);
+    c.heading = wrapAngle(c.heading + (f.steer / 100) * 1.2 * dt * Math.min(1, c.speed / 5));
+    c.x = clampPos(c.x + Math.cos(c.heading) * c.speed * dt);
+    c.y = clampPos(c.y + Math.sin(c.heading) * c.speed * dt);
+    c.anim = c.speed > 0 ? 1 : 0;
+    p.body.x = c.x;
+    p.body.y = c.y;
+  } else {
+    const s = p.body;
+    s.heading = wrapAngle(s.heading + f.look[0]);
+    const v = b.forward ? (b.sprint ? 5 : 1.6) : 0;
+    s.speed = v;
+    s.anim = v === 0 ? 0 : b.sprint ? 2 : 1;
+    s.x = clampPos(s.x + Math.cos(s.heading) * v * dt);
+    s.y = clampPos(s.y + Math.sin(s.heading) * v * dt);
+  }
+}
+
 /** The city: NPCs, cars and players, stepped at the tick rate. */
 export class City {
   readonly npcs: Npc[] = [];
@@ -171,28 +207,7 @@ export class City {
     p.nextFirst = first + frames.length;
     for (const f of frames) {
       p.frames += 1;
-      const dt = f.dt / 1000;
-      const b = f.buttons;
-      if (p.driving) {
-        const c = p.car;
-        const accel = b.forward ? 6 : b.back ? -8 : -1;
-        c.speed = Math.max(0, Math.min(30, c.speed + accel * dt));
-        if (b.brake) c.speed = Math.max(0, c.speed - 20 * dt);
-        c.heading = wrapAngle(c.heading + (f.steer / 100) * 1.2 * dt * Math.min(1, c.speed / 5));
-        c.x = clampPos(c.x + Math.cos(c.heading) * c.speed * dt);
-        c.y = clampPos(c.y + Math.sin(c.heading) * c.speed * dt);
-        c.anim = c.speed > 0 ? 1 : 0;
-        p.body.x = c.x;
-        p.body.y = c.y;
-      } else {
-        const s = p.body;
-        s.heading = wrapAngle(s.heading + f.look[0]);
-        const v = b.forward ? (b.sprint ? 5 : 1.6) : 0;
-        s.speed = v;
-        s.anim = v === 0 ? 0 : b.sprint ? 2 : 1;
-        s.x = clampPos(s.x + Math.cos(s.heading) * v * dt);
-        s.y = clampPos(s.y + Math.sin(s.heading) * v * dt);
-      }
+      stepPlayer(p, f);
     }
   }
 

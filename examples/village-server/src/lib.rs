@@ -28,6 +28,7 @@ pub mod counters;
 pub mod deflate;
 mod fanout;
 mod handshake;
+mod input_playout;
 mod limits;
 mod presence;
 mod room;

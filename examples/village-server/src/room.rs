@@ -157,6 +157,8 @@ pub(crate) struct Room {
     draining: bool,
     /// Since when the room has been empty.
     empty_since: Instant,
+    /// Bodies the room steps from `input:batch` (input_playout.rs).
+    inputs: crate::input_playout::InputPlayouts,
 }
 
 /// `Room::conns` of an empty slot (connection numbers start at 1).
@@ -201,6 +203,7 @@ impl Room {
             presence,
             draining: false,
             empty_since: Instant::now(),
+            inputs: Default::default(),
         }
     }
 
@@ -475,6 +478,10 @@ impl Room {
             }
             _ if !p.joined => return Err("not_joined"),
             ClientMessage::PlayerMove(m) => self.on_move(idx, m, now),
+            ClientMessage::InputBatch(b) => {
+                let (pos, heading) = (p.pos, p.heading);
+                self.inputs.push(idx, pos, heading, &b);
+            }
             // The heartbeat feeds idle timers; it is never fanned out.
             ClientMessage::PlayerHeartbeat(_) => {}
             // Guests never get the bird stream (their client does not draw birds): a
@@ -578,6 +585,7 @@ impl Room {
     }
 
     fn join(&mut self, idx: usize, j: village::player::PlayerJoin) {
+        self.inputs.leave(idx);
         let spawn = match self.config.spawns.as_slice() {
             [] => {
                 let a = self.joins as f32 * 2.399_963; // golden angle: an even ring
@@ -828,6 +836,24 @@ impl Room {
         }
     }
 
+    /// The bodies stepped from `input:batch` (input_playout.rs): an ack to each sender, the
+    /// new pose relayed like a move.
+    fn drive_inputs(&mut self) {
+        let steps = crate::input_playout::steps_per_tick(self.config.tick_hz);
+        for s in self.inputs.tick(self.tick, steps) {
+            let (t, seq) = (now_ms(), Some(s.ack.applied));
+            self.send_to(s.idx, &ServerMessage::from(s.ack));
+            let m = PlayerMove {
+                p: s.pos,
+                r: s.heading,
+                t,
+                seq,
+                flags: None,
+            };
+            self.on_move(s.idx, m, Instant::now());
+        }
+    }
+
     fn on_tick(&mut self, scheduled: Instant) {
         self.stats
             .record_tick(Instant::now().saturating_duration_since(scheduled));
@@ -840,6 +866,7 @@ impl Room {
             return;
         }
         self.world.step(self.tick);
+        self.drive_inputs();
         let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {

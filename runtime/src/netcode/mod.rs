@@ -1,6 +1,6 @@
-//! Snapshot interpolation for remote entities (docs/netcode.md), behind the `netcode`
-//! feature: draw each remote entity a little in the past, on the sender's own clock, with a
-//! delay each entity measures for itself. The twin of the TypeScript runtime's `interp.ts`,
+//! Netcode, behind the `netcode` feature. Snapshot interpolation for remote entities
+//! (docs/netcode.md): draw each remote entity a little in the past, on the sender's own
+//! clock, with a delay each entity measures for itself. The twin of the TypeScript runtime's `interp.ts`,
 //! `render_clock.ts` and `easing.ts`, decision for decision, with the same constants
 //! ([`Settings::DEFAULT`]); `tests/fixtures/netcode/` holds the traces both are checked against.
 //!
@@ -15,6 +15,9 @@
 //! assert!(it.out()[0] > 0.0 && it.out()[0] < 2.0);
 //! ```
 //!
+//! Input playout on the server ([`playout`]) and prediction with reconciliation on the
+//! client ([`reconcile`]), generic over the game's own input and step function.
+//!
 //! Nothing here allocates after construction: pushes and frames reuse the ring.
 
 // `!(a > b)` is meant: false for NaN, exactly as the TypeScript twin compares.
@@ -23,7 +26,9 @@
 mod adapter;
 mod easing;
 mod interp;
+pub mod playout;
 mod pool;
+pub mod reconcile;
 mod render_clock;
 mod settings;
 mod timing;

@@ -48,6 +48,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/limits.ts"),
     ),
     (
+        "playout.ts",
+        "codegen/ts-runtime/playout.ts",
+        include_str!("../../../ts-runtime/playout.ts"),
+    ),
+    (
         "quant.ts",
         "codegen/ts-runtime/quant.ts",
         include_str!("../../../ts-runtime/quant.ts"),
@@ -56,6 +61,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         "reader.ts",
         "codegen/ts-runtime/reader.ts",
         include_str!("../../../ts-runtime/reader.ts"),
+    ),
+    (
+        "reconcile.ts",
+        "codegen/ts-runtime/reconcile.ts",
+        include_str!("../../../ts-runtime/reconcile.ts"),
     ),
     (
         "utf8.ts",

@@ -1,0 +1,68 @@
+/**
+ * The city's input playout: each player's `input:batch` frames go into a jitter buffer
+ * (the runtime's `Playout`), and every 50 ms tick applies exactly three of them per player
+ * (60 Hz frames), so a player moves the same distance every tick however unevenly the
+ * network delivered the batches. After the tick, each controlling player is sent `input:ack`
+ * (the last frame applied, the tick, the frames still queued) for its client's
+ * reconciliation.
+ */
+
+import { Playout } from "village-protocol/runtime";
+import type { InputAck, InputFrame } from "village-protocol";
+import { stepPlayer, type Player } from "./sim.js";
+
+/** Input frames applied per tick and player: 60 Hz frames at 20 ticks a second. */
+export const INPUT_STEPS_PER_TICK = 3;
+
+/** Every connected player's playout, by name. */
+export class InputPlayouts {
+  private readonly byName = new Map<string, Playout<InputFrame>>();
+  /** The last applied number acknowledged to each player (an ack goes out when it moves). */
+  private readonly acked = new Map<string, number>();
+
+  /** Queues a batch (`first` numbers `frames[0]`). */
+  push(p: Player, first: number, frames: readonly InputFrame[]): void {
+    let q = this.byName.get(p.name);
+    if (q === undefined) {
+      q = new Playout<InputFrame>();
+      this.byName.set(p.name, q);
+    }
+    q.push(first, frames);
+  }
+
+  /** Forgets a player who left. */
+  leave(name: string): void {
+    this.byName.delete(name);
+    this.acked.delete(name);
+  }
+
+  /** The input steps of one tick: three frames per player, in order, through the city's step. */
+  step(players: Iterable<Player>): void {
+    for (const p of players) {
+      const q = this.byName.get(p.name);
+      if (q === undefined) continue;
+      for (let k = 0; k < INPUT_STEPS_PER_TICK; k++) {
+        q.step((seq, f) => {
+          p.frames += 1;
+          p.nextFirst = seq + 1;
+          stepPlayer(p, f);
+        });
+      }
+      p.gaps = q.stats.skipped + q.stats.dropped;
+    }
+  }
+
+  /** The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one. */
+  ack(p: Player, tick: number): InputAck | undefined {
+    const q = this.byName.get(p.name);
+    const applied = q?.lastApplied;
+    if (q === undefined || applied === undefined || this.acked.get(p.name) === applied) return undefined;
+    this.acked.set(p.name, applied);
+    return { applied, tick, queued: Math.min(32, q.held) };
+  }
+
+  /** A player's playout (the lab reads its counters). */
+  of(name: string): Playout<InputFrame> | undefined {
+    return this.byName.get(name);
+  }
+}
