@@ -130,3 +130,5 @@ export * from "./c2s.js";
 export * from "./s2c.js";
 export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
 export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export { createServerDispatcher } from "./runtime/support.js";
+export type { SocketDispatcher, SocketDispatcherOptions } from "./runtime/support.js";

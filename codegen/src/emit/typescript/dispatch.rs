@@ -148,5 +148,6 @@ fn index(names: &Names, source: &str, modules: &BTreeMap<&str, Vec<&ResolvedItem
          export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from \"./runtime/support.js\";\n\
          export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
     );
+    text.push_str(super::server_dispatch::EXPORTS);
     text
 }

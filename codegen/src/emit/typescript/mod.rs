@@ -24,6 +24,7 @@ mod inline;
 mod leaf;
 mod names;
 mod package;
+mod server_dispatch;
 mod table;
 mod types;
 mod validate;
