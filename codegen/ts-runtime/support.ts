@@ -7,3 +7,4 @@ export * from "./named.js";
 export * from "./wire_value.js";
 export * from "./codec.js";
 export * from "./dispatcher.js";
+export * from "./server_dispatcher.js";

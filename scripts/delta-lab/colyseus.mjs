@@ -13,29 +13,37 @@
 // square of ±300 m): positions and heading as int16 (cm, mrad), speed as uint16 (1/64 m/s),
 // kind and anim uint8; the map key is the entity id. No framing byte is counted (the
 // Colyseus protocol byte, like tuplet's envelope id, is left out of every row).
+//
+// @colyseus/schema 5 (Colyseus 0.18's) can mark a primitive field unreliable (`@unreliable`,
+// or `unreliable: true` in `schema()`): its later changes then leave the ordered patch for a
+// separate message on the transport's unreliable channel, where a lost one stays lost until
+// the field changes again. Positions, heading and speed would be the candidates here. None
+// is marked: every row of the lab is an ordered, reliable stream (tuplet's deltas, the JSON
+// deltas), so all of Colyseus's bytes are counted in one message per client and tick, as
+// 0.16 to 0.18 send them over WebSocket, which has no unreliable channel.
 
 import { createReadStream, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { Decoder, Encoder, MapSchema, StateView, schema } from "@colyseus/schema";
+import { Decoder, Encoder, MapSchema, StateView, schema, t } from "@colyseus/schema";
 
 const Entity = schema(
   {
-    kind: "uint8",
-    x: "int16",
-    y: "int16",
-    z: "int16",
-    heading: "int16",
-    speed: "uint16",
-    anim: "uint8",
-    owner: "string",
-    label: "string",
+    kind: t.uint8(),
+    x: t.int16(),
+    y: t.int16(),
+    z: t.int16(),
+    heading: t.int16(),
+    speed: t.uint16(),
+    anim: t.uint8(),
+    owner: t.string().optional(),
+    label: t.string().optional(),
   },
   "Entity",
 );
 const State = schema(
   {
-    tick: "uint32",
-    entities: { map: Entity, view: true },
+    tick: t.uint32(),
+    entities: t.map(Entity).view(),
   },
   "State",
 );

@@ -10,11 +10,15 @@ import os
 import statistics
 import sys
 
+# The pinned @colyseus/schema, as scripts/delta-lab/package.json names it.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "package.json")) as f:
+    COLYSEUS_SCHEMA = json.load(f)["dependencies"]["@colyseus/schema"]
+
 ROWS = [
     ("0", "full compact snapshot (tuplet, every tick)"),
     ("1", "**tuplet delta** (`Tracker`, keyframe every 5 s)"),
     ("2", "JSON delta (the seed game's form, keyframe every 5 s)"),
-    ("3", "@colyseus/schema 4.0.31 (`StateView` per client)"),
+    ("3", f"@colyseus/schema {COLYSEUS_SCHEMA} (`StateView` per client)"),
 ]
 FORMS = [
     ("1", "differences (WIRE.md's form)"),

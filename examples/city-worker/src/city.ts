@@ -11,7 +11,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { c2s, createDispatcher, DiagPongCodec, InputAckCodec, WorldClockCodec, VehicleSeatCodec, Writer, type Issue, type ServerStats } from "village-protocol";
+import { c2s, createServerDispatcher, DiagPongCodec, InputAckCodec, WorldClockCodec, VehicleSeatCodec, Writer, type C2sMessages, type Issue, type ServerStats, type SocketDispatcher } from "village-protocol";
 import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { Counts, Window } from "./meters.js";
@@ -79,9 +79,8 @@ export abstract class CityBase extends DurableObject<Env> {
   private readonly started = Date.now();
   private readonly maxPlayers: number;
   private idleAfterMs: number;
-  /** The client whose message is being dispatched. */
-  private current: Client | undefined;
-  private readonly dispatcher;
+  /** Every client's messages: the handlers get the sender (a `Client`). */
+  private readonly dispatcher: SocketDispatcher<C2sMessages, Client>;
   /** Each player's input jitter buffer (input_playout.ts). */
   private readonly inputs = new InputPlayouts();
   private readonly out = new Writer(256);
@@ -118,19 +117,17 @@ export abstract class CityBase extends DurableObject<Env> {
     this.store.setMeta("instances", String(this.instance));
     this.maxPlayers = Number(env.MAX_PLAYERS ?? 50);
     this.idleAfterMs = Number(env.IDLE_AFTER_S ?? 0) * 1000;
-    this.dispatcher = createDispatcher(
+    this.dispatcher = createServerDispatcher(
       c2s,
       {
-        "input:batch": (v) => {
-          const c = this.current!;
+        "input:batch": (c: Client, v) => {
           this.inputs.push(c.player, v.first, v.frames);
           this.lastInput = Date.now();
           this.ensureTick();
         },
-        "diag:ping": (v) => this.pong(this.current!, v.nonce, v.sent, v.want_stats),
-        "world:keyframe": () => this.current!.stream.requestKeyframe(),
-        "vehicle:enter": (v) => {
-          const c = this.current!;
+        "diag:ping": (c: Client, v) => this.pong(c, v.nonce, v.sent, v.want_stats),
+        "world:keyframe": (c: Client) => c.stream.requestKeyframe(),
+        "vehicle:enter": (c: Client, v) => {
           if (this.sim.enter(c.player, v.vehicle)) this.reply(c, VehicleSeatCodec, { vehicle: v.vehicle, seat: "Driver", occupant: c.player.name });
         },
       },
@@ -188,10 +185,8 @@ export abstract class CityBase extends DurableObject<Env> {
     c.tokens -= 1;
     if (typeof data === "string") return this.dropped.add("(frame) text");
     if (data.byteLength > MAX_FRAME) return this.dropped.add("(frame) too_large");
-    this.current = c;
     const before = this.dropped.total;
-    const handled = this.dispatcher.onBytes(new Uint8Array(data));
-    this.current = undefined;
+    const handled = this.dispatcher.onBytes(c, data);
     if (handled) {
       this.accepted += 1;
       c.valid += 1;

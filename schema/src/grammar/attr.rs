@@ -392,16 +392,66 @@ fn flags_int(lit: LitStr) -> syn::Result<IntPrim> {
 
 // range(MIN, MAX)
 fn range(meta: &ParseNestedMeta) -> syn::Result<(NumLit, NumLit)> {
+    if empty_list(meta) {
+        return Err(meta.error("`range()` is empty; write `range(MIN, MAX)`, e.g. `range(0, 100)`"));
+    }
     let content;
     parenthesized!(content in meta.input);
-    let min = lit::num(&content)?;
-    content.parse::<Token![,]>()?;
-    let max = lit::num(&content)?;
-    content.parse::<Option<Token![,]>>()?;
-    if !content.is_empty() {
-        return Err(content.error("expected `range(MIN, MAX)`"));
+    let inside = || -> syn::Result<(NumLit, NumLit)> {
+        let min = lit::num(&content)?;
+        content.parse::<Token![,]>()?;
+        let max = lit::num(&content)?;
+        content.parse::<Option<Token![,]>>()?;
+        if !content.is_empty() {
+            return Err(content.error("expected `range(MIN, MAX)`"));
+        }
+        Ok((min, max))
+    };
+    inside().map_err(|e| {
+        if e.to_string().contains("range(MIN, MAX)") {
+            e
+        } else {
+            syn::Error::new(
+                e.span(),
+                format!("malformed `range(...)`: {e}; write `range(MIN, MAX)`"),
+            )
+        }
+    })
+}
+
+/// Whether a key's list is empty: `key()`.
+fn empty_list(meta: &ParseNestedMeta) -> bool {
+    let fork = meta.input.fork();
+    let empty = || -> syn::Result<bool> {
+        let content;
+        parenthesized!(content in fork);
+        Ok(content.is_empty())
+    };
+    empty().unwrap_or(false)
+}
+
+/// `meta.parse_nested_meta` for the list of `key`, whose form is `write`: an empty list
+/// (`key()`) or one syn cannot read (`key(min)`, `key("x")`) is answered with that form, not
+/// only syn's `expected nested attribute`. Errors that already say what to write stay as they are.
+fn nested(
+    meta: &ParseNestedMeta,
+    key: &str,
+    write: &str,
+    logic: impl FnMut(ParseNestedMeta) -> syn::Result<()>,
+) -> syn::Result<()> {
+    if empty_list(meta) {
+        return Err(meta.error(format!("`{key}()` is empty; write {write}")));
     }
-    Ok((min, max))
+    meta.parse_nested_meta(logic).map_err(|e| {
+        if e.to_string().contains("write") || e.to_string().contains("expected one of") {
+            e
+        } else {
+            syn::Error::new(
+                e.span(),
+                format!("malformed `{key}(...)`: {e}; write {write}"),
+            )
+        }
+    })
 }
 
 // len = N | len(min = N) | len(max = M) | len(min = N, max = M)
@@ -414,7 +464,8 @@ fn len(meta: &ParseNestedMeta, key: Symbol) -> syn::Result<Len> {
         });
     }
     let mut out = Len::default();
-    meta.parse_nested_meta(|inner| {
+    let write = format!("`{key} = N`, `{key}(max = M)` or `{key}(min = N, max = M)`");
+    nested(meta, &key.to_string(), &write, |inner| {
         let n = || -> syn::Result<u32> { inner.value()?.parse::<LitInt>()?.base10_parse() };
         if inner.path == MIN {
             out.min = Some(n()?);
@@ -455,11 +506,12 @@ fn legacy(meta: &ParseNestedMeta) -> syn::Result<(Vec<String>, bool)> {
 // entity(key = "id"); a bare `entity` or `entity()` gives the empty key, which the checks
 // answer with the record's int fields (they are not known here).
 fn entity(meta: &ParseNestedMeta) -> syn::Result<String> {
-    if meta.input.is_empty() || meta.input.peek(Token![,]) {
+    if meta.input.is_empty() || meta.input.peek(Token![,]) || empty_list(meta) {
+        skip_value(meta)?;
         return Ok(String::new());
     }
     let mut key = None;
-    meta.parse_nested_meta(|inner| {
+    nested(meta, "entity", "`entity(key = \"<int field>\")`", |inner| {
         if inner.path == KEY {
             key = Some(non_empty(inner.value()?.parse()?)?);
             Ok(())
@@ -537,7 +589,8 @@ fn interp(meta: &ParseNestedMeta) -> syn::Result<InterpAttr> {
 // accept(rule = "...", was = "...", now = "...", reason = "...")
 fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
     let (mut rule, mut was, mut now, mut reason) = (None, None, None, None);
-    meta.parse_nested_meta(|inner| {
+    let write = "`accept(rule = \"<rule>\", was = \"...\", now = \"...\", reason = \"<why>\")`";
+    nested(meta, "accept", write, |inner| {
         let slot = if inner.path == RULE {
             &mut rule
         } else if inner.path == WAS {

@@ -9,19 +9,7 @@
 // player stands (protocol revision 1: named maps, the whole snapshot every tick), whose
 // snapshots are the server's state the player's mirror must equal, tick by tick.
 
-import {
-  Mirror,
-  PROTOCOL_VERSION,
-  TupletError,
-  WorldSnapshotCodec,
-  WorldSnapshot$delta,
-  c2s,
-  createDispatcher,
-  newReader,
-  readInt,
-  s2c,
-  send,
-} from "../../../generated/ts/src/index.ts";
+import { PROTOCOL_VERSION, WorldSnapshotCodec, c2s, createServerDispatcher, newReader, readInt, s2c, send } from "../../../generated/ts/src/index.ts";
 
 const SNAPSHOT_ID = WorldSnapshotCodec.id;
 const WAIT_MS = 10_000;
@@ -41,6 +29,20 @@ function timeout(what) {
   return new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), WAIT_MS));
 }
 
+/**
+ * Every client's incoming messages, through one dispatcher keyed by the client (the same
+ * generated API a server uses for its clients): each handler gets the client the message came
+ * to, and `world:snapshot` goes through that client's own Mirror.
+ */
+const dispatcher = createServerDispatcher(
+  s2c,
+  {
+    ...Object.fromEntries(Object.keys(s2c.byName).map((n) => [n, (client, value, name) => client.push({ name, value })])),
+    "world:snapshot": (client, value) => client.onSnapshot(value),
+  },
+  { onInvalid: (name, issues, client) => client.onInvalid(name, issues) },
+);
+
 /** One village client over a browser WebSocket. */
 class VillageClient {
   constructor(ws, name, old) {
@@ -54,18 +56,11 @@ class VillageClient {
     this.nonce = 0;
     /** Snapshots by tick: what this client holds after each `world:snapshot`. */
     this.snapshots = new Map();
-    this.mirror = new Mirror(WorldSnapshot$delta);
     this.snapshotLog = { keyframes: [], deltas: 0, errors: [], requested: [], skipped: [] };
     /** Called with the count of applied snapshots before each is applied; may return "skip". */
     this.plan = () => undefined;
     this.awaitingKeyframe = false;
     this.invalid = [];
-    const record = (value, msgName) => this.push({ name: msgName, value });
-    const handlers = {};
-    for (const n of Object.keys(s2c.byName)) handlers[n] = record;
-    this.dispatcher = createDispatcher(s2c, handlers, {
-      onInvalid: (n, issues) => this.invalid.push(`${n}: ${issues.map((i) => `${i.code} at ${i.path}`).join(", ")}`),
-    });
     ws.binaryType = "arraybuffer";
     ws.onmessage = (ev) => this.onFrame(new Uint8Array(ev.data));
   }
@@ -91,42 +86,45 @@ class VillageClient {
   }
 
   onFrame(bytes) {
+    // The old-shape watcher gets whole snapshots (no tracker); the player's plan may drop a
+    // delta, as a tab asleep would miss it. Everything else goes to the shared dispatcher.
     const r = newReader(bytes);
-    const id = readInt(r, 0, 4294967295);
-    if (id === SNAPSHOT_ID) return this.onSnapshot(bytes.subarray(r.pos));
-    this.dispatcher.onBytes(bytes);
+    if (readInt(r, 0, 4294967295) === SNAPSHOT_ID) {
+      if (this.old) return this.onWholeSnapshot(bytes.subarray(r.pos));
+      const log = this.snapshotLog;
+      const n = log.keyframes.length + log.deltas;
+      const keyframe = bytes[r.pos + 2] === 0xc0; // [seq, nil, ...] is a keyframe
+      if (!keyframe && this.plan(n) === "skip") return log.skipped.push(n);
+    }
+    dispatcher.onBytes(this, bytes);
   }
 
-  /** A `world:snapshot` payload: the whole value for an old client, else the delta mirror. */
-  onSnapshot(payload) {
-    if (this.old) {
-      const res = WorldSnapshotCodec.decode(payload);
-      if (!res.ok) throw new Error(`${this.name}: world:snapshot: ${res.issues[0].code}`);
-      this.snapshots.set(res.value.tick, res.value);
+  /** An old-shape client's `world:snapshot`: the whole value. */
+  onWholeSnapshot(payload) {
+    const res = WorldSnapshotCodec.decode(payload);
+    if (!res.ok) throw new Error(`${this.name}: world:snapshot: ${res.issues[0].code}`);
+    this.snapshots.set(res.value.tick, res.value);
+  }
+
+  /** A `world:snapshot` rebuilt by this client's mirror in the dispatcher. */
+  onSnapshot(value) {
+    const log = this.snapshotLog;
+    this.awaitingKeyframe = false;
+    if (value.keyframe) log.keyframes.push(log.keyframes.length + log.deltas);
+    else log.deltas += 1;
+    this.snapshots.set(value.tick, value);
+  }
+
+  /** A message the dispatcher dropped; a snapshot the mirror cannot apply asks for a keyframe (once). */
+  onInvalid(name, issues) {
+    if (name !== "world:snapshot" || this.old) {
+      this.invalid.push(`${name}: ${issues.map((i) => `${i.code} at ${i.path}`).join(", ")}`);
       return;
     }
     const log = this.snapshotLog;
-    const n = log.keyframes.length + log.deltas;
-    const keyframe = payload[2] === 0xc0; // [seq, nil, ...] is a keyframe
-    if (!keyframe && this.plan(n) === "skip") {
-      log.skipped.push(n); // as a tab asleep would miss it
-      return;
-    }
-    let value;
-    try {
-      value = this.mirror.apply(payload);
-    } catch (e) {
-      if (!(e instanceof TupletError)) throw e;
-      // The mirror is dropped: ask for a keyframe once, and wait for it.
-      if (!this.awaitingKeyframe) this.send("world:keyframe", { last_tick: 0 });
-      this.awaitingKeyframe = true;
-      log.errors.push({ at: n, code: e.issue().code });
-      return;
-    }
-    this.awaitingKeyframe = false;
-    if (value.keyframe) log.keyframes.push(n);
-    else log.deltas += 1;
-    this.snapshots.set(value.tick, value);
+    if (!this.awaitingKeyframe) this.send("world:keyframe", { last_tick: 0 });
+    this.awaitingKeyframe = true;
+    log.errors.push({ at: log.keyframes.length + log.deltas, code: issues[0].code });
   }
 
   push(msg) {

@@ -224,6 +224,7 @@ fn index(
          export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from \"./runtime/support.js\";\n\
          export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
     );
+    text.push_str(super::server_dispatch::EXPORTS);
     text.push_str(&constants(schema, &text));
     text
 }

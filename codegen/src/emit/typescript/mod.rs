@@ -25,6 +25,7 @@ mod interp;
 mod leaf;
 mod names;
 mod package;
+mod server_dispatch;
 mod table;
 mod types;
 mod validate;

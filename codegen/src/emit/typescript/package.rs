@@ -108,6 +108,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/dispatcher.ts"),
     ),
     (
+        "server_dispatcher.ts",
+        "codegen/ts-runtime/server_dispatcher.ts",
+        include_str!("../../../ts-runtime/server_dispatcher.ts"),
+    ),
+    (
         "support.ts",
         "codegen/ts-runtime/support.ts",
         include_str!("../../../ts-runtime/support.ts"),

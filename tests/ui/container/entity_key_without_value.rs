@@ -1,0 +1,8 @@
+#[derive(tuplet::Record)]
+#[tuplet(entity(key))]
+pub struct Kart {
+    pub kart_id: u32,
+    pub lap: u8,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(tuplet::Record)]
+pub struct Dial {
+    #[tuplet(range())]
+    pub level: u8,
+}
+
+fn main() {}
