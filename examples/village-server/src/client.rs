@@ -107,6 +107,9 @@ pub struct Client {
     pub shape: Encoding,
     /// The session id the server gave it (empty before `session:welcome`).
     pub session: String,
+    /// The resume token of the last `session:welcome` (single use: each welcome brings a
+    /// new one).
+    pub resume_token: Option<String>,
     /// Where the server spawned it (from its own `player:joined`).
     pub spawn: [f32; 3],
     /// The entity snapshot rebuilt from `world:snapshot` keyframes and deltas
@@ -156,6 +159,7 @@ impl Client {
             ws,
             shape,
             session: String::new(),
+            resume_token: None,
             spawn: [0.0; 3],
             snapshots: Mirror::new(),
             nonce: 0,
@@ -212,6 +216,7 @@ impl Client {
             match c.next_message().await? {
                 ServerMessage::SessionWelcome(w) => {
                     c.session = w.s;
+                    c.resume_token = w.resume_token;
                     break;
                 }
                 ServerMessage::SessionFailed(f) => {
@@ -234,6 +239,50 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Opens a new connection and resumes session `session` with `token` (a resume token
+    /// from that session's last welcome): `Ok` once the server welcomed it back
+    /// (`resumed: true`), with the welcome's new resume token kept. The client's
+    /// [`Client::snapshots`] mirror starts empty: the server sends a keyframe.
+    pub async fn resume(url: &str, session: &str, token: &str) -> Result<Client, ClientError> {
+        let mut c = Client::connect(url, Encoding::Compact).await?;
+        c.send(SessionHello {
+            protocol: 2,
+            build: "bots".into(),
+            token: Some(token.into()),
+            locale: "en".into(),
+            resume: Some(session.into()),
+        })
+        .await?;
+        loop {
+            match c.next_message().await? {
+                ServerMessage::SessionWelcome(w) if w.resumed => {
+                    c.session = w.s;
+                    c.resume_token = w.resume_token;
+                    return Ok(c);
+                }
+                ServerMessage::SessionWelcome(_) => return Err("welcomed, not resumed".into()),
+                ServerMessage::SessionFailed(f) => {
+                    return Err(format!("session:error {:?}", f.error).into())
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Leaves on purpose (`session:leave`: saved at once, no grace window), then closes.
+    pub async fn leave(mut self) {
+        let _ = self
+            .send(village::session::SessionLeave { navigating: false })
+            .await;
+        self.close().await;
+    }
+
+    /// Ends the TCP connection without a WebSocket close: to the server, a dropped
+    /// connection (its session waits out the grace window).
+    pub fn drop_connection(self) {
+        drop(self);
     }
 
     /// Applies one `world:snapshot` frame to [`Client::snapshots`] and returns the full

@@ -2,6 +2,7 @@
 //! simulated world. `Config::default()` is what `cargo run -p village-server` uses.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tuplet::relay::Tiers;
@@ -100,6 +101,18 @@ pub struct Config {
     /// gathered before them, so order is kept. False: every frame is written as soon as it
     /// is handled.
     pub flush_per_tick: bool,
+    /// How long a joined session outlives a dropped connection (one that closed without
+    /// `session:leave`): within it the client resumes the same session with the resume
+    /// token of its last `session:welcome`. Zero: a drop ends the session at once.
+    pub grace: Duration,
+    /// The SQLite file players are saved in (`--store`); `None` keeps them in memory for
+    /// the process's life.
+    pub store: Option<PathBuf>,
+    /// A signed-in player whose position changed is saved this often.
+    pub save_every: Duration,
+    /// ... and as soon as it is this many metres from where it was last saved (never per
+    /// move: at 12 m/s, about once a second at most).
+    pub save_after_m: f32,
 }
 
 impl Default for Config {
@@ -141,6 +154,10 @@ impl Default for Config {
             token_key: None,
             deflate: Some(crate::deflate::Deflate::default()),
             flush_per_tick: true,
+            grace: Duration::from_secs(30),
+            store: None,
+            save_every: Duration::from_secs(10),
+            save_after_m: 10.0,
         }
     }
 }

@@ -35,7 +35,16 @@ use crate::handshake::{self, Bad};
 use crate::limits::{Flood, RateCap};
 use crate::room::{close, Event, Out};
 use crate::shared::{ConnSlot, NoRoom, RoomHandle, Shared};
-use crate::token::{self, Claims, TokenError};
+use crate::token::{self, Claims, ResumeClaims, TokenError};
+
+/// Who said hello.
+enum Who {
+    Guest,
+    /// A join token's claims.
+    Player(Claims),
+    /// A resume token's claims (signature, session and room checked).
+    Resume(ResumeClaims),
+}
 
 /// Frames written per flush at most (more when one batch is bigger), so one busy client
 /// cannot starve its own reads.
@@ -79,18 +88,43 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
         cfg.rate_burst * READS_PER_RATE,
     );
     let mut flood = Flood::default();
-    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &mut cap, &mut reads).await else {
+    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &path, &mut cap, &mut reads).await
+    else {
         return;
     };
     let (tx, mut rx) = mpsc::channel(BATCHES);
     let queued = Arc::new(AtomicUsize::new(0));
-    let open = |tx| Event::Open {
-        conn,
-        tx,
-        queued: queued.clone(),
-        hello: hello.clone(),
-        who: who.clone(),
-        len,
+    // A signed-in player claims its account (the latest claim wins); a session of it in
+    // another room ends there, saved, before this one loads where it was.
+    let (who, ticket, saved) = match who {
+        Who::Player(claims) => {
+            let (ticket, saved) = claim(&shared, &room, claims.account).await;
+            (Who::Player(claims), ticket, saved)
+        }
+        other => (other, 0, None),
+    };
+    let open = |tx| match &who {
+        Who::Resume(claims) => Event::Resume {
+            conn,
+            tx,
+            queued: queued.clone(),
+            hello: hello.clone(),
+            claims: claims.clone(),
+            len,
+        },
+        Who::Guest | Who::Player(_) => Event::Open {
+            conn,
+            tx,
+            queued: queued.clone(),
+            hello: hello.clone(),
+            who: match &who {
+                Who::Player(c) => Some(c.clone()),
+                _ => None,
+            },
+            len,
+            ticket,
+            saved,
+        },
     };
     // A room that stopped between the upgrade and now: ask for it again, once.
     let room = match room.tx.send(open(tx.clone())).await {
@@ -173,6 +207,28 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
     let _ = room.tx.send(Event::Close { conn }).await;
 }
 
+/// Claims `account` for `room`: ends its session in any other room (waiting, bounded,
+/// for that room to have saved it), then loads its saved state off the reactor.
+async fn claim(
+    shared: &Shared,
+    room: &RoomHandle,
+    account: u64,
+) -> (u64, Option<crate::store::Saved>) {
+    let (previous, ticket) = shared.sessions.claim(account, room.id, room.tx.downgrade());
+    if let Some(tx) = previous.and_then(|c| c.tx.upgrade()) {
+        let (done, ended) = tokio::sync::oneshot::channel();
+        if tx.send(Event::Evict { account, done }).await.is_ok() {
+            let _ = tokio::time::timeout(Duration::from_secs(2), ended).await;
+        }
+    }
+    let store = shared.sessions.store.clone();
+    let saved = tokio::task::spawn_blocking(move || store.load(account))
+        .await
+        .ok()
+        .flatten();
+    (ticket, saved)
+}
+
 /// The upgrade, bounded in time: the room its path names, permessage-deflate agreed when
 /// configured and offered.
 async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, String)> {
@@ -248,9 +304,10 @@ async fn hello(
     ws: &mut Ws,
     shared: &Shared,
     room: &RoomHandle,
+    path: &str,
     cap: &mut RateCap,
     reads: &mut RateCap,
-) -> Option<(SessionHello, Option<Claims>, usize)> {
+) -> Option<(SessionHello, Who, usize)> {
     let cfg = &shared.config;
     let deadline = tokio::time::Instant::now() + cfg.hello_timeout;
     let (hello, len) = loop {
@@ -297,14 +354,33 @@ async fn hello(
         }
     };
     let Some(token) = hello.token.as_deref() else {
-        return Some((hello, None, len));
+        return Some((hello, Who::Guest, len));
     };
+    if let Some(session) = hello.resume.as_deref() {
+        // A resume: the token is the one the server signed for this session.
+        let room_name = cfg.room_name(path).unwrap_or("");
+        let refused = match token::verify_resume(&shared.sessions.resume_key, token) {
+            Err(_) => Some((Counter::ResumeForged, SessionError::TokenInvalid)),
+            Ok(c) if c.s != session || c.room != room_name => {
+                Some((Counter::ResumeMismatch, SessionError::TokenInvalid))
+            }
+            // Rights end with the join token's expiry, resumed or not.
+            Ok(c) if c.who.as_ref().is_some_and(|w| w.exp <= token::now_s()) => {
+                Some((Counter::TokenExpired, SessionError::TokenExpired))
+            }
+            Ok(c) => return Some((hello, Who::Resume(c), len)),
+        };
+        let (counter, error) = refused.expect("refused");
+        shared.counters.add(counter);
+        refuse(ws, error, counter.name()).await;
+        return None;
+    }
     let checked = match &cfg.token_key {
         Some(key) => token::verify(key, token, token::now_s()),
         None => Err(TokenError::BadSignature),
     };
     match checked {
-        Ok(claims) => Some((hello, Some(claims), len)),
+        Ok(claims) => Some((hello, Who::Player(claims), len)),
         Err(e) => {
             shared.counters.add(match e {
                 TokenError::BadSignature => Counter::TokenForged,
@@ -316,14 +392,19 @@ async fn hello(
                 // Not ours or not readable: sign in again.
                 TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
             };
-            let refused = ServerMessage::from(SessionFailed { error, fatal: true });
-            if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
-                let _ = ws.send(Frame::binary(bytes)).await;
-            }
-            close_with(ws, close::POLICY, e.code()).await;
+            refuse(ws, error, e.code()).await;
             None
         }
     }
+}
+
+/// Answers a refused hello with `session:error` and closes with 1008.
+async fn refuse(ws: &mut Ws, error: SessionError, reason: &str) {
+    let refused = ServerMessage::from(SessionFailed { error, fatal: true });
+    if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
+        let _ = ws.send(Frame::binary(bytes)).await;
+    }
+    close_with(ws, close::POLICY, reason).await;
 }
 
 /// Writes the pong the library queued for a ping (within `write_timeout`; false: the

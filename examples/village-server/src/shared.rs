@@ -14,7 +14,9 @@ use tokio::sync::mpsc;
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::presence::Presence;
-use crate::room::{Event, Room};
+use crate::room::{Event, Room, RoomCtx};
+use crate::sessions::Sessions;
+use crate::store::Store;
 
 /// A room as connections see it: its channel and its frame-drop counters.
 #[derive(Clone)]
@@ -51,6 +53,8 @@ pub(crate) struct Shared {
     connections: AtomicUsize,
     /// Set by [`crate::Server::drain`]: no new connection, no new room.
     pub draining: AtomicBool,
+    /// The store, the resume key and each account's one session.
+    pub sessions: Arc<Sessions>,
 }
 
 static NEXT_ROOM: AtomicU64 = AtomicU64::new(1);
@@ -60,18 +64,29 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// The settings, no room yet.
-    pub fn new(config: Config) -> Self {
-        Shared {
+    /// The settings, no room yet; the store opened (its file created if absent).
+    pub fn new(config: Config) -> std::io::Result<Self> {
+        let counters = Arc::new(Counters::default());
+        let store = Store::open(config.store.as_deref(), counters.clone()).map_err(|e| {
+            std::io::Error::other(format!(
+                "the player store {}: {e}",
+                config
+                    .store
+                    .as_deref()
+                    .map_or("(memory)".into(), |p| p.display().to_string())
+            ))
+        })?;
+        Ok(Shared {
+            sessions: Arc::new(Sessions::new(store)),
             config: Arc::new(config),
             started: Instant::now(),
             rooms: Arc::new(Mutex::new(HashMap::new())),
-            counters: Arc::new(Counters::default()),
+            counters,
             presence: Arc::new(Presence::default()),
             per_ip: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
             draining: AtomicBool::new(false),
-        }
+        })
     }
 
     /// The room a request path names, created on first use when allowed.
@@ -90,14 +105,18 @@ impl Shared {
         }
         let (tx, rx) = mpsc::channel(4096);
         let drops = Arc::new(FrameDrops::default());
+        let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
         let room = Room::new(
             self.config.clone(),
             self.started,
             drops.clone(),
             self.counters.clone(),
             self.presence.clone(),
+            RoomCtx {
+                name: name.to_string(),
+                sessions: self.sessions.clone(),
+            },
         );
-        let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
         let handle = RoomHandle { id, tx, drops };
         rooms.insert(name.to_string(), handle.clone());
         let registry = self.rooms.clone();
