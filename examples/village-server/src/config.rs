@@ -78,6 +78,21 @@ pub struct Config {
     pub max_connections: usize,
     /// Connections open at once from one source address at most (`refused_per_ip`).
     pub max_per_ip: usize,
+    /// Connections that have not yet said `session:hello` (upgrading or waiting), at most:
+    /// a budget of their own, apart from `max_connections`, so sockets that never say
+    /// hello cannot take players' places (`refused_before_hello`).
+    pub max_before_hello: usize,
+    /// ... and at most this many of them from one source address.
+    pub max_before_hello_per_ip: usize,
+    /// Whether guests (no token) may play at all; refused with `session:error RoomFull(0)`
+    /// and close 1013 when not (`session:hello guests_refused`).
+    pub guests: bool,
+    /// Guests in one room at most (`session:hello guests_full`): signed-in players always
+    /// find the rest of the room.
+    pub guests_per_room: usize,
+    /// Players in one room from one source address at most (`session:hello ip_full`); 0:
+    /// no cap (loopback benches run every bot from one address).
+    pub per_ip_per_room: usize,
     /// The HTTP upgrade must be complete within this long (`handshake_timeout`).
     pub handshake_timeout: Duration,
     /// `session:hello` must arrive within this long of the upgrade; until then the client
@@ -147,6 +162,11 @@ impl Default for Config {
             room_idle: Duration::from_secs(30),
             max_connections: 1000,
             max_per_ip: 500,
+            max_before_hello: 256,
+            max_before_hello_per_ip: 32,
+            guests: true,
+            guests_per_room: 20,
+            per_ip_per_room: 0,
             handshake_timeout: Duration::from_secs(5),
             hello_timeout: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(30),

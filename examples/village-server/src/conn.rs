@@ -15,6 +15,7 @@
 //!
 //! Every close the server makes is a WebSocket close handshake with a code.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ use crate::counters::{Counter, FrameDrops};
 use crate::handshake::{self, Bad};
 use crate::limits::{Flood, RateCap};
 use crate::room::{close, Event, Out};
-use crate::shared::{ConnSlot, NoRoom, RoomHandle, Shared};
+use crate::shared::{HelloSlot, NoRoom, RoomHandle, Shared};
 use crate::token::{self, Claims, ResumeClaims, TokenError};
 
 /// Who said hello.
@@ -73,13 +74,20 @@ pub(crate) const READS_PER_RATE: f64 = 10.0;
 
 type Ws = WebSocket<TcpStream>;
 
-/// Serves one accepted connection; `_slot` is its place under the connection caps.
-pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _slot: ConnSlot) {
+/// Serves one accepted connection from `ip`; `slot` is its place in the budget of
+/// connections yet to say hello, traded for a player's place at its hello.
+pub(crate) async fn serve(
+    stream: TcpStream,
+    shared: Arc<Shared>,
+    conn: u64,
+    slot: HelloSlot,
+    ip: IpAddr,
+) {
     let cfg = shared.config.clone();
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, room, path)) = upgrade(stream, &shared).await else {
+    let Some((mut ws, path)) = upgrade(stream, &shared).await else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
@@ -88,9 +96,43 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
         cfg.rate_burst * READS_PER_RATE,
     );
     let mut flood = Flood::default();
-    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &path, &mut cap, &mut reads).await
+    let drops = shared.pre_hello_drops.clone();
+    let Some((hello, who, len)) =
+        hello(&mut ws, &shared, &drops, &path, &mut cap, &mut reads).await
     else {
         return;
+    };
+    // Said hello: a player's connection slot, then the room (opened now if it is not).
+    let _slot = match shared.promote(slot) {
+        Ok(slot) => slot,
+        Err(counter) => {
+            shared.counters.add(counter);
+            return refuse_with(
+                &mut ws,
+                SessionError::RoomFull(0),
+                close::TRY_LATER,
+                counter.name(),
+            )
+            .await;
+        }
+    };
+    let room = match shared.room(&path) {
+        Ok(room) => room,
+        Err(why) => {
+            let counter = match why {
+                NoRoom::NotAllowed => Counter::RoomNotAllowed,
+                NoRoom::Full => Counter::RoomsFull,
+                NoRoom::Draining => Counter::Draining,
+            };
+            shared.counters.add(counter);
+            return refuse_with(
+                &mut ws,
+                SessionError::RoomFull(0),
+                close::TRY_LATER,
+                counter.name(),
+            )
+            .await;
+        }
     };
     let (tx, mut rx) = mpsc::channel(BATCHES);
     let queued = Arc::new(AtomicUsize::new(0));
@@ -124,6 +166,7 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
             len,
             ticket,
             saved,
+            ip,
         },
     };
     // A room that stopped between the upgrade and now: ask for it again, once.
@@ -229,9 +272,9 @@ async fn claim(
     (ticket, saved)
 }
 
-/// The upgrade, bounded in time: the room its path names, permessage-deflate agreed when
-/// configured and offered.
-async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, String)> {
+/// The upgrade, bounded in time: a path naming a room that may open (none is opened
+/// here), permessage-deflate agreed when configured and offered.
+async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, String)> {
     let cfg = &shared.config;
     let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
     let up = match read {
@@ -248,8 +291,8 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
             return None;
         }
     };
-    let room = match shared.room(&up.path) {
-        Ok(room) => room,
+    match shared.may_open(&up.path) {
+        Ok(()) => {}
         Err(why) => {
             let (counter, status) = match why {
                 NoRoom::NotAllowed => (Counter::RoomNotAllowed, "404 Not Found"),
@@ -282,7 +325,7 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
         ws_options(cfg),
     )
     .ok()?;
-    Some((ws, room, up.path))
+    Some((ws, up.path))
 }
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),
@@ -303,7 +346,7 @@ pub(crate) fn ws_options(cfg: &crate::config::Config) -> yawc::Options {
 async fn hello(
     ws: &mut Ws,
     shared: &Shared,
-    room: &RoomHandle,
+    drops: &FrameDrops,
     path: &str,
     cap: &mut RateCap,
     reads: &mut RateCap,
@@ -335,7 +378,7 @@ async fn hello(
         if !wait.is_zero() {
             tokio::time::sleep_until(deadline.min(tokio::time::Instant::now() + wait)).await;
         }
-        let Some(bytes) = admit(&msg, cfg, &room.drops, cap) else {
+        let Some(bytes) = admit(&msg, cfg, drops, cap) else {
             continue;
         };
         let mut r = Reader::new(&bytes);
@@ -400,11 +443,16 @@ async fn hello(
 
 /// Answers a refused hello with `session:error` and closes with 1008.
 async fn refuse(ws: &mut Ws, error: SessionError, reason: &str) {
+    refuse_with(ws, error, close::POLICY, reason).await;
+}
+
+/// Answers a refused hello with `session:error` and closes with `code`.
+async fn refuse_with(ws: &mut Ws, error: SessionError, code: u16, reason: &str) {
     let refused = ServerMessage::from(SessionFailed { error, fatal: true });
     if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
         let _ = ws.send(Frame::binary(bytes)).await;
     }
-    close_with(ws, close::POLICY, reason).await;
+    close_with(ws, code, reason).await;
 }
 
 /// Writes the pong the library queued for a ping (within `write_timeout`; false: the

@@ -71,11 +71,14 @@ pub enum Counter {
     StoreRetried,
     /// Player states the store could not write before it was closed (never in a healthy run).
     StoreLost,
+    /// Connections closed at accept: `max_before_hello` (overall or for their address)
+    /// were still to say hello.
+    RefusedBeforeHello,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 30] = [
+    pub const ALL: [Counter; 31] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -106,6 +109,7 @@ impl Counter {
         Counter::StoreWritten,
         Counter::StoreRetried,
         Counter::StoreLost,
+        Counter::RefusedBeforeHello,
     ];
 
     /// Its name in reports.
@@ -141,6 +145,7 @@ impl Counter {
             Counter::StoreWritten => "store_written",
             Counter::StoreRetried => "store_retried",
             Counter::StoreLost => "store_lost",
+            Counter::RefusedBeforeHello => "refused_before_hello",
         }
     }
 }

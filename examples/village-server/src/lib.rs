@@ -27,6 +27,7 @@ mod conn;
 pub mod counters;
 pub mod deflate;
 mod fanout;
+mod fdlimit;
 mod handshake;
 mod limits;
 mod presence;

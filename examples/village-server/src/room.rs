@@ -60,6 +60,8 @@ pub(crate) enum Event {
         ticket: u64,
         /// Where the store last saved a signed-in player.
         saved: Option<Saved>,
+        /// The client's address (for `Config::per_ip_per_room`).
+        ip: std::net::IpAddr,
     },
     /// A connection said `session:hello` with a resume token (its signature checked): it
     /// takes over the session the token names, if that session is still here and the
@@ -124,6 +126,8 @@ struct Player {
     /// newcomer in its slot.
     gen: u32,
     session: String,
+    /// The client's address.
+    ip: std::net::IpAddr,
     /// The signed-in account (`None` for a guest) and its claim's ticket.
     account: Option<u64>,
     ticket: u64,
@@ -163,6 +167,8 @@ pub(crate) struct Room {
     config: Arc<Config>,
     /// The room's name, for resume tokens.
     name: String,
+    /// Frames dropped before a hello, server-wide: reported with the room's own.
+    pre_hello: Arc<FrameDrops>,
     sessions: Arc<Sessions>,
     /// Sessions in their grace window (joined, no connection).
     detached: usize,
@@ -233,6 +239,8 @@ pub(crate) enum End {
 pub(crate) struct RoomCtx {
     pub name: String,
     pub sessions: Arc<Sessions>,
+    /// Frames connections dropped before their hello, when they had no room yet.
+    pub pre_hello: Arc<FrameDrops>,
 }
 
 impl Room {
@@ -246,6 +254,7 @@ impl Room {
     ) -> Room {
         Room {
             name: ctx.name,
+            pre_hello: ctx.pre_hello,
             sessions: ctx.sessions,
             detached: 0,
             slots: (0..config.room_capacity).map(|_| None).collect(),
@@ -326,7 +335,8 @@ impl Room {
                 len,
                 ticket,
                 saved,
-            } => self.on_open(conn, tx, queued, hello, who, len, ticket, saved),
+                ip,
+            } => self.on_open(conn, tx, queued, hello, who, len, ticket, saved, ip),
             Event::Resume {
                 conn,
                 tx,
@@ -358,6 +368,7 @@ impl Room {
         len: usize,
         ticket: u64,
         saved: Option<Saved>,
+        ip: std::net::IpAddr,
     ) {
         self.meter_in
             .record_in(&ClientMessage::from(hello.clone()), len);
@@ -380,9 +391,26 @@ impl Room {
             }
         }
         let free = self.slots.iter().position(Option::is_none);
-        let (Some(idx), false) = (free, self.draining) else {
+        let cfg = &self.config;
+        let count =
+            |f: &dyn Fn(&Player) -> bool| self.slots.iter().flatten().filter(|p| f(p)).count();
+        // Guests: refused when the configuration says so, and at most `guests_per_room`,
+        // so signed-in players always find the rest of the room; and at most
+        // `per_ip_per_room` players from one address.
+        let refused = if account.is_none() && !cfg.guests {
+            Some("guests_refused")
+        } else if account.is_none() && count(&|p| p.guest) >= cfg.guests_per_room {
+            Some("guests_full")
+        } else if cfg.per_ip_per_room > 0 && count(&|p| p.ip == ip) >= cfg.per_ip_per_room {
+            Some("ip_full")
+        } else {
+            None
+        };
+        let (Some(idx), false, None) = (free, self.draining, refused) else {
             let error = if self.draining {
                 SessionError::RateLimited(30_000)
+            } else if refused.is_some() {
+                SessionError::RoomFull(0)
             } else {
                 SessionError::RoomFull(self.config.room_capacity.min(255) as u8)
             };
@@ -392,7 +420,8 @@ impl Room {
                 let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
             }
             let _ = tx.try_send(Out::Close(close::TRY_LATER, "room full"));
-            self.stats.record_drop(SessionHello::NAME, "room_full");
+            self.stats
+                .record_drop(SessionHello::NAME, refused.unwrap_or("room_full"));
             if let Some(account) = account {
                 self.sessions.release(account, ticket);
             }
@@ -413,6 +442,7 @@ impl Room {
             behind_since: None,
             gen: self.next_gen,
             session: session_id(),
+            ip,
             account,
             ticket,
             nonce: 0,
@@ -1310,12 +1340,14 @@ impl Room {
     }
 
     /// The room's drops, its connections' frame drops and the server's counters, each
-    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 30` = 58 keys, within the 64
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 31` = 59 keys, within the 64
     /// `ServerStats::dropped` holds (checked at compile time: `DROPPED_KEYS_MAX`).
     fn dropped_report(&self) -> BTreeMap<String, u32> {
         let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;
         let mut out: BTreeMap<String, u32> = self.stats.dropped.report().collect();
-        for (name, n) in self.frame_drops.report() {
+        let before_hello = self.pre_hello.report();
+        for (i, (name, n)) in self.frame_drops.report().into_iter().enumerate() {
+            let n = n + before_hello[i].1;
             if n > 0 {
                 out.insert(format!("(frame) {name}"), clamp(n));
             }

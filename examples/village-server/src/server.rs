@@ -120,6 +120,7 @@ impl Server {
 
 /// Binds `config.addr` and starts accepting connections on the current tokio runtime.
 pub async fn start(config: Config) -> io::Result<Server> {
+    crate::fdlimit::check(&config)?;
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(config)?);
@@ -133,7 +134,8 @@ pub async fn start(config: Config) -> io::Result<Server> {
                 Ok((stream, peer)) => match shared.admit(peer.ip()) {
                     Ok(slot) => {
                         let conn = next.fetch_add(1, Ordering::Relaxed);
-                        tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot));
+                        let ip = peer.ip();
+                        tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot, ip));
                     }
                     // Closed at once: over a cap, it gets no task and no buffer.
                     Err(counter) => shared.counters.add(counter),

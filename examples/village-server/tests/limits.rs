@@ -80,3 +80,19 @@ async fn the_handshake_deadline_is_for_the_whole_head() {
     let took = t0.elapsed();
     assert!(took < Duration::from_millis(1500), "{took:?}");
 }
+
+/// Caps past the hard descriptor limit: the server refuses to start and says what to do.
+#[tokio::test]
+async fn caps_past_the_descriptor_limit_refuse_to_start() {
+    let config = Config {
+        addr: ([127, 0, 0, 1], 0).into(),
+        max_connections: 100_000_000,
+        ..Config::default()
+    };
+    let err = start(config).await.err().expect("refused");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("ulimit -n") && msg.contains("--max-connections"),
+        "{msg}"
+    );
+}
