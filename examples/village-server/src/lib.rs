@@ -30,6 +30,7 @@ mod fanout;
 mod fdlimit;
 mod handshake;
 mod limits;
+pub mod names;
 mod presence;
 mod room;
 mod server;

@@ -965,11 +965,36 @@ impl Room {
         p.pos = spawn;
         p.heading = heading;
         p.saved_pos = spawn;
-        // A signed-in player is called what its token says; a guest what it asks for.
-        let wanted = match (&p.who, j.name.is_empty()) {
-            (Some(c), _) => c.name.clone(),
-            (None, true) => format!("Villager{}", p.gen),
-            (None, false) => j.name,
+        // A signed-in player is called what its token says (its name reserved from now
+        // on); a guest what it asks for, unless that hides characters or looks like a
+        // signed-in player's name: then it gets a generated one (a join never fails on
+        // a name).
+        let generated = format!("Villager{}", p.gen);
+        let wanted = match &p.who {
+            Some(c) => {
+                let name = crate::names::clean(&c.name).unwrap_or(format!("Player{}", c.account));
+                self.sessions.reserve(crate::names::key(&name), c.account);
+                name
+            }
+            None if j.name.is_empty() => generated,
+            None => match crate::names::clean(&j.name) {
+                Ok(name) if self.sessions.is_reserved(&crate::names::key(&name)) => {
+                    self.stats
+                        .record_drop(village::player::PlayerJoin::NAME, "name_reserved");
+                    generated
+                }
+                Ok(name) => name,
+                Err(e) => {
+                    self.stats.record_drop(
+                        village::player::PlayerJoin::NAME,
+                        match e {
+                            crate::names::NameError::Hidden => "name_hidden",
+                            crate::names::NameError::Length => "name_length",
+                        },
+                    );
+                    generated
+                }
+            },
         };
         let taken: Vec<&str> = self
             .slots
@@ -1448,9 +1473,11 @@ fn chat_rights(who: Option<&Claims>) -> (Option<u32>, bool) {
 }
 
 /// `wanted`, or `wanted` with the first free number appended (`Ana 2`), so no two players
-/// in a room share a display name (compared ignoring ASCII case); at most 24 bytes.
+/// in a room share a display name (compared by look: [`crate::names::key`]); at most 24
+/// bytes.
 fn unique_name(wanted: &str, taken: &[&str]) -> String {
-    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    let taken: Vec<String> = taken.iter().map(|t| crate::names::key(t)).collect();
+    let free = |n: &str| !taken.contains(&crate::names::key(n));
     if free(wanted) {
         return wanted.to_string();
     }

@@ -25,6 +25,9 @@ pub(crate) struct Sessions {
     pub resume_key: [u8; 32],
     /// Account to the claim on it: the room id and its channel.
     accounts: Mutex<HashMap<u64, Claim>>,
+    /// Signed-in players' names ([`crate::names::key`]) to their accounts, since start:
+    /// no guest takes one, nor anything that looks like one.
+    names: Mutex<HashMap<String, u64>>,
 }
 
 /// Which room holds (or is about to hold) an account's session.
@@ -52,6 +55,7 @@ impl Sessions {
             store,
             resume_key,
             accounts: Mutex::default(),
+            names: Mutex::default(),
         }
     }
 
@@ -76,6 +80,18 @@ impl Sessions {
         if accounts.get(&account).is_some_and(|c| c.ticket == ticket) {
             accounts.remove(&account);
         }
+    }
+}
+
+impl Sessions {
+    /// Reserves the name with key `key` for `account`.
+    pub fn reserve(&self, key: String, account: u64) {
+        lock(&self.names).insert(key, account);
+    }
+
+    /// Whether a signed-in player's name has key `key`.
+    pub fn is_reserved(&self, key: &str) -> bool {
+        lock(&self.names).contains_key(key)
     }
 }
 

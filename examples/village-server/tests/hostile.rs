@@ -456,7 +456,10 @@ async fn names_are_unique_and_a_reel_needs_a_cast() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(names, ["Ana", "Ana 2", "ana 3"]);
+    // Signed-in names are reserved: the guest asking for "ana" gets a generated name.
+    assert_eq!(names.len(), 3);
+    assert_eq!(names[..2], ["Ana", "Ana 2"]);
+    assert!(names[2].starts_with("Villager"), "{names:?}");
     // A reel with no line in the water lands nothing.
     let reel = FishingReel {
         tension: 0.5,
@@ -888,4 +891,46 @@ async fn guests_cannot_fill_a_room_and_can_be_refused() {
         .err()
         .is_some_and(|e| e.to_string().contains("RoomFull")));
     assert_eq!(dropped(&mut b).await["session:hello ip_full"], 1);
+}
+
+/// Identity: a guest cannot take a signed-in player's name, nor a look-alike of it; names
+/// hiding characters are refused; either way the guest still joins, under a generated name.
+#[tokio::test]
+async fn guests_cannot_take_or_mimic_a_signed_in_name() {
+    let s = server(|_| {}).await;
+    let mut fay = join(&s, &admin(1, "Fay")).await;
+    let names = |frames: &[Incoming]| -> Vec<String> {
+        frames
+            .iter()
+            .filter_map(|f| match f.decode() {
+                Ok(ServerMessage::PlayerJoined(j)) => Some(j.name),
+                _ => None,
+            })
+            .collect()
+    };
+    for (ask, code) in [
+        ("Fay", "name_reserved"),
+        ("fay", "name_reserved"),
+        ("F\u{430}y", "name_reserved"),
+        ("Ｆａｙ", "name_reserved"),
+        ("Fa\u{200B}y", "name_hidden"),
+        ("Fay\u{202E}", "name_hidden"),
+        ("Ana\nAdmin", "name_hidden"),
+    ] {
+        let _g = join(&s, &Identity::guest(ask)).await;
+        let seen = names(&fay.sync().await.unwrap());
+        assert_eq!(seen.len(), 1, "{ask:?}");
+        assert!(
+            seen[0].starts_with("Villager"),
+            "{ask:?} joined as {:?}",
+            seen[0]
+        );
+        assert!(dropped(&mut fay).await[&format!("player:join {code}")] >= 1);
+    }
+    // A plain name is kept, normalized.
+    let _g = join(&s, &Identity::guest("  Gus   Lee ")).await;
+    assert_eq!(names(&fay.sync().await.unwrap()), ["Gus Lee"]);
+    // A second signed-in Fay (another account) gets a suffix, never the guest's way.
+    let _f2 = join(&s, &admin(2, "Fay")).await;
+    assert_eq!(names(&fay.sync().await.unwrap()), ["Fay 2"]);
 }
