@@ -14,6 +14,12 @@
 //! the server drains: no new connections, a restart notice to every player, exit when
 //! everyone has left or after `--drain-grace S` seconds (30).
 //!
+//! Sessions: `--store FILE` saves players in that SQLite file (in memory without it);
+//! `--grace S` is the resume window after a dropped connection (30; 0 turns resume off).
+//! `--guests on|off|N` allows guests, refuses them, or allows N per room (20);
+//! `--per-ip-per-room N` caps one address in a room; `--max-before-hello N` caps
+//! connections yet to say hello (256).
+//!
 //! `--agones` (built with the cargo feature `agones`) runs the Agones lifecycle: Ready once
 //! listening, health while the rooms tick, player counts, and after an allocated session
 //! ends or on SIGTERM a drain, then Shutdown (see `village_server::agones`).
@@ -85,6 +91,22 @@ fn main() {
                 config.max_connections = positive("--max-connections", &n)
             }
             ("--max-per-ip", Some(n)) => config.max_per_ip = positive("--max-per-ip", &n),
+            ("--store", Some(path)) => config.store = Some(path.into()),
+            ("--grace", Some(s)) => match s.parse::<u64>() {
+                Ok(s) => config.grace = Duration::from_secs(s),
+                _ => fail(&format!("--grace {s}: expected seconds (0: no resume)")),
+            },
+            ("--guests", Some(g)) => match g.as_str() {
+                "on" => config.guests = true,
+                "off" => config.guests = false,
+                n => config.guests_per_room = positive("--guests", n),
+            },
+            ("--per-ip-per-room", Some(n)) => {
+                config.per_ip_per_room = positive("--per-ip-per-room", &n)
+            }
+            ("--max-before-hello", Some(n)) => {
+                config.max_before_hello = positive("--max-before-hello", &n)
+            }
             ("--drain-grace", Some(s)) => {
                 grace = Duration::from_secs(positive("--drain-grace", &s) as u64)
             }
