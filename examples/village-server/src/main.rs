@@ -32,6 +32,42 @@ use std::time::Duration;
 
 use village_server::token::{self, Claims};
 
+/// `--help`.
+const HELP: &str = "\
+village-server: village rooms over WebSockets, bounded against hostile clients.
+
+Usage: village-server [OPTIONS]
+       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]
+
+ws://ADDR/ is the room `village`; ws://ADDR/NAME the room NAME when allowed. The token key
+is VILLAGE_TOKEN_KEY (without it every token is refused and everyone else is a guest).
+
+Listening and running:
+  --addr HOST:PORT         where to listen (127.0.0.1:7878; port 0 picks one, printed)
+  --threads N              runtime worker threads (0: one per core, the default; 1: one)
+  --flush tick|now         gather a client's frames for one write per tick (tick, default)
+  --drain-grace S          on SIGTERM/SIGINT, drain for at most S seconds (30)
+  --agones                 run the Agones lifecycle (built with the `agones` feature)
+Rooms:
+  --room NAME              allow a room name (repeated; village is always allowed)
+  --room-prefix P          allow every name starting with P
+  --max-rooms N            rooms opened by prefix at most (64)
+  --capacity N             players per room (40)
+  --spawn X,Y,Z            spawn points by join order (repeated)
+  --keyframe-every TICKS   a snapshot keyframe every TICKS ticks (100)
+Caps:
+  --max-connections N      players' connections (1000)
+  --max-per-ip N           players' connections per address (500)
+  --max-before-hello N     connections yet to say session:hello (256)
+  --guests on|off|N        allow guests, refuse them, or allow N per room (20)
+  --per-ip-per-room N      players from one address in a room (no cap)
+Sessions:
+  --store FILE             save players in this SQLite file (in memory without it)
+  --grace S                resume window after a dropped connection (30; 0: none)
+
+docs/room-server.md describes every limit, counter and message.
+";
+
 /// The environment variable holding the token key.
 const KEY_VAR: &str = "VILLAGE_TOKEN_KEY";
 
@@ -43,6 +79,10 @@ fn main() {
     let mut threads = 0;
     let mut grace = Duration::from_secs(30);
     let mut agones = false;
+    if std::env::args().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("mint-token") {
         return mint(std::env::args().skip(2));
     }
