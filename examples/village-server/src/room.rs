@@ -373,7 +373,12 @@ impl Room {
         self.meter_in
             .record_in(&ClientMessage::from(hello.clone()), len);
         let account = who.as_ref().map(|c| c.account);
-        let mut start = saved;
+        // The connection loaded the saved state before this event; a session of this
+        // account that ended meanwhile (its leave handled just before this) saved a newer
+        // one, which the store keeps in memory.
+        let mut start = account
+            .and_then(|a| self.sessions.store.cached(a))
+            .or(saved);
         if let Some(account) = account {
             if !self.sessions.holds(account, ticket) {
                 // A later hello of the same account claimed it meanwhile: that one wins.

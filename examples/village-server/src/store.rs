@@ -34,8 +34,9 @@ pub struct Saved {
 struct Pending {
     dirty: HashMap<u64, Saved>,
     writing: HashMap<u64, Saved>,
-    /// Memory-only store: everything ever saved.
-    memory: HashMap<u64, Saved>,
+    /// The latest state of every account saved since the process started (about 40 bytes
+    /// each): what a session opening now must start from, whatever the file holds yet.
+    latest: HashMap<u64, Saved>,
     closing: bool,
 }
 
@@ -116,8 +117,8 @@ impl Store {
     /// Keeps `state` as `account`'s latest (written by the writer thread soon after).
     pub fn save(&self, account: u64, state: Saved) {
         let mut p = lock(&self.inner.pending);
+        p.latest.insert(account, state);
         if self.inner.reader.is_none() {
-            p.memory.insert(account, state);
             self.inner.counters.add(Counter::StoreWritten);
             return;
         }
@@ -130,10 +131,8 @@ impl Store {
     /// blocking pool.
     pub fn load(&self, account: u64) -> Option<Saved> {
         {
-            let p = lock(&self.inner.pending);
-            let pending = p.dirty.get(&account).or_else(|| p.writing.get(&account));
-            if let Some(s) = pending.or_else(|| p.memory.get(&account)) {
-                return Some(*s);
+            if let Some(s) = self.cached(account) {
+                return Some(s);
             }
         }
         let reader = lock(self.inner.reader.as_ref()?);
@@ -153,6 +152,14 @@ impl Store {
                 eprintln!("village-server: store read for account {account} failed: {e}");
                 None
             })
+    }
+
+    /// `account`'s latest state if it was saved since the process started: a lookup under
+    /// a short lock, never the file, so a room may ask. A session opening after another
+    /// of the same account ended (saved) starts from this, even when its connection
+    /// loaded from the file before that save.
+    pub fn cached(&self, account: u64) -> Option<Saved> {
+        lock(&self.inner.pending).latest.get(&account).copied()
     }
 
     /// Player states not yet written.

@@ -398,8 +398,7 @@ async fn reloading_players_lose_nothing() {
             for round in 0..6u64 {
                 // Walk a little (within the speed bank) away from where it is.
                 let to = [at[0] + 2.0, 0.0, at[2] + ((bot + round) % 3) as f32];
-                walk_from(&mut c, at, to).await;
-                at = to;
+                at = walk_from(&mut c, at, to).await;
                 c = match (bot + round) % 3 {
                     0 => {
                         let (s, t) = (c.session.clone(), c.resume_token.clone().unwrap());
@@ -437,7 +436,9 @@ async fn reloading_players_lose_nothing() {
     assert_eq!(s.counter(Counter::StoreLost), 0);
 }
 
-async fn walk_from(c: &mut Client, from: [f32; 3], to: [f32; 3]) {
+/// Walks to `to`; returns where the server has the player (a move it refused as too
+/// fast is answered with a correction).
+async fn walk_from(c: &mut Client, from: [f32; 3], to: [f32; 3]) -> [f32; 3] {
     for i in 1..=4u32 {
         let f = i as f32 / 4.0;
         c.send(PlayerMove {
@@ -454,5 +455,11 @@ async fn walk_from(c: &mut Client, from: [f32; 3], to: [f32; 3]) {
         .await
         .unwrap();
     }
-    c.sync().await.unwrap();
+    let mut at = to;
+    for f in c.sync().await.unwrap() {
+        if let Ok(ServerMessage::PlayerCorrection(k)) = f.decode() {
+            at = k.pos;
+        }
+    }
+    at
 }
