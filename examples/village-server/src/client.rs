@@ -20,6 +20,30 @@ use village::world::WorldSnapshot;
 use yawc::close::CloseCode;
 use yawc::{Frame, OpCode, WebSocket};
 
+/// The local address every client socket of this process binds, when set
+/// ([`bind_source`]).
+static SOURCE: std::sync::OnceLock<std::net::IpAddr> = std::sync::OnceLock::new();
+
+/// Makes every client socket this process opens from now on bind `ip` (any `127.x.y.z` is
+/// loopback on Linux): a loopback bench gives its attacker an address of its own, as on
+/// the internet, so per-address caps tell it from the players. Set once.
+pub fn bind_source(ip: std::net::IpAddr) {
+    let _ = SOURCE.set(ip);
+}
+
+/// A TCP connection to `addr` from the address [`bind_source`] set, if any.
+pub async fn tcp_connect(addr: std::net::SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    if let Some(ip) = SOURCE.get() {
+        socket.bind(std::net::SocketAddr::new(*ip, 0))?;
+    }
+    socket.connect(addr).await
+}
+
 /// Any client error.
 pub type ClientError = Box<dyn Error + Send + Sync>;
 
@@ -142,6 +166,9 @@ impl Client {
             .next()
             .ok_or("the host has no address")?;
         let socket = tokio::net::TcpSocket::new_v4()?;
+        if let Some(ip) = SOURCE.get() {
+            socket.bind(std::net::SocketAddr::new(*ip, 0))?;
+        }
         if let Some(n) = recv_buffer {
             socket.set_recv_buffer_size(n)?;
         }
