@@ -109,6 +109,11 @@ pub struct Config {
     /// permessage-deflate, agreed with clients that offer it (every browser does); `None`
     /// never compresses. Window bits and context takeover are configurable.
     pub deflate: Option<crate::deflate::Deflate>,
+    /// Connections compressing at once at most (`--max-deflate`); past it a client that
+    /// offers permessage-deflate is answered without it and served uncompressed. Each
+    /// compressing connection holds about 340 KB (zlib's window and hash tables each way,
+    /// 15-bit windows), so 128 hold about 44 MB, inside the 64 MB the docs bound.
+    pub max_deflate: usize,
     /// Gather each client's relayed frames (moves, events, chat, joins) and write them once
     /// per tick with its snapshot: one socket write per client per tick instead of one per
     /// relayed message, for up to one tick (50 ms) more relay latency. Direct answers
@@ -173,6 +178,7 @@ impl Default for Config {
             flood_close_s: 5,
             token_key: None,
             deflate: Some(crate::deflate::Deflate::default()),
+            max_deflate: 128,
             flush_per_tick: true,
             grace: Duration::from_secs(30),
             store: None,

@@ -87,7 +87,7 @@ pub(crate) async fn serve(
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, path)) = upgrade(stream, &shared).await else {
+    let Some((mut ws, path, _deflate)) = upgrade(stream, &shared).await else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
@@ -250,6 +250,27 @@ pub(crate) async fn serve(
     let _ = room.tx.send(Event::Close { conn }).await;
 }
 
+/// A connection's place among those compressing (`Config::max_deflate`); given back when
+/// it ends.
+pub(crate) struct DeflateSlot(Arc<AtomicUsize>);
+
+impl DeflateSlot {
+    fn take(count: &Arc<AtomicUsize>, max: usize) -> Option<DeflateSlot> {
+        count
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| DeflateSlot(count.clone()))
+    }
+}
+
+impl Drop for DeflateSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// Claims `account` for `room`: ends its session in any other room (waiting, bounded,
 /// for that room to have saved it), then loads its saved state off the reactor.
 async fn claim(
@@ -274,7 +295,10 @@ async fn claim(
 
 /// The upgrade, bounded in time: a path naming a room that may open (none is opened
 /// here), permessage-deflate agreed when configured and offered.
-async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, String)> {
+async fn upgrade(
+    mut stream: TcpStream,
+    shared: &Shared,
+) -> Option<(Ws, String, Option<DeflateSlot>)> {
     let cfg = &shared.config;
     let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
     let up = match read {
@@ -305,10 +329,17 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, String)>
         }
     };
     let offers: Vec<&str> = up.extensions.iter().map(String::as_str).collect();
+    // Past `max_deflate` compressing connections, a client is served uncompressed: each
+    // compressor holds about 340 KB, and this bounds them all.
+    let slot = (cfg.deflate.is_some() && !offers.is_empty())
+        .then(|| DeflateSlot::take(&shared.deflating, cfg.max_deflate))
+        .flatten();
     let agreed = cfg
         .deflate
         .as_ref()
+        .filter(|_| slot.is_some())
         .and_then(|d| crate::deflate::agree(&offers, d));
+    let slot = slot.filter(|_| agreed.is_some());
     let switched = tokio::time::timeout(
         cfg.handshake_timeout,
         handshake::switch(&mut stream, &up, agreed.as_deref()),
@@ -325,7 +356,7 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, String)>
         ws_options(cfg),
     )
     .ok()?;
-    Some((ws, up.path))
+    Some((ws, up.path, slot))
 }
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),

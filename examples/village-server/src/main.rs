@@ -61,6 +61,7 @@ Caps:
   --max-before-hello N     connections yet to say session:hello (256)
   --guests on|off|N        allow guests, refuse them, or allow N per room (20)
   --per-ip-per-room N      players from one address in a room (no cap)
+  --max-deflate N          connections compressing at once; past it uncompressed (128)
 Sessions:
   --store FILE             save players in this SQLite file (in memory without it)
   --grace S                resume window after a dropped connection (30; 0: none)
@@ -132,6 +133,10 @@ fn main() {
             }
             ("--max-per-ip", Some(n)) => config.max_per_ip = positive("--max-per-ip", &n),
             ("--store", Some(path)) => config.store = Some(path.into()),
+            ("--max-deflate", Some(n)) => match n.parse() {
+                Ok(n) => config.max_deflate = n,
+                _ => fail(&format!("--max-deflate {n}: expected a number")),
+            },
             ("--grace", Some(s)) => match s.parse::<u64>() {
                 Ok(s) => config.grace = Duration::from_secs(s),
                 _ => fail(&format!("--grace {s}: expected seconds (0: no resume)")),

@@ -57,6 +57,8 @@ pub(crate) struct Shared {
     /// Frames dropped before a connection's hello (it has no room yet); every room's
     /// report adds them to its own.
     pub pre_hello_drops: Arc<FrameDrops>,
+    /// Connections compressing now (`max_deflate`).
+    pub deflating: Arc<AtomicUsize>,
     /// Set by [`crate::Server::drain`]: no new connection, no new room.
     pub draining: AtomicBool,
     /// The store, the resume key and each account's one session.
@@ -94,6 +96,7 @@ impl Shared {
             before_hello_per_ip: Mutex::new(HashMap::new()),
             before_hello: AtomicUsize::new(0),
             pre_hello_drops: Arc::new(FrameDrops::default()),
+            deflating: Arc::new(AtomicUsize::new(0)),
             draining: AtomicBool::new(false),
         })
     }

@@ -96,3 +96,34 @@ async fn caps_past_the_descriptor_limit_refuse_to_start() {
         "{msg}"
     );
 }
+
+/// The `Sec-WebSocket-Extensions` answer to a browser's offer, on a connection kept open.
+async fn deflate_answer(s: &Server) -> (TcpStream, bool) {
+    let head = "GET /village HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+                Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n";
+    let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    t.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(3), t.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+    assert!(answer.starts_with("HTTP/1.1 101"), "{answer}");
+    (t, answer.contains("permessage-deflate"))
+}
+
+/// At most `max_deflate` connections compress; past it a client is served uncompressed,
+/// and a place is given back when a compressing connection ends.
+#[tokio::test]
+async fn deflate_is_capped_in_connections() {
+    let s = server(|c| c.max_deflate = 2).await;
+    let (a, a_deflate) = deflate_answer(&s).await;
+    let (_b, b_deflate) = deflate_answer(&s).await;
+    let (_c, c_deflate) = deflate_answer(&s).await;
+    assert_eq!((a_deflate, b_deflate, c_deflate), (true, true, false));
+    drop(a);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(deflate_answer(&s).await.1, "a place given back");
+}
