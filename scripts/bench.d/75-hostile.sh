@@ -5,7 +5,9 @@
 # 1 s after the bots' warm-up, bounded in count too. Measured: the server's RSS before the
 # bots and at its peak (sampled every 0.25 s), its CPU over the attack window, the bots'
 # tick lateness p95 and lost valid messages, and the counters an admin reads in the attack
-# room afterwards. Loopback only. The first row has no attack: the bots' room alone.
+# room afterwards. Loopback only; the attacker connects from 127.0.0.2 (`--from`), an
+# address of its own as on the internet, so per-address caps tell it from the players.
+# The first row has no attack: the bots' room alone.
 # Each row is judged against stated bounds (RSS growth, lost messages, tick lateness, and
 # the server's CPU: the first row's plus the attack's allowance, `allow` below); the table
 # says which rows are over one.
@@ -59,7 +61,7 @@ for row in "${rows[@]}"; do
   atk=""
   if [ "$attack" != none ]; then
     ./target/release/village-attack --url "ws://127.0.0.1:$port" --room hb-atk --target "$target" \
-      --attack "$attack" --secs "$secs" --count "$count" "${flags[@]}" >"$atk_out" &
+      --attack "$attack" --secs "$secs" --count "$count" --from 127.0.0.2 "${flags[@]}" >"$atk_out" &
     atk=$!
   fi
   peak=$rss0

@@ -30,16 +30,7 @@ use args::Args;
 use bot::{BotPlan, Totals};
 
 fn main() {
-    let args = match args::parse() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!(
-                "village-bots: {e}\nusage: village-bots [--url ws://127.0.0.1:7878] [--bots N per room] \
-                 [--rooms N] [--secs S] [--warmup S] [--tag NAME] [--threads N] [--token-key KEY] [--deflate on|off] [--wire-count]"
-            );
-            std::process::exit(2);
-        }
-    };
+    let args = args::parse();
     // One thread by default: the bots need no parallelism, and a single thread has no
     // cross-thread wake-ups (a fifth less CPU per move than two workers, measured).
     let rt = if args.threads <= 1 {

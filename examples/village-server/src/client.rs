@@ -20,6 +20,30 @@ use village::world::WorldSnapshot;
 use yawc::close::CloseCode;
 use yawc::{Frame, OpCode, WebSocket};
 
+/// The local address every client socket of this process binds, when set
+/// ([`bind_source`]).
+static SOURCE: std::sync::OnceLock<std::net::IpAddr> = std::sync::OnceLock::new();
+
+/// Makes every client socket this process opens from now on bind `ip` (any `127.x.y.z` is
+/// loopback on Linux): a loopback bench gives its attacker an address of its own, as on
+/// the internet, so per-address caps tell it from the players. Set once.
+pub fn bind_source(ip: std::net::IpAddr) {
+    let _ = SOURCE.set(ip);
+}
+
+/// A TCP connection to `addr` from the address [`bind_source`] set, if any.
+pub async fn tcp_connect(addr: std::net::SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    if let Some(ip) = SOURCE.get() {
+        socket.bind(std::net::SocketAddr::new(*ip, 0))?;
+    }
+    socket.connect(addr).await
+}
+
 /// Any client error.
 pub type ClientError = Box<dyn Error + Send + Sync>;
 
@@ -107,6 +131,9 @@ pub struct Client {
     pub shape: Encoding,
     /// The session id the server gave it (empty before `session:welcome`).
     pub session: String,
+    /// The resume token of the last `session:welcome` (single use: each welcome brings a
+    /// new one).
+    pub resume_token: Option<String>,
     /// Where the server spawned it (from its own `player:joined`).
     pub spawn: [f32; 3],
     /// The entity snapshot rebuilt from `world:snapshot` keyframes and deltas
@@ -139,6 +166,9 @@ impl Client {
             .next()
             .ok_or("the host has no address")?;
         let socket = tokio::net::TcpSocket::new_v4()?;
+        if let Some(ip) = SOURCE.get() {
+            socket.bind(std::net::SocketAddr::new(*ip, 0))?;
+        }
         if let Some(n) = recv_buffer {
             socket.set_recv_buffer_size(n)?;
         }
@@ -156,6 +186,7 @@ impl Client {
             ws,
             shape,
             session: String::new(),
+            resume_token: None,
             spawn: [0.0; 3],
             snapshots: Mirror::new(),
             nonce: 0,
@@ -212,6 +243,7 @@ impl Client {
             match c.next_message().await? {
                 ServerMessage::SessionWelcome(w) => {
                     c.session = w.s;
+                    c.resume_token = w.resume_token;
                     break;
                 }
                 ServerMessage::SessionFailed(f) => {
@@ -234,6 +266,50 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Opens a new connection and resumes session `session` with `token` (a resume token
+    /// from that session's last welcome): `Ok` once the server welcomed it back
+    /// (`resumed: true`), with the welcome's new resume token kept. The client's
+    /// [`Client::snapshots`] mirror starts empty: the server sends a keyframe.
+    pub async fn resume(url: &str, session: &str, token: &str) -> Result<Client, ClientError> {
+        let mut c = Client::connect(url, Encoding::Compact).await?;
+        c.send(SessionHello {
+            protocol: 2,
+            build: "bots".into(),
+            token: Some(token.into()),
+            locale: "en".into(),
+            resume: Some(session.into()),
+        })
+        .await?;
+        loop {
+            match c.next_message().await? {
+                ServerMessage::SessionWelcome(w) if w.resumed => {
+                    c.session = w.s;
+                    c.resume_token = w.resume_token;
+                    return Ok(c);
+                }
+                ServerMessage::SessionWelcome(_) => return Err("welcomed, not resumed".into()),
+                ServerMessage::SessionFailed(f) => {
+                    return Err(format!("session:error {:?}", f.error).into())
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Leaves on purpose (`session:leave`: saved at once, no grace window), then closes.
+    pub async fn leave(mut self) {
+        let _ = self
+            .send(village::session::SessionLeave { navigating: false })
+            .await;
+        self.close().await;
+    }
+
+    /// Ends the TCP connection without a WebSocket close: to the server, a dropped
+    /// connection (its session waits out the grace window).
+    pub fn drop_connection(self) {
+        drop(self);
     }
 
     /// Applies one `world:snapshot` frame to [`Client::snapshots`] and returns the full

@@ -2,6 +2,7 @@
 //! simulated world. `Config::default()` is what `cargo run -p village-server` uses.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tuplet::relay::Tiers;
@@ -77,6 +78,21 @@ pub struct Config {
     pub max_connections: usize,
     /// Connections open at once from one source address at most (`refused_per_ip`).
     pub max_per_ip: usize,
+    /// Connections that have not yet said `session:hello` (upgrading or waiting), at most:
+    /// a budget of their own, apart from `max_connections`, so sockets that never say
+    /// hello cannot take players' places (`refused_before_hello`).
+    pub max_before_hello: usize,
+    /// ... and at most this many of them from one source address.
+    pub max_before_hello_per_ip: usize,
+    /// Whether guests (no token) may play at all; refused with `session:error RoomFull(0)`
+    /// and close 1013 when not (`session:hello guests_refused`).
+    pub guests: bool,
+    /// Guests in one room at most (`session:hello guests_full`): signed-in players always
+    /// find the rest of the room.
+    pub guests_per_room: usize,
+    /// Players in one room from one source address at most (`session:hello ip_full`); 0:
+    /// no cap (loopback benches run every bot from one address).
+    pub per_ip_per_room: usize,
     /// The HTTP upgrade must be complete within this long (`handshake_timeout`).
     pub handshake_timeout: Duration,
     /// `session:hello` must arrive within this long of the upgrade; until then the client
@@ -93,6 +109,11 @@ pub struct Config {
     /// permessage-deflate, agreed with clients that offer it (every browser does); `None`
     /// never compresses. Window bits and context takeover are configurable.
     pub deflate: Option<crate::deflate::Deflate>,
+    /// Connections compressing at once at most (`--max-deflate`); past it a client that
+    /// offers permessage-deflate is answered without it and served uncompressed. Each
+    /// compressing connection holds about 340 KB (zlib's window and hash tables each way,
+    /// 15-bit windows), so 128 hold about 44 MB, inside the 64 MB the docs bound.
+    pub max_deflate: usize,
     /// Gather each client's relayed frames (moves, events, chat, joins) and write them once
     /// per tick with its snapshot: one socket write per client per tick instead of one per
     /// relayed message, for up to one tick (50 ms) more relay latency. Direct answers
@@ -100,6 +121,18 @@ pub struct Config {
     /// gathered before them, so order is kept. False: every frame is written as soon as it
     /// is handled.
     pub flush_per_tick: bool,
+    /// How long a joined session outlives a dropped connection (one that closed without
+    /// `session:leave`): within it the client resumes the same session with the resume
+    /// token of its last `session:welcome`. Zero: a drop ends the session at once.
+    pub grace: Duration,
+    /// The SQLite file players are saved in (`--store`); `None` keeps them in memory for
+    /// the process's life.
+    pub store: Option<PathBuf>,
+    /// A signed-in player whose position changed is saved this often.
+    pub save_every: Duration,
+    /// ... and as soon as it is this many metres from where it was last saved (never per
+    /// move: at 12 m/s, about once a second at most).
+    pub save_after_m: f32,
 }
 
 impl Default for Config {
@@ -134,13 +167,23 @@ impl Default for Config {
             room_idle: Duration::from_secs(30),
             max_connections: 1000,
             max_per_ip: 500,
+            max_before_hello: 256,
+            max_before_hello_per_ip: 32,
+            guests: true,
+            guests_per_room: 20,
+            per_ip_per_room: 0,
             handshake_timeout: Duration::from_secs(5),
             hello_timeout: Duration::from_secs(5),
             idle_timeout: Duration::from_secs(30),
             flood_close_s: 5,
             token_key: None,
             deflate: Some(crate::deflate::Deflate::default()),
+            max_deflate: 128,
             flush_per_tick: true,
+            grace: Duration::from_secs(30),
+            store: None,
+            save_every: Duration::from_secs(10),
+            save_after_m: 10.0,
         }
     }
 }

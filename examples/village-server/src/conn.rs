@@ -15,6 +15,7 @@
 //!
 //! Every close the server makes is a WebSocket close handshake with a code.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -34,8 +35,17 @@ use crate::counters::{Counter, FrameDrops};
 use crate::handshake::{self, Bad};
 use crate::limits::{Flood, RateCap};
 use crate::room::{close, Event, Out};
-use crate::shared::{ConnSlot, NoRoom, RoomHandle, Shared};
-use crate::token::{self, Claims, TokenError};
+use crate::shared::{HelloSlot, NoRoom, RoomHandle, Shared};
+use crate::token::{self, Claims, ResumeClaims, TokenError};
+
+/// Who said hello.
+enum Who {
+    Guest,
+    /// A join token's claims.
+    Player(Claims),
+    /// A resume token's claims (signature, session and room checked).
+    Resume(ResumeClaims),
+}
 
 /// Frames written per flush at most (more when one batch is bigger), so one busy client
 /// cannot starve its own reads.
@@ -64,13 +74,20 @@ pub(crate) const READS_PER_RATE: f64 = 10.0;
 
 type Ws = WebSocket<TcpStream>;
 
-/// Serves one accepted connection; `_slot` is its place under the connection caps.
-pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _slot: ConnSlot) {
+/// Serves one accepted connection from `ip`; `slot` is its place in the budget of
+/// connections yet to say hello, traded for a player's place at its hello.
+pub(crate) async fn serve(
+    stream: TcpStream,
+    shared: Arc<Shared>,
+    conn: u64,
+    slot: HelloSlot,
+    ip: IpAddr,
+) {
     let cfg = shared.config.clone();
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, room, path)) = upgrade(stream, &shared).await else {
+    let Some((mut ws, path, _deflate)) = upgrade(stream, &shared).await else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
@@ -79,18 +96,78 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
         cfg.rate_burst * READS_PER_RATE,
     );
     let mut flood = Flood::default();
-    let Some((hello, who, len)) = hello(&mut ws, &shared, &room, &mut cap, &mut reads).await else {
+    let drops = shared.pre_hello_drops.clone();
+    let Some((hello, who, len)) =
+        hello(&mut ws, &shared, &drops, &path, &mut cap, &mut reads).await
+    else {
         return;
+    };
+    // Said hello: a player's connection slot, then the room (opened now if it is not).
+    let _slot = match shared.promote(slot) {
+        Ok(slot) => slot,
+        Err(counter) => {
+            shared.counters.add(counter);
+            return refuse_with(
+                &mut ws,
+                SessionError::RoomFull(0),
+                close::TRY_LATER,
+                counter.name(),
+            )
+            .await;
+        }
+    };
+    let room = match shared.room(&path) {
+        Ok(room) => room,
+        Err(why) => {
+            let counter = match why {
+                NoRoom::NotAllowed => Counter::RoomNotAllowed,
+                NoRoom::Full => Counter::RoomsFull,
+                NoRoom::Draining => Counter::Draining,
+            };
+            shared.counters.add(counter);
+            return refuse_with(
+                &mut ws,
+                SessionError::RoomFull(0),
+                close::TRY_LATER,
+                counter.name(),
+            )
+            .await;
+        }
     };
     let (tx, mut rx) = mpsc::channel(BATCHES);
     let queued = Arc::new(AtomicUsize::new(0));
-    let open = |tx| Event::Open {
-        conn,
-        tx,
-        queued: queued.clone(),
-        hello: hello.clone(),
-        who: who.clone(),
-        len,
+    // A signed-in player claims its account (the latest claim wins); a session of it in
+    // another room ends there, saved, before this one loads where it was.
+    let (who, ticket, saved) = match who {
+        Who::Player(claims) => {
+            let (ticket, saved) = claim(&shared, &room, claims.account).await;
+            (Who::Player(claims), ticket, saved)
+        }
+        other => (other, 0, None),
+    };
+    let open = |tx| match &who {
+        Who::Resume(claims) => Event::Resume {
+            conn,
+            tx,
+            queued: queued.clone(),
+            hello: hello.clone(),
+            claims: claims.clone(),
+            len,
+        },
+        Who::Guest | Who::Player(_) => Event::Open {
+            conn,
+            tx,
+            queued: queued.clone(),
+            hello: hello.clone(),
+            who: match &who {
+                Who::Player(c) => Some(c.clone()),
+                _ => None,
+            },
+            len,
+            ticket,
+            saved,
+            ip,
+        },
     };
     // A room that stopped between the upgrade and now: ask for it again, once.
     let room = match room.tx.send(open(tx.clone())).await {
@@ -173,9 +250,55 @@ pub(crate) async fn serve(stream: TcpStream, shared: Arc<Shared>, conn: u64, _sl
     let _ = room.tx.send(Event::Close { conn }).await;
 }
 
-/// The upgrade, bounded in time: the room its path names, permessage-deflate agreed when
-/// configured and offered.
-async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHandle, String)> {
+/// A connection's place among those compressing (`Config::max_deflate`); given back when
+/// it ends.
+pub(crate) struct DeflateSlot(Arc<AtomicUsize>);
+
+impl DeflateSlot {
+    fn take(count: &Arc<AtomicUsize>, max: usize) -> Option<DeflateSlot> {
+        count
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| DeflateSlot(count.clone()))
+    }
+}
+
+impl Drop for DeflateSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Claims `account` for `room`: ends its session in any other room (waiting, bounded,
+/// for that room to have saved it), then loads its saved state off the reactor.
+async fn claim(
+    shared: &Shared,
+    room: &RoomHandle,
+    account: u64,
+) -> (u64, Option<crate::store::Saved>) {
+    let (previous, ticket) = shared.sessions.claim(account, room.id, room.tx.downgrade());
+    if let Some(tx) = previous.and_then(|c| c.tx.upgrade()) {
+        let (done, ended) = tokio::sync::oneshot::channel();
+        if tx.send(Event::Evict { account, done }).await.is_ok() {
+            let _ = tokio::time::timeout(Duration::from_secs(2), ended).await;
+        }
+    }
+    let store = shared.sessions.store.clone();
+    let saved = tokio::task::spawn_blocking(move || store.load(account))
+        .await
+        .ok()
+        .flatten();
+    (ticket, saved)
+}
+
+/// The upgrade, bounded in time: a path naming a room that may open (none is opened
+/// here), permessage-deflate agreed when configured and offered.
+async fn upgrade(
+    mut stream: TcpStream,
+    shared: &Shared,
+) -> Option<(Ws, String, Option<DeflateSlot>)> {
     let cfg = &shared.config;
     let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
     let up = match read {
@@ -192,8 +315,8 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
             return None;
         }
     };
-    let room = match shared.room(&up.path) {
-        Ok(room) => room,
+    match shared.may_open(&up.path) {
+        Ok(()) => {}
         Err(why) => {
             let (counter, status) = match why {
                 NoRoom::NotAllowed => (Counter::RoomNotAllowed, "404 Not Found"),
@@ -206,10 +329,17 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
         }
     };
     let offers: Vec<&str> = up.extensions.iter().map(String::as_str).collect();
+    // Past `max_deflate` compressing connections, a client is served uncompressed: each
+    // compressor holds about 340 KB, and this bounds them all.
+    let slot = (cfg.deflate.is_some() && !offers.is_empty())
+        .then(|| DeflateSlot::take(&shared.deflating, cfg.max_deflate))
+        .flatten();
     let agreed = cfg
         .deflate
         .as_ref()
+        .filter(|_| slot.is_some())
         .and_then(|d| crate::deflate::agree(&offers, d));
+    let slot = slot.filter(|_| agreed.is_some());
     let switched = tokio::time::timeout(
         cfg.handshake_timeout,
         handshake::switch(&mut stream, &up, agreed.as_deref()),
@@ -226,7 +356,7 @@ async fn upgrade(mut stream: TcpStream, shared: &Shared) -> Option<(Ws, RoomHand
         ws_options(cfg),
     )
     .ok()?;
-    Some((ws, room, up.path))
+    Some((ws, up.path, slot))
 }
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),
@@ -247,10 +377,11 @@ pub(crate) fn ws_options(cfg: &crate::config::Config) -> yawc::Options {
 async fn hello(
     ws: &mut Ws,
     shared: &Shared,
-    room: &RoomHandle,
+    drops: &FrameDrops,
+    path: &str,
     cap: &mut RateCap,
     reads: &mut RateCap,
-) -> Option<(SessionHello, Option<Claims>, usize)> {
+) -> Option<(SessionHello, Who, usize)> {
     let cfg = &shared.config;
     let deadline = tokio::time::Instant::now() + cfg.hello_timeout;
     let (hello, len) = loop {
@@ -278,7 +409,7 @@ async fn hello(
         if !wait.is_zero() {
             tokio::time::sleep_until(deadline.min(tokio::time::Instant::now() + wait)).await;
         }
-        let Some(bytes) = admit(&msg, cfg, &room.drops, cap) else {
+        let Some(bytes) = admit(&msg, cfg, drops, cap) else {
             continue;
         };
         let mut r = Reader::new(&bytes);
@@ -297,14 +428,33 @@ async fn hello(
         }
     };
     let Some(token) = hello.token.as_deref() else {
-        return Some((hello, None, len));
+        return Some((hello, Who::Guest, len));
     };
+    if let Some(session) = hello.resume.as_deref() {
+        // A resume: the token is the one the server signed for this session.
+        let room_name = cfg.room_name(path).unwrap_or("");
+        let refused = match token::verify_resume(&shared.sessions.resume_key, token) {
+            Err(_) => Some((Counter::ResumeForged, SessionError::TokenInvalid)),
+            Ok(c) if c.s != session || c.room != room_name => {
+                Some((Counter::ResumeMismatch, SessionError::TokenInvalid))
+            }
+            // Rights end with the join token's expiry, resumed or not.
+            Ok(c) if c.who.as_ref().is_some_and(|w| w.exp <= token::now_s()) => {
+                Some((Counter::TokenExpired, SessionError::TokenExpired))
+            }
+            Ok(c) => return Some((hello, Who::Resume(c), len)),
+        };
+        let (counter, error) = refused.expect("refused");
+        shared.counters.add(counter);
+        refuse(ws, error, counter.name()).await;
+        return None;
+    }
     let checked = match &cfg.token_key {
         Some(key) => token::verify(key, token, token::now_s()),
         None => Err(TokenError::BadSignature),
     };
     match checked {
-        Ok(claims) => Some((hello, Some(claims), len)),
+        Ok(claims) => Some((hello, Who::Player(claims), len)),
         Err(e) => {
             shared.counters.add(match e {
                 TokenError::BadSignature => Counter::TokenForged,
@@ -316,14 +466,24 @@ async fn hello(
                 // Not ours or not readable: sign in again.
                 TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
             };
-            let refused = ServerMessage::from(SessionFailed { error, fatal: true });
-            if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
-                let _ = ws.send(Frame::binary(bytes)).await;
-            }
-            close_with(ws, close::POLICY, e.code()).await;
+            refuse(ws, error, e.code()).await;
             None
         }
     }
+}
+
+/// Answers a refused hello with `session:error` and closes with 1008.
+async fn refuse(ws: &mut Ws, error: SessionError, reason: &str) {
+    refuse_with(ws, error, close::POLICY, reason).await;
+}
+
+/// Answers a refused hello with `session:error` and closes with `code`.
+async fn refuse_with(ws: &mut Ws, error: SessionError, code: u16, reason: &str) {
+    let refused = ServerMessage::from(SessionFailed { error, fatal: true });
+    if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
+        let _ = ws.send(Frame::binary(bytes)).await;
+    }
+    close_with(ws, code, reason).await;
 }
 
 /// Writes the pong the library queued for a ping (within `write_timeout`; false: the

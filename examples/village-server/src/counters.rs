@@ -46,11 +46,39 @@ pub enum Counter {
     EvictedSlow,
     /// Rooms stopped after `room_idle` empty.
     RoomsStopped,
+    /// Resume tokens refused: not signed by this server, tampered with or unreadable.
+    ResumeForged,
+    /// Resume tokens refused: already used (a resume token is single use).
+    ResumeReplayed,
+    /// Resume tokens refused: signed for another session, room or account than asked.
+    ResumeMismatch,
+    /// Resumes of a session that had already ended (its grace window passed, or it left):
+    /// the client joins afresh.
+    ResumeGone,
+    /// Sessions resumed within their grace window.
+    Resumed,
+    /// Sessions ended because the same account joined again (saved first).
+    Replaced,
+    /// Dropped sessions whose grace window passed without a resume (saved).
+    GraceExpired,
+    /// Sessions ended, by any path (leave, drop, replacement, grace expiry, drain).
+    SessionsEnded,
+    /// Sessions ended whose state was handed to the store (every signed-in one).
+    SessionsSaved,
+    /// Player states written to the store.
+    StoreWritten,
+    /// Store writes that failed and were retried.
+    StoreRetried,
+    /// Player states the store could not write before it was closed (never in a healthy run).
+    StoreLost,
+    /// Connections closed at accept: `max_before_hello` (overall or for their address)
+    /// were still to say hello.
+    RefusedBeforeHello,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 18] = [
+    pub const ALL: [Counter; 31] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -69,6 +97,19 @@ impl Counter {
         Counter::WriteTimeout,
         Counter::EvictedSlow,
         Counter::RoomsStopped,
+        Counter::ResumeForged,
+        Counter::ResumeReplayed,
+        Counter::ResumeMismatch,
+        Counter::ResumeGone,
+        Counter::Resumed,
+        Counter::Replaced,
+        Counter::GraceExpired,
+        Counter::SessionsEnded,
+        Counter::SessionsSaved,
+        Counter::StoreWritten,
+        Counter::StoreRetried,
+        Counter::StoreLost,
+        Counter::RefusedBeforeHello,
     ];
 
     /// Its name in reports.
@@ -92,6 +133,19 @@ impl Counter {
             Counter::WriteTimeout => "write_timeout",
             Counter::EvictedSlow => "evicted_slow",
             Counter::RoomsStopped => "rooms_stopped",
+            Counter::ResumeForged => "resume_forged",
+            Counter::ResumeReplayed => "resume_replayed",
+            Counter::ResumeMismatch => "resume_mismatch",
+            Counter::ResumeGone => "resume_gone",
+            Counter::Resumed => "resumed",
+            Counter::Replaced => "replaced",
+            Counter::GraceExpired => "grace_expired",
+            Counter::SessionsEnded => "sessions_ended",
+            Counter::SessionsSaved => "sessions_saved",
+            Counter::StoreWritten => "store_written",
+            Counter::StoreRetried => "store_retried",
+            Counter::StoreLost => "store_lost",
+            Counter::RefusedBeforeHello => "refused_before_hello",
         }
     }
 }

@@ -73,11 +73,16 @@ fn parse(offer: &str) -> Option<Offer> {
 }
 
 /// The `Sec-WebSocket-Extensions` answer to a client's header values, or `None` to decline
-/// compression. The first acceptable offer wins.
+/// compression. The first acceptable offer wins. The answer never names a larger window
+/// than an offer does (RFC 7692 §7.1.2), and zlib compresses with 9 bits at the least: an
+/// offer asking the server for `server_max_window_bits=8` is declined (a later offer, or
+/// no compression, is chosen); a client offering `client_max_window_bits=8` gets an answer
+/// without the parameter (the RFC lets the server ignore the value), and the server
+/// inflates with a full window, which reads any smaller one.
 pub(crate) fn agree(headers: &[&str], cfg: &Deflate) -> Option<String> {
     let mut offers = headers.iter().flat_map(|h| h.split(','));
-    let offer = offers.find_map(parse)?;
-    // 8 bits is not something zlib can compress with: 9 is the least.
+    let offer = offers
+        .find_map(|o| parse(o).filter(|o| o.server_max_window_bits.is_none_or(|b| b >= 9)))?;
     let server_bits = offer
         .server_max_window_bits
         .map_or(cfg.server_max_window_bits, |b| {
@@ -88,6 +93,7 @@ pub(crate) fn agree(headers: &[&str], cfg: &Deflate) -> Option<String> {
         // The client did not say it can narrow its window: it uses 15, and an answer
         // may not name one.
         None => None,
+        Some(Some(8)) => None,
         Some(Some(b)) => Some(b.min(cfg.client_max_window_bits).clamp(9, 15)),
         Some(None) => Some(cfg.client_max_window_bits.clamp(9, 15)),
     };
@@ -180,6 +186,23 @@ mod tests {
         ] {
             assert_eq!(agreed(bad, d), None, "{bad}");
         }
+        // 8-bit windows: declined, never answered with 9 (RFC 7692 §7.1.2.1).
+        assert_eq!(
+            agreed("permessage-deflate; server_max_window_bits=8", d),
+            None
+        );
+        assert_eq!(
+            agreed("permessage-deflate; client_max_window_bits=8", d).as_deref(),
+            Some("permessage-deflate")
+        );
+        assert_eq!(
+            agreed(
+                "permessage-deflate; server_max_window_bits=8, permessage-deflate; server_max_window_bits=10",
+                d
+            )
+            .as_deref(),
+            Some("permessage-deflate; server_max_window_bits=10")
+        );
         // A declined first offer, an acceptable second.
         assert_eq!(
             agreed("permessage-deflate; foo, permessage-deflate", d).as_deref(),

@@ -33,25 +33,29 @@ pub(crate) enum Bad {
     NotUpgrade,
 }
 
-/// Reads one request head and checks it is a WebSocket upgrade. Bytes after the head are
-/// refused: a client sends nothing before the server's answer (RFC 6455 §4.1).
+/// Reads one request head (at most [`MAX_REQUEST`] bytes, its end included) and checks
+/// it is a WebSocket upgrade. Bytes after the head are refused: a client sends nothing
+/// before the server's answer (RFC 6455 §4.1). Each read looks for the head's end in the
+/// new bytes only (and the 3 before them), so a head dripped a byte at a time costs
+/// linear work, not quadratic; the caller bounds the whole head's time.
 pub(crate) async fn read(stream: &mut TcpStream) -> Result<Upgrade, Bad> {
-    let mut buf = Vec::with_capacity(1024);
-    let mut chunk = [0u8; 1024];
+    let mut buf = [0u8; MAX_REQUEST];
+    let mut len = 0;
     loop {
-        let n = stream.read(&mut chunk).await.map_err(|_| Bad::Io)?;
+        if len == MAX_REQUEST {
+            return Err(Bad::Malformed);
+        }
+        let n = stream.read(&mut buf[len..]).await.map_err(|_| Bad::Io)?;
         if n == 0 {
             return Err(Bad::Io);
         }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = find_end(&buf) {
-            if end != buf.len() {
+        let from = len.saturating_sub(3);
+        len += n;
+        if let Some(end) = find_end(&buf[from..len]).map(|e| e + from) {
+            if end != len {
                 return Err(Bad::Malformed);
             }
-            return parse(&buf);
-        }
-        if buf.len() > MAX_REQUEST {
-            return Err(Bad::Malformed);
+            return parse(&buf[..len]);
         }
     }
 }

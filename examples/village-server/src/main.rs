@@ -14,6 +14,12 @@
 //! the server drains: no new connections, a restart notice to every player, exit when
 //! everyone has left or after `--drain-grace S` seconds (30).
 //!
+//! Sessions: `--store FILE` saves players in that SQLite file (in memory without it);
+//! `--grace S` is the resume window after a dropped connection (30; 0 turns resume off).
+//! `--guests on|off|N` allows guests, refuses them, or allows N per room (20);
+//! `--per-ip-per-room N` caps one address in a room; `--max-before-hello N` caps
+//! connections yet to say hello (256).
+//!
 //! `--agones` (built with the cargo feature `agones`) runs the Agones lifecycle: Ready once
 //! listening, health while the rooms tick, player counts, and after an allocated session
 //! ends or on SIGTERM a drain, then Shutdown (see `village_server::agones`).
@@ -26,6 +32,43 @@ use std::time::Duration;
 
 use village_server::token::{self, Claims};
 
+/// `--help`.
+const HELP: &str = "\
+village-server: village rooms over WebSockets, bounded against hostile clients.
+
+Usage: village-server [OPTIONS]
+       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]
+
+ws://ADDR/ is the room `village`; ws://ADDR/NAME the room NAME when allowed. The token key
+is VILLAGE_TOKEN_KEY (without it every token is refused and everyone else is a guest).
+
+Listening and running:
+  --addr HOST:PORT         where to listen (127.0.0.1:7878; port 0 picks one, printed)
+  --threads N              runtime worker threads (0: one per core, the default; 1: one)
+  --flush tick|now         gather a client's frames for one write per tick (tick, default)
+  --drain-grace S          on SIGTERM/SIGINT, drain for at most S seconds (30)
+  --agones                 run the Agones lifecycle (built with the `agones` feature)
+Rooms:
+  --room NAME              allow a room name (repeated; village is always allowed)
+  --room-prefix P          allow every name starting with P
+  --max-rooms N            rooms opened by prefix at most (64)
+  --capacity N             players per room (40)
+  --spawn X,Y,Z            spawn points by join order (repeated)
+  --keyframe-every TICKS   a snapshot keyframe every TICKS ticks (100)
+Caps:
+  --max-connections N      players' connections (1000)
+  --max-per-ip N           players' connections per address (500)
+  --max-before-hello N     connections yet to say session:hello (256)
+  --guests on|off|N        allow guests, refuse them, or allow N per room (20)
+  --per-ip-per-room N      players from one address in a room (no cap)
+  --max-deflate N          connections compressing at once; past it uncompressed (128)
+Sessions:
+  --store FILE             save players in this SQLite file (in memory without it)
+  --grace S                resume window after a dropped connection (30; 0: none)
+
+docs/room-server.md describes every limit, counter and message.
+";
+
 /// The environment variable holding the token key.
 const KEY_VAR: &str = "VILLAGE_TOKEN_KEY";
 
@@ -37,6 +80,10 @@ fn main() {
     let mut threads = 0;
     let mut grace = Duration::from_secs(30);
     let mut agones = false;
+    if std::env::args().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("mint-token") {
         return mint(std::env::args().skip(2));
     }
@@ -85,6 +132,26 @@ fn main() {
                 config.max_connections = positive("--max-connections", &n)
             }
             ("--max-per-ip", Some(n)) => config.max_per_ip = positive("--max-per-ip", &n),
+            ("--store", Some(path)) => config.store = Some(path.into()),
+            ("--max-deflate", Some(n)) => match n.parse() {
+                Ok(n) => config.max_deflate = n,
+                _ => fail(&format!("--max-deflate {n}: expected a number")),
+            },
+            ("--grace", Some(s)) => match s.parse::<u64>() {
+                Ok(s) => config.grace = Duration::from_secs(s),
+                _ => fail(&format!("--grace {s}: expected seconds (0: no resume)")),
+            },
+            ("--guests", Some(g)) => match g.as_str() {
+                "on" => config.guests = true,
+                "off" => config.guests = false,
+                n => config.guests_per_room = positive("--guests", n),
+            },
+            ("--per-ip-per-room", Some(n)) => {
+                config.per_ip_per_room = positive("--per-ip-per-room", &n)
+            }
+            ("--max-before-hello", Some(n)) => {
+                config.max_before_hello = positive("--max-before-hello", &n)
+            }
             ("--drain-grace", Some(s)) => {
                 grace = Duration::from_secs(positive("--drain-grace", &s) as u64)
             }

@@ -25,7 +25,9 @@ use village::player::{
     LeaveReason, PlayerCorrection, PlayerJoined, PlayerLeft, PlayerMove, PlayerMoveRelayed,
     PlayerRoster, RejectReason, RosterEntry,
 };
-use village::session::{SessionError, SessionFailed, SessionHello, SessionWelcome};
+use village::session::{
+    SessionError, SessionFailed, SessionHello, SessionKicked, SessionResumed, SessionWelcome,
+};
 use village::watergun::WatergunSprayShown;
 use village::world::{NearbyEntity, WorldClock};
 
@@ -33,9 +35,11 @@ use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::fanout::Frames;
 use crate::presence::Presence;
+use crate::sessions::Sessions;
 use crate::snapshot::SnapshotStream;
 use crate::stats::{rss, Drops, RoomStats};
-use crate::token::Claims;
+use crate::store::Saved;
+use crate::token::{Claims, ResumeClaims};
 use crate::world::World;
 
 /// What a connection tells its room.
@@ -52,6 +56,28 @@ pub(crate) enum Event {
         who: Option<Claims>,
         /// The hello frame's size, for the byte meter.
         len: usize,
+        /// A signed-in player's claim on its account ([`Sessions::claim`]).
+        ticket: u64,
+        /// Where the store last saved a signed-in player.
+        saved: Option<Saved>,
+        /// The client's address (for `Config::per_ip_per_room`).
+        ip: std::net::IpAddr,
+    },
+    /// A connection said `session:hello` with a resume token (its signature checked): it
+    /// takes over the session the token names, if that session is still here and the
+    /// token is the one issued last for it.
+    Resume {
+        conn: u64,
+        tx: mpsc::Sender<Out>,
+        queued: Arc<AtomicUsize>,
+        hello: SessionHello,
+        claims: ResumeClaims,
+        len: usize,
+    },
+    /// Another room took `account`'s session: end it here (saved), then say so on `done`.
+    Evict {
+        account: u64,
+        done: tokio::sync::oneshot::Sender<()>,
     },
     /// The server is draining: tell every player, take nobody new.
     Drain {
@@ -80,6 +106,8 @@ pub(crate) mod close {
     pub const GOING_AWAY: u16 = 1001;
     /// Policy violation: flooding, a refused token, too slow a reader.
     pub const POLICY: u16 = 1008;
+    /// Normal closure: the player left, or a newer connection took over its session.
+    pub const NORMAL: u16 = 1000;
     /// Try again later: the room is full.
     pub const TRY_LATER: u16 = 1013;
 }
@@ -98,6 +126,19 @@ struct Player {
     /// newcomer in its slot.
     gen: u32,
     session: String,
+    /// The client's address.
+    ip: std::net::IpAddr,
+    /// The signed-in account (`None` for a guest) and its claim's ticket.
+    account: Option<u64>,
+    ticket: u64,
+    /// The nonce of the one resume token that may resume this session now.
+    nonce: u64,
+    /// Since when its connection is gone (the grace window runs); `None` while connected.
+    detached_at: Option<Instant>,
+    /// Where this session starts when it joins: the replaced session's or the saved state.
+    start: Option<Saved>,
+    /// Where it was last saved, and when.
+    saved_pos: [f32; 3],
     joined: bool,
     guest: bool,
     /// The token's claims (`None` for a guest).
@@ -124,6 +165,13 @@ struct Player {
 /// One room's state.
 pub(crate) struct Room {
     config: Arc<Config>,
+    /// The room's name, for resume tokens.
+    name: String,
+    /// Frames dropped before a hello, server-wide: reported with the room's own.
+    pre_hello: Arc<FrameDrops>,
+    sessions: Arc<Sessions>,
+    /// Sessions in their grace window (joined, no connection).
+    detached: usize,
     started: Instant,
     slots: Vec<Option<Player>>,
     /// By slot: the connection number there, `FREE` when empty. A short array scanned
@@ -172,6 +220,31 @@ const FREE: u64 = 0;
 /// Why a valid message was still not handled (counted with the drops).
 type Refused = &'static str;
 
+/// Why a session ended (every path goes through [`Room::end_session`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// `session:leave`, or a connection that closed before it joined.
+    Left,
+    /// Its connection dropped and no grace applies (draining, or `grace` is zero).
+    Dropped,
+    /// The same account joined again.
+    Replaced,
+    /// Its grace window passed without a resume.
+    GraceExpired,
+    /// The server is draining.
+    Drained,
+    /// Closed by the room: a reader too slow.
+    Evicted,
+}
+
+/// Who a room is and what it shares with the rest of the server.
+pub(crate) struct RoomCtx {
+    pub name: String,
+    pub sessions: Arc<Sessions>,
+    /// Frames connections dropped before their hello, when they had no room yet.
+    pub pre_hello: Arc<FrameDrops>,
+}
+
 impl Room {
     pub fn new(
         config: Arc<Config>,
@@ -179,8 +252,13 @@ impl Room {
         frame_drops: Arc<FrameDrops>,
         counters: Arc<Counters>,
         presence: Arc<Presence>,
+        ctx: RoomCtx,
     ) -> Room {
         Room {
+            name: ctx.name,
+            pre_hello: ctx.pre_hello,
+            sessions: ctx.sessions,
+            detached: 0,
             slots: (0..config.room_capacity).map(|_| None).collect(),
             conns: vec![FREE; config.room_capacity],
             open: 0,
@@ -222,6 +300,7 @@ impl Room {
                 Some(at) = ticks.recv() => {
                     self.on_tick(at);
                     if self.open == 0
+                        && self.detached == 0
                         && self.empty_since.elapsed() >= self.config.room_idle
                         && stop_if_idle(&mut rx)
                     {
@@ -236,8 +315,14 @@ impl Room {
         }
         // Connections that raced the stop: tell them to go (they ask for the room again).
         while let Some(ev) = rx.recv().await {
-            if let Event::Open { tx, .. } = ev {
-                let _ = tx.try_send(Out::Close(close::TRY_LATER, "room stopped"));
+            match ev {
+                Event::Open { tx, .. } | Event::Resume { tx, .. } => {
+                    let _ = tx.try_send(Out::Close(close::TRY_LATER, "room stopped"));
+                }
+                Event::Evict { done, .. } => {
+                    let _ = done.send(());
+                }
+                _ => {}
             }
         }
     }
@@ -251,7 +336,24 @@ impl Room {
                 hello,
                 who,
                 len,
-            } => self.on_open(conn, tx, queued, hello, who, len),
+                ticket,
+                saved,
+                ip,
+            } => self.on_open(conn, tx, queued, hello, who, len, ticket, saved, ip),
+            Event::Resume {
+                conn,
+                tx,
+                queued,
+                hello,
+                claims,
+                len,
+            } => self.on_resume(conn, tx, queued, hello, claims, len),
+            Event::Evict { account, done } => {
+                if let Some(idx) = self.slot_of_account(account) {
+                    self.end_session(idx, End::Replaced);
+                }
+                let _ = done.send(());
+            }
             Event::Drain { at_ms } => self.on_drain(at_ms),
             Event::Input { conn, bytes } => self.on_input(conn, &bytes),
             Event::Close { conn } => self.on_close(conn),
@@ -267,13 +369,56 @@ impl Room {
         hello: SessionHello,
         who: Option<Claims>,
         len: usize,
+        ticket: u64,
+        saved: Option<Saved>,
+        ip: std::net::IpAddr,
     ) {
         self.meter_in
             .record_in(&ClientMessage::from(hello.clone()), len);
+        let account = who.as_ref().map(|c| c.account);
+        // The connection loaded the saved state before this event; a session of this
+        // account that ended meanwhile (its leave handled just before this) saved a newer
+        // one, which the store keeps in memory.
+        let mut start = account
+            .and_then(|a| self.sessions.store.cached(a))
+            .or(saved);
+        if let Some(account) = account {
+            if !self.sessions.holds(account, ticket) {
+                // A later hello of the same account claimed it meanwhile: that one wins.
+                self.counters.add(Counter::Replaced);
+                kick(&tx);
+                return;
+            }
+            // Two of everything: the older session of this account (a tab not yet
+            // closed, a reload inside the grace window) ends here, saved, and this one
+            // starts where it was.
+            if let Some(old) = self.slot_of_account(account) {
+                if let Some(state) = self.end_session(old, End::Replaced) {
+                    start = Some(state);
+                }
+            }
+        }
         let free = self.slots.iter().position(Option::is_none);
-        let (Some(idx), false) = (free, self.draining) else {
+        let cfg = &self.config;
+        let count =
+            |f: &dyn Fn(&Player) -> bool| self.slots.iter().flatten().filter(|p| f(p)).count();
+        // Guests: refused when the configuration says so, and at most `guests_per_room`,
+        // so signed-in players always find the rest of the room; and at most
+        // `per_ip_per_room` players from one address.
+        let refused = if account.is_none() && !cfg.guests {
+            Some("guests_refused")
+        } else if account.is_none() && count(&|p| p.guest) >= cfg.guests_per_room {
+            Some("guests_full")
+        } else if cfg.per_ip_per_room > 0 && count(&|p| p.ip == ip) >= cfg.per_ip_per_room {
+            Some("ip_full")
+        } else {
+            None
+        };
+        let (Some(idx), false, None) = (free, self.draining, refused) else {
             let error = if self.draining {
                 SessionError::RateLimited(30_000)
+            } else if refused.is_some() {
+                SessionError::RoomFull(0)
             } else {
                 SessionError::RoomFull(self.config.room_capacity.min(255) as u8)
             };
@@ -283,7 +428,11 @@ impl Room {
                 let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
             }
             let _ = tx.try_send(Out::Close(close::TRY_LATER, "room full"));
-            self.stats.record_drop(SessionHello::NAME, "room_full");
+            self.stats
+                .record_drop(SessionHello::NAME, refused.unwrap_or("room_full"));
+            if let Some(account) = account {
+                self.sessions.release(account, ticket);
+            }
             return;
         };
         self.next_gen += 1;
@@ -301,6 +450,13 @@ impl Room {
             behind_since: None,
             gen: self.next_gen,
             session: session_id(),
+            ip,
+            account,
+            ticket,
+            nonce: 0,
+            detached_at: None,
+            start,
+            saved_pos: [f32::NAN; 3],
             joined: false,
             guest: who.is_none(),
             cast: false,
@@ -322,21 +478,223 @@ impl Room {
         self.conns[idx] = conn;
         self.open += 1;
         self.stats.accepted += 1;
-        let p = self.slots[idx].as_ref().expect("just placed");
+        self.welcome(idx, false);
+    }
+
+    /// `session:welcome` to slot `idx`, with a new single-use resume token.
+    fn welcome(&mut self, idx: usize, resumed: bool) {
+        let occupancy = (self.open + self.detached).clamp(1, 40) as u8;
+        let grace = !self.config.grace.is_zero();
+        let p = self.slots[idx].as_mut().expect("a player to welcome");
+        p.nonce = crate::sessions::random_u64();
+        let resume_token = grace.then(|| {
+            crate::token::mint_resume(
+                &self.sessions.resume_key,
+                &ResumeClaims {
+                    s: p.session.clone(),
+                    room: self.name.clone(),
+                    n: p.nonce,
+                    who: p.who.clone(),
+                },
+            )
+        });
         let welcome = ServerMessage::from(SessionWelcome {
             s: p.session.clone(),
-            account: p.who.as_ref().map(|c| c.account),
+            account: p.account,
             server_time: now_ms(),
-            occupancy: self.open.clamp(1, 40) as u8,
-            resumed: false,
+            occupancy,
+            resumed,
             motd: None,
+            resume_token,
         });
         self.send_to(idx, &welcome);
+    }
+
+    /// The slot of `account`'s session in this room, if any.
+    fn slot_of_account(&self, account: u64) -> Option<usize> {
+        self.slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|p| p.account == Some(account)))
+    }
+
+    /// A resume: the session the token names takes the new connection, if it is here and
+    /// the token is the last one issued for it. Its state, sequence numbers and place in
+    /// the room are kept; its delta mirror is healed by a keyframe.
+    fn on_resume(
+        &mut self,
+        conn: u64,
+        tx: mpsc::Sender<Out>,
+        queued: Arc<AtomicUsize>,
+        hello: SessionHello,
+        claims: ResumeClaims,
+        len: usize,
+    ) {
+        self.meter_in
+            .record_in(&ClientMessage::from(hello.clone()), len);
+        let found = self
+            .slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|p| p.session == claims.s));
+        let refused = match found.and_then(|i| self.slots[i].as_ref()) {
+            None => Some((Counter::ResumeGone, SessionError::TokenExpired)),
+            Some(p) if p.account != claims.who.as_ref().map(|c| c.account) => {
+                Some((Counter::ResumeMismatch, SessionError::TokenInvalid))
+            }
+            Some(p) if p.nonce != claims.n => {
+                Some((Counter::ResumeReplayed, SessionError::TokenInvalid))
+            }
+            Some(_) if self.draining => {
+                Some((Counter::Draining, SessionError::RateLimited(30_000)))
+            }
+            Some(_) => None,
+        };
+        if let Some((counter, error)) = refused {
+            self.counters.add(counter);
+            let failed = ServerMessage::from(SessionFailed { error, fatal: true });
+            if let Ok(bytes) = failed.to_envelope(Encoding::Compact) {
+                let n = bytes.len();
+                let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
+            }
+            let _ = tx.try_send(Out::Close(close::POLICY, counter.name()));
+            return;
+        }
+        let idx = found.expect("checked");
+        let p = self.slots[idx].as_mut().expect("checked");
+        let gap = p.detached_at.map_or(Duration::ZERO, |t| t.elapsed());
+        if p.detached_at.take().is_some() {
+            self.detached -= 1;
+            self.open += 1;
+        } else {
+            // The older connection is still open (the new page's hello beat the old
+            // socket's close): it is told and closed; its close finds no slot.
+            kick(&p.tx);
+        }
+        p.tx = tx;
+        p.queued = queued;
+        p.pending.clear();
+        p.pending_bytes = 0;
+        p.behind_since = None;
+        p.shape = if hello.protocol < 2 {
+            Encoding::Named
+        } else {
+            Encoding::Compact
+        };
+        p.snapshot.want_keyframe();
+        self.conns[idx] = conn;
+        self.counters.add(Counter::Resumed);
+        self.welcome(idx, true);
+        let grace_ms = self.config.grace.as_millis().min(u128::from(u32::MAX)) as u32;
+        let resumed = ServerMessage::from(SessionResumed {
+            gap_ms: gap.as_millis().min(u128::from(u32::MAX)) as u32,
+            dropped: 0,
+            grace_ms,
+        });
+        self.send_to(idx, &resumed);
+        if self.slots[idx].as_ref().is_some_and(|p| p.joined) {
+            let roster = self.roster(idx);
+            let clock = self.clock();
+            self.send_to(idx, &roster);
+            self.send_to(idx, &clock);
+        }
+    }
+
+    /// The one way a session ends, whatever ended it: its state handed to the store (a
+    /// signed-in player that joined), its claim released, its leave told to the room, its
+    /// connection (if still open) told why and closed. Returns its last state.
+    fn end_session(&mut self, idx: usize, why: End) -> Option<Saved> {
+        let mut p = self.slots[idx].take()?;
+        if self.conns[idx] != FREE {
+            self.conns[idx] = FREE;
+            self.open -= 1;
+        }
+        if p.detached_at.is_some() {
+            self.detached -= 1;
+        }
+        if self.open == 0 && self.detached == 0 {
+            self.empty_since = Instant::now();
+        }
+        self.counters.add(Counter::SessionsEnded);
+        match why {
+            End::Replaced => self.counters.add(Counter::Replaced),
+            End::GraceExpired => self.counters.add(Counter::GraceExpired),
+            _ => {}
+        }
+        let state = if p.joined {
+            Some(Saved {
+                pos: p.pos,
+                heading: p.heading,
+            })
+        } else {
+            p.start
+        };
+        if let (Some(account), Some(state)) = (p.account, state) {
+            self.sessions.store.save(account, state);
+            p.saved_pos = state.pos;
+            self.counters.add(Counter::SessionsSaved);
+        }
+        if let Some(account) = p.account {
+            self.sessions.release(account, p.ticket);
+        }
+        if p.detached_at.is_none() {
+            match why {
+                End::Replaced => kick(&p.tx),
+                End::Left => {
+                    let _ = p.tx.try_send(Out::Close(close::NORMAL, "left"));
+                }
+                _ => {}
+            }
+        }
+        if p.joined {
+            self.presence.left(&p.session);
+            self.joined.retain(|&i| i != idx);
+            let reason = match why {
+                End::Left | End::Dropped | End::Evicted => LeaveReason::Closed,
+                End::Replaced => LeaveReason::Replaced,
+                End::GraceExpired => LeaveReason::TimedOut,
+                End::Drained => LeaveReason::Shutdown,
+            };
+            let left = || {
+                ServerMessage::from(PlayerLeft {
+                    s: p.session,
+                    reason,
+                })
+            };
+            self.fan_out(left, p.pos, None, None, |_, _| true);
+        }
+        state
+    }
+
+    /// Hands a signed-in player's state to the store (not an end: on the timer, after a
+    /// long move, when its connection drops).
+    fn save(&mut self, idx: usize) {
+        let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else {
+            return;
+        };
+        if let Some(account) = p.account {
+            self.sessions.store.save(
+                account,
+                Saved {
+                    pos: p.pos,
+                    heading: p.heading,
+                },
+            );
+            p.saved_pos = p.pos;
+        }
     }
 
     /// Tells every player the server stops by `at_ms` and refuses newcomers from now on.
     fn on_drain(&mut self, at_ms: u64) {
         self.draining = true;
+        // Sessions in their grace window have no connection to come back on: they end
+        // now, saved.
+        for idx in 0..self.slots.len() {
+            if self.slots[idx]
+                .as_ref()
+                .is_some_and(|p| p.detached_at.is_some())
+            {
+                self.end_session(idx, End::Drained);
+            }
+        }
         let notice = ServerMessage::from(NoticeShow {
             id: 1,
             level: Level::Banner,
@@ -356,28 +714,29 @@ impl Room {
         self.conns.iter().position(|&c| c == conn)
     }
 
+    /// A connection ended. A joined player's session outlives it for `Config::grace`
+    /// (saved now, in case it is not resumed); otherwise the session ends.
     fn on_close(&mut self, conn: u64) {
         let Some(idx) = self.slot_of(conn) else {
             return;
         };
+        let joined = self.slots[idx].as_ref().is_some_and(|p| p.joined);
+        if !joined {
+            self.end_session(idx, End::Left);
+            return;
+        }
+        if self.draining || self.config.grace.is_zero() {
+            self.end_session(idx, End::Dropped);
+            return;
+        }
+        self.save(idx);
         self.conns[idx] = FREE;
         self.open -= 1;
-        if self.open == 0 {
-            self.empty_since = Instant::now();
-        }
-        let Some(p) = self.slots[idx].take() else {
-            return;
-        };
-        if p.joined {
-            self.presence.left(&p.session);
-            self.joined.retain(|&i| i != idx);
-            let left = || {
-                ServerMessage::from(PlayerLeft {
-                    s: p.session,
-                    reason: LeaveReason::Closed,
-                })
-            };
-            self.fan_out(left, p.pos, None, None, |_, _| true);
+        self.detached += 1;
+        if let Some(p) = self.slots[idx].as_mut() {
+            p.detached_at = Some(Instant::now());
+            p.pending.clear();
+            p.pending_bytes = 0;
         }
     }
 
@@ -440,7 +799,21 @@ impl Room {
 
     fn handle(&mut self, idx: usize, msg: ClientMessage, now: Instant) -> Result<(), Refused> {
         let p = self.slots[idx].as_mut().ok_or("gone")?;
+        // Rights end with the token: past its expiry a player keeps its session and its
+        // name, not its admin, staff or party rights.
+        let now_s = crate::token::now_s();
+        if p.who.as_ref().is_some_and(|c| c.exp <= now_s) {
+            for c in p.who.iter_mut() {
+                c.admin = false;
+                c.staff = false;
+                c.party = None;
+            }
+        }
         match msg {
+            // Leaving on purpose: saved at once, no grace window.
+            ClientMessage::SessionLeave(_) => {
+                self.end_session(idx, End::Left);
+            }
             // The connection handled the first hello; another is refused.
             ClientMessage::SessionHello(_) => return Err("repeated"),
             ClientMessage::PlayerJoin(j) => {
@@ -600,12 +973,41 @@ impl Room {
         if let Err(at) = self.joined.binary_search(&idx) {
             self.joined.insert(at, idx);
         }
+        // A returning player starts where it was.
+        let (spawn, heading) = p.start.take().map_or((spawn, 0.0), |s| (s.pos, s.heading));
         p.pos = spawn;
-        // A signed-in player is called what its token says; a guest what it asks for.
-        let wanted = match (&p.who, j.name.is_empty()) {
-            (Some(c), _) => c.name.clone(),
-            (None, true) => format!("Villager{}", p.gen),
-            (None, false) => j.name,
+        p.heading = heading;
+        p.saved_pos = spawn;
+        // A signed-in player is called what its token says (its name reserved from now
+        // on); a guest what it asks for, unless that hides characters or looks like a
+        // signed-in player's name: then it gets a generated one (a join never fails on
+        // a name).
+        let generated = format!("Villager{}", p.gen);
+        let wanted = match &p.who {
+            Some(c) => {
+                let name = crate::names::clean(&c.name).unwrap_or(format!("Player{}", c.account));
+                self.sessions.reserve(crate::names::key(&name), c.account);
+                name
+            }
+            None if j.name.is_empty() => generated,
+            None => match crate::names::clean(&j.name) {
+                Ok(name) if self.sessions.is_reserved(&crate::names::key(&name)) => {
+                    self.stats
+                        .record_drop(village::player::PlayerJoin::NAME, "name_reserved");
+                    generated
+                }
+                Ok(name) => name,
+                Err(e) => {
+                    self.stats.record_drop(
+                        village::player::PlayerJoin::NAME,
+                        match e {
+                            crate::names::NameError::Hidden => "name_hidden",
+                            crate::names::NameError::Length => "name_length",
+                        },
+                    );
+                    generated
+                }
+            },
         };
         let taken: Vec<&str> = self
             .slots
@@ -628,11 +1030,20 @@ impl Room {
                 y: spawn[1],
                 z: spawn[2],
             },
-            heading: 0.0,
+            heading,
             guest: p.guest,
             outfit: j.outfit,
         });
-        let roster = ServerMessage::from(PlayerRoster {
+        let roster = self.roster(idx);
+        let clock = self.clock();
+        self.send_to(idx, &roster);
+        self.send_to(idx, &clock);
+        self.fan_out(|| joined, spawn, None, None, |_, _| true);
+    }
+
+    /// Everyone joined but `idx`.
+    fn roster(&self, idx: usize) -> ServerMessage {
+        ServerMessage::from(PlayerRoster {
             players: self
                 .slots
                 .iter()
@@ -648,15 +1059,15 @@ impl Room {
                     guest: o.guest,
                 })
                 .collect(),
-        });
-        let clock = ServerMessage::from(WorldClock {
+        })
+    }
+
+    fn clock(&self) -> ServerMessage {
+        ServerMessage::from(WorldClock {
             tick: self.tick,
             at: now_ms(),
             rate: self.config.tick_hz.clamp(1, 60) as u8,
-        });
-        self.send_to(idx, &roster);
-        self.send_to(idx, &clock);
-        self.fan_out(|| joined, spawn, None, None, |_, _| true);
+        })
     }
 
     /// Validates a move against the map and the speed limit: a rejected one is answered
@@ -693,6 +1104,11 @@ impl Room {
         if let Some(seq) = m.seq {
             p.seq = seq;
         }
+        // After meaningful movement, not every move.
+        if p.account.is_some() && dist(p.saved_pos, p.pos) >= cfg.save_after_m {
+            self.save(idx);
+        }
+        let p = self.slots[idx].as_mut().expect("moving player");
         // What viewers draw: the sample time and sequence number change on every report.
         let pose = PlayerMove {
             t: 0,
@@ -782,7 +1198,10 @@ impl Room {
         let mut to = std::mem::take(&mut self.recipients);
         to.clear();
         for &i in &self.joined {
-            let Some(v) = self.slots[i].as_mut().filter(|_| to_slot(i)) else {
+            let Some(v) = self.slots[i]
+                .as_mut()
+                .filter(|v| v.detached_at.is_none() && to_slot(i))
+            else {
                 continue;
             };
             let seen = mover.is_some_and(|(m, gen)| v.seen[m] == gen);
@@ -862,6 +1281,29 @@ impl Room {
         if self.tick.is_multiple_of(self.config.tick_hz.max(1)) {
             self.stats.moves_last_s = std::mem::take(&mut self.stats.moves_this_s);
         }
+        if self.detached > 0 {
+            for idx in 0..self.slots.len() {
+                let expired = self.slots[idx].as_ref().is_some_and(|p| {
+                    p.detached_at
+                        .is_some_and(|t| t.elapsed() >= self.config.grace)
+                });
+                if expired {
+                    self.end_session(idx, End::GraceExpired);
+                }
+            }
+        }
+        let save_ticks =
+            (self.config.save_every.as_secs_f64() * f64::from(self.config.tick_hz)).max(1.0) as u32;
+        if self.tick.is_multiple_of(save_ticks) {
+            for idx in 0..self.slots.len() {
+                let moved = self.slots[idx]
+                    .as_ref()
+                    .is_some_and(|p| p.joined && p.account.is_some() && p.pos != p.saved_pos);
+                if moved {
+                    self.save(idx);
+                }
+            }
+        }
         if self.open == 0 {
             return;
         }
@@ -882,7 +1324,7 @@ impl Room {
         let mut in_view: Vec<&NearbyEntity> = Vec::with_capacity(world.npcs.len());
         let mut evict = Vec::new();
         for (idx, p) in slots.iter_mut().enumerate() {
-            let Some(p) = p.as_mut().filter(|p| p.joined) else {
+            let Some(p) = p.as_mut().filter(|p| p.joined && p.detached_at.is_none()) else {
                 continue;
             };
             if behind(p, config) {
@@ -928,8 +1370,7 @@ impl Room {
     fn evict(&mut self, idx: usize, code: u16, reason: &'static str) {
         if let Some(p) = self.slots[idx].as_ref() {
             let _ = p.tx.try_send(Out::Close(code, reason));
-            let conn = self.conns[idx];
-            self.on_close(conn);
+            self.end_session(idx, End::Evicted);
         }
     }
 
@@ -956,12 +1397,14 @@ impl Room {
     }
 
     /// The room's drops, its connections' frame drops and the server's counters, each
-    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 18` = 62 keys, within the 64
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 31` = 59 keys, within the 64
     /// `ServerStats::dropped` holds (checked at compile time: `DROPPED_KEYS_MAX`).
     fn dropped_report(&self) -> BTreeMap<String, u32> {
         let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;
         let mut out: BTreeMap<String, u32> = self.stats.dropped.report().collect();
-        for (name, n) in self.frame_drops.report() {
+        let before_hello = self.pre_hello.report();
+        for (i, (name, n)) in self.frame_drops.report().into_iter().enumerate() {
+            let n = n + before_hello[i].1;
             if n > 0 {
                 out.insert(format!("(frame) {name}"), clamp(n));
             }
@@ -1043,15 +1486,30 @@ fn flush(p: &mut Player, stats: &mut RoomStats) {
     }
 }
 
+/// Tells a connection its session was taken over by a newer one, and closes it.
+fn kick(tx: &mpsc::Sender<Out>) {
+    let kicked = ServerMessage::from(SessionKicked {
+        reason: "session.replaced".into(),
+        permanent: false,
+    });
+    if let Ok(bytes) = kicked.to_envelope(Encoding::Compact) {
+        let n = bytes.len();
+        let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
+    }
+    let _ = tx.try_send(Out::Close(close::NORMAL, "replaced"));
+}
+
 /// Which party a speaker is in and whether it is staff, by its token.
 fn chat_rights(who: Option<&Claims>) -> (Option<u32>, bool) {
     who.map_or((None, false), |c| (c.party, c.staff))
 }
 
 /// `wanted`, or `wanted` with the first free number appended (`Ana 2`), so no two players
-/// in a room share a display name (compared ignoring ASCII case); at most 24 bytes.
+/// in a room share a display name (compared by look: [`crate::names::key`]); at most 24
+/// bytes.
 fn unique_name(wanted: &str, taken: &[&str]) -> String {
-    let free = |n: &str| !taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    let taken: Vec<String> = taken.iter().map(|t| crate::names::key(t)).collect();
+    let free = |n: &str| !taken.contains(&crate::names::key(n));
     if free(wanted) {
         return wanted.to_string();
     }

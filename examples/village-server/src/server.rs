@@ -88,10 +88,28 @@ impl Server {
             let _ = room.send(Event::Drain { at_ms }).await;
         }
         let until = Instant::now() + grace;
-        while self.shared.connections() > 0 && Instant::now() < until {
+        // Everyone gone: every connection closed and every session ended (sessions in
+        // their grace window end at the drain notice), and so saved.
+        while (self.shared.connections() > 0 || self.shared.presence.count() > 0)
+            && Instant::now() < until
+        {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        let store = self.shared.sessions.store.clone();
+        let left = until
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_secs(1));
+        let _ = tokio::task::spawn_blocking(move || store.close(left)).await;
         self.shared.connections()
+    }
+
+    /// Waits until every player state saved so far is written to the store (or `within`
+    /// passed); true when all is written.
+    pub async fn flush_store(&self, within: Duration) -> bool {
+        let store = self.shared.sessions.store.clone();
+        tokio::task::spawn_blocking(move || store.flush(within))
+            .await
+            .unwrap_or(false)
     }
 
     /// Runs until the listener fails.
@@ -102,9 +120,10 @@ impl Server {
 
 /// Binds `config.addr` and starts accepting connections on the current tokio runtime.
 pub async fn start(config: Config) -> io::Result<Server> {
+    crate::fdlimit::check(&config)?;
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
-    let shared = Arc::new(Shared::new(config));
+    let shared = Arc::new(Shared::new(config)?);
     let next = AtomicU64::new(1);
     let accepting = shared.clone();
     let accept = tokio::spawn(async move {
@@ -115,7 +134,8 @@ pub async fn start(config: Config) -> io::Result<Server> {
                 Ok((stream, peer)) => match shared.admit(peer.ip()) {
                     Ok(slot) => {
                         let conn = next.fetch_add(1, Ordering::Relaxed);
-                        tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot));
+                        let ip = peer.ip();
+                        tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot, ip));
                     }
                     // Closed at once: over a cap, it gets no task and no buffer.
                     Err(counter) => shared.counters.add(counter),

@@ -14,7 +14,9 @@ use tokio::sync::mpsc;
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::presence::Presence;
-use crate::room::{Event, Room};
+use crate::room::{Event, Room, RoomCtx};
+use crate::sessions::Sessions;
+use crate::store::Store;
 
 /// A room as connections see it: its channel and its frame-drop counters.
 #[derive(Clone)]
@@ -49,8 +51,18 @@ pub(crate) struct Shared {
     pub presence: Arc<Presence>,
     per_ip: Mutex<HashMap<IpAddr, usize>>,
     connections: AtomicUsize,
+    /// Connections yet to say hello, by address and overall (`max_before_hello`).
+    before_hello_per_ip: Mutex<HashMap<IpAddr, usize>>,
+    before_hello: AtomicUsize,
+    /// Frames dropped before a connection's hello (it has no room yet); every room's
+    /// report adds them to its own.
+    pub pre_hello_drops: Arc<FrameDrops>,
+    /// Connections compressing now (`max_deflate`).
+    pub deflating: Arc<AtomicUsize>,
     /// Set by [`crate::Server::drain`]: no new connection, no new room.
     pub draining: AtomicBool,
+    /// The store, the resume key and each account's one session.
+    pub sessions: Arc<Sessions>,
 }
 
 static NEXT_ROOM: AtomicU64 = AtomicU64::new(1);
@@ -60,21 +72,66 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
-    /// The settings, no room yet.
-    pub fn new(config: Config) -> Self {
-        Shared {
+    /// The settings, no room yet; the store opened (its file created if absent).
+    pub fn new(config: Config) -> std::io::Result<Self> {
+        let counters = Arc::new(Counters::default());
+        let store = Store::open(config.store.as_deref(), counters.clone()).map_err(|e| {
+            std::io::Error::other(format!(
+                "the player store {}: {e}",
+                config
+                    .store
+                    .as_deref()
+                    .map_or("(memory)".into(), |p| p.display().to_string())
+            ))
+        })?;
+        Ok(Shared {
+            sessions: Arc::new(Sessions::new(store)),
             config: Arc::new(config),
             started: Instant::now(),
             rooms: Arc::new(Mutex::new(HashMap::new())),
-            counters: Arc::new(Counters::default()),
+            counters,
             presence: Arc::new(Presence::default()),
             per_ip: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
+            before_hello_per_ip: Mutex::new(HashMap::new()),
+            before_hello: AtomicUsize::new(0),
+            pre_hello_drops: Arc::new(FrameDrops::default()),
+            deflating: Arc::new(AtomicUsize::new(0)),
             draining: AtomicBool::new(false),
-        }
+        })
     }
 
-    /// The room a request path names, created on first use when allowed.
+    /// Whether the upgrade for `path` may go on: a room the configuration allows, open or
+    /// able to open now. Nothing is created: a room opens at its first hello.
+    pub fn may_open(&self, path: &str) -> Result<(), NoRoom> {
+        let name = self.config.room_name(path).ok_or(NoRoom::NotAllowed)?;
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(name).is_some_and(|r| !r.tx.is_closed()) {
+            return Ok(());
+        }
+        if self.draining.load(Ordering::Relaxed) {
+            return Err(NoRoom::Draining);
+        }
+        rooms.retain(|_, r| !r.tx.is_closed());
+        if !self.is_named(name) && self.prefix_rooms(&rooms) >= self.config.max_rooms {
+            return Err(NoRoom::Full);
+        }
+        Ok(())
+    }
+
+    /// Whether `name` is one of the configured exact names (`village`): those rooms are
+    /// always available, outside `max_rooms`, so rooms opened by prefix cannot crowd them out.
+    fn is_named(&self, name: &str) -> bool {
+        name == "village" || self.config.room_names.iter().any(|n| n == name)
+    }
+
+    /// Rooms open by prefix (what `max_rooms` caps).
+    fn prefix_rooms(&self, rooms: &HashMap<String, RoomHandle>) -> usize {
+        rooms.keys().filter(|n| !self.is_named(n)).count()
+    }
+
+    /// The room a request path names, created on first use when allowed (at a client's
+    /// hello, never at the upgrade).
     pub fn room(&self, path: &str) -> Result<RoomHandle, NoRoom> {
         let name = self.config.room_name(path).ok_or(NoRoom::NotAllowed)?;
         let mut rooms = lock(&self.rooms);
@@ -85,19 +142,24 @@ impl Shared {
             return Err(NoRoom::Draining);
         }
         rooms.retain(|_, r| !r.tx.is_closed());
-        if rooms.len() >= self.config.max_rooms {
+        if !self.is_named(name) && self.prefix_rooms(&rooms) >= self.config.max_rooms {
             return Err(NoRoom::Full);
         }
         let (tx, rx) = mpsc::channel(4096);
         let drops = Arc::new(FrameDrops::default());
+        let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
         let room = Room::new(
             self.config.clone(),
             self.started,
             drops.clone(),
             self.counters.clone(),
             self.presence.clone(),
+            RoomCtx {
+                name: name.to_string(),
+                sessions: self.sessions.clone(),
+                pre_hello: self.pre_hello_drops.clone(),
+            },
         );
-        let id = NEXT_ROOM.fetch_add(1, Ordering::Relaxed);
         let handle = RoomHandle { id, tx, drops };
         rooms.insert(name.to_string(), handle.clone());
         let registry = self.rooms.clone();
@@ -124,8 +186,30 @@ impl Shared {
             .count()
     }
 
-    /// Takes a connection slot for `ip`, or says which cap refused it.
-    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<ConnSlot, Counter> {
+    /// Takes a place in the budget of connections yet to say hello, for `ip`, or says
+    /// which cap refused it.
+    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<HelloSlot, Counter> {
+        if self.before_hello.load(Ordering::Relaxed) >= self.config.max_before_hello {
+            return Err(Counter::RefusedBeforeHello);
+        }
+        let mut per_ip = lock(&self.before_hello_per_ip);
+        let n = per_ip.entry(ip).or_insert(0);
+        if *n >= self.config.max_before_hello_per_ip {
+            return Err(Counter::RefusedBeforeHello);
+        }
+        *n += 1;
+        self.before_hello.fetch_add(1, Ordering::Relaxed);
+        Ok(HelloSlot {
+            shared: self.clone(),
+            ip,
+        })
+    }
+
+    /// A connection said hello: it takes a player's connection slot (under
+    /// `max_connections` and `max_per_ip`) and gives back its place before hello.
+    pub fn promote(self: &Arc<Self>, slot: HelloSlot) -> Result<ConnSlot, Counter> {
+        let ip = slot.ip;
+        drop(slot);
         if self.connections.load(Ordering::Relaxed) >= self.config.max_connections {
             return Err(Counter::RefusedTotal);
         }
@@ -142,9 +226,28 @@ impl Shared {
         })
     }
 
-    /// Connections open now.
+    /// Connections open now: players' and those yet to say hello.
     pub fn connections(&self) -> usize {
-        self.connections.load(Ordering::Relaxed)
+        self.connections.load(Ordering::Relaxed) + self.before_hello.load(Ordering::Relaxed)
+    }
+}
+
+/// A connection yet to say hello; gives its place back when dropped.
+pub(crate) struct HelloSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for HelloSlot {
+    fn drop(&mut self) {
+        let mut per_ip = lock(&self.shared.before_hello_per_ip);
+        if let Some(n) = per_ip.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+        self.shared.before_hello.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

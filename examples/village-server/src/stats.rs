@@ -154,7 +154,7 @@ pub(crate) struct Drops {
 
 impl Drops {
     /// Distinct `(type, code)` pairs kept.
-    pub const KEYS: usize = 40;
+    pub const KEYS: usize = 24;
 
     /// Counts one.
     pub fn add(&mut self, kind: &'static str, code: &'static str) {

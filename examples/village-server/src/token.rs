@@ -115,6 +115,52 @@ pub fn verify(key: &[u8], token: &str, now_s: u64) -> Result<Claims, TokenError>
     Ok(claims)
 }
 
+/// What a resume token says: the session it resumes, in which room, the one use it is good
+/// for, and who held the session (the join token's claims, so rights still end at that
+/// token's expiry; `None` for a guest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResumeClaims {
+    /// The session id.
+    pub s: String,
+    /// The room's name.
+    pub room: String,
+    /// Single use: the room accepts only the nonce it issued last for this session.
+    pub n: u64,
+    /// The join token's claims; `None` for a guest.
+    pub who: Option<Claims>,
+}
+
+const RESUME_VERSION: &str = "r1";
+
+/// Signs a resume token: `r1.<claims>.<mac>`, the join token's form under its own version
+/// tag (so neither kind of token passes for the other), keyed with the server's resume key.
+pub fn mint_resume(key: &[u8], claims: &ResumeClaims) -> String {
+    let json = serde_json::to_vec(claims).expect("claims serialize");
+    let signed = format!("{RESUME_VERSION}.{}", URL_SAFE_NO_PAD.encode(json));
+    let tag = mac(key, &signed).finalize().into_bytes();
+    format!("{signed}.{}", URL_SAFE_NO_PAD.encode(tag))
+}
+
+/// Checks a resume token's signature and form (the room checks its nonce and session; the
+/// caller checks the join claims' expiry).
+pub fn verify_resume(key: &[u8], token: &str) -> Result<ResumeClaims, TokenError> {
+    let (signed, tag) = token.rsplit_once('.').ok_or(TokenError::Malformed)?;
+    let (version, body) = signed.split_once('.').ok_or(TokenError::Malformed)?;
+    if version != RESUME_VERSION {
+        return Err(TokenError::Malformed);
+    }
+    let tag = URL_SAFE_NO_PAD
+        .decode(tag)
+        .map_err(|_| TokenError::Malformed)?;
+    mac(key, signed)
+        .verify_slice(&tag)
+        .map_err(|_| TokenError::BadSignature)?;
+    let json = URL_SAFE_NO_PAD
+        .decode(body)
+        .map_err(|_| TokenError::Malformed)?;
+    serde_json::from_slice(&json).map_err(|_| TokenError::Malformed)
+}
+
 /// Seconds since the Unix epoch.
 pub fn now_s() -> u64 {
     std::time::SystemTime::now()
@@ -160,6 +206,36 @@ mod tests {
         ] {
             assert!(verify(KEY, bad, now_s()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn resume_tokens_verify_and_are_not_join_tokens() {
+        let claims = ResumeClaims {
+            s: "abcdefghi".into(),
+            room: "village".into(),
+            n: 42,
+            who: Some(Claims::player(7, "Ana", 60)),
+        };
+        let token = mint_resume(KEY, &claims);
+        assert_eq!(verify_resume(KEY, &token), Ok(claims.clone()));
+        assert_eq!(
+            verify_resume(b"another key", &token),
+            Err(TokenError::BadSignature)
+        );
+        // A resume token is no join token, and a join token no resume token.
+        assert_eq!(verify(KEY, &token, now_s()), Err(TokenError::Malformed));
+        let join = mint(KEY, &Claims::player(7, "Ana", 60));
+        assert_eq!(verify_resume(KEY, &join), Err(TokenError::Malformed));
+        // Another session's id in the claims: the MAC no longer matches.
+        let (signed, tag) = token.rsplit_once('.').unwrap();
+        let _ = signed;
+        let mut other = claims;
+        other.s = "zzzzzzzzz".into();
+        let body = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&other).unwrap());
+        assert_eq!(
+            verify_resume(KEY, &format!("r1.{body}.{tag}")),
+            Err(TokenError::BadSignature)
+        );
     }
 
     /// The MAC is HMAC-SHA-256 as RFC 4231 defines it (test case 2), not a home-made one.

@@ -142,10 +142,12 @@ async fn ready_health_players_allocated_and_shutdown_after_the_session() {
     a.sync().await.unwrap();
     b.sync().await.unwrap();
     c.sync().await.unwrap();
-    a.close().await;
+    // Players leave on purpose (`session:leave`): a plain close is a drop, whose session
+    // waits out the grace window before it counts as gone.
+    a.leave().await;
     until("players 2", || players(&sdk).as_deref() == Some("2")).await;
     // Ready, not allocated: players leaving ends nothing.
-    b.close().await;
+    b.leave().await;
     until("players 1", || players(&sdk).as_deref() == Some("1")).await;
     // The allocator marks it Allocated; once the last player leaves the session is over:
     // drained, Shutdown, exit.
@@ -157,7 +159,7 @@ async fn ready_health_players_allocated_and_shutdown_after_the_session() {
         child.try_wait().unwrap().is_none(),
         "still serving its player"
     );
-    c.close().await;
+    c.leave().await;
     let status = exits(&mut child).await;
     assert!(status.success(), "{status}");
     assert_eq!(state(&sdk), "Shutdown");

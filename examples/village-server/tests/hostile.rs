@@ -44,6 +44,13 @@ fn admin(account: u64, name: &str) -> Identity {
     Identity::signed(KEY, &c)
 }
 
+async fn join_at(url: &str, who: &Identity) -> Client {
+    tokio::time::timeout(Duration::from_secs(10), Client::join(url, who))
+        .await
+        .expect("joined within 10 s")
+        .expect("joins")
+}
+
 async fn join(s: &Server, who: &Identity) -> Client {
     tokio::time::timeout(
         Duration::from_secs(10),
@@ -107,7 +114,7 @@ fn timerfds() -> usize {
 }
 
 #[tokio::test]
-async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
+async fn paths_open_only_allowed_rooms_at_hello_capped_and_freed_when_empty() {
     let s = server(|c| {
         c.room_prefixes = vec!["r".into()];
         c.max_rooms = 4;
@@ -122,14 +129,21 @@ async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
     }
     assert_eq!(s.counter(Counter::RoomNotAllowed), 200);
     assert_eq!(s.rooms(), 0);
-    // Allowed names: up to max_rooms, then 503.
-    let mut open = Vec::new();
-    for i in 0..4 {
-        open.push(
+    // Upgrades that never say hello open no room.
+    let mut silent = Vec::new();
+    for i in 0..8 {
+        silent.push(
             Client::connect(&format!("ws://{}/r{i}", s.addr()), Encoding::Compact)
                 .await
-                .expect("an allowed room"),
+                .expect("an allowed name"),
         );
+    }
+    assert_eq!(s.rooms(), 0);
+    drop(silent);
+    // Allowed names open at a hello: up to max_rooms, then 503.
+    let mut open = Vec::new();
+    for i in 0..4 {
+        open.push(join_at(&format!("ws://{}/r{i}", s.addr()), &Identity::guest("g")).await);
     }
     assert!(
         Client::connect(&format!("ws://{}/r9", s.addr()), Encoding::Compact)
@@ -137,13 +151,20 @@ async fn paths_open_only_allowed_rooms_capped_and_freed_when_empty() {
             .is_err()
     );
     assert_eq!((s.rooms(), s.counter(Counter::RoomsFull)), (4, 1));
+    // The configured names are outside max_rooms: /village still opens.
+    let v = join(&s, &Identity::guest("v")).await;
+    assert_eq!(s.rooms(), 5);
+    v.leave().await;
     // One tick clock per room: a timerfd, no thread.
     assert!(timerfds() >= before.1 + 4, "{} timerfds", timerfds());
-    drop(open);
+    // Left on purpose: no grace window holds them.
+    for c in open {
+        c.leave().await;
+    }
     // Empty for room_idle: stopped, their tasks and tick clocks (timerfds) gone.
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(s.rooms(), 0);
-    assert_eq!(s.counter(Counter::RoomsStopped), 4);
+    assert_eq!(s.counter(Counter::RoomsStopped), 5);
     let after = (threads(), timerfds());
     assert!(
         after.0 <= before.0 && after.1 <= before.1,
@@ -188,26 +209,52 @@ async fn silent_sockets_hold_no_slot_and_are_closed() {
     );
 }
 
+/// A TCP connection from `source` (any 127.x address is loopback on Linux).
+async fn connect_from(source: [u8; 4], to: std::net::SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(std::net::SocketAddr::from((source, 0)))
+        .unwrap();
+    socket.connect(to).await.unwrap()
+}
+
+/// Half-sent upgrades from two addresses take places in the small budget of connections
+/// yet to say hello (per address and overall), never players' places: a player from a
+/// third address joins beside them. They are closed at the handshake timeout.
 #[tokio::test]
 async fn partial_handshakes_time_out_and_connections_are_capped() {
     let s = server(|c| {
-        c.handshake_timeout = Duration::from_millis(300);
-        c.max_connections = 30;
-        c.max_per_ip = 20;
+        c.handshake_timeout = Duration::from_millis(500);
+        c.max_before_hello = 48;
+        c.max_before_hello_per_ip = 20;
+        c.max_connections = 40;
     })
     .await;
     let mut held = Vec::new();
-    for _ in 0..50 {
-        let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    for i in 0..50 {
+        let from = if i % 2 == 0 {
+            [127, 0, 0, 2]
+        } else {
+            [127, 0, 0, 3]
+        };
+        let mut t = connect_from(from, s.addr()).await;
         t.write_all(b"GET /village HTTP/1.1\r\nHost: x\r\n")
             .await
             .unwrap();
         held.push(t);
     }
-    // Past max_per_ip, closed at once.
+    // Past the budget of their addresses (20 each), closed at once.
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(s.counter(Counter::RefusedPerIp), 30);
-    assert_eq!(s.connections(), 20);
+    assert_eq!(s.counter(Counter::RefusedBeforeHello), 10);
+    assert_eq!(s.connections(), 40);
+    // The players' places are untouched: a player joins (from 127.0.0.1, its own budget).
+    let player = tokio::time::timeout(
+        Duration::from_secs(10),
+        Client::join(&s.url("village"), &admin(1, "p")),
+    )
+    .await
+    .expect("in time")
+    .expect("a player joins beside the half-open upgrades");
     // The rest: closed at the handshake timeout.
     let mut closed = 0;
     for t in &mut held {
@@ -216,8 +263,9 @@ async fn partial_handshakes_time_out_and_connections_are_capped() {
         closed += usize::from(matches!(read, Ok(Ok(0)) | Ok(Err(_))));
     }
     assert_eq!(closed, 50);
-    assert_eq!(s.counter(Counter::HandshakeTimeout), 20);
-    assert_eq!(s.connections(), 0);
+    assert_eq!(s.counter(Counter::HandshakeTimeout), 40);
+    assert_eq!(s.connections(), 1);
+    drop(player);
     neighbours_still_served(&s, 0).await;
 }
 
@@ -408,7 +456,10 @@ async fn names_are_unique_and_a_reel_needs_a_cast() {
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(names, ["Ana", "Ana 2", "ana 3"]);
+    // Signed-in names are reserved: the guest asking for "ana" gets a generated name.
+    assert_eq!(names.len(), 3);
+    assert_eq!(names[..2], ["Ana", "Ana 2"]);
+    assert!(names[2].starts_with("Villager"), "{names:?}");
     // A reel with no line in the water lands nothing.
     let reel = FishingReel {
         tension: 0.5,
@@ -795,4 +846,91 @@ async fn sigterm_drains_and_exits() {
         .expect("exits once the player left")
         .unwrap();
     assert!(status.success());
+}
+
+/// Guests filling a room: at most `guests_per_room` get in, and a signed-in player still
+/// finds its place; with `guests` off none does; `per_ip_per_room` caps one address.
+#[tokio::test]
+async fn guests_cannot_fill_a_room_and_can_be_refused() {
+    let s = server(|c| {
+        c.room_capacity = 10;
+        c.guests_per_room = 4;
+    })
+    .await;
+    let mut guests = Vec::new();
+    let mut refused = 0;
+    for i in 0..10 {
+        match Client::join(&s.url("village"), &Identity::guest(&format!("g{i}"))).await {
+            Ok(c) => guests.push(c),
+            Err(e) => {
+                assert!(e.to_string().contains("RoomFull"), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((guests.len(), refused), (4, 6));
+    let mut member = join(&s, &admin(1, "member")).await;
+    assert_eq!(dropped(&mut member).await["session:hello guests_full"], 6);
+
+    let s = server(|c| c.guests = false).await;
+    let err = Client::join(&s.url("village"), &Identity::guest("g")).await;
+    assert!(err
+        .err()
+        .is_some_and(|e| e.to_string().contains("RoomFull")));
+    let mut member = join(&s, &admin(1, "member")).await;
+    assert_eq!(
+        dropped(&mut member).await["session:hello guests_refused"],
+        1
+    );
+
+    let s = server(|c| c.per_ip_per_room = 2).await;
+    let _a = join(&s, &admin(1, "a")).await;
+    let mut b = join(&s, &admin(2, "b")).await;
+    let err = Client::join(&s.url("village"), &admin(3, "c")).await;
+    assert!(err
+        .err()
+        .is_some_and(|e| e.to_string().contains("RoomFull")));
+    assert_eq!(dropped(&mut b).await["session:hello ip_full"], 1);
+}
+
+/// Identity: a guest cannot take a signed-in player's name, nor a look-alike of it; names
+/// hiding characters are refused; either way the guest still joins, under a generated name.
+#[tokio::test]
+async fn guests_cannot_take_or_mimic_a_signed_in_name() {
+    let s = server(|_| {}).await;
+    let mut fay = join(&s, &admin(1, "Fay")).await;
+    let names = |frames: &[Incoming]| -> Vec<String> {
+        frames
+            .iter()
+            .filter_map(|f| match f.decode() {
+                Ok(ServerMessage::PlayerJoined(j)) => Some(j.name),
+                _ => None,
+            })
+            .collect()
+    };
+    for (ask, code) in [
+        ("Fay", "name_reserved"),
+        ("fay", "name_reserved"),
+        ("F\u{430}y", "name_reserved"),
+        ("Ｆａｙ", "name_reserved"),
+        ("Fa\u{200B}y", "name_hidden"),
+        ("Fay\u{202E}", "name_hidden"),
+        ("Ana\nAdmin", "name_hidden"),
+    ] {
+        let _g = join(&s, &Identity::guest(ask)).await;
+        let seen = names(&fay.sync().await.unwrap());
+        assert_eq!(seen.len(), 1, "{ask:?}");
+        assert!(
+            seen[0].starts_with("Villager"),
+            "{ask:?} joined as {:?}",
+            seen[0]
+        );
+        assert!(dropped(&mut fay).await[&format!("player:join {code}")] >= 1);
+    }
+    // A plain name is kept, normalized.
+    let _g = join(&s, &Identity::guest("  Gus   Lee ")).await;
+    assert_eq!(names(&fay.sync().await.unwrap()), ["Gus Lee"]);
+    // A second signed-in Fay (another account) gets a suffix, never the guest's way.
+    let _f2 = join(&s, &admin(2, "Fay")).await;
+    assert_eq!(names(&fay.sync().await.unwrap()), ["Fay 2"]);
 }

@@ -284,9 +284,14 @@ async fn old_shape_clients_get_the_named_shape_the_rest_the_tuple() {
         old_shape: true,
         ..player("old")
     };
-    // The mover is an old client too: its named moves decode like tuples.
+    // The mover is an old client too: its named moves decode like tuples. (Two accounts:
+    // one account has one session.)
     let mut mover = join_as(&url, &old).await;
-    let mut old_viewer = join_as(&url, &old).await;
+    let old_viewer_id = Identity {
+        old_shape: true,
+        ..player("old viewer")
+    };
+    let mut old_viewer = join_as(&url, &old_viewer_id).await;
     let mut new_viewer = join(&s, "new").await;
     mover.send(step(1)).await.unwrap();
     mover.sync().await.unwrap();

@@ -41,6 +41,12 @@ pub struct SessionWelcome {
     /// Message of the day.
     #[tuplet(len(max = 200))]
     pub motd: Option<String>,
+    /// A signed, single-use token that resumes this session after a dropped connection,
+    /// within the server's grace window: sent back as `session:hello`'s `token` with the
+    /// session id in `resume`. Every welcome carries a new one; absent from servers that
+    /// keep no grace window. Appended last and optional, so clients built before it skip it.
+    #[tuplet(len(min = 16, max = 1024))]
+    pub resume_token: Option<String>,
 }
 
 /// Why a token was revoked.

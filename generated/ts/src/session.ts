@@ -510,6 +510,13 @@ export interface SessionWelcome {
   resumed: boolean;
   /** Message of the day. */
   motd?: string;
+  /**
+   * A signed, single-use token that resumes this session after a dropped connection,
+   * within the server's grace window: sent back as `session:hello`'s `token` with the
+   * session id in `resume`. Every welcome carries a new one; absent from servers that
+   * keep no grace window. Appended last and optional, so clients built before it skip it.
+   */
+  resume_token?: string;
 }
 
 export function SessionWelcome$read(r: Reader): SessionWelcome {
@@ -527,6 +534,7 @@ const SessionWelcome$t: TFields = [
   ["occupancy",[kInt,1,40]],
   ["resumed",[kBool]],
   ["motd",[kOpt,[kStr,0,200]]],
+  ["resume_token",[kOpt,[kStr,16,1024]]],
 ];
 
 export const SessionWelcomeCodec: MessageCodec<SessionWelcome, "session:welcome", 50> = /*@__PURE__*/ codec("session:welcome", 50, SessionWelcome$read, SessionWelcome$write, SessionWelcome$t);

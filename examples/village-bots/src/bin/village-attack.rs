@@ -4,7 +4,7 @@
 //! counts and prints one `ATTACK` line of `key=value` pairs.
 //!
 //! ```sh
-//! village-attack --url ws://127.0.0.1:7878 --room run-atk --attack floods --secs 15 --count 100000
+//! village-attack --url ws://127.0.0.1:7878 --room run-atk --attack floods --secs 15 --count 100000 [--from 127.0.0.2]
 //! village-attack --room run-atk --target run-0 --attack idle   # idle sockets in the bots' room
 //! ```
 //!
@@ -38,6 +38,15 @@ use village::session::SessionHello;
 use village::world::WorldView;
 use village_server::client::{Client, Identity};
 use village_server::token::{self, Claims};
+
+/// A TCP connection to `host` (`IP:PORT`) from the `--from` address, if given.
+async fn connect(host: &str) -> std::io::Result<TcpStream> {
+    let addr = tokio::net::lookup_host(host)
+        .await?
+        .next()
+        .ok_or_else(|| std::io::Error::other("no address"))?;
+    village_server::client::tcp_connect(addr).await
+}
 
 struct Args {
     url: String,
@@ -79,6 +88,10 @@ fn args() -> Result<Args, String> {
             "--secs" => a.secs = v.parse().map_err(|e| format!("--secs {v}: {e}"))?,
             "--count" => a.count = v.parse().map_err(|e| format!("--count {v}: {e}"))?,
             "--token-key" => a.key = Some(v.into_bytes()),
+            // Every socket from this address (any 127.x on Linux): the attacker's own.
+            "--from" => village_server::client::bind_source(
+                v.parse().map_err(|e| format!("--from {v}: {e}"))?,
+            ),
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -264,7 +277,7 @@ fn upgrade_request(path: &str, host: &str) -> String {
 /// Opens a socket and upgrades it to `path`; the response's status line.
 async fn upgrade(ctx: &Ctx, path: &str) -> Option<(TcpStream, String)> {
     Tally::add(&ctx.tally.conns, 1);
-    let mut s = TcpStream::connect(&ctx.host).await.ok()?;
+    let mut s = connect(&ctx.host).await.ok()?;
     s.write_all(upgrade_request(path, &ctx.host).as_bytes())
         .await
         .ok()?;
@@ -367,7 +380,7 @@ async fn handshake(ctx: Arc<Ctx>) {
     while ctx.going() {
         Tally::add(&ctx.tally.conns, 1);
         Tally::add(&ctx.tally.sent, 1);
-        let Ok(mut s) = TcpStream::connect(&ctx.host).await else {
+        let Ok(mut s) = connect(&ctx.host).await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
