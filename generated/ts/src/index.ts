@@ -11,7 +11,7 @@ export { AdminActCodec, AdminConfigCodec, AdminConfigTableCodec, AdminMaintenanc
 export type { BankAccount, BankLedger, BankLedgerOpen, BankTransfer, BankVault, LedgerEntry } from "./bank.js";
 export { BankAccountCodec, BankLedgerCodec, BankLedgerOpenCodec, BankTransferCodec, BankVaultCodec } from "./bank.js";
 export type { Bird, BirdJournal, BirdScatter, BirdSpot, BirdStream, BirdSubscribe } from "./birds.js";
-export { BirdJournalCodec, BirdScatterCodec, BirdSpotCodec, BirdState, BirdState$numbers, BirdStreamCodec, BirdSubscribeCodec, Species, Species$numbers } from "./birds.js";
+export { Bird$interp, BirdJournalCodec, BirdScatterCodec, BirdSpotCodec, BirdState, BirdState$numbers, BirdStreamCodec, BirdStream$interp, BirdSubscribeCodec, Species, Species$numbers } from "./birds.js";
 export type { BoatCapsized, BoatLaunch, BoatLaunched, BoatMoor, BoatSailing, BoatStroke, BoatTrim } from "./boat.js";
 export { BoatCapsizedCodec, BoatLaunchCodec, BoatLaunchedCodec, BoatMoorCodec, BoatSailingCodec, BoatStrokeCodec, BoatTrimCodec } from "./boat.js";
 export type { CalendarEvent, CalendarMonth, CalendarReminder, CalendarRsvp, EventKind } from "./calendar.js";
@@ -53,7 +53,7 @@ export { FriendsAnswerCodec, FriendsListCodec, FriendsPresenceCodec, FriendsRequ
 export type { Bed, GardenAction, GardenHarvest, GardenPlot, GardenTend } from "./garden.js";
 export { GardenHarvestCodec, GardenPlotCodec, GardenTendCodec, Stage, Stage$numbers } from "./garden.js";
 export type { HorseGaitChange, HorseGaitShown, HorseGroom, HorseRefused, HorseRent, HorseRented } from "./horse.js";
-export { Gait, Gait$numbers, HorseGaitChangeCodec, HorseGaitShownCodec, HorseGroomCodec, HorseRefusedCodec, HorseRentCodec, HorseRentedCodec } from "./horse.js";
+export { Gait, Gait$numbers, HorseGaitChangeCodec, HorseGaitShownCodec, HorseGaitShown$interp, HorseGroomCodec, HorseRefusedCodec, HorseRentCodec, HorseRentedCodec } from "./horse.js";
 export type { Furniture, HousingChanged, HousingDoorbell, HousingDoorbellRung, HousingInterior, HousingPickup, HousingPlace, HousingVisitors } from "./housing.js";
 export { HousingChangedCodec, HousingDoorbellCodec, HousingDoorbellRungCodec, HousingInteriorCodec, HousingPickupCodec, HousingPlaceCodec, HousingVisitorsCodec, Visitors, Visitors$numbers } from "./housing.js";
 export type { Buttons, InputAck, InputBatch, InputBuffer, InputFrame } from "./input.js";
@@ -89,7 +89,7 @@ export { PetAdoptCodec, PetCardCodec, PetFeedCodec, PetKind, PetKind$numbers, Pe
 export type { PhotoLens, PhotoLike, PhotoMode, PhotoModeShown, PhotoPosted, PhotoShare } from "./photo.js";
 export { PhotoFilter, PhotoFilter$numbers, PhotoLensCodec, PhotoLikeCodec, PhotoModeCodec, PhotoModeShownCodec, PhotoPostedCodec, PhotoShareCodec } from "./photo.js";
 export type { MoveFlags, PlayerCorrection, PlayerHeartbeat, PlayerIdentity, PlayerJoin, PlayerJoined, PlayerLeft, PlayerMove, PlayerMoveRelayed, PlayerRename, PlayerRest, PlayerRoster, ProfileCard, ProfileRequest, RosterEntry } from "./player.js";
-export { LeaveReason, LeaveReason$numbers, PlayerCorrectionCodec, PlayerHeartbeatCodec, PlayerIdentityCodec, PlayerJoinCodec, PlayerJoinedCodec, PlayerLeftCodec, PlayerMoveCodec, PlayerMoveRelayedCodec, PlayerRenameCodec, PlayerRestCodec, PlayerRosterCodec, ProfileCardCodec, ProfileRequestCodec, RejectReason, RejectReason$numbers } from "./player.js";
+export { LeaveReason, LeaveReason$numbers, PlayerCorrectionCodec, PlayerHeartbeatCodec, PlayerIdentityCodec, PlayerJoinCodec, PlayerJoinedCodec, PlayerLeftCodec, PlayerMoveCodec, PlayerMoveRelayedCodec, PlayerMoveRelayed$interp, PlayerRenameCodec, PlayerRestCodec, PlayerRosterCodec, ProfileCardCodec, ProfileRequestCodec, RejectReason, RejectReason$numbers } from "./player.js";
 export type { BoardNote, PropsBoard, PropsNote, PropsState, PropsUse } from "./props.js";
 export { PropsBoardCodec, PropsNoteCodec, PropsStateCodec, PropsUseCodec } from "./props.js";
 export type { Objective, QuestAnswer, QuestJournal, QuestOffer, QuestProgress, QuestTrack, QuestTurnIn } from "./quest.js";
@@ -113,7 +113,7 @@ export { TradeCancelCodec, TradeConfirmCodec, TradeInviteCodec, TradeOfferCodec,
 export type { TutorialNext, TutorialSkip, TutorialStep } from "./tutorial.js";
 export { TutorialNextCodec, TutorialSkipCodec, TutorialStepCodec } from "./tutorial.js";
 export type { VehicleCommand, VehicleDrive, VehicleEnter, VehicleExit, VehicleHorn, VehicleMoved, VehicleSeat, VehicleStatus } from "./vehicle.js";
-export { Seat, Seat$numbers, VehicleAction, VehicleAction$numbers, VehicleCommandCodec, VehicleDriveCodec, VehicleEnterCodec, VehicleExitCodec, VehicleHornCodec, VehicleMovedCodec, VehicleSeatCodec, VehicleStatusCodec } from "./vehicle.js";
+export { Seat, Seat$numbers, VehicleAction, VehicleAction$numbers, VehicleCommandCodec, VehicleDriveCodec, VehicleEnterCodec, VehicleExitCodec, VehicleHornCodec, VehicleMovedCodec, VehicleMoved$interp, VehicleSeatCodec, VehicleStatusCodec } from "./vehicle.js";
 export type { Signal, VoiceEnable, VoiceFrames, VoicePeers, VoiceSignal, VoiceSignalRelayed } from "./voice.js";
 export { SignalKind, SignalKind$numbers, VoiceEnableCodec, VoiceFramesCodec, VoicePeersCodec, VoiceSignalCodec, VoiceSignalRelayedCodec } from "./voice.js";
 export type { WardrobeLooks, WardrobeWear, Worn } from "./wardrobe.js";
@@ -123,12 +123,19 @@ export { WatergunHitCodec, WatergunRefillCodec, WatergunSprayCodec, WatergunSpra
 export type { ForecastSlot, WeatherChange, WeatherForecast, WeatherForecastOpen, WeatherLightning, WeatherSet, WeatherState } from "./weather.js";
 export { WeatherChangeCodec, WeatherForecastCodec, WeatherForecastOpenCodec, WeatherKind, WeatherKind$numbers, WeatherLightningCodec, WeatherSetCodec, WeatherStateCodec, WeatherState$delta } from "./weather.js";
 export type { NearbyEntity, WorldClock, WorldKeyframeRequest, WorldSnapshot, WorldView } from "./world.js";
-export { EntityKind, EntityKind$numbers, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldSnapshot$delta, WorldViewCodec } from "./world.js";
+export { EntityKind, EntityKind$numbers, NearbyEntity$interp, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldSnapshot$delta, WorldSnapshot$interp, WorldViewCodec } from "./world.js";
 export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
 export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, Mirror } from "./runtime/support.js";
-export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
 export { createServerDispatcher } from "./runtime/support.js";
 export type { SocketDispatcher, SocketDispatcherOptions } from "./runtime/support.js";
+
+/**
+ * The protocol revision these declarations describe, which a client sends in
+ * `session:hello`'s `protocol`: 2, the compact tuple shapes (revision 1 clients get the named
+ * maps). The generated TypeScript package exports it as `PROTOCOL_VERSION`.
+ */
+export const PROTOCOL_VERSION = 2;

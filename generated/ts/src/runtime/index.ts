@@ -61,6 +61,8 @@ export { Interpolator, InterpolatedSet, InterpState, StreamTiming, NETCODE_DEFAU
 export type { ChannelLayout, NetcodeSettings } from "./interp.js";
 export { RenderClock } from "./render_clock.js";
 export { expEase, Easer } from "./easing.js";
+export { feed, feedCarried, EntityFeed, unitOf } from "./interp_adapter.js";
+export type { InterpAdapter, InterpClock, InterpClockKind } from "./interp_adapter.js";
 export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";
 export type { PlayoutSettings, PlayoutState, PlayoutStats } from "./playout.js";
 export { Reconciler, RECONCILE_DEFAULTS } from "./reconcile.js";
