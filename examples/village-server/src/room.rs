@@ -169,7 +169,7 @@ pub(crate) struct Room {
     name: String,
     /// Frames dropped before a hello, server-wide: reported with the room's own.
     pre_hello: Arc<FrameDrops>,
-    sessions: Arc<Sessions>,
+    sessions: Arc<Sessions<Event>>,
     /// Sessions in their grace window (joined, no connection).
     detached: usize,
     started: Instant,
@@ -240,7 +240,7 @@ pub(crate) enum End {
 /// Who a room is and what it shares with the rest of the server.
 pub(crate) struct RoomCtx {
     pub name: String,
-    pub sessions: Arc<Sessions>,
+    pub sessions: Arc<Sessions<Event>>,
     /// Frames connections dropped before their hello, when they had no room yet.
     pub pre_hello: Arc<FrameDrops>,
 }

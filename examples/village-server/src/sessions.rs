@@ -12,11 +12,10 @@ use std::sync::{Mutex, MutexGuard};
 
 use tokio::sync::mpsc::WeakSender;
 
-use crate::room::Event;
 use crate::store::Store;
 
-/// Sessions' shared state.
-pub(crate) struct Sessions {
+/// Sessions' shared state; `E` is what a room's channel carries (the room's event).
+pub(crate) struct Sessions<E> {
     /// Saved player state.
     pub store: Store,
     /// Signs resume tokens: 32 random bytes drawn at start, so only this process mints or
@@ -24,30 +23,29 @@ pub(crate) struct Sessions {
     /// join-token key.
     pub resume_key: [u8; 32],
     /// Account to the claim on it: the room id and its channel.
-    accounts: Mutex<HashMap<u64, Claim>>,
+    accounts: Mutex<HashMap<u64, Claim<E>>>,
     /// Signed-in players' names ([`crate::names::key`]) to their accounts, since start:
     /// no guest takes one, nor anything that looks like one.
     names: Mutex<HashMap<String, u64>>,
 }
 
 /// Which room holds (or is about to hold) an account's session.
-#[derive(Clone)]
-pub(crate) struct Claim {
+pub(crate) struct Claim<E> {
     /// The room's id (unique per room created).
     pub room: u64,
     /// Each claim's own number, so an older claim never removes a newer one.
     pub ticket: u64,
     /// The room's channel, to tell it to end the session.
-    pub tx: WeakSender<Event>,
+    pub tx: WeakSender<E>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Sessions {
+impl<E> Sessions<E> {
     /// No session yet; resume tokens under a fresh random key.
-    pub fn new(store: Store) -> Sessions {
+    pub fn new(store: Store) -> Sessions<E> {
         let mut resume_key = [0u8; 32];
         getrandom::fill(&mut resume_key)
             .expect("village-server: the operating system's random source failed");
@@ -61,7 +59,7 @@ impl Sessions {
 
     /// Claims `account` for room `room`: returns the claim it replaces, if another room
     /// held it, and this claim's ticket.
-    pub fn claim(&self, account: u64, room: u64, tx: WeakSender<Event>) -> (Option<Claim>, u64) {
+    pub fn claim(&self, account: u64, room: u64, tx: WeakSender<E>) -> (Option<Claim<E>>, u64) {
         let ticket = random_u64();
         let previous = lock(&self.accounts).insert(account, Claim { room, ticket, tx });
         (previous.filter(|c| c.room != room), ticket)
@@ -83,7 +81,7 @@ impl Sessions {
     }
 }
 
-impl Sessions {
+impl<E> Sessions<E> {
     /// Reserves the name with key `key` for `account`.
     pub fn reserve(&self, key: String, account: u64) {
         lock(&self.names).insert(key, account);

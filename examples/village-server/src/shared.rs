@@ -62,7 +62,7 @@ pub(crate) struct Shared {
     /// Set by [`crate::Server::drain`]: no new connection, no new room.
     pub draining: AtomicBool,
     /// The store, the resume key and each account's one session.
-    pub sessions: Arc<Sessions>,
+    pub sessions: Arc<Sessions<Event>>,
 }
 
 static NEXT_ROOM: AtomicU64 = AtomicU64::new(1);

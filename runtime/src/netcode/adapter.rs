@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::{InterpPool, Layout, Settings};
+use super::interp::Layout;
+use super::pool::InterpPool;
+use super::settings::Settings;
 
 /// How a value's samples are stamped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
