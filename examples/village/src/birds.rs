@@ -78,7 +78,12 @@ pub struct Bird {
     #[tuplet(legacy = "mode", draw = "hold")]
     pub state: BirdState,
     /// Wing-beat phase, 0..1.
-    #[tuplet(quant = "permille", range(0.0, 1.0), legacy = "flapPhase", draw = "hold")]
+    #[tuplet(
+        quant = "permille",
+        range(0.0, 1.0),
+        legacy = "flapPhase",
+        draw = "hold"
+    )]
     pub flap: f32,
     /// Size relative to the species model.
     #[tuplet(quant = "percent", range(0.5, 2.0), legacy = "size", draw = "linear")]
