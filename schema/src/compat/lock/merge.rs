@@ -111,7 +111,10 @@ pub(super) fn duplicate_id(text: &str) -> Option<(String, u32, Vec<String>)> {
                 by_id.entry(id).or_default().push(name.clone());
             }
         }
-        if let Some((id, names)) = by_id.into_iter().find(|(_, n)| n.len() > 1) {
+        if let Some((id, mut names)) = by_id.into_iter().find(|(_, n)| n.len() > 1) {
+            // Sorted: serde_json keeps a map's text order when a crate in the build enables
+            // its `preserve_order` feature, and sorts it otherwise.
+            names.sort();
             return Some((dir.clone(), id as u32, names));
         }
     }
