@@ -88,13 +88,14 @@ export class Reconciler<S, I> {
   private readonly before: Float64Array;
   private readonly after: Float64Array;
 
+  private readonly game: Predictor<S, I>;
+  /** The predicted state, owned and mutated by the reconciler. */
+  readonly state: S;
+
   /** `state` is the predicted state, owned and mutated from now on; frames are numbered from `firstSeq`. */
-  constructor(
-    private readonly game: Predictor<S, I>,
-    readonly state: S,
-    firstSeq: number,
-    settings: ReconcileSettings = RECONCILE_DEFAULTS,
-  ) {
+  constructor(game: Predictor<S, I>, state: S, firstSeq: number, settings: ReconcileSettings = RECONCILE_DEFAULTS) {
+    this.game = game;
+    this.state = state;
     if (!(settings.pending > 0 && (settings.pending & (settings.pending - 1)) === 0)) throw new RangeError("pending must be a power of two");
     this.settings = settings;
     const n = game.linear + game.angle;

@@ -147,7 +147,7 @@ export class StreamTiming {
    * V8 does not inline, are boxed: garbage per message): offset, interval, intervalJitter,
    * late, lateJitter, target, then the last sent and arrival times. The getters read it.
    */
-  readonly v = new Float64Array(8);
+  readonly v: Float64Array = new Float64Array(8);
   private readonly s: NetcodeSettings;
 
   /** Timing under settings `s`. */
