@@ -227,7 +227,7 @@ test("Chromium draws the room server's remote players smoothly through the gener
     const target = resolve(process.env.TUPLET_BROWSER_PICTURE);
     const players = {};
     for (const [i, bot] of bots.entries()) players[bot.session] = { path: i, t0: bot.t0, from: bot.tLast - 6_000, to: bot.tLast - 1_000 };
-    const shares = { tuplet: pct(t.near.off + t.far.off, t.near.moving + t.far.moving), baseline: pct(b.near.off + b.far.off, b.near.moving + b.far.moving) };
+    const shares = { tuplet: `${pct(t.near.off, t.near.moving)} near, ${pct(t.far.off, t.far.moving)} far`, baseline: `${pct(b.near.off, b.near.moving)} near, ${pct(b.far.off, b.far.moving)} far` };
     await page.evaluate((meta) => globalThis.interpTest.picture(meta), { players, shares });
     const png = await page.locator("#view").screenshot();
     writeFileSync(`${target}.tmp`, png);

@@ -176,8 +176,8 @@ const ORANGE = "#e07b00";
 const GREY = "#9a9a9a";
 
 /**
- * Draws the figure: left, the near players' drawn positions, one dot per frame, over their
- * true paths (even spacing is smooth motion); right, the car's drawn speed against its true
+ * Draws the figure: left, the far walker's drawn positions, one dot per frame, over its true path
+ * (even spacing is even speed), for tuplet and for the baseline; right, the car's drawn speed against its true
  * speed at the drawn time, for both. `meta`: per session id its path index, clock origin `t0`,
  * the plotted window (bot clock ms) and the measured shares for the legend.
  */
@@ -189,51 +189,74 @@ function picture(meta) {
   g.fillStyle = "#222";
   g.fillText("Chromium, Rust room server, Wi-Fi link (45 ms + up to 30 ms, 2% held up to 120 ms more); one dot per frame", 16, 24);
 
-  // Left: plan view of the near players (x -35..25, z -30..30: 520 px for 60 m).
-  const L = { x: 16, y: 40, w: 520, h: 500, x0: -35, z0: -28, scale: 520 / 60 };
-  const px = (x) => L.x + (x - L.x0) * L.scale;
-  const pz = (z) => L.y + (z - L.z0) * L.scale;
+  // Left: the far walker's last 1.5 s (every 3rd move relayed), one dot per frame at its drawn position, over its true
+  // path (grey), drawn twice: tuplet above, the baseline below. Even spacing is even speed.
+  const L = { x: 16, y: 40, w: 540, h: 500 };
   g.strokeStyle = "#ddd";
   g.strokeRect(L.x, L.y, L.w, L.h);
-  for (const [key, m] of Object.entries(meta.players)) {
+  g.fillStyle = "#222";
+  g.fillText("far walker (4 m/s; every 3rd move relayed), its last 1.5 s: a dot per frame", L.x + 10, L.y + 20);
+  const walker = Object.entries(meta.players).find(([, m]) => PATHS[m.path].name === "far walker");
+  if (walker !== undefined) {
+    const [key, m] = walker;
     const path = PATHS[m.path];
-    if (!path.near) continue;
     const f = remotes.get(key)?.frames ?? [];
-    // the true path over the window
-    g.strokeStyle = GREY;
-    g.lineWidth = 1;
-    g.beginPath();
-    for (let t = m.from; t <= m.to; t += 20) {
+    const from = m.to - 1500;
+    let [x0, z0, x1, z1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let t = from; t <= m.to; t += 10) {
       const [x, z] = path.at((t - m.t0) / 1000);
-      if (t === m.from) g.moveTo(px(x), pz(z));
-      else g.lineTo(px(x), pz(z));
+      [x0, z0, x1, z1] = [Math.min(x0, x), Math.min(z0, z), Math.max(x1, x), Math.max(z1, z)];
     }
-    g.stroke();
-    for (let i = 0; i < f.length; i += 9) {
-      const inWindow = (tt) => tt >= m.from && tt <= m.to;
-      if (inWindow(f[i + 2])) plot(g, px(f[i + 3]), pz(f[i + 4]), 1.8, BLUE);
-      if (f[i + 5] >= 0 && inWindow(f[i + 6])) plot(g, px(f[i + 7]), pz(f[i + 8]) + 0, 1.8, ORANGE);
+    const scale = Math.min((L.w - 60) / (x1 - x0), 150 / (z1 - z0));
+    const copies = [
+      [1, 2, 3, 4, BLUE, L.y + 140, `tuplet: off-speed ${meta.shares.tuplet}`],
+      [5, 6, 7, 8, ORANGE, L.y + 340, `arrival stamps, fixed 120 ms: off-speed ${meta.shares.baseline}`],
+    ];
+    g.save();
+    g.beginPath();
+    g.rect(L.x, L.y, L.w, L.h);
+    g.clip();
+    for (const [si, ti, xi, zi, colour, cy, label] of copies) {
+      const px = (x) => L.x + L.w / 2 + (x - (x0 + x1) / 2) * scale;
+      const pz = (z) => cy + (z - (z0 + z1) / 2) * scale;
+      g.strokeStyle = GREY;
+      g.lineWidth = 1;
+      g.beginPath();
+      for (let t = from - 150; t <= m.to + 150; t += 10) {
+        const [x, z] = path.at((t - m.t0) / 1000);
+        if (t === from - 150) g.moveTo(px(x), pz(z));
+        else g.lineTo(px(x), pz(z));
+      }
+      g.stroke();
+      for (let i = 0; i < f.length; i += 9) {
+        const tt = f[i + ti];
+        if (tt >= from && tt <= m.to && (si !== 5 || f[i + si] >= 0)) plot(g, px(f[i + xi]), pz(f[i + zi]), 2.5, colour);
+      }
+      g.fillStyle = colour;
+      g.fillText(label, L.x + 12, cy - 90);
     }
-    const [lx, lz] = path.at((m.from - m.t0) / 1000);
-    g.fillStyle = "#444";
-    g.fillText(path.name, px(lx) + 8, pz(lz) - 6);
+    g.restore();
+    g.fillStyle = "#888";
+    g.fillText(`${scale.toFixed(0)} px per metre`, L.x + L.w - 120, L.y + L.h - 10);
   }
   legend(g, L.x + 10, L.y + L.h - 50, meta);
 
   // Right: the car's speed, drawn vs true at the drawn time.
   const car = Object.entries(meta.players).find(([, m]) => PATHS[m.path].name === "car");
   const R = { x: 580, y: 40, w: 600, h: 470 };
+  g.font = "15px sans-serif";
   g.strokeStyle = "#ddd";
   g.strokeRect(R.x, R.y, R.w, R.h);
   g.fillStyle = "#222";
   g.fillText("car: drawn speed per frame vs true speed at the drawn time (m/s)", R.x + 10, R.y + 20);
+  g.font = "13px sans-serif";
   if (car !== undefined) {
     const [key, m] = car;
     const path = PATHS[m.path];
     const f = remotes.get(key)?.frames ?? [];
     const vmax = 14;
     const sx = (t) => R.x + ((t - m.from) / (m.to - m.from)) * R.w;
-    const sy = (v) => R.y + R.h - (v / vmax) * (R.h - 30);
+    const sy = (v) => R.y + R.h - (v / vmax) * (R.h - 40);
     g.strokeStyle = "#eee";
     for (let v = 0; v <= vmax; v += 2) {
       g.beginPath();
@@ -285,8 +308,8 @@ function plot(g, x, y, radius, colour) {
 function legend(g, x, y, meta) {
   g.font = "14px sans-serif";
   const rows = [
-    [BLUE, `tuplet (generated adapter + Interpolator): off-speed ${meta.shares.tuplet}`],
-    [ORANGE, `arrival stamps, fixed 120 ms: off-speed ${meta.shares.baseline}`],
+    [BLUE, "tuplet (the generated adapter and Interpolator)"],
+    [ORANGE, "arrival stamps, a fixed 120 ms (the lab's arrival-120ms)"],
     [GREY, "true path / true speed"],
   ];
   rows.forEach(([colour, text], i) => {
