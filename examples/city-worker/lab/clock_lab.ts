@@ -21,7 +21,7 @@
  * netcode lab count it.
  *
  *   node build/clock_lab.mjs                     the table BENCHMARKS.md quotes (the committed trace, 6 seeds)
- *   node build/clock_lab.mjs --smoke             a fresh 4 s recording from workerd and the committed trace's first
+ *   node build/clock_lab.mjs --smoke             a fresh 5 s recording from workerd and the committed trace's first
  *                                                10 s, one seed per link, every check, no timing
  *   node build/clock_lab.mjs --record FILE [--secs 40]   records a new trace from workerd
  */
@@ -351,8 +351,9 @@ export function lab(snaps: readonly Snap[], seeds: readonly number[], what: stri
     if (mean(per[defaultsIdx]!, (c) => c.hitches) > best) summary.defaultsWorse.push(link.name);
     hitching.push(`| ${link.name} | ${moving.toFixed(0)} | ${cells.join(" | ")} | ${(cut * 100).toFixed(0)}% |`);
     delayRows.push(`| ${link.name} | ${delays.join(" | ")} | ${jolts(0)} | ${jolts(clockIdx)} | ${snapsN} |`);
-    // The render clock snaps only on its first snapshot: never again on these links.
-    if (snapsN > 0) problems.push(`${what} ${link.name}: the render clock snapped ${snapsN} times after its first snapshot`);
+    // The render clock snaps only on its first snapshot: never again on these links (a fresh
+    // recording on a loaded machine may hold a stall of the object's past clockSnapMs).
+    if (strict && snapsN > 0) problems.push(`${what} ${link.name}: the render clock snapped ${snapsN} times after its first snapshot`);
     const above = share(clockIdx) - share(floorIdx);
     summary.aboveFloor = Math.max(summary.aboveFloor, above);
     summary.extraDelayLo = Math.min(summary.extraDelayLo, p50[clockIdx]! - p50[0]!);
@@ -439,7 +440,7 @@ const outro = (m: Summary, tickMs: number): string => [
   "",
   `With its default \`offsetCreep\` (0.005, 5 ms a second) RenderClock cannot follow this object's tick, which runs ${((tickMs / 50 - 1) * 100).toFixed(1)}% slow: the offset's lower envelope falls behind, the lateness reaches its cap, the drawn time overtakes the newest snapshot (the negative delays) and entities extrapolate, then hold${m.defaultsWorse.length > 0 ? `; on ${m.defaultsWorse.join(" and ")} that is worse than the snapping clock` : ""}. A creep equal to the clock's slew (0.05) follows any drift the clock can slew to.`,
   "",
-  "Checks (the smoke run, in the city Worker's `npm test`, replays the trace's first 10 s and a fresh 4 s recording, one seed): RenderClock with `offsetCreep` 0.05 hitches less than both snapping clocks on every link and seed; on the trace, at most 0.5 point above the true clock's floor and with a delay p95 below the 200 ms control's; it never snaps after its first snapshot.",
+  "Checks (the smoke run, in the city Worker's `npm test`, replays the trace's first 10 s and a fresh 5 s recording, one seed): RenderClock with `offsetCreep` 0.05 hitches less than both snapping clocks on every link and seed; on the trace also at most 0.5 point above the true clock's floor, a delay p95 below the 200 ms control's, and no snap after its first snapshot.",
 ].join("\n");
 
 async function main(): Promise<void> {
@@ -451,6 +452,17 @@ async function main(): Promise<void> {
   const recordTo = opt("--record");
   if (recordTo !== undefined) {
     const secs = Number(opt("--secs") ?? 40);
+    if (!(secs >= 5 && secs <= 600)) throw new Error(`--secs ${opt("--secs")}: give 5 to 600 seconds`);
+    // Replaces only a trace this lab wrote.
+    if (fs.existsSync(recordTo)) {
+      let ours = false;
+      try {
+        ours = Array.isArray((JSON.parse(fs.readFileSync(recordTo, "utf8")) as Partial<Trace>).snapshots);
+      } catch {
+        ours = false;
+      }
+      if (!ours) throw new Error(`${recordTo} exists and is not a trace this lab wrote: give a new path, or remove it first`);
+    }
     const trace = await record(secs, 6, "clock-lab");
     const tmp = `${recordTo}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(trace, null, 0).replace(/\],\[/g, "],\n["));
@@ -465,8 +477,8 @@ async function main(): Promise<void> {
     // The committed trace's first 10 s, and a fresh recording of the Worker as it is now.
     const committed = decode(trace, 10_000);
     problems.push(...lab(committed, [1], "committed trace", true).problems);
-    const fresh = await record(4, 6, "clock-smoke");
-    if (fresh.snapshots.length < 60) problems.push(`a fresh 4 s recording held ${fresh.snapshots.length} snapshots, not 60 or more`);
+    const fresh = await record(5, 6, "clock-smoke");
+    if (fresh.snapshots.length < 60) problems.push(`a fresh 5 s recording held ${fresh.snapshots.length} snapshots, not 60 or more`);
     else problems.push(...lab(decode(fresh), [1], "fresh recording", false).problems);
   } else {
     const seeds = [1, 2, 3, 4, 5, 6];
