@@ -14,7 +14,9 @@
  *
  * - `snap`: the city's original clock: the latest snapshot's server time, snapped on each
  *   arrival and run forward from there, minus a fixed delay (100 ms; a 200 ms control);
- * - `render clock`: the runtime's `RenderClock` (adaptive delay, slews at most 5%).
+ * - the runtime's `RenderClock` (adaptive delay, slews at most 5%), with its defaults and with
+ *   the city's settings (`CITY_CLOCK`: the offset creeps as fast as the clock slews);
+ * - for reference, the floor: the server's own clock (which no client has) 300 ms behind.
  *
  * A hitching frame is an entity drawn more than 30% off its true speed (the server's positions,
  * per tick, at the drawn time) while it moves faster than 1 m/s, as the input lab and the
@@ -41,6 +43,8 @@ import { readWrangler, startWorkerd } from "./workerd.js";
 export const TRACE_PATH = "lab/traces/city-snapshots.json";
 
 const FRAME_MS = 1000 / 60;
+/** A server tick on the snapshots' clock, ms (`world:snapshot`'s declared rate). */
+const TICK_MS = 1000 / WorldSnapshot$interp.rate;
 /** Hitch: drawn speed more than this share off the true speed, while it moves faster than MOVING m/s. */
 const HITCH_OFF = 0.3;
 const MOVING = 1;
@@ -99,11 +103,11 @@ export class Truth {
   speed(id: number, t: number): number {
     const m = this.pos.get(id);
     if (m === undefined || !(t === t)) return NaN;
-    const tick = Math.floor(t / 50);
+    const tick = Math.floor(t / TICK_MS);
     const a = m.get(tick);
     const b = m.get(tick + 1);
     if (a === undefined || b === undefined) return NaN;
-    return Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.05;
+    return Math.hypot(b[0] - a[0], b[1] - a[1]) / (TICK_MS / 1000);
   }
 }
 
@@ -438,7 +442,7 @@ const INTRO = `\`scripts/bench city-clock\` (\`cd examples/city-worker && npm ru
 const outro = (m: Summary, tickMs: number): string => [
   `The snapping clock jolts whenever a snapshot comes early or late, even on loopback (none), where the object's own tick lateness moves it; on Wi-Fi, far and 0–80 ms at least ${m.snapJitteryShare.toFixed(0)}% of the moving entity-frames hitch, and a longer delay (200 ms) does not help, since every jolt still reaches the screen. RenderClock never jolts: it stays within ${m.aboveFloor.toFixed(1)} point of the true clock's floor (the floor is the drawing itself: cars turning at crossings and NPCs stopping, drawn smoothly through the corner), ${m.extraDelayLo.toFixed(0)}–${m.extraDelayHi.toFixed(0)} ms further in the past (p50) than the original at 100 ms and nearer than its 200 ms control.`,
   "",
-  `With its default \`offsetCreep\` (0.005, 5 ms a second) RenderClock cannot follow this object's tick, which runs ${((tickMs / 50 - 1) * 100).toFixed(1)}% slow: the offset's lower envelope falls behind, the lateness reaches its cap, the drawn time overtakes the newest snapshot (the negative delays) and entities extrapolate, then hold${m.defaultsWorse.length > 0 ? `; on ${m.defaultsWorse.join(" and ")} that is worse than the snapping clock` : ""}. A creep equal to the clock's slew (0.05) follows any drift the clock can slew to.`,
+  `With its default \`offsetCreep\` (0.005, 5 ms a second) RenderClock cannot follow this object's tick, which runs ${((tickMs / TICK_MS - 1) * 100).toFixed(1)}% slow: the offset's lower envelope falls behind, the lateness reaches its cap, the drawn time overtakes the newest snapshot (the negative delays) and entities extrapolate, then hold${m.defaultsWorse.length > 0 ? `; on ${m.defaultsWorse.join(" and ")} that is worse than the snapping clock` : ""}. A creep equal to the clock's slew (0.05) follows any drift the clock can slew to.`,
   "",
   "Checks (the smoke run, in the city Worker's `npm test`, replays the trace's first 10 s and a fresh 5 s recording, one seed): RenderClock with `offsetCreep` 0.05 hitches less than both snapping clocks on every link and seed; on the trace also at most 0.5 point above the true clock's floor, a delay p95 below the 200 ms control's, and no snap after its first snapshot.",
 ].join("\n");
@@ -487,7 +491,7 @@ async function main(): Promise<void> {
     problems.push(...r.problems);
     const secs = (snaps[snaps.length - 1]!.at - snaps[0]!.at) / 1000;
     const local = localTime(snaps);
-    const tickMs = (local(50_000) - local(0)) / 1000;
+    const tickMs = (local(1000 * TICK_MS) - local(0)) / 1000;
     console.log(
       [
         "## The city's render clock: the lab",
@@ -496,7 +500,7 @@ async function main(): Promise<void> {
         "",
         ...tables(trace, secs, seeds.length, snaps, r.hitching, r.delays),
         "",
-        `The object's tick (\`setInterval(50)\` on workerd) came every ${tickMs.toFixed(2)} ms on average over the recording (${((tickMs / 50 - 1) * 100).toFixed(1)}% slow). RenderClock: \`clockSlew\` ${NETCODE_DEFAULTS.clockSlew}, \`clockSnapMs\` ${NETCODE_DEFAULTS.clockSnapMs}, \`minDelayMs\` ${NETCODE_DEFAULTS.minDelayMs}; \`offsetCreep\` ${NETCODE_DEFAULTS.offsetCreep} (defaults) or ${CITY_CLOCK.offsetCreep} (the city's).`,
+        `The object's tick (\`setInterval(50)\` on workerd) came every ${tickMs.toFixed(2)} ms on average over the recording (${((tickMs / TICK_MS - 1) * 100).toFixed(1)}% slow). RenderClock: \`clockSlew\` ${NETCODE_DEFAULTS.clockSlew}, \`clockSnapMs\` ${NETCODE_DEFAULTS.clockSnapMs}, \`minDelayMs\` ${NETCODE_DEFAULTS.minDelayMs}; \`offsetCreep\` ${NETCODE_DEFAULTS.offsetCreep} (defaults) or ${CITY_CLOCK.offsetCreep} (the city's).`,
         "",
         outro(r.summary, tickMs),
       ].join("\n"),
