@@ -8,3 +8,4 @@ await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", 
 await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tick_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/playout_lab.ts"], outfile: "build/playout_lab.mjs", platform: "node" });
+await build({ ...common, entryPoints: ["lab/clock_lab.ts"], outfile: "build/clock_lab.mjs", platform: "node", external: ["ws", "miniflare"] });
