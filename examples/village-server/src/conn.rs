@@ -74,20 +74,22 @@ pub(crate) const READS_PER_RATE: f64 = 10.0;
 
 type Ws = WebSocket<TcpStream>;
 
-/// Serves one accepted connection from `ip`; `slot` is its place in the budget of
-/// connections yet to say hello, traded for a player's place at its hello.
+/// Serves one accepted connection from peer `peer`; `slot` is its place in the budget of
+/// connections yet to say hello, traded for a player's place at its hello. Behind a
+/// trusted proxy the client's address is the one the proxy names, and every per-address
+/// cap counts that one.
 pub(crate) async fn serve(
     stream: TcpStream,
     shared: Arc<Shared>,
     conn: u64,
-    slot: HelloSlot,
-    ip: IpAddr,
+    mut slot: HelloSlot,
+    peer: IpAddr,
 ) {
     let cfg = shared.config.clone();
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, path, _deflate)) = upgrade(stream, &shared).await else {
+    let Some((mut ws, path, _deflate, ip)) = upgrade(stream, &shared, peer, &mut slot).await else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
@@ -293,20 +295,31 @@ async fn claim(
     (ticket, saved)
 }
 
-/// The upgrade, bounded in time: a path naming a room that may open (none is opened
-/// here), permessage-deflate agreed when configured and offered.
+/// The upgrade, bounded in time: the client's address (behind a trusted proxy, the one
+/// it names; `hello_slot` is counted under it from then on), a path naming a room that may open
+/// (none is opened here), permessage-deflate agreed when configured and offered.
 async fn upgrade(
     mut stream: TcpStream,
     shared: &Shared,
-) -> Option<(Ws, String, Option<DeflateSlot>)> {
+    peer: IpAddr,
+    hello_slot: &mut HelloSlot,
+) -> Option<(Ws, String, Option<DeflateSlot>, IpAddr)> {
     let cfg = &shared.config;
-    let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
-    let up = match read {
+    let proxied = cfg.proxy_protocol && cfg.is_trusted_proxy(peer);
+    let read = handshake::read(&mut stream, proxied);
+    let up = match tokio::time::timeout(cfg.handshake_timeout, read).await {
         Ok(Ok(up)) => up,
         Ok(Err(bad)) => {
             shared.counters.add(Counter::HandshakeFailed);
-            if bad == Bad::NotUpgrade {
-                handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await;
+            match bad {
+                Bad::NotUpgrade => {
+                    handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await
+                }
+                Bad::Proxy(why) => {
+                    shared.counters.add(Counter::ProxyRefused);
+                    handshake::refuse(&mut stream, "400 Bad Request", why).await
+                }
+                Bad::Io | Bad::Malformed => {}
             }
             return None;
         }
@@ -315,6 +328,20 @@ async fn upgrade(
             return None;
         }
     };
+    let ip = match client_address(cfg, peer, &up) {
+        Ok(ip) => ip,
+        Err(why) => {
+            shared.counters.add(Counter::HandshakeFailed);
+            shared.counters.add(Counter::ProxyRefused);
+            handshake::refuse(&mut stream, "400 Bad Request", why).await;
+            return None;
+        }
+    };
+    if let Err(counter) = hello_slot.rekey(ip) {
+        shared.counters.add(counter);
+        handshake::refuse(&mut stream, "503 Service Unavailable", counter.name()).await;
+        return None;
+    }
     match shared.may_open(&up.path) {
         Ok(()) => {}
         Err(why) => {
@@ -356,7 +383,29 @@ async fn upgrade(
         ws_options(cfg),
     )
     .ok()?;
-    Some((ws, up.path, slot))
+    Some((ws, up.path, slot, ip))
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy, whose PROXY
+/// header (when configured) and then `X-Forwarded-For` (while the address so far is still
+/// a trusted proxy's) name it. `Err`: a trusted proxy's header that names no address.
+fn client_address(
+    cfg: &crate::config::Config,
+    peer: IpAddr,
+    up: &handshake::Upgrade,
+) -> Result<IpAddr, &'static str> {
+    let mut ip = peer.to_canonical();
+    if let Some(source) = up.proxied.and_then(|p| p.source) {
+        ip = source;
+    }
+    if cfg.is_trusted_proxy(ip) {
+        if let Some(client) =
+            crate::proxy::forwarded_client(&up.forwarded_for, &cfg.trusted_proxies)?
+        {
+            ip = client;
+        }
+    }
+    Ok(ip)
 }
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),

@@ -74,11 +74,14 @@ pub enum Counter {
     /// Connections closed at accept: `max_before_hello` (overall or for their address)
     /// were still to say hello.
     RefusedBeforeHello,
+    /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
+    /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
+    ProxyRefused,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 31] = [
+    pub const ALL: [Counter; 32] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -110,6 +113,7 @@ impl Counter {
         Counter::StoreRetried,
         Counter::StoreLost,
         Counter::RefusedBeforeHello,
+        Counter::ProxyRefused,
     ];
 
     /// Its name in reports.
@@ -146,6 +150,7 @@ impl Counter {
             Counter::StoreRetried => "store_retried",
             Counter::StoreLost => "store_lost",
             Counter::RefusedBeforeHello => "refused_before_hello",
+            Counter::ProxyRefused => "proxy_refused",
         }
     }
 }

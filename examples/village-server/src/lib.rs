@@ -33,6 +33,7 @@ mod input_playout;
 mod limits;
 pub mod names;
 mod presence;
+pub mod proxy;
 mod room;
 mod server;
 mod sessions;

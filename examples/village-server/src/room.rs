@@ -1397,7 +1397,7 @@ impl Room {
     }
 
     /// The room's drops, its connections' frame drops and the server's counters, each
-    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 31` = 59 keys, within the 64
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 32` = 60 keys, within the 64
     /// `ServerStats::dropped` holds (checked at compile time: `DROPPED_KEYS_MAX`).
     fn dropped_report(&self) -> BTreeMap<String, u32> {
         let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;
