@@ -885,6 +885,8 @@ impl Room {
                     channel: c.channel,
                     at: now_ms(),
                     reply_to: c.reply_to,
+                    // Marked, so a guest cannot pass for a signed-in player.
+                    guest: p.guest.then_some(true),
                 });
                 let config = Arc::clone(&self.config);
                 // Who hears it: by distance for local chat, by membership for party and staff.
