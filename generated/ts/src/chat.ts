@@ -163,9 +163,9 @@ export interface ChatLine {
   /** Line replied to, if any. */
   reply_to?: number;
   /**
-   * `Some(true)` when the speaker is a guest (not signed in): the client marks the
-   * line, so a guest cannot pass for a signed-in player in chat. Absent for signed-in
-   * speakers. Appended last and optional, so clients built before it skip it.
+   * True when the speaker is a guest (not signed in): the client marks the line, so a
+   * guest cannot pass for a signed-in player in chat. Absent for signed-in speakers.
+   * Appended last and optional, so clients built before it skip it.
    */
   guest?: boolean;
 }
