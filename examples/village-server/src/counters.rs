@@ -77,11 +77,14 @@ pub enum Counter {
     /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
     /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
     ProxyRefused,
+    /// Connections ended for a protocol error (a frame or fragment sequence RFC 6455
+    /// forbids, a message past `hard_frame_cap`), each with a close frame saying which.
+    ProtocolError,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 32] = [
+    pub const ALL: [Counter; 33] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -114,6 +117,7 @@ impl Counter {
         Counter::StoreLost,
         Counter::RefusedBeforeHello,
         Counter::ProxyRefused,
+        Counter::ProtocolError,
     ];
 
     /// Its name in reports.
@@ -151,13 +155,20 @@ impl Counter {
             Counter::StoreLost => "store_lost",
             Counter::RefusedBeforeHello => "refused_before_hello",
             Counter::ProxyRefused => "proxy_refused",
+            Counter::ProtocolError => "protocol_error",
         }
     }
 }
 
 /// The server-wide counters.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Counters([AtomicU64; Counter::ALL.len()]);
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
 
 impl Counters {
     /// Counts one.

@@ -31,6 +31,7 @@ mod fdlimit;
 mod handshake;
 mod input_playout;
 mod limits;
+mod metered;
 pub mod names;
 mod presence;
 pub mod proxy;

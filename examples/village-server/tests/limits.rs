@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use village_server::counters::Counter;
 use village_server::{start, Config, Server};
@@ -126,4 +126,212 @@ async fn deflate_is_capped_in_connections() {
     drop(a);
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert!(deflate_answer(&s).await.1, "a place given back");
+}
+
+/// A client frame: `first` is the first byte (FIN, RSV, opcode), masked with the zero key
+/// (which leaves the payload as is) unless `unmasked`.
+fn frame_with(first: u8, payload: &[u8], unmasked: bool) -> Vec<u8> {
+    let mask = if unmasked { 0 } else { 0x80 };
+    let mut f = vec![first];
+    match payload.len() {
+        n @ 0..=125 => f.push(mask | n as u8),
+        n @ 126..=65535 => {
+            f.push(mask | 126);
+            f.extend((n as u16).to_be_bytes());
+        }
+        n => {
+            f.push(mask | 127);
+            f.extend((n as u64).to_be_bytes());
+        }
+    }
+    if !unmasked {
+        f.extend([0; 4]);
+    }
+    f.extend_from_slice(payload);
+    f
+}
+
+fn frame(first: u8, payload: &[u8]) -> Vec<u8> {
+    frame_with(first, payload, false)
+}
+
+/// A frame's header alone, for a payload of `len` bytes (the server refuses it at the
+/// header: sending the payload would leave it unread, and the close a reset).
+fn header_only(first: u8, len: usize) -> Vec<u8> {
+    let f = frame(first, &vec![0; len]);
+    f[..f.len() - len].to_vec()
+}
+
+/// A socket upgraded to room `village`, nothing more.
+async fn upgraded(s: &Server) -> TcpStream {
+    let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    t.write_all(&head_of(200)).await.unwrap();
+    let mut head = Vec::new();
+    let mut b = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(t.read(&mut b).await.unwrap(), 1, "the upgrade is answered");
+        head.push(b[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"));
+    t
+}
+
+/// One server frame: its opcode and payload (server frames are unmasked).
+async fn server_frame(t: &mut (impl AsyncRead + Unpin)) -> Option<(u8, Vec<u8>)> {
+    let mut h = [0u8; 2];
+    t.read_exact(&mut h).await.ok()?;
+    let len = match h[1] & 0x7f {
+        126 => {
+            let mut b = [0u8; 2];
+            t.read_exact(&mut b).await.ok()?;
+            usize::from(u16::from_be_bytes(b))
+        }
+        127 => {
+            let mut b = [0u8; 8];
+            t.read_exact(&mut b).await.ok()?;
+            u64::from_be_bytes(b) as usize
+        }
+        n => usize::from(n),
+    };
+    let mut payload = vec![0u8; len];
+    t.read_exact(&mut payload).await.ok()?;
+    Some((h[0] & 0x0f, payload))
+}
+
+/// The server's close frame (its code and reason), skipping anything before it; `None`
+/// when the connection ended without one within 4 s.
+async fn close_frame(t: &mut (impl AsyncRead + Unpin)) -> Option<(u16, String)> {
+    let read = async {
+        loop {
+            let (op, payload) = server_frame(t).await?;
+            if op == 0x8 {
+                let code = u16::from_be_bytes([payload[0], payload[1]]);
+                return Some((code, String::from_utf8_lossy(&payload[2..]).to_string()));
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(4), read)
+        .await
+        .ok()
+        .flatten()
+}
+
+/// "Every close the server makes is a WebSocket close handshake with a code", a protocol
+/// error's too: each frame RFC 6455 forbids is answered with a close frame carrying the
+/// RFC's code for it and a reason, before the hello and after, and counted.
+#[tokio::test]
+async fn protocol_errors_are_answered_with_a_close_frame_and_its_code() {
+    let s = server(|_| {}).await;
+    let big = vec![1u8; 40_000];
+    let cases: Vec<(&str, Vec<u8>, u16)> = vec![
+        ("unmasked", frame_with(0x82, b"x", true), 1002),
+        ("reserved bit", frame(0x80 | 0x20 | 0x2, b"x"), 1002),
+        (
+            "compressed, none agreed",
+            frame(0x80 | 0x40 | 0x2, b"x"),
+            1002,
+        ),
+        ("undefined opcode", frame(0x83, b"x"), 1003),
+        ("fragmented ping", frame(0x09, b"x"), 1002),
+        ("ping over 125 bytes", header_only(0x89, 126), 1002),
+        ("continuation first", frame(0x80, b"x"), 1002),
+        (
+            "a message begun inside another",
+            [frame(0x02, b"x"), frame(0x82, b"y")].concat(),
+            1002,
+        ),
+        (
+            "one frame over 64 KiB",
+            header_only(0x82, 64 * 1024 + 1),
+            1009,
+        ),
+        (
+            "fragments over 64 KiB",
+            [frame(0x02, &big), frame(0x80, &big)].concat(),
+            1009,
+        ),
+    ];
+    for (what, bytes, code) in &cases {
+        let mut t = upgraded(&s).await;
+        t.write_all(bytes).await.unwrap();
+        let close = close_frame(&mut t).await;
+        let (got, reason) = close.unwrap_or_else(|| panic!("{what}: no close frame"));
+        assert_eq!(got, *code, "{what}: {reason}");
+        assert!(!reason.is_empty(), "{what}: a reason");
+    }
+    assert_eq!(s.counter(Counter::ProtocolError), cases.len() as u64);
+    // After the hello too.
+    let mut t = upgraded(&s).await;
+    t.write_all(&frame(0x82, &hello())).await.unwrap();
+    let (op, _) = server_frame(&mut t).await.unwrap();
+    assert_eq!(op, 0x2, "welcomed");
+    t.write_all(&frame(0x80, b"x")).await.unwrap();
+    assert_eq!(close_frame(&mut t).await.map(|c| c.0), Some(1002));
+    assert_eq!(s.counter(Counter::ProtocolError), cases.len() as u64 + 1);
+}
+
+/// A guest's `session:hello`, enveloped.
+fn hello() -> Vec<u8> {
+    use tuplet::{Dispatch, Encoding};
+    let hello = village::dispatch::ClientMessage::from(village::session::SessionHello {
+        protocol: 2,
+        build: "limits".into(),
+        token: None,
+        locale: "en".into(),
+        resume: None,
+    });
+    Dispatch::to_envelope(&hello, Encoding::Compact).unwrap()
+}
+
+/// "reads ... 400 frames/s, burst 800", every fragment counted: a hello sent in 1,200
+/// fragments (1,199 of them empty) is read at the cap, so it is answered no sooner than
+/// the 400 frames past the burst take (1 s); counted as one message, it was answered at
+/// once.
+#[tokio::test]
+async fn the_read_cap_counts_every_fragment() {
+    let s = server(|_| {}).await;
+    let mut t = upgraded(&s).await;
+    let hello = hello();
+    let mut bytes = frame(0x02, &hello[..1]);
+    for _ in 0..1198 {
+        bytes.extend(frame(0x00, b""));
+    }
+    bytes.extend(frame(0x80, &hello[1..]));
+    let t0 = std::time::Instant::now();
+    t.write_all(&bytes).await.unwrap();
+    let (op, _) = tokio::time::timeout(Duration::from_secs(3), server_frame(&mut t))
+        .await
+        .expect("answered within the fragment timeout")
+        .unwrap();
+    let took = t0.elapsed();
+    assert_eq!(op, 0x2, "welcomed");
+    assert!(took >= Duration::from_millis(900), "answered in {took:?}");
+}
+
+/// A fragmented message never finished (a fragment a while, for ever) is closed 1002 once
+/// it is 2 s old, rather than read until the idle timeout.
+#[tokio::test]
+async fn a_message_never_finished_is_closed_at_the_fragment_timeout() {
+    let s = server(|_| {}).await;
+    let mut t = upgraded(&s).await;
+    t.write_all(&frame(0x02, b"x")).await.unwrap();
+    let t0 = std::time::Instant::now();
+    let (mut r, mut w) = t.split();
+    let drip = async {
+        while w.write_all(&frame(0x00, b"x")).await.is_ok() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        std::future::pending::<()>().await;
+    };
+    let (code, reason) = tokio::select! {
+        close = close_frame(&mut r) => close.expect("a close frame"),
+        () = drip => unreachable!(),
+    };
+    let took = t0.elapsed();
+    assert_eq!(code, 1002, "{reason}");
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(3),
+        "closed after {took:?}"
+    );
+    assert_eq!(s.counter(Counter::ProtocolError), 1);
 }
