@@ -335,3 +335,68 @@ async fn a_message_never_finished_is_closed_at_the_fragment_timeout() {
     );
     assert_eq!(s.counter(Counter::ProtocolError), 1);
 }
+
+/// The upgrade's `Sec-WebSocket-Extensions` answer to `offer` (`None`: compression
+/// declined), on a socket kept open.
+async fn deflate_offer(s: &Server, offer: &str) -> (TcpStream, Option<String>) {
+    let head = format!(
+        "GET /village HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Extensions: {offer}\r\n\r\n"
+    );
+    let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    t.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let mut b = [0u8; 1];
+    while !answer.ends_with(b"\r\n\r\n") {
+        assert_eq!(t.read(&mut b).await.unwrap(), 1, "the upgrade is answered");
+        answer.push(b[0]);
+    }
+    let answer = String::from_utf8(answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 101"), "{answer}");
+    let ext = answer
+        .lines()
+        .find_map(|l| l.strip_prefix("Sec-WebSocket-Extensions: "))
+        .map(str::to_string);
+    (t, ext)
+}
+
+/// permessage-deflate is answered as RFC 7692 says, through the real upgrade: the answer
+/// never names a window larger than offered (an 8-bit server window, which zlib cannot
+/// compress with, is declined; an 8-bit client window is answered without the
+/// parameter), names `client_max_window_bits` only when offered, keeps
+/// `server_no_context_takeover` when asked, and an offer with a parameter twice or a value
+/// outside 8 to 15 is declined in favour of the next one.
+#[tokio::test]
+async fn deflate_offers_are_answered_as_rfc_7692_says() {
+    let s = server(|_| {}).await;
+    let cases: [(&str, Option<&str>); 8] = [
+        (
+            "permessage-deflate; client_max_window_bits",
+            Some("permessage-deflate; client_max_window_bits=15"),
+        ),
+        ("permessage-deflate", Some("permessage-deflate")),
+        ("permessage-deflate; server_max_window_bits=8", None),
+        (
+            "permessage-deflate; client_max_window_bits=8",
+            Some("permessage-deflate"),
+        ),
+        (
+            "permessage-deflate; server_max_window_bits=8, permessage-deflate; server_max_window_bits=10",
+            Some("permessage-deflate; server_max_window_bits=10"),
+        ),
+        (
+            "permessage-deflate; server_no_context_takeover; client_max_window_bits=9",
+            Some("permessage-deflate; server_no_context_takeover; client_max_window_bits=9"),
+        ),
+        (
+            "permessage-deflate; client_max_window_bits; client_max_window_bits, permessage-deflate",
+            Some("permessage-deflate"),
+        ),
+        ("permessage-deflate; server_max_window_bits=016", None),
+    ];
+    for (offer, want) in cases {
+        let (_t, got) = deflate_offer(&s, offer).await;
+        assert_eq!(got.as_deref(), want, "{offer}");
+    }
+}
