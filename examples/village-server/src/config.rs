@@ -22,10 +22,12 @@ pub struct Config {
     pub keyframe_every: u32,
     /// The bird stream every this many ticks (4 at 20 Hz: 5 times a second).
     pub birds_every: u32,
-    /// Largest binary frame handled, bytes; bigger ones are dropped and counted.
+    /// Largest binary message handled, bytes (fragments together); bigger ones are
+    /// dropped and counted.
     pub frame_cap: usize,
-    /// Frames above this are a protocol error that closes the connection (a frame this big
-    /// is no client of ours): the WebSocket library's own limit, above `frame_cap`.
+    /// A message (one frame or fragments together) of this many bytes or more is a
+    /// protocol error that closes the connection with 1009 (a message this big is no
+    /// client of ours): the WebSocket library's own limit, above `frame_cap`.
     pub hard_frame_cap: usize,
     /// Sustained messages per second a client may send; more are dropped and counted.
     pub rate_per_s: f64,

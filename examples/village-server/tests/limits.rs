@@ -400,3 +400,47 @@ async fn deflate_offers_are_answered_as_rfc_7692_says() {
         assert_eq!(got.as_deref(), want, "{offer}");
     }
 }
+
+/// "message size 4 KiB; 64 KiB": a 4,096-byte message reaches the room and a 4,097-byte one
+/// is dropped (`(frame) too_large`); one of 65,535 bytes is dropped with the connection
+/// kept, and one of 64 KiB ends it with close 1009. Fragments count together.
+#[tokio::test]
+async fn message_sizes_are_capped_as_stated() {
+    use village_server::client::{Client, Identity};
+    const KEY: &[u8] = b"limits tests' key";
+    let s = server(|c| c.token_key = Some(KEY.to_vec())).await;
+    let mut claims = village_server::token::Claims::player(1, "boss", 3600);
+    claims.admin = true;
+    let mut boss = Client::join(&s.url("village"), &Identity::signed(KEY, &claims))
+        .await
+        .unwrap();
+    let mut t = upgraded(&s).await;
+    t.write_all(&frame(0x82, &hello())).await.unwrap();
+    assert_eq!(server_frame(&mut t).await.unwrap().0, 0x2, "welcomed");
+    t.write_all(&frame(0x82, &[0; 4096])).await.unwrap();
+    t.write_all(&frame(0x82, &[0; 4097])).await.unwrap();
+    // Fragments together: 2,049 + 2,048.
+    t.write_all(&[frame(0x02, &[0; 2049]), frame(0x80, &[0; 2048])].concat())
+        .await
+        .unwrap();
+    t.write_all(&frame(0x82, &vec![0; 65_535])).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let d = boss.stats().await.unwrap().dropped.unwrap();
+    assert_eq!(d.get("(frame) too_large").copied(), Some(3), "{d:?}");
+    // Still connected: a ping is answered.
+    t.write_all(&frame(0x89, b"hi")).await.unwrap();
+    let pong = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            let (op, payload) = server_frame(&mut t).await.expect("open");
+            if op == 0xA {
+                return payload;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(pong, b"hi");
+    t.write_all(&frame(0x82, &vec![0; 65_536])).await.unwrap();
+    assert_eq!(close_frame(&mut t).await.map(|c| c.0), Some(1009));
+    assert_eq!(s.counter(Counter::ProtocolError), 1);
+}
