@@ -444,3 +444,50 @@ async fn message_sizes_are_capped_as_stated() {
     assert_eq!(close_frame(&mut t).await.map(|c| c.0), Some(1009));
     assert_eq!(s.counter(Counter::ProtocolError), 1);
 }
+
+/// "players' connections (`max_connections`): taken at the hello; past it
+/// `session:error RoomFull(0)`, close 1013", and the place is given back when one leaves.
+#[tokio::test]
+async fn players_connections_are_capped_at_the_hello() {
+    let s = server(|c| c.max_connections = 2).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut t = upgraded(&s).await;
+        t.write_all(&frame(0x82, &hello())).await.unwrap();
+        assert_eq!(server_frame(&mut t).await.unwrap().0, 0x2, "welcomed");
+        held.push(t);
+    }
+    // Upgrades are outside the cap (the budget before hello is apart): the third is
+    // answered 101 and refused at its hello.
+    let mut t = upgraded(&s).await;
+    t.write_all(&frame(0x82, &hello())).await.unwrap();
+    let (op, payload) = server_frame(&mut t).await.unwrap();
+    assert_eq!(op, 0x2);
+    let refused =
+        <village::dispatch::ServerMessage as tuplet::Dispatch>::from_envelope(&payload).unwrap();
+    assert!(
+        matches!(
+            &refused,
+            village::dispatch::ServerMessage::SessionFailed(f)
+                if f.error == village::session::SessionError::RoomFull(0)
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        close_frame(&mut t).await,
+        Some((1013, "refused_total".to_string()))
+    );
+    assert_eq!(s.counter(Counter::RefusedTotal), 1);
+    // One leaves: its place is given back.
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut t = upgraded(&s).await;
+    t.write_all(&frame(0x82, &hello())).await.unwrap();
+    let (_, payload) = server_frame(&mut t).await.unwrap();
+    let welcome =
+        <village::dispatch::ServerMessage as tuplet::Dispatch>::from_envelope(&payload).unwrap();
+    assert!(
+        matches!(welcome, village::dispatch::ServerMessage::SessionWelcome(_)),
+        "{welcome:?}"
+    );
+}
