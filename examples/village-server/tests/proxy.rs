@@ -358,3 +358,28 @@ async fn malformed_and_oversized_proxy_headers_are_refused_with_why() {
     let (a, _one) = try_join(&s, PROXY, &xff(&fits)).await;
     assert_eq!(a, Answer::Welcome);
 }
+
+/// "The header is not counted in the request head's 8 KiB": behind a PROXY header a head of
+/// 8,192 bytes is an upgrade and 8,193 are closed unanswered, as without one.
+#[tokio::test]
+async fn the_proxy_header_is_outside_the_heads_8_kib() {
+    let s = server(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.proxy_protocol = true;
+    })
+    .await;
+    let head_of = |len: usize| {
+        let h = head(Some("203.0.113.1"));
+        let pad = len - h.len() - "X-Pad: \r\n".len();
+        let mut h = String::from_utf8(h).unwrap();
+        h.truncate(h.len() - 2);
+        h.push_str(&format!("X-Pad: {}\r\n\r\n", "p".repeat(pad)));
+        assert_eq!(h.len(), len);
+        h.into_bytes()
+    };
+    let v2 = v2(ppp::v2::Command::Proxy, "203.0.113.1:1", "127.0.0.1:2");
+    let (a, _one) = try_join(&s, PROXY, &[[v2.clone(), head_of(8192)].concat()]).await;
+    assert_eq!(a, Answer::Welcome);
+    let (a, _) = try_join(&s, PROXY, &[[v2, head_of(8193)].concat()]).await;
+    assert_eq!(a, Answer::Closed);
+}
