@@ -383,3 +383,20 @@ async fn the_proxy_header_is_outside_the_heads_8_kib() {
     let (a, _) = try_join(&s, PROXY, &[[v2, head_of(8193)].concat()]).await;
     assert_eq!(a, Answer::Closed);
 }
+
+/// `per_ip_per_room` counts the forwarded client too: through one proxy, one player per
+/// client address in the room.
+#[tokio::test]
+async fn per_ip_per_room_counts_the_forwarded_client() {
+    let s = server(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.per_ip_per_room = 1;
+    })
+    .await;
+    let (a, _one) = try_join(&s, PROXY, &xff("203.0.113.1")).await;
+    assert_eq!(a, Answer::Welcome);
+    let (a, _two) = try_join(&s, PROXY, &xff("203.0.113.2")).await;
+    assert_eq!(a, Answer::Welcome);
+    let (a, _) = try_join(&s, PROXY, &xff("203.0.113.1")).await;
+    assert_eq!(a, Answer::Refused(1013, "room full".into()));
+}
