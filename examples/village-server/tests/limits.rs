@@ -236,6 +236,12 @@ async fn protocol_errors_are_answered_with_a_close_frame_and_its_code() {
         ("ping over 125 bytes", header_only(0x89, 126), 1002),
         ("continuation first", frame(0x80, b"x"), 1002),
         (
+            "a close reason not UTF-8",
+            frame(0x88, &[0x03, 0xe8, 0xff]),
+            1007,
+        ),
+        ("a close code not allowed", frame(0x88, &[0x03, 0xed]), 1002),
+        (
             "a message begun inside another",
             [frame(0x02, b"x"), frame(0x82, b"y")].concat(),
             1002,
