@@ -497,3 +497,33 @@ async fn players_connections_are_capped_at_the_hello() {
         "{welcome:?}"
     );
 }
+
+/// "room size (`room_capacity`): `session:error RoomFull`, close 1013".
+#[tokio::test]
+async fn a_full_room_answers_room_full_and_closes_1013() {
+    use village::dispatch::ServerMessage;
+    let s = server(|c| c.room_capacity = 1).await;
+    let mut first = upgraded(&s).await;
+    first.write_all(&frame(0x82, &hello())).await.unwrap();
+    let (_, payload) = server_frame(&mut first).await.unwrap();
+    let welcome = <ServerMessage as tuplet::Dispatch>::from_envelope(&payload).unwrap();
+    assert!(
+        matches!(welcome, ServerMessage::SessionWelcome(_)),
+        "{welcome:?}"
+    );
+    let mut second = upgraded(&s).await;
+    second.write_all(&frame(0x82, &hello())).await.unwrap();
+    let (_, payload) = server_frame(&mut second).await.unwrap();
+    let refused = <ServerMessage as tuplet::Dispatch>::from_envelope(&payload).unwrap();
+    assert!(
+        matches!(
+            &refused,
+            ServerMessage::SessionFailed(f) if f.error == village::session::SessionError::RoomFull(1)
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(
+        close_frame(&mut second).await,
+        Some((1013, "room full".to_string()))
+    );
+}
