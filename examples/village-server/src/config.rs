@@ -22,10 +22,12 @@ pub struct Config {
     pub keyframe_every: u32,
     /// The bird stream every this many ticks (4 at 20 Hz: 5 times a second).
     pub birds_every: u32,
-    /// Largest binary frame handled, bytes; bigger ones are dropped and counted.
+    /// Largest binary message handled, bytes (fragments together); bigger ones are
+    /// dropped and counted.
     pub frame_cap: usize,
-    /// Frames above this are a protocol error that closes the connection (a frame this big
-    /// is no client of ours): the WebSocket library's own limit, above `frame_cap`.
+    /// A message (one frame or fragments together) of this many bytes or more is a
+    /// protocol error that closes the connection with 1009 (a message this big is no
+    /// client of ours): the WebSocket library's own limit, above `frame_cap`.
     pub hard_frame_cap: usize,
     /// Sustained messages per second a client may send; more are dropped and counted.
     pub rate_per_s: f64,
@@ -78,6 +80,15 @@ pub struct Config {
     pub max_connections: usize,
     /// Connections open at once from one source address at most (`refused_per_ip`).
     pub max_per_ip: usize,
+    /// Proxies (load balancers) trusted to name the client: from these peers the client's
+    /// address comes from the PROXY protocol header (with `proxy_protocol`) or the last
+    /// untrusted `X-Forwarded-For` entry, and every per-address cap counts it. Anyone
+    /// else's `X-Forwarded-For` is ignored. Empty (the default): every peer is its own
+    /// client.
+    pub trusted_proxies: Vec<crate::proxy::Net>,
+    /// Whether trusted proxies open every connection with a PROXY protocol header (v1 or
+    /// v2): required from them, refused from anyone else (it is not HTTP).
+    pub proxy_protocol: bool,
     /// Connections that have not yet said `session:hello` (upgrading or waiting), at most:
     /// a budget of their own, apart from `max_connections`, so sockets that never say
     /// hello cannot take players' places (`refused_before_hello`).
@@ -167,6 +178,8 @@ impl Default for Config {
             room_idle: Duration::from_secs(30),
             max_connections: 1000,
             max_per_ip: 500,
+            trusted_proxies: Vec::new(),
+            proxy_protocol: false,
             max_before_hello: 256,
             max_before_hello_per_ip: 32,
             guests: true,
@@ -205,6 +218,11 @@ impl Config {
                 .iter()
                 .any(|p| name.starts_with(p.as_str()));
         (well_formed && allowed).then_some(name)
+    }
+
+    /// Whether `ip` is a trusted proxy.
+    pub fn is_trusted_proxy(&self, ip: std::net::IpAddr) -> bool {
+        crate::proxy::is_trusted(&self.trusted_proxies, ip)
     }
 
     /// The tick period.

@@ -9,11 +9,13 @@
 //!    a frame over a cap is counted in the room's [`FrameDrops`] here and never reaches the
 //!    room; a client over its cap `flood_close_s` seconds in a row, silent `idle_timeout`,
 //!    or with a write blocked `write_timeout` is closed. A connection reads at most
-//!    [`READS_PER_RATE`] times its rate cap: past that it stops reading until it may again,
-//!    and TCP makes the sender wait, so a flood costs the server what it reads, not what
-//!    the sender can write.
+//!    [`READS_PER_RATE`] times its rate cap in frames (each fragment of a message counted,
+//!    `metered.rs`): past that it stops reading until it may again, and TCP makes the
+//!    sender wait, so a flood costs the server what it reads, not what the sender can
+//!    write.
 //!
-//! Every close the server makes is a WebSocket close handshake with a code.
+//! Every close the server makes is a WebSocket close handshake with a code, a protocol
+//! error's too (1002, 1003, 1007 or 1009, with the library's reason).
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,11 +31,12 @@ use tuplet::{Dispatch, Encoding, Message as _, Wire};
 use village::dispatch::ServerMessage;
 use village::session::{SessionError, SessionFailed, SessionHello};
 use yawc::close::CloseCode;
-use yawc::{Frame, OpCode, Role, WebSocket};
+use yawc::{Frame, OpCode, Role, WebSocket, WebSocketError};
 
 use crate::counters::{Counter, FrameDrops};
 use crate::handshake::{self, Bad};
 use crate::limits::{Flood, RateCap};
+use crate::metered::Metered;
 use crate::room::{close, Event, Out};
 use crate::shared::{HelloSlot, NoRoom, RoomHandle, Shared};
 use crate::token::{self, Claims, ResumeClaims, TokenError};
@@ -65,41 +68,43 @@ pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
 const BATCHES: usize = 1024;
 
 /// Frames a connection reads at most, before its hello as after, as a multiple of the rate
-/// cap (sustained and burst: 400 a second, 800 at once by default). Up to it every frame over the rate cap is read,
-/// dropped and counted; past it the connection stops reading for as long as the read
-/// bucket takes to refill, the kernel's receive window closes and the sender blocks. A
-/// flooder on loopback wrote 720,000 frames a second, every one read: 96% of a core for 4
-/// of them (`scripts/bench hostile`).
+/// cap (sustained and burst: 400 a second, 800 at once by default), every fragment of a
+/// message and every control frame counted. Up to it every message over the rate cap is
+/// read, dropped and counted; past it the connection stops reading for as long as the
+/// read bucket takes to refill, the kernel's receive window closes and the sender blocks.
+/// A flooder on loopback wrote 720,000 frames a second, every one read: 96% of a core for
+/// 4 of them (`scripts/bench hostile`).
 pub(crate) const READS_PER_RATE: f64 = 10.0;
 
-type Ws = WebSocket<TcpStream>;
+/// A fragmented message must be whole within this long of its first fragment, or the
+/// connection ends with close 1002 (the village's messages are one frame each; 64 KiB in
+/// 1-byte fragments at the read cap takes far longer).
+pub(crate) const FRAGMENT_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Serves one accepted connection from `ip`; `slot` is its place in the budget of
-/// connections yet to say hello, traded for a player's place at its hello.
+type Ws = WebSocket<Metered>;
+
+/// Serves one accepted connection from peer `peer`; `slot` is its place in the budget of
+/// connections yet to say hello, traded for a player's place at its hello. Behind a
+/// trusted proxy the client's address is the one the proxy names, and every per-address
+/// cap counts that one.
 pub(crate) async fn serve(
     stream: TcpStream,
     shared: Arc<Shared>,
     conn: u64,
-    slot: HelloSlot,
-    ip: IpAddr,
+    mut slot: HelloSlot,
+    peer: IpAddr,
 ) {
     let cfg = shared.config.clone();
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, path, _deflate)) = upgrade(stream, &shared).await else {
+    let Some((mut ws, path, _deflate, ip)) = upgrade(stream, &shared, peer, &mut slot).await else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
-    let mut reads = RateCap::new(
-        cfg.rate_per_s * READS_PER_RATE,
-        cfg.rate_burst * READS_PER_RATE,
-    );
     let mut flood = Flood::default();
     let drops = shared.pre_hello_drops.clone();
-    let Some((hello, who, len)) =
-        hello(&mut ws, &shared, &drops, &path, &mut cap, &mut reads).await
-    else {
+    let Some((hello, who, len)) = hello(&mut ws, &shared, &drops, &path, &mut cap).await else {
         return;
     };
     // Said hello: a player's connection slot, then the room (opened now if it is not).
@@ -179,13 +184,8 @@ pub(crate) async fn serve(
     };
     let idle = tokio::time::sleep(cfg.idle_timeout);
     tokio::pin!(idle);
-    // Reading paused until `resume` (the read bucket was empty).
-    let resume = tokio::time::sleep(Duration::ZERO);
-    tokio::pin!(resume);
-    let mut paused = false;
     loop {
         tokio::select! {
-            () = &mut resume, if paused => paused = false,
             out = rx.recv() => {
                 let write = write_batch(&mut ws, out, &mut rx, &queued);
                 match tokio::time::timeout(cfg.write_timeout, write).await {
@@ -207,28 +207,19 @@ pub(crate) async fn serve(
                 close_with(&mut ws, close::GOING_AWAY, "idle").await;
                 break;
             }
-            incoming = ws.next(), if !paused => {
-                let now = tokio::time::Instant::now();
-                idle.as_mut().reset(now + cfg.idle_timeout);
-                // The frame just read takes a token (reading waits for one); with none
-                // left for the next, reading pauses until there is.
-                reads.take(now.into_std());
-                let wait = reads.ready_in(now.into_std());
-                if !wait.is_zero() {
-                    paused = true;
-                    resume.as_mut().reset(now + wait);
-                }
+            incoming = ws.next_frame() => {
+                idle.as_mut().reset(tokio::time::Instant::now() + cfg.idle_timeout);
                 let bytes = match incoming {
                     // The library has queued its answer to the close frame: write it.
-                    Some(f) if f.opcode() == OpCode::Close => {
+                    Ok(f) if f.opcode() == OpCode::Close => {
                         finish_close(&mut ws).await;
                         break;
                     }
-                    Some(frame) if frame.opcode() == OpCode::Ping && !answer_ping(&mut ws, &cfg).await => {
+                    Ok(frame) if frame.opcode() == OpCode::Ping && !answer_ping(&mut ws, &cfg).await => {
                         shared.counters.add(Counter::WriteTimeout);
                         break;
                     }
-                    Some(frame) => match admit(&frame, &cfg, &room.drops, &mut cap) {
+                    Ok(frame) => match admit(&frame, &cfg, &room.drops, &mut cap) {
                         Some(bytes) => bytes,
                         None => {
                             if flood.on_drop(Instant::now(), cfg.flood_close_s) {
@@ -239,7 +230,10 @@ pub(crate) async fn serve(
                             continue;
                         }
                     },
-                    None => break,
+                    Err(e) => {
+                        close_on_error(&mut ws, &shared, e).await;
+                        break;
+                    }
                 };
                 if room.tx.send(Event::Input { conn, bytes }).await.is_err() {
                     break;
@@ -293,20 +287,31 @@ async fn claim(
     (ticket, saved)
 }
 
-/// The upgrade, bounded in time: a path naming a room that may open (none is opened
-/// here), permessage-deflate agreed when configured and offered.
+/// The upgrade, bounded in time: the client's address (behind a trusted proxy, the one
+/// it names; `hello_slot` is counted under it from then on), a path naming a room that may open
+/// (none is opened here), permessage-deflate agreed when configured and offered.
 async fn upgrade(
     mut stream: TcpStream,
     shared: &Shared,
-) -> Option<(Ws, String, Option<DeflateSlot>)> {
+    peer: IpAddr,
+    hello_slot: &mut HelloSlot,
+) -> Option<(Ws, String, Option<DeflateSlot>, IpAddr)> {
     let cfg = &shared.config;
-    let read = tokio::time::timeout(cfg.handshake_timeout, handshake::read(&mut stream)).await;
-    let up = match read {
+    let proxied = cfg.proxy_protocol && cfg.is_trusted_proxy(peer);
+    let read = handshake::read(&mut stream, proxied);
+    let up = match tokio::time::timeout(cfg.handshake_timeout, read).await {
         Ok(Ok(up)) => up,
         Ok(Err(bad)) => {
             shared.counters.add(Counter::HandshakeFailed);
-            if bad == Bad::NotUpgrade {
-                handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await;
+            match bad {
+                Bad::NotUpgrade => {
+                    handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await
+                }
+                Bad::Proxy(why) => {
+                    shared.counters.add(Counter::ProxyRefused);
+                    handshake::refuse(&mut stream, "400 Bad Request", why).await
+                }
+                Bad::Io | Bad::Malformed => {}
             }
             return None;
         }
@@ -315,6 +320,20 @@ async fn upgrade(
             return None;
         }
     };
+    let ip = match client_address(cfg, peer, &up) {
+        Ok(ip) => ip,
+        Err(why) => {
+            shared.counters.add(Counter::HandshakeFailed);
+            shared.counters.add(Counter::ProxyRefused);
+            handshake::refuse(&mut stream, "400 Bad Request", why).await;
+            return None;
+        }
+    };
+    if let Err(counter) = hello_slot.rekey(ip) {
+        shared.counters.add(counter);
+        handshake::refuse(&mut stream, "503 Service Unavailable", counter.name()).await;
+        return None;
+    }
     match shared.may_open(&up.path) {
         Ok(()) => {}
         Err(why) => {
@@ -349,6 +368,11 @@ async fn upgrade(
         shared.counters.add(Counter::HandshakeFailed);
         return None;
     }
+    let stream = Metered::new(
+        stream,
+        cfg.rate_per_s * READS_PER_RATE,
+        cfg.rate_burst * READS_PER_RATE,
+    );
     let ws = WebSocket::from_stream_with_extensions(
         stream,
         Role::Server,
@@ -356,18 +380,42 @@ async fn upgrade(
         ws_options(cfg),
     )
     .ok()?;
-    Some((ws, up.path, slot))
+    Some((ws, up.path, slot, ip))
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy, whose PROXY
+/// header (when configured) and then `X-Forwarded-For` (while the address so far is still
+/// a trusted proxy's) name it. `Err`: a trusted proxy's header that names no address.
+fn client_address(
+    cfg: &crate::config::Config,
+    peer: IpAddr,
+    up: &handshake::Upgrade,
+) -> Result<IpAddr, &'static str> {
+    let mut ip = peer.to_canonical();
+    if let Some(source) = up.proxied.and_then(|p| p.source) {
+        ip = source;
+    }
+    if cfg.is_trusted_proxy(ip) {
+        if let Some(client) =
+            crate::proxy::forwarded_client(&up.forwarded_for, &cfg.trusted_proxies)?
+        {
+            ip = client;
+        }
+    }
+    Ok(ip)
 }
 
 /// The library's settings: frames bounded by `hard_frame_cap` (compressed and inflated),
-/// small buffers, permessage-deflate when configured.
+/// a fragmented message whole within [`FRAGMENT_TIMEOUT`], small buffers,
+/// permessage-deflate when configured.
 pub(crate) fn ws_options(cfg: &crate::config::Config) -> yawc::Options {
     let mut o = yawc::Options::default()
         .with_max_payload_read(cfg.hard_frame_cap)
         .with_max_read_buffer(cfg.hard_frame_cap)
         .with_read_buffer_capacity(READ_BUFFER)
         .with_write_buffer_capacity(WRITE_BUFFER)
-        .with_backpressure_boundary(WRITE_BUFFER);
+        .with_backpressure_boundary(WRITE_BUFFER)
+        .with_fragment_timeout(FRAGMENT_TIMEOUT);
     o.compression = cfg.deflate.as_ref().map(crate::deflate::options);
     o
 }
@@ -380,35 +428,31 @@ async fn hello(
     drops: &FrameDrops,
     path: &str,
     cap: &mut RateCap,
-    reads: &mut RateCap,
 ) -> Option<(SessionHello, Who, usize)> {
     let cfg = &shared.config;
     let deadline = tokio::time::Instant::now() + cfg.hello_timeout;
     let (hello, len) = loop {
-        let msg = match tokio::time::timeout_at(deadline, ws.next()).await {
+        // The read cap holds before the hello too: the socket is metered from the upgrade.
+        let msg = match tokio::time::timeout_at(deadline, ws.next_frame()).await {
             Err(_) => {
                 shared.counters.add(Counter::HelloTimeout);
                 close_with(ws, close::POLICY, "no session:hello").await;
                 return None;
             }
-            Ok(Some(f)) if f.opcode() == OpCode::Close => {
+            Ok(Ok(f)) if f.opcode() == OpCode::Close => {
                 finish_close(ws).await;
                 return None;
             }
-            Ok(Some(f)) if f.opcode() == OpCode::Ping && !answer_ping(ws, cfg).await => {
+            Ok(Ok(f)) if f.opcode() == OpCode::Ping && !answer_ping(ws, cfg).await => {
                 shared.counters.add(Counter::WriteTimeout);
                 return None;
             }
-            Ok(Some(f)) => f,
-            Ok(None) => return None,
+            Ok(Ok(f)) => f,
+            Ok(Err(e)) => {
+                close_on_error(ws, shared, e).await;
+                return None;
+            }
         };
-        // The read cap holds before the hello too (there is nothing to write meanwhile but
-        // pongs, so reading waits inline, up to the hello's deadline).
-        reads.take(Instant::now());
-        let wait = reads.ready_in(Instant::now());
-        if !wait.is_zero() {
-            tokio::time::sleep_until(deadline.min(tokio::time::Instant::now() + wait)).await;
-        }
         let Some(bytes) = admit(&msg, cfg, drops, cap) else {
             continue;
         };
@@ -585,6 +629,28 @@ async fn close_with(ws: &mut Ws, code: u16, reason: &str) {
         }
     })
     .await;
+}
+
+/// After a read error. The peer closing or the socket failing ends the connection there.
+/// A protocol error (a frame the library refused) is answered with a close frame: its
+/// RFC 6455 code (1009 too big, 1007 text not UTF-8, 1003 an unknown opcode, 1002 the
+/// rest) and the library's reason, counted `protocol_error`. The library queues that close
+/// itself for an error in one frame and writes it at the next read, which then ends at
+/// once; for an error in assembling a fragmented message it queues none, and the server
+/// sends it.
+async fn close_on_error(ws: &mut Ws, shared: &Shared, err: WebSocketError) {
+    let code = match err {
+        WebSocketError::ConnectionClosed | WebSocketError::IoError(_) => return,
+        WebSocketError::FrameTooLarge => close::TOO_BIG,
+        WebSocketError::InvalidUTF8 => close::NOT_UTF8,
+        WebSocketError::InvalidOpCode(_) => close::UNSUPPORTED,
+        _ => close::PROTOCOL,
+    };
+    shared.counters.add(Counter::ProtocolError);
+    let next = tokio::time::timeout(Duration::from_millis(100), ws.next_frame()).await;
+    if !matches!(next, Ok(Err(WebSocketError::ConnectionClosed))) {
+        close_with(ws, code, &err.to_string()).await;
+    }
 }
 
 /// After the peer's close frame: the library queued its answer; flush it and read until the

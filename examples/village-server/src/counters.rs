@@ -74,11 +74,17 @@ pub enum Counter {
     /// Connections closed at accept: `max_before_hello` (overall or for their address)
     /// were still to say hello.
     RefusedBeforeHello,
+    /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
+    /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
+    ProxyRefused,
+    /// Connections ended for a protocol error (a frame or fragment sequence RFC 6455
+    /// forbids, a message past `hard_frame_cap`), each with a close frame saying which.
+    ProtocolError,
 }
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 31] = [
+    pub const ALL: [Counter; 33] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -110,6 +116,8 @@ impl Counter {
         Counter::StoreRetried,
         Counter::StoreLost,
         Counter::RefusedBeforeHello,
+        Counter::ProxyRefused,
+        Counter::ProtocolError,
     ];
 
     /// Its name in reports.
@@ -146,13 +154,21 @@ impl Counter {
             Counter::StoreRetried => "store_retried",
             Counter::StoreLost => "store_lost",
             Counter::RefusedBeforeHello => "refused_before_hello",
+            Counter::ProxyRefused => "proxy_refused",
+            Counter::ProtocolError => "protocol_error",
         }
     }
 }
 
 /// The server-wide counters.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Counters([AtomicU64; Counter::ALL.len()]);
+
+impl Default for Counters {
+    fn default() -> Self {
+        Counters(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
 
 impl Counters {
     /// Counts one.

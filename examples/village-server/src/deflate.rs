@@ -42,34 +42,50 @@ struct Offer {
     client_max_window_bits: Option<Option<u8>>,
 }
 
-/// Parses one offer (`permessage-deflate; client_max_window_bits`); `None` when it is not
-/// permessage-deflate or has a parameter this server does not know or a bad value (the
-/// RFC's rule: decline such an offer).
+/// Parses one offer (`permessage-deflate; client_max_window_bits`); `None` when the RFC
+/// says to decline it (§7): not permessage-deflate, a parameter this server does not know,
+/// one given twice, or a bad value. Window bits are a decimal 8 to 15 without leading
+/// zeros or sign (§7.1.2.1); a value may be quoted (RFC 6455 §9.1).
 fn parse(offer: &str) -> Option<Offer> {
     let mut parts = offer.split(';').map(str::trim);
     if !parts.next()?.eq_ignore_ascii_case("permessage-deflate") {
         return None;
     }
     let mut o = Offer::default();
+    let mut seen: Vec<&str> = Vec::new();
     for p in parts.filter(|p| !p.is_empty()) {
         let (name, value) = match p.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v.trim().trim_matches('"'))),
+            Some((n, v)) => (n.trim(), Some(unquote(v.trim())?)),
             None => (p, None),
         };
-        let bits = |v: Option<&str>| -> Option<u8> {
-            v.and_then(|v| v.parse().ok())
-                .filter(|b| (8..=15).contains(b))
-        };
+        if name.is_empty() || seen.contains(&name) {
+            return None;
+        }
+        seen.push(name);
         match (name, value) {
             ("server_no_context_takeover", None) => o.server_no_context_takeover = true,
             ("client_no_context_takeover", None) => o.client_no_context_takeover = true,
-            ("server_max_window_bits", v) => o.server_max_window_bits = Some(bits(v)?),
+            ("server_max_window_bits", v) => o.server_max_window_bits = Some(bits(v?)?),
             ("client_max_window_bits", None) => o.client_max_window_bits = Some(None),
-            ("client_max_window_bits", v) => o.client_max_window_bits = Some(Some(bits(v)?)),
+            ("client_max_window_bits", Some(v)) => o.client_max_window_bits = Some(Some(bits(v)?)),
             _ => return None,
         }
     }
     Some(o)
+}
+
+/// A parameter's value, its quotes taken off when it is a quoted string.
+fn unquote(v: &str) -> Option<&str> {
+    match v.strip_prefix('"') {
+        Some(rest) => rest.strip_suffix('"'),
+        None => Some(v),
+    }
+}
+
+/// Window bits: `8` to `15`, digits only, no leading zero.
+fn bits(v: &str) -> Option<u8> {
+    let digits = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && !v.starts_with('0');
+    v.parse().ok().filter(|b| digits && (8..=15).contains(b))
 }
 
 /// The `Sec-WebSocket-Extensions` answer to a client's header values, or `None` to decline
@@ -202,6 +218,35 @@ mod tests {
             )
             .as_deref(),
             Some("permessage-deflate; server_max_window_bits=10")
+        );
+        // Declined as the RFC says (§7): a parameter twice, a value with a sign, a leading
+        // zero, out of range, or on a parameter that takes none.
+        for bad in [
+            "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
+            "permessage-deflate; client_max_window_bits; client_max_window_bits=10",
+            "permessage-deflate; server_max_window_bits=10; server_max_window_bits=11",
+            "permessage-deflate; server_max_window_bits=+10",
+            "permessage-deflate; server_max_window_bits=010",
+            "permessage-deflate; client_max_window_bits=7",
+            "permessage-deflate; client_max_window_bits=",
+            "permessage-deflate; server_no_context_takeover=1",
+            "permessage-deflate; server_max_window_bits=\"10",
+        ] {
+            assert_eq!(agreed(bad, d), None, "{bad}");
+        }
+        // A quoted value is its token (RFC 6455 §9.1); parameter order is free.
+        assert_eq!(
+            agreed(
+                "permessage-deflate; client_max_window_bits=\"10\"; server_no_context_takeover",
+                d
+            )
+            .as_deref(),
+            Some("permessage-deflate; server_no_context_takeover; client_max_window_bits=10")
+        );
+        // The answer's client window is at most the offer's.
+        assert_eq!(
+            agreed("permessage-deflate; client_max_window_bits=9", d).as_deref(),
+            Some("permessage-deflate; client_max_window_bits=9")
         );
         // A declined first offer, an acceptable second.
         assert_eq!(

@@ -20,6 +20,10 @@ pub(crate) struct Upgrade {
     key: String,
     /// Every `Sec-WebSocket-Extensions` value.
     pub extensions: Vec<String>,
+    /// Every `X-Forwarded-For` value, in order (believed only from a trusted proxy).
+    pub forwarded_for: Vec<String>,
+    /// The PROXY protocol header the connection opened with, when one was expected.
+    pub proxied: Option<crate::proxy::Proxied>,
 }
 
 /// Why a request is not an upgrade.
@@ -31,17 +35,25 @@ pub(crate) enum Bad {
     Malformed,
     /// HTTP, but not a WebSocket upgrade (answered 400).
     NotUpgrade,
+    /// A PROXY protocol header missing or malformed from a trusted proxy (answered 400
+    /// with why).
+    Proxy(&'static str),
 }
 
 /// Reads one request head (at most [`MAX_REQUEST`] bytes, its end included) and checks
-/// it is a WebSocket upgrade. Bytes after the head are refused: a client sends nothing
+/// it is a WebSocket upgrade; with `proxy`, first a PROXY protocol header (v1 or v2, not
+/// counted in the head's bytes). Bytes after the head are refused: a client sends nothing
 /// before the server's answer (RFC 6455 §4.1). Each read looks for the head's end in the
 /// new bytes only (and the 3 before them), so a head dripped a byte at a time costs
 /// linear work, not quadratic; the caller bounds the whole head's time.
-pub(crate) async fn read(stream: &mut TcpStream) -> Result<Upgrade, Bad> {
+pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade, Bad> {
     let mut buf = [0u8; MAX_REQUEST];
     let mut len = 0;
+    let mut proxied = None;
+    // Bytes of the head already scanned for its end.
+    let mut scanned: usize = 0;
     loop {
+        // (A PROXY header is refused long before this: 107 or 528 bytes at most.)
         if len == MAX_REQUEST {
             return Err(Bad::Malformed);
         }
@@ -49,13 +61,28 @@ pub(crate) async fn read(stream: &mut TcpStream) -> Result<Upgrade, Bad> {
         if n == 0 {
             return Err(Bad::Io);
         }
-        let from = len.saturating_sub(3);
         len += n;
+        if proxy && proxied.is_none() {
+            match crate::proxy::parse_header(&buf[..len]).map_err(Bad::Proxy)? {
+                None => continue,
+                Some(p) => {
+                    // The HTTP head starts after it, with all of the buffer for itself.
+                    buf.copy_within(p.len..len, 0);
+                    len -= p.len;
+                    proxied = Some(p);
+                    if len == 0 {
+                        continue;
+                    }
+                }
+            }
+        }
+        let from = scanned.saturating_sub(3);
+        scanned = len;
         if let Some(end) = find_end(&buf[from..len]).map(|e| e + from) {
             if end != len {
                 return Err(Bad::Malformed);
             }
-            return parse(&buf[..len]);
+            return parse(&buf[..len]).map(|up| Upgrade { proxied, ..up });
         }
     }
 }
@@ -92,6 +119,8 @@ fn parse(buf: &[u8]) -> Result<Upgrade, Bad> {
             extensions: header("sec-websocket-extensions")
                 .map(String::from)
                 .collect(),
+            forwarded_for: header("x-forwarded-for").map(String::from).collect(),
+            proxied: None,
         }),
         _ => Err(Bad::NotUpgrade),
     }

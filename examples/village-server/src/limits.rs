@@ -34,6 +34,20 @@ impl RateCap {
         }
     }
 
+    /// Takes `n` tokens at once, into debt if need be: [`RateCap::ready_in`] then waits
+    /// the debt off.
+    pub(crate) fn spend(&mut self, now: Instant, n: f64) {
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        self.at = now;
+        self.tokens = (self.tokens + dt * self.rate).min(self.burst) - n;
+    }
+
+    /// Tokens there at `now` (negative while in debt).
+    pub(crate) fn available(&self, now: Instant) -> f64 {
+        let dt = now.saturating_duration_since(self.at).as_secs_f64();
+        (self.tokens + dt * self.rate).min(self.burst)
+    }
+
     /// How long from `now` until a token is there (zero: there is one).
     pub(crate) fn ready_in(&self, now: Instant) -> Duration {
         let dt = now.saturating_duration_since(self.at).as_secs_f64();

@@ -20,6 +20,10 @@
 //! `--per-ip-per-room N` caps one address in a room; `--max-before-hello N` caps
 //! connections yet to say hello (256).
 //!
+//! Behind a load balancer: `--trusted-proxy ADDR[/BITS]` (repeated) names the proxies whose
+//! `X-Forwarded-For` (or, with `--proxy-protocol`, PROXY protocol header) says who the
+//! client is; every per-address cap then counts the client.
+//!
 //! `--agones` (built with the cargo feature `agones`) runs the Agones lifecycle: Ready once
 //! listening, health while the rooms tick, player counts, and after an allocated session
 //! ends or on SIGTERM a drain, then Shutdown (see `village_server::agones`).
@@ -62,6 +66,13 @@ Caps:
   --guests on|off|N        allow guests, refuse them, or allow N per room (20)
   --per-ip-per-room N      players from one address in a room (no cap)
   --max-deflate N          connections compressing at once; past it uncompressed (128)
+Behind a load balancer:
+  --trusted-proxy ADDR[/BITS]
+                           a proxy trusted to name the client (repeated): its PROXY
+                           header or last untrusted X-Forwarded-For entry is the client
+                           every per-address cap counts; anyone else's header is ignored
+  --proxy-protocol         trusted proxies open each connection with a PROXY protocol
+                           header (v1 or v2), required from them
 Sessions:
   --store FILE             save players in this SQLite file (in memory without it)
   --grace S                resume window after a dropped connection (30; 0: none)
@@ -91,6 +102,10 @@ fn main() {
     while let Some(arg) = args.next() {
         if arg == "--agones" {
             agones = true;
+            continue;
+        }
+        if arg == "--proxy-protocol" {
+            config.proxy_protocol = true;
             continue;
         }
         match (arg.as_str(), args.next()) {
@@ -132,6 +147,10 @@ fn main() {
                 config.max_connections = positive("--max-connections", &n)
             }
             ("--max-per-ip", Some(n)) => config.max_per_ip = positive("--max-per-ip", &n),
+            ("--trusted-proxy", Some(net)) => match net.parse() {
+                Ok(net) => config.trusted_proxies.push(net),
+                Err(e) => fail(&format!("--trusted-proxy {e}")),
+            },
             ("--store", Some(path)) => config.store = Some(path.into()),
             ("--max-deflate", Some(n)) => match n.parse() {
                 Ok(n) => config.max_deflate = n,
@@ -157,6 +176,9 @@ fn main() {
             }
             _ => fail(&format!("unknown argument {arg}")),
         }
+    }
+    if config.proxy_protocol && config.trusted_proxies.is_empty() {
+        fail("--proxy-protocol: name the proxies that send it with --trusted-proxy ADDR[/BITS]");
     }
     let rt = runtime(threads);
     rt.block_on(async {
@@ -310,6 +332,6 @@ fn mint(mut args: impl Iterator<Item = String>) {
 }
 
 fn fail(msg: &str) -> ! {
-    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now] [--room NAME]... [--room-prefix P]... [--max-rooms N] [--max-connections N] [--max-per-ip N] [--drain-grace S] [--agones]\n       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]");
+    eprintln!("village-server: {msg}\nusage: village-server [--addr IP:PORT] [--capacity N] [--spawn X,Y,Z]... [--keyframe-every TICKS] [--threads N] [--flush tick|now] [--room NAME]... [--room-prefix P]... [--max-rooms N] [--max-connections N] [--max-per-ip N] [--trusted-proxy ADDR[/BITS]]... [--proxy-protocol] [--drain-grace S] [--agones]\n       village-server mint-token --account N --name NAME [--ttl S] [--admin] [--staff] [--party N]");
     std::process::exit(2);
 }

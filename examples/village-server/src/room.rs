@@ -110,6 +110,14 @@ pub(crate) mod close {
     pub const NORMAL: u16 = 1000;
     /// Try again later: the room is full.
     pub const TRY_LATER: u16 = 1013;
+    /// Protocol error: a frame or fragment sequence RFC 6455 forbids.
+    pub const PROTOCOL: u16 = 1002;
+    /// Unsupported data: an opcode RFC 6455 does not define.
+    pub const UNSUPPORTED: u16 = 1003;
+    /// Invalid payload data: a text frame that is not UTF-8.
+    pub const NOT_UTF8: u16 = 1007;
+    /// Message too big: past `hard_frame_cap`.
+    pub const TOO_BIG: u16 = 1009;
 }
 
 /// The state a room keeps per player.
@@ -885,6 +893,8 @@ impl Room {
                     channel: c.channel,
                     at: now_ms(),
                     reply_to: c.reply_to,
+                    // Marked, so a guest cannot pass for a signed-in player.
+                    guest: p.guest.then_some(true),
                 });
                 let config = Arc::clone(&self.config);
                 // Who hears it: by distance for local chat, by membership for party and staff.
@@ -1397,7 +1407,7 @@ impl Room {
     }
 
     /// The room's drops, its connections' frame drops and the server's counters, each
-    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 31` = 59 keys, within the 64
+    /// only when non-zero: at most `Drops::KEYS + 1 + 3 + 33` = 61 keys, within the 64
     /// `ServerStats::dropped` holds (checked at compile time: `DROPPED_KEYS_MAX`).
     fn dropped_report(&self) -> BTreeMap<String, u32> {
         let clamp = |n: u64| n.min(u64::from(u32::MAX)) as u32;

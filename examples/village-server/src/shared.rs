@@ -187,14 +187,15 @@ impl Shared {
     }
 
     /// Takes a place in the budget of connections yet to say hello, for `ip`, or says
-    /// which cap refused it.
+    /// which cap refused it. A trusted proxy's connections are outside the per-address
+    /// cap until their client is known ([`HelloSlot::rekey`]).
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<HelloSlot, Counter> {
         if self.before_hello.load(Ordering::Relaxed) >= self.config.max_before_hello {
             return Err(Counter::RefusedBeforeHello);
         }
         let mut per_ip = lock(&self.before_hello_per_ip);
         let n = per_ip.entry(ip).or_insert(0);
-        if *n >= self.config.max_before_hello_per_ip {
+        if *n >= self.config.max_before_hello_per_ip && !self.config.is_trusted_proxy(ip) {
             return Err(Counter::RefusedBeforeHello);
         }
         *n += 1;
@@ -236,6 +237,31 @@ impl Shared {
 pub(crate) struct HelloSlot {
     shared: Arc<Shared>,
     ip: IpAddr,
+}
+
+impl HelloSlot {
+    /// Counts this connection under `client` from now on (the address a trusted proxy
+    /// named), within `client`'s own budget before hello; `Err` when that is spent.
+    pub fn rekey(&mut self, client: IpAddr) -> Result<(), Counter> {
+        if client == self.ip {
+            return Ok(());
+        }
+        let shared = &self.shared;
+        let mut per_ip = lock(&shared.before_hello_per_ip);
+        let n = per_ip.entry(client).or_insert(0);
+        if *n >= shared.config.max_before_hello_per_ip && !shared.config.is_trusted_proxy(client) {
+            return Err(Counter::RefusedBeforeHello);
+        }
+        *n += 1;
+        if let Some(old) = per_ip.get_mut(&self.ip) {
+            *old -= 1;
+            if *old == 0 {
+                per_ip.remove(&self.ip);
+            }
+        }
+        self.ip = client;
+        Ok(())
+    }
 }
 
 impl Drop for HelloSlot {

@@ -442,6 +442,63 @@ async fn chat_channels_reach_their_members_only() {
     assert_eq!(d["chat:message guest_channel"], 1, "{d:?}");
 }
 
+/// A guest's chat line carries the guest mark to every listener, on every channel a guest
+/// may use, and a signed-in player's never does: a guest cannot pass for a signed-in
+/// player in chat, even under a name that looks like one.
+#[tokio::test]
+async fn a_guests_chat_lines_are_marked() {
+    let s = server(|c| c.spawns = vec![[0.0; 3]; 4]).await;
+    let mut fay = join(&s, &Identity::signed(KEY, &claims(1, "Fay"))).await;
+    let mut g = join(&s, &Identity::guest("Fay Official")).await;
+    // An old client (the named shape) hears the mark too.
+    let mut old = join(
+        &s,
+        &Identity {
+            old_shape: true,
+            ..Identity::guest("listener")
+        },
+    )
+    .await;
+    let say = |text: &str, channel| ChatSay {
+        text: text.into(),
+        channel,
+        reply_to: None,
+    };
+    g.send(say("guest room", Channel::Room)).await.unwrap();
+    g.send(say("guest local", Channel::Local)).await.unwrap();
+    fay.send(say("fay room", Channel::Room)).await.unwrap();
+    fay.send(say("fay local", Channel::Local)).await.unwrap();
+    // Each sender's sync: its lines are handled. Then each listener's: all it heard.
+    let mut heard = vec![
+        g.sync().await.unwrap(),
+        fay.sync().await.unwrap(),
+        Vec::new(),
+    ];
+    for (x, frames) in [&mut g, &mut fay, &mut old].into_iter().zip(&mut heard) {
+        frames.extend(x.sync().await.unwrap());
+    }
+    for (who, frames) in ["guest", "fay", "old"].into_iter().zip(&heard) {
+        let mut lines: Vec<(String, Option<bool>)> = named(frames, "chat:message")
+            .iter()
+            .map(|f| match f.decode().unwrap() {
+                ServerMessage::ChatLine(l) => (l.text, l.guest),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        lines.sort();
+        assert_eq!(
+            lines,
+            [
+                ("fay local".to_string(), None),
+                ("fay room".to_string(), None),
+                ("guest local".to_string(), Some(true)),
+                ("guest room".to_string(), Some(true)),
+            ],
+            "{who} hears"
+        );
+    }
+}
+
 #[tokio::test]
 async fn names_are_unique_and_a_reel_needs_a_cast() {
     let s = server(|c| c.spawns = vec![[0.0; 3]; 4]).await;
@@ -754,7 +811,9 @@ async fn a_stalled_reader_is_evicted_and_its_neighbours_lose_nothing() {
     // above).
     let (before, stats_after) = (stats.accepted, boss.stats().await.unwrap());
     assert!(stats_after.accepted > before);
-    drop(stalled);
+    // Once it reads again, what was queued comes out, then the close: 1008.
+    let mut stalled = stalled;
+    assert_eq!(stalled.close_code(Duration::from_secs(5)).await, Some(1008));
     neighbours_still_served(&s, 2).await;
 }
 

@@ -74,6 +74,10 @@ pub struct ChatLine {
     pub at: u64,
     /// Line replied to, if any.
     pub reply_to: Option<u32>,
+    /// True when the speaker is a guest (not signed in): the client marks the line, so a
+    /// guest cannot pass for a signed-in player in chat. Absent for signed-in speakers.
+    /// Appended last and optional, so clients built before it skip it.
+    pub guest: Option<bool>,
 }
 
 /// Sent by a client to whisper to one player by name.

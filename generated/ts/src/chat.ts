@@ -162,6 +162,12 @@ export interface ChatLine {
   at: number;
   /** Line replied to, if any. */
   reply_to?: number;
+  /**
+   * True when the speaker is a guest (not signed in): the client marks the line, so a
+   * guest cannot pass for a signed-in player in chat. Absent for signed-in speakers.
+   * Appended last and optional, so clients built before it skip it.
+   */
+  guest?: boolean;
 }
 
 export function ChatLine$read(r: Reader): ChatLine {
@@ -180,6 +186,7 @@ const ChatLine$t: TFields = [
   ["channel",[kType,Channel$validate,Channel$write,Channel$read]],
   ["at",[kInt,0,9007199254740991]],
   ["reply_to",[kOpt,[kInt,0,4294967295]]],
+  ["guest",[kOpt,[kBool]]],
 ];
 
 export const ChatLineCodec: MessageCodec<ChatLine, "chat:message", 30> = /*@__PURE__*/ codec("chat:message", 30, ChatLine$read, ChatLine$write, ChatLine$t);
