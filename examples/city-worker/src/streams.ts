@@ -3,7 +3,7 @@
  * `world:snapshot` codec (binary frames), and the JSON twin's deltas (text frames).
  */
 
-import { Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import { EntityRows, Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
 import { jsonEntity, JsonTracker } from "./json_delta.js";
 
 /** One client's snapshot stream: per-client delta state, and what it last sent (for the lab). */
@@ -36,6 +36,16 @@ function base64(b: Uint8Array): string {
   return btoa(s);
 }
 
+/**
+ * Each entity's quantized row, made once per tick and shared by every client's tracker (as
+ * the JSON twin makes each entity's JSON once: json_delta.ts). The simulation makes a tick's
+ * entity objects for that tick and never changes them (sim.ts, `view`), so a row found by an
+ * object is always that object's; the rows are dropped when the tick moves on, which bounds
+ * them to one tick of the cities this isolate runs.
+ */
+const rows = /*@__PURE__*/ new EntityRows();
+let rowsTick = Number.NaN;
+
 /** `world:snapshot` through a tuplet `Tracker`: the envelope id, then the tracker's payload. */
 export class TupletStream implements Stream {
   private readonly tracker = new Tracker<WorldSnapshot>(WorldSnapshot$delta, 0);
@@ -49,7 +59,11 @@ export class TupletStream implements Stream {
     const v: WorldSnapshot = { tick, keyframe, entities, gone: [] };
     out.reset();
     out.uint(WorldSnapshotCodec.id);
-    if (this.tracker.encodeInto(v, out) === "nothing") return 0;
+    if (tick !== rowsTick) {
+      rows.clear();
+      rowsTick = tick;
+    }
+    if (this.tracker.encodeInto(v, out, rows) === "nothing") return 0;
     this.last = v;
     // A copy: workerd reads the bytes after \`send\` returns, and \`out\` is reused.
     ws.send(out.finish());
