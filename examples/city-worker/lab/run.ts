@@ -3,10 +3,11 @@
  * byte-counting proxy, every check at the end of each round.
  *
  *   node build/lab.mjs --smoke            5 bots, a few seconds per city class, every check, no timing
- *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10] [--city-bots 50] [--bot-procs N]
+ *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10] [--city-bots 50] [--bot-procs N] [--runtimes N]
  *
  * The cities round runs its bots in `--bot-procs` processes (fleet.ts; default one per 100
- * bots; 0 runs them in this process behind the proxy, as the other rounds do).
+ * bots; 0 runs them in this process behind the proxy, as the other rounds do) and its cities
+ * in `--runtimes` workerd processes (default one per 4 cities).
  *
  * Each round prints `RESULT {json}` on stdout; progress and failures go to stderr; the exit
  * status is 1 when any check failed.
@@ -30,10 +31,12 @@ interface Args {
   cityBots: number;
   /** Bot processes for the cities round (0: the bots run in this process, behind the proxy). */
   botProcs: number;
+  /** workerd processes for the cities round (default one per 4 cities). */
+  runtimes: number;
 }
 
 function args(argv: string[]): Args {
-  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10, cityBots: 50, botProcs: -1 };
+  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10, cityBots: 50, botProcs: -1, runtimes: 0 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = argv[i + 1] ?? "";
@@ -46,6 +49,7 @@ function args(argv: string[]): Args {
     else if (k === "--cities") (a.cities = Number(v)), i++;
     else if (k === "--city-bots") (a.cityBots = Number(v)), i++;
     else if (k === "--bot-procs") (a.botProcs = Number(v)), i++;
+    else if (k === "--runtimes") (a.runtimes = Number(v)), i++;
     else throw new Error(`unknown argument ${k}; see the header of lab/run.ts`);
   }
   return a;
@@ -182,6 +186,7 @@ interface Round {
   saveP50: number;
   /** Bot processes (0: the bots ran in the lab's process), and steps the objects ran to catch up after a stall. */
   botProcs: number;
+  runtimes: number;
   catchUp: number;
   /** Checks of this round that failed, and the first of them. */
   failed: number;
@@ -271,6 +276,7 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
     rttP50: median(rtts),
     saveP50: med((r) => r.saveMs.p50),
     botProcs: 0,
+    runtimes: 1,
     catchUp: reps.reduce((s, r) => s + r.catchUp, 0),
     failed: failures.length - f0,
     firstFailure: failures[f0] ?? "",
@@ -287,14 +293,17 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
  * `round` with the bots in a fleet of processes (fleet.ts): city k's bots in process k mod n,
  * connected to workerd directly, bytes counted by each bot's socket; the same checks.
  */
-async function fleetRound(lab: Lab, fleet: Fleet, what: string, mode: Mode, seed: number, cities: number, n: number, secs: number): Promise<Round> {
+async function fleetRound(labs: Lab[], fleet: Fleet, what: string, mode: Mode, seed: number, cities: number, n: number, secs: number): Promise<Round> {
   const names = Array.from({ length: cities }, (_, k) => `s${seed}-c${k}-n${n}`);
   const procs = fleet.kids.length;
-  log(`${what}: ${mode}, seed ${seed}, ${cities} × ${n} bots in ${procs} processes, ${secs} s`);
+  // City k lives in workerd process k mod labs.length.
+  const labOf = (k: number): Lab => labs[k % labs.length]!;
+  log(`${what}: ${mode}, seed ${seed}, ${cities} × ${n} bots in ${procs} processes, cities in ${labs.length} workerd processes, ${secs} s`);
   const f0 = failures.length;
   const shares: BotSpec[][] = Array.from({ length: procs }, () => []);
-  const base = `ws://127.0.0.1:${lab.rt.url.port}`;
   for (const [k, city] of names.entries()) {
+    const lab = labOf(k);
+    const base = `ws://127.0.0.1:${lab.rt.url.port}`;
     for (let i = 0; i < n; i++) {
       const name = `${mode === "json" ? "j" : "t"}${String(seed % 100).padStart(2, "0")}${String(k % 100).padStart(2, "0")}${String(i).padStart(4, "0")}`;
       const token = await sign(lab.rt.secret, name, Date.now() + 3_600_000);
@@ -307,7 +316,7 @@ async function fleetRound(lab: Lab, fleet: Fleet, what: string, mode: Mode, seed
   log(`  ${cities * n} bots connected in ${((Date.now() - c0) / 1000).toFixed(1)} s`);
   await sleep(3000);
   const load = loadavg();
-  for (const c of names) await lab.lab(mode, c, "reset");
+  for (const [k, c] of names.entries()) await labOf(k).lab(mode, c, "reset");
   const pids = workerdPids();
   const w0 = pids.reduce((s, p) => s + cpuNs(p), 0);
   const l0 = selfCpuNs() + fleet.cpuNs();
@@ -318,14 +327,14 @@ async function fleetRound(lab: Lab, fleet: Fleet, what: string, mode: Mode, seed
   const w1 = pids.reduce((s, p) => s + cpuNs(p), 0);
   const l1 = selfCpuNs() + fleet.cpuNs();
   const wall = Date.now() - t0;
-  const reps: Report[] = [];
-  for (const c of names) reps.push(await lab.lab<Report>(mode, c, "report"));
+  const reps = await Promise.all(names.map((c, k) => labOf(k).lab<Report>(mode, c, "report")));
   // The checks: stop the bots, wait (up to 15 s) until every object applied every frame sent, then each bot against its player.
   const states = (await fleet.all<BotState[]>({ op: "stop" })).flat();
   const sent = new Map(states.map((b) => [b.name, b]));
   const finals = new Map<string, Report>();
   await Promise.all(
-    names.map(async (c) => {
+    names.map(async (c, k) => {
+      const lab = labOf(k);
       let rep = await lab.lab<Report>(mode, c, "report");
       for (let i = 0; i < 60; i++) {
         if (!Object.entries(rep.players).some(([name, p]) => p.frames < (sent.get(name)?.framesSent ?? 0))) break;
@@ -356,8 +365,8 @@ async function fleetRound(lab: Lab, fleet: Fleet, what: string, mode: Mode, seed
   failures.push(...problems.map((p) => `${what}: ${p}`));
   await fleet.all({ op: "close" });
   await sleep(300);
-  for (const c of names) {
-    const after = await lab.lab<Report>(mode, c, "report");
+  for (const [k, c] of names.entries()) {
+    const after = await labOf(k).lab<Report>(mode, c, "report");
     if (after.saved < n) failures.push(`${what} ${c}: ${after.saved} characters saved after ${n} players left`);
   }
   const slots = reps.reduce((s, r) => s + r.snapshotSlots, 0);
@@ -389,6 +398,7 @@ async function fleetRound(lab: Lab, fleet: Fleet, what: string, mode: Mode, seed
     rttP50: median(checked.flatMap((c) => c.rtts)),
     saveP50: med((r) => r.saveMs.p50),
     botProcs: procs,
+    runtimes: labs.length,
     catchUp: reps.reduce((s, r) => s + r.catchUp, 0),
     failed: failures.length - f0,
     firstFailure: failures[f0] ?? "",
@@ -479,11 +489,16 @@ async function main(): Promise<void> {
         const procs = a.botProcs >= 0 ? a.botProcs : Math.ceil((a.cities * a.cityBots) / 100);
         if (procs === 0) await round(lab, "cities", "tuplet", 1, a.cities, a.cityBots, 20, true);
         else {
+          // The cities in `--runtimes` workerd processes (one isolate thread each; default one per
+          // 4 cities), as Cloudflare places each object on its own: one isolate thread cannot run
+          // ten cities of 50 here.
+          const more = await Promise.all(Array.from({ length: Math.max(0, (a.runtimes >= 1 ? a.runtimes : Math.ceil(a.cities / 4)) - 1) }, () => startWorkerd(cfg, cfg.main, maxPlayers)));
           const fleet = Fleet.start(procs, new URL("./bot_process.mjs", import.meta.url).pathname);
           try {
-            await fleetRound(lab, fleet, "cities", "tuplet", 1, a.cities, a.cityBots, 20);
+            await fleetRound([lab, ...more.map((r) => new Lab(r, proxy))], fleet, "cities", "tuplet", 1, a.cities, a.cityBots, 20);
           } finally {
             await fleet.close();
+            for (const r of more) await r.mf.dispose();
           }
         }
       }

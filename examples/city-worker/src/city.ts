@@ -288,13 +288,16 @@ export abstract class CityBase extends DurableObject<Env> {
   private tick(): void {
     const now = Date.now();
     const period = 1000 / RATE;
-    const late = Math.max(0, now - this.nextTickAt);
-    this.late.push(late);
-    // The steps owed: one, and one more per whole period the timer fired late (a stalled
-    // isolate or machine), at most MAX_STEPS; time owed beyond that is given up.
-    const steps = Math.min(MAX_STEPS, 1 + Math.floor(late / period));
+    const d = now - this.nextTickAt;
+    this.late.push(Math.max(0, d));
+    // The steps owed by now: one when the timer fires on time, one more per period it fired
+    // late (a stalled isolate or machine), none when it fired more than half a period early
+    // (overdue callbacks delivered back to back); at most MAX_STEPS, and time owed beyond
+    // that is given up. Over time the city steps 20 times per second of wall time.
+    const steps = Math.max(0, Math.min(MAX_STEPS, Math.round(d / period) + 1));
     this.nextTickAt += steps * period;
-    if (this.nextTickAt <= now) this.nextTickAt = now + period;
+    if (this.nextTickAt <= now - period) this.nextTickAt = now + period;
+    if (steps === 0) return;
     if (this.idleAfterMs > 0 && now - this.lastInput > this.idleAfterMs) {
       // Nobody has moved for a while: save, and stop, so the object may hibernate.
       this.stopTick();
