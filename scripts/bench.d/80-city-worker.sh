@@ -162,7 +162,8 @@ if cap:
 ten = [r for r in rounds if r["what"] == "cities"]
 if ten:
     r = ten[0]
-    print(f"\n### {r['cities']} cities of {r['bots']} in one workerd process\n")
+    rts = r.get("runtimes", 1)
+    print(f"\n### {r['cities']} cities of {r['bots']} in {'one workerd process' if rts == 1 else str(rts) + ' workerd processes'}\n")
     procs = r.get("botProcs", 0)
     print(f"The bots in {procs} Node processes of {r['cities'] * r['bots'] // procs} bots, connected to workerd directly, each counting "
           f"its own socket's bytes; the bot processes used {r['labCpuShare']:.2f} cores; the objects ran "
