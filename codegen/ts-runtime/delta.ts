@@ -514,10 +514,127 @@ function insertionSort(a: Float64Array): void {
 }
 
 /**
+ * The quantized rows of the entities encoded in one tick, shared by every `Tracker` that
+ * encodes them (`encodeInto(value, out, rows)`): each entity object is quantized and checked
+ * once, however many clients see it, and each client's delta compares its baseline with that
+ * row. The bytes are exactly those without it. Entities are told apart by object identity:
+ * call `clear()` whenever an entity object may have changed (once per tick, before the
+ * first client's encode), and do not change an entity object between `clear()` and the last
+ * encode that uses it.
+ */
+export class EntityRows {
+  /** Per entity object: its row (its entity description stored at index `width`), or null when it did not check. */
+  private readonly rows = new Map<object, Row | null>();
+
+  /** Forgets every row (the entities changed). */
+  clear(): void {
+    this.rows.clear();
+  }
+
+  /** How many entity objects are held (rows computed since the last `clear()`). */
+  get size(): number {
+    return this.rows.size;
+  }
+
+  /** @internal The checked row of `v` as entity `e`, or undefined (no row: the caller takes the uncached path, which reports the error). */
+  rowOf(e: EntityDelta<Obj>, v: Obj): Row | undefined {
+    let row = this.rows.get(v);
+    if (row === undefined) {
+      row = checkedRow(e, v);
+      this.rows.set(v, row);
+    }
+    return row !== null && row[e.width] === e ? row : undefined;
+  }
+}
+
+/**
+ * An entity's baseline row with every number checked as `changes` checks it (null when a
+ * number is out of range or not finite, or the entity holds a list: those take the uncached
+ * path), its description stored after the row.
+ */
+function checkedRow(e: EntityDelta<Obj>, v: Obj): Row | null {
+  const row: Row = new Array(e.width + 1);
+  try {
+    for (let i = 0; i < e.fields.length; i++) {
+      const f = e.fields[i]!;
+      const at = e.off[i]!;
+      const x = v[f.name];
+      switch (f.k) {
+        case 1:
+          if (f.len === 0) row[at] = checked(f, x);
+          else {
+            if (!Array.isArray(x) || x.length !== f.len) return null;
+            for (let j = 0; j < f.len; j++) row[at + j] = checked(f, x[j]);
+          }
+          break;
+        case 2:
+          if (f.prim && typeof x !== "object") row[at] = x;
+          else {
+            whole.reset();
+            f.write(whole, x as never, false);
+            row[at] = whole.finish();
+          }
+          break;
+        case 3:
+          return null;
+        default:
+          break;
+      }
+    }
+  } catch {
+    return null;
+  }
+  row[0] = v[e.key];
+  row[e.width] = e;
+  return row;
+}
+
+/** `changes` for an entity whose checked row `q` is at hand: the same bytes, no quantizing. */
+function changesOfRow(e: EntityDelta<Obj>, q: Row, row: Row, out: Writer): number {
+  let mask = 0;
+  const fields = e.fields;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    const at = e.off[i]!;
+    if (f.k === 1) {
+      const n = f.len === 0 ? 1 : f.len;
+      let same = true;
+      for (let j = 0; j < n; j++) {
+        if (q[at + j] !== row[at + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) continue;
+      if (f.len !== 0) out.arrayLen(f.len);
+      for (let j = 0; j < n; j++) {
+        out.int((q[at + j] as number) - (row[at + j] as number));
+        row[at + j] = q[at + j];
+      }
+      mask += BIT[i]!;
+    } else if (f.k === 2) {
+      const x = q[at];
+      if (x instanceof Uint8Array) {
+        // `checkedRow` keeps a primitive as it is and anything else as its bytes.
+        const base = row[at];
+        if (base instanceof Uint8Array && sameBytes(base, x)) continue;
+        out.raw(x);
+      } else {
+        if (Object.is(x, row[at])) continue;
+        f.write(out, x as never, false);
+      }
+      row[at] = x;
+      mask += BIT[i]!;
+    }
+  }
+  return mask;
+}
+
+/**
  * Writes the entries turning `base` (rows sorted by key) into `cur` (any order) to `out` and
  * returns the new rows, or undefined when the lists are wire-equal (nothing written).
  */
-function encodeEntities(f: Extract<DeltaField, { k: 3 }>, cur: readonly Obj[], base: Row[], out: Writer): Row[] | undefined {
+function encodeEntities(f: Extract<DeltaField, { k: 3 }>, cur: readonly Obj[], base: Row[], out: Writer, rows: EntityRows | undefined): Row[] | undefined {
   if (!Array.isArray(cur)) throw new TupletError("wrong_type", `expected an array, found ${typeof cur}`);
   // A delta carries the list's entries, not the list: its length is checked here.
   checkLen(cur.length, f.min, f.max, "elements");
@@ -538,7 +655,8 @@ function encodeEntities(f: Extract<DeltaField, { k: 3 }>, cur: readonly Obj[], b
       } catch (err) {
         throw inIndex(err, i!);
       }
-      next.push(entityRow(e, v));
+      const q = rows?.rowOf(e, v);
+      next.push(q === undefined ? entityRow(e, v) : q.slice(0, e.width));
       count += 1;
       a++;
     } else if (c > 0) {
@@ -551,7 +669,8 @@ function encodeEntities(f: Extract<DeltaField, { k: 3 }>, cur: readonly Obj[], b
       ent.reset();
       let mask: number;
       try {
-        mask = changes(e.fields, e.off, cur[i!]!, row, ent, noList);
+        const q = rows?.rowOf(e, cur[i!]!);
+        mask = q === undefined ? changes(e.fields, e.off, cur[i!]!, row, ent, noList) : changesOfRow(e, q, row, ent);
       } catch (err) {
         throw inIndex(err, i!);
       }
@@ -778,13 +897,17 @@ export class Tracker<T> {
    * baseline. An invalid value throws a TupletError with its path; the next payload is then a
    * keyframe.
    */
-  encode(value: T): Uint8Array<ArrayBuffer> | undefined {
+  encode(value: T, rows?: EntityRows): Uint8Array<ArrayBuffer> | undefined {
     this.out.reset();
-    return this.encodeInto(value, this.out) === "nothing" ? undefined : this.out.finish();
+    return this.encodeInto(value, this.out, rows) === "nothing" ? undefined : this.out.finish();
   }
 
-  /** `encode`, appending to a writer; returns what was written. */
-  encodeInto(value: T, out: Writer): Sent {
+  /**
+   * `encode`, appending to a writer; returns what was written. `rows`: the tick's shared
+   * `EntityRows` (a server that sends the same entity objects to many clients quantizes each
+   * once); the bytes are the same with or without it.
+   */
+  encodeInto(value: T, out: Writer, rows?: EntityRows): Sent {
     const d = this.delta;
     const keyframe = this.wanted || this.base === undefined || (this.keyframeEvery > 0 && this.since >= this.keyframeEvery);
     const start = out.length;
@@ -802,7 +925,7 @@ export class Tracker<T> {
       body.reset();
       const mask = changes(d.fields, d.off, value as Obj, base, body, (f, i) => {
         const at = d.off[i]!;
-        const next = encodeEntities(f, (value as Obj)[f.name] as Obj[], base[at] as Row[], body);
+        const next = encodeEntities(f, (value as Obj)[f.name] as Obj[], base[at] as Row[], body, rows);
         if (next === undefined) return false;
         base[at] = next;
         return true;

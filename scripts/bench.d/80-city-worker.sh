@@ -4,7 +4,8 @@
 # under 50 to 250 bots (the capacity: the most with tick p99 under 25 ms) and ten cities of 50
 # in one workerd process. About 12 minutes.
 #   CITY_SEEDS (default 1,2,3), CITY_BOTS (50), CITY_SECS (60), CITY_CAPACITY (50,100,150,200,250),
-#   CITY_CITIES (10; 0 skips), CITY_CITY_BOTS (50 bots per city in that round); CITY_FROM=FILE formats a kept output instead of running, and
+#   CITY_CITIES (10; 0 skips), CITY_CITY_BOTS (50 bots per city in that round), CITY_BOT_PROCS (that
+#   round's bot processes; default one per 100 bots); CITY_FROM=FILE formats a kept output instead of running, and
 #   CITY_NOTE adds a closing paragraph (what the run could not show); CITY_KEEP=FILE keeps the lab's output there.
 #   The wire breakdown comes from `build/wire_bench.mjs --json` (bytes only, no timing: it does not
 #   need the bench lock): CITY_WIRE_FROM=FILE takes a kept output of it, else it runs here (~2 min).
@@ -18,7 +19,8 @@ if [ -n "${CITY_FROM:-}" ]; then
   cp "$CITY_FROM" "$out"
 else
   node build/lab.mjs --seeds "${CITY_SEEDS:-1,2,3}" --bots "${CITY_BOTS:-50}" --secs "${CITY_SECS:-60}" \
-    --capacity "${CITY_CAPACITY:-50,100,150,200,250}" --cities "${CITY_CITIES:-10}" --city-bots "${CITY_CITY_BOTS:-50}" >"$out" || status=$?
+    --capacity "${CITY_CAPACITY:-50,100,150,200,250}" --cities "${CITY_CITIES:-10}" --city-bots "${CITY_CITY_BOTS:-50}" \
+    ${CITY_BOT_PROCS:+--bot-procs "$CITY_BOT_PROCS"} >"$out" || status=$?
 fi
 [ -z "${CITY_KEEP:-}" ] || cp "$out" "$CITY_KEEP"
 wire=$(mktemp)
@@ -49,6 +51,9 @@ def cell(rs, f, digits=0, scale=1.0):
 def med(rs, f):
     return statistics.median(r[f] for r in rs) if rs else float("nan")
 
+for r in rounds:
+    # Steps run beyond one per timer callback, per 1000 callbacks (older outputs have none).
+    r["catchUpPerK"] = 1000 * r.get("catchUp", 0) / max(1.0, r["secs"] * 20 * r["cities"])
 main = [r for r in rounds if r["what"] == "main"]
 tu = [r for r in main if r["mode"] == "tuplet"]
 js = [r for r in main if r["mode"] == "json"]
@@ -75,7 +80,10 @@ print(f"`scripts/bench city-worker`: `examples/city-worker` bundled by esbuild a
       "`performance.now()`, which workerd steps in whole milliseconds: the mean is exact on average, p50 and "
       "p99 are whole milliseconds. workerd CPU is the process's own count (`/proc/PID/task/*/schedstat`) per "
       "tick: the object, WebSocket framing and compression, and miniflare's runtime machinery. Each client's "
-      "keyframes (every 5 s) are offset by its player slot, so players who joined together do not all get one on the same tick.\n")
+      "keyframes (every 5 s) are offset by its player slot, so players who joined together do not all get one on the same tick. "
+      "Each entity is quantized once per tick for every client's tracker (the runtime's `EntityRows`), as the JSON twin makes "
+      "each entity's JSON once. A timer callback that fires whole periods late runs the steps it owes (catch-up steps), so the "
+      "world and the players' inputs keep 20 Hz of wall time.\n")
 print("| per player per tick | JSON twin | tuplet | tuplet / JSON | seed game (JSON deltas) |")
 print("|---|---:|---:|---:|---:|")
 print(f"| snapshot bytes as sent | {cell(js, 'snapPerPlayerTick')} | {cell(tu, 'snapPerPlayerTick')} | {ratio('snapPerPlayerTick')} | 1,300 |")
@@ -93,6 +101,7 @@ print(f"| tick lateness p99, ms | {cell(js, 'lateP99', 0)} | {cell(tu, 'lateP99'
 print(f"| ping round trip p50, ms | {cell(js, 'rttP50', 0)} | {cell(tu, 'rttP50', 0)} | |")
 print(f"| mirror errors (bots) | {sum(r['mirrorErrors'] for r in js)} | {sum(r['mirrorErrors'] for r in tu)} | |")
 print(f"| garbage sent / dropped and counted | {sum(r['garbage'] for r in js)} / {sum(r['dropped'] for r in js)} | {sum(r['garbage'] for r in tu)} / {sum(r['dropped'] for r in tu)} | |")
+print(f"| catch-up steps per 1000 ticks | {cell(js, 'catchUpPerK', 1)} | {cell(tu, 'catchUpPerK', 1)} | |")
 print(f"| load average at start | {cell(js, 'load', 1)} | {cell(tu, 'load', 1)} | |")
 
 w_ok = med(tu, "wirePerPlayerTick") <= med(js, "wirePerPlayerTick") / 3
@@ -153,7 +162,12 @@ if cap:
 ten = [r for r in rounds if r["what"] == "cities"]
 if ten:
     r = ten[0]
-    print(f"\n### {r['cities']} cities of {r['bots']} in one workerd process\n")
+    rts = r.get("runtimes", 1)
+    print(f"\n### {r['cities']} cities of {r['bots']} in {'one workerd process' if rts == 1 else str(rts) + ' workerd processes'}\n")
+    procs = r.get("botProcs", 0)
+    print(f"The bots in {procs} Node processes of {r['cities'] * r['bots'] // procs} bots, connected to workerd directly, each counting "
+          f"its own socket's bytes; the bot processes used {r['labCpuShare']:.2f} cores; the objects ran "
+          f"{r.get('catchUp', 0)} catch-up steps in all.\n" if procs else "The bots in the lab's one Node process, behind the proxy.\n")
     print(f"{r['cities']} tuplet cities, {r['cities'] * r['bots']} bots, {r['secs']} s: tick p50 {r['tickP50']:.0f} ms (median over cities), "
           f"mean {r['tickMean']:.2f} ms, p99 {r['tickP99']:.0f} ms (worst city), lateness p99 {r['lateP99']:.0f} ms; workerd CPU "
           f"{r['workerdCpuUsPerTick']/1000:.2f} ms per tick for all cities together; {r['wirePerPlayerTick']:.0f} B on the wire per player "

@@ -133,6 +133,12 @@ export class Bot {
   /** The extensions the server accepted, with their parameters (`Sec-WebSocket-Extensions`). */
   negotiated = "";
 
+  /** Bytes this bot's TCP connection has read (down) and written (up), the upgrade included. */
+  get socketBytes(): { down: number; up: number } {
+    const sock = (this.ws as unknown as { _socket?: { bytesRead: number; bytesWritten: number } } | undefined)?._socket;
+    return { down: sock?.bytesRead ?? 0, up: sock?.bytesWritten ?? 0 };
+  }
+
   /** The extensions the server accepted (permessage-deflate when compression is on). */
   get extensions(): string {
     return this.negotiated;

@@ -5,6 +5,7 @@ import { build } from "esbuild";
 const common = { bundle: true, format: "esm", target: "es2022", sourcemap: true, logLevel: "warning" };
 await build({ ...common, entryPoints: ["src/worker.ts"], outfile: "build/worker.js", platform: "neutral", external: ["cloudflare:*"], mainFields: ["module", "main"] });
 await build({ ...common, entryPoints: ["lab/run.ts"], outfile: "build/lab.mjs", platform: "node", external: ["ws", "miniflare"] });
+await build({ ...common, entryPoints: ["lab/bot_process.ts"], outfile: "build/bot_process.mjs", platform: "node", external: ["ws"] });
 await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tick_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/playout_lab.ts"], outfile: "build/playout_lab.mjs", platform: "node" });

@@ -3,7 +3,11 @@
  * byte-counting proxy, every check at the end of each round.
  *
  *   node build/lab.mjs --smoke            5 bots, a few seconds per city class, every check, no timing
- *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10] [--city-bots 50]
+ *   node build/lab.mjs [--bots 50] [--secs 60] [--seeds 1,2,3] [--capacity 50,100,150,200] [--cities 10] [--city-bots 50] [--bot-procs N] [--runtimes N]
+ *
+ * The cities round runs its bots in `--bot-procs` processes (fleet.ts; default one per 100
+ * bots; 0 runs them in this process behind the proxy, as the other rounds do) and its cities
+ * in `--runtimes` workerd processes (default one per 4 cities).
  *
  * Each round prints `RESULT {json}` on stdout; progress and failures go to stderr; the exit
  * status is 1 when any check failed.
@@ -13,6 +17,7 @@ import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bot, type Mode, type PlayerReport } from "./bots.js";
 import { startProxy, type Proxy } from "./proxy.js";
+import { Fleet, type BotSpec, type BotState, type Checked } from "./fleet.js";
 import { cpuNs, profileWorkerd, readWrangler, selfCpuNs, startWorkerd, workerdPids, type Runtime } from "./workerd.js";
 import { sign } from "../src/token.js";
 
@@ -24,10 +29,14 @@ interface Args {
   capacity: number[];
   cities: number;
   cityBots: number;
+  /** Bot processes for the cities round (0: the bots run in this process, behind the proxy). */
+  botProcs: number;
+  /** workerd processes for the cities round (default one per 4 cities). */
+  runtimes: number;
 }
 
 function args(argv: string[]): Args {
-  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10, cityBots: 50 };
+  const a: Args = { smoke: false, bots: 50, secs: 60, seeds: [1, 2, 3], capacity: [50, 100, 150, 200, 250], cities: 10, cityBots: 50, botProcs: -1, runtimes: 0 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const v = argv[i + 1] ?? "";
@@ -39,6 +48,8 @@ function args(argv: string[]): Args {
     else if (k === "--capacity") (a.capacity = nums()), i++;
     else if (k === "--cities") (a.cities = Number(v)), i++;
     else if (k === "--city-bots") (a.cityBots = Number(v)), i++;
+    else if (k === "--bot-procs") (a.botProcs = Number(v)), i++;
+    else if (k === "--runtimes") (a.runtimes = Number(v)), i++;
     else throw new Error(`unknown argument ${k}; see the header of lab/run.ts`);
   }
   return a;
@@ -56,6 +67,7 @@ interface Report {
   tick: number;
   clients: number;
   ticks: number;
+  catchUp: number;
   secs: number;
   tickMs: { n: number; mean: number; p50: number; p99: number; max: number };
   lateMs: { p50: number; p99: number; max: number };
@@ -82,6 +94,10 @@ class Lab {
     readonly rt: Runtime,
     readonly proxy: Proxy,
   ) {}
+
+  pathOf(mode: Mode, what: string, city: string, extra = ""): string {
+    return this.path(mode, what, city, extra);
+  }
 
   private path(mode: Mode, what: string, city: string, extra = ""): string {
     return `${mode === "json" ? "/json" : ""}${what}?city=${city}${extra}`;
@@ -168,6 +184,10 @@ interface Round {
   dropped: number;
   rttP50: number;
   saveP50: number;
+  /** Bot processes (0: the bots ran in the lab's process), and steps the objects ran to catch up after a stall. */
+  botProcs: number;
+  runtimes: number;
+  catchUp: number;
   /** Checks of this round that failed, and the first of them. */
   failed: number;
   firstFailure: string;
@@ -255,12 +275,137 @@ async function round(lab: Lab, what: string, mode: Mode, seed: number, cities: n
     dropped,
     rttP50: median(rtts),
     saveP50: med((r) => r.saveMs.p50),
+    botProcs: 0,
+    runtimes: 1,
+    catchUp: reps.reduce((s, r) => s + r.catchUp, 0),
     failed: failures.length - f0,
     firstFailure: failures[f0] ?? "",
   };
   log(
     `  tick mean ${r.tickMean.toFixed(2)} p50 ${r.tickP50.toFixed(2)} ms p99 ${r.tickP99.toFixed(2)} ms; snapshot ${r.snapPerPlayerTick.toFixed(0)} B, wire ${r.wirePerPlayerTick.toFixed(0)} B, full ${r.fullPerPlayerTick.toFixed(0)} B per player per tick; ` +
       `${r.inboundPerS.toFixed(0)} msgs/s in; workerd ${r.workerdCpuUsPerTick.toFixed(0)} µs CPU per tick; load ${load}`,
+  );
+  process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
+  return r;
+}
+
+/**
+ * `round` with the bots in a fleet of processes (fleet.ts): city k's bots in process k mod n,
+ * connected to workerd directly, bytes counted by each bot's socket; the same checks.
+ */
+async function fleetRound(labs: Lab[], fleet: Fleet, what: string, mode: Mode, seed: number, cities: number, n: number, secs: number): Promise<Round> {
+  const names = Array.from({ length: cities }, (_, k) => `s${seed}-c${k}-n${n}`);
+  const procs = fleet.kids.length;
+  // City k lives in workerd process k mod labs.length.
+  const labOf = (k: number): Lab => labs[k % labs.length]!;
+  log(`${what}: ${mode}, seed ${seed}, ${cities} × ${n} bots in ${procs} processes, cities in ${labs.length} workerd processes, ${secs} s`);
+  const f0 = failures.length;
+  const shares: BotSpec[][] = Array.from({ length: procs }, () => []);
+  for (const [k, city] of names.entries()) {
+    const lab = labOf(k);
+    const base = `ws://127.0.0.1:${lab.rt.url.port}`;
+    for (let i = 0; i < n; i++) {
+      const name = `${mode === "json" ? "j" : "t"}${String(seed % 100).padStart(2, "0")}${String(k % 100).padStart(2, "0")}${String(i).padStart(4, "0")}`;
+      const token = await sign(lab.rt.secret, name, Date.now() + 3_600_000);
+      const garbage = i % 10 === 3 || (n < 10 && i === n - 1);
+      shares[k % procs]!.push({ name, mode, seed, index: i, garbage, url: `${base}${lab.pathOf(mode, "/ws", city, `&token=${token}`)}` });
+    }
+  }
+  const c0 = Date.now();
+  await Promise.all(shares.map((bots, k) => fleet.ask(k, { op: "connect", bots })));
+  log(`  ${cities * n} bots connected in ${((Date.now() - c0) / 1000).toFixed(1)} s`);
+  await sleep(3000);
+  const load = loadavg();
+  for (const [k, c] of names.entries()) await labOf(k).lab(mode, c, "reset");
+  const pids = workerdPids();
+  const w0 = pids.reduce((s, p) => s + cpuNs(p), 0);
+  const l0 = selfCpuNs() + fleet.cpuNs();
+  const b0 = await fleet.bytes();
+  const t0 = Date.now();
+  await sleep(secs * 1000);
+  const b1 = await fleet.bytes();
+  const w1 = pids.reduce((s, p) => s + cpuNs(p), 0);
+  const l1 = selfCpuNs() + fleet.cpuNs();
+  const wall = Date.now() - t0;
+  const reps = await Promise.all(names.map((c, k) => labOf(k).lab<Report>(mode, c, "report")));
+  // The checks: stop the bots, wait (up to 15 s) until every object applied every frame sent, then each bot against its player.
+  const states = (await fleet.all<BotState[]>({ op: "stop" })).flat();
+  const sent = new Map(states.map((b) => [b.name, b]));
+  const finals = new Map<string, Report>();
+  await Promise.all(
+    names.map(async (c, k) => {
+      const lab = labOf(k);
+      let rep = await lab.lab<Report>(mode, c, "report");
+      for (let i = 0; i < 60; i++) {
+        if (!Object.entries(rep.players).some(([name, p]) => p.frames < (sent.get(name)?.framesSent ?? 0))) break;
+        await sleep(250);
+        rep = await lab.lab<Report>(mode, c, "report");
+      }
+      await sleep(300);
+      finals.set(c, await lab.lab<Report>(mode, c, "report"));
+    }),
+  );
+  const reports: Record<string, PlayerReport> = {};
+  for (const r of finals.values()) Object.assign(reports, r.players);
+  const checked = await fleet.all<Checked>({ op: "check", reports });
+  const problems = checked.flatMap((c) => c.problems);
+  let garbage = 0;
+  let dropped = 0;
+  for (const [k, c] of names.entries()) {
+    const g = states.filter((b) => b.name.slice(3, 5) === String(k % 100).padStart(2, "0")).reduce((s, b) => s + b.garbageSent, 0);
+    const d = Object.values(finals.get(c)!.dropped).reduce((s, x) => s + x, 0);
+    garbage += g;
+    dropped += d;
+    if (g > 0 && g !== d) problems.push(`${c}: bots sent ${g} garbage messages, the object dropped ${d}`);
+  }
+  const ext = new Set(states.map((b) => b.extensions));
+  if (![...ext].every((e) => e.includes("permessage-deflate"))) problems.push(`permessage-deflate not negotiated (${[...ext].join(" | ")})`);
+  for (const p of problems.slice(0, 20)) log(`FAIL ${what}: ${p}`);
+  if (problems.length > 20) log(`FAIL ${what}: ... ${problems.length - 20} more`);
+  failures.push(...problems.map((p) => `${what}: ${p}`));
+  await fleet.all({ op: "close" });
+  await sleep(300);
+  for (const [k, c] of names.entries()) {
+    const after = await labOf(k).lab<Report>(mode, c, "report");
+    if (after.saved < n) failures.push(`${what} ${c}: ${after.saved} characters saved after ${n} players left`);
+  }
+  const slots = reps.reduce((s, r) => s + r.snapshotSlots, 0);
+  const ticks = reps.reduce((s, r) => s + r.ticks, 0) / cities;
+  const med = (f: (r: Report) => number): number => median(reps.map(f));
+  const r: Round = {
+    what,
+    mode,
+    seed,
+    cities,
+    bots: n,
+    secs,
+    load,
+    tickMean: med((r) => r.tickMs.mean),
+    tickP50: med((r) => r.tickMs.p50),
+    tickP99: Math.max(...reps.map((r) => r.tickMs.p99)),
+    tickMax: Math.max(...reps.map((r) => r.tickMs.max)),
+    lateP99: Math.max(...reps.map((r) => r.lateMs.p99)),
+    snapPerPlayerTick: reps.reduce((s, r) => s + r.snapBytes, 0) / slots,
+    fullPerPlayerTick: med((r) => r.fullBytesMean),
+    wirePerPlayerTick: (b1.down - b0.down) / slots,
+    upPerPlayerTick: (b1.up - b0.up) / slots,
+    inboundPerS: med((r) => r.inboundPerS),
+    workerdCpuUsPerTick: (w1 - w0) / 1000 / Math.max(1, ticks),
+    labCpuShare: (l1 - l0) / 1e6 / wall,
+    mirrorErrors: checked.reduce((s, c) => s + c.mirrorErrors, 0),
+    garbage,
+    dropped,
+    rttP50: median(checked.flatMap((c) => c.rtts)),
+    saveP50: med((r) => r.saveMs.p50),
+    botProcs: procs,
+    runtimes: labs.length,
+    catchUp: reps.reduce((s, r) => s + r.catchUp, 0),
+    failed: failures.length - f0,
+    firstFailure: failures[f0] ?? "",
+  };
+  log(
+    `  tick mean ${r.tickMean.toFixed(2)} p50 ${r.tickP50.toFixed(2)} ms p99 ${r.tickP99.toFixed(2)} ms; wire ${r.wirePerPlayerTick.toFixed(0)} B per player per tick; ` +
+      `${r.inboundPerS.toFixed(0)} msgs/s in; workerd ${r.workerdCpuUsPerTick.toFixed(0)} µs CPU per tick; bots ${r.labCpuShare.toFixed(2)} cores; catch-up steps ${r.catchUp}; load ${load}`,
   );
   process.stdout.write(`RESULT ${JSON.stringify(r)}\n`);
   return r;
@@ -340,7 +485,23 @@ async function main(): Promise<void> {
         for (const m of order) await round(lab, "main", m, seed, 1, a.bots, a.secs, true);
       }
       for (const n of a.capacity) await round(lab, "capacity", "tuplet", 1, 1, n, 15, true);
-      if (a.cities > 0) await round(lab, "cities", "tuplet", 1, a.cities, a.cityBots, 20, true);
+      if (a.cities > 0) {
+        const procs = a.botProcs >= 0 ? a.botProcs : Math.ceil((a.cities * a.cityBots) / 100);
+        if (procs === 0) await round(lab, "cities", "tuplet", 1, a.cities, a.cityBots, 20, true);
+        else {
+          // The cities in `--runtimes` workerd processes (one isolate thread each; default one per
+          // 4 cities), as Cloudflare places each object on its own: one isolate thread cannot run
+          // ten cities of 50 here.
+          const more = await Promise.all(Array.from({ length: Math.max(0, (a.runtimes >= 1 ? a.runtimes : Math.ceil(a.cities / 4)) - 1) }, () => startWorkerd(cfg, cfg.main, maxPlayers)));
+          const fleet = Fleet.start(procs, new URL("./bot_process.mjs", import.meta.url).pathname);
+          try {
+            await fleetRound([lab, ...more.map((r) => new Lab(r, proxy))], fleet, "cities", "tuplet", 1, a.cities, a.cityBots, 20);
+          } finally {
+            await fleet.close();
+            for (const r of more) await r.mf.dispose();
+          }
+        }
+      }
       await hibernation(lab, 15);
     }
   } finally {

@@ -35,6 +35,13 @@ export interface Env {
 /** Ticks per second, and the keyframe cadence (every 5 s). */
 export const RATE = 20;
 const KEYFRAME_EVERY = 5 * RATE;
+/**
+ * Steps one timer callback may run: a callback that fires whole periods late runs the steps
+ * it owes first (up to this many), so the world and the players' input frames keep to 20 Hz
+ * of wall time through a stall. A queue of input frames that stopped draining for half a
+ * second would otherwise overflow its playout's ring (32 frames) and lose frames.
+ */
+const MAX_STEPS = 10;
 /** Characters are saved this often (and when their player leaves). */
 const SAVE_EVERY = 5 * RATE;
 /**
@@ -93,6 +100,8 @@ export abstract class CityBase extends DurableObject<Env> {
   private inbound = 0;
   private accepted = 0;
   private ticks = 0;
+  /** Steps run beyond one per timer callback (catching up after a stall). */
+  private catchUp = 0;
   private sentBytes = 0;
   private sentMsgs = 0;
   private snapBytes = 0;
@@ -278,8 +287,17 @@ export abstract class CityBase extends DurableObject<Env> {
 
   private tick(): void {
     const now = Date.now();
-    this.late.push(Math.max(0, now - this.nextTickAt));
-    this.nextTickAt = Math.max(this.nextTickAt + 1000 / RATE, now);
+    const period = 1000 / RATE;
+    const d = now - this.nextTickAt;
+    this.late.push(Math.max(0, d));
+    // The steps owed by now: one when the timer fires on time, one more per period it fired
+    // late (a stalled isolate or machine), none when it fired more than half a period early
+    // (overdue callbacks delivered back to back); at most MAX_STEPS, and time owed beyond
+    // that is given up. Over time the city steps 20 times per second of wall time.
+    const steps = Math.max(0, Math.min(MAX_STEPS, Math.round(d / period) + 1));
+    this.nextTickAt += steps * period;
+    if (this.nextTickAt <= now - period) this.nextTickAt = now + period;
+    if (steps === 0) return;
     if (this.idleAfterMs > 0 && now - this.lastInput > this.idleAfterMs) {
       // Nobody has moved for a while: save, and stop, so the object may hibernate.
       this.stopTick();
@@ -287,13 +305,17 @@ export abstract class CityBase extends DurableObject<Env> {
       return;
     }
     const t0 = performance.now();
-    this.sim.step();
-    this.inputs.step(this.sim.players.values());
+    for (let k = 0; k < steps; k++) {
+      this.sim.step();
+      this.inputs.step(this.sim.players.values());
+    }
+    this.catchUp += steps - 1;
     const tick = this.sim.tick;
     for (const c of this.clients.values()) {
       const ack = this.inputs.ack(c.player, tick);
       if (ack !== undefined) this.reply(c, InputAckCodec, ack);
-      const keyframe = c.fresh || (tick - c.phase) % KEYFRAME_EVERY === 0;
+      // Due when the cadence passed one of the ticks just stepped.
+      const keyframe = c.fresh || (tick - c.phase) % KEYFRAME_EVERY < steps;
       c.fresh = false;
       if (keyframe) c.stream.requestKeyframe();
       const entities = this.sim.view(c.player);
@@ -309,13 +331,13 @@ export abstract class CityBase extends DurableObject<Env> {
     this.tickMs.push(performance.now() - t0);
     this.ticks += 1;
     // Outside the measured tick: a reference size now and then, and the periodic save.
-    if (tick % RATE === 0) {
+    if (tick % RATE < steps) {
       for (const c of this.clients.values()) {
         this.fullSum += c.stream.fullBytes(tick, this.sim.view(c.player));
         this.fullCount += 1;
       }
     }
-    if (tick % SAVE_EVERY === 0) {
+    if (tick % SAVE_EVERY < steps) {
       const s0 = performance.now();
       this.save([...this.clients.values()].map((c) => c.player));
       this.saveMs.push(performance.now() - s0);
@@ -334,7 +356,7 @@ export abstract class CityBase extends DurableObject<Env> {
       this.tickMs.clear();
       this.late.clear();
       this.saveMs.clear();
-      this.inbound = this.accepted = this.ticks = this.sentBytes = this.sentMsgs = this.snapBytes = this.snapshotSlots = 0;
+      this.inbound = this.accepted = this.ticks = this.catchUp = this.sentBytes = this.sentMsgs = this.snapBytes = this.snapshotSlots = 0;
       this.fullSum = this.fullCount = 0;
       this.measuredSince = Date.now();
       return Response.json({ ok: true });
@@ -352,6 +374,7 @@ export abstract class CityBase extends DurableObject<Env> {
         clients: this.clients.size,
         secs,
         ticks: this.ticks,
+        catchUp: this.catchUp,
         tickMs: this.tickMs.summary(),
         lateMs: this.late.summary(),
         saveMs: this.saveMs.summary(),

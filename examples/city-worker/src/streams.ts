@@ -3,7 +3,7 @@
  * `world:snapshot` codec (binary frames), and the JSON twin's deltas (text frames).
  */
 
-import { Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import { EntityRows, Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
 import { jsonEntity, JsonTracker } from "./json_delta.js";
 
 /** One client's snapshot stream: per-client delta state, and what it last sent (for the lab). */
@@ -36,6 +36,41 @@ function base64(b: Uint8Array): string {
   return btoa(s);
 }
 
+/**
+ * Each entity's quantized row, made once per tick and shared by every client's tracker (as
+ * the JSON twin makes each entity's JSON once: json_delta.ts). The simulation makes a tick's
+ * entity objects for that tick and never changes them (sim.ts, `view`), so a row found by an
+ * object is always that object's; the rows are dropped when the tick moves on, which bounds
+ * them to one tick of the cities this isolate runs.
+ */
+const rows = /*@__PURE__*/ new EntityRows();
+let rowsTick = Number.NaN;
+
+/**
+ * Where sent snapshots' bytes live: slabs of 64 KiB, filled front to back and never written
+ * twice, one client's message after another. workerd reads the bytes of `WebSocket.send`
+ * after the call returns (and keeps their buffer alive until then), so a message must not be
+ * a view of memory written again later; a copy per message (`Writer.finish`) is safe but
+ * allocates an `ArrayBuffer` per client per tick, and each is external memory the isolate's
+ * garbage collector accounts for. A slab is one allocation for a tick's worth of messages.
+ */
+const SLAB = 64 * 1024;
+let slab = new Uint8Array(SLAB);
+let slabAt = 0;
+
+/** `bytes` copied into the slab (a fresh one when it does not fit): a view nobody writes again. */
+function slabbed(bytes: Uint8Array): Uint8Array {
+  if (bytes.length > SLAB) return bytes.slice();
+  if (slabAt + bytes.length > SLAB) {
+    slab = new Uint8Array(SLAB);
+    slabAt = 0;
+  }
+  const at = slabAt;
+  slab.set(bytes, at);
+  slabAt += bytes.length;
+  return slab.subarray(at, slabAt);
+}
+
 /** `world:snapshot` through a tuplet `Tracker`: the envelope id, then the tracker's payload. */
 export class TupletStream implements Stream {
   private readonly tracker = new Tracker<WorldSnapshot>(WorldSnapshot$delta, 0);
@@ -49,10 +84,14 @@ export class TupletStream implements Stream {
     const v: WorldSnapshot = { tick, keyframe, entities, gone: [] };
     out.reset();
     out.uint(WorldSnapshotCodec.id);
-    if (this.tracker.encodeInto(v, out) === "nothing") return 0;
+    if (tick !== rowsTick) {
+      rows.clear();
+      rowsTick = tick;
+    }
+    if (this.tracker.encodeInto(v, out, rows) === "nothing") return 0;
     this.last = v;
-    // A copy: workerd reads the bytes after \`send\` returns, and \`out\` is reused.
-    ws.send(out.finish());
+    // Not a view of `out` (reused): workerd reads the bytes after `send` returns.
+    ws.send(slabbed(out.view()));
     return out.length;
   }
 
