@@ -44,6 +44,7 @@ pub mod stats;
 pub mod store;
 mod ticker;
 pub mod token;
+mod trim;
 pub mod world;
 
 pub use config::Config;

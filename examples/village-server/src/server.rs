@@ -124,6 +124,7 @@ pub async fn start(config: Config) -> io::Result<Server> {
     let listener = TcpListener::bind(config.addr).await?;
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(config)?);
+    crate::trim::spawn(&shared);
     let next = AtomicU64::new(1);
     let accepting = shared.clone();
     let accept = tokio::spawn(async move {
