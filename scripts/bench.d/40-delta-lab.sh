@@ -23,7 +23,8 @@ else
   cargo build -q --locked --release -p delta-lab
   bin=target/release/delta-lab
 fi
-(cd "$lab" && { [ -d node_modules/@colyseus/schema ] || npm ci --no-audit --no-fund >&2; })
+# npm ci when node_modules is missing or older than the lock (after a pinned peer moves).
+(cd "$lab" && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund >&2; })
 mkdir -p target
 dir=$(mktemp -d target/delta-lab.XXXXXX)
 trap 'rm -rf "$dir"' EXIT

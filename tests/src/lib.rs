@@ -4,6 +4,7 @@
 #![allow(missing_docs)]
 
 pub mod corpus;
+pub mod counting;
 pub mod kinds;
 pub mod proto;
 

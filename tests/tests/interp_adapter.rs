@@ -4,33 +4,12 @@
 //! a `Feed` of snapshot entities entering and leaving view allocates nothing in steady state
 //! (a counting allocator, as in `alloc.rs`).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
 
+use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::{Clock, Feed, Interpolate, Layout, SampleClock, Settings};
 use village::horse::{Gait, HorseGaitShown};
 use village::player::{MoveFlags, PlayerMoveRelayed};
 use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout)
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -170,15 +149,15 @@ fn entities_entering_and_leaving_view_allocate_nothing_in_steady_state() {
         }
         feed.pool().len()
     };
-    let start = ALLOCS.with(Cell::get);
+    let start = counting::allocations();
     assert_eq!(run(200, 0, &mut snapshot), 40, "warm-up");
-    let before = ALLOCS.with(Cell::get);
+    let before = counting::allocations();
     assert!(
         before > start,
         "the counter sees the warm-up's pool growing"
     );
     assert_eq!(run(500, 200, &mut snapshot), 40);
-    let allocs = ALLOCS.with(Cell::get) - before;
+    let allocs = counting::allocations() - before;
     assert_eq!(
         allocs, 0,
         "500 ticks of 40 entities, 4 entering and 4 leaving each"

@@ -2,43 +2,15 @@
 //! allocator around 40 entities, 10 Hz pushes and 60 fps frames (teleports, silences, a hidden
 //! tab, a render clock, a pool whose entities leave and enter view).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
 
+use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::{InterpPool, Layout, RenderClock, Settings};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.alloc_zeroed(layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new_size)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout)
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 fn allocs() -> usize {
-    ALLOCS.with(|c| c.get())
+    counting::allocations()
 }
 
 /// Seconds `from..to` of a 40-entity room: every 6th frame a move per entity, entities 30..40

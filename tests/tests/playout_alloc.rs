@@ -1,46 +1,18 @@
 //! Input playout and reconciliation allocate nothing per frame after construction, counted
 //! with a counting global allocator (thread-local counters, like `alloc.rs`).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
-use std::cell::Cell;
 
+use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::playout::Playout;
 use tuplet::netcode::reconcile::{Layout, Predict, Reconciler, RECONCILE_DEFAULTS};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: AllocLayout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.alloc_zeroed(layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new_size)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        System.dealloc(ptr, layout)
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCS.with(Cell::get);
+    let before = counting::allocations();
     f();
-    ALLOCS.with(Cell::get) - before
+    counting::allocations() - before
 }
 
 /// The village's input frame, as a game would hold it: plain numbers.
