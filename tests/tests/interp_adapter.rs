@@ -4,9 +4,8 @@
 //! a `Feed` of snapshot entities entering and leaving view allocates nothing in steady state
 //! (a counting allocator, as in `alloc.rs`).
 
-
-use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::{Clock, Feed, Interpolate, Layout, SampleClock, Settings};
+use tuplet_tests::counting::{self, Counting};
 use village::horse::{Gait, HorseGaitShown};
 use village::player::{MoveFlags, PlayerMoveRelayed};
 use village::world::{EntityKind, NearbyEntity, WorldSnapshot};

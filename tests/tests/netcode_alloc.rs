@@ -2,9 +2,8 @@
 //! allocator around 40 entities, 10 Hz pushes and 60 fps frames (teleports, silences, a hidden
 //! tab, a render clock, a pool whose entities leave and enter view).
 
-
-use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::{InterpPool, Layout, RenderClock, Settings};
+use tuplet_tests::counting::{self, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;

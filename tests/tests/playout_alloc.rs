@@ -1,10 +1,9 @@
 //! Input playout and reconciliation allocate nothing per frame after construction, counted
 //! with a counting global allocator (thread-local counters, like `alloc.rs`).
 
-
-use tuplet_tests::counting::{self, Counting};
 use tuplet::netcode::playout::Playout;
 use tuplet::netcode::reconcile::{Layout, Predict, Reconciler, RECONCILE_DEFAULTS};
+use tuplet_tests::counting::{self, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
