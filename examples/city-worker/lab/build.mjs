@@ -10,3 +10,4 @@ await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tic
 await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/playout_lab.ts"], outfile: "build/playout_lab.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/clock_lab.ts"], outfile: "build/clock_lab.mjs", platform: "node", external: ["ws", "miniflare"] });
+await build({ ...common, entryPoints: ["lab/races.ts"], outfile: "build/races.mjs", platform: "node", external: ["ws", "miniflare"] });

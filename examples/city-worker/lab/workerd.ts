@@ -46,8 +46,11 @@ export interface Runtime {
   readonly secret: string;
 }
 
-/** Starts workerd on 127.0.0.1 with the bundled Worker (build/worker.js) and the lab's bindings. */
-export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number, inspectorPort?: number): Promise<Runtime> {
+/**
+ * Starts workerd on 127.0.0.1 with the bundled Worker (build/worker.js) and the lab's bindings.
+ * With `persist`, the objects' storage lives in that directory and outlives the process.
+ */
+export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number, inspectorPort?: number, opts: { persist?: string } = {}): Promise<Runtime> {
   const labKey = "lab-" + Math.random().toString(36).slice(2);
   const secret = "lab-secret-" + Math.random().toString(36).slice(2);
   const durableObjects: Record<string, { className: string; useSQLite: boolean }> = {};
@@ -65,6 +68,7 @@ export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlaye
     host: "127.0.0.1",
     port: 0,
     ...(inspectorPort === undefined ? {} : { inspectorPort }),
+    ...(opts.persist === undefined ? {} : { durableObjectsPersist: opts.persist }),
   });
   const url = await mf.ready;
   return { mf, url, labKey, secret };
