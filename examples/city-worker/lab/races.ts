@@ -1,12 +1,15 @@
 /**
  * The city's storage races, on workerd through miniflare with real WebSockets on loopback:
- * a join before the old close, two tabs, a reload, an abrupt drop (TCP reset), a restart of
- * workerd on persisted storage (clean, and a crash bounded by the periodic save), and many
- * bots reloading at random. Each session's start is read from its first snapshot and compared
+ * a join before the old close, two tabs, a reload, an abrupt drop (TCP reset), a replaced
+ * socket whose close is still pending when the object hibernates, a restart of workerd on
+ * persisted storage (clean, and a crash bounded by the periodic save), and many bots
+ * reloading at random. Each session's start is read from its first snapshot and compared
  * with where the previous session ended (its own body in its last snapshot, once every input
  * frame it sent was acknowledged).
  *
- *   node build/races.mjs [--bots 20] [--secs 10]
+ *   node build/races.mjs [--bots 20] [--secs 10] [--hibernate 12]
+ *
+ * `--hibernate S` waits S seconds for workerd to evict the idle object (0 skips that race).
  *
  * Prints `RACES {json}` on stdout; progress and failures on stderr; exit status 1 on any failure.
  */
@@ -327,6 +330,39 @@ async function restart(lab: Lab, dir: string, start: () => Promise<Runtime>): Pr
   return { crashLossTicks: loss, crashSavedAtEnd: loss <= 1 };
 }
 
+/**
+ * A replaced socket whose client never answers the close (its TCP reads paused) while the
+ * object hibernates: the woken object rebuilds its clients from `getWebSockets()`, and the
+ * late close of the old socket must not end the new session.
+ */
+async function hibernation(lab: Lab, waitS: number): Promise<void> {
+  const city = "race-hibernate", name = "hibernate", rand = rng(5);
+  const { s: a, at } = await walked(lab, city, name, rand);
+  (a.ws as unknown as { _socket: { pause: () => void } })._socket.pause();
+  const b = await lab.open(city, name);
+  same("hibernation: join before close", at, await b.start());
+  const before = (await lab.report(city)).instance;
+  const idle = await lab.rt.mf.dispatchFetch(new URL(`/lab/idle?city=${city}&key=${lab.rt.labKey}&after=0.5`, lab.rt.url));
+  if (!idle.ok) throw new Error(`/lab/idle: HTTP ${idle.status}`);
+  await sleep(waitS * 1000);
+  await b.walk(rand, 600);
+  const woke = (await lab.report(city)).instance;
+  (a.ws as unknown as { _socket: { resume: () => void } })._socket.resume();
+  const c = await a.closedWithin(3000);
+  await sleep(300);
+  const r = await lab.report(city);
+  await b.walk(rand, 600);
+  const end = await b.settle().catch((e: unknown) => (fail(`hibernation: ${String(e)}`), b.me!));
+  if (woke <= before) fail(`hibernation: workerd did not evict the idle object in ${waitS} s`);
+  if (r.clients !== 1 || !(name in r.players)) fail(`hibernation: after the old socket's late close the city holds ${r.clients} clients`);
+  b.ws.close(1000);
+  await lab.clients(city, 0);
+  const n = await lab.open(city, name);
+  same("hibernation: reload after the late close", end, await n.start());
+  n.ws.close(1000);
+  log(`hibernation: object built ${before} then ${woke} time(s); the old socket closed ${c?.code ?? a.closeFrameCode}; ${r.clients} client(s) after its late close`);
+}
+
 /** N players reloading at random in one city, each kind of reload in turn. */
 async function manyReloads(lab: Lab, bots: number, secs: number): Promise<Record<string, number>> {
   const city = "race-many";
@@ -380,10 +416,12 @@ async function manyReloads(lab: Lab, bots: number, secs: number): Promise<Record
 async function main(): Promise<void> {
   let bots = 20;
   let secs = 10;
+  let hibernate = 12;
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--bots") bots = Number(argv[++i]);
     else if (argv[i] === "--secs") secs = Number(argv[++i]);
+    else if (argv[i] === "--hibernate") hibernate = Number(argv[++i]);
     else throw new Error(`unknown argument ${argv[i]}; see the header of lab/races.ts`);
   }
   const t0 = Date.now();
@@ -399,6 +437,7 @@ async function main(): Promise<void> {
     await reload(lab, 5, "close");
     await reload(lab, 5, "reset");
     await reload(lab, 3, "reset-wait");
+    if (hibernate > 0) await hibernation(lab, hibernate);
     restarted = await restart(lab, dir, start);
     const before = starts.n;
     kinds = await manyReloads(lab, bots, secs);

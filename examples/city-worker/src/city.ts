@@ -57,6 +57,12 @@ const MAX_FRAME = 2048;
 /** What a socket carries through hibernation (`serializeAttachment`). */
 interface Attachment {
   name: string;
+  /**
+   * Set when a newer connection of the same name replaced this one: the socket is closing,
+   * and a woken object must not make it a player again (its late close would end the newer
+   * session).
+   */
+  replaced?: true;
 }
 
 interface Client {
@@ -149,6 +155,7 @@ export abstract class CityBase extends DurableObject<Env> {
     for (const ws of sockets) {
       const a = ws.deserializeAttachment() as Attachment | null;
       if (a === null) ws.close(1011, "no attachment");
+      else if (a.replaced === true) continue;
       else this.admit(ws, a.name, saved.get(a.name));
     }
     if (this.clients.size > 0) this.ensureTick();
@@ -169,6 +176,7 @@ export abstract class CityBase extends DurableObject<Env> {
     for (const c of this.clients.values()) {
       if (c.player.name === name) {
         this.depart(c);
+        c.ws.serializeAttachment({ name, replaced: true } satisfies Attachment);
         c.ws.close(4001, "replaced by a newer connection");
       }
     }
