@@ -91,7 +91,10 @@ pub struct Config {
     pub proxy_protocol: bool,
     /// Connections that have not yet said `session:hello` (upgrading or waiting), at most:
     /// a budget of their own, apart from `max_connections`, so sockets that never say
-    /// hello cannot take players' places (`refused_before_hello`).
+    /// hello cannot take players' places (`refused_before_hello`). When it is full, a
+    /// newcomer takes the oldest place of the address holding the most, if that address
+    /// holds two more than the newcomer's (`evicted_before_hello`), so addresses that hold
+    /// it between them cannot lock a new player out.
     pub max_before_hello: usize,
     /// ... and at most this many of them from one source address.
     pub max_before_hello_per_ip: usize,

@@ -98,13 +98,28 @@ pub(crate) async fn serve(
     let _ = stream.set_nodelay(true);
     // What the kernel may hold for a reader that stopped reading.
     let _ = socket2::SockRef::from(&stream).set_send_buffer_size(cfg.send_buffer);
-    let Some((mut ws, path, _deflate, ip)) = upgrade(stream, &shared, peer, &mut slot).await else {
+    // A newcomer may take this connection's place until it says hello (the budget before
+    // hello was full and this address held the most): then it ends here, counted
+    // `evicted_before_hello` when the place was taken.
+    let evicted = slot.evicted();
+    let upgraded = tokio::select! {
+        up = upgrade(stream, &shared, peer, &mut slot) => up,
+        () = evicted.notified() => None,
+    };
+    let Some((mut ws, path, _deflate, ip)) = upgraded else {
         return;
     };
     let mut cap = RateCap::new(cfg.rate_per_s, cfg.rate_burst);
     let mut flood = Flood::default();
     let drops = shared.pre_hello_drops.clone();
-    let Some((hello, who, len)) = hello(&mut ws, &shared, &drops, &path, &mut cap).await else {
+    let greeted = tokio::select! {
+        said = hello(&mut ws, &shared, &drops, &path, &mut cap) => Ok(said),
+        () = evicted.notified() => Err(()),
+    };
+    let Some((hello, who, len)) = (match greeted {
+        Ok(said) => said,
+        Err(()) => return close_now(&mut ws, close::TRY_LATER, "evicted before hello").await,
+    }) else {
         return;
     };
     // Said hello: a player's connection slot, then the room (opened now if it is not).
@@ -171,7 +186,7 @@ pub(crate) async fn serve(
             len,
             ticket,
             saved,
-            ip,
+            ip: shared.counted_as(ip),
         },
     };
     // A room that stopped between the upgrade and now: ask for it again, once.
@@ -629,6 +644,13 @@ async fn close_with(ws: &mut Ws, code: u16, reason: &str) {
         }
     })
     .await;
+}
+
+/// Sends a close frame (within a second) and ends the connection without waiting for the
+/// peer's reply: for a connection that holds nothing the server owes a wait.
+async fn close_now(ws: &mut Ws, code: u16, reason: &str) {
+    let frame = Frame::close(CloseCode::from(code), reason);
+    let _ = tokio::time::timeout(Duration::from_secs(1), ws.send(frame)).await;
 }
 
 /// After a read error. The peer closing or the socket failing ends the connection there.

@@ -74,6 +74,9 @@ pub enum Counter {
     /// Connections closed at accept: `max_before_hello` (overall or for their address)
     /// were still to say hello.
     RefusedBeforeHello,
+    /// Connections yet to say hello closed to make room for a newcomer: the budget was
+    /// full and their address held the most places (its oldest connection goes).
+    EvictedBeforeHello,
     /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
     /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
     ProxyRefused,
@@ -84,7 +87,7 @@ pub enum Counter {
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 33] = [
+    pub const ALL: [Counter; 34] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -116,6 +119,7 @@ impl Counter {
         Counter::StoreRetried,
         Counter::StoreLost,
         Counter::RefusedBeforeHello,
+        Counter::EvictedBeforeHello,
         Counter::ProxyRefused,
         Counter::ProtocolError,
     ];
@@ -154,6 +158,7 @@ impl Counter {
             Counter::StoreRetried => "store_retried",
             Counter::StoreLost => "store_lost",
             Counter::RefusedBeforeHello => "refused_before_hello",
+            Counter::EvictedBeforeHello => "evicted_before_hello",
             Counter::ProxyRefused => "proxy_refused",
             Counter::ProtocolError => "protocol_error",
         }

@@ -21,6 +21,7 @@
 
 #[cfg(feature = "agones")]
 pub mod agones;
+mod before_hello;
 pub mod client;
 pub mod config;
 mod conn;

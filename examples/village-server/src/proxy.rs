@@ -69,6 +69,16 @@ pub fn is_trusted(trusted: &[Net], ip: IpAddr) -> bool {
     trusted.iter().any(|n| n.contains(ip))
 }
 
+/// The address every per-address cap counts a client under: an IPv4 address itself; an
+/// IPv6 address its /64 network, the share one subscriber gets (an attacker holding a /64
+/// would otherwise be 2^64 clients); an IPv4-mapped IPv6 address its IPv4 one.
+pub fn counted_as(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !(u128::MAX >> 64))),
+        v4 => v4,
+    }
+}
+
 /// The most bytes of `X-Forwarded-For` read (every line of it together): 1 KiB holds a
 /// chain of 25 IPv6 proxies; a longer one is refused.
 pub const MAX_FORWARDED: usize = 1024;
@@ -242,6 +252,19 @@ fn parse_v2(buf: &[u8]) -> Result<Option<Proxied>, &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ipv6_clients_count_by_their_64_network() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff:1:2:3".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(counted_as(a), counted_as(b));
+        assert_eq!(counted_as(a), "2001:db8:1:2::".parse::<IpAddr>().unwrap());
+        assert_ne!(counted_as(a), counted_as(c));
+        let v4: IpAddr = "10.1.2.3".parse().unwrap();
+        assert_eq!(counted_as(v4), v4);
+        assert_eq!(counted_as("::ffff:10.1.2.3".parse().unwrap()), v4);
+    }
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()

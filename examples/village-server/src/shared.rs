@@ -9,8 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Notify};
 
+use crate::before_hello::{Budget, Place};
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::presence::Presence;
@@ -52,8 +53,7 @@ pub(crate) struct Shared {
     per_ip: Mutex<HashMap<IpAddr, usize>>,
     connections: AtomicUsize,
     /// Connections yet to say hello, by address and overall (`max_before_hello`).
-    before_hello_per_ip: Mutex<HashMap<IpAddr, usize>>,
-    before_hello: AtomicUsize,
+    before_hello: Mutex<Budget>,
     /// Frames dropped before a connection's hello (it has no room yet); every room's
     /// report adds them to its own.
     pub pre_hello_drops: Arc<FrameDrops>,
@@ -93,8 +93,7 @@ impl Shared {
             presence: Arc::new(Presence::default()),
             per_ip: Mutex::new(HashMap::new()),
             connections: AtomicUsize::new(0),
-            before_hello_per_ip: Mutex::new(HashMap::new()),
-            before_hello: AtomicUsize::new(0),
+            before_hello: Mutex::new(Budget::default()),
             pre_hello_drops: Arc::new(FrameDrops::default()),
             deflating: Arc::new(AtomicUsize::new(0)),
             draining: AtomicBool::new(false),
@@ -187,22 +186,28 @@ impl Shared {
     }
 
     /// Takes a place in the budget of connections yet to say hello, for `ip`, or says
-    /// which cap refused it. A trusted proxy's connections are outside the per-address
-    /// cap until their client is known ([`HelloSlot::rekey`]).
+    /// which counter records the refusal. With the budget full, the newcomer takes the
+    /// oldest place of the address holding the most (see [`Budget::admit`]); that
+    /// connection's [`HelloSlot::evicted`] fires. A trusted proxy's connections are outside
+    /// the per-address cap until their client is known ([`HelloSlot::rekey`]).
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<HelloSlot, Counter> {
-        if self.before_hello.load(Ordering::Relaxed) >= self.config.max_before_hello {
-            return Err(Counter::RefusedBeforeHello);
+        let cfg = &self.config;
+        let ip = self.counted_as(ip);
+        let mut budget = lock(&self.before_hello);
+        let full = budget.total() >= cfg.max_before_hello;
+        let place = budget
+            .admit(ip, cfg.max_before_hello, cfg.max_before_hello_per_ip, |a| {
+                cfg.is_trusted_proxy(a)
+            })
+            .map_err(|_| Counter::RefusedBeforeHello)?;
+        drop(budget);
+        if full {
+            self.counters.add(Counter::EvictedBeforeHello);
         }
-        let mut per_ip = lock(&self.before_hello_per_ip);
-        let n = per_ip.entry(ip).or_insert(0);
-        if *n >= self.config.max_before_hello_per_ip && !self.config.is_trusted_proxy(ip) {
-            return Err(Counter::RefusedBeforeHello);
-        }
-        *n += 1;
-        self.before_hello.fetch_add(1, Ordering::Relaxed);
         Ok(HelloSlot {
             shared: self.clone(),
             ip,
+            place,
         })
     }
 
@@ -227,9 +232,19 @@ impl Shared {
         })
     }
 
+    /// The address the per-address caps count `ip` under ([`crate::proxy::counted_as`]); a
+    /// trusted proxy's own address as it is (it is exempt from them).
+    pub fn counted_as(&self, ip: IpAddr) -> IpAddr {
+        if self.config.is_trusted_proxy(ip) {
+            ip
+        } else {
+            crate::proxy::counted_as(ip)
+        }
+    }
+
     /// Connections open now: players' and those yet to say hello.
     pub fn connections(&self) -> usize {
-        self.connections.load(Ordering::Relaxed) + self.before_hello.load(Ordering::Relaxed)
+        self.connections.load(Ordering::Relaxed) + lock(&self.before_hello).total()
     }
 }
 
@@ -237,43 +252,42 @@ impl Shared {
 pub(crate) struct HelloSlot {
     shared: Arc<Shared>,
     ip: IpAddr,
+    place: Place,
 }
 
 impl HelloSlot {
     /// Counts this connection under `client` from now on (the address a trusted proxy
-    /// named), within `client`'s own budget before hello; `Err` when that is spent.
+    /// named), within `client`'s own budget before hello; `Err` when that is spent or the
+    /// place was taken by a newcomer meanwhile.
     pub fn rekey(&mut self, client: IpAddr) -> Result<(), Counter> {
+        let client = self.shared.counted_as(client);
         if client == self.ip {
             return Ok(());
         }
-        let shared = &self.shared;
-        let mut per_ip = lock(&shared.before_hello_per_ip);
-        let n = per_ip.entry(client).or_insert(0);
-        if *n >= shared.config.max_before_hello_per_ip && !shared.config.is_trusted_proxy(client) {
-            return Err(Counter::RefusedBeforeHello);
-        }
-        *n += 1;
-        if let Some(old) = per_ip.get_mut(&self.ip) {
-            *old -= 1;
-            if *old == 0 {
-                per_ip.remove(&self.ip);
-            }
-        }
+        let cfg = &self.shared.config;
+        lock(&self.shared.before_hello)
+            .rekey(
+                self.ip,
+                client,
+                self.place.id,
+                cfg.max_before_hello_per_ip,
+                |a| cfg.is_trusted_proxy(a),
+            )
+            .map_err(|_| Counter::RefusedBeforeHello)?;
         self.ip = client;
         Ok(())
+    }
+
+    /// Fires when a newcomer took this connection's place (the budget was full and this
+    /// address held the most): the connection is to close.
+    pub fn evicted(&self) -> Arc<Notify> {
+        self.place.evicted.clone()
     }
 }
 
 impl Drop for HelloSlot {
     fn drop(&mut self) {
-        let mut per_ip = lock(&self.shared.before_hello_per_ip);
-        if let Some(n) = per_ip.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                per_ip.remove(&self.ip);
-            }
-        }
-        self.shared.before_hello.fetch_sub(1, Ordering::Relaxed);
+        lock(&self.shared.before_hello).release(self.ip, self.place.id);
     }
 }
 

@@ -269,6 +269,59 @@ async fn partial_handshakes_time_out_and_connections_are_capped() {
     neighbours_still_served(&s, 0).await;
 }
 
+/// Upgraded sockets that never say hello fill the overall budget from several addresses.
+/// A newcomer takes the oldest place of the address holding the most (closed 1013), so a
+/// player still joins; an attacker's address cannot win places back from its peers.
+#[tokio::test]
+async fn a_full_budget_before_hello_gives_way_to_a_newcomer() {
+    let s = server(|c| {
+        c.max_before_hello = 16;
+        c.max_before_hello_per_ip = 8;
+        c.hello_timeout = Duration::from_secs(30);
+    })
+    .await;
+    // Four addresses hold four places each, in turn: the oldest is 127.0.0.2's first.
+    let mut idle = Vec::new();
+    for _ in 0..4 {
+        for n in 2..=5 {
+            idle.push(raw_upgrade_from([127, 0, 0, n], &s).await);
+        }
+    }
+    assert_eq!(s.connections(), 16);
+    // A newcomer from a fifth address is let in: 127.0.0.2's oldest socket is closed.
+    let _newcomer = raw_upgrade_from([127, 0, 0, 6], &s).await;
+    assert_eq!(close_frame(&mut idle[0]).await, Some(1013));
+    // 127.0.0.2 holds three, its peers at most four: it may not take one back.
+    let mut again = connect_from([127, 0, 0, 2], s.addr()).await;
+    again.write_all(b"GET /village HTTP/1.1\r\n").await.unwrap();
+    let mut buf = [0u8; 16];
+    let read = tokio::time::timeout(Duration::from_secs(2), again.read(&mut buf)).await;
+    assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "{read:?}");
+    assert_eq!(s.counter(Counter::RefusedBeforeHello), 1);
+    // A player: 127.0.0.3's oldest goes (the three others hold four each, 127.0.0.2 three).
+    let player = join(&s, &admin(1, "p")).await;
+    assert_eq!(close_frame(&mut idle[1]).await, Some(1013));
+    assert_eq!(s.counter(Counter::EvictedBeforeHello), 2);
+    // Nobody else was closed: 14 idle and the newcomer, and the player (no longer in the
+    // budget before hello).
+    for t in &mut idle[2..] {
+        let read = tokio::time::timeout(Duration::from_millis(20), t.read(&mut buf)).await;
+        assert!(read.is_err(), "still open and silent: {read:?}");
+    }
+    assert_eq!(s.connections(), 16);
+    drop(player);
+}
+
+/// The close code of the next frame on a raw client socket, if it is a close frame.
+async fn close_frame(t: &mut TcpStream) -> Option<u16> {
+    let mut head = [0u8; 4];
+    tokio::time::timeout(Duration::from_secs(2), t.read_exact(&mut head))
+        .await
+        .ok()?
+        .ok()?;
+    (head[0] == 0x88).then(|| u16::from_be_bytes([head[2], head[3]]))
+}
+
 /// A raw hello with `token`; the first answer, and the close code.
 async fn hello_with(s: &Server, token: Option<String>) -> (ServerMessage, Option<u16>) {
     let mut c = Client::connect(&s.url("village"), Encoding::Compact)
@@ -704,7 +757,12 @@ async fn raw_guest(s: &Server) -> TcpStream {
 
 /// A raw socket upgraded to room `village`, nothing more.
 async fn raw_upgrade(s: &Server) -> TcpStream {
-    let mut t = TcpStream::connect(s.addr()).await.unwrap();
+    raw_upgrade_from([127, 0, 0, 1], s).await
+}
+
+/// A raw socket from `source` upgraded to room `village`, nothing more.
+async fn raw_upgrade_from(source: [u8; 4], s: &Server) -> TcpStream {
+    let mut t = connect_from(source, s.addr()).await;
     t.write_all(
         b"GET /village HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
           Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
