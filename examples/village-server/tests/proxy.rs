@@ -400,3 +400,32 @@ async fn per_ip_per_room_counts_the_forwarded_client() {
     let (a, _) = try_join(&s, PROXY, &xff("203.0.113.1")).await;
     assert_eq!(a, Answer::Refused(1013, "room full".into()));
 }
+
+/// Every per-address cap counts an IPv6 client by its /64: two addresses of one /64 are
+/// one client (`max_per_ip` 1 refuses the second, `per_ip_per_room` too), an address of the
+/// next /64 another.
+#[tokio::test]
+async fn ipv6_clients_are_counted_by_their_64() {
+    let s = server(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.max_per_ip = 1;
+    })
+    .await;
+    let (a, _one) = try_join(&s, PROXY, &xff("[2001:db8:1:2::1]:4711")).await;
+    assert_eq!(a, Answer::Welcome);
+    let (a, _) = try_join(&s, PROXY, &xff("2001:db8:1:2:ffff:1:2:3")).await;
+    assert_eq!(a, refused_per_ip());
+    let (a, _two) = try_join(&s, PROXY, &xff("2001:db8:1:3::1")).await;
+    assert_eq!(a, Answer::Welcome);
+    assert_eq!(s.counter(Counter::RefusedPerIp), 1);
+
+    let s = server(|c| {
+        c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        c.per_ip_per_room = 1;
+    })
+    .await;
+    let (a, _one) = try_join(&s, PROXY, &xff("2001:db8:1:2::1")).await;
+    assert_eq!(a, Answer::Welcome);
+    let (a, _) = try_join(&s, PROXY, &xff("2001:db8:1:2::2")).await;
+    assert_eq!(a, Answer::Refused(1013, "room full".into()));
+}
