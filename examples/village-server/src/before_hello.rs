@@ -58,8 +58,9 @@ impl Budget {
         max_per_ip: usize,
         exempt: impl Fn(IpAddr) -> bool,
     ) -> Result<Place, Refused> {
-        let mine = if exempt(ip) { 0 } else { self.held(ip) };
-        if !exempt(ip) && mine >= max_per_ip {
+        let exempt_ip = exempt(ip);
+        let mine = if exempt_ip { 0 } else { self.held(ip) };
+        if !exempt_ip && mine >= max_per_ip {
             return Err(Refused::PerIp);
         }
         if self.total >= max {
