@@ -6,7 +6,7 @@
 import { Rng } from "./rng.js";
 import { T0, Truth, type Kind } from "./truth.js";
 import type { Link } from "./links.js";
-import type { NetcodeSettings } from "../../../codegen/ts-runtime/interp.js";
+import type { NetcodeSettings } from "../../../codegen/ts-runtime/settings.js";
 import { Arrival, Drew, Geckos, Lerp, Tuplet, type Strategy } from "./strategies.js";
 
 /** Settings over tuplet's defaults, for tuning runs only: NETCODE_LAB_SETTINGS='{"jitterFactor":2}'. */

@@ -6,7 +6,8 @@
  * so the lab can compare the drawing against the truth at the drawn time.
  */
 import { SnapshotInterpolation } from "@geckos.io/snapshot-interpolation";
-import { Interpolator, InterpState, NETCODE_DEFAULTS, type NetcodeSettings } from "../../../codegen/ts-runtime/interp.js";
+import { Interpolator, InterpState } from "../../../codegen/ts-runtime/interp.js";
+import { NETCODE_DEFAULTS, type NetcodeSettings } from "../../../codegen/ts-runtime/settings.js";
 import { RenderClock } from "../../../codegen/ts-runtime/render_clock.js";
 
 /** What a frame drew for one entity. */
