@@ -208,10 +208,11 @@ export class Interpolator {
     // time stops there (a late sample, a delay still growing): the next sample then starts from
     // where the drawing stands, without catching up, and the delay has grown by the wait.
     if (next > newest && !(s.extrapolateMs > 0)) next = newest;
+    // Behind its target inside a still segment (a silence), it may skip ahead to the segment's end.
+    if (want > next) next = this.skipStill(next, want);
     c[RENDER] = next;
     c[DRAW_AT] = c[RENDER]!;
-    const drawn = c[DRAWN]!;
-    c[FRAME_DT] = drawn === drawn ? c[RENDER]! - drawn : 0;
+    c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
     return this.draw(resync);
   }
 
@@ -228,15 +229,30 @@ export class Interpolator {
     return this.draw(dt > this.settings.resyncGapMs);
   }
 
+  /** `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place. */
+  private skipStill(r: number, want: number): number {
+    const j = this.segmentAt(r);
+    if (j < 0 || j + 1 >= this.count) return r;
+    const a = this.slot(j);
+    const b = this.slot(j + 1);
+    const n = this.n;
+    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) return r;
+    return Math.min(want, this.times[b]!);
+  }
+
   // ---- the ring ----
 
   private slot(j: number): number {
     return (this.head + j) % this.cap;
   }
 
-  /** True when the newest sample stood still (equal to the one before): the sender went silent. */
+  /**
+   * True when the newest sample stood still (equal to the one before) and the sender went
+   * silent; or, with a single sample, when more than `maxDelayMs` passed (an entity standing
+   * still as it came into view).
+   */
   private silenceBefore(timeMs: number): boolean {
-    if (this.count < 2) return false;
+    if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
     const a = this.slot(this.count - 1);
     const b = this.slot(this.count - 2);
     const iv = this.timing.interval;

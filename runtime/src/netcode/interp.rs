@@ -274,13 +274,13 @@ impl Interpolator {
         if next > newest && !(s.extrapolate_ms > 0.0) {
             next = newest;
         }
+        // Behind its target inside a still segment (a silence), it may skip ahead to its end.
+        if want > next {
+            next = self.skip_still(next, want);
+        }
         self.render = next;
-        let step = if self.drawn.is_nan() {
-            0.0
-        } else {
-            next - self.drawn
-        };
-        self.draw(next, step, resync)
+        // a recovery eases out on our clock, even while the render time stands
+        self.draw(next, dt, resync)
     }
 
     /// Draws the samples' clock time `render_time_ms` (from a [`super::RenderClock`]). A step
@@ -295,11 +295,30 @@ impl Interpolator {
         self.draw(render_time_ms, dt, gap)
     }
 
+    /// `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place.
+    fn skip_still(&self, r: f64, want: f64) -> f64 {
+        let Some(j) = self.segment_at(r) else {
+            return r;
+        };
+        if j + 1 >= self.count {
+            return r;
+        }
+        let (a, b, n) = (self.slot(j), self.slot(j + 1), self.n);
+        if (0..self.moving).any(|c| self.values[a * n + c] != self.values[b * n + c]) {
+            return r;
+        }
+        want.min(self.times[b])
+    }
+
     // ---- the ring ----
 
+    /// True when the newest sample stood still (equal to the one before) and the sender went
+    /// silent; or, with a single sample, when more than `max_delay_ms` passed (an entity
+    /// standing still as it came into view).
     fn silence_before(&self, time_ms: f64) -> bool {
         if self.count < 2 {
-            return false;
+            return self.count == 1
+                && time_ms - self.times[self.slot(0)] > self.settings.max_delay_ms;
         }
         let a = self.slot(self.count - 1);
         let b = self.slot(self.count - 2);
