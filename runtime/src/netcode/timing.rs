@@ -199,18 +199,30 @@ impl StreamTiming {
         self.interval += w * (iv - self.interval);
     }
 
+    /// Keeps what a sample needed in the window (and a sorted copy), writes its percentile.
     fn need_sample(&mut self, need: f64) {
         let w = self.needs.len();
+        let mut n = self.need_count;
+        if n == w {
+            // the oldest leaves the sorted copy
+            let old = self.needs[self.need_head];
+            let mut i = 0;
+            while i < n - 1 && self.sorted[i] != old {
+                i += 1;
+            }
+            self.sorted.copy_within(i + 1..n, i);
+            n -= 1;
+        }
+        let mut j = n;
+        while j > 0 && self.sorted[j - 1] > need {
+            self.sorted[j] = self.sorted[j - 1];
+            j -= 1;
+        }
+        self.sorted[j] = need;
+        n += 1;
         self.needs[self.need_head] = need;
         self.need_head = (self.need_head + 1) % w;
-        if self.need_count < w {
-            self.need_count += 1;
-        }
-        let n = self.need_count;
-        for i in 0..w {
-            self.sorted[i] = if i < n { self.needs[i] } else { f64::INFINITY };
-        }
-        self.sorted.sort_unstable_by(f64::total_cmp);
+        self.need_count = n;
         let k = ((self.s.late_percentile * n as f64).ceil() - 1.0).max(0.0) as usize;
         self.need = self.sorted[k.min(n - 1)];
     }
@@ -257,10 +269,7 @@ impl StreamTiming {
         if m == 0 {
             return;
         }
-        for x in &mut self.slopes[m..] {
-            *x = f64::INFINITY;
-        }
-        self.slopes.sort_unstable_by(f64::total_cmp);
+        self.slopes[..m].sort_unstable_by(f64::total_cmp);
         let median = if m % 2 == 1 {
             self.slopes[(m - 1) / 2]
         } else {

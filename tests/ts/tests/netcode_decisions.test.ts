@@ -46,11 +46,17 @@ test("a monotone segment never leaves its ends, whatever its tangents", () => {
 });
 
 test("the render time follows at the sender's rate and slews at most as asked", () => {
-  near(followTime(0, 16, 16, 0, 0.05, 0.05), 16);
-  near(followTime(0, 1000, 16, 0, 0.05, 0.05), 16 * 1.05);
-  near(followTime(0, -1000, 16, 0, 0.2, 0.05), 16 * 0.8);
-  near(followTime(0, 1000, 16, 0.1, 0, 0), 16 / 1.1); // a sender 10% slow
-  near(followTime(100, 0, -5, 0, 1, 1), 100, 0); // our clock went back: no step
+  const t = new Float64Array(1);
+  const follow = (from: number, want: number, dt: number, rate: number, back: number, ahead: number): number => {
+    t[0] = from;
+    followTime(t, 0, want, dt, rate, back, ahead);
+    return t[0]!;
+  };
+  near(follow(0, 16, 16, 0, 0.05, 0.05), 16);
+  near(follow(0, 1000, 16, 0, 0.05, 0.05), 16 * 1.05);
+  near(follow(0, -1000, 16, 0, 0.2, 0.05), 16 * 0.8);
+  near(follow(0, 1000, 16, 0.1, 0, 0), 16 / 1.1); // a sender 10% slow
+  near(follow(100, 0, -5, 0, 1, 1), 100, 0); // our clock went back: no step
 });
 
 test("the delay covers what the latest samples needed, above its floor", () => {
