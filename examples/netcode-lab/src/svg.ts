@@ -10,7 +10,7 @@ export function speedSvg(seed: number, durationMs: number): string {
   const from = 10000, to = 20000, e = 1;
   const names: string[] = [];
   const drawn: number[][] = [[], [], [], [], []];
-  const truth: number[][] = [[], [], [], []];
+  const truth: number[][] = [[], [], [], [], []];
   const prev = [NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN];
   run({
     seed, link: link("wifi"), fps: 60, event: "steady", durationMs: Math.max(durationMs, to + 500),
