@@ -164,7 +164,11 @@ fn wifi() -> Link {
         jitter_ms: 30.0,
         spike_share: 0.02,
         spike_ms: 120.0,
-        ..Link::fixed("wifi", "45 ms + up to 30 ms, 2% held up to 120 ms more", 45.0)
+        ..Link::fixed(
+            "wifi",
+            "45 ms + up to 30 ms, 2% held up to 120 ms more",
+            45.0,
+        )
     }
 }
 

@@ -9,7 +9,10 @@ use clap::{Args, Parser, Subcommand};
 use linkemu::{by_name, named, Emulator, GilbertElliott, Link, Loss, Side, Stats};
 
 #[derive(Parser)]
-#[command(name = "linkemu", about = "An emulated network link between two namespaces (needs root or `unshare -Urn`)")]
+#[command(
+    name = "linkemu",
+    about = "An emulated network link between two namespaces (needs root or `unshare -Urn`)"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -101,10 +104,14 @@ fn fail(e: &dyn std::fmt::Display) -> ExitCode {
 
 fn check() -> std::io::Result<()> {
     let emu = Emulator::symmetric(Link::fixed("none", "", 0.0), 1)?;
-    let rx = emu.run_in(Side::Server, || std::net::UdpSocket::bind((linkemu::SERVER_ADDR, 0)))??;
+    let rx = emu.run_in(Side::Server, || {
+        std::net::UdpSocket::bind((linkemu::SERVER_ADDR, 0))
+    })??;
     rx.set_read_timeout(Some(Duration::from_secs(2)))?;
     let to = rx.local_addr()?;
-    let tx = emu.run_in(Side::Client, || std::net::UdpSocket::bind((linkemu::CLIENT_ADDR, 0)))??;
+    let tx = emu.run_in(Side::Client, || {
+        std::net::UdpSocket::bind((linkemu::CLIENT_ADDR, 0))
+    })??;
     tx.send_to(b"linkemu", to)?;
     let mut b = [0u8; 16];
     rx.recv_from(&mut b)
@@ -113,7 +120,8 @@ fn check() -> std::io::Result<()> {
 }
 
 fn shape(r: &Run) -> Result<Link, String> {
-    let mut l = by_name(&r.link).ok_or_else(|| format!("linkemu: no link named {} (see `linkemu links`)", r.link))?;
+    let mut l = by_name(&r.link)
+        .ok_or_else(|| format!("linkemu: no link named {} (see `linkemu links`)", r.link))?;
     let pct = |v: f64, what: &str| {
         if (0.0..=100.0).contains(&v) {
             Ok(v / 100.0)
@@ -133,10 +141,18 @@ fn shape(r: &Run) -> Result<Link, String> {
     if let Some(len) = r.burst {
         let m = l.loss.mean();
         if len < 1.0 || m <= 0.0 || m >= 1.0 {
-            return Err("linkemu: --burst needs a length of at least 1 and a loss between 0 and 100%".into());
+            return Err(
+                "linkemu: --burst needs a length of at least 1 and a loss between 0 and 100%"
+                    .into(),
+            );
         }
         let leave_bad = 1.0 / len;
-        l.loss = Loss::Bursty(GilbertElliott { enter_bad: m * leave_bad / (1.0 - m), leave_bad, loss_good: 0.0, loss_bad: 1.0 });
+        l.loss = Loss::Bursty(GilbertElliott {
+            enter_bad: m * leave_bad / (1.0 - m),
+            leave_bad,
+            loss_good: 0.0,
+            loss_bad: 1.0,
+        });
     }
     if let Some(p) = r.reorder {
         l.reorder_share = pct(p, "reorder")?;
@@ -163,7 +179,10 @@ fn run(r: Run) -> Result<u8, Box<dyn std::error::Error>> {
     let spawn = |side: Side, argv: &[String]| -> std::io::Result<Child> {
         let mut c = emu.command(side, &argv[0]);
         std::os::unix::process::CommandExt::process_group(&mut c, 0);
-        c.args(&argv[1..]).env("LINKEMU_LINK", &link.name).env("LINKEMU_SEED", r.seed.to_string()).spawn()
+        c.args(&argv[1..])
+            .env("LINKEMU_LINK", &link.name)
+            .env("LINKEMU_SEED", r.seed.to_string())
+            .spawn()
     };
     let mut server = spawn(Side::Server, groups[0])?;
     std::thread::sleep(Duration::from_millis(r.settle));
@@ -179,7 +198,11 @@ fn run(r: Run) -> Result<u8, Box<dyn std::error::Error>> {
                 *code = c.try_wait()?.map(|s| s.code().unwrap_or(1));
             }
         }
-        let done = if clients.is_empty() { server.try_wait()?.is_some() } else { codes.iter().all(Option::is_some) };
+        let done = if clients.is_empty() {
+            server.try_wait()?.is_some()
+        } else {
+            codes.iter().all(Option::is_some)
+        };
         if done {
             break;
         }
@@ -195,10 +218,18 @@ fn run(r: Run) -> Result<u8, Box<dyn std::error::Error>> {
     let stats = emu.stop()?;
     report(&link, r.seed, &stats, r.stats.as_deref())?;
     if timed_out {
-        eprintln!("linkemu: stopped after {} s or a signal; killed what was left", r.timeout);
+        eprintln!(
+            "linkemu: stopped after {} s or a signal; killed what was left",
+            r.timeout
+        );
         return Ok(124);
     }
-    Ok(codes.iter().flatten().copied().find(|c| *c != 0).map_or(0, |c| c.clamp(1, 255) as u8))
+    Ok(codes
+        .iter()
+        .flatten()
+        .copied()
+        .find(|c| *c != 0)
+        .map_or(0, |c| c.clamp(1, 255) as u8))
 }
 
 /// Ends a child's process group: SIGTERM, then SIGKILL after 2 s.
@@ -221,7 +252,12 @@ fn end(c: &mut Child) {
     let _ = c.wait();
 }
 
-fn report(link: &Link, seed: u32, s: &Stats, path: Option<&std::path::Path>) -> std::io::Result<()> {
+fn report(
+    link: &Link,
+    seed: u32,
+    s: &Stats,
+    path: Option<&std::path::Path>,
+) -> std::io::Result<()> {
     let dir = |name: &str, c: &linkemu::Counts| {
         format!(
             "\"{name}\":{{\"packets\":{},\"lost\":{},\"reordered\":{},\"duplicated\":{},\"overflow\":{},\"delivered\":{}}}",
@@ -229,14 +265,23 @@ fn report(link: &Link, seed: u32, s: &Stats, path: Option<&std::path::Path>) -> 
         )
     };
     for (name, c) in [("client→server", &s.up), ("server→client", &s.down)] {
-        let share = if c.packets > 0 { 100.0 * c.lost as f64 / c.packets as f64 } else { 0.0 };
+        let share = if c.packets > 0 {
+            100.0 * c.lost as f64 / c.packets as f64
+        } else {
+            0.0
+        };
         eprintln!(
             "linkemu: {} seed {seed}, {name}: {} packets, {} lost ({share:.2}%), {} reordered, {} duplicated, {} overflow",
             link.name, c.packets, c.lost, c.reordered, c.duplicated, c.overflow
         );
     }
     if let Some(p) = path {
-        let json = format!("{{\"link\":\"{}\",\"seed\":{seed},{},{}}}\n", link.name, dir("up", &s.up), dir("down", &s.down));
+        let json = format!(
+            "{{\"link\":\"{}\",\"seed\":{seed},{},{}}}\n",
+            link.name,
+            dir("up", &s.up),
+            dir("down", &s.down)
+        );
         std::fs::write(p, json)?;
     }
     Ok(())

@@ -75,7 +75,12 @@ impl Shaper {
         }
         let l = &self.link;
         let r = &mut self.delay_rng;
-        let mut d = l.base_ms + if l.jitter_ms > 0.0 { r.range(0.0, l.jitter_ms) } else { 0.0 };
+        let mut d = l.base_ms
+            + if l.jitter_ms > 0.0 {
+                r.range(0.0, l.jitter_ms)
+            } else {
+                0.0
+            };
         if l.spike_share > 0.0 && r.chance(l.spike_share) {
             d += r.range(0.0, l.spike_ms);
         }
@@ -102,7 +107,11 @@ impl Shaper {
             Loss::Independent(p) => self.loss_rng.chance(p),
             Loss::Bursty(ge) => {
                 let flip = self.loss_rng.next_f64();
-                self.bad = if self.bad { flip >= ge.leave_bad } else { flip < ge.enter_bad };
+                self.bad = if self.bad {
+                    flip >= ge.leave_bad
+                } else {
+                    flip < ge.enter_bad
+                };
                 let p = if self.bad { ge.loss_bad } else { ge.loss_good };
                 self.loss_rng.chance(p)
             }
@@ -157,7 +166,11 @@ mod tests {
         assert!(ats(2.0).windows(2).all(|w| w[0] <= w[1]));
         // Spaced wider than the largest delay, each packet keeps its drawn delay.
         let wide = ats(250.0);
-        let mean = wide.iter().enumerate().map(|(i, a)| a - i as f64 * 250.0).sum::<f64>()
+        let mean = wide
+            .iter()
+            .enumerate()
+            .map(|(i, a)| a - i as f64 * 250.0)
+            .sum::<f64>()
             / wide.len() as f64;
         let want = by_name("wifi").unwrap().mean_delay_ms();
         assert!((mean - want).abs() < 0.5, "{mean} {want}");

@@ -69,7 +69,9 @@ impl Relay {
                 queued[d.dir] -= 1;
                 // The other side's device: up goes out on the server's, down on the client's.
                 // SAFETY: writing a byte buffer to a descriptor we own.
-                let n = unsafe { libc::write(fds[1 - d.dir], d.packet.as_ptr().cast(), d.packet.len()) };
+                let n = unsafe {
+                    libc::write(fds[1 - d.dir], d.packet.as_ptr().cast(), d.packet.len())
+                };
                 if n >= 0 {
                     self.shapers[d.dir].counts.delivered += 1;
                 }
@@ -84,7 +86,11 @@ impl Relay {
                 tv_sec: wait.as_secs() as libc::time_t,
                 tv_nsec: wait.subsec_nanos() as libc::c_long,
             };
-            let mut polls = fds.map(|fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 });
+            let mut polls = fds.map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            });
             // SAFETY: two valid pollfds and a valid timespec.
             let r = unsafe { libc::ppoll(polls.as_mut_ptr(), 2, &ts, std::ptr::null()) };
             if r < 0 {

@@ -68,10 +68,7 @@ impl Netns {
 
     /// Runs `f` on a thread inside this namespace: sockets it opens live in the namespace
     /// and stay there when handed back.
-    pub fn run<T: Send + 'static>(
-        &self,
-        f: impl FnOnce() -> T + Send + 'static,
-    ) -> io::Result<T> {
+    pub fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> io::Result<T> {
         let fd = self.fd.as_raw_fd();
         thread::scope(|s| {
             s.spawn(move || -> io::Result<T> {
@@ -112,7 +109,8 @@ fn ifreq(name: &str) -> io::Result<libc::ifreq> {
 
 fn control_socket() -> io::Result<OwnedFd> {
     // SAFETY: a plain socket call; the descriptor is owned at once.
-    let fd = check(unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })?;
+    let fd =
+        check(unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0) })?;
     // SAFETY: fd is a new descriptor nobody else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
@@ -142,13 +140,21 @@ fn sockaddr(ip: Ipv4Addr) -> libc::sockaddr {
     unsafe { std::mem::transmute::<libc::sockaddr_in, libc::sockaddr>(sin) }
 }
 
+/// The devices' transmit queue, packets.
+pub const TX_QUEUE: libc::c_int = 4096;
+
 /// Opens a TUN device named `name` in the calling thread's namespace (IP packets, no
 /// packet-information header, non-blocking), gives it `addr`/24 and brings it up.
 pub fn open_tun(name: &str, addr: Ipv4Addr) -> io::Result<OwnedFd> {
     let path = c"/dev/net/tun";
     // SAFETY: open with a valid C string; the descriptor is owned at once.
-    let fd = check(unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_NONBLOCK | libc::O_CLOEXEC) })
-        .map_err(|e| explain(&e, "opening /dev/net/tun"))?;
+    let fd = check(unsafe {
+        libc::open(
+            path.as_ptr(),
+            libc::O_RDWR | libc::O_NONBLOCK | libc::O_CLOEXEC,
+        )
+    })
+    .map_err(|e| explain(&e, "opening /dev/net/tun"))?;
     // SAFETY: fd is a new descriptor nobody else owns.
     let tun = unsafe { OwnedFd::from_raw_fd(fd) };
     let mut r = ifreq(name)?;
@@ -164,6 +170,10 @@ pub fn open_tun(name: &str, addr: Ipv4Addr) -> io::Result<OwnedFd> {
         check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFADDR, &r))?;
         r.ifr_ifru.ifru_netmask = sockaddr(Ipv4Addr::new(255, 255, 255, 0));
         check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFNETMASK, &r))?;
+        // A deeper queue than TUN's 500 packets, so a burst waits for the relay instead of
+        // being dropped before the model sees it.
+        r.ifr_ifru.ifru_metric = TX_QUEUE;
+        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFTXQLEN, &r))?;
     }
     set_up(name)?;
     Ok(tun)
