@@ -17,10 +17,15 @@ use std::thread;
 /// Why the emulator cannot start, said so a person knows what to do.
 pub fn explain(e: &io::Error, what: &str) -> io::Error {
     let hint = match e.raw_os_error() {
+        Some(libc::EACCES) if what.contains("/dev/net/tun") => {
+            "/dev/net/tun is not open to this user: run linkemu as root, or make the device \
+             usable as most distributions ship it (chmod 0666 /dev/net/tun) and run it in a \
+             user namespace (unshare -Urn linkemu ...)"
+        }
         Some(libc::EPERM) | Some(libc::EACCES) => {
             "linkemu needs CAP_NET_ADMIN to make network namespaces and TUN devices: run it as \
              root (sudo linkemu ...), or in a user namespace of your own (unshare -Urn linkemu \
-             ...; /dev/net/tun must then be open to your user, as it is on most distributions)"
+             ...)"
         }
         Some(libc::ENOENT) | Some(libc::ENODEV) | Some(libc::ENXIO) => {
             "this system has no TUN device: load the tun module (modprobe tun), or give the \
@@ -58,7 +63,7 @@ impl Netns {
             for p in ["all", "default"] {
                 let _ = std::fs::write(format!("/proc/sys/net/ipv6/conf/{p}/disable_ipv6"), "1");
             }
-            set_up("lo")?;
+            set_up("lo").map_err(|e| explain(&e, "bringing lo up"))?;
             Ok(Netns { fd: f.into() })
         })
         .join()
@@ -167,14 +172,17 @@ pub fn open_tun(name: &str, addr: Ipv4Addr) -> io::Result<OwnedFd> {
     r.ifr_ifru.ifru_addr = sockaddr(addr);
     // SAFETY: SIOCSIFADDR and SIOCSIFNETMASK read a valid ifreq.
     unsafe {
-        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFADDR, &r))?;
+        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFADDR, &r))
+            .map_err(|e| explain(&e, "giving the TUN device its address"))?;
         r.ifr_ifru.ifru_netmask = sockaddr(Ipv4Addr::new(255, 255, 255, 0));
-        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFNETMASK, &r))?;
+        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFNETMASK, &r))
+            .map_err(|e| explain(&e, "giving the TUN device its netmask"))?;
         // A deeper queue than TUN's 500 packets, so a burst waits for the relay instead of
-        // being dropped before the model sees it.
+        // being dropped before the model sees it. Best effort: inside a user namespace the
+        // kernel refuses it and the queue stays at 500.
         r.ifr_ifru.ifru_metric = TX_QUEUE;
-        check(libc::ioctl(s.as_raw_fd(), libc::SIOCSIFTXQLEN, &r))?;
+        let _ = libc::ioctl(s.as_raw_fd(), libc::SIOCSIFTXQLEN, &r);
     }
-    set_up(name)?;
+    set_up(name).map_err(|e| explain(&e, "bringing the TUN device up"))?;
     Ok(tun)
 }
