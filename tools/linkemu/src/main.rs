@@ -55,6 +55,9 @@ struct Run {
     /// Share of packets delivered twice, percent.
     #[arg(long)]
     duplicate: Option<f64>,
+    /// Let jittered packets pass each other (the named links deliver in order).
+    #[arg(long)]
+    unordered: bool,
     /// Kill everything after this many seconds (exit code 124).
     #[arg(long, default_value_t = 300.0)]
     timeout: f64,
@@ -156,6 +159,9 @@ fn shape(r: &Run) -> Result<Link, String> {
     }
     if let Some(p) = r.reorder {
         l.reorder_share = pct(p, "reorder")?;
+    }
+    if r.unordered {
+        l.in_order = false;
     }
     if let Some(p) = r.duplicate {
         l.duplicate_share = pct(p, "duplicate")?;
