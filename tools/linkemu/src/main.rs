@@ -190,11 +190,21 @@ fn run(r: Run) -> Result<u8, Box<dyn std::error::Error>> {
             .env("LINKEMU_SEED", r.seed.to_string())
             .spawn()
     };
-    let mut server = spawn(Side::Server, groups[0])?;
+    let mut server = spawn(Side::Server, groups[0])
+        .map_err(|e| format!("linkemu: starting {}: {e}", groups[0][0]))?;
     std::thread::sleep(Duration::from_millis(r.settle));
     let mut clients = Vec::new();
     for g in &groups[1..] {
-        clients.push(spawn(Side::Client, g)?);
+        match spawn(Side::Client, g) {
+            Ok(c) => clients.push(c),
+            Err(e) => {
+                // Leave nothing running behind a command that did not start.
+                for c in clients.iter_mut().chain(std::iter::once(&mut server)) {
+                    end(c);
+                }
+                return Err(format!("linkemu: starting {}: {e}", g[0]).into());
+            }
+        }
     }
     let mut codes: Vec<Option<i32>> = vec![None; clients.len()];
     let mut timed_out = false;

@@ -114,6 +114,35 @@ fn a_node_server_and_client_talk_over_tcp_and_udp_across_the_link() {
 
 #[test]
 #[ignore = "needs root or a user namespace; scripts/test runs it with --ignored"]
+fn a_client_that_cannot_start_ends_the_server() {
+    let pid_file = std::env::temp_dir().join(format!("linkemu-server-{}.pid", std::process::id()));
+    let server = format!("echo $$ > {}; exec sleep 30", pid_file.display());
+    let (o, took) = linkemu(&[
+        "run",
+        "--",
+        "sh",
+        "-c",
+        &server,
+        ":::",
+        "/nonexistent/client",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("linkemu: starting /nonexistent/client"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    std::fs::remove_file(&pid_file).unwrap();
+    assert!(
+        !std::path::Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "the server {pid} still runs"
+    );
+}
+
+#[test]
+#[ignore = "needs root or a user namespace; scripts/test runs it with --ignored"]
 fn the_time_bound_kills_everything_and_exits_124() {
     let (o, took) = linkemu(&[
         "run",
