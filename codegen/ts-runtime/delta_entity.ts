@@ -129,7 +129,7 @@ export type Key = number | bigint;
 /** A baseline row: the key (entities), then per field its state: wire ints, a primitive, encoded bytes, or rows. */
 export type Row = unknown[];
 
-export const TWO_POW_32 = 4294967296;
+const TWO_POW_32: number = 4294967296;
 /** `BIT[i]` is 2^i: a mask's bit for field `i` (masks are safe integers, at most 53 bits). */
 export const BIT: readonly number[] = /*@__PURE__*/ Array.from({ length: 53 }, (_, i) => 2 ** i);
 
@@ -196,10 +196,10 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The shared scratch writers (encoding is synchronous: one set serves every tracker). */
-export const whole = /*@__PURE__*/ new Writer(256);
-export const list = /*@__PURE__*/ new Writer(1024);
-export const body = /*@__PURE__*/ new Writer(1024);
-export const ent = /*@__PURE__*/ new Writer(256);
+export const whole: Writer = /*@__PURE__*/ new Writer(256);
+export const list: Writer = /*@__PURE__*/ new Writer(1024);
+export const body: Writer = /*@__PURE__*/ new Writer(1024);
+export const ent: Writer = /*@__PURE__*/ new Writer(256);
 
 /**
  * Compares one record (`obj`) with its baseline row field by field, writing the changed
