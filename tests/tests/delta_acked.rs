@@ -225,3 +225,25 @@ fn a_delta_naming_no_baseline_is_no_baseline() {
     );
     assert_eq!(m.ack(), 0);
 }
+
+#[test]
+fn typed_dispatch_reads_through_an_inserted_acked_mirror() {
+    use tuplet::delta::Mirrors;
+    use tuplet::{Dispatch, Message};
+    use village::dispatch::ServerMessage;
+    let mut mirrors = Mirrors::new();
+    mirrors.insert(Mirror::<WorldSnapshot>::acked(RING));
+    let mut t = Tracker::acked(0, RING);
+    for tick in 1..=3 {
+        let mut frame = Vec::new();
+        tuplet::wire::write::uint(&mut frame, WorldSnapshot::ID as u64);
+        t.encode(&snapshot(tick, &[1, 2]), &mut frame).unwrap();
+        let got = ServerMessage::from_envelope_with(&frame, &mut mirrors).unwrap();
+        assert_eq!(
+            got,
+            ServerMessage::WorldSnapshot(quantized(&snapshot(tick, &[1, 2])))
+        );
+        t.ack(mirrors.get::<WorldSnapshot>().ack());
+    }
+    assert_eq!(mirrors.get::<WorldSnapshot>().ack(), 3);
+}
