@@ -13,15 +13,18 @@ use village::player::PlayerMove;
 use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
 
 use crate::room::{envelope, now_ms, Player, Room};
+use crate::stats::Stats;
 
 /// Input frames applied per tick: 60 Hz frames at a 20 Hz tick.
 const STEPS: u32 = 3;
-/// Villagers walking in circles around the square, the world this room simulates.
+/// Villagers walking in circles around the square, the world this room simulates, and
+/// how far a player sees them, metres (the reference server honours `world:view`).
 const NPCS: u32 = 12;
+const VIEW: f32 = 150.0;
 
 impl Room {
     pub(crate) fn on_tick(&mut self, scheduled: Instant) {
-        self.stats.tick_late(scheduled.elapsed());
+        Stats::sample(&mut self.stats.tick_late, scheduled.elapsed());
         self.tick = self.tick.wrapping_add(1);
         let npcs = npcs(self.tick);
         for idx in 0..self.slots.len() {
@@ -47,15 +50,9 @@ impl Room {
         p.acked = applied;
         (p.pos, p.heading) = (pos, heading);
         let ack = ack(p, self.tick);
-        self.send(idx, envelope(&ack.into()));
+        self.send(idx, envelope(ack));
         let t = now_ms();
-        let pose = PlayerMove {
-            p: pos,
-            r: heading,
-            t,
-            seq: applied,
-            flags: None,
-        };
+        let pose = PlayerMove { p: pos, r: heading, t, seq: applied, flags: None };
         self.on_move(idx, pose);
     }
 
@@ -64,7 +61,7 @@ impl Room {
         let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else {
             return;
         };
-        let r2 = p.view * p.view;
+        let r2 = VIEW * VIEW;
         let near = npcs.iter().filter(|e| dist2_xz(e.pos, p.pos) <= r2);
         let value = WorldSnapshot {
             tick: self.tick,
@@ -85,11 +82,7 @@ impl Room {
 /// The acknowledgement a client reconciles against: the last input frame applied to its
 /// body, at which tick, and how many frames wait.
 fn ack(p: &Player, tick: u32) -> InputAck {
-    InputAck {
-        applied: p.acked.unwrap_or(0),
-        tick,
-        queued: p.inputs.held().min(32) as u8,
-    }
+    InputAck { applied: p.acked.unwrap_or(0), tick, queued: p.inputs.held().min(32) as u8 }
 }
 
 /// A walking body stepped by one input frame (the reference server's step): turn by the

@@ -21,16 +21,10 @@ fn the_walk_through_in_docs_server_md_is_this_source() {
         let lines: Vec<&str> = source.lines().collect();
         let quote: Vec<&str> = body.lines().collect();
         let found = lines.windows(quote.len()).any(|w| w == quote.as_slice());
-        assert!(
-            found,
-            "docs/server.md quotes {file}, which does not hold:\n{body}"
-        );
+        assert!(found, "docs/server.md quotes {file}, which does not hold:\n{body}");
         quoted += 1;
     }
     // The walk-through's steps: accept, rooms, dispatch, hello, relay, playout and ack,
     // snapshot, queues.
-    assert!(
-        quoted >= 8,
-        "docs/server.md quotes {quoted} blocks of the minimal server"
-    );
+    assert!(quoted >= 8, "docs/server.md quotes {quoted} blocks of the minimal server");
 }

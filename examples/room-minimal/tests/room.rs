@@ -18,19 +18,11 @@ async fn room(name: &str) -> String {
 }
 
 async fn guest(url: &str, name: &str) -> Client {
-    Client::join(url, &Identity::guest(name))
-        .await
-        .expect("joins")
+    Client::join(url, &Identity::guest(name)).await.expect("joins")
 }
 
 fn step(p: [f32; 3], seq: u32) -> PlayerMove {
-    PlayerMove {
-        p,
-        r: 0.0,
-        t: u64::from(seq),
-        seq: Some(seq),
-        flags: None,
-    }
+    PlayerMove { p, r: 0.0, t: u64::from(seq), seq: Some(seq), flags: None }
 }
 
 /// The relayed moves of `mover` among `frames`.
@@ -53,10 +45,7 @@ async fn moves_reach_near_viewers_every_time_and_far_ones_every_tenth() {
     near.sync().await.unwrap();
     for seq in 1..=30 {
         let x = mover.spawn[0] + seq as f32 * 0.1;
-        mover
-            .send(step([x, 0.0, mover.spawn[2]], seq))
-            .await
-            .unwrap();
+        mover.send(step([x, 0.0, mover.spawn[2]], seq)).await.unwrap();
     }
     mover.sync().await.unwrap();
     assert_eq!(moves_of(&near.sync().await.unwrap(), &mover.session), 30);
@@ -69,22 +58,11 @@ async fn input_frames_are_played_out_acked_and_relayed() {
     let url = room("inputs").await;
     let mut driver = guest(&url, "driver").await;
     let mut viewer = guest(&url, "viewer").await;
-    let forward = Buttons {
-        forward: true,
-        ..Buttons::default()
-    };
-    let frame = InputFrame {
-        dt: 16,
-        buttons: forward,
-        look: [0.0, 0.0],
-        steer: 0,
-    };
+    let forward = Buttons { forward: true, ..Buttons::default() };
+    let frame = InputFrame { dt: 16, buttons: forward, look: [0.0, 0.0], steer: 0 };
     // Frames 0..12, the second batch sent twice: applied once.
     for first in [0, 4, 4, 8] {
-        let batch = InputBatch {
-            first,
-            frames: vec![frame.clone(); 4],
-        };
+        let batch = InputBatch { first, frames: vec![frame.clone(); 4] };
         driver.send(batch).await.unwrap();
     }
     let mut acked = Vec::new();
@@ -99,10 +77,7 @@ async fn input_frames_are_played_out_acked_and_relayed() {
     .await
     .expect("every frame acknowledged within 10 s");
     // In order, at most three frames (one 20 Hz tick) apart: played out, not in bursts.
-    assert!(
-        acked.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 3),
-        "{acked:?}"
-    );
+    assert!(acked.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 3), "{acked:?}");
     let mut last_x = None;
     tokio::time::timeout(Duration::from_secs(10), async {
         loop {
@@ -127,10 +102,7 @@ async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers_in_view() {
     let mut c = guest(&url, "watcher").await;
     let mut seen = Vec::new();
     while seen.len() < 10 {
-        let f = c
-            .next_within(Duration::from_secs(5))
-            .await
-            .expect("a frame");
+        let f = c.next_within(Duration::from_secs(5)).await.expect("a frame");
         if f.name() == "world:snapshot" {
             let bytes = f.payload().len();
             seen.push((c.apply_snapshot(&f).expect("applies"), bytes));
@@ -165,9 +137,7 @@ async fn bad_input_is_dropped_counted_and_its_sender_stays() {
 #[tokio::test]
 async fn a_first_frame_other_than_hello_is_closed_and_a_full_room_refused() {
     let url = room("full").await;
-    let mut rude = Client::connect(&url, tuplet::Encoding::Compact)
-        .await
-        .unwrap();
+    let mut rude = Client::connect(&url, tuplet::Encoding::Compact).await.unwrap();
     rude.send(step([0.0; 3], 1)).await.unwrap();
     assert_eq!(rude.close_code(Duration::from_secs(5)).await, Some(1008));
     let mut players = Vec::new();
