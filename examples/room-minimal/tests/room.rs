@@ -49,8 +49,8 @@ async fn moves_reach_near_viewers_every_time_and_far_ones_every_tenth() {
     }
     mover.sync().await.unwrap();
     assert_eq!(moves_of(&near.sync().await.unwrap(), &mover.session), 30);
-    // The first (it had no pose of the mover), then every 10th update.
-    assert_eq!(moves_of(&far.sync().await.unwrap(), &mover.session), 3);
+    // The first (it had no pose of the mover), then the 10th, 20th and 30th updates.
+    assert_eq!(moves_of(&far.sync().await.unwrap(), &mover.session), 4);
 }
 
 #[tokio::test]
