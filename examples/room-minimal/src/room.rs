@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
-use tokio::sync::mpsc;
+use tokio::sync::mpsc::{self, error::TrySendError};
 use tuplet::delta::Tracker;
 use tuplet::netcode::playout::Playout;
 use tuplet::relay::{dist2_xz, Cadence, Tier, Tiers};
@@ -263,7 +263,8 @@ impl Room {
     /// breaks the delta chain, the next one is a keyframe.
     pub(crate) fn send(&mut self, idx: usize, bytes: Bytes) {
         if let Some(p) = self.slots[idx].as_mut() {
-            if p.tx.try_send(Out::Frame(bytes)).is_err() {
+            // (A closed queue is a connection on its way out: its Close event follows.)
+            if let Err(TrySendError::Full(_)) = p.tx.try_send(Out::Frame(bytes)) {
                 self.stats.unsent += 1;
                 p.snapshot.request_keyframe();
             }
