@@ -34,14 +34,14 @@ pub(crate) async fn run(mut ws: HttpWebSocket, conn: u64, room: mpsc::Sender<Eve
     // A silent socket takes no slot in the room.
     let Ok(Some(hello)) = timeout(PATIENCE, next_data(&mut ws)).await else { return };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
-    if room.send(Event::Open { conn, tx, hello }).await.is_err() {
+    if room.send(Event::Open(conn, tx, hello)).await.is_err() {
         return;
     }
     loop {
         tokio::select! {
             frame = next_data(&mut ws) => {
                 let Some(bytes) = frame else { break };
-                if room.send(Event::Input { conn, bytes }).await.is_err() {
+                if room.send(Event::Input(conn, bytes)).await.is_err() {
                     break;
                 }
             }
@@ -71,7 +71,7 @@ pub(crate) async fn run(mut ws: HttpWebSocket, conn: u64, room: mpsc::Sender<Eve
             }
         }
     }
-    let _ = room.send(Event::Close { conn }).await;
+    let _ = room.send(Event::Close(conn)).await;
 }
 
 /// The next data frame's payload (text too: the room drops it as not msgpack); `None` once

@@ -30,18 +30,10 @@ const CAPACITY: usize = 40;
 /// What a connection tells its room.
 pub(crate) enum Event {
     /// A connection's first frame (its `session:hello`), and its outbound queue.
-    Open {
-        conn: u64,
-        tx: mpsc::Sender<Out>,
-        hello: Bytes,
-    },
-    Input {
-        conn: u64,
-        bytes: Bytes,
-    },
-    Close {
-        conn: u64,
-    },
+    Open(u64, mpsc::Sender<Out>, Bytes),
+    /// A later frame.
+    Input(u64, Bytes),
+    Close(u64),
 }
 
 /// What the room keeps per player.
@@ -103,7 +95,7 @@ impl Room {
 
     fn on_event(&mut self, ev: Event) {
         match ev {
-            Event::Open { conn, tx, hello } => {
+            Event::Open(conn, tx, hello) => {
                 let Some(idx) = self.slots.iter().position(Option::is_none) else {
                     let error = SessionError::RoomFull(CAPACITY as u8);
                     let _ = tx.try_send(Out::Frame(envelope(SessionFailed { error, fatal: true })));
@@ -117,12 +109,12 @@ impl Room {
                     let _ = p.tx.try_send(Out::Close("expected session:hello"));
                 }
             }
-            Event::Input { conn, bytes } => {
+            Event::Input(conn, bytes) => {
                 if let Some(idx) = self.slot_of(conn) {
                     self.on_input(idx, &bytes);
                 }
             }
-            Event::Close { conn } => {
+            Event::Close(conn) => {
                 if let Some(p) = self.slot_of(conn).and_then(|idx| self.slots[idx].take()) {
                     let left = envelope(PlayerLeft { s: p.session, reason: LeaveReason::Closed });
                     self.fan_out(None, p.pos, &left, |_, _, _| true);
@@ -219,9 +211,7 @@ impl Room {
     /// fewer farther away, and the first to a viewer that has none. The reference server
     /// also checks it against the map and a speed limit (`player:correction`).
     pub(crate) fn on_move(&mut self, idx: usize, m: PlayerMove) {
-        let Some(p) = self.slots[idx].as_mut() else {
-            return;
-        };
+        let Some(p) = self.slots[idx].as_mut() else { return };
         (p.pos, p.heading) = (m.p, m.r);
         let report = p.silence.observe(&PlayerMove { t: 0, seq: None, ..m.clone() });
         if !report.relay() {

@@ -36,9 +36,7 @@ impl Room {
     /// Steps the player's body by its queued input frames. When a new frame was applied,
     /// acknowledges it to the player and relays the new pose like a move.
     fn play_inputs(&mut self, idx: usize) {
-        let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else {
-            return;
-        };
+        let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else { return };
         let (mut pos, mut heading) = (p.pos, p.heading);
         for _ in 0..STEPS {
             p.inputs.step(|_, f| step_body(&mut pos, &mut heading, &f));
@@ -58,9 +56,7 @@ impl Room {
 
     /// The player's snapshot: the villagers within its view, nearest 50 at most.
     fn snapshot(&mut self, idx: usize, npcs: &[NearbyEntity]) {
-        let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else {
-            return;
-        };
+        let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else { return };
         let r2 = VIEW * VIEW;
         let near = npcs.iter().filter(|e| dist2_xz(e.pos, p.pos) <= r2);
         let value = WorldSnapshot {
