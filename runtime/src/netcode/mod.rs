@@ -28,6 +28,7 @@ mod easing;
 mod interp;
 pub mod playout;
 mod pool;
+pub mod predict;
 pub mod reconcile;
 mod render_clock;
 mod settings;
