@@ -31,6 +31,7 @@ mod pool;
 pub mod predict;
 pub mod reconcile;
 mod render_clock;
+pub mod rewind;
 mod settings;
 mod timing;
 

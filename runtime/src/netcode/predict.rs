@@ -185,7 +185,11 @@ impl<S: Advance> Ahead<S> {
             horizon = s.max_ahead_ms;
             self.stats.capped += 1;
         }
-        let steps = if s.step_ms > 0.0 { horizon / s.step_ms } else { 0.0 };
+        let steps = if s.step_ms > 0.0 {
+            horizon / s.step_ms
+        } else {
+            0.0
+        };
         let whole = steps.floor();
         let frac = steps - whole;
         self.sim.clone_from(start);

@@ -81,7 +81,10 @@ fn a_new_velocity_continues_the_drawn_path_then_eases_out() {
     a.frame(&Body { x: 0.0, v: 6.0 }, 1.0, 0.0, 30.0 * STEP, 16.0);
     // A new sample: the entity brakes to 5.7 m/s, and the start moved 0.1 m.
     let d = a.frame(&Body { x: 0.1, v: 5.7 }, 2.0, 0.0, 30.0 * STEP, 0.0)[0];
-    assert!((d - (3.0 + 0.1)).abs() < 1e-12, "drawn {d}: where the old prediction went");
+    assert!(
+        (d - (3.0 + 0.1)).abs() < 1e-12,
+        "drawn {d}: where the old prediction went"
+    );
     assert!((a.predicted()[0] - (0.1 + 2.85)).abs() < 1e-12);
     assert!((a.stats().max_disagreement - 0.15).abs() < 1e-12);
     assert_eq!(a.stats().corrections, 1);
@@ -105,7 +108,10 @@ fn no_frame_eases_more_than_max_frame_ease() {
     let mut frames = 0;
     while a.error()[0].abs() > 1e-6 {
         let d = a.frame(&Body { x: 1.0, v: 60.0 }, 3.0, 0.0, STEP, 16.0)[0];
-        assert!((d - last).abs() <= AHEAD_DEFAULTS.max_frame_ease + 1e-12, "{last} -> {d}");
+        assert!(
+            (d - last).abs() <= AHEAD_DEFAULTS.max_frame_ease + 1e-12,
+            "{last} -> {d}"
+        );
         last = d;
         frames += 1;
     }
@@ -167,7 +173,10 @@ fn ease_error_caps_the_linear_part_only() {
     let mut e = [0.3, 0.4, 1.0];
     ease_error(&mut e, 2, 0.5, 0.1);
     // |(0.3, 0.4)| = 0.5; half of it is 0.25 > 0.1: it loses 0.1 along its direction.
-    assert!((e[0] - 0.24).abs() < 1e-12 && (e[1] - 0.32).abs() < 1e-12, "{e:?}");
+    assert!(
+        (e[0] - 0.24).abs() < 1e-12 && (e[1] - 0.32).abs() < 1e-12,
+        "{e:?}"
+    );
     assert_eq!(e[2], 0.5);
     let mut e = [0.03, 0.04];
     ease_error(&mut e, 2, 0.5, 0.1);
