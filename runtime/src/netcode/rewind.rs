@@ -75,7 +75,7 @@ pub struct Rewind {
     vals: Box<[f64]>,
     /// The slot of the newest record, and how many records are kept.
     head: usize,
-    len: usize,
+    kept: usize,
     out_ids: Box<[u32]>,
     out_vals: Box<[f64]>,
     out_len: usize,
@@ -106,7 +106,7 @@ impl Rewind {
             ids: vec![0; slots * per].into_boxed_slice(),
             vals: vec![0.0; slots * per * width].into_boxed_slice(),
             head: 0,
-            len: 0,
+            kept: 0,
             out_ids: vec![0; per].into_boxed_slice(),
             out_vals: vec![0.0; per * width].into_boxed_slice(),
             out_len: 0,
@@ -121,7 +121,7 @@ impl Rewind {
 
     /// Records kept.
     pub fn records(&self) -> usize {
-        self.len
+        self.kept
     }
 
     /// The counters.
@@ -131,12 +131,12 @@ impl Rewind {
 
     /// The newest record's time, ms.
     pub fn newest_ms(&self) -> Option<f64> {
-        (self.len > 0).then(|| self.times[self.head])
+        (self.kept > 0).then(|| self.times[self.head])
     }
 
     /// The oldest record's time, ms.
     pub fn oldest_ms(&self) -> Option<f64> {
-        (self.len > 0).then(|| self.times[self.slot_back(self.len - 1)])
+        (self.kept > 0).then(|| self.times[self.slot_back(self.kept - 1)])
     }
 
     /// The slot `back` records before the newest.
@@ -149,16 +149,16 @@ impl Rewind {
     /// oldest when the ring is full; [`put`](Self::put) fills it. A time not after the newest
     /// record's restarts the history (counted).
     pub fn record(&mut self, tick: u32, time_ms: f64) {
-        if self.len > 0 && !(time_ms > self.times[self.head]) {
-            self.len = 0;
+        if self.kept > 0 && !(time_ms > self.times[self.head]) {
+            self.kept = 0;
             self.stats.restarts += 1;
         }
-        self.head = if self.len == 0 {
+        self.head = if self.kept == 0 {
             0
         } else {
             (self.head + 1) % self.times.len()
         };
-        self.len = (self.len + 1).min(self.times.len());
+        self.kept = (self.kept + 1).min(self.times.len());
         self.times[self.head] = time_ms;
         self.ticks[self.head] = tick;
         self.counts[self.head] = 0;
@@ -170,7 +170,7 @@ impl Rewind {
     pub fn put(&mut self, id: u32, channels: &[f64]) -> bool {
         let per = self.settings.entities;
         let c = self.counts[self.head];
-        if self.len == 0 || c >= per {
+        if self.kept == 0 || c >= per {
             self.stats.dropped += 1;
             return false;
         }
@@ -218,7 +218,7 @@ impl Rewind {
         let at = self.clamp(view_ms)?;
         // The newest record at or before `at`, and the one after it.
         let mut back = 0;
-        while back + 1 < self.len && self.times[self.slot_back(back)] > at {
+        while back + 1 < self.kept && self.times[self.slot_back(back)] > at {
             back += 1;
         }
         let a = self.slot_back(back);
@@ -313,7 +313,7 @@ impl Rewind {
 
     /// The tick of the newest record.
     pub fn newest_tick(&self) -> Option<u32> {
-        (self.len > 0).then(|| self.ticks[self.head])
+        (self.kept > 0).then(|| self.ticks[self.head])
     }
 }
 
