@@ -5,8 +5,8 @@
 //! where the screen drew it. An [`Ahead`] runs one nearby entity forward from its
 //! interpolated state and last known velocity, through the game's own step
 //! ([`Advance::step`]), to the local input's time. When a new sample changes what it predicts
-//! from (its basis), the jump between the old and the new prediction is not drawn: it becomes
-//! an offset that eases out (`1 − e^(−rate·Δt)` of it per frame, at most
+//! from (its basis), the jump between the old prediction (its offset from its start, scaled to
+//! the new horizon) and the new one is not drawn: it becomes an offset that eases out (`1 − e^(−rate·Δt)` of it per frame, at most
 //! [`AheadSettings::max_frame_ease`] metres a frame). The simulation ([`Ahead::state`], for
 //! the game's collisions) is never touched by the easing; a disagreement past
 //! [`AheadSettings::snap_above`] snaps.
@@ -111,6 +111,7 @@ pub struct Ahead<S: Advance> {
     error: Box<[f64]>,
     drawn: Box<[f64]>,
     basis: Option<f64>,
+    horizon: f64,
     stats: AheadStats,
 }
 
@@ -133,6 +134,7 @@ impl<S: Advance> Ahead<S> {
             error: zeros(),
             drawn: zeros(),
             basis: None,
+            horizon: 0.0,
             stats: AheadStats::default(),
         }
     }
@@ -217,7 +219,7 @@ impl<S: Advance> Ahead<S> {
         let keep = 1.0 - exp_ease(s.rate, dt_ms);
         ease_error(&mut self.error, l, keep, s.max_frame_ease);
         if self.basis.is_some_and(|b| b != basis) {
-            self.rebase();
+            self.rebase(horizon);
         }
         for k in 0..self.drawn.len() {
             self.drawn[k] = self.raw[k] + self.error[k];
@@ -228,23 +230,32 @@ impl<S: Advance> Ahead<S> {
         self.prev_raw.copy_from_slice(&self.raw);
         self.prev_start.copy_from_slice(&self.start);
         self.basis = Some(basis);
+        self.horizon = horizon;
         self.stats.frames += 1;
         &self.drawn
     }
 
-    /// The basis changed: the last prediction, carried along by how far the start moved since,
-    /// against the new one; the difference joins the offset (or snaps).
-    fn rebase(&mut self) {
+    /// The basis changed: what the last frame predicted, as an offset from its start scaled to
+    /// this frame's horizon and put on this frame's start, against the new prediction; the
+    /// difference joins the offset (or snaps). After a frame with no horizon there is nothing
+    /// to compare: the new prediction is drawn as is.
+    fn rebase(&mut self, horizon: f64) {
+        if !(self.horizon > 0.0) {
+            return;
+        }
+        self.stats.rebases += 1;
+        let ratio = horizon / self.horizon;
         let l = self.layout.linear;
         let mut d2 = 0.0;
         for k in 0..l {
-            let d = self.prev_raw[k] + (self.start[k] - self.prev_start[k]) - self.raw[k];
+            let was = (self.prev_raw[k] - self.prev_start[k]) * ratio;
+            let d = self.start[k] + was - self.raw[k];
             self.next[k] = d;
             d2 += d * d;
         }
         for k in l..self.raw.len() {
-            let moved = wrap_angle(self.start[k] - self.prev_start[k]);
-            self.next[k] = wrap_angle(self.prev_raw[k] + moved - self.raw[k]);
+            let was = wrap_angle(self.prev_raw[k] - self.prev_start[k]) * ratio;
+            self.next[k] = wrap_angle(self.start[k] + was - self.raw[k]);
         }
         let distance = d2.sqrt();
         let snapped = distance > self.settings.snap_above;
@@ -257,7 +268,6 @@ impl<S: Advance> Ahead<S> {
                 wrap_angle(self.error[k] + self.next[k])
             };
         }
-        self.stats.rebases += 1;
         if distance > self.settings.count_above {
             self.stats.corrections += 1;
         }

@@ -98,8 +98,8 @@ fn a_new_velocity_continues_the_drawn_path_then_eases_out() {
 #[test]
 fn no_frame_eases_more_than_max_frame_ease() {
     let mut a = ahead();
-    a.frame(&Body { x: 0.0, v: 0.0 }, 1.0, 0.0, 0.0, 16.0);
-    a.frame(&Body { x: 1.0, v: 0.0 }, 2.0, 0.0, 0.0, 16.0);
+    a.frame(&Body { x: 0.0, v: 0.0 }, 1.0, 0.0, STEP, 16.0);
+    a.frame(&Body { x: 1.0, v: 0.0 }, 2.0, 0.0, STEP, 16.0);
     // The start moved 1 m with the sample: no disagreement (the start is interpolated).
     assert_eq!(a.error()[0], 0.0);
     a.frame(&Body { x: 1.0, v: 60.0 }, 3.0, 0.0, 1.0 * STEP, 16.0);
@@ -122,11 +122,38 @@ fn no_frame_eases_more_than_max_frame_ease() {
 #[test]
 fn a_disagreement_past_snap_above_snaps() {
     let mut a = ahead();
-    a.frame(&Body { x: 0.0, v: 0.0 }, 1.0, 0.0, 0.0, 16.0);
+    a.frame(&Body { x: 0.0, v: 0.0 }, 1.0, 0.0, 30.0 * STEP, 16.0);
     let d = a.frame(&Body { x: 0.0, v: 600.0 }, 2.0, 0.0, 30.0 * STEP, 16.0)[0];
     assert!((d - 300.0).abs() < 1e-9, "{d}");
     assert_eq!(a.stats().snaps, 1);
     assert_eq!(a.error()[0], 0.0);
+}
+
+#[test]
+fn a_new_basis_is_compared_at_the_new_horizon() {
+    let mut a = ahead();
+    a.frame(&Body { x: 0.0, v: 6.0 }, 1.0, 0.0, 10.0 * STEP, 16.0);
+    // The render clock jumped back 10 steps with the new sample: twice the horizon.
+    let d = a.frame(
+        &Body { x: 0.0, v: 6.0 },
+        2.0,
+        -10.0 * STEP,
+        10.0 * STEP,
+        16.0,
+    )[0];
+    assert!((d - 2.0).abs() < 1e-12, "{d}");
+    assert_eq!(a.stats().rebases, 1);
+    assert!(a.stats().max_disagreement < 1e-12);
+}
+
+#[test]
+fn after_a_frame_with_no_horizon_nothing_is_compared() {
+    let mut a = ahead();
+    a.frame(&Body { x: 0.0, v: 6.0 }, 1.0, 0.0, -5.0, 16.0);
+    let d = a.frame(&Body { x: 0.0, v: 9.0 }, 2.0, 0.0, 30.0 * STEP, 16.0)[0];
+    assert!((d - 4.5).abs() < 1e-12, "{d}");
+    assert_eq!(a.error()[0], 0.0);
+    assert_eq!(a.stats().rebases, 0);
 }
 
 #[test]

@@ -305,10 +305,14 @@ impl Rewind {
         &self.out_vals[i * self.width..(i + 1) * self.width]
     }
 
+    /// The index of entity `id` in the last view.
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        self.out_ids[..self.out_len].iter().position(|&x| x == id)
+    }
+
     /// The channels of entity `id` in the last view.
     pub fn get(&self, id: u32) -> Option<&[f64]> {
-        let i = self.out_ids[..self.out_len].iter().position(|&x| x == id)?;
-        Some(self.channels(i))
+        Some(self.channels(self.index_of(id)?))
     }
 
     /// The tick of the newest record.
