@@ -139,8 +139,9 @@ export class Ahead<S> {
       this.stats.capped += 1;
     }
     const steps = s.stepMs > 0 ? horizon / s.stepMs : 0;
-    const whole = Math.floor(steps);
-    const frac = steps - whole;
+    // A horizon a rounding error short of a whole number of steps is that number.
+    const whole = Math.floor(steps + 1e-9);
+    const frac = Math.max(steps - whole, 0);
     g.copy(start, this.state);
     for (let i = 0; i < whole; i++) g.step(this.state);
     g.channels(this.state, this.at);

@@ -192,8 +192,9 @@ impl<S: Advance> Ahead<S> {
         } else {
             0.0
         };
-        let whole = steps.floor();
-        let frac = steps - whole;
+        // A horizon a rounding error short of a whole number of steps is that number.
+        let whole = (steps + 1e-9).floor();
+        let frac = (steps - whole).max(0.0);
         self.sim.clone_from(start);
         for _ in 0..whole as u32 {
             self.sim.step();
