@@ -14,8 +14,7 @@
  * radians, eased on the shortest arc). Every buffer is allocated in the constructor.
  */
 
-import { expEase } from "./easing.js";
-import { easeError } from "./predict.js";
+import { easeError, expEase } from "./easing.js";
 
 /** The reconciler's constants (see `RECONCILE_DEFAULTS`). */
 export interface ReconcileSettings {

@@ -16,6 +16,7 @@
 //! runtime's `predict.ts` is the same algorithm; shared traces hold both to the same drawn
 //! channels.
 
+use super::easing::ease_error;
 use super::reconcile::Layout;
 use super::{exp_ease, wrap_angle};
 
@@ -74,25 +75,6 @@ pub struct AheadStats {
     pub max_disagreement: f64,
     /// Frames whose horizon was cut to `max_ahead_ms`.
     pub capped: u64,
-}
-
-/// Eases `error` by one frame: keeps `keep` of it, removing at most `max_step` (Euclidean, over
-/// the first `linear` channels) from the linear part; angles keep `keep` of theirs.
-pub(crate) fn ease_error(error: &mut [f64], linear: usize, keep: f64, max_step: f64) {
-    let mut e2 = 0.0;
-    for e in &error[..linear] {
-        e2 += e * e;
-    }
-    let removed = e2.sqrt() * (1.0 - keep);
-    // A NaN or negative bound caps nothing.
-    let scale = if removed > max_step && max_step >= 0.0 {
-        1.0 - max_step / e2.sqrt()
-    } else {
-        keep
-    };
-    for (k, e) in error.iter_mut().enumerate() {
-        *e *= if k < linear { scale } else { keep };
-    }
 }
 
 /// One nearby entity predicted to the local input's time (see the module docs).
