@@ -58,13 +58,14 @@ export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from 
 export { Interpolator, InterpolatedSet, InterpState, StreamTiming, NETCODE_DEFAULTS, wrapAngle } from "./interp.js";
 export type { ChannelLayout, NetcodeSettings } from "./interp.js";
 export { RenderClock } from "./render_clock.js";
-export { expEase, Easer, easeError } from "./easing.js";
+export { expEase, Easer } from "./easing.js";
 export { feed, feedCarried, EntityFeed, unitOf } from "./interp_adapter.js";
 export type { InterpAdapter, InterpClock, InterpClockKind } from "./interp_adapter.js";
 export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";
 export type { PlayoutSettings, PlayoutState, PlayoutStats } from "./playout.js";
 export { Reconciler, RECONCILE_DEFAULTS } from "./reconcile.js";
 export type { Predictor, ReconcileSettings, ReconcileStats, Correction } from "./reconcile.js";
+export { easeError } from "./offset.js";
 export { Ahead, AHEAD_DEFAULTS } from "./predict.js";
 export type { Advancer, AheadSettings, AheadStats } from "./predict.js";
 export { Rewind, REWIND_DEFAULTS } from "./rewind.js";

@@ -26,6 +26,7 @@
 mod adapter;
 mod easing;
 mod interp;
+mod offset;
 pub mod playout;
 mod pool;
 pub mod predict;

@@ -16,7 +16,7 @@
 //! runtime's `predict.ts` is the same algorithm; shared traces hold both to the same drawn
 //! channels.
 
-use super::easing::ease_error;
+use super::offset::ease_error;
 use super::reconcile::Layout;
 use super::{exp_ease, wrap_angle};
 

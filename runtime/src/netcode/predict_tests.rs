@@ -1,7 +1,7 @@
 //! The decisions of [`Ahead`], one each, on a body moving along x.
 
 use super::*;
-use crate::netcode::easing::ease_error;
+use crate::netcode::offset::ease_error;
 
 /// A body at `x` moving at `v` metres a second; one step is 1/60 s.
 #[derive(Debug, Clone, PartialEq)]

@@ -21,8 +21,8 @@
 
 use std::f64::consts::PI;
 
-use super::easing::ease_error;
 use super::exp_ease;
+use super::offset::ease_error;
 
 /// The game's predicted state: its step function and what is drawn of it.
 pub trait Predict: Clone {

@@ -63,6 +63,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/reader.ts"),
     ),
     (
+        "offset.ts",
+        "codegen/ts-runtime/offset.ts",
+        include_str!("../../../ts-runtime/offset.ts"),
+    ),
+    (
         "predict.ts",
         "codegen/ts-runtime/predict.ts",
         include_str!("../../../ts-runtime/predict.ts"),

@@ -16,7 +16,8 @@
  * radians, eased on the shortest arc). Every buffer is allocated in the constructor.
  */
 
-import { easeError, expEase } from "./easing.js";
+import { expEase } from "./easing.js";
+import { easeError } from "./offset.js";
 
 /** The reconciler's constants (see `RECONCILE_DEFAULTS`). */
 export interface ReconcileSettings {
