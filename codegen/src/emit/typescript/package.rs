@@ -88,6 +88,21 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/reader.ts"),
     ),
     (
+        "offset.ts",
+        "codegen/ts-runtime/offset.ts",
+        include_str!("../../../ts-runtime/offset.ts"),
+    ),
+    (
+        "predict.ts",
+        "codegen/ts-runtime/predict.ts",
+        include_str!("../../../ts-runtime/predict.ts"),
+    ),
+    (
+        "rewind.ts",
+        "codegen/ts-runtime/rewind.ts",
+        include_str!("../../../ts-runtime/rewind.ts"),
+    ),
+    (
         "reconcile.ts",
         "codegen/ts-runtime/reconcile.ts",
         include_str!("../../../ts-runtime/reconcile.ts"),

@@ -67,3 +67,8 @@ export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";
 export type { PlayoutSettings, PlayoutState, PlayoutStats } from "./playout.js";
 export { Reconciler, RECONCILE_DEFAULTS } from "./reconcile.js";
 export type { Predictor, ReconcileSettings, ReconcileStats, Correction } from "./reconcile.js";
+export { easeError } from "./offset.js";
+export { Ahead, AHEAD_DEFAULTS } from "./predict.js";
+export type { Advancer, AheadSettings, AheadStats } from "./predict.js";
+export { Rewind, REWIND_DEFAULTS } from "./rewind.js";
+export type { RewindSettings, RewindStats } from "./rewind.js";
