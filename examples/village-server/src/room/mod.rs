@@ -21,7 +21,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use tokio::sync::mpsc;
-use tuplet::relay::Cadence;
+use tuplet::relay::{Cadence, Update};
 use tuplet::silence::Silence;
 use tuplet::{Encoding, Meter};
 use village::dispatch::{ClientMessage, ServerMessage};
@@ -80,6 +80,9 @@ struct Player {
     last_move: Instant,
     cadence: Cadence,
     silence: Silence<PlayerMove>,
+    /// Its last relayed move and that move's update number, while some viewer's tier skipped
+    /// it: relayed to those viewers when the mover falls quiet (`Room::relay_stops`).
+    owed: Option<(PlayerMove, Update)>,
     /// By slot: the `gen` of the player there when this viewer last got its pose.
     seen: Vec<u32>,
     birds: bool,

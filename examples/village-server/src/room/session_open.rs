@@ -133,6 +133,7 @@ impl Room {
             last_move: Instant::now(),
             cadence: Cadence::default(),
             silence: Silence::new(),
+            owed: None,
             seen: vec![0; self.slots.len()],
             birds: false,
             view_radius: self.config.view_radius,

@@ -53,6 +53,7 @@ impl Room {
         }
         self.world.step(self.tick);
         self.drive_inputs();
+        self.relay_stops(Instant::now());
         let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {
