@@ -9,7 +9,7 @@ use village::common::Medium;
 use village::dispatch::ServerMessage;
 use village::player::{PlayerCorrection, PlayerMove, PlayerMoveRelayed, RejectReason};
 
-use super::{now_ms, Room};
+use super::state::{now_ms, Room};
 
 impl Room {
     /// Validates a move against the map and the speed limit: a rejected one is answered

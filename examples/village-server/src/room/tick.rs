@@ -13,8 +13,8 @@ use crate::fanout::Frames;
 
 use super::event::close;
 use super::send::{behind, flush, push};
-use super::End;
-use super::Room;
+use super::session_end::End;
+use super::state::Room;
 
 impl Room {
     pub(super) fn on_tick(&mut self, scheduled: Instant) {
