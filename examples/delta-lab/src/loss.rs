@@ -10,6 +10,7 @@ use tuplet::delta::{Mirror, Sent, Tracker, RING};
 use tuplet::SampleRng;
 use village::world::WorldSnapshot;
 
+use crate::snapshots::{quantized, snapshot};
 use crate::world::{Tick, RATE};
 
 /// One direction of a link: each packet is lost with probability `loss` and arrives `delay`
@@ -116,7 +117,7 @@ fn run(ticks: &[(u32, Vec<WorldSnapshot>)], loss: f64, rtt_ticks: u64, seed: u64
             if sent != Sent::Nothing {
                 row.acked_bytes += buf.len() as u64;
                 row.acked_keyframes += u64::from(sent == Sent::Keyframe);
-                let mut q = crate::quantized(v);
+                let mut q = quantized(v);
                 q.entities.sort_by_key(|e| e.id);
                 s.sent.insert(s.tracker.number(), q);
                 s.sent
@@ -176,8 +177,6 @@ pub fn print(rows: &[Row], rtt_ticks: u64) {
 pub fn values(t: &Tick) -> (u32, Vec<WorldSnapshot>) {
     (
         t.tick,
-        (0..t.views.len())
-            .map(|c| crate::snapshot(t, c, false))
-            .collect(),
+        (0..t.views.len()).map(|c| snapshot(t, c, false)).collect(),
     )
 }

@@ -18,6 +18,7 @@
 mod json_delta;
 mod loss;
 mod model;
+mod snapshots;
 mod trajectory;
 mod world;
 
@@ -26,10 +27,11 @@ use std::time::Instant;
 
 use tuplet::delta::{Mirror, Sent, Tracker};
 use tuplet::Wire;
-use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
+use village::world::WorldSnapshot;
 
 use json_delta::JsonDelta;
 use model::{Absolute, Model, Part};
+use snapshots::{quantized, snapshot};
 use world::{Record, Tick, CLIENTS, RATE};
 
 /// Row numbers of the frames (3 is the @colyseus/schema row, written by colyseus.mjs).
@@ -77,36 +79,6 @@ const VARIANTS: [Absolute; 5] = [
     },
 ];
 const FIRST_VARIANT: u8 = 5;
-
-fn entity(r: &Record) -> NearbyEntity {
-    NearbyEntity {
-        id: r.id,
-        kind: match r.kind {
-            1 => EntityKind::Npc,
-            2 => EntityKind::Pet,
-            3 => EntityKind::Vehicle,
-            4 => EntityKind::Boat,
-            5 => EntityKind::Horse,
-            _ => EntityKind::Ferry,
-        },
-        pos: r.pos.map(|q| (q as f64 / 100.0) as f32),
-        heading: (r.heading as f64 / 1000.0) as f32,
-        speed: (r.speed as f64 / 64.0) as f32,
-        anim: r.anim,
-        owner: r.owner.clone(),
-        label: r.label.clone(),
-    }
-}
-
-/// Client `c`'s snapshot at this tick (`keyframe` as the sender means it).
-fn snapshot(t: &Tick, c: usize, keyframe: bool) -> WorldSnapshot {
-    WorldSnapshot {
-        tick: t.tick,
-        keyframe,
-        entities: t.views[c].iter().map(|&i| entity(&t.records[i])).collect(),
-        gone: Vec::new(),
-    }
-}
 
 fn frame(out: &mut impl Write, row: u8, client: usize, bytes: &[u8]) -> std::io::Result<()> {
     out.write_all(&[row, client as u8])?;
@@ -209,11 +181,6 @@ fn frames(path: &str, parts: Option<&str>) -> Result<(), String> {
         std::fs::write(parts, report.to_string()).map_err(|e| format!("{parts}: {e}"))?;
     }
     Ok(())
-}
-
-/// The full value as the client sees it: decoded from its compact bytes.
-fn quantized(v: &WorldSnapshot) -> WorldSnapshot {
-    tuplet::from_slice(&tuplet::to_vec(v).expect("valid")).expect("decodes")
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -1,8 +1,9 @@
 //! The client side of a delta message: [`Mirror`], in the reliable mode (each payload
 //! applies to the last) or the acknowledged mode (each payload names its baseline in a ring).
 
+use super::entity::{no_baseline, SAFE};
+use super::message::{clone_delta, mask_count, next_seq, Delta};
 use super::ring::Ring;
-use super::{next_seq, no_baseline, Delta, SAFE};
 use crate::error::Error;
 use crate::wire::Reader;
 
@@ -105,7 +106,7 @@ impl<M: Delta> Mirror<M> {
 fn apply_acked<'a, M: Delta>(ring: &'a mut Ring<M>, r: &mut Reader<'_>) -> Result<&'a M, Error> {
     let len = r.read_array_len()?;
     if len != 3 {
-        return Err(super::mask_count(len, 3));
+        return Err(mask_count(len, 3));
     }
     let number = r.read_u64(1, SAFE)?;
     let ago = r.read_u64(0, number - 1)?;
@@ -118,7 +119,7 @@ fn apply_acked<'a, M: Delta>(ring: &'a mut Ring<M>, r: &mut Reader<'_>) -> Resul
     let mut value = match ago {
         0 => None,
         _ => match ring.get(number - ago) {
-            Some(base) => Some(super::clone_delta(base)),
+            Some(base) => Some(clone_delta(base)),
             None => {
                 return Err(no_baseline(format_args!(
                     "snapshot {} (not held)",

@@ -2,8 +2,8 @@
 //! baseline is what was last sent) or the acknowledged mode (the baseline is the newest
 //! snapshot the client acknowledged, from a ring).
 
+use super::message::{clone_delta, next_seq, Delta, Sent};
 use super::ring::Ring;
-use super::{next_seq, Delta, Sent};
 use crate::codec::{same_issue, validate};
 use crate::error::Error;
 use crate::wire::write;
@@ -154,7 +154,7 @@ impl<M: Delta> Acked<M> {
         let n = self.next;
         let mut base = match keyframe {
             true => None,
-            false => self.ring.get(self.acked).map(super::clone_delta),
+            false => self.ring.get(self.acked).map(clone_delta),
         };
         let ago = if base.is_some() { n - self.acked } else { 0 };
         let start = out.len();
