@@ -2,7 +2,7 @@
 // plays the same load against every server, so the load is the same by construction.
 //
 //   node bots.mjs --target village|tuplet|schema --url ws://127.0.0.1:PORT --rooms R
-//                 --bots 40 --warmup 3 --secs 8 [--key KEY] [--tag T]
+//                 --bots 40 --warmup 3 --secs 8 [--key KEY] [--tag T] [--server-pid PID]
 //
 // Every bot walks the village bots' pattern (examples/village-bots: out from its spawn and
 // back at 3 m/s, standing still 2 s in every 12) with one move every 100 ms, and pings
@@ -22,7 +22,9 @@
 // Prints one `RESULT key=value ...` line (stdout) when done; progress on stderr. Bounded:
 // the run ends after warm-up + secs, and a bot that cannot join within 20 s fails it.
 
+import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
 import WebSocket from "ws";
 import { Client } from "@colyseus/sdk";
 
@@ -37,6 +39,8 @@ const warmup = Number(a.warmup ?? 3) * 1000;
 const secs = Number(a.secs ?? 8) * 1000;
 const tag = a.tag ?? `ppc${process.pid}`;
 const key = a.key ?? process.env.VILLAGE_TOKEN_KEY;
+// The server's process id: its CPU time over the measured window, from /proc/PID/stat.
+const serverPid = a["server-pid"];
 const gen = await loadGenerated();
 
 const ID = Object.fromEntries(["DiagPong", "PlayerJoined", "SessionWelcome", "SessionFailed", "PlayerMoveRelayed"].map((n) => [n, gen[`${n}Codec`].id]));
@@ -89,6 +93,15 @@ function idOf(b) {
   if (b[0] === 0xcd) return [(b[1] << 8) | b[2], 3];
   return [-1, 0];
 }
+
+/** The CPU time of process `pid` so far, seconds (utime + stime, /proc/PID/stat fields 14 and 15). */
+function cpuOf(pid) {
+  if (pid === undefined) return 0;
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+}
+const TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
 
 const rtts = [];
 const stats = []; // per room: tick lateness p95, ms
@@ -237,32 +250,36 @@ const deadline = new Promise((_, fail) => setTimeout(() => fail(new Error("the b
 const bots = await Promise.race([Promise.all(joins), deadline]);
 console.error(`bots: ${bots.length} joined in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-// Each bot steps every 100 ms, its phase spread over the interval.
-const timers = bots.map((b, k) =>
-  setTimeout(() => {
-    b.timer = setInterval(() => {
-      b.n += 1;
-      const [p, r] = b.walk.step(b.n);
-      b.c.move(p, r, b.n);
-      if (measuring) count.sent += 1;
-      if ((b.n + b.off) % 20 === 0) {
-        b.pings.set(b.n, performance.now());
-        b.c.ping(b.n);
-      }
-    }, 100);
-  }, (k * 100) / bots.length),
-);
+// Each bot steps every 100 ms on a fixed grid (a late step delays the grid rather than
+// bunching), its phase spread over the interval.
+function schedule(b, at) {
+  b.timer = setTimeout(() => {
+    b.n += 1;
+    const [p, r] = b.walk.step(b.n);
+    b.c.move(p, r, b.n);
+    if (measuring) count.sent += 1;
+    if ((b.n + b.off) % 20 === 0) {
+      b.pings.set(b.n, performance.now());
+      b.c.ping(b.n);
+    }
+    const now = performance.now();
+    schedule(b, now - at > 100 ? now + 100 : at + 100);
+  }, Math.max(0, at - performance.now()));
+}
+const start = performance.now();
+bots.forEach((b, k) => schedule(b, start + (k * 100) / bots.length));
 await new Promise((ok) => setTimeout(ok, warmup));
 const leaders = bots.filter((b) => b.index === 0);
 for (const l of leaders) l.c.reset();
 measuring = true;
 const m0 = performance.now();
+const c0 = cpuOf(serverPid);
 await new Promise((ok) => setTimeout(ok, secs));
 measuring = false;
+const c1 = cpuOf(serverPid);
 const window = (performance.now() - m0) / 1000;
 for (const l of leaders) stats.push(await Promise.race([l.c.lateness(), new Promise((ok) => setTimeout(() => ok(-1), 5000))]));
-timers.forEach(clearTimeout);
-for (const b of bots) clearInterval(b.timer);
+for (const b of bots) clearTimeout(b.timer);
 for (const b of bots) b.c.close();
 
 rtts.sort((x, y) => x - y);
@@ -272,6 +289,7 @@ console.log(
   `RESULT target=${target} rooms=${rooms} bots=${n} moves_sent_per_s=${(count.sent / window).toFixed(0)} ` +
     `frames_per_client_s=${(count.frames / n / window).toFixed(1)} relayed_per_client_s=${(count.moves / n / window).toFixed(1)} ` +
     `bytes_per_client_s=${(count.bytes / n / window).toFixed(0)} ping_p95_ms=${q(rtts, 0.95).toFixed(2)} pings=${rtts.length} ` +
-    `late_p95_ms=${Math.max(...stats).toFixed(2)} late_missing=${stats.filter((s) => s < 0).length}`,
+    `late_p95_ms=${Math.max(...stats).toFixed(2)} late_missing=${stats.filter((s) => s < 0).length} ` +
+    `server_cpu_pct=${((100 * (c1 - c0)) / window).toFixed(1)}`,
 );
 setTimeout(() => process.exit(0), 300);

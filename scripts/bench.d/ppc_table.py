@@ -1,0 +1,105 @@
+"""The players-per-core table (scripts/bench.d/78-ppc.sh): STEP lines in, Markdown out.
+
+For each server and round: the largest player count whose step kept the bound (its
+"players per core": the server had one core), the server's whole-process CPU per player
+at that step, and the step that broke the bound (which bound, and its numbers). Medians
+over the rounds, with the spread.
+"""
+
+import statistics
+import sys
+
+path, rounds, secs, late_ms, ping_ms = sys.argv[1:6]
+steps = {}
+for line in open(path):
+    kv = dict(p.split("=", 1) for p in line.split()[1:])
+    steps.setdefault(kv["server"], {}).setdefault(int(kv["round"]), []).append(kv)
+
+BOUND = {
+    "late": f"tick late p95 > {late_ms} ms",
+    "ping": f"ping p95 > {ping_ms} ms",
+    "bots": "bots behind (the driver's limit)",
+    "fail": "a bot could not join, or no stats",
+    None: "not reached (last step)",
+}
+
+
+def per_round(kvs):
+    """(players kept, CPU % of a core at that step, the breaking step or None)."""
+    ok = [k for k in kvs if k["verdict"] == "ok"]
+    broke = next((k for k in kvs if k["verdict"] != "ok"), None)
+    if not ok:
+        return 0, None, broke, None
+    last = ok[-1]
+    return int(last["players"]), float(last["server_cpu_pct"]), broke, last
+
+
+def med(xs, fmt="{:.0f}"):
+    xs = sorted(xs)
+    if not xs:
+        return "–"
+    m = statistics.median(xs)
+    return f"{fmt.format(m)} ({fmt.format(xs[0])}–{fmt.format(xs[-1])})" if len(xs) > 1 else fmt.format(m)
+
+
+rows = {}
+for server, by_round in steps.items():
+    rows[server] = [per_round(kvs) for _, kvs in sorted(by_round.items())]
+
+print("## Players per core, against Colyseus\n")
+print(
+    f"`scripts/bench ppc`: the same bot load against each server, {rounds} rounds (the servers "
+    "alternating within each round), medians (min–max over the rounds). Each server runs "
+    "pinned to one core (`taskset -c 0`), the bots to the other (`taskset -c 1`): one Node "
+    "process (`tests/ppc/bots.mjs`) that speaks both the Rust servers' WebSocket protocol "
+    "(the generated codecs) and Colyseus's (`@colyseus/sdk`), so the load is the same by "
+    "construction. Rooms of 40; each bot moves 10 times a second in the village bots' "
+    "walk (out and back at 3 m/s, still 2 s in 12) and pings every 2 s; no permessage-deflate. "
+    "The rooms validate each move (map, speed), relay it by distance tier (every update "
+    "within 50 m, every 3rd within 200 m, every 10th beyond; an unchanged pose not relayed) "
+    "and send each client a 20 Hz snapshot of the 24 NPCs in its 120 m view (a delta "
+    "`Tracker` per client). `colyseus-tuplet` is a Colyseus 0.18 room on Node 22 doing "
+    "that with tuplet's generated TypeScript codecs (`attachServer`, one encode per relayed "
+    "move, `client.sendBytes` per viewer); `colyseus-schema` is Colyseus's own state sync as "
+    "its users write it (players and NPCs in a `MapSchema`, patches at 20 Hz to the whole "
+    "room: no interest filter). The player count steps up (40, 80, 120, 160, then by 80, "
+    "then by 160 and 320) until a step breaks the bound: the room's 20 Hz tick lateness "
+    f"p95 at most {late_ms} ms (a fifth of the tick) and the bots' ping p95 at most "
+    f"{ping_ms} ms, over {secs} s measured after a 2 s warm-up. Players per core is the "
+    "last step that kept the bound. CPU per player is the server's whole-process CPU time "
+    "(`/proc/PID/stat`, user + system) over the window, at that step, divided by its "
+    "players; the last column is what one core would serve at that cost, 100 % of a core "
+    "divided by it. Load is the 1-minute load average at the steps' starts (the machine is "
+    "shared).\n"
+)
+print(
+    "| server | players per core | CPU per player, % of a core | players per core by CPU "
+    "| tick late p95 ms at that step | ping p95 ms at that step | broke at | bound that broke | load |"
+)
+print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
+kept = {}
+order = sorted(rows, key=lambda s: -statistics.median([r[0] for r in rows[s]]))
+for server in order:
+    rs = rows[server]
+    players = [r[0] for r in rs]
+    kept[server] = statistics.median(players)
+    cpu_pp = [r[1] / r[0] for r in rs if r[1] is not None and r[0] > 0]
+    by_cpu = [100.0 / c for c in cpu_pp if c > 0]
+    late = [float(r[3]["late_p95_ms"]) for r in rs if r[3]]
+    ping = [float(r[3]["ping_p95_ms"]) for r in rs if r[3]]
+    broke_at = [int(r[2]["players"]) for r in rs if r[2]]
+    bounds = sorted({BOUND[r[2]["verdict"] if r[2] else None] for r in rs})
+    loads = [float(k["load"]) for kvs in steps[server].values() for k in kvs]
+    print(
+        f"| {server} | {med(players)} | {med(cpu_pp, '{:.3f}')} | {med(by_cpu)} | {med(late, '{:.2f}')} "
+        f"| {med(ping, '{:.2f}')} | {med(broke_at)} | {'; '.join(bounds)} | {med(loads, '{:.1f}')} |"
+    )
+col = [s for s in kept if s.startswith("colyseus")]
+rust = [s for s in kept if not s.startswith("colyseus")]
+if col and rust:
+    print()
+    for r in rust:
+        ratios = ", ".join(
+            f"{kept[r] / kept[c]:.1f}× {c}" if kept[c] else f"{c} kept no step" for c in col
+        )
+        print(f"- {r}: {ratios} (players per core, medians).")
