@@ -194,3 +194,6 @@ const server = new Server({ transport: new WebSocketTransport(), greet: false, g
 server.define("ppc", mode === "schema" ? SchemaRoom : TupletRoom).filterBy(["tag"]);
 await server.listen(port, "127.0.0.1");
 console.error(`ppc colyseus (${mode}) on ws://127.0.0.1:${port}`);
+// `--exit-after S`: exits on its own after S seconds (a profile run: `node --cpu-prof`
+// writes its profile on a normal exit).
+if (args["exit-after"] !== undefined) setTimeout(() => process.exit(0), Number(args["exit-after"]) * 1000);
