@@ -25,6 +25,7 @@ export VILLAGE_TOKEN_KEY="ppc-key-$$"
 servers=(
   "reference village ./target/release/village-server --addr 127.0.0.1:PORT --threads 1 --room-prefix ppc --max-connections 4000 --max-per-ip 4000 --max-rooms 128"
   "colyseus-tuplet tuplet $node tests/ppc/server.mjs --port PORT --mode tuplet"
+  "colyseus-tuplet-tick tuplet $node tests/ppc/server.mjs --port PORT --mode tuplet-tick"
   "colyseus-schema schema $node tests/ppc/server.mjs --port PORT --mode schema"
 )
 steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)

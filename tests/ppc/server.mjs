@@ -3,12 +3,15 @@
 // (sim.mjs): validate a move (the map, the speed bank), keep the player's pose, and a
 // 20 Hz tick that steps the NPCs and brings every client its snapshot.
 //
-//   node server.mjs --port 2567 --mode tuplet|schema
+//   node server.mjs --port 2567 --mode tuplet|tuplet-tick|schema
 //
 // - `tuplet`: the generated package as docs/frontend.md shows it on Colyseus. Moves arrive
 //   as the generated codec's bytes (`room.sendBytes`) through `attachServer`; an accepted
 //   move is encoded once and relayed by distance tier (`client.sendBytes`), unchanged poses
 //   not relayed; the NPC snapshot goes through one delta `Tracker` per client.
+// - `tuplet-tick`: the same, with each client's socket corked from its first relayed move
+//   of a tick to the tick's end, so a client's frames leave in one write per tick, as the
+//   Rust servers write them (without it, one write per relayed move: the profile's top).
 // - `schema`: Colyseus's own state sync as its users write it: each player a `Schema` in a
 //   `MapSchema`, moved by `room.send("move", {...})`, the NPCs in the state too; Colyseus
 //   encodes the changes once per patch (20 Hz) and sends them to every client of the room
@@ -26,6 +29,7 @@ import { KEYFRAME_EVERY, Ticker, World, dist2, loadGenerated, observe, shouldSen
 const args = Object.fromEntries(process.argv.slice(2).join(" ").split("--").filter(Boolean).map((a) => a.trim().split(/\s+/)));
 const port = Number(args.port ?? 2567);
 const mode = args.mode ?? "tuplet";
+const perTick = mode === "tuplet-tick";
 const gen = await loadGenerated();
 
 const MAP_MIN = [-2000, -50, -2000];
@@ -79,8 +83,15 @@ class TupletRoom extends BenchRoom {
     this.players = new Map(); // sessionId -> player
     this.village = gen.attachServer(this, gen.c2s, {
       "player:move": (client, m) => this.onMove(client, m),
-      "diag:ping": (client, p) =>
-        client.sendBytes("diag:pong", gen.DiagPongCodec.encode({ nonce: p.nonce, sent: p.sent, server_time: Date.now() })),
+      "diag:ping": (client, p) => {
+        client.sendBytes("diag:pong", gen.DiagPongCodec.encode({ nonce: p.nonce, sent: p.sent, server_time: Date.now() }));
+        // A direct answer leaves at once, with what was held for this client (as in the Rust servers).
+        const me = this.players.get(client.sessionId);
+        if (me?.corked) {
+          client.ref._socket?.uncork();
+          me.corked = false;
+        }
+      },
     });
     this.onMessage("*", (client, type, payload) => this.village.onPayload(client, String(type), payload));
     this.setup(() => this.onTick());
@@ -122,6 +133,11 @@ class TupletRoom extends BenchRoom {
       v.seen.add(client.sessionId);
       // Encoded once, for whoever gets it first.
       bytes ??= gen.PlayerMoveRelayedCodec.encode({ s: client.sessionId, p: m.p, r: m.r, t: m.t, seq: m.seq, flags: m.flags });
+      if (perTick && !v.corked) {
+        // `ref` is the client's `ws` socket; its TCP socket holds writes until uncorked.
+        v.client.ref._socket?.cork();
+        v.corked = true;
+      }
       v.client.sendBytes("player:move", bytes);
     }
   }
@@ -130,6 +146,10 @@ class TupletRoom extends BenchRoom {
     for (const p of this.players.values()) {
       const value = { tick: this.tick, keyframe: false, entities: this.world.inView(p.pos), gone: [] };
       gen.send(gen.s2c, p.client, { name: "world:snapshot", value }, { tracker: p.tracker });
+      if (p.corked) {
+        p.client.ref._socket?.uncork();
+        p.corked = false;
+      }
     }
   }
 }
