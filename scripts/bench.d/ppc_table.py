@@ -50,7 +50,9 @@ print("## Players per core, against Colyseus\n")
 print(
     f"`scripts/bench ppc`: the same bot load against each server, {rounds} rounds (the servers "
     "alternating within each round), medians (min–max over the rounds). Each server runs "
-    "pinned to one core (`taskset -c 0`), the bots to the other (`taskset -c 1`): one Node "
+    "pinned to one core (`taskset -c 0`), the bots to the other (`taskset -c 1`), both in "
+    "the real-time scheduling class (`chrt -f 10`) so that other work on the shared machine "
+    "waits while they run and each has its core to itself; the bots are one Node "
     "process (`tests/ppc/bots.mjs`) that speaks both the Rust servers' WebSocket protocol "
     "(the generated codecs) and Colyseus's (`@colyseus/sdk`), so the load is the same by "
     "construction. Rooms of 40; each bot moves 10 times a second in the village bots' "
