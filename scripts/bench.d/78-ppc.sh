@@ -5,6 +5,9 @@
 # both in the real-time class (chrt -f 10, root): on a machine shared with builds, the
 # builds wait while they run, so each has its core as on a machine of its own (the
 # kernel's RT throttling still leaves other work 5% of the core; each step is ~10 s).
+# Node runs with V8's --single-threaded (GC and compilation on the main thread): in the
+# real-time class V8's helper threads on the same core made the process spin at the
+# throttling limit (95% of a core at 40 players in some steps, 10% in others).
 # Rooms of 40; every bot moves 10 times a second in the village bots' pattern and pings
 # every 2 s; the rooms relay moves by distance tier and send a 20 Hz NPC snapshot.
 #   PPC_ROUNDS (default 3) rounds, servers alternating within each round; PPC_SECS
@@ -27,9 +30,9 @@ export VILLAGE_TOKEN_KEY="ppc-key-$$"
 # that speaks the village protocol (hello, join, admin stats on diag:ping) is one more line.
 servers=(
   "reference village ./target/release/village-server --addr 127.0.0.1:PORT --threads 1 --room-prefix ppc --max-connections 4000 --max-per-ip 4000 --max-rooms 128"
-  "colyseus-tuplet tuplet $node tests/ppc/server.mjs --port PORT --mode tuplet"
-  "colyseus-tuplet-tick tuplet $node tests/ppc/server.mjs --port PORT --mode tuplet-tick"
-  "colyseus-schema schema $node tests/ppc/server.mjs --port PORT --mode schema"
+  "colyseus-tuplet tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet"
+  "colyseus-tuplet-tick tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet-tick"
+  "colyseus-schema schema $node --single-threaded tests/ppc/server.mjs --port PORT --mode schema"
   # "minimal village ./target/release/room-minimal 127.0.0.1:PORT"   (once examples/room-minimal is on main)
 )
 steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)
@@ -49,7 +52,7 @@ for round in $(seq "$rounds"); do
         sleep 0.1
       done
       load=$(cut -d' ' -f1 /proc/loadavg)
-      line=$(chrt -f 10 taskset -c 1 "$node" tests/ppc/bots.mjs --target "$proto" --url "ws://127.0.0.1:$port" \
+      line=$(chrt -f 10 taskset -c 1 "$node" --single-threaded tests/ppc/bots.mjs --target "$proto" --url "ws://127.0.0.1:$port" \
         --rooms $((n / 40)) --bots 40 --warmup 2 --secs "$secs" --tag ppc$$ --server-pid "$server" 2>/dev/null \
         | grep '^RESULT' || echo "RESULT bots=$n failed=1")
       kill "$server" 2>/dev/null || true
