@@ -134,6 +134,16 @@ if col and rust:
             "every client's copy of the room state (`@colyseus/sdk`): there, the driver's delay "
             "counts in the ping, and the CPU column is the better guide to the server's limit."
         )
+    print(
+        "\nWhat differs in the work: the schema room encodes each patch once for its whole room "
+        "and sends every client the same bytes, 20 a second (no interest filter, no per-client "
+        "delta), so its cost per player is that of a broadcast; the tuplet rooms and the "
+        "reference server relay each move to each viewer by tier (about 300 frames a second "
+        "per client here) and encode a snapshot delta per client. What was tried on the "
+        "Colyseus side is the `colyseus-tuplet-tick` row: the plain tuplet room's profile "
+        "(`node --cpu-prof`) had `writev` on top, one socket write per relayed move. Where "
+        "the reference server's time goes is the next section."
+    )
     if any(limited.values()):
         print(
             "\n\"≥\": the bots' process fell behind before the server broke the bound, so the "
