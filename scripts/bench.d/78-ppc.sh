@@ -32,37 +32,47 @@ cargo build -q --release -p village-server >&2
 [ -d tests/ts/node_modules/esbuild ] || (cd tests/ts && npm ci --no-audit --no-fund >&2)
 export VILLAGE_TOKEN_KEY="ppc-key-$$"
 # Name, the protocol the bots speak to it, and its command line (PORT replaced). A server
-# that speaks the village protocol (hello, join, admin stats on diag:ping) is one more line.
+# that speaks the village protocol (hello, join, admin stats on diag:ping) is one more line;
+# `village-1` is that protocol from a server of one room a process: each step starts one
+# process a room (ports PORT, PORT+1, ...), all pinned to the same core, their CPU summed.
 servers=(
   "reference village ./target/release/village-server --addr 127.0.0.1:PORT --threads 1 --room-prefix ppc --max-connections 4000 --max-per-ip 4000 --max-rooms 128"
   "colyseus-tuplet tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet"
   "colyseus-tuplet-tick tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet-tick"
   "colyseus-schema schema $node --single-threaded tests/ppc/server.mjs --port PORT --mode schema"
-  # "minimal village ./target/release/room-minimal 127.0.0.1:PORT"   (once examples/room-minimal is on main)
+  # "minimal village-1 ./target/release/room-minimal 127.0.0.1:PORT"   (once examples/room-minimal is on main)
 )
 steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)
 $smoke && steps=(40)
 results=$(mktemp)
-port=18600
+port=18000
 for round in $(seq "$rounds"); do
   for entry in "${servers[@]}"; do
     read -r name proto cmd <<<"$entry"
     if [ -n "${PPC_ONLY:-}" ] && [[ " $PPC_ONLY " != *" $name "* ]]; then continue; fi
     for n in "${steps[@]}"; do
-      port=$((port + 1))
-      # shellcheck disable=SC2086 # the command line is words
-      chrt -f 10 taskset -c 0 ${cmd//PORT/$port} >/dev/null 2>&1 &
-      server=$!
-      for _ in $(seq 50); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-        sleep 0.1
+      port=$((18000 + (port - 18000 + 70) % 14000))  # 70 ports a step, below the ephemeral range
+      procs=1 target=$proto extra=()
+      if [ "$proto" = village-1 ]; then procs=$((n / 40)) target=village extra=(--port-per-room); fi
+      pids=()
+      for k in $(seq 0 $((procs - 1))); do
+        # shellcheck disable=SC2086 # the command line is words
+        chrt -f 10 taskset -c 0 ${cmd//PORT/$((port + k))} >/dev/null 2>&1 &
+        pids+=($!)
+      done
+      for k in $(seq 0 $((procs - 1))); do
+        for _ in $(seq 50); do
+          (exec 3<>"/dev/tcp/127.0.0.1/$((port + k))") 2>/dev/null && break
+          sleep 0.1
+        done
       done
       load=$(cut -d' ' -f1 /proc/loadavg)
-      line=$(chrt -f 10 taskset -c 1 "$node" --single-threaded tests/ppc/bots.mjs --target "$proto" --url "ws://127.0.0.1:$port" \
-        --rooms $((n / 40)) --bots 40 --warmup 2 --secs "$secs" --tag ppc$$ --server-pid "$server" 2>/dev/null \
+      line=$(chrt -f 10 taskset -c 1 "$node" --single-threaded tests/ppc/bots.mjs --target "$target" --url "ws://127.0.0.1:$port" \
+        --rooms $((n / 40)) --bots 40 --warmup 2 --secs "$secs" --tag ppc$$ \
+        --server-pid "$(IFS=,; echo "${pids[*]}")" ${extra[@]+"${extra[@]}"} 2>/dev/null \
         | grep '^RESULT' || echo "RESULT bots=$n failed=1")
-      kill "$server" 2>/dev/null || true
-      wait "$server" 2>/dev/null || true
+      kill "${pids[@]}" 2>/dev/null || true
+      wait "${pids[@]}" 2>/dev/null || true
       verdict=$(python3 - "$line" "$n" "$late_ms" "$ping_ms" <<'PY'
 import sys
 kv = dict(p.split("=", 1) for p in sys.argv[1].split()[1:])

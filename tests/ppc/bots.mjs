@@ -2,7 +2,8 @@
 // plays the same load against every server, so the load is the same by construction.
 //
 //   node bots.mjs --target village|tuplet|schema --url ws://127.0.0.1:PORT --rooms R
-//                 --bots 40 --warmup 3 --secs 8 [--key KEY] [--tag T] [--server-pid PID]
+//                 --bots 40 --warmup 3 --secs 8 [--key KEY] [--tag T] [--server-pid PID,...]
+//                 [--port-per-room]
 //
 // Every bot walks the village bots' pattern (examples/village-bots: out from its spawn and
 // back at 3 m/s, standing still 2 s in every 12) with one move every 100 ms, and pings
@@ -39,8 +40,16 @@ const warmup = Number(a.warmup ?? 3) * 1000;
 const secs = Number(a.secs ?? 8) * 1000;
 const tag = a.tag ?? `ppc${process.pid}`;
 const key = a.key ?? process.env.VILLAGE_TOKEN_KEY;
-// The server's process id: its CPU time over the measured window, from /proc/PID/stat.
-const serverPid = a["server-pid"];
+// The server's process ids (comma-separated): their CPU time over the measured window, from /proc/PID/stat.
+const serverPids = (a["server-pid"] ?? "").split(",").filter(Boolean);
+// `--port-per-room`: a server of one room a process; room r is at the URL's port + r.
+const portPerRoom = a["port-per-room"] !== undefined;
+const roomUrl = (r) => {
+  if (!portPerRoom) return url;
+  const u = new URL(url);
+  u.port = String(Number(u.port) + r);
+  return u.origin.replace(/^http/, "ws");
+};
 const gen = await loadGenerated();
 
 const ID = Object.fromEntries(["DiagPong", "PlayerJoined", "SessionWelcome", "SessionFailed", "PlayerMoveRelayed"].map((n) => [n, gen[`${n}Codec`].id]));
@@ -96,11 +105,11 @@ function idOf(b) {
 
 /** The CPU time of process `pid` so far, seconds (utime + stime, /proc/PID/stat fields 14 and 15). */
 function cpuOf(pid) {
-  if (pid === undefined) return 0;
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
 }
+const serverCpu = () => serverPids.reduce((sum, pid) => sum + cpuOf(pid), 0);
 const TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
 
 const rtts = [];
@@ -110,7 +119,7 @@ let measuring = false;
 
 /** A connection to a Rust server: joined, with its spawn; `send(codec, value)`; `on(fn(id, bytes, at))`. */
 async function joinVillage(room, index) {
-  const ws = new WebSocket(`${url}/${tag}-${room}`, { perMessageDeflate: false });
+  const ws = new WebSocket(`${roomUrl(room)}/${tag}-${room}`, { perMessageDeflate: false });
   ws.binaryType = "nodebuffer";
   const name = `bot${index}`;
   const c = { ws, handlers: [] };
@@ -273,10 +282,10 @@ const leaders = bots.filter((b) => b.index === 0);
 for (const l of leaders) l.c.reset();
 measuring = true;
 const m0 = performance.now();
-const c0 = cpuOf(serverPid);
+const c0 = serverCpu();
 await new Promise((ok) => setTimeout(ok, secs));
 measuring = false;
-const c1 = cpuOf(serverPid);
+const c1 = serverCpu();
 const window = (performance.now() - m0) / 1000;
 for (const l of leaders) stats.push(await Promise.race([l.c.lateness(), new Promise((ok) => setTimeout(() => ok(-1), 5000))]));
 for (const b of bots) clearTimeout(b.timer);
