@@ -43,7 +43,7 @@ const key = a.key ?? process.env.VILLAGE_TOKEN_KEY;
 // The server's process ids (comma-separated): their CPU time over the measured window, from /proc/PID/stat.
 const serverPids = (a["server-pid"] ?? "").split(",").filter(Boolean);
 // `--port-per-room`: a server of one room a process; room r is at the URL's port + r.
-const portPerRoom = a["port-per-room"] !== undefined;
+const portPerRoom = "port-per-room" in a;
 const roomUrl = (r) => {
   if (!portPerRoom) return url;
   const u = new URL(url);
@@ -136,7 +136,7 @@ async function joinVillage(room, index) {
         if (id === ID.SessionWelcome) {
           session = gen.SessionWelcomeCodec.decode(b.subarray(at)).value.s;
           c.send(gen.PlayerJoinCodec, { name, colour: 0x3366cc });
-        } else if (id === ID.SessionFailed) fail(new Error(`session failed for ${name}`));
+        } else if (id === ID.SessionFailed) fail(new Error(`session failed for ${name}: ${JSON.stringify(gen.SessionFailedCodec.decode(b.subarray(at)).value)}`));
         return;
       }
       if (c.spawn === undefined) {
