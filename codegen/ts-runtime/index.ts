@@ -53,7 +53,7 @@ export {
 } from "./checks.js";
 export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
-export { Tracker, EntityRows, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline } from "./delta.js";
+export { Tracker, EntityRows, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline, RING, MAX_RING } from "./delta.js";
 export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";
 export { Interpolator, InterpolatedSet, InterpState, StreamTiming, NETCODE_DEFAULTS, wrapAngle } from "./interp.js";
 export type { ChannelLayout, NetcodeSettings } from "./interp.js";

@@ -4,6 +4,7 @@
 //! delta-lab record --seed S --ticks N > trajectory.jsonl   simulate and record a seed
 //! delta-lab frames trajectory.jsonl [--parts P] > frames    every client's messages, per row
 //! delta-lab time trajectory.jsonl [--ticks N] [--rounds R]  encode cost, tracker vs full
+//! delta-lab loss trajectory.jsonl [--rtt-ticks R] [--ticks N] reliable vs acked deltas, 0/2/5% loss
 //! ```
 //!
 //! `frames` writes, for every tick and client, one frame per row: a byte for the row (0 full
@@ -15,6 +16,7 @@
 //! and checked against the full snapshot, and against [`model`]'s independent writer.
 
 mod json_delta;
+mod loss;
 mod model;
 mod trajectory;
 mod world;
@@ -293,6 +295,9 @@ Usage:
       every client's messages, one frame per row (the crate's doc gives the format)
   delta-lab time <trajectory.jsonl> [--ticks N] [--rounds R]
       encode cost, tracker vs full snapshot, over N ticks (default 200), R rounds (default 11)
+  delta-lab loss <trajectory.jsonl> [--rtt-ticks R] [--ticks N] [--seed S]
+      bytes per client per tick, reliable deltas vs deltas on acknowledged baselines over a
+      link losing 0, 2 and 5% each way, round trip R ticks (default 2), N ticks (default 1200)
   delta-lab --help
       print this
 ";
@@ -322,10 +327,27 @@ fn run(args: &[String]) -> Result<(), String> {
             flag(args, "--ticks", 200)? as usize,
             flag(args, "--rounds", 11)? as usize,
         ),
+        Some("loss") => {
+            let path = args.get(1).ok_or("loss needs a recording")?;
+            let rtt = flag(args, "--rtt-ticks", 2)?.max(1);
+            let most = flag(args, "--ticks", 1200)? as usize;
+            let mut ticks = Vec::new();
+            trajectory::replay(open(path)?, |t| {
+                if ticks.len() < most {
+                    ticks.push(loss::values(t));
+                }
+            })?;
+            let rows = loss::measure(&ticks, &[0.0, 0.02, 0.05], rtt, flag(args, "--seed", 1)?);
+            loss::print(&rows, rtt);
+            match rows.iter().map(|r| r.mirror_errors).sum::<u64>() {
+                0 => Ok(()),
+                n => Err(format!("{n} applied snapshots differ from the server's")),
+            }
+        }
         Some(other) => Err(format!(
-            "unknown command {other:?}: write record, frames or time (delta-lab --help)"
+            "unknown command {other:?}: write record, frames, time or loss (delta-lab --help)"
         )),
-        None => Err("no command: write record, frames or time (delta-lab --help)".into()),
+        None => Err("no command: write record, frames, time or loss (delta-lab --help)".into()),
     }
 }
 

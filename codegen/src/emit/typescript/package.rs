@@ -18,6 +18,31 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/delta.ts"),
     ),
     (
+        "delta_entity.ts",
+        "codegen/ts-runtime/delta_entity.ts",
+        include_str!("../../../ts-runtime/delta_entity.ts"),
+    ),
+    (
+        "delta_list.ts",
+        "codegen/ts-runtime/delta_list.ts",
+        include_str!("../../../ts-runtime/delta_list.ts"),
+    ),
+    (
+        "delta_mirror.ts",
+        "codegen/ts-runtime/delta_mirror.ts",
+        include_str!("../../../ts-runtime/delta_mirror.ts"),
+    ),
+    (
+        "delta_ring.ts",
+        "codegen/ts-runtime/delta_ring.ts",
+        include_str!("../../../ts-runtime/delta_ring.ts"),
+    ),
+    (
+        "delta_tracker.ts",
+        "codegen/ts-runtime/delta_tracker.ts",
+        include_str!("../../../ts-runtime/delta_tracker.ts"),
+    ),
+    (
         "errors.ts",
         "codegen/ts-runtime/errors.ts",
         include_str!("../../../ts-runtime/errors.ts"),
