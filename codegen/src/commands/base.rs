@@ -1,5 +1,5 @@
 //! `--against REF`: the base a pull request is judged against, read from git (`git show
-//! REF:path`, the git CLI, no library) or from a lock file. The base's lock, the base's
+//! REF:path`, the git CLI, no library) or, `--against path:FILE`, from a lock file. The base's lock, the base's
 //! deploy order and (from git) the base's schema crate come from the base, so nothing the
 //! pull request edits (its lock, `deploy`, a `tuplet lock --restart`) changes the verdict.
 
@@ -75,21 +75,25 @@ impl Repo {
     }
 }
 
-/// Reads the base `against` names: a lock file when a file of that path exists, else a git
-/// ref (a branch, tag, commit or `origin/main`). `lock_name` is the lock's file name beside
-/// the config; `config_name` the config's.
+/// The prefix that makes `--against` a lock file's path rather than a git ref. A git ref
+/// cannot hold `:`, so no file in the working tree can stand in for the base ref.
+pub const PATH_PREFIX: &str = "path:";
+
+/// Reads the base `against` names: a git ref (a branch, tag, commit or `origin/main`), or,
+/// written `path:FILE`, a lock file. A file that happens to be named like the ref is never
+/// read: a pull request could commit one to replace its base. `lock_name` is the lock's
+/// file name beside the config; `config_name` the config's.
 pub fn read(
     config: &Config,
     against: &str,
     lock_name: &str,
     config_name: &str,
 ) -> Result<Base, String> {
-    let as_file = Path::new(against);
-    if as_file.is_file() {
-        let lock = tuplet_schema::compat::read_lock(as_file).map_err(|e| e.to_string())?;
+    if let Some(file) = against.strip_prefix(PATH_PREFIX) {
+        let lock = tuplet_schema::compat::read_lock(Path::new(file)).map_err(|e| e.to_string())?;
         let deploy = lock.deploy.unwrap_or(config.deploy);
         return Ok(Base {
-            label: against.to_string(),
+            label: file.to_string(),
             lock: Some(lock),
             deploy,
             schema: None,
@@ -98,8 +102,8 @@ pub fn read(
     let dir = folder(config);
     let Some(repo) = Repo::find(config) else {
         return Err(format!(
-            "`--against {against}`: no file of that name, and {} is not in a git repository \
-             (pass a git ref such as `origin/main`, or the path of the base's lock file)",
+            "`--against {against}`: {} is not in a git repository (pass a git ref such as \
+             `origin/main`, or a lock file as `--against path:FILE`)",
             dir.display()
         ));
     };

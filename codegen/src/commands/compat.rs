@@ -53,9 +53,9 @@ pub struct CompatArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Judge against a base instead of the lock in the working tree: a git ref (`origin/main`,
-    /// a tag, a commit), whose lock, `deploy` and schema are read with `git show`, or the
-    /// path of a lock file.
-    #[arg(long, value_name = "REF|PATH")]
+    /// a tag, a commit), whose lock, `deploy` and schema are read with `git show`, or a lock
+    /// file written `path:FILE` (a file named like a ref is never read in its place).
+    #[arg(long, value_name = "REF|path:FILE")]
     pub against: Option<String>,
     /// The lock file (default: tuplet.lock.json beside tuplet.toml).
     #[arg(long, value_name = "PATH")]
