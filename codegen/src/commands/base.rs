@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tuplet_schema::compat::{lock::FILE_NAME as LOCK_FILE, Deploy, Lock};
+use tuplet_schema::compat::{lock::FILE_NAME as LOCK_FILE, moved, Deploy, Lock};
 use tuplet_schema::loader::SourceTree;
 use tuplet_schema::ResolvedSchema;
 
@@ -24,6 +24,10 @@ pub struct Base {
     /// The base's schema crate, loaded from git (for what grew against it); `None` for a
     /// lock file, or when the base's crate does not load.
     pub schema: Option<ResolvedSchema>,
+    /// The base's schema folder, repository-relative (`[schema] crate` of the base's config
+    /// at this config's place, or, when the base has none there, of the one it has
+    /// elsewhere); `None` for a lock file or a base without a config.
+    pub krate: Option<String>,
 }
 
 /// Where this project lies in its git repository.
@@ -97,6 +101,7 @@ pub fn read(
             lock: Some(lock),
             deploy,
             schema: None,
+            krate: None,
         });
     }
     let dir = folder(config);
@@ -134,24 +139,60 @@ pub fn read(
         }
         Err(_) => None,
     };
-    let toml_deploy = git(&dir, &["show", &at(config_name)])
+    let base_toml = git(&dir, &["show", &at(config_name)])
         .ok()
-        .and_then(|b| deploy_of(&String::from_utf8_lossy(&b)));
+        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let toml_deploy = base_toml.as_deref().and_then(deploy_of);
+    let base_krate = match &base_toml {
+        Some(text) => crate_of(text).map(|k| moved::normal(&format!("{}{k}", repo.prefix))),
+        None => elsewhere(&dir, &commit, config_name),
+    };
     let deploy = toml_deploy
         .or_else(|| lock.as_ref().and_then(|l| l.deploy))
         .unwrap_or(config.deploy);
-    let krate = format!(
+    let krate = moved::normal(&format!(
         "{}{}",
         repo.prefix,
-        config.schema.krate.to_string_lossy().trim_end_matches('/')
-    );
-    let schema = load_at(&dir, &commit, &krate);
+        config.schema.krate.to_string_lossy()
+    ));
+    let schema = load_at(&repo.root, &commit, &krate);
     Ok(Base {
         label,
         lock,
         deploy,
         schema,
+        krate: base_krate,
     })
+}
+
+/// `[schema] crate` of a `tuplet.toml`'s text.
+fn crate_of(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        schema: Krate,
+    }
+    #[derive(serde::Deserialize)]
+    struct Krate {
+        #[serde(rename = "crate")]
+        krate: String,
+    }
+    toml::from_str::<Doc>(text).ok().map(|d| d.schema.krate)
+}
+
+/// The schema folder of a config named `config_name` the base has at another place (the
+/// shallowest, when several): a pull request that moves the config moves the schema.
+fn elsewhere(dir: &Path, commit: &str, config_name: &str) -> Option<String> {
+    let list = git_text(dir, &["ls-tree", "-r", "--name-only", commit]).ok()?;
+    let mut found: Vec<&str> = list
+        .lines()
+        .filter(|p| p.rsplit('/').next() == Some(config_name))
+        .collect();
+    found.sort_by_key(|p| (p.matches('/').count(), p.to_string()));
+    let path = found.first()?;
+    let text = git(dir, &["show", &format!("{commit}:{path}")]).ok()?;
+    let folder = path.strip_suffix(config_name).unwrap_or("");
+    let krate = crate_of(&String::from_utf8_lossy(&text))?;
+    Some(moved::normal(&format!("{folder}{krate}")))
 }
 
 /// `deploy` of a `tuplet.toml`'s text (`any-order` when absent); `None` when it does not
@@ -165,24 +206,26 @@ fn deploy_of(text: &str) -> Option<Deploy> {
     toml::from_str::<Only>(text).ok().map(|o| o.deploy)
 }
 
-/// The schema crate at `krate` (repository-relative) in `commit`, loaded from git's blobs.
+/// The schema crate at `krate` (repository-relative, `.` for the root) in `commit`, loaded
+/// from git's blobs; `dir` is the repository's root (git reads pathspecs relative to it).
 fn load_at(dir: &Path, commit: &str, krate: &str) -> Option<ResolvedSchema> {
+    let krate = if krate == "." { "" } else { krate };
+    let folder = |p: &str| {
+        if krate.is_empty() {
+            p.to_string()
+        } else {
+            format!("{krate}/{p}")
+        }
+    };
     let list = git_text(
         dir,
-        &[
-            "ls-tree",
-            "-r",
-            "--name-only",
-            commit,
-            "--",
-            &format!("{krate}/src"),
-        ],
+        &["ls-tree", "-r", "--name-only", commit, "--", &folder("src")],
     )
     .ok()?;
     let mut tree = SourceTree::new();
     for path in list.lines().filter(|p| p.ends_with(".rs")) {
         let text = git(dir, &["show", &format!("{commit}:{path}")]).ok()?;
-        let rel = path.strip_prefix(&format!("{krate}/"))?;
+        let rel = path.strip_prefix(&folder(""))?;
         tree.insert(rel, &String::from_utf8_lossy(&text));
     }
     tree.load().ok()

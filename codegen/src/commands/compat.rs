@@ -154,6 +154,29 @@ impl Project {
         }
     }
 
+    /// The findings of a move of the schema crate from `was` (the base's folder,
+    /// repository-relative) to where this config points.
+    fn moves(&self, was: &str) -> Vec<Finding> {
+        let krate = self.config.schema.krate.to_string_lossy();
+        let now = compat::moved::normal(&self.paths.config_relative(&krate));
+        let at = |line: usize| match line {
+            0 => self.config_name.clone(),
+            l => format!("{}:{l}", self.config_name),
+        };
+        let (crate_line, accept_line) = self.config.schema_lines;
+        let accept = self
+            .config
+            .accept_schema_move
+            .as_ref()
+            .map(|a| compat::moved::MoveAccept {
+                was: compat::moved::normal(&a.was),
+                now: compat::moved::normal(&a.now),
+                reason: a.reason.clone(),
+                location: at(accept_line),
+            });
+        compat::moved::findings(was, &now, &at(crate_line), accept.as_ref())
+    }
+
     /// A finding as a note. `base_lock`: lock lines are the base's (no line in the working
     /// tree's lock to point at).
     fn note(&self, f: &Finding, lock_name: &str, base_lock: bool) -> Note {
@@ -483,10 +506,12 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     let path = lock_path(&p.config, args.lock.as_deref());
     let lock_name = base::lock_name(&path);
     let new = Lock::from_schema(&p.schema);
+    let mut base_krate = None;
     let (old, was, against) = match &args.against {
         Some(r) => match base::read(&p.config, r, &lock_name, &p.config_name) {
             Ok(b) => {
                 let lock = b.lock.unwrap_or_else(base::empty_lock);
+                base_krate = b.krate;
                 (lock, b.deploy, Some((b.label, b.schema, b.deploy)))
             }
             Err(e) => return annotate::fail(format, command, &[annotate::error(command, e)]),
@@ -503,6 +528,18 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     };
     let base_has_lock = !old.messages.is_empty() || !old.types.is_empty();
     let mut report = compat::check_with(&old, &new, &p.judge(was));
+    if let Some(was_krate) = &base_krate {
+        let moved = p.moves(was_krate);
+        report.compatible &= !moved.iter().any(|f| f.fails());
+        for f in moved {
+            let first_passing = report.findings.iter().position(|g| !g.fails());
+            let at = match f.fails() {
+                true => 0,
+                false => first_passing.unwrap_or(report.findings.len()),
+            };
+            report.findings.insert(at, f);
+        }
+    }
     let notes_of = |report: &Report| -> Vec<Note> {
         report
             .findings

@@ -19,6 +19,7 @@
 pub mod diff;
 pub mod explain;
 pub mod lock;
+pub mod moved;
 pub mod order;
 pub mod project;
 pub mod rules;
@@ -56,12 +57,32 @@ pub const EXIT_BREAKING: u8 = 1;
 /// Exit code: the schema or the lock cannot be read.
 pub const EXIT_UNREADABLE: u8 = 2;
 
+/// Whether a `reason` is the placeholder the report's `fix:` lines print (`"..."`), which
+/// an acceptance or `accept-deploy` must replace with the real reason.
+pub fn is_template_reason(reason: &str) -> bool {
+    let r = reason.trim();
+    r.is_empty() || r.chars().all(|c| c == '.' || c == '\u{2026}')
+}
+
+/// The rules of message-level changes: the only ones an acceptance on a dispatch enum
+/// covers (a removed message has nowhere else to carry it).
+pub const MESSAGE_LEVEL: &[&str] = &[
+    rules::MESSAGE_REMOVED.name,
+    rules::MESSAGE_RENAMED.name,
+    rules::ID_CHANGED.name,
+    rules::ID_REUSED.name,
+    rules::NAME_REUSED.name,
+    rules::RESERVATION_DROPPED.name,
+    rules::DIRECTION_CHANGED.name,
+];
+
 fn accept_covers(a: &SourceAccept, f: &Finding) -> bool {
     if a.accept.rule != f.rule || a.accept.was != f.was || a.accept.now != f.now {
         return false;
     }
     if let Some(d) = a.dispatch {
-        return f.dir.is_some_and(|fd| d.includes(fd.ir()));
+        return MESSAGE_LEVEL.contains(&f.rule.as_str())
+            && f.dir.is_some_and(|fd| d.includes(fd.ir()));
     }
     a.item == f.item
         && (a.member.is_empty()
@@ -234,7 +255,7 @@ pub fn check_with(old: &Lock, new: &Lock, judge: &Judge) -> Report {
 }
 
 /// An `accept-unmatched` finding.
-fn unmatched(item: String, member: String, now: String, location: String) -> Finding {
+pub(crate) fn unmatched(item: String, member: String, now: String, location: String) -> Finding {
     let r = &rules::ACCEPT_UNMATCHED;
     Finding {
         rule: r.name.to_string(),
@@ -451,6 +472,19 @@ pub fn finding_text(f: &Finding) -> String {
         let _ = writeln!(
             s,
             "       accept-deploy = {{ was = {:?}, now = {:?}, reason = \"...\" }}",
+            f.was, f.now
+        );
+        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
+    } else if f.fails() && f.rule == rules::SCHEMA_MOVED.name {
+        let _ = writeln!(
+            s,
+            "  fix: point `[schema] crate` back at {:?}; or, if {:?} now holds the schema the \
+             deployed peers were built from, write in tuplet.toml:",
+            f.was, f.now
+        );
+        let _ = writeln!(
+            s,
+            "       accept-schema-move = {{ was = {:?}, now = {:?}, reason = \"<why>\" }}",
             f.was, f.now
         );
         let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
