@@ -10,6 +10,7 @@ pub mod decode;
 pub mod encode;
 pub mod explain;
 pub mod gen;
+mod lock_check;
 pub mod payload;
 pub mod pick;
 pub mod shared;
