@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::{json, Value};
-use tuplet_schema::compat::{self, DeployAccept, Finding, Judge, Lock, Report};
-use tuplet_schema::ResolvedSchema;
+use tuplet_schema::compat::{self, Lock, Report};
 
-use super::annotate::{self, CheckFormat, Level, Note, Paths};
+use super::annotate::{self, CheckFormat, Level, Note};
+use super::project::Project;
 use super::{base, budget};
 use crate::config::Config;
 use crate::exit::Exit;
@@ -70,140 +70,6 @@ pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
     match explicit {
         Some(p) => p.to_path_buf(),
         None => config.base.join(compat::lock::FILE_NAME),
-    }
-}
-
-/// What a command works with: the config, where its files are, the schema.
-pub(super) struct Project {
-    pub(super) config: Config,
-    pub(super) config_name: String,
-    pub(super) paths: Paths,
-    pub(super) schema: ResolvedSchema,
-}
-
-impl Project {
-    /// Reads the config and loads the schema, each failure reported in `format` (exit 2).
-    fn open(path: Option<&Path>, format: CheckFormat, command: &str) -> Result<Project, Exit> {
-        let config = Config::locate(path).map_err(|e| {
-            annotate::fail(format, command, &[annotate::error(command, e.to_string())])
-        })?;
-        let config_name = path
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| crate::config::FILE_NAME.to_string());
-        let paths = Paths::of(&config);
-        let schema = match crate::load(&config) {
-            Ok(s) => s,
-            Err(errors) => {
-                let krate = config.schema_crate();
-                let notes: Vec<Note> = errors
-                    .0
-                    .iter()
-                    .map(|e| {
-                        let rel = e.file.strip_prefix(&krate).unwrap_or(&e.file);
-                        Note {
-                            level: Level::Error,
-                            rule: "schema".into(),
-                            title: format!("tuplet {command}: the schema does not load"),
-                            message: e.message.clone(),
-                            file: Some(paths.crate_relative(&rel.to_string_lossy())),
-                            line: (e.line > 0).then_some(e.line),
-                        }
-                    })
-                    .collect();
-                if format == CheckFormat::Text {
-                    eprintln!("{errors}");
-                    eprintln!(
-                        "tuplet {command}: {} error(s) in the schema crate {}",
-                        errors.0.len(),
-                        krate.display()
-                    );
-                    return Err(Exit::BadInput);
-                }
-                return Err(annotate::fail(format, command, &notes));
-            }
-        };
-        Ok(Project {
-            config,
-            config_name,
-            paths,
-            schema,
-        })
-    }
-
-    /// The deploy orders to judge by, the old side's being `was`.
-    fn judge(&self, was: compat::Deploy) -> Judge {
-        let at = |line: usize| {
-            if line == 0 {
-                self.config_name.clone()
-            } else {
-                format!("{}:{line}", self.config_name)
-            }
-        };
-        let (deploy_line, accept_line) = self.config.deploy_lines;
-        Judge {
-            was,
-            now: self.config.deploy,
-            accept: self.config.accept_deploy.as_ref().map(|a| DeployAccept {
-                was: a.was,
-                now: a.now,
-                reason: a.reason.clone(),
-                location: at(accept_line),
-            }),
-            location: at(deploy_line),
-        }
-    }
-
-    /// The findings of a move of the schema crate from `was` (the base's folder,
-    /// repository-relative) to where this config points.
-    fn moves(&self, was: &str) -> Vec<Finding> {
-        let krate = self.config.schema.krate.to_string_lossy();
-        let now = compat::moved::normal(&self.paths.config_relative(&krate));
-        let at = |line: usize| match line {
-            0 => self.config_name.clone(),
-            l => format!("{}:{l}", self.config_name),
-        };
-        let (crate_line, accept_line) = self.config.schema_lines;
-        let accept = self
-            .config
-            .accept_schema_move
-            .as_ref()
-            .map(|a| compat::moved::MoveAccept {
-                was: compat::moved::normal(&a.was),
-                now: compat::moved::normal(&a.now),
-                reason: a.reason.clone(),
-                location: at(accept_line),
-            });
-        compat::moved::findings(was, &now, &at(crate_line), accept.as_ref())
-    }
-
-    /// A finding as a note. `base_lock`: lock lines are the base's (no line in the working
-    /// tree's lock to point at).
-    fn note(&self, f: &Finding, lock_name: &str, base_lock: bool) -> Note {
-        let (file, mut line) = self
-            .paths
-            .locate(&f.location, &[lock_name, self.config_name.as_str()]);
-        if base_lock && f.location.starts_with(lock_name) {
-            line = None;
-        }
-        let level = if f.fails() {
-            Level::Error
-        } else {
-            Level::Notice
-        };
-        let what = match (f.item.as_str(), f.member.as_str()) {
-            ("", _) => String::new(),
-            (item, "") => format!(" at {item}"),
-            (item, m) => format!(" at {item}, `{m}`"),
-        };
-        Note {
-            level,
-            rule: f.rule.clone(),
-            title: format!("{}{what}", f.rule),
-            message: compat::finding_text(f).trim_end().to_string(),
-            file: Some(file),
-            line,
-        }
     }
 }
 
@@ -326,7 +192,7 @@ pub fn lock_command(args: &LockArgs) -> Exit {
                     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
                 }
                 _ => {
-                    annotate::print(format, &notes);
+                    annotate::print(format, command, &notes);
                     eprintln!("{hint}");
                 }
             }
@@ -430,6 +296,10 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
                 f.location = format!("{name}:{}", f.location);
             }
         }
+        // The notes keep the file and line located above; their text names the base.
+        for (n, f) in notes.iter_mut().zip(&report.findings) {
+            n.message = compat::finding_text(f).trim_end().to_string();
+        }
     }
     let budgets = tuplet_schema::sizes::budget_findings(&p.schema);
     let krate = p.config.schema.krate.to_string_lossy().into_owned();
@@ -450,6 +320,8 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
             message: format!("{line}\n  rule: `tuplet explain budget-exceeded`"),
             file: Some(p.paths.crate_relative(&f.file)),
             line: Some(f.line),
+            column: None,
+            fix: None,
         });
         budget_out.push((f, grew, line));
     }
@@ -472,15 +344,13 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     };
     match format {
         CheckFormat::Text => {
-            print!("{header}{}", report.findings_text());
-            for (_, _, line) in &budget_out {
-                println!("{line}");
-                println!("  rule: `tuplet explain budget-exceeded`");
-            }
+            print!("{header}{}", report.restart_notes());
+            print!("{}", annotate::text(&notes));
             print!("{}", report.summary(budgets.len()));
         }
         CheckFormat::Json => {
-            let mut json: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+            let mut json: Value = serde_json::to_value(&report).unwrap_or_default();
+            json["notes"] = annotate::json_list(&notes);
             let list: Vec<Value> = budget_out
                 .iter()
                 .map(|(f, grew, _)| budget_json(&p, f, grew))
@@ -497,7 +367,7 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
             );
         }
         _ => {
-            annotate::print(format, &notes);
+            annotate::print(format, command, &notes);
             eprint!("{header}{}", report.summary(budgets.len()));
         }
     }

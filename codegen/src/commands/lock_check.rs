@@ -8,7 +8,7 @@ use tuplet_schema::compat::{self, Lock};
 
 use super::annotate::{self, CheckFormat, Level, Note};
 use super::base;
-use super::compat::Project;
+use super::project::Project;
 use crate::exit::Exit;
 
 /// `tuplet lock --check`: the file against the text `tuplet lock` writes.
@@ -32,7 +32,7 @@ pub(super) fn lock_check(
                 .unwrap_or_default()
             ),
             CheckFormat::Text => {}
-            _ => annotate::print(format, &[]),
+            _ => annotate::print(format, "lock --check", &[]),
         }
         eprintln!(
             "tuplet lock --check: {} is fresh ({summary})",
@@ -65,6 +65,8 @@ pub(super) fn lock_check(
         message: message.clone(),
         file: Some(file),
         line: differs.first().and_then(|(_, l)| *l).or(Some(1)),
+        column: None,
+        fix: Some("run `tuplet lock` and commit the lock".into()),
     };
     match format {
         CheckFormat::Text => eprintln!("error[lock-stale]: {message}"),
@@ -77,7 +79,7 @@ pub(super) fn lock_check(
             }))
             .unwrap_or_default()
         ),
-        _ => annotate::print(format, std::slice::from_ref(&note)),
+        _ => annotate::print(format, "lock --check", std::slice::from_ref(&note)),
     }
     Exit::Failed
 }

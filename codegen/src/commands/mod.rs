@@ -13,6 +13,7 @@ pub mod gen;
 mod lock_check;
 pub mod payload;
 pub mod pick;
+mod project;
 pub mod shared;
 pub mod sizes;
 

@@ -63,14 +63,20 @@ impl Report {
         )
     }
 
-    /// Every finding, readable, without the summary line.
-    pub fn findings_text(&self) -> String {
+    /// `note: the lock was restarted: <reason>`, a line per restart in the history.
+    pub fn restart_notes(&self) -> String {
         let mut s = String::new();
         for h in &self.history {
             if let HistoryEntry::Restart { reason } = h {
                 let _ = writeln!(s, "note: the lock was restarted: {reason}");
             }
         }
+        s
+    }
+
+    /// Every finding, readable, without the summary line.
+    pub fn findings_text(&self) -> String {
+        let mut s = self.restart_notes();
         for f in &self.findings {
             s.push_str(&finding_text(f));
         }
