@@ -345,17 +345,20 @@ impl Config {
             (
                 "accept-deploy",
                 self.accept_deploy.as_ref().map(|a| &a.reason),
+                self.deploy_lines.1,
             ),
             (
                 "accept-schema-move",
                 self.accept_schema_move.as_ref().map(|a| &a.reason),
+                self.schema_lines.1,
             ),
         ];
-        for (key, reason) in reasons {
+        for (key, reason, line) in reasons {
             if reason.is_some_and(|r| tuplet_schema::compat::is_template_reason(r)) {
                 return Err(format!(
-                    "`{key}`: `reason = \"...\"` is the report's template; write why every \
-                     deployed peer is safe with the change, so the lock's history records it"
+                    "`{key}` at line {line}: `reason = \"...\"` is the report's template; \
+                     write why every deployed peer is safe with the change, so the lock's \
+                     history records it"
                 ));
             }
         }

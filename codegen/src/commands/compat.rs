@@ -171,8 +171,10 @@ pub fn lock_command(args: &LockArgs) -> Exit {
         Ok(Next::Refused(report)) => {
             let hint = format!(
                 "tuplet {command}: `tuplet lock` refuses; {} unchanged. Make the change safely \
-                 (RULES.md), accept each break in the source with `accept(rule, was, now, \
-                 reason)`, or start over with `tuplet lock --restart --reason \"...\"`",
+                 (RULES.md), or accept each break in the source with the `accept(...)` its \
+                 finding prints. (`tuplet lock --restart` rewrites the lock, but CI judges a \
+                 pull request against the base's lock, so a restart does not make a break \
+                 pass there.)",
                 path.display()
             );
             let notes: Vec<Note> = report
@@ -186,8 +188,9 @@ pub fn lock_command(args: &LockArgs) -> Exit {
                     eprintln!("{hint}");
                 }
                 CheckFormat::Json => {
-                    let mut v: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+                    let mut v: Value = serde_json::to_value(&report).unwrap_or_default();
                     v["command"] = json!(command);
+                    v["notes"] = annotate::json_list(&notes);
                     v["refused"] = json!(hint);
                     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
                 }

@@ -27,7 +27,10 @@ impl Project {
         command: &str,
     ) -> Result<Project, Exit> {
         let config = Config::locate(path).map_err(|e| {
-            annotate::fail(format, command, &[annotate::error(command, e.to_string())])
+            let mut note = annotate::error(command, e.to_string());
+            note.file = Some(e.file.display().to_string());
+            note.line = line_of(&e.message);
+            annotate::fail(format, command, &[note])
         })?;
         let config_name = path
             .and_then(|p| p.file_name())
@@ -149,6 +152,47 @@ impl Project {
             line,
             column: None,
             fix: None,
+        }
+    }
+}
+
+/// The line a TOML error names (`TOML parse error at line 3, column 9`), if any.
+fn line_of(message: &str) -> Option<usize> {
+    let rest = message.split("at line ").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An exit-2 error of `tuplet.toml` carries its line: a TOML error's, or the line of an
+    /// `accept-deploy` / `accept-schema-move` whose reason is the report's template.
+    #[test]
+    fn config_errors_name_their_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("tuplet.toml");
+        let cases = [
+            ("deploy = \"any-order\"\n[schema]\ncrate = 5\n", 3),
+            (
+                "deploy = \"client-first\"\naccept-deploy = { was = \"any-order\", now = \
+                 \"client-first\", reason = \"...\" }\n[schema]\ncrate = \"s\"\n",
+                2,
+            ),
+            (
+                "deploy = \"any-order\"\n\naccept-schema-move = { was = \"a\", now = \"s\", \
+                 reason = \" ... \" }\n[schema]\ncrate = \"s\"\n",
+                3,
+            ),
+        ];
+        for (text, line) in cases {
+            std::fs::write(&path, text).unwrap();
+            let e = Config::read(&path).unwrap_err();
+            assert_eq!(line_of(&e.message), Some(line), "{}", e.message);
+            assert!(e.message.contains("line"), "{}", e.message);
         }
     }
 }
