@@ -130,12 +130,18 @@ pub fn read(
     let lock = match git(&dir, &["show", &at(lock_name)]) {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
-            Some(Lock::from_json(&text).map_err(|e| {
-                format!(
-                    "{against}:{}{lock_name} (the base's lock): {e}",
-                    repo.prefix
-                )
-            })?)
+            match Lock::from_json(&text) {
+                Ok(lock) => Some(lock),
+                Err(e) if e.to_string().contains("merge of two locks") => {
+                    return before_merge(config, against, &commit, lock_name, config_name, &e)
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "{against}:{}{lock_name} (the base's lock): {e}",
+                        repo.prefix
+                    ))
+                }
+            }
         }
         Err(_) => None,
     };
@@ -163,6 +169,45 @@ pub fn read(
         schema,
         krate: base_krate,
     })
+}
+
+/// The base when its lock is a merge of two locks (a merge that reached the base branch):
+/// the base's first parent, the branch before that merge, so the pull request that repairs
+/// the lock can be judged. Its lock must read; the parent must be in the clone (`git fetch
+/// --depth=2`).
+fn before_merge(
+    config: &Config,
+    against: &str,
+    commit: &str,
+    lock_name: &str,
+    config_name: &str,
+    error: &impl std::fmt::Display,
+) -> Result<Base, String> {
+    let dir = folder(config);
+    let parent = format!("{commit}^1");
+    let found = git_text(
+        &dir,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("{parent}^{{commit}}"),
+        ],
+    );
+    if !found.is_ok_and(|c| !c.is_empty()) {
+        return Err(format!(
+            "{against}'s lock (the base's): {error}. The base itself holds a merged lock, so \
+             the lock before that merge (its first parent) judges; this clone lacks it: fetch \
+             the base with `--depth=2`"
+        ));
+    }
+    let mut base = read(config, &parent, lock_name, config_name)?;
+    base.label = format!(
+        "{against}^1, the base before its last merge ({against}'s lock is a merge of two locks: \
+         {})",
+        base.label
+    );
+    Ok(base)
 }
 
 /// `[schema] crate` of a `tuplet.toml`'s text.
