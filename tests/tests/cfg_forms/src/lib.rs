@@ -2,6 +2,9 @@
 //! fields and variants. `cfg_agrees.rs` compiles this file with the derive and loads it with
 //! the loader, and compares the two IRs type by type.
 
+// The forms are written to be tested, not minimal.
+#![allow(clippy::non_minimal_cfg)]
+
 /// `cfg_attr` carrying the tuplet derive and the message's attributes.
 #[cfg_attr(all(), derive(Debug, Clone, PartialEq, tuplet::Message))]
 #[cfg_attr(not(any()), tuplet(name = "cfg:say", id = 1, dir = "c2s"))]
