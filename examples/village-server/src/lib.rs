@@ -1,4 +1,4 @@
-//! village-server: a room server for the village protocol on tuplet.
+//! village-server: the hardened reference room server for the village protocol on tuplet.
 //!
 //! Every client message is decoded and validated by the derived codecs; bad input is
 //! dropped and counted by message type and error code, and its sender stays connected.

@@ -1,7 +1,7 @@
 //! What every connection shares: the settings, the rooms (each created on the first
 //! connection to an allowed name and removed by itself when it stops), the connection
 //! accounting and the counters. The listener (`server.rs`) makes one; each connection
-//! (`conn.rs`) finds its room through it.
+//! (`conn/`) finds its room through it.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

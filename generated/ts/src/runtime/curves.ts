@@ -34,10 +34,14 @@ export function monotoneTangent(before: number, after: number): number {
  * A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end slopes
  * `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays flat, a
  * slope against the segment's direction is 0, and the two are scaled into the circle of
- * radius 3, so the curve never leaves [p0, p0 + d].
+ * radius 3, so the curve never leaves [p0, p0 + d]. Written into `out[i]`: a double returned
+ * from a call V8 does not inline is boxed (garbage per frame).
  */
-export function monotoneHermite(p0: number, d: number, m0: number, m1: number, h: number, u: number): number {
-  if (d === 0) return p0;
+export function monotoneHermiteInto(out: Float64Array, i: number, p0: number, d: number, m0: number, m1: number, h: number, u: number): void {
+  if (d === 0) {
+    out[i] = p0;
+    return;
+  }
   const sec = d / h;
   let a = m0 / sec;
   let b = m1 / sec;
@@ -52,7 +56,15 @@ export function monotoneHermite(p0: number, d: number, m0: number, m1: number, h
   const u2 = u * u;
   const u3 = u2 * u;
   // p0 (h00 + h01) = p0; the tangents' terms carry h · m = a · d.
-  return p0 + d * (-2 * u3 + 3 * u2) + a * d * (u3 - 2 * u2 + u) + b * d * (u3 - u2);
+  out[i] = p0 + d * (-2 * u3 + 3 * u2) + a * d * (u3 - 2 * u2 + u) + b * d * (u3 - u2);
+}
+
+const ONE = /*@__PURE__*/ new Float64Array(1);
+
+/** `monotoneHermiteInto`'s value, returned (Rust's `monotone_hermite`). */
+export function monotoneHermite(p0: number, d: number, m0: number, m1: number, h: number, u: number): number {
+  monotoneHermiteInto(ONE, 0, p0, d, m0, m1, h, u);
+  return ONE[0]!;
 }
 
 /**

@@ -28,8 +28,8 @@ declare const process: { env: Record<string, string | undefined> };
  * decision; tests/fixtures/netcode/ holds the traces both are checked against.
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
-import { StreamTiming, followTime } from "./timing.js";
-import { monotoneHermite, monotoneTangent, wrapAngle } from "./curves.js";
+import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
+import { monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -192,27 +192,29 @@ export class Interpolator {
     const dt = last === last ? nowMs - last : 0;
     const gap = dt > s.resyncGapMs;
     c[LAST_NOW] = nowMs;
-    if (tm.offset !== tm.offset) {
+    const tv = tm.v;
+    if (tv[OFFSET] !== tv[OFFSET]) {
       this.state = InterpState.Empty;
       return this.state;
     }
-    const want = tm.senderNow(nowMs) - tm.target;
+    const want = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!) - tv[TARGET]!;
     const r = c[RENDER]!;
-    // Until its first frame with a measured interval the render time is its target; then it follows.
+    const newest = tv[LAST_SENT]!;
     // More than `clockSnapMs` behind it with samples that far ahead (after a stall longer than
-    // the ring holds), it resyncs.
-    let next = want;
-    const newest = tm.lastSent;
+    // the ring holds), it resyncs. Until its first frame with a measured interval the render
+    // time is its target; then it follows.
     const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
-    if (r === r && !resync && this.following) next = followTime(r, want, dt, tm.rate, s.growSlew, s.relaxSlew);
-    else this.following = tm.warm;
+    if (r === r && !resync && this.following) followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
+    else {
+      c[RENDER] = want;
+      this.following = tv[INTERVAL] === tv[INTERVAL];
+    }
     // Past the newest sample the entity holds there whatever the render time, so the render
     // time stops there (a late sample, a delay still growing): the next sample then starts from
     // where the drawing stands, without catching up, and the delay has grown by the wait.
-    if (next > newest && !(s.extrapolateMs > 0)) next = newest;
+    if (c[RENDER]! > newest && !(s.extrapolateMs > 0)) c[RENDER] = newest;
     // Behind its target inside a still segment (a silence), it may skip ahead to the segment's end.
-    if (want > next) next = this.skipStill(next, want);
-    c[RENDER] = next;
+    if (want > c[RENDER]!) this.skipStill(want);
     c[DRAW_AT] = c[RENDER]!;
     c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
     return this.draw(resync);
@@ -231,15 +233,19 @@ export class Interpolator {
     return this.draw(dt > this.settings.resyncGapMs);
   }
 
-  /** `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place. */
-  private skipStill(r: number, want: number): number {
-    const j = this.segmentAt(r);
-    if (j < 0 || j + 1 >= this.count) return r;
+  /**
+   * Moves the render time up to `want` when it lies in a segment whose two samples stand at the
+   * same place (in place: a double returned from a call V8 does not inline is boxed).
+   */
+  private skipStill(want: number): void {
+    const c = this.t;
+    const j = this.segmentAt(c[RENDER]!);
+    if (j < 0 || j + 1 >= this.count) return;
     const a = this.slot(j);
     const b = this.slot(j + 1);
     const n = this.n;
-    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) return r;
-    return Math.min(want, this.times[b]!);
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return;
+    c[RENDER] = Math.min(want, this.times[b]!);
   }
 
   // ---- the ring ----
@@ -350,7 +356,7 @@ export class Interpolator {
     const ta = this.times[a]!;
     if (j + 1 >= this.count) {
       // past the newest sample: hold, or (opt-in) move positions on after missed intervals
-      const iv = this.timing.interval;
+      const iv = this.timing.v[INTERVAL]!;
       if (!(s.extrapolateMs > 0) || iv !== iv) return InterpState.Holding;
       const ex = r - ta - s.extrapolateAfter * iv;
       if (!(ex > 0) || ex > s.extrapolateMs) return InterpState.Holding;
@@ -365,8 +371,8 @@ export class Interpolator {
       const p0 = this.values[a * n + c]!;
       let d = this.values[b * n + c]! - p0;
       if (c >= lin) d = wrapAngle(d);
-      const v = monotoneHermite(p0, d, this.tangents[a * mv + c]!, this.tangents[b * mv + c]!, h, u);
-      out[c] = c >= lin ? wrapAngle(v) : v;
+      monotoneHermiteInto(out, c, p0, d, this.tangents[a * mv + c]!, this.tangents[b * mv + c]!, h, u);
+      if (c >= lin) out[c] = wrapAngle(out[c]!);
     }
     return InterpState.Interpolating;
   }

@@ -25,7 +25,7 @@
  * Mirrors Rust's `tuplet::netcode::RenderClock`.
  */
 import { netcodeSettings, type NetcodeSettings } from "./settings.js";
-import { StreamTiming, followTime } from "./timing.js";
+import { LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime, senderNow } from "./timing.js";
 
 // Named slots (doubles in a Float64Array box nothing when stored).
 const TIME = 0; // the render time of the last now()
@@ -66,10 +66,11 @@ export class RenderClock {
     const dt = last === last ? nowMs - last : 0;
     c[LAST_NOW] = nowMs;
     this.snapped = false;
-    if (tm.offset !== tm.offset) return NaN;
-    const want = tm.senderNow(nowMs) - tm.target;
+    const tv = tm.v;
+    if (tv[OFFSET] !== tv[OFFSET]) return NaN;
+    const want = senderNow(tv, nowMs) - tv[TARGET]!;
     const time = c[TIME]!;
-    const far = Math.abs(want - time - Math.max(dt, 0) / (1 + tm.rate)) > s.clockSnapMs;
+    const far = Math.abs(want - time - Math.max(dt, 0) / (1 + tv[RATE]!)) > s.clockSnapMs;
     if (time !== time || far || dt > s.resyncGapMs) {
       if (time === time) {
         this.snaps++;
@@ -77,11 +78,11 @@ export class RenderClock {
       }
       c[TIME] = want;
     } else {
-      c[TIME] = followTime(time, want, dt, tm.rate, s.clockSlew, s.clockSlew);
+      followTime(c, TIME, want, dt, tv[RATE]!, s.clockSlew, s.clockSlew);
     }
     // Never past the newest snapshot (and what extrapolation may add): there every entity
     // holds anyway, and the next snapshot then starts from where the drawing stands.
-    const newest = tm.lastSent + Math.max(s.extrapolateMs, 0);
+    const newest = tv[LAST_SENT]! + Math.max(s.extrapolateMs, 0);
     if (c[TIME]! > newest) c[TIME] = newest;
     return c[TIME]!;
   }

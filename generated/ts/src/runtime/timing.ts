@@ -8,15 +8,21 @@
  */
 import type { NetcodeSettings } from "./settings.js";
 
-// Named slots of `StreamTiming`'s numbers. Doubles live in a Float64Array: a double stored in a
-// field, or returned from a call V8 does not inline, is boxed (garbage per message).
-const OFFSET = 0;
-const RATE = 1;
-const INTERVAL = 2;
+// Named slots of `StreamTiming`'s numbers (`timing.v[OFFSET]`). Doubles live in a Float64Array:
+// a double stored in a field, or returned from a call V8 does not inline, is boxed (garbage per
+// frame), so the hot paths read these slots by name instead of calling the getters.
+/** Slot of `StreamTiming.v`: the offset. */
+export const OFFSET = 0;
+/** Slot: the sender's rate. */
+export const RATE = 1;
+/** Slot: the average interval. */
+export const INTERVAL = 2;
 const INTERVAL_JITTER = 3;
 const NEED = 4;
-const TARGET = 5;
-const LAST_SENT = 6;
+/** Slot: the target delay. */
+export const TARGET = 5;
+/** Slot: the newest sample's time. */
+export const LAST_SENT = 6;
 const LAST_ARRIVED = 7;
 const BLOCK_START = 8;
 const BLOCK_MIN = 9;
@@ -24,15 +30,20 @@ const BLOCK_AT = 10;
 const SLOTS = 11;
 
 /**
- * The render time one frame later: `time` moves on by `dtMs` of our clock at the sender's rate
- * (`1 / (1 + rate)`), then toward `want` by at most `backSlew` (ms per ms, drawing further in
- * the past) or `aheadSlew` (closer to the present).
+ * The render time one frame later, in place in `slots[i]`: it moves on by `dtMs` of our clock at
+ * the sender's rate (`1 / (1 + rate)`), then toward `want` by at most `backSlew` (ms per ms,
+ * drawing further in the past) or `aheadSlew` (closer to the present).
  */
-export function followTime(time: number, want: number, dtMs: number, rate: number, backSlew: number, aheadSlew: number): number {
+export function followTime(slots: Float64Array, i: number, want: number, dtMs: number, rate: number, backSlew: number, aheadSlew: number): void {
   const dt = dtMs > 0 ? dtMs : 0;
-  const moved = time + dt / (1 + rate);
+  const moved = slots[i]! + dt / (1 + rate);
   const d = want - moved;
-  return moved + Math.min(Math.max(d, -backSlew * dt), aheadSlew * dt);
+  slots[i] = moved + Math.min(Math.max(d, -backSlew * dt), aheadSlew * dt);
+}
+
+/** `StreamTiming.senderNow` over its slots `v` (inlined where a call would box its result). */
+export function senderNow(v: Float64Array, nowMs: number): number {
+  return v[LAST_SENT]! + (nowMs - v[LAST_SENT]! - v[OFFSET]!) / (1 + v[RATE]!);
 }
 
 /**
@@ -43,7 +54,8 @@ export function followTime(time: number, want: number, dtMs: number, rate: numbe
  * needed (the interval before each plus its lateness), and a margin.
  */
 export class StreamTiming {
-  private readonly v = new Float64Array(SLOTS);
+  /** Every number, by its named slot (`OFFSET`, `RATE`, `INTERVAL`, `TARGET`, `LAST_SENT`). */
+  readonly v = new Float64Array(SLOTS);
   private readonly s: NetcodeSettings;
   private readonly lates: Float64Array;
   private readonly sorted: Float64Array;
@@ -141,8 +153,7 @@ export class StreamTiming {
 
   /** The sender's clock at our `nowMs`, from the newest sample, the offset and the rate (NaN before a sample). */
   senderNow(nowMs: number): number {
-    const v = this.v;
-    return v[LAST_SENT]! + (nowMs - v[LAST_SENT]! - v[OFFSET]!) / (1 + v[RATE]!);
+    return senderNow(this.v, nowMs);
   }
 
   /** The delay the statistics ask for (ms), within its bounds. */
@@ -163,16 +174,29 @@ export class StreamTiming {
     v[INTERVAL] = v[INTERVAL]! + w * (iv - v[INTERVAL]!);
   }
 
-  /** Keeps what a sample needed in the window and writes its percentile. */
-  private needSample(late: number): void {
+  /** Keeps what a sample needed in the window (and a sorted copy) and writes its percentile. */
+  private needSample(need: number): void {
     const w = this.lates.length;
-    this.lates[this.lateHead] = late;
-    this.lateHead = (this.lateHead + 1) % w;
-    if (this.lateCount < w) this.lateCount++;
-    const n = this.lateCount;
     const sorted = this.sorted;
-    for (let i = 0; i < w; i++) sorted[i] = i < n ? this.lates[i]! : Infinity;
-    sorted.sort();
+    let n = this.lateCount;
+    if (n === w) {
+      // the oldest leaves the sorted copy (no sort call: V8's TypedArray sort allocates)
+      const old = this.lates[this.lateHead]!;
+      let i = 0;
+      while (i < n - 1 && sorted[i] !== old) i++;
+      for (; i < n - 1; i++) sorted[i] = sorted[i + 1]!;
+      n--;
+    }
+    let j = n;
+    while (j > 0 && sorted[j - 1]! > need) {
+      sorted[j] = sorted[j - 1]!;
+      j--;
+    }
+    sorted[j] = need;
+    n++;
+    this.lates[this.lateHead] = need;
+    this.lateHead = (this.lateHead + 1) % w;
+    this.lateCount = n;
     const k = Math.min(n - 1, Math.max(0, Math.ceil(this.s.latePercentile * n) - 1));
     this.v[NEED] = sorted[k]!;
   }
@@ -211,8 +235,12 @@ export class StreamTiming {
       }
     }
     if (m === 0) return;
-    for (let i = m; i < sl.length; i++) sl[i] = Infinity;
-    sl.sort();
+    for (let i = 1; i < m; i++) {
+      const x = sl[i]!;
+      let j = i;
+      for (; j > 0 && sl[j - 1]! > x; j--) sl[j] = sl[j - 1]!;
+      sl[j] = x;
+    }
     const median = m % 2 === 1 ? sl[(m - 1) / 2]! : 0.5 * (sl[m / 2 - 1]! + sl[m / 2]!);
     const lim = this.s.maxRate;
     this.v[RATE] = Math.min(Math.max(median, -lim), lim);
