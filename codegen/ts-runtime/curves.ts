@@ -32,10 +32,17 @@ export function monotoneTangent(before: number, after: number): number {
  * A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end slopes
  * `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays flat, a
  * slope against the segment's direction is 0, and the two are scaled into the circle of
- * radius 3, so the curve never leaves [p0, p0 + d]. Written into `out[i]`: a double returned
- * from a call V8 does not inline is boxed (garbage per frame).
+ * radius 3, so the curve never leaves [p0, p0 + d]. The six numbers come in `hp` (`HP0`, `HD`,
+ * `HM0`, `HM1`, `HH`, `HU`) and the value goes to `out[i]`: a double passed to or returned from
+ * a call V8 does not inline is boxed (garbage per frame).
  */
-export function monotoneHermiteInto(out: Float64Array, i: number, p0: number, d: number, m0: number, m1: number, h: number, u: number): void {
+export function monotoneHermiteInto(out: Float64Array, i: number, hp: Float64Array): void {
+  const p0 = hp[HP0]!;
+  const d = hp[HD]!;
+  const m0 = hp[HM0]!;
+  const m1 = hp[HM1]!;
+  const h = hp[HH]!;
+  const u = hp[HU]!;
   if (d === 0) {
     out[i] = p0;
     return;
@@ -57,11 +64,31 @@ export function monotoneHermiteInto(out: Float64Array, i: number, p0: number, d:
   out[i] = p0 + d * (-2 * u3 + 3 * u2) + a * d * (u3 - 2 * u2 + u) + b * d * (u3 - u2);
 }
 
+/** Slots of `monotoneHermiteInto`'s `hp`: the start value, the change, the end slopes, the span, the position. */
+export const HP0 = 0;
+/** Slot of `hp`: the segment's change `d`. */
+export const HD = 1;
+/** Slot of `hp`: the slope at the start `m0` (per ms). */
+export const HM0 = 2;
+/** Slot of `hp`: the slope at the end `m1` (per ms). */
+export const HM1 = 3;
+/** Slot of `hp`: the span `h` (ms). */
+export const HH = 4;
+/** Slot of `hp`: the position `u` in [0, 1]. */
+export const HU = 5;
+
 const ONE = /*@__PURE__*/ new Float64Array(1);
+const ARGS = /*@__PURE__*/ new Float64Array(6);
 
 /** `monotoneHermiteInto`'s value, returned (Rust's `monotone_hermite`). */
 export function monotoneHermite(p0: number, d: number, m0: number, m1: number, h: number, u: number): number {
-  monotoneHermiteInto(ONE, 0, p0, d, m0, m1, h, u);
+  ARGS[HP0] = p0;
+  ARGS[HD] = d;
+  ARGS[HM0] = m0;
+  ARGS[HM1] = m1;
+  ARGS[HH] = h;
+  ARGS[HU] = u;
+  monotoneHermiteInto(ONE, 0, ARGS);
   return ONE[0]!;
 }
 

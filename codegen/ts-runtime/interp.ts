@@ -27,7 +27,7 @@ declare const process: { env: Record<string, string | undefined> };
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
 import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
-import { monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -62,7 +62,9 @@ const DRAWN = 2; // the render time the last frame drew
 const DRAW_AT = 3; // the render time being drawn
 const FRAME_DT = 4; // that frame's step of the render time (ms)
 const CUT_DONE = 5; // the time of the newest teleport already drawn
-const SLOTS = 6;
+const WANT = 6; // the render time the delay asks for (sample)
+const SLOTS = 7;
+// Times pass between the private methods as slot indices, never as doubles (boxed per call).
 
 /**
  * One remote entity: a fixed ring of samples (stamped on the sender's clock or a server tick's),
@@ -100,6 +102,7 @@ export class Interpolator {
   private readonly prevRaw: Float64Array;
   private readonly err: Float64Array;
   private readonly scratch: Float64Array;
+  private readonly hermite = new Float64Array(6); // monotoneHermiteInto's numbers
   private prevState: InterpState = InterpState.Empty;
   private pushed = false;
   private following = false;
@@ -212,7 +215,8 @@ export class Interpolator {
     // where the drawing stands, without catching up, and the delay has grown by the wait.
     if (c[RENDER]! > newest && !(s.extrapolateMs > 0)) c[RENDER] = newest;
     // Behind its target inside a still segment (a silence), it may skip ahead to the segment's end.
-    if (want > c[RENDER]!) this.skipStill(want);
+    c[WANT] = want;
+    if (want > c[RENDER]!) this.skipStill();
     c[DRAW_AT] = c[RENDER]!;
     c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
     return this.draw(resync);
@@ -232,12 +236,13 @@ export class Interpolator {
   }
 
   /**
-   * Moves the render time up to `want` when it lies in a segment whose two samples stand at the
+   * Moves the render time up to the time the delay asks for (`WANT`) when it lies in a segment whose two samples stand at the
    * same place (in place: a double returned from a call V8 does not inline is boxed).
    */
-  private skipStill(want: number): void {
+  private skipStill(): void {
     const c = this.t;
-    const j = this.segmentAt(c[RENDER]!);
+    const want = c[WANT]!;
+    const j = this.segmentAt(RENDER);
     if (j < 0 || j + 1 >= this.count) return;
     const a = this.slot(j);
     const b = this.slot(j + 1);
@@ -329,21 +334,23 @@ export class Interpolator {
 
   // ---- drawing ----
 
-  /** The ring position of the newest sample at or before `r`, or -1. */
-  private segmentAt(r: number): number {
+  /** The ring position of the newest sample at or before the time in slot `at`, or -1. */
+  private segmentAt(at: number): number {
+    const r = this.t[at]!;
     let j = this.count - 1;
     while (j >= 0 && this.times[this.slot(j)]! > r) j--;
     return j;
   }
 
-  /** Draws render time `r` into `out` (no recovery offset) and returns the state. */
-  private evalAt(r: number, out: Float64Array): InterpState {
+  /** Draws the render time in slot `at` into `out` (no recovery offset) and returns the state. */
+  private evalAt(at: number, out: Float64Array): InterpState {
+    const r = this.t[at]!;
     const s = this.settings;
     const n = this.n;
     const lin = this.layout.linear;
     const mv = this.moving;
     if (this.count === 0) return InterpState.Empty;
-    const j = this.segmentAt(r);
+    const j = this.segmentAt(at);
     if (j < 0) {
       const o = this.slot(0);
       for (let c = 0; c < n; c++) out[c] = this.values[o * n + c]!;
@@ -365,21 +372,27 @@ export class Interpolator {
     if (this.cuts[b] === 1) return InterpState.Holding; // a teleport next: wait at this side of it
     const h = this.times[b]! - ta;
     const u = (r - ta) / h;
+    const hp = this.hermite;
+    hp[HH] = h;
+    hp[HU] = u;
     for (let c = 0; c < mv; c++) {
       const p0 = this.values[a * n + c]!;
-      let d = this.values[b * n + c]! - p0;
-      if (c >= lin) d = wrapAngle(d);
-      monotoneHermiteInto(out, c, p0, d, this.tangents[a * mv + c]!, this.tangents[b * mv + c]!, h, u);
+      const d = this.values[b * n + c]! - p0;
+      hp[HP0] = p0;
+      hp[HD] = c >= lin ? wrapAngle(d) : d;
+      hp[HM0] = this.tangents[a * mv + c]!;
+      hp[HM1] = this.tangents[b * mv + c]!;
+      monotoneHermiteInto(out, c, hp);
       if (c >= lin) out[c] = wrapAngle(out[c]!);
     }
     return InterpState.Interpolating;
   }
 
-  /** True when a teleport at or before `r` has not been drawn yet (it is marked drawn). */
-  private teleportReached(r: number): boolean {
+  /** True when a teleport at or before the time being drawn has not been drawn yet (it is marked drawn). */
+  private teleportReached(): boolean {
     const c = this.t;
     let newest = NaN;
-    for (let j = this.segmentAt(r); j >= 0; j--) {
+    for (let j = this.segmentAt(DRAW_AT); j >= 0; j--) {
       const k = this.slot(j);
       if (this.cuts[k] === 1) {
         newest = this.times[k]!;
@@ -400,23 +413,23 @@ export class Interpolator {
     const lin = this.layout.linear;
     const n = this.n;
     const prevR = c[DRAWN]!;
-    let st = this.evalAt(r, this.raw);
+    let st = this.evalAt(DRAW_AT, this.raw);
     if (st === InterpState.Empty) {
       this.state = st;
       return st;
     }
     const keep = Math.exp(-this.recoverRate * Math.abs(c[FRAME_DT]!) * 0.001);
     for (let k = 0; k < mv; k++) this.err[k] = this.err[k]! * keep;
-    const teleported = this.teleportReached(r);
+    const teleported = this.teleportReached();
     if (resync || teleported || prevR !== prevR) {
       this.err.fill(0);
       if (prevR === prevR) st = InterpState.Snapped;
-    } else if ((this.pushed && (process.env.X1 !== "1" || this.prevState === InterpState.Holding)) || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
+    } else if (this.pushed || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
       // New samples changed the curve (what it says about the previous frame's time, against
       // what that frame drew), or an extrapolation ended (this frame against the last): the
       // difference eases out from here, within `recoverMs`.
       const since = this.pushed ? this.scratch : this.raw;
-      if (this.pushed) this.evalAt(prevR, this.scratch);
+      if (this.pushed) this.evalAt(DRAWN, this.scratch);
       for (let k = 0; k < mv; k++) {
         let d = this.prevRaw[k]! - since[k]!;
         if (k >= lin) d = wrapAngle(d);

@@ -25,7 +25,9 @@ const LAST_ARRIVED = 7;
 const BLOCK_START = 8;
 const BLOCK_MIN = 9;
 const BLOCK_AT = 10;
-const SLOTS = 11;
+// The argument of the private steps: a double passed to a call V8 does not inline is boxed.
+const ARG = 11;
+const SLOTS = 12;
 
 /**
  * The render time one frame later, in place in `slots[i]`: it moves on by `dtMs` of our clock at
@@ -129,13 +131,18 @@ export class StreamTiming {
       const carried = v[OFFSET]! + v[RATE]! * (sentMs - v[LAST_SENT]!);
       v[OFFSET] = Math.min(carried + Math.max(0, arrivedMs - v[LAST_ARRIVED]!) * s.offsetCreep, raw);
     }
-    this.block(sentMs, raw);
+    v[ARG] = raw;
+    this.block(sentMs);
     const late = Math.min(raw - v[OFFSET]!, s.maxDelayMs);
     const had = v[LAST_SENT] === v[LAST_SENT];
-    if (had && countInterval) this.intervalSample(sentMs - v[LAST_SENT]!);
+    if (had && countInterval) {
+      v[ARG] = sentMs - v[LAST_SENT]!;
+      this.intervalSample();
+    }
     // What this sample needed of the delay: the time since the one before, and its lateness.
     const iv = had && countInterval ? sentMs - v[LAST_SENT]! : v[INTERVAL]!;
-    this.needSample(late + (iv === iv ? iv : 0));
+    v[ARG] = late + (iv === iv ? iv : 0);
+    this.needSample();
     v[LAST_SENT] = sentMs;
     v[LAST_ARRIVED] = arrivedMs;
     this.writeTarget();
@@ -144,7 +151,10 @@ export class StreamTiming {
   /** Records a sample's time on a clock that needs no offset (a server tick); intervals only. */
   observeTime(timeMs: number, countInterval: boolean): void {
     const v = this.v;
-    if (v[LAST_SENT] === v[LAST_SENT] && countInterval) this.intervalSample(timeMs - v[LAST_SENT]!);
+    if (v[LAST_SENT] === v[LAST_SENT] && countInterval) {
+      v[ARG] = timeMs - v[LAST_SENT]!;
+      this.intervalSample();
+    }
     v[LAST_SENT] = timeMs;
     this.writeTarget();
   }
@@ -159,10 +169,12 @@ export class StreamTiming {
     return this.v[TARGET]!;
   }
 
-  private intervalSample(iv: number): void {
-    if (!(iv > 0)) return;
+  /** One interval (in slot `ARG`) into the average and its jitter. */
+  private intervalSample(): void {
     const s = this.s;
     const v = this.v;
+    const iv = v[ARG]!;
+    if (!(iv > 0)) return;
     if (v[INTERVAL] !== v[INTERVAL]) {
       v[INTERVAL] = iv;
       return;
@@ -172,8 +184,9 @@ export class StreamTiming {
     v[INTERVAL] = v[INTERVAL]! + w * (iv - v[INTERVAL]!);
   }
 
-  /** Keeps what a sample needed in the window (and a sorted copy) and writes its percentile. */
-  private needSample(need: number): void {
+  /** Keeps what a sample needed (in slot `ARG`) in the window (and a sorted copy) and writes its percentile. */
+  private needSample(): void {
+    const need = this.v[ARG]!;
     const w = this.lates.length;
     const sorted = this.sorted;
     let n = this.lateCount;
@@ -199,9 +212,13 @@ export class StreamTiming {
     this.v[NEED] = sorted[k]!;
   }
 
-  /** The least arrival − sent of each block of `rateBlockMs`; a closed block updates the rate. */
-  private block(sentMs: number, raw: number): void {
+  /**
+   * The least arrival − sent (in slot `ARG`) of each block of `rateBlockMs`; a closed block
+   * updates the rate.
+   */
+  private block(sentMs: number): void {
     const v = this.v;
+    const raw = v[ARG]!;
     const start = v[BLOCK_START]!;
     if (start === start && sentMs - start < this.s.rateBlockMs) {
       if (raw < v[BLOCK_MIN]!) {
@@ -210,13 +227,16 @@ export class StreamTiming {
       }
       return;
     }
-    if (start === start) this.closeBlock(v[BLOCK_AT]!, v[BLOCK_MIN]!);
+    if (start === start) this.closeBlock();
     v[BLOCK_START] = sentMs;
     v[BLOCK_MIN] = raw;
     v[BLOCK_AT] = sentMs;
   }
 
-  private closeBlock(at: number, min: number): void {
+  /** The block in `BLOCK_AT`/`BLOCK_MIN` joins the recent ones; their median slope is the rate. */
+  private closeBlock(): void {
+    const at = this.v[BLOCK_AT]!;
+    const min = this.v[BLOCK_MIN]!;
     const cap = this.blockAt.length;
     this.blockAt[this.blockHead] = at;
     this.blockMin[this.blockHead] = min;
