@@ -129,7 +129,7 @@ function quantile(xs, q) {
  * The lab's measures (examples/netcode-lab/src/metrics.ts, `Meter.frame`) over one player's
  * frames for one strategy: `pick(f, i)` gives [drawn, snapped, drawn time (bot clock), x, z].
  * A frame counts when it and the one before drew something at drawn times inside
- * [t0 + warm-up, last stamp sent]; moving: true speed at the drawn time >= 0.5 m/s; off-speed:
+ * [t0 + warm-up, last stamp sent); moving: true speed at the drawn time >= 0.5 m/s; off-speed:
  * drawn speed (distance since the previous frame over the frame time) more than 30% off it;
  * jank: no drawn motion; error: distance to the truth at the drawn time; delay: the bot's
  * clock at the frame minus the drawn time.
@@ -140,7 +140,9 @@ function measure(f, pick, bot, path, toBotClock) {
   for (let i = 0; i < f.length; i += 9) {
     const [drew, snapped, tt, x, z] = pick(f, i);
     const now = f[i];
-    const inside = drew && tt >= bot.t0 + WARMUP_MS && tt <= bot.tLast;
+    // Before the last stamp: a drawing that holds the last sample after the bot stopped sending
+    // is the end of the stream, which no receiver can draw past.
+    const inside = drew && tt >= bot.t0 + WARMUP_MS && tt < bot.tLast;
     const had = prev;
     prev = inside ? { now, x, z } : null;
     if (!inside || had === null) continue;
