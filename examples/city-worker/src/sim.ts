@@ -2,7 +2,7 @@
  * The city's simulation: NPCs walking between waypoints, AI cars driving a street grid,
  * players moved by their `input:batch` frames, some of them driving their own car. All of it
  * is deterministic from the city's seed and the inputs (a seeded generator, fixed steps), so
- * the tuplet object and its JSON twin run the same city.
+ * every object of one name runs the same city (the lab's JSON twin too).
  */
 
 import type { InputFrame, NearbyEntity } from "village-protocol";

@@ -16,6 +16,11 @@ pub struct Config {
     pub room_capacity: usize,
     /// Distance tiers of the move relay; the first tier is "nearby" for one-off events.
     pub tiers: Tiers,
+    /// How long a mover sends nothing before its movement counts as ended (200 ms: two
+    /// intervals of the village client's 10 Hz moves). Its last pose then goes to the
+    /// viewers its tier skipped, and its next pose to every viewer: the tiers never
+    /// decimate a stop or a start.
+    pub stopped_after: Duration,
     /// Server ticks per second (entity snapshots go out every tick).
     pub tick_hz: u32,
     /// A keyframe snapshot every this many ticks (and on request).
@@ -155,6 +160,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 7878)),
             room_capacity: 40,
             tiers: Tiers::default(),
+            stopped_after: Duration::from_millis(200),
             tick_hz: 20,
             keyframe_every: 100,
             birds_every: 4,

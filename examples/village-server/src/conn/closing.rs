@@ -11,7 +11,7 @@ use crate::counters::Counter;
 use crate::room::close;
 use crate::shared::Shared;
 
-use super::Ws;
+use super::upgrade::Ws;
 
 /// The most frames a close reads while it waits for the peer's answer. A peer that floods
 /// through the close (pings above all: the library queues a pong for each) is dropped after

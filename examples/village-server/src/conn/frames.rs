@@ -13,7 +13,7 @@ use crate::counters::FrameDrops;
 use crate::limits::RateCap;
 use crate::room::{close, Out};
 
-use super::Ws;
+use super::upgrade::Ws;
 
 /// Frames written per flush at most (more when one batch is bigger), so one busy client
 /// cannot starve its own reads.

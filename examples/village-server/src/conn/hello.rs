@@ -18,7 +18,7 @@ use crate::token::{self, Claims, ResumeClaims, TokenError};
 
 use super::closing::{close_on_error, close_with, finish_close};
 use super::frames::{admit, answer_ping};
-use super::Ws;
+use super::upgrade::Ws;
 
 /// Who said hello.
 pub(super) enum Who {

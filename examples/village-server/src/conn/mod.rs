@@ -9,7 +9,7 @@
 //!    a frame over a cap is counted in the room's [`FrameDrops`] here and never reaches the
 //!    room; a client over its cap `flood_close_s` seconds in a row, silent `idle_timeout`,
 //!    or with a write blocked `write_timeout` is closed. A connection reads at most
-//!    [`READS_PER_RATE`] times its rate cap in frames (each fragment of a message counted,
+//!    [`READS_PER_RATE`](upgrade::READS_PER_RATE) times its rate cap in frames (each fragment of a message counted,
 //!    `metered.rs`): past that it stops reading until it may again, and TCP makes the
 //!    sender wait, so a flood costs the server what it reads, not what the sender can
 //!    write.
@@ -25,16 +25,15 @@ mod upgrade;
 use std::net::IpAddr;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use village::session::SessionError;
-use yawc::{OpCode, WebSocket};
+use yawc::OpCode;
 
 use crate::counters::Counter;
 use crate::limits::{Flood, RateCap};
-use crate::metered::Metered;
 use crate::room::{close, Event};
 use crate::shared::{HelloSlot, NoRoom, Shared};
 
@@ -43,34 +42,11 @@ use frames::{admit, answer_ping, write_batch};
 use hello::{claim, hello, refuse_with, Who};
 use upgrade::upgrade;
 
-/// The socket read buffer's starting size. Client frames are small (a move is about 30
-/// bytes; `frame_cap` 4 KiB).
-pub(crate) const READ_BUFFER: usize = 4096;
-
-/// Bytes the WebSocket library gathers before it writes to the socket (one tick of a
-/// client's frames is 1 to 3 KB, so still one write per tick). Small, so a stalled
-/// reader's backlog stays in the queue the room counts.
-pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
+pub(crate) use upgrade::{READ_BUFFER, WRITE_BUFFER};
 
 /// Batches of frames queued from the room to this connection's writer at most (the bytes
 /// in them are bounded by `Config::queue_bytes`).
 const BATCHES: usize = 1024;
-
-/// Frames a connection reads at most, before its hello as after, as a multiple of the rate
-/// cap (sustained and burst: 400 a second, 800 at once by default), every fragment of a
-/// message and every control frame counted. Up to it every message over the rate cap is
-/// read, dropped and counted; past it the connection stops reading for as long as the
-/// read bucket takes to refill, the kernel's receive window closes and the sender blocks.
-/// A flooder on loopback wrote 720,000 frames a second, every one read: 96% of a core for
-/// 4 of them (`scripts/bench hostile`).
-pub(crate) const READS_PER_RATE: f64 = 10.0;
-
-/// A fragmented message must be whole within this long of its first fragment, or the
-/// connection ends with close 1002 (the village's messages are one frame each; 64 KiB in
-/// 1-byte fragments at the read cap takes far longer).
-pub(crate) const FRAGMENT_TIMEOUT: Duration = Duration::from_secs(2);
-
-type Ws = WebSocket<Metered>;
 
 /// Serves one accepted connection from peer `peer`; `slot` is its place in the budget of
 /// connections yet to say hello, traded for a player's place at its hello. Behind a

@@ -4,6 +4,7 @@
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpStream;
 use yawc::{Role, WebSocket};
@@ -13,7 +14,31 @@ use crate::handshake::{self, Bad};
 use crate::metered::Metered;
 use crate::shared::{HelloSlot, NoRoom, Shared};
 
-use super::{Ws, FRAGMENT_TIMEOUT, READS_PER_RATE, READ_BUFFER, WRITE_BUFFER};
+/// The socket read buffer's starting size. Client frames are small (a move is about 30
+/// bytes; `frame_cap` 4 KiB).
+pub(crate) const READ_BUFFER: usize = 4096;
+
+/// Bytes the WebSocket library gathers before it writes to the socket (one tick of a
+/// client's frames is 1 to 3 KB, so still one write per tick). Small, so a stalled
+/// reader's backlog stays in the queue the room counts.
+pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
+
+/// Frames a connection reads at most, before its hello as after, as a multiple of the rate
+/// cap (sustained and burst: 400 a second, 800 at once by default), every fragment of a
+/// message and every control frame counted. Up to it every message over the rate cap is
+/// read, dropped and counted; past it the connection stops reading for as long as the
+/// read bucket takes to refill, the kernel's receive window closes and the sender blocks.
+/// A flooder on loopback wrote 720,000 frames a second, every one read: 96% of a core for
+/// 4 of them (`scripts/bench hostile`).
+pub(crate) const READS_PER_RATE: f64 = 10.0;
+
+/// A fragmented message must be whole within this long of its first fragment, or the
+/// connection ends with close 1002 (the village's messages are one frame each; 64 KiB in
+/// 1-byte fragments at the read cap takes far longer).
+pub(crate) const FRAGMENT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A client's WebSocket, read through the frame meter.
+pub(super) type Ws = WebSocket<Metered>;
 
 /// A connection's place among those compressing (`Config::max_deflate`); given back when
 /// it ends.

@@ -9,7 +9,7 @@ use village::diag::{DiagBytes, ServerStats};
 use crate::counters::{Counter, FrameDrops};
 use crate::stats::{rss, Drops};
 
-use super::Room;
+use super::state::Room;
 
 /// The most keys `Room::dropped_report` can give: the room's pairs and `(other)`, the
 /// frame drops, the server's counters. `diag:pong` holds at most 64 (`ServerStats::dropped`).

@@ -17,8 +17,8 @@ use village::watergun::WatergunSprayShown;
 
 use crate::token::Claims;
 
-use super::End;
-use super::{now_ms, Room};
+use super::session_end::End;
+use super::state::{now_ms, Room};
 
 /// Why a valid message was still not handled (counted with the drops).
 type Refused = &'static str;

@@ -7,7 +7,7 @@ use village::dispatch::ServerMessage;
 use village::player::{PlayerJoined, PlayerRoster, RosterEntry};
 use village::world::WorldClock;
 
-use super::{now_ms, Room};
+use super::state::{now_ms, Room};
 
 impl Room {
     pub(super) fn join(&mut self, idx: usize, j: village::player::PlayerJoin) {

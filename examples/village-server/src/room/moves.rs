@@ -1,6 +1,7 @@
 //! Moves: each one checked against the map and a speed limit, then relayed by distance
 //! tier while its pose changes; the bodies stepped from `input:batch` are relayed the same way.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -8,7 +9,7 @@ use village::common::Medium;
 use village::dispatch::ServerMessage;
 use village::player::{PlayerCorrection, PlayerMove, PlayerMoveRelayed, RejectReason};
 
-use super::{now_ms, Room};
+use super::state::{now_ms, Room};
 
 impl Room {
     /// Validates a move against the map and the speed limit: a rejected one is answered
@@ -18,6 +19,7 @@ impl Room {
         let cfg = &self.config;
         let p = self.slots[idx].as_mut().expect("moving player");
         let out_of_map = (0..3).any(|i| m.p[i] < cfg.map_min[i] || m.p[i] > cfg.map_max[i]);
+        let quiet = now.saturating_duration_since(p.last_move) >= cfg.stopped_after;
         let dt = now.saturating_duration_since(p.last_move).as_secs_f32();
         p.last_move = now;
         p.bank = (p.bank + dt * cfg.max_speed).min(cfg.max_speed * cfg.speed_bank_s);
@@ -56,13 +58,51 @@ impl Room {
             seq: None,
             ..m.clone()
         };
+        let resting = p.silence.is_resting();
         let report = p.silence.observe(&pose);
         if !report.relay() {
             return;
         }
         let update = p.cadence.advance();
+        // Never decimated: the first unchanged report (the mover stopped), and the first pose
+        // after a silence (the mover set off): every viewer learns both at once.
+        let forced = report.forced() || resting || quiet;
+        // The room's config, shared: cloning the tiers would allocate on every move.
+        let config = Arc::clone(&self.config);
+        let skipped = self.relay(idx, &m, |d2, seen| {
+            config.tiers.should_send(update, d2, seen, forced)
+        });
+        if let Some(p) = self.slots[idx].as_mut() {
+            p.owed = skipped.then_some((m, update));
+        }
+    }
+
+    /// The pose that ended a movement, to the viewers its tier skipped: for each mover that
+    /// has sent nothing for `Config::stopped_after` since a pose some viewer did not get. A mover
+    /// that stops without an unchanged report is otherwise drawn, far away, where one of its
+    /// earlier poses put it, for as long as it stands.
+    pub(super) fn relay_stops(&mut self, now: Instant) {
+        for k in 0..self.joined.len() {
+            let idx = self.joined[k];
+            let Some(p) = self.slots[idx].as_mut() else {
+                continue;
+            };
+            if now.saturating_duration_since(p.last_move) < self.config.stopped_after {
+                continue;
+            }
+            let Some((m, update)) = p.owed.take() else {
+                continue;
+            };
+            let config = Arc::clone(&self.config);
+            self.relay(idx, &m, |d2, seen| !seen || !config.tiers.due(update, d2));
+        }
+    }
+
+    /// Relays mover `idx`'s move `m` to the viewers `want(d2, seen)` accepts; true when it
+    /// skipped any.
+    fn relay(&mut self, idx: usize, m: &PlayerMove, want: impl Fn(f32, bool) -> bool) -> bool {
+        let p = self.slots[idx].as_mut().expect("moving player");
         let mover = (idx, p.gen);
-        let at = m.p;
         // Built only when someone gets it (the session id is a heap string); the id is
         // lent to it for the fan-out, which needs the room.
         let session = std::mem::take(&mut p.session);
@@ -76,15 +116,16 @@ impl Room {
                 flags: m.flags,
             })
         };
-        // The room's config, shared: cloning the tiers would allocate on every move.
-        let config = Arc::clone(&self.config);
-        let forced = report.forced();
-        self.fan_out(relayed, at, Some(idx), Some(mover), |d2, seen| {
-            config.tiers.should_send(update, d2, seen, forced)
+        let skipped = Cell::new(false);
+        self.fan_out(relayed, m.p, Some(idx), Some(mover), |d2, seen| {
+            let send = want(d2, seen);
+            skipped.set(skipped.get() || !send);
+            send
         });
         if let Some(p) = self.slots[idx].as_mut() {
             p.session = session;
         }
+        skipped.get()
     }
 
     /// The bodies stepped from `input:batch` (input_playout.rs): an ack to each sender, the

@@ -16,7 +16,7 @@ use crate::fanout::Frames;
 use crate::stats::RoomStats;
 
 use super::event::Out;
-use super::{Player, Room};
+use super::state::{Player, Room};
 
 impl Room {
     /// A one-off event: to every nearby viewer, every time, and to nobody else.

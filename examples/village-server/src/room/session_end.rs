@@ -3,16 +3,19 @@
 
 use std::time::Instant;
 
+use tokio::sync::mpsc;
+use tuplet::{Dispatch, Encoding};
+
 use village::dispatch::ServerMessage;
 use village::notices::{Level, NoticeBody, NoticeShow};
 use village::player::{LeaveReason, PlayerLeft};
+use village::session::SessionKicked;
 
 use crate::counters::Counter;
 use crate::store::Saved;
 
 use super::event::{close, Out};
-use super::session_open::kick;
-use super::{Room, FREE};
+use super::state::{Room, FREE};
 
 /// Why a session ended (every path goes through [`Room::end_session`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,4 +185,17 @@ impl Room {
             self.end_session(idx, End::Evicted);
         }
     }
+}
+
+/// Tells a connection its session was taken over by a newer one, and closes it.
+pub(super) fn kick(tx: &mpsc::Sender<Out>) {
+    let kicked = ServerMessage::from(SessionKicked {
+        reason: "session.replaced".into(),
+        permanent: false,
+    });
+    if let Ok(bytes) = kicked.to_envelope(Encoding::Compact) {
+        let n = bytes.len();
+        let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
+    }
+    let _ = tx.try_send(Out::Close(close::NORMAL, "replaced"));
 }

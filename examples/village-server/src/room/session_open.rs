@@ -10,9 +10,7 @@ use tuplet::relay::Cadence;
 use tuplet::silence::Silence;
 use tuplet::{Dispatch, Encoding, Message};
 use village::dispatch::{ClientMessage, ServerMessage};
-use village::session::{
-    SessionError, SessionFailed, SessionHello, SessionKicked, SessionResumed, SessionWelcome,
-};
+use village::session::{SessionError, SessionFailed, SessionHello, SessionResumed, SessionWelcome};
 
 use crate::counters::Counter;
 use crate::snapshot::SnapshotStream;
@@ -20,8 +18,8 @@ use crate::store::Saved;
 use crate::token::{Claims, ResumeClaims};
 
 use super::event::{close, Out};
-use super::End;
-use super::{now_ms, Player, Room};
+use super::session_end::{kick, End};
+use super::state::{now_ms, Player, Room};
 
 impl Room {
     #[allow(clippy::too_many_arguments)]
@@ -133,6 +131,7 @@ impl Room {
             last_move: Instant::now(),
             cadence: Cadence::default(),
             silence: Silence::new(),
+            owed: None,
             seen: vec![0; self.slots.len()],
             birds: false,
             view_radius: self.config.view_radius,
@@ -261,19 +260,6 @@ impl Room {
             self.send_to(idx, &clock);
         }
     }
-}
-
-/// Tells a connection its session was taken over by a newer one, and closes it.
-pub(super) fn kick(tx: &mpsc::Sender<Out>) {
-    let kicked = ServerMessage::from(SessionKicked {
-        reason: "session.replaced".into(),
-        permanent: false,
-    });
-    if let Ok(bytes) = kicked.to_envelope(Encoding::Compact) {
-        let n = bytes.len();
-        let _ = tx.try_send(Out::Frames(vec![bytes.into()], n));
-    }
-    let _ = tx.try_send(Out::Close(close::NORMAL, "replaced"));
 }
 
 /// A 9-character session id (as Colyseus' are), from the operating system's random

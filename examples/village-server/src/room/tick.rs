@@ -13,8 +13,8 @@ use crate::fanout::Frames;
 
 use super::event::close;
 use super::send::{behind, flush, push};
-use super::End;
-use super::Room;
+use super::session_end::End;
+use super::state::Room;
 
 impl Room {
     pub(super) fn on_tick(&mut self, scheduled: Instant) {
@@ -53,6 +53,7 @@ impl Room {
         }
         self.world.step(self.tick);
         self.drive_inputs();
+        self.relay_stops(Instant::now());
         let birds_due = self.tick.is_multiple_of(self.config.birds_every.max(1));
         let bird_r2 = self.config.bird_radius * self.config.bird_radius;
         let Room {
