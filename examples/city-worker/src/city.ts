@@ -92,7 +92,7 @@ export class City extends DurableObject<Env> {
   /** Every client's messages: the handlers get the sender (a `Client`). */
   private readonly dispatcher: SocketDispatcher<C2sMessages, Client>;
   /** Each player's input jitter buffer (input_playout.ts). */
-  private readonly inputs = new InputPlayouts();
+  private readonly inputs = new InputPlayouts((p) => this.sim.bumpPresent(p));
   private readonly out = new Writer(256);
   private nextTickAt = 0;
 
@@ -298,7 +298,7 @@ export class City extends DurableObject<Env> {
   protected advance(steps: number): void {
     for (let k = 0; k < steps; k++) {
       this.sim.step();
-      this.inputs.step(this.sim.players.values());
+      this.inputs.step(this.sim.players.values(), this.sim.tick);
     }
     const tick = this.sim.tick;
     for (const c of this.clients.values()) {
