@@ -19,6 +19,7 @@ import { Playout, Reconciler, type Predictor } from "village-protocol/runtime";
 import type { InputFrame } from "village-protocol";
 import { City, rng, stepPlayer, type Body, type Mover } from "../src/sim.js";
 import { LINKS, Pipe, type Link } from "./links.js";
+import { ramTable } from "./ram_table.js";
 
 const TICK_MS = 50;
 const FRAME_MS = 1000 / 60;
@@ -259,6 +260,7 @@ function main(): void {
     if (link.name === "wifi" && !(cut >= 0.75)) problems.push(`wifi: playout cut hitching frames by ${(cut * 100).toFixed(0)}%, not 75%`);
   }
   rows.push("", "The seed's lab, for comparison: 518 → 116 hitching frames per run with playout (empty road), 18 / 37 / 286 corrections per 30 s on clean / Wi-Fi / far before its netcode work.");
+  rows.push("", ...ramTable(seeds, seconds, problems));
   if (!smoke) console.log(rows.join("\n"));
   if (problems.length > 0) {
     console.error(problems.join("\n"));
