@@ -209,7 +209,8 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
       if (snaps.length > 64) snaps.shift();
     });
     if (now === nextFrame) {
-      const viewMs = owd === Infinity ? 0 : now - owd - INTERP_MS;
+      // The view time stamped is the one the client's history answers (a view past its newest record is at that record).
+      const viewMs = owd === Infinity ? 0 : (clientHist.clamp(now - owd - INTERP_MS) ?? now - owd - INTERP_MS);
       const aheadMs = mode === "none" ? 0 : Math.max(0, Math.min(MAX_AHEAD_MS, now + lead - viewMs));
       const steer = aim(rec.state, clientHist, viewMs, aheadMs, own, lap);
       if (Math.hypot(rec.state.car.x - LAP[lap]![0], rec.state.car.y - LAP[lap]![1]) < 25) lap = (lap + 1) % LAP.length;
