@@ -19,17 +19,15 @@
 
 import { Playout, Reconciler, Rewind, type Predictor } from "village-protocol/runtime";
 import type { InputFrame } from "village-protocol";
-import { applyOther, AI_CAR_MASS } from "../src/collide.js";
-import { bumpView, City, rng, stepPlayer, type Body, type Car, type Mover } from "../src/sim.js";
+import { applyOther } from "../src/collide.js";
+import { bumpAgainst, carChannels as channels, historySettings, MAX_AHEAD_MS, MAX_REWIND_MS } from "../src/lag_comp.js";
+import { City, rng, stepPlayer, type Body, type Car, type Mover } from "../src/sim.js";
 import { Pipe, type Link } from "./links.js";
 
 const TICK_MS = 50;
 const FRAME_MS = 1000 / 60;
 const INTERP_MS = 100;
-/** The server's cap on the rewind, ms (the far link's frames are applied up to about 450 ms after the view they were predicted against). */
-export const MAX_REWIND_MS = 600;
-/** The longest horizon a client may claim, ms. */
-const MAX_AHEAD_MS = 500;
+export { MAX_REWIND_MS };
 const HITCH_OFF = 0.3;
 const MOVING = 1;
 
@@ -42,42 +40,6 @@ interface Stamped {
   /** The time of the world the driver drew (server clock, ms), and how far it ran the other cars ahead. */
   viewMs: number;
   aheadMs: number;
-}
-
-const q = (v: number, s: number): number => Math.round(v * s) / s;
-/** A car's channels as sent (cm, 1/64 m/s, mrad): x, y, speed, heading. */
-function channels(b: Body, out: number[]): number[] {
-  out[0] = q(b.x, 100);
-  out[1] = q(b.y, 100);
-  out[2] = q(Math.min(60, b.speed), 64);
-  out[3] = q(b.heading, 1000);
-  return out;
-}
-
-const ghost = { x: 0, y: 0, heading: 0, speed: 0 };
-/**
- * Collides `m`'s car with every car of `hist` at `viewMs`, run `aheadMs` forward along its
- * heading; `onContact(id)` after each contact. The same on the server (lag compensation) and
- * the client (its prediction).
- */
-function bumpAgainst(m: Mover, hist: Rewind, viewMs: number, aheadMs: number, own: number, players: ReadonlySet<number>, onContact?: (id: number) => void): number {
-  if (hist.view(viewMs) === undefined) return 0;
-  let n = 0;
-  const ahead = Math.max(0, Math.min(MAX_AHEAD_MS, aheadMs)) / 1000;
-  for (let i = 0; i < hist.length; i++) {
-    const id = hist.id(i);
-    if (id === own) continue;
-    const c = hist.channels(i);
-    ghost.speed = c[2]!;
-    ghost.heading = c[3]!;
-    ghost.x = c[0]! + Math.cos(ghost.heading) * ghost.speed * ahead;
-    ghost.y = c[1]! + Math.sin(ghost.heading) * ghost.speed * ahead;
-    if (bumpView(m, ghost, players.has(id) ? 0 : AI_CAR_MASS)) {
-      n += 1;
-      onContact?.(id);
-    }
-  }
-  return n;
 }
 
 function freshMover(c: number[]): Mover {
@@ -123,9 +85,8 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
   const own = driver.car.id;
   const players = new Set([own, watcher.car.id]);
   const byId = new Map<number, Car>(city.cars.map((c) => [c.id, c]));
-  const settings = { tickMs: TICK_MS, maxRewindMs: MAX_REWIND_MS, entities: 128, teleport: 20 };
-  const serverHist = new Rewind(3, 1, settings);
-  const clientHist = new Rewind(3, 1, { ...settings, maxRewindMs: 2000 });
+  const serverHist = new Rewind(3, 1, historySettings());
+  const clientHist = new Rewind(3, 1, historySettings(2000));
   type Down = { tick: number; car: number[]; ack: number; others: number[][] };
   const up = new Pipe<{ first: number; frames: Stamped[] }>(link, rng(seed * 31 + 1));
   const downDriver = new Pipe<Down>(link, rng(seed * 31 + 2));
