@@ -11,7 +11,10 @@
  * the car's own speed while it moves), the driver's corrections past 4 cm, the input delay
  * playout adds, the buffer depth, and inputs lost, duplicated or reordered.
  *
- * `node build/playout_lab.mjs` prints the table BENCHMARKS.md quotes (6 seeds × 30 s);
+ * A second table (lab/ramming.ts, lab/ram_table.ts) is the hard case: a driver ramming AI
+ * traffic and parked cars, with and without prediction of the other cars and lag compensation.
+ *
+ * `node build/playout_lab.mjs` prints the tables BENCHMARKS.md quotes (6 seeds × 30 s);
  * `--smoke` runs one seed of 10 s on every link with every check and prints no timing.
  */
 
