@@ -16,6 +16,7 @@ import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { keyframePhase, TupletStream, type Stream } from "./streams.js";
 import { InputPlayouts } from "./input_playout.js";
+import { LagComp } from "./lag_comp.js";
 
 /** What the Worker binds and sets (wrangler.toml; secrets with `wrangler secret put`). */
 export interface Env {
@@ -26,6 +27,8 @@ export interface Env {
   MAX_PLAYERS?: string;
   /** Stop the tick after this many seconds without input from anyone (default: never while connected). */
   IDLE_AFTER_S?: string;
+  /** Lag compensation's cap, ms (default 600; 0: drivers collide with the world as it is now). */
+  MAX_REWIND_MS?: string;
 }
 
 /** Ticks per second, and the keyframe cadence (every 5 s). */
@@ -92,7 +95,9 @@ export class City extends DurableObject<Env> {
   /** Every client's messages: the handlers get the sender (a `Client`). */
   private readonly dispatcher: SocketDispatcher<C2sMessages, Client>;
   /** Each player's input jitter buffer (input_playout.ts). */
-  private readonly inputs = new InputPlayouts();
+  /** The cars' history for lag compensation; undefined when `MAX_REWIND_MS` is 0. */
+  private readonly lag: LagComp | undefined;
+  private readonly inputs = new InputPlayouts((p, seq) => (this.lag === undefined ? this.sim.bumpPresent(p) : this.lag.bump(p, this.lag.viewOf(p, seq))));
   private readonly out = new Writer(256);
   private nextTickAt = 0;
 
@@ -124,11 +129,14 @@ export class City extends DurableObject<Env> {
     this.sim = new Sim(seedOf(this.city ?? ""));
     this.maxPlayers = Number(env.MAX_PLAYERS ?? 50);
     this.idleAfterMs = Number(env.IDLE_AFTER_S ?? 0) * 1000;
+    const rewind = Number(env.MAX_REWIND_MS ?? 600);
+    this.lag = rewind > 0 ? new LagComp(rewind) : undefined;
     this.dispatcher = createServerDispatcher(
       c2s,
       {
         "input:batch": (c: Client, v) => {
           this.inputs.push(c.player, v.first, v.frames);
+          this.lag?.stamp(c.player, v.first, v.frames.length, this.sim.tick);
           this.lastInput = Date.now();
           this.ensureTick();
         },
@@ -228,6 +236,7 @@ export class City extends DurableObject<Env> {
     this.save([c.player]);
     this.sim.leave(c.player.name);
     this.inputs.leave(c.player.name);
+    this.lag?.leave(c.player.name);
     if (this.clients.size === 0) this.stopTick();
   }
 
@@ -298,7 +307,8 @@ export class City extends DurableObject<Env> {
   protected advance(steps: number): void {
     for (let k = 0; k < steps; k++) {
       this.sim.step();
-      this.inputs.step(this.sim.players.values());
+      this.inputs.step(this.sim.players.values(), this.sim.tick);
+      this.lag?.record(this.sim);
     }
     const tick = this.sim.tick;
     for (const c of this.clients.values()) {
