@@ -152,11 +152,26 @@ pub(crate) async fn switch(
     stream.write_all(head.as_bytes()).await
 }
 
-/// Answers an error status and closes.
+/// Seconds a client refused as busy is asked to wait (`Retry-After`).
+pub(crate) const RETRY_AFTER_S: u32 = 2;
+
+/// The answer to a connection refused at accept, over a cap: written once, if the socket
+/// takes it at once, before the socket closes.
+pub(crate) const BUSY_AT_ACCEPT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
+    Retry-After: 2\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\
+    Connection: close\r\n\r\nbusy\n";
+
+/// Answers an error status and closes; a 503 asks the client to retry after
+/// [`RETRY_AFTER_S`].
 pub(crate) async fn refuse(stream: &mut TcpStream, status: &str, why: &str) {
     let body = format!("{why}\n");
+    let retry = if status.starts_with("503") {
+        format!("Retry-After: {RETRY_AFTER_S}\r\n")
+    } else {
+        String::new()
+    };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\n{retry}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.write_all(head.as_bytes()).await;
@@ -174,6 +189,26 @@ mod tests {
             accept("dGhlIHNhbXBsZSBub25jZQ=="),
             "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
         );
+    }
+
+    #[test]
+    fn the_answer_at_accept_is_a_whole_503_with_retry_after() {
+        let mut headers = [httparse::EMPTY_HEADER; 8];
+        let mut res = httparse::Response::new(&mut headers);
+        let httparse::Status::Complete(head) = res.parse(BUSY_AT_ACCEPT).unwrap() else {
+            panic!("a partial head");
+        };
+        assert_eq!(res.code, Some(503));
+        let header = |n: &str| res.headers.iter().find(|h| h.name == n).map(|h| h.value);
+        assert_eq!(
+            header("Retry-After"),
+            Some(RETRY_AFTER_S.to_string().as_bytes())
+        );
+        let len: usize = std::str::from_utf8(header("Content-Length").unwrap())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(BUSY_AT_ACCEPT.len() - head, len);
     }
 
     #[test]

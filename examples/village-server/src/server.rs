@@ -66,6 +66,12 @@ impl Server {
         self.shared.clone()
     }
 
+    /// Whether the player store's last write failed (a full disk): players' states are
+    /// held in memory and retried, the players are told, and the Agones health pings stop.
+    pub fn store_failing(&self) -> bool {
+        self.shared.sessions.store.failing()
+    }
+
     /// Whether [`Server::drain`] has begun.
     pub fn draining(&self) -> bool {
         self.shared.draining.load(Ordering::Relaxed)
@@ -138,8 +144,12 @@ pub async fn start(config: Config) -> io::Result<Server> {
                         let ip = peer.ip();
                         tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot, ip));
                     }
-                    // Closed at once: over a cap, it gets no task and no buffer.
-                    Err(counter) => shared.counters.add(counter),
+                    // Closed at once: over a cap, it gets no task and no buffer, only a
+                    // 503 written if the socket takes it now (never waited for).
+                    Err(counter) => {
+                        shared.counters.add(counter);
+                        let _ = stream.try_write(crate::handshake::BUSY_AT_ACCEPT);
+                    }
                 },
                 Err(e) => {
                     shared.counters.add(Counter::AcceptFailed);

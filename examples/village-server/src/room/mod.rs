@@ -7,6 +7,7 @@ mod event;
 mod input;
 mod join;
 mod moves;
+mod saving;
 mod send;
 mod session_end;
 mod session_open;
@@ -66,6 +67,8 @@ struct Player {
     saved_pos: [f32; 3],
     joined: bool,
     guest: bool,
+    /// A guest's place in the server-wide count, held until the session ends.
+    _guest_place: Option<crate::guests::GuestPlace>,
     /// The token's claims (`None` for a guest).
     who: Option<Claims>,
     /// A line is in the water (`fishing:cast`), so a `fishing:reel` may land a catch.
@@ -95,6 +98,8 @@ pub(crate) struct Room {
     /// Frames dropped before a hello, server-wide: reported with the room's own.
     pre_hello: Arc<FrameDrops>,
     sessions: Arc<Sessions<Event>>,
+    /// Guests server-wide, and whether a new room is wanted.
+    guests: Arc<crate::guests::Guests>,
     /// Sessions in their grace window (joined, no connection).
     detached: usize,
     started: Instant,
@@ -130,6 +135,8 @@ pub(crate) struct Room {
     draining: bool,
     /// Since when the room has been empty.
     empty_since: Instant,
+    /// Whether the players were last told saving fails (`saving.rs`).
+    told_saving_fails: bool,
     /// Bodies the room steps from `input:batch` (input_playout.rs).
     inputs: crate::input_playout::InputPlayouts,
 }
@@ -143,6 +150,8 @@ pub(crate) struct RoomCtx {
     pub sessions: Arc<Sessions<Event>>,
     /// Frames connections dropped before their hello, when they had no room yet.
     pub pre_hello: Arc<FrameDrops>,
+    /// Guests server-wide, and whether a new room is wanted.
+    pub guests: Arc<crate::guests::Guests>,
 }
 
 impl Room {
@@ -158,6 +167,7 @@ impl Room {
             name: ctx.name,
             pre_hello: ctx.pre_hello,
             sessions: ctx.sessions,
+            guests: ctx.guests,
             detached: 0,
             slots: (0..config.room_capacity).map(|_| None).collect(),
             conns: vec![FREE; config.room_capacity],
@@ -181,6 +191,7 @@ impl Room {
             presence,
             draining: false,
             empty_since: Instant::now(),
+            told_saving_fails: false,
             inputs: Default::default(),
         }
     }
@@ -199,9 +210,11 @@ impl Room {
                 biased;
                 Some(at) = ticks.recv() => {
                     self.on_tick(at);
+                    // With a new room wanted, an empty room stops now.
                     if self.open == 0
                         && self.detached == 0
-                        && self.empty_since.elapsed() >= self.config.room_idle
+                        && (self.empty_since.elapsed() >= self.config.room_idle
+                            || self.guests.room_wanted())
                         && stop_if_idle(&mut rx)
                     {
                         break;
