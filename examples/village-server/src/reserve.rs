@@ -35,6 +35,7 @@ impl Reserve {
     }
 
     /// Whether the reserve file is held now.
+    #[cfg(test)]
     pub fn held(&self) -> bool {
         self.held
     }

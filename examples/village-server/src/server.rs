@@ -55,6 +55,12 @@ impl Server {
         self.shared.presence.count()
     }
 
+    /// Guest sessions in rooms now, connected or in their grace window (at most
+    /// [`Config::guest_cap`](crate::Config::guest_cap)).
+    pub fn guests(&self) -> usize {
+        self.shared.guests.held()
+    }
+
     /// Room ticks so far, every room's together: it grows while any room runs.
     pub fn ticks(&self) -> u64 {
         self.shared.presence.ticks()

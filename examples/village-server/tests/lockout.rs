@@ -149,6 +149,7 @@ async fn guests_are_capped_server_wide_across_prefix_rooms() {
     // A guest in its grace window still counts.
     g1.drop_connection();
     let _g3 = join_at(&url("r3"), &Identity::guest("c")).await;
+    assert_eq!(s.guests(), 3);
     let refused = Client::join(&url("r4"), &Identity::guest("d")).await;
     assert!(
         refused
