@@ -11,6 +11,12 @@ use tokio::net::TcpStream;
 /// The largest request head read; a browser's is under 2 KiB.
 pub(crate) const MAX_REQUEST: usize = 8 * 1024;
 
+/// After the second read that leaves the head unfinished, each further read waits this
+/// long first, so bytes dripped one at a time are read many at once: a head dripped by
+/// 200 sockets costs 20 reads a second each, whatever the drip's pace. A browser's head
+/// (one or two segments, a PROXY header's too) never waits.
+pub(crate) const DRIP_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// A valid upgrade request.
 #[derive(Debug)]
 pub(crate) struct Upgrade {
@@ -45,14 +51,20 @@ pub(crate) enum Bad {
 /// counted in the head's bytes). Bytes after the head are refused: a client sends nothing
 /// before the server's answer (RFC 6455 §4.1). Each read looks for the head's end in the
 /// new bytes only (and the 3 before them), so a head dripped a byte at a time costs
-/// linear work, not quadratic; the caller bounds the whole head's time.
+/// linear work, not quadratic, and reads are spaced by [`DRIP_PAUSE`] from the third on;
+/// the caller bounds the whole head's time (the PROXY header's with it).
 pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade, Bad> {
     let mut buf = [0u8; MAX_REQUEST];
     let mut len = 0;
     let mut proxied = None;
     // Bytes of the head already scanned for its end.
     let mut scanned: usize = 0;
+    let mut reads = 0u32;
     loop {
+        reads += 1;
+        if reads > 2 {
+            tokio::time::sleep(DRIP_PAUSE).await;
+        }
         // (A PROXY header is refused long before this: 107 or 528 bytes at most.)
         if len == MAX_REQUEST {
             return Err(Bad::Malformed);
