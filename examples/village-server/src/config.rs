@@ -105,10 +105,12 @@ pub struct Config {
     /// find the rest of the room.
     pub guests_per_room: usize,
     /// Guest sessions in every room together at most, connected or in their grace window
-    /// (`session:hello guests_server_full`); the cap is also never over half of
-    /// `max_connections` ([`Config::guest_cap`]), so guests spread over prefix rooms
-    /// leave signed-in players at least half the server.
+    /// (`session:hello guests_server_full`); the cap is also never over
+    /// `guest_share_pct` of `max_connections` ([`Config::guest_cap`]), so guests spread
+    /// over prefix rooms leave signed-in players the rest of the server.
     pub max_guests: usize,
+    /// The share of `max_connections` guests may hold at most, percent (50).
+    pub guest_share_pct: usize,
     /// How long a guest's session outlives its dropped connection (at most `grace`): short,
     /// so a guest that joins and drops does not keep its room open.
     pub guest_grace: Duration,
@@ -196,6 +198,7 @@ impl Default for Config {
             guests: true,
             guests_per_room: 20,
             max_guests: 250,
+            guest_share_pct: 50,
             guest_grace: Duration::from_secs(5),
             per_ip_per_room: 0,
             handshake_timeout: Duration::from_secs(5),
@@ -215,10 +218,11 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Guest sessions server-wide at most: `max_guests`, and never over half of
-    /// `max_connections`.
+    /// Guest sessions server-wide at most: `max_guests`, and never over `guest_share_pct`
+    /// percent of `max_connections`.
     pub fn guest_cap(&self) -> usize {
-        self.max_guests.min(self.max_connections / 2)
+        self.max_guests
+            .min(self.max_connections.saturating_mul(self.guest_share_pct) / 100)
     }
 
     /// How long a dropped session of this kind waits for its resume.

@@ -241,7 +241,7 @@ impl Store {
     }
 
     /// Writes what is pending (waiting up to `within`) and stops the writer; what could
-    /// not be written is counted `store_lost` and said on stderr.
+    /// not be written is counted `store_lost` and said on stderr, each state whole.
     pub fn close(&self, within: Duration) {
         let written = self.flush(within);
         let mut p = lock(&self.inner.pending);
@@ -252,6 +252,13 @@ impl Store {
                 self.inner.counters.add(Counter::StoreLost);
             }
             eprintln!("village-server: the store closed with {lost} player states unwritten");
+            // Said whole, one a line, so an operator can put them back by hand.
+            for (account, st) in p.dirty.iter().chain(p.writing.iter()) {
+                eprintln!(
+                    "village-server: unwritten account={account} x={} y={} z={} heading={}",
+                    st.pos[0], st.pos[1], st.pos[2], st.heading
+                );
+            }
         }
         drop(p);
         self.inner.wake.notify_all();

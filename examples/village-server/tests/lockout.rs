@@ -163,13 +163,15 @@ async fn guests_are_capped_server_wide_across_prefix_rooms() {
         p.stats().await.unwrap().dropped.unwrap()["session:hello guests_server_full"],
         1
     );
-    // Half of max_connections caps it too, whatever max_guests says.
-    let c = Config {
+    // Half of max_connections (`guest_share_pct`) caps it too, whatever max_guests says.
+    let mut c = Config {
         max_guests: 10_000,
         max_connections: 300,
         ..Config::default()
     };
     assert_eq!(c.guest_cap(), 150);
+    c.guest_share_pct = 100;
+    assert_eq!(c.guest_cap(), 300);
 }
 
 /// Issue #53's fourth lockout: a guest joins a prefix room and drops. With every prefix
