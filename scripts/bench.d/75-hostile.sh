@@ -127,6 +127,7 @@ what = {
     "rooms": "connect-and-close upgrades to new room names, 16 at a time (half not allowed, half new `hb-atk-*` names past `max_rooms`)",
     "idle": "pre-hello flood from one address: 400 upgraded sockets in the bots' room that never say hello, reopened when closed",
     "idle-many": "pre-hello flood overall: 600 upgraded sockets that never say hello from 16 addresses (37 each, past the 256 overall), reopened when closed",
+    "idle-1000": "pre-hello flood from 1,000 addresses (127.0.0.2 on, one upgraded socket each that never says hello, four times the 256 overall), reopened when closed",
     "handshakes": "400 sockets sending half an HTTP upgrade, reopened when closed (50 ms later when refused at accept)",
     "drip": "slow request heads: 200 sockets from 8 addresses dripping an endless request head one byte per packet every 5 ms, reopened when closed",
     "floods": "4 clients sending every frame kind flat out (binary, 5 KB binary, text, ping, pong, fragmented), reconnecting when closed",
