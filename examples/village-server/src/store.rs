@@ -265,13 +265,16 @@ impl Store {
     }
 }
 
+/// A name's key and the account it is reserved for.
+type Reserved = (String, u64);
+
 /// The writer thread: takes everything pending, writes it in one transaction, and on a
 /// failure puts it back (under anything newer) and retries: at once after freeing the
 /// reserved disk space, else after a backoff.
 fn write_loop(inner: &Inner, mut conn: Connection, mut reserve: crate::reserve::Reserve) {
     let mut backoff = Duration::from_millis(20);
     loop {
-        let (batch, names): (Vec<(u64, Saved)>, Vec<(String, u64)>) = {
+        let (batch, names): (Vec<(u64, Saved)>, Vec<Reserved>) = {
             let mut p = lock(&inner.pending);
             while p.dirty.is_empty() && p.names.is_empty() && !p.closing {
                 p = inner.wake.wait(p).unwrap_or_else(|e| e.into_inner());
