@@ -41,7 +41,8 @@ impl Mount {
 
 impl Drop for Mount {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
+        // Lazily: the last server's store may still hold its file open.
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
