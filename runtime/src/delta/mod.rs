@@ -45,13 +45,12 @@ mod tracker;
 use std::any::{Any, TypeId};
 use std::marker::PhantomData;
 
-use crate::codec::{Message, Wire};
+use crate::codec::Wire;
 use crate::error::{Code, Error};
 use crate::wire::Reader;
 
 pub use entity::{no_baseline, probe_difference, probe_mask, Entity, SAFE};
 pub use list::{apply_entities, encode_entities, probe_entities, sort_entities, EntityProbe};
-pub(crate) use message::next_seq;
 pub use message::{clone_delta, mask_count, Delta, DeltaClone, Sent};
 pub use mirror::Mirror;
 pub use ring::{MAX_RING, RING};
