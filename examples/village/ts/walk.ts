@@ -7,7 +7,7 @@
 // difference of `cos` and `sin`.
 
 import type { Predictor } from "../../../codegen/ts-runtime/index.js";
-import type { InputFrame } from "../../../generated/ts/src/index.js";
+import type { Buttons, InputFrame } from "../../../generated/ts/src/index.js";
 
 const f = Math.fround;
 const PI = f(Math.PI);
@@ -70,3 +70,21 @@ export const walker: Predictor<Body, InputFrame> = {
     to.heading = from.heading;
   },
 };
+
+const BUTTONS: readonly (keyof Buttons)[] = ["forward", "back", "left", "right", "jump", "sprint", "interact", "primary", "aim", "brake", "horn"];
+
+/** All eleven buttons from the pressed ones alone: `buttons({ forward: true, sprint: true })`. */
+export function buttons(pressed: Partial<Buttons>): Buttons {
+  const out = {} as Record<keyof Buttons, boolean>;
+  for (const name of BUTTONS) out[name] = pressed[name] === true;
+  return out;
+}
+
+/**
+ * An input frame from the pressed buttons alone: `inputFrame({ forward: true, sprint: true })`
+ * is one 16 ms frame with no look and no steer (the Rust side writes
+ * `Buttons { forward: true, sprint: true, ..Buttons::default() }`).
+ */
+export function inputFrame(pressed: Partial<Buttons>, dt = 16, yaw = 0): InputFrame {
+  return { dt, buttons: buttons(pressed), look: [yaw, 0], steer: 0 };
+}

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Reconciler } from "../../../codegen/ts-runtime/index.js";
 import type { Buttons, InputFrame } from "../../../generated/ts/src/index.js";
-import { type Body, step, walker } from "../../../examples/village/ts/walk.js";
+import { type Body, inputFrame, step, walker } from "../../../examples/village/ts/walk.js";
+import { InputBatchCodec } from "../../../generated/ts/src/index.js";
 import { readRepoFile } from "./support.js";
 
 type BodyJson = [number, number, number, number];
@@ -30,6 +31,19 @@ function frameOf([dt, pressed, yaw]: FrameJson): InputFrame {
 function bodyOf([x, y, z, heading]: BodyJson): Body {
   return { pos: [x, y, z], heading };
 }
+
+test("an input frame from the pressed buttons alone is a whole, valid frame", () => {
+  const f = inputFrame({ sprint: true, forward: true });
+  assert.deepEqual(f, frameOf([16, ["forward", "sprint"], 0]));
+  assert.equal(Object.keys(f.buttons).length, NAMES.length);
+  const batch = { first: 0, frames: [f, inputFrame({}, 33, 0.25)] };
+  const back = InputBatchCodec.decode(InputBatchCodec.encode(batch));
+  assert.ok(back.ok, "encodes and validates");
+  assert.deepEqual(back.value.frames[0], f);
+  const b = { pos: [0, 0, 0] as [number, number, number], heading: 0 };
+  step(b, f);
+  assert.ok(Math.abs(b.pos[0] - 5 * 0.016) < 1e-6, "sprinting: 5 m/s");
+});
 
 const traces = (JSON.parse(readRepoFile("tests/fixtures/walk_traces.json")) as { walk: WalkTrace[] }).walk;
 
