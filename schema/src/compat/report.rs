@@ -3,10 +3,33 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::diff::Finding;
-use super::{
-    explain, rules, Category, HistoryEntry, Hurts, Report, WireDir, EXIT_BREAKING, EXIT_OK,
-};
+use super::explain;
+use super::lock::{HistoryEntry, WireDir};
+use super::order::Deploy;
+use super::rules::{self, Category, Hurts};
+
+/// The outcome of a check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The deploy order judged by.
+    pub deploy: Deploy,
+    /// Whether nothing fails (exit 0).
+    pub compatible: bool,
+    /// Every finding: failing ones first, then accepted ones, then source-API notes.
+    pub findings: Vec<Finding>,
+    /// The lock's history (accepted breaks, restarts), oldest first.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Exit code: compatible.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a change breaks peers (unaccepted), or an acceptance matches nothing.
+pub const EXIT_BREAKING: u8 = 1;
+/// Exit code: the schema or the lock cannot be read.
+pub const EXIT_UNREADABLE: u8 = 2;
 
 impl Report {
     /// The exit code: [`EXIT_OK`] or [`EXIT_BREAKING`].
