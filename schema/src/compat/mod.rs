@@ -31,7 +31,10 @@ use std::path::{Path, PathBuf};
 pub use diff::{compare, compare_all, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
 pub use order::{Deploy, DeployAccept, Judge};
-pub use report::{finding_text, headline, Report, EXIT_BREAKING, EXIT_OK, EXIT_UNREADABLE};
+pub use report::{
+    finding_body, finding_fix, finding_text, headline, Report, EXIT_BREAKING, EXIT_OK,
+    EXIT_UNREADABLE,
+};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
