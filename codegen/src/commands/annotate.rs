@@ -8,6 +8,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::json;
+use tuplet_schema::compat::{explain, rules};
 
 use super::base::Repo;
 use crate::config::Config;
@@ -105,15 +106,29 @@ impl Paths {
     /// `src/a.rs (removed)`) as a repository-relative file and line. Files named
     /// `config_files` (the lock, the config) are the config's folder's; others the crate's.
     pub fn locate(&self, location: &str, config_files: &[&str]) -> (String, Option<usize>) {
+        let (file, line, _) = self.locate_at(location, config_files);
+        (file, line)
+    }
+
+    /// [`Paths::locate`] of a `file:line:column` location too: the file, line and column.
+    pub fn locate_at(
+        &self,
+        location: &str,
+        config_files: &[&str],
+    ) -> (String, Option<usize>, Option<usize>) {
         let location = location.trim_end_matches(" (removed)");
-        let (file, line) = match location.rsplit_once(':') {
-            Some((f, l)) if l.parse::<usize>().is_ok() => (f, l.parse().ok()),
-            _ => (location, None),
+        let number = |s: &str| s.parse::<usize>().ok();
+        let (file, line, column) = match location.rsplit_once(':') {
+            Some((rest, c)) if number(c).is_some() => match rest.rsplit_once(':') {
+                Some((f, l)) if number(l).is_some() => (f, number(l), number(c)),
+                _ => (rest, number(c), None),
+            },
+            _ => (location, None, None),
         };
         if config_files.contains(&file) {
-            (self.config_relative(file), line)
+            (self.config_relative(file), line, column)
         } else {
-            (self.crate_relative(file), line)
+            (self.crate_relative(file), line, column)
         }
     }
 }
@@ -163,6 +178,9 @@ pub fn github(notes: &[Note]) -> String {
         if let Some(l) = n.line {
             props.push(format!("line={l}"));
         }
+        if let (Some(_), Some(c)) = (n.line, n.column) {
+            props.push(format!("col={c}"));
+        }
         // The title starts with the rule, so an annotation names it whatever its title.
         let title = match n.title.starts_with(&n.rule) {
             true => n.title.clone(),
@@ -172,7 +190,7 @@ pub fn github(notes: &[Note]) -> String {
         s.push_str(&format!(
             "::{kind} {}::{}\n",
             props.join(","),
-            escape_data(&n.message)
+            escape_data(whole(n).trim_end())
         ));
     }
     s
@@ -189,12 +207,15 @@ pub fn sarif(notes: &[Note]) -> String {
             let mut r = json!({
                 "ruleId": n.rule,
                 "level": match n.level { Level::Error => "error", Level::Notice => "note" },
-                "message": { "text": n.message },
+                "message": { "text": whole(n).trim_end() },
             });
             if let Some(f) = &n.file {
                 let mut loc = json!({ "artifactLocation": { "uri": f } });
                 if let Some(l) = n.line {
                     loc["region"] = json!({ "startLine": l });
+                    if let Some(c) = n.column {
+                        loc["region"]["startColumn"] = json!(c);
+                    }
                 }
                 r["locations"] = json!([{ "physicalLocation": loc }]);
             }
@@ -218,14 +239,20 @@ pub fn sarif(notes: &[Note]) -> String {
     s
 }
 
-/// The readable report of `notes`: each one's message, then its fix when it has one.
+/// The readable report of `notes`: each one [`whole`].
 pub fn text(notes: &[Note]) -> String {
-    let mut s = String::new();
-    for n in notes {
-        s.push_str(n.message.trim_end());
-        s.push('\n');
-        if let Some(fix) = &n.fix {
-            s.push_str(&format!("  fix: {fix}\n"));
+    notes.iter().map(whole).collect()
+}
+
+/// One note as a reader takes it in: its message, then its fix when it has one, and after a
+/// fix the rule's `tuplet explain` pointer when the rule has an entry and the message does
+/// not already give it on a `rule:` line.
+pub fn whole(n: &Note) -> String {
+    let mut s = format!("{}\n", n.message.trim_end());
+    if let Some(fix) = &n.fix {
+        s.push_str(&format!("  fix: {fix}\n"));
+        if rules::by_name(&n.rule).is_some() && !n.message.contains("\n  rule: ") {
+            s.push_str(&format!("  rule: {}\n", explain::pointer(&n.rule)));
         }
     }
     s

@@ -301,7 +301,7 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
         }
         // The notes keep the file and line located above; their text names the base.
         for (n, f) in notes.iter_mut().zip(&report.findings) {
-            n.message = compat::finding_text(f).trim_end().to_string();
+            n.message = compat::finding_body(f).trim_end().to_string();
         }
     }
     let budgets = tuplet_schema::sizes::budget_findings(&p.schema);
@@ -320,11 +320,14 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
                 "budget-exceeded: {} over its budget of {} bytes",
                 f.message, f.budget
             ),
-            message: format!("{line}\n  rule: `tuplet explain budget-exceeded`"),
+            message: line.clone(),
             file: Some(p.paths.crate_relative(&f.file)),
             line: Some(f.line),
             column: None,
-            fix: None,
+            fix: Some(format!(
+                "{} says how to make it safely",
+                compat::explain::pointer(compat::rules::BUDGET_EXCEEDED.name)
+            )),
         });
         budget_out.push((f, grew, line));
     }

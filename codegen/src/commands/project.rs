@@ -127,11 +127,11 @@ impl Project {
     /// A finding as a note. `base_lock`: lock lines are the base's (no line in the working
     /// tree's lock to point at).
     pub(super) fn note(&self, f: &Finding, lock_name: &str, base_lock: bool) -> Note {
-        let (file, mut line) = self
+        let (file, mut line, mut column) = self
             .paths
-            .locate(&f.location, &[lock_name, self.config_name.as_str()]);
+            .locate_at(&f.location, &[lock_name, self.config_name.as_str()]);
         if base_lock && f.location.starts_with(lock_name) {
-            line = None;
+            (line, column) = (None, None);
         }
         let level = if f.fails() {
             Level::Error
@@ -147,11 +147,11 @@ impl Project {
             level,
             rule: f.rule.clone(),
             title: format!("{}{what}", f.rule),
-            message: compat::finding_text(f).trim_end().to_string(),
+            message: compat::finding_body(f).trim_end().to_string(),
             file: Some(file),
             line,
-            column: None,
-            fix: None,
+            column,
+            fix: compat::finding_fix(f),
         }
     }
 }

@@ -59,13 +59,17 @@ export class InputPlayouts {
     }
   }
 
-  /** The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one. */
+  /**
+   * The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one:
+   * with the body the player controls (its car while driving), as the snapshot places it, to reconcile on.
+   */
   ack(p: Player, tick: number): InputAck | undefined {
     const q = this.byName.get(p.name);
     const applied = q?.lastApplied;
     if (q === undefined || applied === undefined || this.acked.get(p.name) === applied) return undefined;
     this.acked.set(p.name, applied);
-    return { applied, tick, queued: Math.min(32, q.held) };
+    const b = p.driving ? p.car : p.body;
+    return { applied, tick, queued: Math.min(32, q.held), p: [b.x, b.y, 0], r: b.heading };
   }
 
   /** A player's playout (the lab reads its counters). */

@@ -32,7 +32,7 @@ use village::world::WorldSnapshot;
 use json_delta::JsonDelta;
 use model::{Absolute, Model, Part};
 use snapshots::{quantized, snapshot};
-use world::{Record, Tick, CLIENTS, RATE};
+use world::{Record, CLIENTS, RATE};
 
 /// Row numbers of the frames (3 is the @colyseus/schema row, written by colyseus.mjs).
 const FULL: u8 = 0;

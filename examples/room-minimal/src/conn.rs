@@ -10,19 +10,13 @@ use tokio::sync::mpsc;
 use tokio::time::timeout;
 use yawc::{close::CloseCode, Frame, HttpWebSocket, OpCode};
 
-use crate::room::Event;
+use crate::room::{Event, Out};
 
 /// Frames queued for one client; the largest frame read, bytes; how long the first frame
 /// (`session:hello`) and each write may take.
 const OUT_QUEUE: usize = 256;
 const MAX_FRAME: usize = 16 * 1024;
 const PATIENCE: Duration = Duration::from_secs(5);
-
-/// What the room sends a connection: a frame, or a close with the reason.
-pub(crate) enum Out {
-    Frame(Bytes),
-    Close(&'static str),
-}
 
 /// Frames bounded by [`MAX_FRAME`]; no permessage-deflate.
 pub(crate) fn options() -> yawc::Options {

@@ -20,12 +20,17 @@ use village::player::{LeaveReason, PlayerJoined, PlayerLeft, PlayerMove, PlayerM
 use village::session::{SessionError, SessionFailed, SessionWelcome};
 use village::world::WorldSnapshot;
 
-use crate::conn::Out;
 use crate::stats::Stats;
 
 /// Events queued for a room before connections wait; players in a room.
 pub(crate) const EVENTS: usize = 1024;
 const CAPACITY: usize = 40;
+
+/// What the room sends a connection: a frame, or a close with the reason.
+pub(crate) enum Out {
+    Frame(Bytes),
+    Close(&'static str),
+}
 
 /// What a connection tells its room.
 pub(crate) enum Event {

@@ -8,8 +8,9 @@ use std::time::Instant;
 use tuplet::delta::Sent;
 use tuplet::relay::dist2_xz;
 use tuplet::Message;
-use village::input::{InputAck, InputFrame};
+use village::input::InputAck;
 use village::player::PlayerMove;
+use village::walk::{self, Body};
 use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
 
 use crate::room::{envelope, now_ms, Player, Room};
@@ -33,24 +34,25 @@ impl Room {
         }
     }
 
-    /// Steps the player's body by its queued input frames. When a new frame was applied,
-    /// acknowledges it to the player and relays the new pose like a move.
+    /// Steps the player's body by its queued input frames with the village's shared step
+    /// (clients predict with the same function). When a new frame was applied, acknowledges
+    /// it to the player with the body it left and relays the new pose like a move.
     fn play_inputs(&mut self, idx: usize) {
         let Some(p) = self.slots[idx].as_mut().filter(|p| p.joined) else { return };
-        let (mut pos, mut heading) = (p.pos, p.heading);
+        let mut body = Body { pos: p.pos, heading: p.heading };
         for _ in 0..STEPS {
-            p.inputs.step(|_, f| step_body(&mut pos, &mut heading, &f));
+            p.inputs.step(|_, f| walk::step(&mut body, &f));
         }
         let applied = p.inputs.last_applied();
         if applied.is_none() || applied == p.acked {
             return;
         }
         p.acked = applied;
-        (p.pos, p.heading) = (pos, heading);
+        (p.pos, p.heading) = (body.pos, body.heading);
         let ack = ack(p, self.tick);
         self.send(idx, envelope(ack));
         let t = now_ms();
-        let pose = PlayerMove { p: pos, r: heading, t, seq: applied, flags: None };
+        let pose = PlayerMove { p: body.pos, r: body.heading, t, seq: applied, flags: None };
         self.on_move(idx, pose);
     }
 
@@ -76,23 +78,11 @@ impl Room {
 }
 
 /// The acknowledgement a client reconciles against: the last input frame applied to its
-/// body, at which tick, and how many frames wait.
+/// body, at which tick, how many frames wait, and the body it left.
 fn ack(p: &Player, tick: u32) -> InputAck {
-    InputAck { applied: p.acked.unwrap_or(0), tick, queued: p.inputs.held().min(32) as u8 }
-}
-
-/// A walking body stepped by one input frame (the reference server's step): turn by the
-/// look yaw, walk forward at 1.6 m/s, 5 m/s sprinting, within the map.
-fn step_body(pos: &mut [f32; 3], heading: &mut f32, f: &InputFrame) {
-    let dt = f32::from(f.dt) / 1000.0;
-    *heading = (*heading + f.look[0] + PI).rem_euclid(TAU) - PI;
-    let v = match (f.buttons.forward, f.buttons.sprint) {
-        (true, true) => 5.0,
-        (true, false) => 1.6,
-        _ => 0.0,
-    };
-    pos[0] = (pos[0] + heading.cos() * v * dt).clamp(-5000.0, 5000.0);
-    pos[2] = (pos[2] + heading.sin() * v * dt).clamp(-5000.0, 5000.0);
+    let queued = p.inputs.held().min(32) as u8;
+    let applied = p.acked.unwrap_or(0);
+    InputAck { applied, tick, queued, p: Some(p.pos), r: Some(p.heading) }
 }
 
 /// The villagers at `tick`: villager `i` walks a circle of 20 + 10 i metres at 1.2 m/s.

@@ -65,12 +65,13 @@ async fn input_frames_are_played_out_acked_and_relayed() {
         let batch = InputBatch { first, frames: vec![frame.clone(); 4] };
         driver.send(batch).await.unwrap();
     }
-    let mut acked = Vec::new();
+    let (mut acked, mut body) = (Vec::new(), None);
     tokio::time::timeout(Duration::from_secs(10), async {
         while acked.last() != Some(&11) {
             let f = driver.next().await.expect("open");
             if let Ok(ServerMessage::InputAck(a)) = f.decode() {
                 acked.push(a.applied);
+                body = a.p;
             }
         }
     })
@@ -78,6 +79,9 @@ async fn input_frames_are_played_out_acked_and_relayed() {
     .expect("every frame acknowledged within 10 s");
     // In order, at most three frames (one 20 Hz tick) apart: played out, not in bursts.
     assert!(acked.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= 3), "{acked:?}");
+    // The last ack carries the body after frame 11: 12 frames at 1.6 m/s along x.
+    let acked_x = body.expect("the ack carries the body")[0] - driver.spawn[0];
+    assert!((acked_x - 12.0 * 0.016 * 1.6).abs() < 0.01, "{acked_x}");
     let mut last_x = None;
     tokio::time::timeout(Duration::from_secs(10), async {
         loop {

@@ -28,43 +28,19 @@ pub mod rules;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 pub use diff::{compare, compare_all, Finding};
 pub use lock::{HistoryEntry, Lock, SourceAccept, WireDir};
 pub use order::{Deploy, DeployAccept, Judge};
-pub use report::{finding_text, headline};
+pub use report::{
+    finding_body, finding_fix, finding_text, headline, Report, EXIT_BREAKING, EXIT_OK,
+    EXIT_UNREADABLE,
+};
 pub use rules::{Category, Hurts, Rule};
 
 use crate::loader::LoadErrors;
 use crate::sizes::{budget_findings, BudgetFinding};
 
-/// The outcome of a check.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    /// The deploy order judged by.
-    pub deploy: Deploy,
-    /// Whether nothing fails (exit 0).
-    pub compatible: bool,
-    /// Every finding: failing ones first, then accepted ones, then source-API notes.
-    pub findings: Vec<Finding>,
-    /// The lock's history (accepted breaks, restarts), oldest first.
-    pub history: Vec<HistoryEntry>,
-}
-
-/// Exit code: compatible.
-pub const EXIT_OK: u8 = 0;
-/// Exit code: a change breaks peers (unaccepted), or an acceptance matches nothing.
-pub const EXIT_BREAKING: u8 = 1;
-/// Exit code: the schema or the lock cannot be read.
-pub const EXIT_UNREADABLE: u8 = 2;
-
-/// Whether a `reason` is the placeholder the report's `fix:` lines print (`"..."`), which
-/// an acceptance or `accept-deploy` must replace with the real reason.
-pub fn is_template_reason(reason: &str) -> bool {
-    let r = reason.trim();
-    r.is_empty() || r.chars().all(|c| c == '.' || c == '\u{2026}')
-}
+pub use crate::grammar::is_template_reason;
 
 /// The rules of message-level changes: the only ones an acceptance on a dispatch enum
 /// covers (a removed message has nowhere else to carry it).

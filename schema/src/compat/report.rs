@@ -3,10 +3,33 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+
 use super::diff::Finding;
-use super::{
-    explain, rules, Category, HistoryEntry, Hurts, Report, WireDir, EXIT_BREAKING, EXIT_OK,
-};
+use super::explain;
+use super::lock::{HistoryEntry, WireDir};
+use super::order::Deploy;
+use super::rules::{self, Category, Hurts};
+
+/// The outcome of a check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The deploy order judged by.
+    pub deploy: Deploy,
+    /// Whether nothing fails (exit 0).
+    pub compatible: bool,
+    /// Every finding: failing ones first, then accepted ones, then source-API notes.
+    pub findings: Vec<Finding>,
+    /// The lock's history (accepted breaks, restarts), oldest first.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Exit code: compatible.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a change breaks peers (unaccepted), or an acceptance matches nothing.
+pub const EXIT_BREAKING: u8 = 1;
+/// Exit code: the schema or the lock cannot be read.
+pub const EXIT_UNREADABLE: u8 = 2;
 
 impl Report {
     /// The exit code: [`EXIT_OK`] or [`EXIT_BREAKING`].
@@ -112,62 +135,70 @@ pub fn finding_text(f: &Finding) -> String {
     let _ = writeln!(s, "  why: {}", f.why);
     if let Some(reason) = &f.accepted {
         let _ = writeln!(s, "  accepted: {reason}");
-    } else if f.fails() && f.rule == rules::DEPLOY_CHANGED.name {
-        let _ = writeln!(
-            s,
-            "  fix: the changes are judged under {} until the switch is acknowledged; \
-                 if every peer now deploys {}, write in tuplet.toml:",
-            f.was, f.now
-        );
-        let _ = writeln!(
-            s,
-            "       accept-deploy = {{ was = {:?}, now = {:?}, reason = \"...\" }}",
-            f.was, f.now
-        );
+    } else if let Some(fix) = finding_fix(f) {
+        let _ = writeln!(s, "  fix: {fix}");
         let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
-    } else if f.fails() && f.rule == rules::ACCEPT_UNMATCHED.name {
-        let _ = writeln!(
-            s,
-            "  fix: delete the acceptance (a stale one too); or copy `rule`, `was` and `now` \
-             from the finding it is meant for"
-        );
-        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
-    } else if f.fails() && f.rule == rules::SCHEMA_MOVED.name {
-        let _ = writeln!(
-            s,
-            "  fix: point `[schema] crate` back at {:?}; or, if {:?} now holds the schema the \
-             deployed peers were built from, write in tuplet.toml:",
-            f.was, f.now
-        );
-        let _ = writeln!(
-            s,
-            "       accept-schema-move = {{ was = {:?}, now = {:?}, reason = \"<why>\" }}",
-            f.was, f.now
-        );
-        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
-    } else if f.fails() && f.rule != rules::ACCEPT_UNMATCHED.name {
-        if let Some(reserve) = reservation(f) {
-            let _ = writeln!(s, "  fix: {reserve}");
-            let _ = writeln!(s, "       or accept the removal:");
-        } else {
-            let _ = writeln!(
-                s,
-                "  fix: {} says how to make it safely; or accept it:",
+    }
+    s
+}
+
+/// What to change for a failing, unaccepted finding: the first line as `fix:` prints it,
+/// each further line indented to follow it (the acceptance to write). `None` when the
+/// finding does not fail or is accepted.
+pub fn finding_fix(f: &Finding) -> Option<String> {
+    if f.accepted.is_some() || !f.fails() {
+        return None;
+    }
+    const MORE: &str = "\n       ";
+    let fix = if f.rule == rules::DEPLOY_CHANGED.name {
+        format!(
+            "the changes are judged under {} until the switch is acknowledged; if every peer \
+             now deploys {}, write in tuplet.toml:{MORE}accept-deploy = {{ was = {:?}, now = \
+             {:?}, reason = \"...\" }}",
+            f.was, f.now, f.was, f.now
+        )
+    } else if f.rule == rules::ACCEPT_UNMATCHED.name {
+        "delete the acceptance (a stale one too); or copy `rule`, `was` and `now` from the \
+         finding it is meant for"
+            .to_string()
+    } else if f.rule == rules::SCHEMA_MOVED.name {
+        format!(
+            "point `[schema] crate` back at {:?}; or, if {:?} now holds the schema the deployed \
+             peers were built from, write in tuplet.toml:{MORE}accept-schema-move = {{ was = \
+             {:?}, now = {:?}, reason = \"<why>\" }}",
+            f.was, f.now, f.was, f.now
+        )
+    } else {
+        let first = match reservation(f) {
+            Some(reserve) => format!("{reserve}{MORE}or accept the removal:"),
+            None => format!(
+                "{} says how to make it safely; or accept it:",
                 explain::pointer(&f.rule)
-            );
-        }
-        let _ = writeln!(
-            s,
-            "       on {}: #[tuplet(accept(rule = {:?}, was = {:?}, now = {:?}, reason = \
-                 \"...\"))]",
+            ),
+        };
+        format!(
+            "{first}{MORE}on {}: #[tuplet(accept(rule = {:?}, was = {:?}, now = {:?}, reason = \
+             \"...\"))]",
             accept_site(f),
             f.rule,
             f.was,
             f.now
-        );
-        let _ = writeln!(s, "  rule: {}", explain::pointer(&f.rule));
+        )
+    };
+    Some(fix)
+}
+
+/// One finding without its fix and rule lines (`fix:` and `rule:`): what a located note
+/// carries beside [`finding_fix`].
+pub fn finding_body(f: &Finding) -> String {
+    let text = finding_text(f);
+    match finding_fix(f) {
+        Some(fix) => {
+            let tail = format!("  fix: {fix}\n  rule: {}\n", explain::pointer(&f.rule));
+            text.strip_suffix(&tail).unwrap_or(&text).to_string()
+        }
+        None => text,
     }
-    s
 }
 
 /// For `message-removed`: the dispatch enum attribute that reserves what is still free of

@@ -615,7 +615,7 @@ fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
     let rule = rule.filter(|s| !s.is_empty());
     let reason = reason.filter(|s| !s.is_empty());
     if let (Some(r), Some(span)) = (&reason, reason_span) {
-        if crate::compat::is_template_reason(r) {
+        if is_template_reason(r) {
             return Err(syn::Error::new(
                 span,
                 "`reason = \"...\"` is the report's template: write why this break hurts no \
@@ -635,4 +635,11 @@ fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
              `accept(rule = \"...\", was = \"...\", now = \"...\", reason = \"...\")`",
         )),
     }
+}
+
+/// Whether a `reason` is the placeholder the report's `fix:` lines print (`"..."`), which
+/// an acceptance or `accept-deploy` must replace with the real reason.
+pub fn is_template_reason(reason: &str) -> bool {
+    let r = reason.trim();
+    r.is_empty() || r.chars().all(|c| c == '.' || c == '\u{2026}')
 }

@@ -13,7 +13,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Meta, Token};
 
-use super::modules::tuplet_derive;
+use crate::grammar::Derive;
 
 /// A refusal: where, and what to write instead.
 pub(crate) type Refusal = (Span, String);
@@ -242,4 +242,32 @@ pub(crate) fn module(attrs: &[Attribute]) -> Option<bool> {
         keep &= eval(&pred).ok()?;
     }
     Some(keep)
+}
+
+/// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).
+pub(crate) fn tuplet_derive(attrs: &[Attribute]) -> Option<Derive> {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) = attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        for p in paths {
+            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            let last = match segs.as_slice() {
+                [last] => last,
+                [krate, last] if krate == "tuplet" => last,
+                _ => continue,
+            };
+            let derive = match last.as_str() {
+                "Message" => Derive::Message,
+                "Record" => Derive::Record,
+                "Enum" => Derive::Enum,
+                "Flags" => Derive::Flags,
+                "Dispatch" => Derive::Dispatch,
+                _ => continue,
+            };
+            return Some(derive);
+        }
+    }
+    None
 }

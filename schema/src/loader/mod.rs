@@ -21,6 +21,7 @@
 //! avoid the dispatch enums' reserved ones; where a direction has a dispatch enum, every
 //! message of that direction is in one.
 
+mod accept_spans;
 mod configure;
 mod error;
 mod loaded;
@@ -159,6 +160,7 @@ fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadEr
                         line: start.line,
                         col: start.column + 1,
                         member_lines: member_lines(&found.input),
+                        accept_spans: accept_spans::accept_spans(&found.input),
                         item,
                         index,
                     },

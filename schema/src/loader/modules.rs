@@ -6,11 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::Span;
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Item, Token, UseTree};
+use syn::{Attribute, Item, UseTree};
 
-use super::configure;
+use super::configure::{self, tuplet_derive};
 use super::error::LoadError;
 use super::sources::Files;
 use crate::grammar::Derive;
@@ -348,34 +347,6 @@ impl Walk {
         };
         Some(self.module(files, path, Some(parent), target, cfg, items, dirs))
     }
-}
-
-/// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).
-pub(crate) fn tuplet_derive(attrs: &[Attribute]) -> Option<Derive> {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let Ok(paths) = attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
-        else {
-            continue;
-        };
-        for p in paths {
-            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
-            let last = match segs.as_slice() {
-                [last] => last,
-                [krate, last] if krate == "tuplet" => last,
-                _ => continue,
-            };
-            let derive = match last.as_str() {
-                "Message" => Derive::Message,
-                "Record" => Derive::Record,
-                "Enum" => Derive::Enum,
-                "Flags" => Derive::Flags,
-                "Dispatch" => Derive::Dispatch,
-                _ => continue,
-            };
-            return Some(derive);
-        }
-    }
-    None
 }
 
 /// The `#[path = "..."]` of a module, with its span.

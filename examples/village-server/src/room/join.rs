@@ -51,13 +51,8 @@ impl Room {
                 }
                 Ok(name) => name,
                 Err(e) => {
-                    self.stats.record_drop(
-                        village::player::PlayerJoin::NAME,
-                        match e {
-                            crate::names::NameError::Hidden => "name_hidden",
-                            crate::names::NameError::Length => "name_length",
-                        },
-                    );
+                    self.stats
+                        .record_drop(village::player::PlayerJoin::NAME, e.code());
                     generated
                 }
             },

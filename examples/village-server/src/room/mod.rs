@@ -7,6 +7,7 @@ mod event;
 mod input;
 mod join;
 mod moves;
+mod saving;
 mod send;
 mod session_end;
 mod session_open;
@@ -34,9 +35,11 @@ impl Room {
                 biased;
                 Some(at) = ticks.recv() => {
                     self.on_tick(at);
+                    // With a new room wanted, an empty room stops now.
                     if self.open == 0
                         && self.detached == 0
-                        && self.empty_since.elapsed() >= self.config.room_idle
+                        && (self.empty_since.elapsed() >= self.config.room_idle
+                            || self.guests.room_wanted())
                         && stop_if_idle(&mut rx)
                     {
                         break;

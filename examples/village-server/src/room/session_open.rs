@@ -76,6 +76,13 @@ impl Room {
         } else {
             None
         };
+        // And at most `Config::guest_cap` guests server-wide, held until the session ends.
+        let guest_place = match (refused, account) {
+            (None, None) => self.guests.take(cfg.guest_cap()),
+            _ => None,
+        };
+        let refused = refused
+            .or((account.is_none() && guest_place.is_none()).then_some("guests_server_full"));
         let (Some(idx), false, None) = (free, self.draining, refused) else {
             let error = if self.draining {
                 SessionError::RateLimited(30_000)
@@ -121,6 +128,7 @@ impl Room {
             saved_pos: [f32::NAN; 3],
             joined: false,
             guest: who.is_none(),
+            _guest_place: guest_place,
             cast: false,
             shape,
             name: String::new(),
@@ -246,7 +254,12 @@ impl Room {
         self.conns[idx] = conn;
         self.counters.add(Counter::Resumed);
         self.welcome(idx, true);
-        let grace_ms = self.config.grace.as_millis().min(u128::from(u32::MAX)) as u32;
+        let guest = self.slots[idx].as_ref().is_some_and(|p| p.guest);
+        let grace_ms = self
+            .config
+            .grace_for(guest)
+            .as_millis()
+            .min(u128::from(u32::MAX)) as u32;
         let resumed = ServerMessage::from(SessionResumed {
             gap_ms: gap.as_millis().min(u128::from(u32::MAX)) as u32,
             dropped: 0,

@@ -53,6 +53,8 @@ pub(super) struct Player {
     pub(super) saved_pos: [f32; 3],
     pub(super) joined: bool,
     pub(super) guest: bool,
+    /// A guest's place in the server-wide count, held until the session ends.
+    pub(super) _guest_place: Option<crate::guests::GuestPlace>,
     /// The token's claims (`None` for a guest).
     pub(super) who: Option<Claims>,
     /// A line is in the water (`fishing:cast`), so a `fishing:reel` may land a catch.
@@ -85,6 +87,8 @@ pub(crate) struct Room {
     /// Frames dropped before a hello, server-wide: reported with the room's own.
     pub(super) pre_hello: Arc<FrameDrops>,
     pub(super) sessions: Arc<Sessions<Event>>,
+    /// Guests server-wide, and whether a new room is wanted.
+    pub(super) guests: Arc<crate::guests::Guests>,
     /// Sessions in their grace window (joined, no connection).
     pub(super) detached: usize,
     pub(super) started: Instant,
@@ -120,6 +124,8 @@ pub(crate) struct Room {
     pub(super) draining: bool,
     /// Since when the room has been empty.
     pub(super) empty_since: Instant,
+    /// Whether the players were last told saving fails (`saving.rs`).
+    pub(super) told_saving_fails: bool,
     /// Bodies the room steps from `input:batch` (input_playout.rs).
     pub(super) inputs: crate::input_playout::InputPlayouts,
 }
@@ -133,6 +139,8 @@ pub(crate) struct RoomCtx {
     pub sessions: Arc<Sessions<Event>>,
     /// Frames connections dropped before their hello, when they had no room yet.
     pub pre_hello: Arc<FrameDrops>,
+    /// Guests server-wide, and whether a new room is wanted.
+    pub guests: Arc<crate::guests::Guests>,
 }
 
 impl Room {
@@ -149,6 +157,7 @@ impl Room {
             name: ctx.name,
             pre_hello: ctx.pre_hello,
             sessions: ctx.sessions,
+            guests: ctx.guests,
             detached: 0,
             slots: (0..config.room_capacity).map(|_| None).collect(),
             conns: vec![FREE; config.room_capacity],
@@ -172,6 +181,7 @@ impl Room {
             presence,
             draining: false,
             empty_since: Instant::now(),
+            told_saving_fails: false,
             inputs: Default::default(),
         }
     }

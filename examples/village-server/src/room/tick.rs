@@ -24,12 +24,17 @@ impl Room {
         self.presence.tick();
         if self.tick.is_multiple_of(self.config.tick_hz.max(1)) {
             self.stats.moves_last_s = std::mem::take(&mut self.stats.moves_this_s);
+            self.tell_if_saving_changed();
         }
         if self.detached > 0 {
+            // A guest's window is `guest_grace`; with no connection in the room and a new
+            // room wanted, it ends now, so no guest holds an empty room.
+            let ghosts = self.open == 0 && self.guests.room_wanted();
             for idx in 0..self.slots.len() {
                 let expired = self.slots[idx].as_ref().is_some_and(|p| {
-                    p.detached_at
-                        .is_some_and(|t| t.elapsed() >= self.config.grace)
+                    p.detached_at.is_some_and(|t| {
+                        t.elapsed() >= self.config.grace_for(p.guest) || (p.guest && ghosts)
+                    })
                 });
                 if expired {
                     self.end_session(idx, End::GraceExpired);
