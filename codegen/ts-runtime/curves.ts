@@ -6,7 +6,7 @@
  */
 
 /** One full turn in radians. */
-export const TAU = 2 * Math.PI;
+export const TAU: number = 2 * Math.PI;
 
 /** `a` wrapped into [-π, π). */
 export function wrapAngle(a: number): number {

@@ -55,7 +55,7 @@ export function senderNow(v: Float64Array, nowMs: number): number {
  */
 export class StreamTiming {
   /** Every number, by its named slot (`OFFSET`, `RATE`, `INTERVAL`, `TARGET`, `LAST_SENT`). */
-  readonly v = new Float64Array(SLOTS);
+  readonly v: Float64Array = new Float64Array(SLOTS);
   private readonly s: NetcodeSettings;
   private readonly lates: Float64Array;
   private readonly sorted: Float64Array;
