@@ -20,6 +20,7 @@
 //
 //   cd tests/ts && npm run test:browser     (scripts/test runs it, after the Rust tests)
 //   TUPLET_BROWSER_PICTURE=docs/netcode-browser.png node tests/browser/interp.mjs   (the figure)
+//   TUPLET_BROWSER_DUMP=/tmp/interp.json node tests/browser/interp.mjs   (the page's frames and moves, to study)
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -217,6 +218,7 @@ test("Chromium draws the room server's remote players smoothly through the gener
     rows.baseline[group].push(baseline);
     console.log(`#   ${bot.name.padEnd(11)} ${got} moves; tuplet ${pct(tuplet.off, tuplet.moving)} off-speed of ${tuplet.moving} frames; arrival-120ms ${pct(baseline.off, baseline.moving)}`);
   }
+  if (process.env.TUPLET_BROWSER_DUMP) writeFileSync(process.env.TUPLET_BROWSER_DUMP, JSON.stringify({ drawn, bots, S }));
   const applied = link.applied;
   console.log(
     `# ${drawn.frames} frames in ${(WALK_MS / 1000).toFixed(0)} s of walking; link delays applied p50 ${quantile(applied, 0.5).toFixed(0)} / p95 ${quantile(applied, 0.95).toFixed(0)} / max ${Math.max(...applied).toFixed(0)} ms over ${applied.length} messages`,
