@@ -33,11 +33,13 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import WebSocket from "ws";
-import { Mirror, NearbyEntity$interp, newReader, readInt, WorldSnapshot$delta, WorldSnapshot$interp, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import { Mirror, NearbyEntity$interp, newReader, readInt, WorldSnapshot$delta, WorldSnapshot$interp, WorldSnapshotCodec, type WorldSnapshot } from "village-protocol";
 import { EntityFeed, InterpolatedSet, NETCODE_DEFAULTS, RenderClock, type NetcodeSettings } from "village-protocol/runtime";
 import { rng } from "../src/sim.js";
 import { sign } from "../src/token.js";
 import { Bot } from "./bots.js";
+import { sweep, sweepTable, DRIFTS } from "./clock_sweep.js";
+import { arrivalOf, smoothServerClock, tickDrift, type Snap } from "./clock_time.js";
 import { LINKS, Pipe, type Link } from "./links.js";
 import { readWrangler, startWorkerd } from "./workerd.js";
 
@@ -67,14 +69,6 @@ export interface Trace {
   readonly objectTicks?: readonly [number, number, number];
   /** [arrival on loopback, ms from the watcher's connection; the message's bytes, base64]. */
   readonly snapshots: readonly (readonly [number, string])[];
-}
-
-/** A decoded snapshot: its server time (ms), when it left the server side of the link, its entities. */
-interface Snap {
-  readonly tick: number;
-  readonly time: number;
-  readonly at: number;
-  readonly entities: readonly NearbyEntity[];
 }
 
 /** Decodes a trace through the generated package's delta `Mirror`, as a client does. */
@@ -156,37 +150,6 @@ class TrueClock implements Clock {
   }
 }
 
-/**
- * The server time that reached the watcher (on loopback) at `localMs`, from the recording's
- * arrivals smoothed over ±`half` snapshots: the inverse of a monotone piecewise-linear map.
- */
-export function smoothServerClock(snaps: readonly Snap[], half = 20): (localMs: number) => number {
-  const n = snaps.length;
-  const at = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let sum = 0;
-    let k = 0;
-    // The mean of (arrival − time) around i, added back to i's time: its smoothed arrival.
-    for (let j = Math.max(0, i - half); j <= Math.min(n - 1, i + half); j++, k++) sum += snaps[j]!.at - snaps[j]!.time;
-    at[i] = snaps[i]!.time + sum / k;
-  }
-  for (let i = 1; i < n; i++) at[i] = Math.max(at[i]!, at[i - 1]! + 1e-6);
-  return (localMs) => {
-    if (localMs <= at[0]!) return snaps[0]!.time + (localMs - at[0]!);
-    if (localMs >= at[n - 1]!) return snaps[n - 1]!.time + (localMs - at[n - 1]!);
-    let lo = 0;
-    let hi = n - 1;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (at[mid]! <= localMs) lo = mid;
-      else hi = mid;
-    }
-    const ta = snaps[lo]!.time;
-    const tb = snaps[hi]!.time;
-    return ta + ((tb - ta) * (localMs - at[lo]!)) / (at[hi]! - at[lo]!);
-  };
-}
-
 /** The runtime's `RenderClock`. */
 class SlewClock implements Clock {
   readonly clock: RenderClock;
@@ -209,6 +172,13 @@ export const STRATEGIES: readonly { readonly name: string; readonly make: (serve
   { name: "true clock, 300 ms", make: (serverAt) => new TrueClock(serverAt, 300), without: false, renderClock: false },
 ];
 
+/** The strategies the drift sweep's table shows. */
+const COLUMNS = {
+  snap: STRATEGIES.findIndex((s) => s.name === "snap 100 ms"),
+  clock: STRATEGIES.findIndex((s) => s.renderClock),
+  floor: STRATEGIES.findIndex((s) => s.name.startsWith("true clock")),
+};
+
 /** One strategy's counts over a run. */
 export interface Counts {
   /** Entity-frames of a moving entity (faster than 1 m/s at the drawn time and the frame before). */
@@ -221,58 +191,8 @@ export interface Counts {
   delays: number[];
   /** RenderClock snaps (0 for the others). */
   snaps: number;
-}
-
-/**
- * The recording's clock as a line: loopback arrival against server time, least squares (the
- * object's tick is longer than declared), through the arrivals' median: the tick's average length.
- */
-export function localTime(snaps: readonly Snap[]): (t: number) => number {
-  const n = snaps.length;
-  let mt = 0;
-  let ma = 0;
-  for (const s of snaps) {
-    mt += s.time / n;
-    ma += s.at / n;
-  }
-  let num = 0;
-  let den = 0;
-  for (const s of snaps) {
-    num += (s.time - mt) * (s.at - ma);
-    den += (s.time - mt) ** 2;
-  }
-  const rate = num / den;
-  const res = snaps.map((s) => s.at - ma - rate * (s.time - mt)).sort((x, y) => x - y);
-  const mid = res[Math.floor(res.length / 2)]!;
-  return (t) => ma + mid + rate * (t - mt);
-}
-
-/** How far the object's tick ran off its declared length over a recording (0.026: 2.6% slow). */
-export function tickDrift(snaps: readonly Snap[]): number {
-  const local = localTime(snaps);
-  return (local(1000 * TICK_MS) - local(0)) / 1000 / TICK_MS - 1;
-}
-
-/**
- * When server time `t` reached the watcher on loopback: between the recorded arrivals of the
- * snapshots around it (a frame's delay counts from there, so the object's own tick lateness is
- * not in it, and the tick's varying length is).
- */
-export function arrivalOf(snaps: readonly Snap[]): (t: number) => number {
-  return (t) => {
-    let lo = 0;
-    let hi = snaps.length - 1;
-    if (t <= snaps[0]!.time) return snaps[0]!.at + (t - snaps[0]!.time);
-    if (t >= snaps[hi]!.time) return snaps[hi]!.at + (t - snaps[hi]!.time);
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (snaps[mid]!.time <= t) lo = mid;
-      else hi = mid;
-    }
-    const a = snaps[lo]!;
-    const b = snaps[hi]!;
-    return a.at + ((b.at - a.at) * (t - a.time)) / (b.time - a.time);
-  };
+  /** The most its drawn time ran past the newest snapshot that had arrived, ms. */
+  ahead: number;
 }
 
 /** Replays `snaps` over `link` (seed `seed`) to a 60 fps watcher per strategy. */
@@ -287,15 +207,17 @@ export function run(snaps: readonly Snap[], truth: Truth, link: Link, seed: numb
     feed: new EntityFeed(new InterpolatedSet<number>(NearbyEntity$interp.layout), NearbyEntity$interp),
     last: new Map<number, { frame: number; x: number; y: number; t: number }>(),
     prevT: NaN,
-    counts: { moving: 0, hitches: 0, clockJolts: 0, delays: [], snaps: 0 } as Counts,
+    counts: { moving: 0, hitches: 0, clockJolts: 0, delays: [], snaps: 0, ahead: -Infinity } as Counts,
   }));
   const start = snaps[0]!.at;
   const end = snaps[snaps.length - 1]!.at;
   const warm = start + WARMUP_MS;
   let frame = 0;
+  let newest = -Infinity;
   for (let now = start + r() * FRAME_MS; now <= end; now += FRAME_MS, frame++) {
     pipe.take(now, (i, at) => {
       const s = snaps[i]!;
+      newest = Math.max(newest, s.time);
       for (const w of watchers) {
         w.clock.arrive(s.time, at);
         w.feed.update(s.time, s.entities, at);
@@ -308,6 +230,7 @@ export function run(snaps: readonly Snap[], truth: Truth, link: Link, seed: numb
       const counting = now >= warm;
       if (counting) {
         c.delays.push(now - arrival(t));
+        c.ahead = Math.max(c.ahead, t - newest);
         if (w.prevT === w.prevT && Math.abs(t - w.prevT - FRAME_MS) > HITCH_OFF * FRAME_MS) c.clockJolts += 1;
       }
       w.prevT = t;
@@ -360,6 +283,8 @@ export interface Summary {
   defaultsWorse: string[];
   /** Per strategy, its hitching share (%) on each link. */
   shares: number[][];
+  /** The most RenderClock drew past the newest snapshot that had arrived, ms, over links and seeds. */
+  ahead: number;
 }
 
 export function lab(snaps: readonly Snap[], seeds: readonly number[], what: string, strict: boolean): { hitching: string[]; delays: string[]; problems: string[]; summary: Summary } {
@@ -370,7 +295,7 @@ export function lab(snaps: readonly Snap[], seeds: readonly number[], what: stri
   const clockIdx = STRATEGIES.findIndex((s) => s.renderClock);
   const floorIdx = STRATEGIES.findIndex((s) => s.name.startsWith("true clock"));
   const snap200 = STRATEGIES.findIndex((s) => s.name === "snap 200 ms");
-  const summary: Summary = { aboveFloor: -Infinity, extraDelayLo: Infinity, extraDelayHi: -Infinity, snapJitteryShare: Infinity, defaultsWorse: [], shares: STRATEGIES.map(() => []) };
+  const summary: Summary = { aboveFloor: -Infinity, extraDelayLo: Infinity, extraDelayHi: -Infinity, snapJitteryShare: Infinity, defaultsWorse: [], shares: STRATEGIES.map(() => []), ahead: -Infinity };
   const defaultsIdx = STRATEGIES.findIndex((s) => s.name === "RenderClock, defaults");
   for (const link of LINKS) {
     const per: Counts[][] = STRATEGIES.map(() => []);
@@ -408,6 +333,7 @@ export function lab(snaps: readonly Snap[], seeds: readonly number[], what: stri
     }
     const rc = per[clockIdx]!;
     const snapsN = rc.reduce((s, c) => s + c.snaps, 0);
+    summary.ahead = Math.max(summary.ahead, ...rc.map((c) => c.ahead));
     const jolts = (k: number): string => mean(per[k]!, (c) => c.clockJolts).toFixed(0);
     const best = Math.min(...STRATEGIES.flatMap((st, k) => (st.without ? [mean(per[k]!, (c) => c.hitches)] : [])));
     const cut = 1 - withClock / best;
@@ -581,6 +507,10 @@ async function main(): Promise<void> {
     // The committed trace's first 10 s, and a fresh recording of the Worker as it is now.
     const committed = decode(trace, 10_000);
     problems.push(...lab(committed, [1], "committed trace", true).problems);
+    // The drift sweep's ends and its swing, on the same 10 s.
+    const sw = sweep(committed, [1], lab, COLUMNS, [DRIFTS[0]!, DRIFTS[6]!, DRIFTS[7]!]);
+    problems.push(...sw.problems);
+    for (const u of sw.unmet) console.error(`UNMET target: ${u}`);
     const fresh = await record(5, 6, "clock-smoke");
     // CLOCK_KEEP=FILE keeps the fresh recording (to replay a failure: CLOCK_TRACE=FILE).
     if (process.env.CLOCK_KEEP) fs.writeFileSync(process.env.CLOCK_KEEP, JSON.stringify(fresh));
@@ -599,6 +529,10 @@ async function main(): Promise<void> {
     const r = lab(snaps, seeds, "trace", true);
     problems.push(...r.problems);
     const out = ["## The city's render clock: the lab", "", INTRO, "", ...tables(trace, seeds.length, snaps, r.hitching, r.delays), "", tickLine(trace, snaps), "", outro(r.summary, tickDrift(snaps))];
+    const sw = sweep(snaps, seeds, lab, COLUMNS);
+    problems.push(...sw.problems);
+    for (const u of sw.unmet) console.error(`UNMET target: ${u}`);
+    out.push("", "### A tick that drifts: the sweep", "", ...sweepTable(sw.rows, seeds.length));
     if (fs.existsSync(LOADED_TRACE_PATH)) {
       const loaded = JSON.parse(fs.readFileSync(LOADED_TRACE_PATH, "utf8")) as Trace;
       const ls = decode(loaded);
