@@ -18,8 +18,8 @@ export interface NetcodeSettings {
   readonly longIntervalCap: number;
   /**
    * The share of recent samples the delay covers: each needed the interval before it plus its
-   * lateness (1: every one of the window, so a single late burst in it is covered; 0.95: all
-   * but the latest 5% arrive before the drawn time reaches them).
+   * lateness (0.98: all but the latest 2% arrive before the drawn time reaches them; 1: every
+   * one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
    */
   readonly latePercentile: number;
   /** How many recent samples that percentile is taken over. */
@@ -74,7 +74,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   minDelayMs: 120,
   maxDelayMs: 300,
   longIntervalCap: 1.5,
-  latePercentile: 1,
+  latePercentile: 0.98,
   lateWindow: 64,
   delayMarginMs: 0,
   statsMs: 400,

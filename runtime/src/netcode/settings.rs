@@ -15,8 +15,8 @@ pub struct NetcodeSettings {
     /// raised to this many of its intervals, so its delay still covers one interval.
     pub long_interval_cap: f64,
     /// The share of recent samples the delay covers: each needed the interval before it plus
-    /// its lateness (1: every one of the window, so a single late burst in it is covered; 0.95:
-    /// all but the latest 5% arrive before the drawn time reaches them).
+    /// its lateness (0.98: all but the latest 2% arrive before the drawn time reaches them; 1:
+    /// every one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
     pub late_percentile: f64,
     /// How many recent samples that percentile is taken over.
     pub late_window: usize,
@@ -67,7 +67,7 @@ impl NetcodeSettings {
         min_delay_ms: 120.0,
         max_delay_ms: 300.0,
         long_interval_cap: 1.5,
-        late_percentile: 1.0,
+        late_percentile: 0.98,
         late_window: 64,
         delay_margin_ms: 0.0,
         stats_ms: 400.0,
