@@ -60,7 +60,12 @@ fn the_marked_messages_are_the_moves_snapshots_and_birds() {
         .collect();
     assert_eq!(
         marked,
-        ["player:move", "world:snapshot", "birds:stream", "vehicle:move"]
+        [
+            "player:move",
+            "world:snapshot",
+            "birds:stream",
+            "vehicle:move"
+        ]
     );
     // An id no message has is never sent as a datagram.
     assert!(!ServerMessage::unreliable_id(999_999));

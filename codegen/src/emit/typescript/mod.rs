@@ -163,7 +163,11 @@ impl Gen<'_> {
                 };
                 // An `unreliable` message's codec says so: a transport with datagrams sends it
                 // as one when it fits.
-                let delta = if m.unreliable { format!("{delta}, true") } else { delta };
+                let delta = if m.unreliable {
+                    format!("{delta}, true")
+                } else {
+                    delta
+                };
                 out.push_str(&interp::adapter(self, ident, &m.record));
                 let codec = self.rt("codec");
                 let codec_ty = self.rt_type("MessageCodec");
