@@ -35,20 +35,11 @@ use yawc::{Frame, OpCode, Role, WebSocket, WebSocketError};
 
 use crate::counters::{Counter, FrameDrops};
 use crate::handshake::{self, Bad};
+use crate::join::{self, Joined, Refused, Said, Who};
 use crate::limits::{Flood, RateCap};
 use crate::metered::Metered;
 use crate::room::{close, Event, Out};
-use crate::shared::{HelloSlot, NoRoom, RoomHandle, Shared};
-use crate::token::{self, Claims, ResumeClaims, TokenError};
-
-/// Who said hello.
-enum Who {
-    Guest,
-    /// A join token's claims.
-    Player(Claims),
-    /// A resume token's claims (signature, session and room checked).
-    Resume(ResumeClaims),
-}
+use crate::shared::{HelloSlot, NoRoom, Shared};
 
 /// Frames written per flush at most (more when one batch is bigger), so one busy client
 /// cannot starve its own reads.
@@ -62,10 +53,6 @@ pub(crate) const READ_BUFFER: usize = 4096;
 /// client's frames is 1 to 3 KB, so still one write per tick). Small, so a stalled
 /// reader's backlog stays in the queue the room counts.
 pub(crate) const WRITE_BUFFER: usize = 8 * 1024;
-
-/// Batches of frames queued from the room to this connection's writer at most (the bytes
-/// in them are bounded by `Config::queue_bytes`).
-const BATCHES: usize = 1024;
 
 /// Frames a connection reads at most, before its hello as after, as a multiple of the rate
 /// cap (sustained and burst: 400 a second, 800 at once by default), every fragment of a
@@ -123,79 +110,16 @@ pub(crate) async fn serve(
         return;
     };
     // Said hello: a player's connection slot, then the room (opened now if it is not).
-    let _slot = match shared.promote(slot) {
-        Ok(slot) => slot,
-        Err(counter) => {
-            shared.counters.add(counter);
-            return refuse_with(
-                &mut ws,
-                SessionError::RoomFull(0),
-                close::TRY_LATER,
-                counter.name(),
-            )
-            .await;
-        }
-    };
-    let room = match shared.room(&path) {
-        Ok(room) => room,
-        Err(why) => {
-            let counter = match why {
-                NoRoom::NotAllowed => Counter::RoomNotAllowed,
-                NoRoom::Full => Counter::RoomsFull,
-                NoRoom::Draining => Counter::Draining,
-            };
-            shared.counters.add(counter);
-            return refuse_with(
-                &mut ws,
-                SessionError::RoomFull(0),
-                close::TRY_LATER,
-                counter.name(),
-            )
-            .await;
-        }
-    };
-    let (tx, mut rx) = mpsc::channel(BATCHES);
-    let queued = Arc::new(AtomicUsize::new(0));
-    // A signed-in player claims its account (the latest claim wins); a session of it in
-    // another room ends there, saved, before this one loads where it was.
-    let (who, ticket, saved) = match who {
-        Who::Player(claims) => {
-            let (ticket, saved) = claim(&shared, &room, claims.account).await;
-            (Who::Player(claims), ticket, saved)
-        }
-        other => (other, 0, None),
-    };
-    let open = |tx| match &who {
-        Who::Resume(claims) => Event::Resume {
-            conn,
-            tx,
-            queued: queued.clone(),
-            hello: hello.clone(),
-            claims: claims.clone(),
-            len,
-        },
-        Who::Guest | Who::Player(_) => Event::Open {
-            conn,
-            tx,
-            queued: queued.clone(),
-            hello: hello.clone(),
-            who: match &who {
-                Who::Player(c) => Some(c.clone()),
-                _ => None,
-            },
-            len,
-            ticket,
-            saved,
-            ip: shared.counted_as(ip),
-        },
-    };
-    // A room that stopped between the upgrade and now: ask for it again, once.
-    let room = match room.tx.send(open(tx.clone())).await {
-        Ok(()) => room,
-        Err(_) => match shared.room(&path) {
-            Ok(again) if again.tx.send(open(tx)).await.is_ok() => again,
-            _ => return close_with(&mut ws, close::TRY_LATER, "room stopped").await,
-        },
+    let said = Said { hello, len, who };
+    let joined = join::join(&shared, slot, &path, conn, ip, said).await;
+    let Joined {
+        room,
+        mut rx,
+        queued,
+        _slot,
+    } = match joined {
+        Ok(joined) => joined,
+        Err(refused) => return answer(&mut ws, refused).await,
     };
     let idle = tokio::time::sleep(cfg.idle_timeout);
     tokio::pin!(idle);
@@ -280,28 +204,6 @@ impl Drop for DeflateSlot {
     }
 }
 
-/// Claims `account` for `room`: ends its session in any other room (waiting, bounded,
-/// for that room to have saved it), then loads its saved state off the reactor.
-async fn claim(
-    shared: &Shared,
-    room: &RoomHandle,
-    account: u64,
-) -> (u64, Option<crate::store::Saved>) {
-    let (previous, ticket) = shared.sessions.claim(account, room.id, room.tx.downgrade());
-    if let Some(tx) = previous.and_then(|c| c.tx.upgrade()) {
-        let (done, ended) = tokio::sync::oneshot::channel();
-        if tx.send(Event::Evict { account, done }).await.is_ok() {
-            let _ = tokio::time::timeout(Duration::from_secs(2), ended).await;
-        }
-    }
-    let store = shared.sessions.store.clone();
-    let saved = tokio::task::spawn_blocking(move || store.load(account))
-        .await
-        .ok()
-        .flatten();
-    (ticket, saved)
-}
-
 /// The upgrade, bounded in time: the client's address (behind a trusted proxy, the one
 /// it names; `hello_slot` is counted under it from then on), a path naming a room that may open
 /// (none is opened here), permessage-deflate agreed when configured and offered.
@@ -317,10 +219,15 @@ async fn upgrade(
     let up = match tokio::time::timeout(cfg.handshake_timeout, read).await {
         Ok(Ok(up)) => up,
         Ok(Err(bad)) => {
-            shared.counters.add(Counter::HandshakeFailed);
+            if bad != Bad::WebTransportInfo {
+                shared.counters.add(Counter::HandshakeFailed);
+            }
             match bad {
                 Bad::NotUpgrade => {
                     handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await
+                }
+                Bad::WebTransportInfo => {
+                    handshake::webtransport_info(&mut stream, shared.webtransport_info()).await
                 }
                 Bad::Proxy(why) => {
                     shared.counters.add(Counter::ProxyRefused);
@@ -486,54 +393,21 @@ async fn hello(
             Err(_) => shared.counters.add(Counter::BeforeHello),
         }
     };
-    let Some(token) = hello.token.as_deref() else {
-        return Some((hello, Who::Guest, len));
-    };
-    if let Some(session) = hello.resume.as_deref() {
-        // A resume: the token is the one the server signed for this session.
-        let room_name = cfg.room_name(path).unwrap_or("");
-        let refused = match token::verify_resume(&shared.sessions.resume_key, token) {
-            Err(_) => Some((Counter::ResumeForged, SessionError::TokenInvalid)),
-            Ok(c) if c.s != session || c.room != room_name => {
-                Some((Counter::ResumeMismatch, SessionError::TokenInvalid))
-            }
-            // Rights end with the join token's expiry, resumed or not.
-            Ok(c) if c.who.as_ref().is_some_and(|w| w.exp <= token::now_s()) => {
-                Some((Counter::TokenExpired, SessionError::TokenExpired))
-            }
-            Ok(c) => return Some((hello, Who::Resume(c), len)),
-        };
-        let (counter, error) = refused.expect("refused");
-        shared.counters.add(counter);
-        refuse(ws, error, counter.name()).await;
-        return None;
-    }
-    let checked = match &cfg.token_key {
-        Some(key) => token::verify(key, token, token::now_s()),
-        None => Err(TokenError::BadSignature),
-    };
-    match checked {
-        Ok(claims) => Some((hello, Who::Player(claims), len)),
-        Err(e) => {
-            shared.counters.add(match e {
-                TokenError::BadSignature => Counter::TokenForged,
-                TokenError::Expired => Counter::TokenExpired,
-                TokenError::Malformed => Counter::TokenMalformed,
-            });
-            let error = match e {
-                TokenError::Expired => SessionError::TokenExpired,
-                // Not ours or not readable: sign in again.
-                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
-            };
-            refuse(ws, error, e.code()).await;
+    match join::judge(shared, path, &hello) {
+        Ok(who) => Some((hello, who, len)),
+        Err(refused) => {
+            answer(ws, refused).await;
             None
         }
     }
 }
 
-/// Answers a refused hello with `session:error` and closes with 1008.
-async fn refuse(ws: &mut Ws, error: SessionError, reason: &str) {
-    refuse_with(ws, error, close::POLICY, reason).await;
+/// Answers a refused hello: `session:error` (when there is one to tell), then the close.
+async fn answer(ws: &mut Ws, refused: Refused) {
+    match refused.error {
+        Some(error) => refuse_with(ws, error, refused.code, refused.reason).await,
+        None => close_with(ws, refused.code, refused.reason).await,
+    }
 }
 
 /// Answers a refused hello with `session:error` and closes with `code`.

@@ -31,6 +31,7 @@ mod fanout;
 mod fdlimit;
 mod handshake;
 mod input_playout;
+mod join;
 mod limits;
 mod metered;
 pub mod names;
@@ -46,7 +47,9 @@ pub mod store;
 mod ticker;
 pub mod token;
 mod trim;
+pub mod webtransport;
 pub mod world;
+mod wt_frames;
 
 pub use config::Config;
 pub use server::{start, Server};
