@@ -46,6 +46,13 @@ pub struct Config {
     /// read from a file).
     #[serde(skip)]
     pub deploy_lines: (usize, usize),
+    /// `accept-schema-move = { was, now, reason }`: acknowledges that `[schema] crate` points
+    /// at another folder than the base's (RULES.md, `schema-moved`).
+    #[serde(default, rename = "accept-schema-move")]
+    pub accept_schema_move: Option<AcceptMove>,
+    /// The 1-based lines of `[schema] crate` and `accept-schema-move` (0 when absent).
+    #[serde(skip)]
+    pub schema_lines: (usize, usize),
     /// The schema crate.
     pub schema: Schema,
     /// The output folders, one per emitter; an absent one is not generated.
@@ -68,6 +75,18 @@ pub struct AcceptDeploy {
     /// The order after (`deploy`).
     pub now: Deploy,
     /// Why every peer now follows the new order.
+    pub reason: String,
+}
+
+/// `accept-schema-move`: the acknowledgement of a move of the schema crate.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcceptMove {
+    /// The base's `[schema] crate`, relative to the repository's root.
+    pub was: String,
+    /// This one's, relative to the repository's root.
+    pub now: String,
+    /// Why the new folder holds the schema the deployed peers were built from.
     pub reason: String,
 }
 
@@ -174,6 +193,28 @@ fn deploy_lines(text: &str) -> (usize, usize) {
     }
 }
 
+/// The lines of `[schema] crate` and `accept-schema-move` in a config's text.
+fn schema_lines(text: &str) -> (usize, usize) {
+    #[derive(Deserialize)]
+    struct Doc {
+        schema: Option<Krate>,
+        #[serde(rename = "accept-schema-move")]
+        accept: Option<toml::Spanned<toml::Value>>,
+    }
+    #[derive(Deserialize)]
+    struct Krate {
+        #[serde(rename = "crate")]
+        krate: Option<toml::Spanned<toml::Value>>,
+    }
+    let line = |s: Option<toml::Spanned<toml::Value>>| {
+        s.map_or(0, |s| text[..s.span().start].matches('\n').count() + 1)
+    };
+    match toml::from_str::<Doc>(text) {
+        Ok(d) => (line(d.schema.and_then(|s| s.krate)), line(d.accept)),
+        Err(_) => (0, 0),
+    }
+}
+
 /// The deploy order, which the compatibility rules judge by: the one type (and parser) the
 /// rules, `tuplet compat` and `assert_project_compatible` share.
 pub use tuplet_schema::compat::Deploy;
@@ -206,6 +247,7 @@ impl Config {
         let mut config = Config::parse(&text).map_err(|e| err(e.trim_end().to_string()))?;
         config.ts.hot_lines = hot_lines(&text);
         config.deploy_lines = deploy_lines(&text);
+        config.schema_lines = schema_lines(&text);
         config.base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         config.check().map_err(err)?;
         if config.outputs.ts.is_some() {
@@ -299,6 +341,27 @@ impl Config {
     /// schema crate (as written; `tuplet gen` checks the resolved folders too, see
     /// [`crate::writer::place`]).
     fn check(&self) -> Result<(), String> {
+        let reasons = [
+            (
+                "accept-deploy",
+                self.accept_deploy.as_ref().map(|a| &a.reason),
+                self.deploy_lines.1,
+            ),
+            (
+                "accept-schema-move",
+                self.accept_schema_move.as_ref().map(|a| &a.reason),
+                self.schema_lines.1,
+            ),
+        ];
+        for (key, reason, line) in reasons {
+            if reason.is_some_and(|r| tuplet_schema::compat::is_template_reason(r)) {
+                return Err(format!(
+                    "`{key}` at line {line}: `reason = \"...\"` is the report's template; \
+                     write why every deployed peer is safe with the change, so the lock's \
+                     history records it"
+                ));
+            }
+        }
         for (_, dir) in self.outputs.folders() {
             let normal: PathBuf = dir.components().collect();
             if normal.as_os_str().is_empty()

@@ -154,3 +154,62 @@ fn a_stale_lock_and_errors_in_the_chosen_format() {
     let msg = v["errors"][0]["message"].as_str().unwrap();
     assert!(msg.contains("this is a merge of two locks"), "{msg}");
 }
+
+/// `accept-unmatched` once pointed at the struct and carried no fix in the machine
+/// formats: its note points at the `accept` key (line and column) and every format says
+/// the fix.
+#[test]
+fn accept_unmatched_notes_point_at_the_accept_key_and_carry_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = root().join("schema/tests/compat_cases/accept_unmatched");
+    let krate = tmp.path().join("proto");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::copy(case.join("before.rs"), krate.join("src/lib.rs")).unwrap();
+    let cfg = tmp.path().join("tuplet.toml");
+    std::fs::write(
+        &cfg,
+        "deploy = \"any-order\"\n[schema]\ncrate = \"proto\"\n",
+    )
+    .unwrap();
+    let cfg_arg = cfg.to_string_lossy().into_owned();
+    let o = tuplet(&["lock", "--config", &cfg_arg]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let after = std::fs::read_to_string(case.join("after.rs")).unwrap();
+    std::fs::write(krate.join("src/lib.rs"), &after).unwrap();
+    let (line, col) = after
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("accept(").map(|c| (i + 1, c + 1)))
+        .unwrap();
+    let o = tuplet(&["compat", "--config", &cfg_arg, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let notes = v["notes"].as_array().expect("notes");
+    let note = notes
+        .iter()
+        .find(|n| n["rule"] == "accept-unmatched")
+        .unwrap_or_else(|| panic!("{v:#}"));
+    assert_eq!(note["line"], line, "{note:#}");
+    assert_eq!(note["column"], col, "{note:#}");
+    assert!(
+        note["file"].as_str().unwrap().ends_with("src/lib.rs"),
+        "{note:#}"
+    );
+    let fix = note["fix"].as_str().expect("a fix");
+    assert!(fix.contains("delete the acceptance"), "{fix}");
+    let o = tuplet(&["compat", "--config", &cfg_arg, "--format", "github"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("line={line},col={col},")), "{out}");
+    assert!(out.contains("%0A  fix: delete the acceptance"), "{out}");
+    let o = tuplet(&["compat", "--config", &cfg_arg]);
+    let out = text(&o);
+    assert_eq!(
+        out.matches("  fix: delete the acceptance").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("--> src/lib.rs:{line}:{col}")),
+        "{out}"
+    );
+}

@@ -53,7 +53,7 @@ export {
 } from "./checks.js";
 export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
-export { Tracker, EntityRows, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline } from "./delta.js";
+export { Tracker, EntityRows, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline, RING, MAX_RING } from "./delta.js";
 export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";
 export { Interpolator, InterpolatedSet, InterpState, StreamTiming, NETCODE_DEFAULTS, wrapAngle } from "./interp.js";
 export type { ChannelLayout, NetcodeSettings } from "./interp.js";
@@ -65,3 +65,8 @@ export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";
 export type { PlayoutSettings, PlayoutState, PlayoutStats } from "./playout.js";
 export { Reconciler, RECONCILE_DEFAULTS } from "./reconcile.js";
 export type { Predictor, ReconcileSettings, ReconcileStats, Correction } from "./reconcile.js";
+export { easeError } from "./offset.js";
+export { Ahead, AHEAD_DEFAULTS } from "./predict.js";
+export type { Advancer, AheadSettings, AheadStats } from "./predict.js";
+export { Rewind, REWIND_DEFAULTS } from "./rewind.js";
+export type { RewindSettings, RewindStats } from "./rewind.js";

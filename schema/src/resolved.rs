@@ -55,6 +55,10 @@ pub struct ResolvedItem {
     /// name, a struct variant's fields as `Variant.field` (as compat findings name them).
     #[serde(skip)]
     pub member_lines: BTreeMap<String, usize>,
+    /// `(line, column)`, 1-based, of each `accept` key by member (`""` for the item), in
+    /// source order: where a finding about an acceptance points.
+    #[serde(skip)]
+    pub accept_spans: BTreeMap<String, Vec<(usize, usize)>>,
     /// The item, each type reference holding a canonical path.
     pub item: Item,
 }

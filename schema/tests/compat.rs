@@ -384,3 +384,58 @@ fn the_reference_protocol_passes_assert_project_compatible() {
     assert_eq!(project.deploy, Deploy::AnyOrder);
     assert!(project.lock.ends_with("tuplet.lock.json"));
 }
+
+/// `accept-unmatched` once pointed at the struct's line: it points at the `accept` key of
+/// the stale acceptance, line and column, so an annotation lands on the text to delete.
+#[test]
+fn accept_unmatched_points_at_the_accept_key_not_the_struct() {
+    let dir = cases_dir().join("accept_unmatched");
+    let report = compat::check(
+        &old_lock(&dir),
+        &lock_of(&dir, "after.rs"),
+        Deploy::AnyOrder,
+    );
+    let found: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == rules::ACCEPT_UNMATCHED.name)
+        .collect();
+    assert_eq!(found.len(), 1, "{}", report.text());
+    let source = std::fs::read_to_string(dir.join("after.rs")).unwrap();
+    let (line, col) = source
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("accept(").map(|c| (i + 1, c + 1)))
+        .expect("the fixture has an accept");
+    assert_eq!(found[0].location, format!("after.rs:{line}:{col}"));
+    let fix = compat::finding_fix(found[0]).expect("a failing finding has a fix");
+    assert!(fix.contains("delete the acceptance"), "{fix}");
+    assert!(report
+        .text()
+        .contains(&format!("  --> after.rs:{line}:{col}\n")));
+}
+
+/// Every failing, unaccepted finding of every fixture has a fix, and its text is the
+/// body, then that fix, then the rule's pointer: what located notes print.
+#[test]
+fn every_failing_finding_has_a_fix_and_its_text_is_body_then_fix() {
+    let mut checked = 0;
+    for case in case_names() {
+        let dir = cases_dir().join(&case);
+        for deploy in Deploy::ALL {
+            let report = compat::check(&old_lock(&dir), &lock_of(&dir, "after.rs"), deploy);
+            for f in report.findings.iter().filter(|f| f.fails()) {
+                let fix = compat::finding_fix(f).unwrap_or_else(|| panic!("{case}: no fix"));
+                let text = compat::finding_text(f);
+                let body = compat::finding_body(f);
+                assert_eq!(
+                    text,
+                    format!("{body}  fix: {fix}\n  rule: `tuplet explain {}`\n", f.rule),
+                    "{case}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} failing findings checked");
+}

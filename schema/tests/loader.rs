@@ -124,8 +124,8 @@ fn every_naming_form_resolves() {
 fn cfg_item_is_rejected() {
     assert_one(
         "cfg_item",
-        "src/lib.rs:5:12",
-        "`Extra` is under `#[cfg(...)]`: the loader reads the source as written",
+        "src/lib.rs:3:1",
+        "`#[cfg(feature = \"extra\")]` on the tuplet type `Extra`: it exists in some builds only",
     );
 }
 
@@ -134,7 +134,7 @@ fn item_in_cfg_module_is_rejected() {
     assert_one(
         "cfg_module",
         "src/lib.rs:6:16",
-        "`Hidden` is in `crate::inner`, which is under `#[cfg(...)]`",
+        "`Hidden` is in `crate::inner`, which is under a `#[cfg(...)]` that depends on the build",
     );
 }
 

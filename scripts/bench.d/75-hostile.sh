@@ -38,6 +38,7 @@ rows=(
   "rooms rooms hb-atk 40000 - 1 : :"
   "idle idle hb-0 100000 - 1 : :"
   "idle-many idle hb-0 100000 - 1 : : --spread 16 --conns 600"
+  "idle-1000 idle hb-0 100000 - 1 : : --spread 1000 --conns 1000"
   "handshakes handshakes hb-0 100000 - 1 : :"
   "drip drip hb-0 10000000 - 1 : : --spread 8 --conns 200"
   "floods floods hb-atk 200000000 - 1 : :"
@@ -126,6 +127,7 @@ what = {
     "rooms": "connect-and-close upgrades to new room names, 16 at a time (half not allowed, half new `hb-atk-*` names past `max_rooms`)",
     "idle": "pre-hello flood from one address: 400 upgraded sockets in the bots' room that never say hello, reopened when closed",
     "idle-many": "pre-hello flood overall: 600 upgraded sockets that never say hello from 16 addresses (37 each, past the 256 overall), reopened when closed",
+    "idle-1000": "pre-hello flood from 1,000 addresses (127.0.0.2 on, one upgraded socket each that never says hello, four times the 256 overall), reopened when closed",
     "handshakes": "400 sockets sending half an HTTP upgrade, reopened when closed (50 ms later when refused at accept)",
     "drip": "slow request heads: 200 sockets from 8 addresses dripping an endless request head one byte per packet every 5 ms, reopened when closed",
     "floods": "4 clients sending every frame kind flat out (binary, 5 KB binary, text, ping, pong, fragmented), reconnecting when closed",
@@ -162,7 +164,8 @@ made_keys = {
 allow = {
     "rooms": (20, "a TCP accept, an HTTP head parsed and a 404 or 503 written for every upgrade, thousands a second (16 at a time, as fast as they are answered); nothing is kept"),
     "idle": (5, "about 80 upgrades a second (400 sockets, each closed by the hello timeout after 5 s and reopened); no frames"),
-    "idle-many": (20, "about 50 upgrades a second let in, a few of them taking the place of an older socket of the address holding the most (`evicted_before_hello`), and the sockets past the 256 budget accepted and closed at once, again 50 ms later: thousands of accepts a second"),
+    "idle-many": (20, "every new socket past the 256 budget taking the oldest place (`evicted_before_hello`), the evicted reconnecting at once: thousands of accepts and evictions a second"),
+    "idle-1000": (20, "as idle-many, from 1,000 addresses of one socket each"),
     "handshakes": (20, "the 32 half-upgrades its address may hold, each closed by the handshake timeout after 5 s and reopened (a read and a timer each), and the other 368 sockets accepted and closed at once, again 50 ms later: thousands of accepts a second"),
     "drip": (25, "40,000 one-byte packets a second (200 sockets at 200 bytes a second): a read each, scanning only the new byte; each socket closed at the 5 s head deadline and reopened"),
     "floods": (25, "every byte of 4 connections sending at loopback speed is read and unmasked by yawc, and each frame counted at the connection before the room (the room is never woken); each flooder is closed after 5 s and reconnects"),

@@ -32,4 +32,6 @@ pub mod guide {
     pub struct Cli;
     #[doc = include_str!("../../docs/history.md")]
     pub struct History;
+    #[doc = include_str!("../../docs/prediction.md")]
+    pub struct Prediction;
 }

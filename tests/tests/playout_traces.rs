@@ -288,9 +288,15 @@ fn reconcile_trace(seed: u64, frames: u32) -> (Vec<Value>, Vec<Value>, Value) {
         drawn.push(json!(["drawn", r.frame(dt).to_vec()]));
     }
     let s = r.stats();
+    assert!(
+        s.max_eased <= RECONCILE_DEFAULTS.max_frame_ease + 1e-12,
+        "the easing moved the avatar {} m in a frame",
+        s.max_eased
+    );
     let stats = json!({
         "reconciled": s.reconciled, "corrections": s.corrections, "snaps": s.snaps,
-        "maxCorrection": s.max_correction, "forgotten": s.forgotten, "stale": s.stale,
+        "maxCorrection": s.max_correction, "maxEased": s.max_eased, "forgotten": s.forgotten,
+        "stale": s.stale,
     });
     (events, drawn, stats)
 }

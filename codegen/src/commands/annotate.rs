@@ -1,12 +1,14 @@
-//! The output CI tools read, shared by `tuplet compat`, `tuplet lock` and `tuplet gen
-//! --check`: each problem as a [`Note`] at a file and line (relative to the repository
-//! root), printed as GitHub Actions workflow commands (`::error file=...,line=...::...`), as
-//! SARIF 2.1.0, or inside the command's JSON report; and an error that stops a command
-//! (exit 2) in the same format as its report.
+//! The one finding model and its one printer, shared by `tuplet compat`, `tuplet lock` and
+//! `tuplet gen --check`: each problem is a [`Note`] (rule, file and line relative to the
+//! repository root, column, message, fix), and [`render`] prints a list of them in every
+//! format: the readable report, JSON, GitHub Actions workflow commands (`::error
+//! file=...,line=...::...`), SARIF 2.1.0 and JUnit XML. An error that stops a command
+//! (exit 2) is a note too, printed the same way.
 
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::json;
+use tuplet_schema::compat::{explain, rules};
 
 use super::base::Repo;
 use crate::config::Config;
@@ -24,19 +26,22 @@ pub enum CheckFormat {
     Github,
     /// SARIF 2.1.0 (code scanning).
     Sarif,
+    /// JUnit XML: a test case per finding, for CI systems other than GitHub.
+    Junit,
 }
 
 /// How serious a note is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Level {
     /// Fails the command.
+    #[default]
     Error,
     /// Reported, passes (an accepted break, a source-API change).
     Notice,
 }
 
-/// One problem, located.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One finding, located: what every format prints.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Note {
     /// Its severity.
     pub level: Level,
@@ -50,6 +55,10 @@ pub struct Note {
     pub file: Option<String>,
     /// The 1-based line.
     pub line: Option<usize>,
+    /// The 1-based column, when known.
+    pub column: Option<usize>,
+    /// What to change, in one line, when the message does not end with it.
+    pub fix: Option<String>,
 }
 
 /// Maps paths relative to the config's folder to paths relative to the repository root.
@@ -97,15 +106,29 @@ impl Paths {
     /// `src/a.rs (removed)`) as a repository-relative file and line. Files named
     /// `config_files` (the lock, the config) are the config's folder's; others the crate's.
     pub fn locate(&self, location: &str, config_files: &[&str]) -> (String, Option<usize>) {
+        let (file, line, _) = self.locate_at(location, config_files);
+        (file, line)
+    }
+
+    /// [`Paths::locate`] of a `file:line:column` location too: the file, line and column.
+    pub fn locate_at(
+        &self,
+        location: &str,
+        config_files: &[&str],
+    ) -> (String, Option<usize>, Option<usize>) {
         let location = location.trim_end_matches(" (removed)");
-        let (file, line) = match location.rsplit_once(':') {
-            Some((f, l)) if l.parse::<usize>().is_ok() => (f, l.parse().ok()),
-            _ => (location, None),
+        let number = |s: &str| s.parse::<usize>().ok();
+        let (file, line, column) = match location.rsplit_once(':') {
+            Some((rest, c)) if number(c).is_some() => match rest.rsplit_once(':') {
+                Some((f, l)) if number(l).is_some() => (f, number(l), number(c)),
+                _ => (rest, number(c), None),
+            },
+            _ => (location, None, None),
         };
         if config_files.contains(&file) {
-            (self.config_relative(file), line)
+            (self.config_relative(file), line, column)
         } else {
-            (self.crate_relative(file), line)
+            (self.crate_relative(file), line, column)
         }
     }
 }
@@ -155,11 +178,19 @@ pub fn github(notes: &[Note]) -> String {
         if let Some(l) = n.line {
             props.push(format!("line={l}"));
         }
-        props.push(format!("title={}", escape_property(&n.title)));
+        if let (Some(_), Some(c)) = (n.line, n.column) {
+            props.push(format!("col={c}"));
+        }
+        // The title starts with the rule, so an annotation names it whatever its title.
+        let title = match n.title.starts_with(&n.rule) {
+            true => n.title.clone(),
+            false => format!("{}: {}", n.rule, n.title),
+        };
+        props.push(format!("title={}", escape_property(&title)));
         s.push_str(&format!(
             "::{kind} {}::{}\n",
             props.join(","),
-            escape_data(&n.message)
+            escape_data(whole(n).trim_end())
         ));
     }
     s
@@ -176,12 +207,15 @@ pub fn sarif(notes: &[Note]) -> String {
             let mut r = json!({
                 "ruleId": n.rule,
                 "level": match n.level { Level::Error => "error", Level::Notice => "note" },
-                "message": { "text": n.message },
+                "message": { "text": whole(n).trim_end() },
             });
             if let Some(f) = &n.file {
                 let mut loc = json!({ "artifactLocation": { "uri": f } });
                 if let Some(l) = n.line {
                     loc["region"] = json!({ "startLine": l });
+                    if let Some(c) = n.column {
+                        loc["region"]["startColumn"] = json!(c);
+                    }
                 }
                 r["locations"] = json!([{ "physicalLocation": loc }]);
             }
@@ -205,13 +239,118 @@ pub fn sarif(notes: &[Note]) -> String {
     s
 }
 
-/// Prints `notes` in `format` (github or sarif; text and JSON are each command's own) to
-/// stdout.
-pub fn print(format: CheckFormat, notes: &[Note]) {
+/// The readable report of `notes`: each one [`whole`].
+pub fn text(notes: &[Note]) -> String {
+    notes.iter().map(whole).collect()
+}
+
+/// One note as a reader takes it in: its message, then its fix when it has one, and after a
+/// fix the rule's `tuplet explain` pointer when the rule has an entry and the message does
+/// not already give it on a `rule:` line.
+pub fn whole(n: &Note) -> String {
+    let mut s = format!("{}\n", n.message.trim_end());
+    if let Some(fix) = &n.fix {
+        s.push_str(&format!("  fix: {fix}\n"));
+        if rules::by_name(&n.rule).is_some() && !n.message.contains("\n  rule: ") {
+            s.push_str(&format!("  rule: {}\n", explain::pointer(&n.rule)));
+        }
+    }
+    s
+}
+
+/// The JSON list of `notes`: `[{level, rule, title, file, line, column, message, fix}]`.
+pub fn json_list(notes: &[Note]) -> serde_json::Value {
+    let list: Vec<_> = notes
+        .iter()
+        .map(|n| {
+            json!({
+                "level": match n.level { Level::Error => "error", Level::Notice => "notice" },
+                "rule": n.rule, "title": n.title, "file": n.file, "line": n.line,
+                "column": n.column, "message": n.message, "fix": n.fix,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list)
+}
+
+/// `&`, `<`, `>` and `"` as XML entities.
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A JUnit XML report of `notes` for `command`: a test case per note (a failure for an
+/// error), one passing case when there is none.
+pub fn junit(command: &str, notes: &[Note]) -> String {
+    let failures = notes.iter().filter(|n| n.level == Level::Error).count();
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    s.push_str(&format!(
+        "<testsuites name=\"tuplet\">\n  <testsuite name=\"tuplet {}\" tests=\"{}\" failures=\"{failures}\">\n",
+        xml(command),
+        notes.len().max(1)
+    ));
+    if notes.is_empty() {
+        s.push_str(&format!(
+            "    <testcase classname=\"tuplet\" name=\"{}\"/>\n",
+            xml(command)
+        ));
+    }
+    for n in notes {
+        let place = match (&n.file, n.line) {
+            (Some(f), Some(l)) => format!("{f}:{l}"),
+            (Some(f), None) => f.clone(),
+            _ => "(no file)".into(),
+        };
+        let class = n.file.clone().unwrap_or_else(|| "tuplet".into());
+        let name = format!("{} at {place}", n.rule);
+        s.push_str(&format!(
+            "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+            xml(&class),
+            xml(&name),
+            xml(&class)
+        ));
+        match n.level {
+            Level::Error => s.push_str(&format!(
+                ">\n      <failure type=\"{}\" message=\"{}\">{}</failure>\n    </testcase>\n",
+                xml(&n.rule),
+                xml(&n.title),
+                xml(&text(std::slice::from_ref(n)))
+            )),
+            Level::Notice => s.push_str(&format!(
+                ">\n      <system-out>{}</system-out>\n    </testcase>\n",
+                xml(&text(std::slice::from_ref(n)))
+            )),
+        }
+    }
+    s.push_str("  </testsuite>\n</testsuites>\n");
+    s
+}
+
+/// The one printer: `notes` of `command` in `format`. Text is [`text`]; JSON an object
+/// `{command, passes, findings}` ([`json_list`]); GitHub, SARIF and JUnit their own.
+pub fn render(format: CheckFormat, command: &str, notes: &[Note]) -> String {
     match format {
-        CheckFormat::Github => print!("{}", github(notes)),
-        CheckFormat::Sarif => print!("{}", sarif(notes)),
+        CheckFormat::Text => text(notes),
+        CheckFormat::Json => {
+            let passes = notes.iter().all(|n| n.level != Level::Error);
+            let v = json!({ "command": command, "passes": passes, "findings": json_list(notes) });
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+        }
+        CheckFormat::Github => github(notes),
+        CheckFormat::Sarif => sarif(notes),
+        CheckFormat::Junit => junit(command, notes),
+    }
+}
+
+/// Prints `notes` in `format` to stdout: [`render`] for GitHub, SARIF and JUnit (text and
+/// JSON reports carry more than the notes, and each command prints them itself through
+/// [`text`] and [`json_list`]).
+pub fn print(format: CheckFormat, command: &str, notes: &[Note]) {
+    match format {
         CheckFormat::Text | CheckFormat::Json => {}
+        _ => print!("{}", render(format, command, notes)),
     }
 }
 
@@ -233,7 +372,7 @@ pub fn fail(format: CheckFormat, command: &str, errors: &[Note]) -> Exit {
             let v = json!({ "command": command, "exit": 2, "errors": list });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
-        CheckFormat::Github | CheckFormat::Sarif => print(format, errors),
+        _ => print(format, command, errors),
     }
     Exit::BadInput
 }
@@ -245,14 +384,173 @@ pub fn error(command: &str, message: impl Into<String>) -> Note {
         rule: "error".into(),
         title: format!("tuplet {command} could not run"),
         message: message.into(),
-        file: None,
-        line: None,
+        ..Note::default()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type Key = (String, String, Option<String>, Option<u64>);
+
+    /// (level, rule, file, line) of each finding a format printed, in order.
+    fn keys(format: CheckFormat, out: &str) -> Vec<Key> {
+        let level = |error: bool| if error { "error" } else { "notice" }.to_string();
+        match format {
+            CheckFormat::Json => {
+                let v: serde_json::Value = serde_json::from_str(out).unwrap();
+                let list = v["findings"].as_array().unwrap().iter();
+                list.map(|f| {
+                    let file = f["file"].as_str().map(str::to_string);
+                    let rule = f["rule"].as_str().unwrap().to_string();
+                    (
+                        f["level"].as_str().unwrap().to_string(),
+                        rule,
+                        file,
+                        f["line"].as_u64(),
+                    )
+                })
+                .collect()
+            }
+            CheckFormat::Sarif => {
+                let v: serde_json::Value = serde_json::from_str(out).unwrap();
+                let list = v["runs"][0]["results"].as_array().unwrap().iter();
+                list.map(|r| {
+                    let loc = &r["locations"][0]["physicalLocation"];
+                    let file = loc["artifactLocation"]["uri"].as_str().map(str::to_string);
+                    let rule = r["ruleId"].as_str().unwrap().to_string();
+                    let error = r["level"] == "error";
+                    (
+                        level(error),
+                        rule,
+                        file,
+                        loc["region"]["startLine"].as_u64(),
+                    )
+                })
+                .collect()
+            }
+            CheckFormat::Github => out
+                .lines()
+                .map(|l| {
+                    let (kind, rest) = l[2..].split_once(' ').unwrap();
+                    let props = rest.split("::").next().unwrap();
+                    let prop = |k: &str| {
+                        props
+                            .split(',')
+                            .find_map(|p| p.strip_prefix(k))
+                            .map(str::to_string)
+                    };
+                    let title = prop("title=").unwrap();
+                    let rule = title.split([' ', '%']).next().unwrap().to_string();
+                    let line = prop("line=").map(|l| l.parse().unwrap());
+                    (kind.to_string(), rule, prop("file="), line)
+                })
+                .collect(),
+            CheckFormat::Junit => out
+                .split("<testcase ")
+                .skip(1)
+                .map(|case| {
+                    let name = case
+                        .split(" name=\"")
+                        .nth(1)
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap();
+                    let (rule, place) = name.split_once(" at ").unwrap();
+                    let (file, line) = match place.rsplit_once(':') {
+                        Some((f, l)) => (Some(f.to_string()), l.parse().ok()),
+                        None if place == "(no file)" => (None, None),
+                        None => (Some(place.to_string()), None),
+                    };
+                    (
+                        level(case.contains("<failure")),
+                        rule.to_string(),
+                        file,
+                        line,
+                    )
+                })
+                .collect(),
+            CheckFormat::Text => unreachable!(),
+        }
+    }
+
+    /// The one printer: one finding list through every format, each carrying the same
+    /// findings (level, rule, file, line) in the same order, and the text every message.
+    #[test]
+    fn every_format_prints_the_same_findings() {
+        let notes = vec![
+            Note {
+                level: Level::Error,
+                rule: "len-narrowed".into(),
+                title: "len-narrowed at crate::Say, `text`".into(),
+                message: "error[len-narrowed]: <text> & 100% \"short\"\n  --> proto/src/lib.rs:7"
+                    .into(),
+                file: Some("proto/src/lib.rs".into()),
+                line: Some(7),
+                column: Some(5),
+                fix: None,
+            },
+            Note {
+                level: Level::Notice,
+                rule: "field-renamed".into(),
+                title: "field-renamed at crate::Say".into(),
+                message: "note[field-renamed]: a, b".into(),
+                file: Some("game/proto/src/say.rs".into()),
+                line: Some(12),
+                ..Note::default()
+            },
+            Note {
+                level: Level::Error,
+                rule: "lock-stale".into(),
+                title: "lock-stale: run `tuplet lock`".into(),
+                message: "tuplet.lock.json is not what `tuplet lock` writes".into(),
+                file: Some("tuplet.lock.json".into()),
+                line: None,
+                fix: Some("run `tuplet lock` and commit the lock".into()),
+                ..Note::default()
+            },
+            error("compat", "no such ref"),
+        ];
+        let expected: Vec<Key> = notes
+            .iter()
+            .map(|n| {
+                let level = if n.level == Level::Error {
+                    "error"
+                } else {
+                    "notice"
+                };
+                let line = n.line.map(|l| l as u64);
+                (level.to_string(), n.rule.clone(), n.file.clone(), line)
+            })
+            .collect();
+        for format in [
+            CheckFormat::Json,
+            CheckFormat::Sarif,
+            CheckFormat::Github,
+            CheckFormat::Junit,
+        ] {
+            let out = render(format, "compat", &notes);
+            assert_eq!(keys(format, &out), expected, "{format:?}:\n{out}");
+        }
+        let text = render(CheckFormat::Text, "compat", &notes);
+        let mut at = 0;
+        for n in &notes {
+            let found = text[at..]
+                .find(&n.message)
+                .unwrap_or_else(|| panic!("{text}"));
+            at += found + n.message.len();
+        }
+        assert!(
+            text.contains("  fix: run `tuplet lock` and commit the lock"),
+            "{text}"
+        );
+        // An empty list: JSON passes, JUnit still holds one passing case, GitHub nothing.
+        assert!(render(CheckFormat::Json, "compat", &[]).contains("\"passes\": true"));
+        assert!(render(CheckFormat::Junit, "compat", &[]).contains("tests=\"1\" failures=\"0\""));
+        assert_eq!(render(CheckFormat::Github, "compat", &[]), "");
+    }
 
     #[test]
     fn github_escapes_and_sarif_locates() {
@@ -263,6 +561,7 @@ mod tests {
             message: "100% wrong\nsecond line".into(),
             file: Some("proto/src/lib.rs".into()),
             line: Some(7),
+            ..Note::default()
         };
         assert_eq!(
             github(std::slice::from_ref(&n)),

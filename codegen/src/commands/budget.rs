@@ -75,7 +75,10 @@ pub fn growth(
 /// The budget line of `tuplet compat`: `budget-exceeded: <file>:<line>: ...` with the file
 /// relative to the config's folder (`krate` joined), and what grew when known.
 pub fn line(krate: &str, f: &BudgetFinding, grew: &str) -> String {
-    let file = format!("{}/{}", krate.trim_end_matches('/'), f.file);
+    let file = match krate.trim_end_matches('/') {
+        "" | "." => f.file.clone(),
+        k => format!("{}/{}", k.trim_start_matches("./"), f.file),
+    };
     let mut s = format!("budget-exceeded: {f}").replacen(&f.file, &file, 1);
     if !grew.is_empty() {
         s.push_str(&format!("\n  grew: {grew}"));

@@ -14,10 +14,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::{json, Value};
-use tuplet_schema::compat::{self, DeployAccept, Finding, Judge, Lock, Report};
-use tuplet_schema::ResolvedSchema;
+use tuplet_schema::compat::{self, Lock, Report};
 
-use super::annotate::{self, CheckFormat, Level, Note, Paths};
+use super::annotate::{self, CheckFormat, Level, Note};
+use super::project::Project;
 use super::{base, budget};
 use crate::config::Config;
 use crate::exit::Exit;
@@ -53,9 +53,9 @@ pub struct CompatArgs {
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Judge against a base instead of the lock in the working tree: a git ref (`origin/main`,
-    /// a tag, a commit), whose lock, `deploy` and schema are read with `git show`, or the
-    /// path of a lock file.
-    #[arg(long, value_name = "REF|PATH")]
+    /// a tag, a commit), whose lock, `deploy` and schema are read with `git show`, or a lock
+    /// file written `path:FILE` (a file named like a ref is never read in its place).
+    #[arg(long, value_name = "REF|path:FILE")]
     pub against: Option<String>,
     /// The lock file (default: tuplet.lock.json beside tuplet.toml).
     #[arg(long, value_name = "PATH")]
@@ -70,117 +70,6 @@ pub fn lock_path(config: &Config, explicit: Option<&Path>) -> PathBuf {
     match explicit {
         Some(p) => p.to_path_buf(),
         None => config.base.join(compat::lock::FILE_NAME),
-    }
-}
-
-/// What a command works with: the config, where its files are, the schema.
-struct Project {
-    config: Config,
-    config_name: String,
-    paths: Paths,
-    schema: ResolvedSchema,
-}
-
-impl Project {
-    /// Reads the config and loads the schema, each failure reported in `format` (exit 2).
-    fn open(path: Option<&Path>, format: CheckFormat, command: &str) -> Result<Project, Exit> {
-        let config = Config::locate(path).map_err(|e| {
-            annotate::fail(format, command, &[annotate::error(command, e.to_string())])
-        })?;
-        let config_name = path
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| crate::config::FILE_NAME.to_string());
-        let paths = Paths::of(&config);
-        let schema = match crate::load(&config) {
-            Ok(s) => s,
-            Err(errors) => {
-                let krate = config.schema_crate();
-                let notes: Vec<Note> = errors
-                    .0
-                    .iter()
-                    .map(|e| {
-                        let rel = e.file.strip_prefix(&krate).unwrap_or(&e.file);
-                        Note {
-                            level: Level::Error,
-                            rule: "schema".into(),
-                            title: format!("tuplet {command}: the schema does not load"),
-                            message: e.message.clone(),
-                            file: Some(paths.crate_relative(&rel.to_string_lossy())),
-                            line: (e.line > 0).then_some(e.line),
-                        }
-                    })
-                    .collect();
-                if format == CheckFormat::Text {
-                    eprintln!("{errors}");
-                    eprintln!(
-                        "tuplet {command}: {} error(s) in the schema crate {}",
-                        errors.0.len(),
-                        krate.display()
-                    );
-                    return Err(Exit::BadInput);
-                }
-                return Err(annotate::fail(format, command, &notes));
-            }
-        };
-        Ok(Project {
-            config,
-            config_name,
-            paths,
-            schema,
-        })
-    }
-
-    /// The deploy orders to judge by, the old side's being `was`.
-    fn judge(&self, was: compat::Deploy) -> Judge {
-        let at = |line: usize| {
-            if line == 0 {
-                self.config_name.clone()
-            } else {
-                format!("{}:{line}", self.config_name)
-            }
-        };
-        let (deploy_line, accept_line) = self.config.deploy_lines;
-        Judge {
-            was,
-            now: self.config.deploy,
-            accept: self.config.accept_deploy.as_ref().map(|a| DeployAccept {
-                was: a.was,
-                now: a.now,
-                reason: a.reason.clone(),
-                location: at(accept_line),
-            }),
-            location: at(deploy_line),
-        }
-    }
-
-    /// A finding as a note. `base_lock`: lock lines are the base's (no line in the working
-    /// tree's lock to point at).
-    fn note(&self, f: &Finding, lock_name: &str, base_lock: bool) -> Note {
-        let (file, mut line) = self
-            .paths
-            .locate(&f.location, &[lock_name, self.config_name.as_str()]);
-        if base_lock && f.location.starts_with(lock_name) {
-            line = None;
-        }
-        let level = if f.fails() {
-            Level::Error
-        } else {
-            Level::Notice
-        };
-        let what = match (f.item.as_str(), f.member.as_str()) {
-            ("", _) => String::new(),
-            (item, "") => format!(" at {item}"),
-            (item, m) => format!(" at {item}, `{m}`"),
-        };
-        Note {
-            level,
-            rule: f.rule.clone(),
-            title: format!("{}{what}", f.rule),
-            message: compat::finding_text(f).trim_end().to_string(),
-            file: Some(file),
-            line,
-        }
     }
 }
 
@@ -282,8 +171,10 @@ pub fn lock_command(args: &LockArgs) -> Exit {
         Ok(Next::Refused(report)) => {
             let hint = format!(
                 "tuplet {command}: `tuplet lock` refuses; {} unchanged. Make the change safely \
-                 (RULES.md), accept each break in the source with `accept(rule, was, now, \
-                 reason)`, or start over with `tuplet lock --restart --reason \"...\"`",
+                 (RULES.md), or accept each break in the source with the `accept(...)` its \
+                 finding prints. (`tuplet lock --restart` rewrites the lock, but CI judges a \
+                 pull request against the base's lock, so a restart does not make a break \
+                 pass there.)",
                 path.display()
             );
             let notes: Vec<Note> = report
@@ -297,13 +188,14 @@ pub fn lock_command(args: &LockArgs) -> Exit {
                     eprintln!("{hint}");
                 }
                 CheckFormat::Json => {
-                    let mut v: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+                    let mut v: Value = serde_json::to_value(&report).unwrap_or_default();
                     v["command"] = json!(command);
+                    v["notes"] = annotate::json_list(&notes);
                     v["refused"] = json!(hint);
                     println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
                 }
                 _ => {
-                    annotate::print(format, &notes);
+                    annotate::print(format, command, &notes);
                     eprintln!("{hint}");
                 }
             }
@@ -315,7 +207,14 @@ pub fn lock_command(args: &LockArgs) -> Exit {
     let messages: usize = next.messages.values().map(|m| m.len()).sum();
     let summary = format!("{messages} message(s), {} type(s)", next.types.len());
     if args.check {
-        return lock_check(&p, format, &path, &text, current.as_deref(), &summary);
+        return super::lock_check::lock_check(
+            &p,
+            format,
+            &path,
+            &text,
+            current.as_deref(),
+            &summary,
+        );
     }
     if current.as_deref() == Some(text.as_str()) {
         eprintln!("tuplet lock: {} unchanged ({summary})", path.display());
@@ -327,138 +226,6 @@ pub fn lock_command(args: &LockArgs) -> Exit {
     }
     eprintln!("tuplet lock: wrote {} ({summary})", path.display());
     Exit::Ok
-}
-
-/// `tuplet lock --check`: the file against the text `tuplet lock` writes.
-fn lock_check(
-    p: &Project,
-    format: CheckFormat,
-    path: &Path,
-    text: &str,
-    current: Option<&str>,
-    summary: &str,
-) -> Exit {
-    let lock_name = base::lock_name(path);
-    let file = p.paths.config_relative(&lock_name);
-    if current == Some(text) {
-        match format {
-            CheckFormat::Json => println!(
-                "{}",
-                serde_json::to_string_pretty(
-                    &json!({"command": "lock --check", "fresh": true, "differs": []})
-                )
-                .unwrap_or_default()
-            ),
-            CheckFormat::Text => {}
-            _ => annotate::print(format, &[]),
-        }
-        eprintln!(
-            "tuplet lock --check: {} is fresh ({summary})",
-            path.display()
-        );
-        return Exit::Ok;
-    }
-    let differs = match current {
-        Some(c) => lock_differences(c, text),
-        None => vec![("(the whole file: it does not exist)".to_string(), None)],
-    };
-    let listed: Vec<String> = differs.iter().take(8).map(|(k, _)| k.clone()).collect();
-    let more = differs.len().saturating_sub(listed.len());
-    let message = format!(
-        "{} is not what `tuplet lock` writes for this schema and tuplet.toml; run `tuplet \
-         lock` and commit it. A lock not written for the schema lets the next change break \
-         what this one ships (`tuplet explain lock-stale`). Differs at: {}{}",
-        file,
-        listed.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    );
-    let note = Note {
-        level: Level::Error,
-        rule: compat::rules::LOCK_STALE.name.into(),
-        title: "lock-stale: run `tuplet lock` and commit the lock".into(),
-        message: message.clone(),
-        file: Some(file),
-        line: differs.first().and_then(|(_, l)| *l).or(Some(1)),
-    };
-    match format {
-        CheckFormat::Text => eprintln!("error[lock-stale]: {message}"),
-        CheckFormat::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "command": "lock --check", "fresh": false, "rule": "lock-stale",
-                "message": message, "differs": differs.iter().map(|(k, _)| k).collect::<Vec<_>>(),
-                "file": note.file, "line": note.line,
-            }))
-            .unwrap_or_default()
-        ),
-        _ => annotate::print(format, std::slice::from_ref(&note)),
-    }
-    Exit::Failed
-}
-
-/// The entries where two locks' texts differ (`deploy`, `messages/c2s/chat:say`,
-/// `types/crate::Pet`, `history`), each with its line in `current` when it has one.
-fn lock_differences(current: &str, written: &str) -> Vec<(String, Option<usize>)> {
-    let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap_or(Value::Null);
-    let (a, b) = (parse(current), parse(written));
-    let lines = Lock::from_json(current)
-        .map(|l| l.lock_lines)
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    let keys = |v: &Value| -> Vec<String> {
-        v.as_object()
-            .map(|o| o.keys().cloned().collect())
-            .unwrap_or_default()
-    };
-    let mut top = keys(&a);
-    top.extend(keys(&b));
-    top.sort();
-    top.dedup();
-    for k in top {
-        let (x, y) = (&a[&k], &b[&k]);
-        if x == y {
-            continue;
-        }
-        let depth = match k.as_str() {
-            "messages" | "reserved" => 2,
-            "types" => 1,
-            _ => 0,
-        };
-        walk(&k, x, y, depth, &lines, &mut out);
-    }
-    out
-}
-
-fn walk(
-    key: &str,
-    x: &Value,
-    y: &Value,
-    depth: usize,
-    lines: &std::collections::BTreeMap<String, usize>,
-    out: &mut Vec<(String, Option<usize>)>,
-) {
-    if depth == 0 || !x.is_object() || !y.is_object() {
-        out.push((key.to_string(), lines.get(key).copied()));
-        return;
-    }
-    let mut ks: Vec<&String> = x
-        .as_object()
-        .unwrap()
-        .keys()
-        .chain(y.as_object().unwrap().keys())
-        .collect();
-    ks.sort();
-    ks.dedup();
-    for k in ks {
-        let (a, b) = (&x[k.as_str()], &y[k.as_str()]);
-        if a != b {
-            walk(&format!("{key}/{k}"), a, b, depth - 1, lines, out);
-        }
-    }
 }
 
 /// Whether the file at `path` is a tuplet lock, readable or not by this tuplet: a JSON
@@ -483,10 +250,12 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     let path = lock_path(&p.config, args.lock.as_deref());
     let lock_name = base::lock_name(&path);
     let new = Lock::from_schema(&p.schema);
+    let mut base_krate = None;
     let (old, was, against) = match &args.against {
         Some(r) => match base::read(&p.config, r, &lock_name, &p.config_name) {
             Ok(b) => {
                 let lock = b.lock.unwrap_or_else(base::empty_lock);
+                base_krate = b.krate;
                 (lock, b.deploy, Some((b.label, b.schema, b.deploy)))
             }
             Err(e) => return annotate::fail(format, command, &[annotate::error(command, e)]),
@@ -503,6 +272,18 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     };
     let base_has_lock = !old.messages.is_empty() || !old.types.is_empty();
     let mut report = compat::check_with(&old, &new, &p.judge(was));
+    if let Some(was_krate) = &base_krate {
+        let moved = p.moves(was_krate);
+        report.compatible &= !moved.iter().any(|f| f.fails());
+        for f in moved {
+            let first_passing = report.findings.iter().position(|g| !g.fails());
+            let at = match f.fails() {
+                true => 0,
+                false => first_passing.unwrap_or(report.findings.len()),
+            };
+            report.findings.insert(at, f);
+        }
+    }
     let notes_of = |report: &Report| -> Vec<Note> {
         report
             .findings
@@ -517,6 +298,10 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
             if f.location.starts_with(&lock_name) {
                 f.location = format!("{name}:{}", f.location);
             }
+        }
+        // The notes keep the file and line located above; their text names the base.
+        for (n, f) in notes.iter_mut().zip(&report.findings) {
+            n.message = compat::finding_body(f).trim_end().to_string();
         }
     }
     let budgets = tuplet_schema::sizes::budget_findings(&p.schema);
@@ -535,9 +320,14 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
                 "budget-exceeded: {} over its budget of {} bytes",
                 f.message, f.budget
             ),
-            message: format!("{line}\n  rule: `tuplet explain budget-exceeded`"),
+            message: line.clone(),
             file: Some(p.paths.crate_relative(&f.file)),
             line: Some(f.line),
+            column: None,
+            fix: Some(format!(
+                "{} says how to make it safely",
+                compat::explain::pointer(compat::rules::BUDGET_EXCEEDED.name)
+            )),
         });
         budget_out.push((f, grew, line));
     }
@@ -560,15 +350,13 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
     };
     match format {
         CheckFormat::Text => {
-            print!("{header}{}", report.findings_text());
-            for (_, _, line) in &budget_out {
-                println!("{line}");
-                println!("  rule: `tuplet explain budget-exceeded`");
-            }
+            print!("{header}{}", report.restart_notes());
+            print!("{}", annotate::text(&notes));
             print!("{}", report.summary(budgets.len()));
         }
         CheckFormat::Json => {
-            let mut json: Value = serde_json::from_str(&report.json()).unwrap_or_default();
+            let mut json: Value = serde_json::to_value(&report).unwrap_or_default();
+            json["notes"] = annotate::json_list(&notes);
             let list: Vec<Value> = budget_out
                 .iter()
                 .map(|(f, grew, _)| budget_json(&p, f, grew))
@@ -585,7 +373,7 @@ pub fn compat_command(args: &CompatArgs) -> Exit {
             );
         }
         _ => {
-            annotate::print(format, &notes);
+            annotate::print(format, command, &notes);
             eprint!("{header}{}", report.summary(budgets.len()));
         }
     }

@@ -242,6 +242,8 @@ fn check_report(config: &Config, format: CheckFormat, changes: &[&Change], refus
                 ),
                 file: Some(paths.config_relative(&rel.to_string_lossy())),
                 line: None,
+                column: None,
+                fix: None,
             }
         })
         .collect();
@@ -253,7 +255,7 @@ fn check_report(config: &Config, format: CheckFormat, changes: &[&Change], refus
         let v = json!({"command": "gen --check", "fresh": notes.is_empty(), "refused": refused, "changes": list});
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        annotate::print(format, &notes);
+        annotate::print(format, "gen --check", &notes);
     }
     if refused {
         Exit::BadInput

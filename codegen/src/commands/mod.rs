@@ -10,8 +10,10 @@ pub mod decode;
 pub mod encode;
 pub mod explain;
 pub mod gen;
+mod lock_check;
 pub mod payload;
 pub mod pick;
+mod project;
 pub mod shared;
 pub mod sizes;
 

@@ -131,10 +131,19 @@ impl TyGen {
                 });
                 let n = steps.try_(quote!(r.read_array_len()));
                 let wrong = steps.fail(quote!(#rt::wrong_length(n, #len)));
+                let array = if len == 0 {
+                    // No element to read. `[]` alone has no element type where nothing else
+                    // fixes it (a delta probe discards the value), so the element's decoder,
+                    // never run, gives it one.
+                    let elem = self.decode_in(inner, form, &steps.within(quote!(in_index(0))));
+                    quote!(if true { [] } else { [#elem; 0] })
+                } else {
+                    quote!([#(#elems),*])
+                };
                 quote!({
                     let n = #n;
                     if n != #len { #wrong }
-                    let a = [#(#elems),*];
+                    let a = #array;
                     r.leave();
                     a
                 })

@@ -20,7 +20,7 @@ import {
   type InputFrame,
   type WorldSnapshot,
 } from "village-protocol";
-import { JsonMirror, type JsonEntity, type JsonSnapshot } from "../src/json_delta.js";
+import { JsonMirror, type JsonEntity, type JsonSnapshot } from "./worker/json_delta.js";
 import { rng } from "../src/sim.js";
 
 /** Which city class a bot talks to. */

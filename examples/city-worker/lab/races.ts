@@ -427,7 +427,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const cfg = readWrangler("wrangler.toml");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "city-races-"));
-  const start = (): Promise<Runtime> => startWorkerd(cfg, "build/worker.js", 50, undefined, { persist: dir });
+  const start = (): Promise<Runtime> => startWorkerd(cfg, cfg.main, 50, undefined, { persist: dir });
   const lab = new Lab(await start());
   let restarted = { crashLossTicks: -1, crashSavedAtEnd: false };
   let kinds: Record<string, number> = {};

@@ -12,7 +12,8 @@
  * shared machine counts less) and snapshot bytes per player per tick.
  */
 
-import { JsonStream, TupletStream, type Stream } from "../src/streams.js";
+import { TupletStream, type Stream } from "../src/streams.js";
+import { JsonStream } from "./worker/streams.js";
 import { SyntheticCity } from "./synthetic.js";
 
 const args = new Map<string, string>();

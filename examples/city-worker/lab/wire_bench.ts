@@ -19,7 +19,8 @@
  */
 
 import zlib from "node:zlib";
-import { JsonStream, TupletStream, type Stream } from "../src/streams.js";
+import { TupletStream, type Stream } from "../src/streams.js";
+import { JsonStream } from "./worker/streams.js";
 import { FIRST_PLAYER_IDS } from "../src/sim.js";
 import { SyntheticCity } from "./synthetic.js";
 

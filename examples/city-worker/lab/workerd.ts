@@ -1,14 +1,16 @@
 /**
  * The city Worker on workerd through miniflare, configured from wrangler.toml (the same
- * compatibility date, flags, bindings and classes `wrangler deploy` would use), plus what
- * the lab reads of the workerd process.
+ * compatibility date, flags, bindings and classes `wrangler deploy` would use) and wrapped
+ * with the lab's meters, routes and JSON twin (lab/worker/), plus what the lab reads of the
+ * workerd process.
  */
 
 import fs from "node:fs";
 import { Miniflare } from "miniflare";
 
-/** What the lab takes from wrangler.toml. */
+/** What the lab takes from wrangler.toml, with the lab's Worker in place of `main`. */
 export interface WranglerConfig {
+  /** The lab's bundle (build/lab_worker.js): the deployed Worker wrapped by lab/worker/. */
   main: string;
   compatibilityDate: string;
   compatibilityFlags: string[];
@@ -18,7 +20,13 @@ export interface WranglerConfig {
   sqliteClasses: string[];
 }
 
-/** Reads the few keys the lab needs from wrangler.toml (a flat file: no TOML library needed). */
+/** The lab's bundle of the Worker (lab/build.mjs), run in place of wrangler.toml's `main`. */
+const LAB_MAIN = "build/lab_worker.js";
+
+/**
+ * Reads the few keys the lab needs from wrangler.toml (a flat file: no TOML library needed),
+ * and adds the lab's: its bundle, and the JSON twin's class (`CITY_JSON`, SQLite storage).
+ */
 export function readWrangler(path: string): WranglerConfig {
   const text = fs.readFileSync(path, "utf8");
   const one = (re: RegExp, what: string): string => {
@@ -29,12 +37,14 @@ export function readWrangler(path: string): WranglerConfig {
   const list = (re: RegExp): string[] => [...(re.exec(text)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
   const objects: Record<string, string> = {};
   for (const m of text.matchAll(/\{\s*name\s*=\s*"([^"]+)"\s*,\s*class_name\s*=\s*"([^"]+)"\s*\}/g)) objects[m[1]!] = m[2]!;
+  if (one(/^main\s*=\s*"([^"]+)"/m, "main") !== "build/worker.js") throw new Error(`${path}: the lab wraps build/worker.js`);
+  objects["CITY_JSON"] = "CityJson";
   return {
-    main: one(/^main\s*=\s*"([^"]+)"/m, "main"),
+    main: LAB_MAIN,
     compatibilityDate: one(/^compatibility_date\s*=\s*"([^"]+)"/m, "compatibility_date"),
     compatibilityFlags: list(/^compatibility_flags\s*=\s*\[([^\]]*)\]/m),
     objects,
-    sqliteClasses: list(/new_sqlite_classes\s*=\s*\[([^\]]*)\]/m),
+    sqliteClasses: [...list(/new_sqlite_classes\s*=\s*\[([^\]]*)\]/m), "CityJson"],
   };
 }
 
@@ -47,7 +57,7 @@ export interface Runtime {
 }
 
 /**
- * Starts workerd on 127.0.0.1 with the bundled Worker (build/worker.js) and the lab's bindings.
+ * Starts workerd on 127.0.0.1 with the lab's bundle (`script`: build/lab_worker.js) and its bindings.
  * With `persist`, the objects' storage lives in that directory and outlives the process.
  */
 export async function startWorkerd(cfg: WranglerConfig, script: string, maxPlayers: number, inspectorPort?: number, opts: { persist?: string } = {}): Promise<Runtime> {

@@ -16,6 +16,12 @@ export const INPUT_STEPS_PER_TICK = 3;
 
 /** Every connected player's playout, by name. */
 export class InputPlayouts {
+  /**
+   * `collide` runs after each applied frame (`seq`, applied in the tick after `tick`): the
+   * player's car against the world (now, or as the player saw it).
+   */
+  constructor(private readonly collide: (p: Player, seq: number, tick: number) => void = () => {}) {}
+
   private readonly byName = new Map<string, Playout<InputFrame>>();
   /** The last applied number acknowledged to each player (an ack goes out when it moves). */
   private readonly acked = new Map<string, number>();
@@ -37,7 +43,7 @@ export class InputPlayouts {
   }
 
   /** The input steps of one tick: three frames per player, in order, through the city's step. */
-  step(players: Iterable<Player>): void {
+  step(players: Iterable<Player>, tick = 0): void {
     for (const p of players) {
       const q = this.byName.get(p.name);
       if (q === undefined) continue;
@@ -46,19 +52,24 @@ export class InputPlayouts {
           p.frames += 1;
           p.nextFirst = seq + 1;
           stepPlayer(p, f);
+          this.collide(p, seq, tick);
         });
       }
       p.gaps = q.stats.skipped + q.stats.dropped;
     }
   }
 
-  /** The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one. */
+  /**
+   * The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one:
+   * with the body the player controls (its car while driving), as the snapshot places it, to reconcile on.
+   */
   ack(p: Player, tick: number): InputAck | undefined {
     const q = this.byName.get(p.name);
     const applied = q?.lastApplied;
     if (q === undefined || applied === undefined || this.acked.get(p.name) === applied) return undefined;
     this.acked.set(p.name, applied);
-    return { applied, tick, queued: Math.min(32, q.held) };
+    const b = p.driving ? p.car : p.body;
+    return { applied, tick, queued: Math.min(32, q.held), p: [b.x, b.y, 0], r: b.heading };
   }
 
   /** A player's playout (the lab reads its counters). */

@@ -2,10 +2,11 @@
  * The city's simulation: NPCs walking between waypoints, AI cars driving a street grid,
  * players moved by their `input:batch` frames, some of them driving their own car. All of it
  * is deterministic from the city's seed and the inputs (a seeded generator, fixed steps), so
- * the tuplet object and its JSON twin run the same city.
+ * every object of one name runs the same city (the lab's JSON twin too).
  */
 
 import type { InputFrame, NearbyEntity } from "village-protocol";
+import { AI_CAR_MASS, applyOther, PLAYER_CAR_MASS, resolve, type CarLike } from "./collide.js";
 
 /** A small seeded generator (mulberry32): the same seed gives the same city. */
 export function rng(seed: number): () => number {
@@ -62,7 +63,8 @@ interface Npc extends Body {
   wait: number;
 }
 
-interface Car extends Body {
+/** An AI car, driving or parked. */
+export interface Car extends Body {
   /** Cruising speed, m/s (0: parked). */
   cruise: number;
 }
@@ -89,6 +91,29 @@ function wrapAngle(a: number): number {
 
 function clampPos(v: number): number {
   return Math.max(-HALF, Math.min(HALF, v));
+}
+
+/** How fast an AI car gets back to its cruising speed after a collision, m/s². */
+export const AI_ACCEL = 4;
+
+/** After a collision moved a driver's car: kept inside the city, the driver with it. */
+export function settle(p: Mover): void {
+  p.car.x = clampPos(p.car.x);
+  p.car.y = clampPos(p.car.y);
+  if (p.driving) {
+    p.body.x = p.car.x;
+    p.body.y = p.car.y;
+  }
+}
+
+/**
+ * Collides a driving player's car with one car of a view (a rewound or predicted state, not
+ * moved): the player's side of the contact alone. Returns whether they touched.
+ */
+export function bumpView(p: Mover, other: CarLike, otherMass = AI_CAR_MASS): boolean {
+  if (!p.driving || !resolve(p.car, PLAYER_CAR_MASS, other, otherMass)) return false;
+  settle(p);
+  return true;
 }
 
 /** What one input frame moves: a player's body and car, and whether they drive. */
@@ -161,6 +186,7 @@ export class City {
       const along = (r() * 2 - 1) * HALF;
       const dir = r() < 0.5 ? 1 : -1;
       const parked = r() < 0.25;
+      const cruise = parked ? 0 : 6 + r() * 8;
       const heading = horizontal ? (dir > 0 ? 0 : Math.PI) : dir > 0 ? Math.PI / 2 : -Math.PI / 2;
       this.cars.push({
         id: base + npcs + i,
@@ -168,9 +194,9 @@ export class City {
         x: horizontal ? along : lane,
         y: horizontal ? lane : along,
         heading: wrapAngle(heading),
-        speed: 0,
+        speed: cruise,
         anim: 0,
-        cruise: parked ? 0 : 6 + r() * 8,
+        cruise,
       });
     }
   }
@@ -250,8 +276,12 @@ export class City {
       n.y += (dy / d) * s;
     }
     for (const c of this.cars) {
-      if (c.cruise === 0) continue;
-      c.speed = c.cruise;
+      // Back to cruising speed (or to a stop, parked) at AI_ACCEL after a collision.
+      c.speed = c.speed < c.cruise ? Math.min(c.cruise, c.speed + AI_ACCEL * dt) : Math.max(c.cruise, c.speed - AI_ACCEL * dt);
+      if (c.speed === 0) {
+        c.anim = 0;
+        continue;
+      }
       c.anim = 1;
       const ox = c.x;
       const oy = c.y;
@@ -270,6 +300,44 @@ export class City {
         c.heading = wrapAngle(c.heading + Math.PI);
       }
     }
+    this.collideTraffic();
+  }
+
+  /**
+   * The world's collisions after its step: AI cars with each other (both moved), and AI cars
+   * with players' cars (only the AI car moves: a player's car is moved by its own inputs alone,
+   * `bumpPresent` or a rewound view, so its client can predict it).
+   */
+  private collideTraffic(): void {
+    const cars = this.cars;
+    for (let i = 0; i < cars.length; i++) {
+      const a = cars[i]!;
+      for (let j = i + 1; j < cars.length; j++) {
+        const b = cars[j]!;
+        if (resolve(a, AI_CAR_MASS, b, AI_CAR_MASS)) applyOther(b);
+      }
+      for (const q of this.players.values()) resolve(a, AI_CAR_MASS, q.car, 0);
+      a.x = clampPos(a.x);
+      a.y = clampPos(a.y);
+    }
+  }
+
+  /**
+   * Collides a driving player's car with the world as it is now (no lag compensation): AI
+   * cars take their share of the impulse, other players' cars stand. Returns the contacts.
+   */
+  bumpPresent(p: Player): number {
+    if (!p.driving) return 0;
+    let n = 0;
+    for (const c of this.cars) {
+      if (resolve(p.car, PLAYER_CAR_MASS, c, AI_CAR_MASS)) {
+        applyOther(c);
+        n += 1;
+      }
+    }
+    for (const q of this.players.values()) if (q !== p && resolve(p.car, PLAYER_CAR_MASS, q.car, 0)) n += 1;
+    settle(p);
+    return n;
   }
 
   /** Every body this tick, as entities (shared by every viewer: built once per tick). */

@@ -1,21 +1,16 @@
 /**
- * The two ways a city sends its snapshots: tuplet's delta `Tracker` on the generated
- * `world:snapshot` codec (binary frames), and the JSON twin's deltas (text frames).
+ * How a city sends its snapshots: tuplet's delta `Tracker` on the generated `world:snapshot`
+ * codec, in binary frames.
  */
 
 import { EntityRows, Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
-import { jsonEntity, JsonTracker } from "./json_delta.js";
 
-/** One client's snapshot stream: per-client delta state, and what it last sent (for the lab). */
+/** One client's snapshot stream: its per-client delta state. */
 export interface Stream {
   /** Makes the next snapshot a keyframe. */
   requestKeyframe(): void;
   /** Sends this tick's snapshot on `ws` (nothing when nothing changed); returns bytes sent. */
   send(ws: WebSocket, tick: number, keyframe: boolean, entities: NearbyEntity[]): number;
-  /** The full snapshot's size, as this side would send it undelta'd (a reference figure). */
-  fullBytes(tick: number, entities: NearbyEntity[]): number;
-  /** What the client should hold now, in a form the lab's bots compare with their mirror. */
-  report(): unknown;
 }
 
 /**
@@ -30,15 +25,9 @@ export function keyframePhase(slot: number): number {
 /** One writer for every client's envelope (encoding is synchronous). */
 const out = /*@__PURE__*/ new Writer(2048);
 
-function base64(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s);
-}
-
 /**
  * Each entity's quantized row, made once per tick and shared by every client's tracker (as
- * the JSON twin makes each entity's JSON once: json_delta.ts). The simulation makes a tick's
+ * the lab's JSON twin makes each entity's JSON once). The simulation makes a tick's
  * entity objects for that tick and never changes them (sim.ts, `view`), so a row found by an
  * object is always that object's; the rows are dropped when the tick moves on, which bounds
  * them to one tick of the cities this isolate runs.
@@ -74,7 +63,6 @@ function slabbed(bytes: Uint8Array): Uint8Array {
 /** `world:snapshot` through a tuplet `Tracker`: the envelope id, then the tracker's payload. */
 export class TupletStream implements Stream {
   private readonly tracker = new Tracker<WorldSnapshot>(WorldSnapshot$delta, 0);
-  private last: WorldSnapshot | undefined;
 
   requestKeyframe(): void {
     this.tracker.requestKeyframe();
@@ -89,49 +77,8 @@ export class TupletStream implements Stream {
       rowsTick = tick;
     }
     if (this.tracker.encodeInto(v, out, rows) === "nothing") return 0;
-    this.last = v;
     // Not a view of `out` (reused): workerd reads the bytes after `send` returns.
     ws.send(slabbed(out.view()));
     return out.length;
-  }
-
-  fullBytes(tick: number, entities: NearbyEntity[]): number {
-    return 1 + WorldSnapshotCodec.encode({ tick, keyframe: true, entities, gone: [] }).length;
-  }
-
-  /** The last snapshot sent, entities in key order (as a `Mirror` holds them), compact bytes in base64. */
-  report(): unknown {
-    const v = this.last;
-    if (v === undefined) return null;
-    const sorted = { ...v, entities: v.entities.slice().sort((a, b) => a.id - b.id) };
-    return { tick: v.tick, bytes: base64(WorldSnapshotCodec.encode(sorted)) };
-  }
-}
-
-/** The JSON twin's snapshots: the same entities, as JSON deltas in text frames. */
-export class JsonStream implements Stream {
-  private readonly tracker = new JsonTracker(Number.POSITIVE_INFINITY);
-  private last: { tick: number; entities: NearbyEntity[] } | undefined;
-
-  requestKeyframe(): void {
-    this.tracker.requestKeyframe();
-  }
-
-  send(ws: WebSocket, tick: number, _keyframe: boolean, entities: NearbyEntity[]): number {
-    const text = this.tracker.encode(tick, entities);
-    if (text === undefined) return 0;
-    this.last = { tick, entities };
-    ws.send(text);
-    return text.length;
-  }
-
-  fullBytes(tick: number, entities: NearbyEntity[]): number {
-    return JSON.stringify({ t: "snap", tick, kf: true, add: entities.map(jsonEntity) }).length;
-  }
-
-  report(): unknown {
-    const v = this.last;
-    if (v === undefined) return null;
-    return { tick: v.tick, entities: v.entities.map(jsonEntity).sort((a, b) => a.id - b.id) };
   }
 }

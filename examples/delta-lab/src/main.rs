@@ -4,6 +4,7 @@
 //! delta-lab record --seed S --ticks N > trajectory.jsonl   simulate and record a seed
 //! delta-lab frames trajectory.jsonl [--parts P] > frames    every client's messages, per row
 //! delta-lab time trajectory.jsonl [--ticks N] [--rounds R]  encode cost, tracker vs full
+//! delta-lab loss trajectory.jsonl [--rtt-ticks R] [--ticks N] reliable vs acked deltas, 0/2/5% loss
 //! ```
 //!
 //! `frames` writes, for every tick and client, one frame per row: a byte for the row (0 full
@@ -15,7 +16,9 @@
 //! and checked against the full snapshot, and against [`model`]'s independent writer.
 
 mod json_delta;
+mod loss;
 mod model;
+mod snapshots;
 mod trajectory;
 mod world;
 
@@ -24,11 +27,12 @@ use std::time::Instant;
 
 use tuplet::delta::{Mirror, Sent, Tracker};
 use tuplet::Wire;
-use village::world::{EntityKind, NearbyEntity, WorldSnapshot};
+use village::world::WorldSnapshot;
 
 use json_delta::JsonDelta;
 use model::{Absolute, Model, Part};
-use world::{Record, Tick, CLIENTS, RATE};
+use snapshots::{quantized, snapshot};
+use world::{Record, CLIENTS, RATE};
 
 /// Row numbers of the frames (3 is the @colyseus/schema row, written by colyseus.mjs).
 const FULL: u8 = 0;
@@ -75,36 +79,6 @@ const VARIANTS: [Absolute; 5] = [
     },
 ];
 const FIRST_VARIANT: u8 = 5;
-
-fn entity(r: &Record) -> NearbyEntity {
-    NearbyEntity {
-        id: r.id,
-        kind: match r.kind {
-            1 => EntityKind::Npc,
-            2 => EntityKind::Pet,
-            3 => EntityKind::Vehicle,
-            4 => EntityKind::Boat,
-            5 => EntityKind::Horse,
-            _ => EntityKind::Ferry,
-        },
-        pos: r.pos.map(|q| (q as f64 / 100.0) as f32),
-        heading: (r.heading as f64 / 1000.0) as f32,
-        speed: (r.speed as f64 / 64.0) as f32,
-        anim: r.anim,
-        owner: r.owner.clone(),
-        label: r.label.clone(),
-    }
-}
-
-/// Client `c`'s snapshot at this tick (`keyframe` as the sender means it).
-fn snapshot(t: &Tick, c: usize, keyframe: bool) -> WorldSnapshot {
-    WorldSnapshot {
-        tick: t.tick,
-        keyframe,
-        entities: t.views[c].iter().map(|&i| entity(&t.records[i])).collect(),
-        gone: Vec::new(),
-    }
-}
 
 fn frame(out: &mut impl Write, row: u8, client: usize, bytes: &[u8]) -> std::io::Result<()> {
     out.write_all(&[row, client as u8])?;
@@ -209,11 +183,6 @@ fn frames(path: &str, parts: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-/// The full value as the client sees it: decoded from its compact bytes.
-fn quantized(v: &WorldSnapshot) -> WorldSnapshot {
-    tuplet::from_slice(&tuplet::to_vec(v).expect("valid")).expect("decodes")
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -293,6 +262,9 @@ Usage:
       every client's messages, one frame per row (the crate's doc gives the format)
   delta-lab time <trajectory.jsonl> [--ticks N] [--rounds R]
       encode cost, tracker vs full snapshot, over N ticks (default 200), R rounds (default 11)
+  delta-lab loss <trajectory.jsonl> [--rtt-ticks R] [--ticks N] [--seed S]
+      bytes per client per tick, reliable deltas vs deltas on acknowledged baselines over a
+      link losing 0, 2 and 5% each way, round trip R ticks (default 2), N ticks (default 1200)
   delta-lab --help
       print this
 ";
@@ -322,10 +294,27 @@ fn run(args: &[String]) -> Result<(), String> {
             flag(args, "--ticks", 200)? as usize,
             flag(args, "--rounds", 11)? as usize,
         ),
+        Some("loss") => {
+            let path = args.get(1).ok_or("loss needs a recording")?;
+            let rtt = flag(args, "--rtt-ticks", 2)?.max(1);
+            let most = flag(args, "--ticks", 1200)? as usize;
+            let mut ticks = Vec::new();
+            trajectory::replay(open(path)?, |t| {
+                if ticks.len() < most {
+                    ticks.push(loss::values(t));
+                }
+            })?;
+            let rows = loss::measure(&ticks, &[0.0, 0.02, 0.05], rtt, flag(args, "--seed", 1)?);
+            loss::print(&rows, rtt);
+            match rows.iter().map(|r| r.mirror_errors).sum::<u64>() {
+                0 => Ok(()),
+                n => Err(format!("{n} applied snapshots differ from the server's")),
+            }
+        }
         Some(other) => Err(format!(
-            "unknown command {other:?}: write record, frames or time (delta-lab --help)"
+            "unknown command {other:?}: write record, frames, time or loss (delta-lab --help)"
         )),
-        None => Err("no command: write record, frames or time (delta-lab --help)".into()),
+        None => Err("no command: write record, frames, time or loss (delta-lab --help)".into()),
     }
 }
 

@@ -5,8 +5,9 @@
 //! - **Ready** ([`Agones::connect`], called once the server listens): `SDK.Ready`.
 //! - **Health** while the rooms tick: one message on the `SDK.Health` stream every
 //!   `health_every`, sent only when the rooms' tick count grew since the last one (or no
-//!   room is open, so nothing should tick). A stuck room stops the pings and Agones marks
-//!   the server Unhealthy.
+//!   room is open, so nothing should tick), and only while the store's writes succeed. A
+//!   stuck room or a store that cannot write (a full disk) stops the pings and Agones
+//!   marks the server Unhealthy.
 //! - **Players**: the player-tracking API, which is alpha in Agones:
 //!   `alpha.SDK.SetPlayerCapacity` once (`room_capacity` × `max_rooms`), then
 //!   `alpha.SDK.PlayerConnect` and `PlayerDisconnect` with the session id as players join
@@ -140,7 +141,10 @@ async fn run<S, E>(
         tokio::select! {
             _ = every.tick() => {
                 let ticks = shared.presence.ticks();
-                if shared.room_count() == 0 || last_ticks.is_none_or(|t| ticks > t) {
+                // Saves failing (a full disk): no ping, so Agones marks the server
+                // Unhealthy while the players' states wait in memory.
+                let ticking = shared.room_count() == 0 || last_ticks.is_none_or(|t| ticks > t);
+                if ticking && !shared.sessions.store.failing() {
                     // The SDK's stream ends if the SDK server drops it: open another.
                     if health.send(()).await.is_err() {
                         health = sdk.health_check();

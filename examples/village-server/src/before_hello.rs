@@ -1,7 +1,9 @@
 //! The budget of connections yet to say hello: a place per connection, capped per address
 //! and overall. When the overall budget is full, a newcomer takes the place of the oldest
-//! connection of the address holding the most places, so addresses that hold every place
-//! between them cannot lock a new player out: they can only hold an equal share.
+//! unfinished connection, whichever address or trusted proxy holds it. Keeping every place
+//! held then costs an attacker more new connections a second than the budget divided by
+//! the time a player takes to say hello: an idle socket per address, however many
+//! addresses, only delays the next player by one eviction.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -22,35 +24,35 @@ pub(crate) struct Place {
 pub(crate) enum Refused {
     /// The address holds `max_per_ip` places.
     PerIp,
-    /// Every place is held, and no address holds two more than the newcomer's.
+    /// The place was taken meanwhile (only from [`Budget::rekey`]).
     Full,
 }
 
-/// The places held, by address. Not locked itself: [`crate::shared::Shared`] keeps it
-/// under a mutex.
+/// The places held, by address and by age. Not locked itself: [`crate::shared::Shared`]
+/// keeps it under a mutex.
 #[derive(Default)]
 pub(crate) struct Budget {
-    by_ip: HashMap<IpAddr, BTreeMap<u64, Arc<Notify>>>,
-    total: usize,
+    by_ip: HashMap<IpAddr, usize>,
+    /// Every place, oldest first: its address and its signal.
+    by_age: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
     next: u64,
 }
 
 impl Budget {
     /// Places held now.
     pub fn total(&self) -> usize {
-        self.total
+        self.by_age.len()
     }
 
     /// Places `ip` holds now.
     fn held(&self, ip: IpAddr) -> usize {
-        self.by_ip.get(&ip).map_or(0, BTreeMap::len)
+        self.by_ip.get(&ip).copied().unwrap_or(0)
     }
 
     /// A place for a connection from `ip`, under `max` overall and `max_per_ip` per address
-    /// (`exempt` addresses, trusted proxies, have no per-address cap and are never evicted:
-    /// their connections are many clients). With the overall budget full, the oldest place
-    /// of the address holding the most is taken from it when that address would still hold
-    /// at least as many as the newcomer's; the evicted place's signal is notified.
+    /// (`exempt` addresses, trusted proxies, have no per-address cap: their connections are
+    /// many clients). With the overall budget full, the oldest place, whoever holds it,
+    /// is taken and its signal notified.
     pub fn admit(
         &mut self,
         ip: IpAddr,
@@ -58,89 +60,74 @@ impl Budget {
         max_per_ip: usize,
         exempt: impl Fn(IpAddr) -> bool,
     ) -> Result<Place, Refused> {
-        let exempt_ip = exempt(ip);
-        let mine = if exempt_ip { 0 } else { self.held(ip) };
-        if !exempt_ip && mine >= max_per_ip {
+        if !exempt(ip) && self.held(ip) >= max_per_ip {
             return Err(Refused::PerIp);
         }
-        if self.total >= max {
-            self.evict_for(mine, &exempt)?;
+        while self.total() >= max.max(1) {
+            self.evict_oldest();
         }
         Ok(self.insert(ip))
     }
 
-    /// Frees the oldest place of the address holding the most, if it holds at least two
-    /// more than `mine` (so the newcomer never ends up holding more than it).
-    fn evict_for(&mut self, mine: usize, exempt: &impl Fn(IpAddr) -> bool) -> Result<(), Refused> {
-        let victim = self
-            .by_ip
-            .iter()
-            .filter(|(ip, _)| !exempt(**ip))
-            .filter_map(|(ip, places)| Some((places.len(), places.keys().next()?, *ip)))
-            // The most places; among equals, the oldest connection.
-            .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
-            .filter(|(n, _, _)| *n >= mine + 2)
-            .map(|(_, _, ip)| ip)
-            .ok_or(Refused::Full)?;
-        let places = self.by_ip.get_mut(&victim).expect("chosen from the map");
-        let (_, signal) = places.pop_first().expect("chosen for holding places");
-        if places.is_empty() {
-            self.by_ip.remove(&victim);
+    /// Frees the oldest place and tells its connection.
+    fn evict_oldest(&mut self) {
+        if let Some((_, (ip, signal))) = self.by_age.pop_first() {
+            self.forget(ip);
+            signal.notify_one();
         }
-        self.total -= 1;
-        signal.notify_one();
-        Ok(())
+    }
+
+    fn forget(&mut self, ip: IpAddr) {
+        if let Some(n) = self.by_ip.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                self.by_ip.remove(&ip);
+            }
+        }
     }
 
     fn insert(&mut self, ip: IpAddr) -> Place {
         self.next += 1;
         let evicted = Arc::new(Notify::new());
-        self.by_ip
-            .entry(ip)
-            .or_default()
-            .insert(self.next, evicted.clone());
-        self.total += 1;
+        self.by_age.insert(self.next, (ip, evicted.clone()));
+        *self.by_ip.entry(ip).or_default() += 1;
         Place {
             id: self.next,
             evicted,
         }
     }
 
-    /// Gives place `id` of `ip` back; false when it was already taken (evicted).
-    pub fn release(&mut self, ip: IpAddr, id: u64) -> bool {
-        let Some(places) = self.by_ip.get_mut(&ip) else {
-            return false;
-        };
-        let held = places.remove(&id).is_some();
-        if places.is_empty() {
-            self.by_ip.remove(&ip);
+    /// Gives place `id` back; false when it was already taken (evicted).
+    pub fn release(&mut self, id: u64) -> bool {
+        match self.by_age.remove(&id) {
+            Some((ip, _)) => {
+                self.forget(ip);
+                true
+            }
+            None => false,
         }
-        if held {
-            self.total -= 1;
-        }
-        held
     }
 
-    /// Counts place `id` under `to` instead of `from` (a trusted proxy named its client),
-    /// within `to`'s cap. `Err(PerIp)` when `to` holds `max_per_ip`; `Err(Full)` when the
-    /// place was evicted meanwhile. The place keeps its age.
+    /// Counts place `id` under `to` from now on (a trusted proxy named its client), within
+    /// `to`'s cap. `Err(PerIp)` when `to` holds `max_per_ip`; `Err(Full)` when the place
+    /// was evicted meanwhile. The place keeps its age.
     pub fn rekey(
         &mut self,
-        from: IpAddr,
         to: IpAddr,
         id: u64,
         max_per_ip: usize,
         exempt: impl Fn(IpAddr) -> bool,
     ) -> Result<(), Refused> {
+        let from = self.by_age.get(&id).ok_or(Refused::Full)?.0;
+        if from == to {
+            return Ok(());
+        }
         if !exempt(to) && self.held(to) >= max_per_ip {
             return Err(Refused::PerIp);
         }
-        let places = self.by_ip.get_mut(&from).ok_or(Refused::Full)?;
-        let signal = places.remove(&id).ok_or(Refused::Full)?;
-        if places.is_empty() {
-            self.by_ip.remove(&from);
-        }
-        self.by_ip.entry(to).or_default().insert(id, signal);
+        self.forget(from);
+        *self.by_ip.entry(to).or_default() += 1;
+        self.by_age.get_mut(&id).expect("checked above").0 = to;
         Ok(())
     }
 }
@@ -162,66 +149,72 @@ mod tests {
     }
 
     #[test]
-    fn a_newcomer_evicts_the_oldest_place_of_the_biggest_holder() {
+    fn a_newcomer_evicts_the_oldest_place_whoever_holds_it() {
         let mut b = Budget::default();
         let none = |_| false;
-        // Address 2 holds 3 places, address 3 holds 1: the budget (4) is full.
-        let a: Vec<Place> = (0..3)
-            .map(|_| b.admit(ip(2), 4, 8, none).unwrap())
+        // Four addresses hold one place each: the budget (4) is full.
+        let held: Vec<Place> = (1..=4)
+            .map(|n| b.admit(ip(n), 4, 8, none).unwrap())
             .collect();
-        let c = b.admit(ip(3), 4, 8, none).unwrap();
         assert_eq!(b.total(), 4);
-        // A newcomer from address 1 takes address 2's oldest place.
-        let n = b.admit(ip(1), 4, 8, none).unwrap();
+        // A fifth address (the 257th of the issue: one idle socket per address) gets in,
+        // and the oldest place, address 1's, is taken.
+        let n = b.admit(ip(5), 4, 8, none).unwrap();
         assert_eq!(b.total(), 4);
-        assert!(evicted(&a[0]));
-        assert!(!evicted(&a[1]) && !evicted(&a[2]) && !evicted(&c) && !evicted(&n));
+        assert!(evicted(&held[0]));
+        assert!(held[1..].iter().all(|p| !evicted(p)) && !evicted(&n));
         // The evicted place is gone: giving it back frees nothing.
-        assert!(!b.release(ip(2), a[0].id));
+        assert!(!b.release(held[0].id));
         assert_eq!(b.total(), 4);
-        // Address 2 now holds 2, address 1 holds 1: 2 < 1 + 2, so a second newcomer from
-        // address 1 is refused rather than taking more than its share.
-        assert_eq!(b.admit(ip(1), 4, 8, none).err(), Some(Refused::Full));
-        // From a fourth address (holding none), it may evict: address 2 holds 2 >= 0 + 2.
-        b.admit(ip(4), 4, 8, none).unwrap();
-        assert!(evicted(&a[1]));
-        // Now every address holds one: a fifth is refused.
-        assert_eq!(b.admit(ip(5), 4, 8, none).err(), Some(Refused::Full));
-        assert!(b.release(ip(2), a[2].id));
+        // The next newcomer takes address 2's, then address 3's.
+        b.admit(ip(6), 4, 8, none).unwrap();
+        assert!(evicted(&held[1]));
+        b.admit(ip(6), 4, 8, none).unwrap();
+        assert!(evicted(&held[2]) && !evicted(&held[3]));
+        assert!(b.release(held[3].id));
         assert_eq!(b.total(), 3);
     }
 
     #[test]
-    fn ties_evict_the_oldest_connection_and_the_per_ip_cap_holds() {
+    fn the_per_ip_cap_holds_and_a_capped_address_evicts_nobody() {
         let mut b = Budget::default();
         let none = |_| false;
         let x = b.admit(ip(3), 4, 2, none).unwrap();
-        let y = b.admit(ip(2), 4, 2, none).unwrap();
+        b.admit(ip(2), 4, 2, none).unwrap();
         b.admit(ip(2), 4, 2, none).unwrap();
         b.admit(ip(3), 4, 2, none).unwrap();
         assert_eq!(b.admit(ip(2), 4, 2, none).err(), Some(Refused::PerIp));
+        assert!(!evicted(&x), "a refused newcomer takes nothing");
         b.admit(ip(1), 4, 2, none).unwrap();
-        // Both hold two; address 3's first place is the older.
         assert!(evicted(&x));
-        assert!(!evicted(&y));
     }
 
     #[test]
-    fn exempt_addresses_are_never_evicted_and_rekey_keeps_the_count() {
+    fn a_trusted_proxys_places_are_evictable_and_rekey_keeps_age_and_count() {
         let mut b = Budget::default();
         let proxy = |a: IpAddr| a == ip(9);
+        // The proxy is over any per-address cap (1 here): its connections are many clients.
         let p: Vec<Place> = (0..3)
             .map(|_| b.admit(ip(9), 3, 1, proxy).unwrap())
             .collect();
-        assert_eq!(b.admit(ip(1), 3, 1, proxy).err(), Some(Refused::Full));
+        // Slow heads through the proxy do not lock a direct newcomer out.
+        let d = b.admit(ip(1), 3, 1, proxy).unwrap();
+        assert!(evicted(&p[0]));
         // The proxy names its clients: they count under their own addresses from now on.
-        b.rekey(ip(9), ip(5), p[0].id, 1, proxy).unwrap();
-        b.rekey(ip(9), ip(5), p[1].id, 1, proxy)
-            .expect_err("address 5 holds its one place");
-        b.rekey(ip(9), ip(6), p[1].id, 1, proxy).unwrap();
-        assert_eq!(b.total(), 3);
-        assert!(b.release(ip(6), p[1].id));
-        assert!(!b.release(ip(9), p[1].id));
+        assert_eq!(
+            b.rekey(ip(5), p[0].id, 1, proxy),
+            Err(Refused::Full),
+            "evicted"
+        );
+        b.rekey(ip(5), p[1].id, 1, proxy).unwrap();
+        assert_eq!(b.rekey(ip(5), p[2].id, 1, proxy), Err(Refused::PerIp));
+        assert_eq!(b.held(ip(5)), 1);
+        assert_eq!(b.held(ip(9)), 1);
+        // Rekeyed, the place keeps its age: it is the next evicted.
+        b.admit(ip(2), 3, 1, proxy).unwrap();
+        assert!(evicted(&p[1]) && !evicted(&p[2]) && !evicted(&d));
+        assert_eq!(b.held(ip(5)), 0);
+        assert!(b.release(p[2].id));
         assert_eq!(b.total(), 2);
     }
 }

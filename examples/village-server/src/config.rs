@@ -19,6 +19,11 @@ pub struct Config {
     pub room_capacity: usize,
     /// Distance tiers of the move relay; the first tier is "nearby" for one-off events.
     pub tiers: Tiers,
+    /// How long a mover sends nothing before its movement counts as ended (200 ms: two
+    /// intervals of the village client's 10 Hz moves). Its last pose then goes to the
+    /// viewers its tier skipped, and its next pose to every viewer: the tiers never
+    /// decimate a stop or a start.
+    pub stopped_after: Duration,
     /// Server ticks per second (entity snapshots go out every tick).
     pub tick_hz: u32,
     /// A keyframe snapshot every this many ticks (and on request).
@@ -95,9 +100,9 @@ pub struct Config {
     /// Connections that have not yet said `session:hello` (upgrading or waiting), at most:
     /// a budget of their own, apart from `max_connections`, so sockets that never say
     /// hello cannot take players' places (`refused_before_hello`). When it is full, a
-    /// newcomer takes the oldest place of the address holding the most, if that address
-    /// holds two more than the newcomer's (`evicted_before_hello`), so addresses that hold
-    /// it between them cannot lock a new player out.
+    /// newcomer takes the place of the oldest connection yet to say hello, whichever
+    /// address or trusted proxy holds it (`evicted_before_hello`), so no number of
+    /// addresses can lock a new player out by holding places.
     pub max_before_hello: usize,
     /// ... and at most this many of them from one source address.
     pub max_before_hello_per_ip: usize,
@@ -107,6 +112,16 @@ pub struct Config {
     /// Guests in one room at most (`session:hello guests_full`): signed-in players always
     /// find the rest of the room.
     pub guests_per_room: usize,
+    /// Guest sessions in every room together at most, connected or in their grace window
+    /// (`session:hello guests_server_full`); the cap is also never over
+    /// `guest_share_pct` of `max_connections` ([`Config::guest_cap`]), so guests spread
+    /// over prefix rooms leave signed-in players the rest of the server.
+    pub max_guests: usize,
+    /// The share of `max_connections` guests may hold at most, percent (50).
+    pub guest_share_pct: usize,
+    /// How long a guest's session outlives its dropped connection (at most `grace`): short,
+    /// so a guest that joins and drops does not keep its room open.
+    pub guest_grace: Duration,
     /// Players in one room from one source address at most (`session:hello ip_full`); 0:
     /// no cap (loopback benches run every bot from one address).
     pub per_ip_per_room: usize,
@@ -159,6 +174,7 @@ impl Default for Config {
             webtransport: false,
             room_capacity: 40,
             tiers: Tiers::default(),
+            stopped_after: Duration::from_millis(200),
             tick_hz: 20,
             keyframe_every: 100,
             birds_every: 4,
@@ -191,6 +207,9 @@ impl Default for Config {
             max_before_hello_per_ip: 32,
             guests: true,
             guests_per_room: 20,
+            max_guests: 250,
+            guest_share_pct: 50,
+            guest_grace: Duration::from_secs(5),
             per_ip_per_room: 0,
             handshake_timeout: Duration::from_secs(5),
             hello_timeout: Duration::from_secs(5),
@@ -209,6 +228,22 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Guest sessions server-wide at most: `max_guests`, and never over `guest_share_pct`
+    /// percent of `max_connections`.
+    pub fn guest_cap(&self) -> usize {
+        self.max_guests
+            .min(self.max_connections.saturating_mul(self.guest_share_pct) / 100)
+    }
+
+    /// How long a dropped session of this kind waits for its resume.
+    pub fn grace_for(&self, guest: bool) -> Duration {
+        if guest {
+            self.grace.min(self.guest_grace)
+        } else {
+            self.grace
+        }
+    }
+
     /// The room a request path names, if the configuration allows it: `/` is `village`.
     pub fn room_name<'a>(&self, path: &'a str) -> Option<&'a str> {
         let name = match path.strip_prefix('/')? {

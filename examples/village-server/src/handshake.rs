@@ -11,6 +11,12 @@ use tokio::net::TcpStream;
 /// The largest request head read; a browser's is under 2 KiB.
 pub(crate) const MAX_REQUEST: usize = 8 * 1024;
 
+/// After the second read that leaves the head unfinished, each further read waits this
+/// long first, so bytes dripped one at a time are read many at once: a head dripped by
+/// 200 sockets costs 20 reads a second each, whatever the drip's pace. A browser's head
+/// (one or two segments, a PROXY header's too) never waits.
+pub(crate) const DRIP_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// A valid upgrade request.
 #[derive(Debug)]
 pub(crate) struct Upgrade {
@@ -47,14 +53,20 @@ pub(crate) enum Bad {
 /// counted in the head's bytes). Bytes after the head are refused: a client sends nothing
 /// before the server's answer (RFC 6455 §4.1). Each read looks for the head's end in the
 /// new bytes only (and the 3 before them), so a head dripped a byte at a time costs
-/// linear work, not quadratic; the caller bounds the whole head's time.
+/// linear work, not quadratic, and reads are spaced by [`DRIP_PAUSE`] from the third on;
+/// the caller bounds the whole head's time (the PROXY header's with it).
 pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade, Bad> {
     let mut buf = [0u8; MAX_REQUEST];
     let mut len = 0;
     let mut proxied = None;
     // Bytes of the head already scanned for its end.
     let mut scanned: usize = 0;
+    let mut reads = 0u32;
     loop {
+        reads += 1;
+        if reads > 2 {
+            tokio::time::sleep(DRIP_PAUSE).await;
+        }
         // (A PROXY header is refused long before this: 107 or 528 bytes at most.)
         if len == MAX_REQUEST {
             return Err(Bad::Malformed);
@@ -172,11 +184,26 @@ pub(crate) async fn switch(
     stream.write_all(head.as_bytes()).await
 }
 
-/// Answers an error status and closes.
+/// Seconds a client refused as busy is asked to wait (`Retry-After`).
+pub(crate) const RETRY_AFTER_S: u32 = 2;
+
+/// The answer to a connection refused at accept, over a cap: written once, if the socket
+/// takes it at once, before the socket closes.
+pub(crate) const BUSY_AT_ACCEPT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
+    Retry-After: 2\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\
+    Connection: close\r\n\r\nbusy\n";
+
+/// Answers an error status and closes; a 503 asks the client to retry after
+/// [`RETRY_AFTER_S`].
 pub(crate) async fn refuse(stream: &mut TcpStream, status: &str, why: &str) {
     let body = format!("{why}\n");
+    let retry = if status.starts_with("503") {
+        format!("Retry-After: {RETRY_AFTER_S}\r\n")
+    } else {
+        String::new()
+    };
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\n{retry}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = stream.write_all(head.as_bytes()).await;
@@ -194,6 +221,26 @@ mod tests {
             accept("dGhlIHNhbXBsZSBub25jZQ=="),
             "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
         );
+    }
+
+    #[test]
+    fn the_answer_at_accept_is_a_whole_503_with_retry_after() {
+        let mut headers = [httparse::EMPTY_HEADER; 8];
+        let mut res = httparse::Response::new(&mut headers);
+        let httparse::Status::Complete(head) = res.parse(BUSY_AT_ACCEPT).unwrap() else {
+            panic!("a partial head");
+        };
+        assert_eq!(res.code, Some(503));
+        let header = |n: &str| res.headers.iter().find(|h| h.name == n).map(|h| h.value);
+        assert_eq!(
+            header("Retry-After"),
+            Some(RETRY_AFTER_S.to_string().as_bytes())
+        );
+        let len: usize = std::str::from_utf8(header("Content-Length").unwrap())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(BUSY_AT_ACCEPT.len() - head, len);
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! Server-authoritative input: `input:batch`. A player who sends input frames instead of
 //! positions has their body stepped by the room: the frames go into the runtime's jitter
 //! buffer (`tuplet::netcode::playout::Playout`), each tick applies `60 / tick_hz` of them
-//! (60 Hz frames), and the result goes out as the game's state: an `input:ack` to the sender
-//! (the last frame applied, for its reconciliation) and the new pose relayed like any move.
+//! (60 Hz frames) through the village's shared step (`village::walk::step`, which clients run
+//! for their prediction), and the result goes out as the game's state: an `input:ack` to the
+//! sender (the last frame applied and the body it left, for its reconciliation) and the new
+//! pose relayed like any move.
 //! A client that sends far ahead, far behind, repeated, or ten times too fast holds at most
 //! the playout's capacity (32 frames) and costs one push per frame it sent, within the room's
 //! rate limit.
 
 use tuplet::netcode::playout::Playout;
 use village::input::{InputAck, InputBatch, InputFrame};
+use village::walk::{self, Body};
 
 /// The frame rate `input:batch` frames are sampled at.
 const FRAMES_PER_S: u32 = 60;
@@ -18,27 +21,10 @@ pub(crate) fn steps_per_tick(tick_hz: u32) -> u32 {
     (FRAMES_PER_S / tick_hz.max(1)).max(1)
 }
 
-/// A walking body stepped by input frames: turn by the look yaw, walk forward in the
-/// horizontal plane (x, z) at 1.6 m/s, 5 m/s sprinting.
-pub fn step_body(pos: &mut [f32; 3], heading: &mut f32, f: &InputFrame) {
-    let dt = f32::from(f.dt) / 1000.0;
-    *heading += f.look[0];
-    *heading =
-        (*heading + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
-    let v = match (f.buttons.forward, f.buttons.sprint) {
-        (true, true) => 5.0,
-        (true, false) => 1.6,
-        _ => 0.0,
-    };
-    pos[0] += heading.cos() * v * dt;
-    pos[2] += heading.sin() * v * dt;
-}
-
 /// One player's server-driven body.
 struct Driven {
     playout: Playout<InputFrame>,
-    pos: [f32; 3],
-    heading: f32,
+    body: Body,
     /// The last applied number acknowledged.
     acked: Option<u32>,
 }
@@ -66,8 +52,7 @@ impl InputPlayouts {
         }
         let d = self.by_slot[idx].get_or_insert_with(|| Driven {
             playout: Playout::new(),
-            pos,
-            heading,
+            body: Body { pos, heading },
             acked: None,
         });
         d.playout.push(batch.first, &batch.frames);
@@ -86,9 +71,9 @@ impl InputPlayouts {
         let mut out = Vec::new();
         for (idx, slot) in self.by_slot.iter_mut().enumerate() {
             let Some(d) = slot else { continue };
-            let (pos, heading) = (&mut d.pos, &mut d.heading);
+            let body = &mut d.body;
             for _ in 0..steps {
-                d.playout.step(|_, f| step_body(pos, heading, &f));
+                d.playout.step(|_, f| walk::step(body, &f));
             }
             let applied = d.playout.last_applied();
             if applied.is_none() || applied == d.acked {
@@ -97,12 +82,14 @@ impl InputPlayouts {
             d.acked = applied;
             out.push(Stepped {
                 idx,
-                pos: d.pos,
-                heading: d.heading,
+                pos: d.body.pos,
+                heading: d.body.heading,
                 ack: InputAck {
                     applied: applied.unwrap_or(0),
                     tick,
                     queued: d.playout.held().min(32) as u8,
+                    p: Some(d.body.pos),
+                    r: Some(d.body.heading),
                 },
             });
         }
@@ -151,6 +138,12 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].ack.applied, 2);
         assert!((out[0].pos[0] - 3.0 * 1.6 * 0.016).abs() < 1e-6);
+        assert_eq!(
+            out[0].ack.p,
+            Some(out[0].pos),
+            "the ack carries the body it left"
+        );
+        assert_eq!(out[0].ack.r, Some(out[0].heading));
         assert_eq!(p.held(2), 1);
     }
 

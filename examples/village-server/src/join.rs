@@ -1,7 +1,7 @@
 //! What every transport does between a client's `session:hello` and its first input: the
 //! hello's token judged, a player's connection slot taken, the room found (opened now if it
 //! is not), a signed-in player's account claimed, and the room told. WebSocket
-//! connections (`conn.rs`) and WebTransport sessions (`webtransport.rs`) share it, so both
+//! connections (`conn/`) and WebTransport sessions (`webtransport/`) share it, so both
 //! meet the same caps and rooms.
 
 use std::net::IpAddr;

@@ -1,4 +1,4 @@
-//! village-server: a room server for the village protocol on tuplet.
+//! village-server: the hardened reference room server for the village protocol on tuplet.
 //!
 //! Every client message is decoded and validated by the derived codecs; bad input is
 //! dropped and counted by message type and error code, and its sender stays connected.
@@ -29,6 +29,7 @@ pub mod counters;
 pub mod deflate;
 mod fanout;
 mod fdlimit;
+mod guests;
 mod handshake;
 mod input_playout;
 mod join;
@@ -37,6 +38,7 @@ mod metered;
 pub mod names;
 mod presence;
 pub mod proxy;
+mod reserve;
 mod room;
 mod server;
 mod sessions;
@@ -49,7 +51,6 @@ pub mod token;
 mod trim;
 pub mod webtransport;
 pub mod world;
-mod wt_frames;
 
 pub use config::Config;
 pub use server::{start, Server};

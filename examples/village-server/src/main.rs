@@ -66,6 +66,7 @@ Caps:
   --max-per-ip N           players' connections per address (500)
   --max-before-hello N     connections yet to say session:hello (256)
   --guests on|off|N        allow guests, refuse them, or allow N per room (20)
+  --max-guests N           guests server-wide, at most half of --max-connections (250)
   --per-ip-per-room N      players from one address in a room (no cap)
   --max-deflate N          connections compressing at once; past it uncompressed (128)
 Behind a load balancer:
@@ -171,6 +172,7 @@ fn main() {
                 "off" => config.guests = false,
                 n => config.guests_per_room = positive("--guests", n),
             },
+            ("--max-guests", Some(n)) => config.max_guests = positive("--max-guests", &n),
             ("--per-ip-per-room", Some(n)) => {
                 config.per_ip_per_room = positive("--per-ip-per-room", &n)
             }

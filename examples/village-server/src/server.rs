@@ -73,6 +73,12 @@ impl Server {
         self.shared.presence.count()
     }
 
+    /// Guest sessions in rooms now, connected or in their grace window (at most
+    /// [`Config::guest_cap`](crate::Config::guest_cap)).
+    pub fn guests(&self) -> usize {
+        self.shared.guests.held()
+    }
+
     /// Room ticks so far, every room's together: it grows while any room runs.
     pub fn ticks(&self) -> u64 {
         self.shared.presence.ticks()
@@ -82,6 +88,12 @@ impl Server {
     #[cfg(feature = "agones")]
     pub(crate) fn shared(&self) -> Arc<Shared> {
         self.shared.clone()
+    }
+
+    /// Whether the player store's last write failed (a full disk): players' states are
+    /// held in memory and retried, the players are told, and the Agones health pings stop.
+    pub fn store_failing(&self) -> bool {
+        self.shared.sessions.store.failing()
     }
 
     /// Whether [`Server::drain`] has begun.
@@ -164,8 +176,12 @@ pub async fn start(config: Config) -> io::Result<Server> {
                         let ip = peer.ip();
                         tokio::spawn(crate::conn::serve(stream, shared.clone(), conn, slot, ip));
                     }
-                    // Closed at once: over a cap, it gets no task and no buffer.
-                    Err(counter) => shared.counters.add(counter),
+                    // Closed at once: over a cap, it gets no task and no buffer, only a
+                    // 503 written if the socket takes it now (never waited for).
+                    Err(counter) => {
+                        shared.counters.add(counter);
+                        let _ = stream.try_write(crate::handshake::BUSY_AT_ACCEPT);
+                    }
                 },
                 Err(e) => {
                     shared.counters.add(Counter::AcceptFailed);

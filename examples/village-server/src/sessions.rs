@@ -24,8 +24,9 @@ pub(crate) struct Sessions<E> {
     pub resume_key: [u8; 32],
     /// Account to the claim on it: the room id and its channel.
     accounts: Mutex<HashMap<u64, Claim<E>>>,
-    /// Signed-in players' names ([`crate::names::key`]) to their accounts, since start:
-    /// no guest takes one, nor anything that looks like one.
+    /// Signed-in players' names ([`crate::names::key`]) to their accounts, every one the
+    /// store has kept and every one since start: no guest takes one, nor anything that
+    /// looks like one.
     names: Mutex<HashMap<String, u64>>,
 }
 
@@ -44,8 +45,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<E> Sessions<E> {
-    /// No session yet; resume tokens under a fresh random key.
+    /// No session yet; resume tokens under a fresh random key; the names the store keeps
+    /// reserved (read from its file now).
     pub fn new(store: Store) -> Sessions<E> {
+        let names = store.names().into_iter().collect();
         let mut resume_key = [0u8; 32];
         getrandom::fill(&mut resume_key)
             .expect("village-server: the operating system's random source failed");
@@ -53,7 +56,7 @@ impl<E> Sessions<E> {
             store,
             resume_key,
             accounts: Mutex::default(),
-            names: Mutex::default(),
+            names: Mutex::new(names),
         }
     }
 
@@ -82,9 +85,14 @@ impl<E> Sessions<E> {
 }
 
 impl<E> Sessions<E> {
-    /// Reserves the name with key `key` for `account`.
+    /// Reserves the name with key `key` for `account`, in the store too (when it is new
+    /// or was another account's).
     pub fn reserve(&self, key: String, account: u64) {
-        lock(&self.names).insert(key, account);
+        let mut names = lock(&self.names);
+        if names.get(&key) != Some(&account) {
+            self.store.reserve_name(&key, account);
+            names.insert(key, account);
+        }
     }
 
     /// Whether a signed-in player's name has key `key`.

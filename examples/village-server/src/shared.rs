@@ -1,7 +1,7 @@
 //! What every connection shares: the settings, the rooms (each created on the first
 //! connection to an allowed name and removed by itself when it stops), the connection
 //! accounting and the counters. The listener (`server.rs`) makes one; each connection
-//! (`conn.rs`) finds its room through it.
+//! (`conn/`) finds its room through it.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, Notify};
 use crate::before_hello::{Budget, Place};
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
+use crate::guests::Guests;
 use crate::presence::Presence;
 use crate::room::{Event, Room, RoomCtx};
 use crate::sessions::Sessions;
@@ -63,6 +64,8 @@ pub(crate) struct Shared {
     pub draining: AtomicBool,
     /// The store, the resume key and each account's one session.
     pub sessions: Arc<Sessions<Event>>,
+    /// Guests server-wide, and whether a new prefix room is wanted.
+    pub guests: Arc<Guests>,
     /// The WebTransport port and certificate hash (hex), once its listener runs.
     webtransport: std::sync::OnceLock<(u16, String)>,
 }
@@ -99,6 +102,7 @@ impl Shared {
             pre_hello_drops: Arc::new(FrameDrops::default()),
             deflating: Arc::new(AtomicUsize::new(0)),
             draining: AtomicBool::new(false),
+            guests: Arc::default(),
             webtransport: std::sync::OnceLock::new(),
         })
     }
@@ -130,6 +134,9 @@ impl Shared {
         }
         rooms.retain(|_, r| !r.tx.is_closed());
         if !self.is_named(name) && self.prefix_rooms(&rooms) >= self.config.max_rooms {
+            // Empty rooms stop at their next tick, and guests in a room with no
+            // connection end: the next try finds a place.
+            self.guests.set_room_wanted(true);
             return Err(NoRoom::Full);
         }
         Ok(())
@@ -159,7 +166,13 @@ impl Shared {
         }
         rooms.retain(|_, r| !r.tx.is_closed());
         if !self.is_named(name) && self.prefix_rooms(&rooms) >= self.config.max_rooms {
+            // Empty rooms stop at their next tick, and guests in a room with no
+            // connection end: the next try finds a place.
+            self.guests.set_room_wanted(true);
             return Err(NoRoom::Full);
+        }
+        if !self.is_named(name) && self.prefix_rooms(&rooms) + 1 < self.config.max_rooms {
+            self.guests.set_room_wanted(false);
         }
         let (tx, rx) = mpsc::channel(4096);
         let drops = Arc::new(FrameDrops::default());
@@ -174,6 +187,7 @@ impl Shared {
                 name: name.to_string(),
                 sessions: self.sessions.clone(),
                 pre_hello: self.pre_hello_drops.clone(),
+                guests: self.guests.clone(),
             },
         );
         let handle = RoomHandle { id, tx, drops };
@@ -204,9 +218,9 @@ impl Shared {
 
     /// Takes a place in the budget of connections yet to say hello, for `ip`, or says
     /// which counter records the refusal. With the budget full, the newcomer takes the
-    /// oldest place of the address holding the most (see [`Budget::admit`]); that
-    /// connection's [`HelloSlot::evicted`] fires. A trusted proxy's connections are outside
-    /// the per-address cap until their client is known ([`HelloSlot::rekey`]).
+    /// oldest place, whoever holds it (see [`Budget::admit`]); that connection's
+    /// [`HelloSlot::evicted`] fires. A trusted proxy's connections are outside the
+    /// per-address cap until their client is known ([`HelloSlot::rekey`]), and evictable.
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Result<HelloSlot, Counter> {
         let cfg = &self.config;
         let ip = self.counted_as(ip);
@@ -283,20 +297,16 @@ impl HelloSlot {
         }
         let cfg = &self.shared.config;
         lock(&self.shared.before_hello)
-            .rekey(
-                self.ip,
-                client,
-                self.place.id,
-                cfg.max_before_hello_per_ip,
-                |a| cfg.is_trusted_proxy(a),
-            )
+            .rekey(client, self.place.id, cfg.max_before_hello_per_ip, |a| {
+                cfg.is_trusted_proxy(a)
+            })
             .map_err(|_| Counter::RefusedBeforeHello)?;
         self.ip = client;
         Ok(())
     }
 
     /// Fires when a newcomer took this connection's place (the budget was full and this
-    /// address held the most): the connection is to close.
+    /// was the oldest): the connection is to close.
     pub fn evicted(&self) -> Arc<Notify> {
         self.place.evicted.clone()
     }
@@ -304,7 +314,7 @@ impl HelloSlot {
 
 impl Drop for HelloSlot {
     fn drop(&mut self) {
-        lock(&self.shared.before_hello).release(self.ip, self.place.id);
+        lock(&self.shared.before_hello).release(self.place.id);
     }
 }
 

@@ -7,11 +7,19 @@
 //! not yet written: only the latest matters) and wakes the store's own writer thread,
 //! which writes everything pending in one transaction. A failed write is counted
 //! (`store_retried`) and retried with backoff until it succeeds; nothing pending is
-//! dropped while the store is open. [`Store::load`] reads the pending map first, then
+//! dropped while the store is open. A failed write first frees the disk space held back
+//! beside the file (`reserve.rs`) and tries again at once, so a disk that fills loses no
+//! state held in memory; while writes fail the store says so ([`Store::failing`]: rooms
+//! tell their players, the health check stops). [`Store::load`] reads the pending map first, then
 //! the file: callers run it on tokio's blocking pool, never on a room's task.
+//!
+//! The store also keeps which account each signed-in player's name belongs to (by its
+//! look-alike key, `names.rs`), written the same way: a name stays reserved for its
+//! account across restarts, whoever connects first after one.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -34,6 +42,8 @@ pub struct Saved {
 struct Pending {
     dirty: HashMap<u64, Saved>,
     writing: HashMap<u64, Saved>,
+    /// Names' keys to their accounts, not yet written.
+    names: HashMap<String, u64>,
     /// The latest state of every account saved since the process started (about 40 bytes
     /// each): what a session opening now must start from, whatever the file holds yet.
     latest: HashMap<u64, Saved>,
@@ -48,6 +58,8 @@ struct Inner {
     counters: Arc<Counters>,
     /// The reading connection (the writer has its own); `None`: memory only.
     reader: Option<Mutex<Connection>>,
+    /// The last write failed (cleared when one succeeds).
+    failing: AtomicBool,
 }
 
 /// The player store; cheap to clone (one writer thread behind every clone).
@@ -77,6 +89,10 @@ fn open(path: &Path) -> rusqlite::Result<Connection> {
             x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL,
             heading REAL NOT NULL,
             saved_ms INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS names (
+            key TEXT PRIMARY KEY,
+            account INTEGER NOT NULL
         )",
     )?;
     Ok(c)
@@ -95,12 +111,14 @@ impl Store {
             done: Condvar::new(),
             counters,
             reader,
+            failing: AtomicBool::new(false),
         });
         if let Some(conn) = writer {
             let inner = inner.clone();
+            let reserve = crate::reserve::Reserve::beside(path.expect("a writer has a file"));
             std::thread::Builder::new()
                 .name("village-store".into())
-                .spawn(move || write_loop(&inner, conn))
+                .spawn(move || write_loop(&inner, conn, reserve))
                 .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
         }
         Ok(Store {
@@ -125,6 +143,34 @@ impl Store {
         p.dirty.insert(account, state);
         drop(p);
         self.inner.wake.notify_all();
+    }
+
+    /// Keeps name key `key` as `account`'s (written by the writer thread soon after).
+    pub fn reserve_name(&self, key: &str, account: u64) {
+        if self.inner.reader.is_none() {
+            return;
+        }
+        lock(&self.inner.pending)
+            .names
+            .insert(key.to_string(), account);
+        self.inner.wake.notify_all();
+    }
+
+    /// Every name key written, with its account. Blocks on the file (read once, at start).
+    pub fn names(&self) -> Vec<(String, u64)> {
+        let Some(reader) = self.inner.reader.as_ref() else {
+            return Vec::new();
+        };
+        let reader = lock(reader);
+        let read = || -> rusqlite::Result<Vec<(String, u64)>> {
+            let mut q = reader.prepare("SELECT key, account FROM names")?;
+            let rows = q.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+            rows.collect()
+        };
+        read().unwrap_or_else(|e| {
+            eprintln!("village-server: reading the reserved names failed: {e}");
+            Vec::new()
+        })
     }
 
     /// `account`'s latest state: pending or written. Blocks on the file: call it on the
@@ -162,6 +208,12 @@ impl Store {
         lock(&self.inner.pending).latest.get(&account).copied()
     }
 
+    /// Whether the last write failed: states are held in memory and retried until a
+    /// write succeeds.
+    pub fn failing(&self) -> bool {
+        self.inner.failing.load(Ordering::Relaxed)
+    }
+
     /// Player states not yet written.
     pub fn pending(&self) -> usize {
         let p = lock(&self.inner.pending);
@@ -173,7 +225,7 @@ impl Store {
     pub fn flush(&self, within: Duration) -> bool {
         let until = Instant::now() + within;
         let mut p = lock(&self.inner.pending);
-        while !(p.dirty.is_empty() && p.writing.is_empty()) {
+        while !(p.dirty.is_empty() && p.writing.is_empty() && p.names.is_empty()) {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return false;
@@ -189,7 +241,7 @@ impl Store {
     }
 
     /// Writes what is pending (waiting up to `within`) and stops the writer; what could
-    /// not be written is counted `store_lost` and said on stderr.
+    /// not be written is counted `store_lost` and said on stderr, each state whole.
     pub fn close(&self, within: Duration) {
         let written = self.flush(within);
         let mut p = lock(&self.inner.pending);
@@ -200,20 +252,31 @@ impl Store {
                 self.inner.counters.add(Counter::StoreLost);
             }
             eprintln!("village-server: the store closed with {lost} player states unwritten");
+            // Said whole, one a line, so an operator can put them back by hand.
+            for (account, st) in p.dirty.iter().chain(p.writing.iter()) {
+                eprintln!(
+                    "village-server: unwritten account={account} x={} y={} z={} heading={}",
+                    st.pos[0], st.pos[1], st.pos[2], st.heading
+                );
+            }
         }
         drop(p);
         self.inner.wake.notify_all();
     }
 }
 
+/// A name's key and the account it is reserved for.
+type Reserved = (String, u64);
+
 /// The writer thread: takes everything pending, writes it in one transaction, and on a
-/// failure puts it back (under anything newer) and retries after a backoff.
-fn write_loop(inner: &Inner, mut conn: Connection) {
+/// failure puts it back (under anything newer) and retries: at once after freeing the
+/// reserved disk space, else after a backoff.
+fn write_loop(inner: &Inner, mut conn: Connection, mut reserve: crate::reserve::Reserve) {
     let mut backoff = Duration::from_millis(20);
     loop {
-        let batch: Vec<(u64, Saved)> = {
+        let (batch, names): (Vec<(u64, Saved)>, Vec<Reserved>) = {
             let mut p = lock(&inner.pending);
-            while p.dirty.is_empty() && !p.closing {
+            while p.dirty.is_empty() && p.names.is_empty() && !p.closing {
                 p = inner.wake.wait(p).unwrap_or_else(|e| e.into_inner());
             }
             if p.closing {
@@ -221,15 +284,29 @@ fn write_loop(inner: &Inner, mut conn: Connection) {
             }
             let dirty = std::mem::take(&mut p.dirty);
             p.writing = dirty;
-            p.writing.iter().map(|(a, s)| (*a, *s)).collect()
+            // Names wait in `names` until written, so a flush waits for them too.
+            let names = p.names.iter().map(|(k, a)| (k.clone(), *a)).collect();
+            (p.writing.iter().map(|(a, s)| (*a, *s)).collect(), names)
         };
-        match write(&mut conn, &batch) {
+        match write(&mut conn, &batch, &names) {
             Ok(()) => {
                 backoff = Duration::from_millis(20);
+                if inner.failing.swap(false, Ordering::Relaxed) {
+                    eprintln!("village-server: store writes succeed again");
+                }
+                reserve.restore();
                 for _ in &batch {
                     inner.counters.add(Counter::StoreWritten);
                 }
-                lock(&inner.pending).writing.clear();
+                let mut p = lock(&inner.pending);
+                p.writing.clear();
+                for (key, account) in names {
+                    // A newer reservation made meanwhile stays pending.
+                    if p.names.get(&key) == Some(&account) {
+                        p.names.remove(&key);
+                    }
+                }
+                drop(p);
                 inner.done.notify_all();
             }
             Err(e) => {
@@ -245,6 +322,14 @@ fn write_loop(inner: &Inner, mut conn: Connection) {
                     p.dirty.entry(account).or_insert(state);
                 }
                 drop(p);
+                inner.failing.store(true, Ordering::Relaxed);
+                if reserve.release() {
+                    eprintln!(
+                        "village-server: freed the store's {} reserved bytes; retrying at once",
+                        crate::reserve::RESERVE
+                    );
+                    continue;
+                }
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(2));
             }
@@ -252,9 +337,20 @@ fn write_loop(inner: &Inner, mut conn: Connection) {
     }
 }
 
-fn write(conn: &mut Connection, batch: &[(u64, Saved)]) -> rusqlite::Result<()> {
+fn write(
+    conn: &mut Connection,
+    batch: &[(u64, Saved)],
+    names: &[(String, u64)],
+) -> rusqlite::Result<()> {
     let tx = conn.transaction()?;
     {
+        let mut name = tx.prepare_cached(
+            "INSERT INTO names (key, account) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET account = excluded.account",
+        )?;
+        for (key, account) in names {
+            name.execute(params![key, *account as i64])?;
+        }
         let mut put = tx.prepare_cached(
             "INSERT INTO players (account, x, y, z, heading, saved_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -327,6 +423,12 @@ mod tests {
         assert_eq!(again.load(8).unwrap().pos, [9.0, 0.0, 9.0]);
         assert_eq!(again.load(9), None);
         assert_eq!(counters.get(Counter::StoreLost), 0);
+        // A reserved name survives too.
+        again.reserve_name("fay", 7);
+        assert!(again.flush(Duration::from_secs(5)));
+        again.close(Duration::from_secs(1));
+        let third = Store::open(Some(&path), Arc::new(Counters::default())).unwrap();
+        assert_eq!(third.names(), [("fay".to_string(), 7)]);
     }
 
     /// Another process holds the file's write lock: the writes fail, are counted and

@@ -1,12 +1,14 @@
 //! The server-authoritative input path (`input:batch`, src/input_playout.rs) through real
 //! WebSocket connections on loopback: the room steps the sender's body from its frames at
 //! its tick, acknowledges the last frame applied to the sender, and relays the pose to a
-//! nearby viewer; a repeated batch is applied once.
+//! nearby viewer; a repeated batch is applied once. Each ack carries the body the frames
+//! left, which a client replaying the same frames through `village::walk::step` matches.
 
 use std::time::Duration;
 
 use village::dispatch::ServerMessage;
-use village::input::{Buttons, InputBatch, InputFrame};
+use village::input::{Buttons, InputAck, InputBatch, InputFrame};
+use village::walk::{self, Body};
 use village_server::client::{Client, Identity};
 use village_server::token::Claims;
 use village_server::{start, Config};
@@ -54,11 +56,13 @@ async fn input_batches_are_played_out_acked_and_relayed() {
         driver.send(batch(first)).await.unwrap();
     }
     let mut acked = Vec::new();
+    let mut acks: Vec<InputAck> = Vec::new();
     tokio::time::timeout(Duration::from_secs(10), async {
         while acked.last() != Some(&11) {
             let f = driver.next().await.expect("open");
             if let Ok(ServerMessage::InputAck(a)) = f.decode() {
                 acked.push(a.applied);
+                acks.push(a);
             }
         }
     })
@@ -70,6 +74,22 @@ async fn input_batches_are_played_out_acked_and_relayed() {
     );
     // At most three frames (one 20 Hz tick) between acks: played out, not applied in bursts.
     assert!(acked.windows(2).all(|w| w[1] - w[0] <= 3), "{acked:?}");
+    // The client's own replay of frames 0..=applied from its spawn agrees with each ack's
+    // body to the wire's quantization (half a centimetre, half a milliradian).
+    for a in &acks {
+        let mut me = Body::default();
+        for _ in 0..=a.applied {
+            walk::step(&mut me, &batch(0).frames[0]);
+        }
+        let (p, r) = (a.p.expect("ack carries p"), a.r.expect("ack carries r"));
+        assert!(
+            p.iter()
+                .zip(me.pos)
+                .all(|(s, c)| (s - c).abs() <= 0.005 + 1e-6),
+            "{a:?}"
+        );
+        assert!((r - me.heading).abs() <= 0.0005 + 1e-6, "{a:?}");
+    }
     let mut relayed = Vec::new();
     tokio::time::timeout(Duration::from_secs(10), async {
         while relayed.last().map(|r: &(u32, f32)| r.0) != Some(11) {

@@ -184,6 +184,62 @@ async fn first_unchanged_report_goes_to_everyone_then_silence() {
     assert_eq!(moves(&got[2]), [1, 5]);
 }
 
+/// Caught: a mover that stops without an unchanged report (its client just falls silent)
+/// was drawn by far viewers at the last pose their tier let through, 10 to 40 cm short of
+/// where it stood, for as long as it stood.
+#[tokio::test]
+async fn the_pose_that_ends_a_movement_reaches_viewers_their_tier_skipped() {
+    let (_s, mut mover, mut viewers) = four().await;
+    for i in 1..=4 {
+        mover.send(step(i)).await.unwrap();
+    }
+    // Silent past `Config::stopped_after` (200 ms) and a tick.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let got = collect(&mut mover, &mut viewers).await;
+    assert_eq!(
+        moves(&got[0]),
+        [1, 2, 3, 4],
+        "nothing twice for a viewer that got it"
+    );
+    assert_eq!(
+        moves(&got[1]),
+        [1, 3, 4],
+        "the stop, though 4 is not due every 3rd"
+    );
+    assert_eq!(
+        moves(&got[2]),
+        [1, 4],
+        "the stop, though 4 is not due every 10th"
+    );
+}
+
+/// Caught: after a mover stood still, far viewers got its first steps only when their
+/// stride came round (up to 10 moves, a second later), so they drew it setting off late
+/// and then sliding to catch up.
+#[tokio::test]
+async fn the_first_pose_after_a_silence_reaches_every_viewer() {
+    let (_s, mut mover, mut viewers) = four().await;
+    for i in 1..=3 {
+        mover.send(step(i)).await.unwrap();
+    }
+    // The stop: an unchanged report, forced to everyone.
+    let mut same = step(4);
+    same.p[2] = 0.301;
+    mover.send(same).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    collect(&mut mover, &mut viewers).await;
+    // Update 5 of this mover: due for no far viewer.
+    mover.send(step(5)).await.unwrap();
+    let got = collect(&mut mover, &mut viewers).await;
+    assert_eq!(moves(&got[0]), [5]);
+    assert_eq!(moves(&got[1]), [5], "the set-off, though not due every 3rd");
+    assert_eq!(
+        moves(&got[2]),
+        [5],
+        "the set-off, though not due every 10th"
+    );
+}
+
 #[tokio::test]
 async fn a_viewer_that_never_saw_the_mover_gets_the_next_update() {
     let s = server(&[NEAR, FAR]).await;

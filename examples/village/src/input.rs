@@ -68,8 +68,9 @@ pub struct InputBatch {
     pub frames: Vec<InputFrame>,
 }
 
-/// Sent every server tick to a controlling client: what was applied, so prediction can
-/// replay the rest.
+/// Sent every server tick to a controlling client: what was applied and the body it left,
+/// so prediction can replay the rest. Only `input:batch` frames are acknowledged;
+/// `player:move` poses are the client's own and are never acknowledged.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "input:ack", id = 90, dir = "s2c")]
 pub struct InputAck {
@@ -80,6 +81,14 @@ pub struct InputAck {
     /// Frames waiting in the jitter buffer.
     #[tuplet(range(0, 32))]
     pub queued: u8,
+    /// The player's body after frame `applied`, metres (whole centimetres on the wire): the
+    /// state its prediction replays the unacknowledged frames on (the village's walking step,
+    /// `walk.rs` and its twin `walk.ts`).
+    #[tuplet(quant = "cm", range(-5000.0, 5000.0))]
+    pub p: Option<[f32; 3]>,
+    /// The body's heading after frame `applied`, radians (milliradians on the wire).
+    #[tuplet(quant = "mrad", range(-3.1416, 3.1416))]
+    pub r: Option<f32>,
 }
 
 /// Sent when the server resizes a client's jitter buffer (it grows on stalls and shrinks

@@ -70,6 +70,7 @@ pub mod trade;
 pub mod tutorial;
 pub mod vehicle;
 pub mod voice;
+pub mod walk;
 pub mod wardrobe;
 pub mod watergun;
 pub mod weather;

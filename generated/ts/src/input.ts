@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, MessageCodec, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, unknownFlags, vFixed, vFlag, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, tryNil, unknownFlags, vFixed, vFlag, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -63,8 +63,9 @@ export function Buttons$validate(v: Buttons, p: Seg[], i: Issue[]): void {
 }
 
 /**
- * Sent every server tick to a controlling client: what was applied, so prediction can
- * replay the rest.
+ * Sent every server tick to a controlling client: what was applied and the body it left,
+ * so prediction can replay the rest. Only `input:batch` frames are acknowledged;
+ * `player:move` poses are the client's own and are never acknowledged.
  */
 export interface InputAck {
   /** Last input frame applied. */
@@ -73,6 +74,14 @@ export interface InputAck {
   tick: number;
   /** Frames waiting in the jitter buffer. */
   queued: number;
+  /**
+   * The player's body after frame `applied`, metres (whole centimetres on the wire): the
+   * state its prediction replays the unacknowledged frames on (the village's walking step,
+   * `walk.rs` and its twin `walk.ts`).
+   */
+  p?: [number, number, number];
+  /** The body's heading after frame `applied`, radians (milliradians on the wire). */
+  r?: number;
 }
 
 export function InputAck$read(r: Reader): InputAck {
@@ -90,11 +99,38 @@ export function InputAck$read(r: Reader): InputAck {
       k = "queued";
       if (s <= 2) throw absent(k);
       const f2 = readInt(r, 0, 32);
-      v = { applied: f0, tick: f1, queued: f2 };
+      let f3: [number, number, number] | undefined;
+      if (s > 3) {
+        k = "p";
+        let o4: [number, number, number] | undefined;
+        if (!tryNil(r)) {
+          const n1 = readArrayLen(r);
+          if (n1 !== 3) throw wrongLength(n1, 3);
+          let i3 = 0;
+          let a2: number[];
+          try {
+            a2 = [dequantizeF32(readInt(r, -500000, 500000), 100), (i3 = 1, dequantizeF32(readInt(r, -500000, 500000), 100)), (i3 = 2, dequantizeF32(readInt(r, -500000, 500000), 100))];
+          } catch (e) {
+            throw atIndex(e, i3);
+          }
+          leave(r);
+          o4 = a2 as [number, number, number];
+        }
+        f3 = o4;
+      }
+      let f4: number | undefined;
+      if (s > 4) {
+        k = "r";
+        f4 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, -3142, 3142), 1000));
+      }
+      const o: InputAck = { applied: f0, tick: f1, queued: f2 };
+      if (f3 !== undefined) o.p = f3;
+      if (f4 !== undefined) o.r = f4;
+      v = o;
     } catch (e) {
       throw at(e, k);
     }
-    skipValues(r, s - 3);
+    skipValues(r, s - 5);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputAck$t) as InputAck;
@@ -106,16 +142,37 @@ export function InputAck$read(r: Reader): InputAck {
 export function InputAck$write(w: Writer, v: InputAck, named: boolean): void {
   vObject(v);
   if (named) return writeNamed(w, v, InputAck$t);
-  w.arrayLen(3);
+  let len = 3;
+  if (v.r !== undefined) len = 5;
+  else if (v.p !== undefined) len = 4;
+  w.arrayLen(len);
   w.int(vInt(v.applied, 0, 4294967295));
   w.int(vInt(v.tick, 0, 4294967295));
   w.int(vInt(v.queued, 0, 32));
+  if (len > 3) {
+    if (v.p === undefined) w.nil();
+    else {
+      const a1 = vFixed(v.p, 3);
+      w.arrayLen(3);
+      for (const x2 of a1) {
+        writeQuant(w, x2, 100, -500000, 500000, true, named);
+      }
+    }
+  }
+  if (len > 4) {
+    if (v.r === undefined) w.nil();
+    else {
+      writeQuant(w, v.r, 1000, -3142, 3142, true, named);
+    }
+  }
 }
 
 const InputAck$t: TFields = [
   ["applied",[kInt,0,4294967295]],
   ["tick",[kInt,0,4294967295]],
   ["queued",[kInt,0,32]],
+  ["p",[kOpt,[kFixed,[kQuant,100,-500000,500000,1],3]]],
+  ["r",[kOpt,[kQuant,1000,-3142,3142,1]]],
 ];
 
 export const InputAckCodec: MessageCodec<InputAck, "input:ack", 90> = /*@__PURE__*/ codec("input:ack", 90, InputAck$read, InputAck$write, InputAck$t);

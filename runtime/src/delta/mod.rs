@@ -28,217 +28,33 @@
 //! ignores deltas until one arrives: the cost is one keyframe (about one full compact
 //! snapshot) plus the ticks between the request and the keyframe's arrival, about one round
 //! trip, during which the client shows its last good state.
+//!
+//! Over unreliable datagrams, [`Tracker::acked`] and [`Mirror::acked`] number each snapshot:
+//! the client acknowledges the newest one it applied in its inputs ([`Mirror::ack`] to
+//! [`Tracker::ack`]), and each payload is a delta against the newest acknowledged snapshot
+//! still in the server's ring (WIRE.md, "Deltas against acknowledged baselines"). Loss,
+//! reordering and duplication cost bytes, never a wrong value.
 
 mod entity;
 pub(crate) mod list;
+mod message;
+mod mirror;
+mod ring;
+mod tracker;
 
 use std::any::{Any, TypeId};
 use std::marker::PhantomData;
 
-use crate::codec::{same_issue, validate, Message, Wire};
+use crate::codec::Wire;
 use crate::error::{Code, Error};
 use crate::wire::Reader;
 
 pub use entity::{no_baseline, probe_difference, probe_mask, Entity, SAFE};
 pub use list::{apply_entities, encode_entities, probe_entities, sort_entities, EntityProbe};
-
-/// The `Clone` a delta message needs: a tracker keeps a copy of what it sent, a mirror hands
-/// out copies of what it holds. Every `Clone` type has it; the derive's error for a delta
-/// message without `Clone` says so.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is declared `#[tuplet(delta)]`, so it must implement `Clone`",
-    label = "a delta message derives `Clone`",
-    note = "add `Clone` to its derives, `#[derive(Clone, tuplet::Message)]`: a Tracker keeps a copy of what it sent, a Mirror hands out copies of what it holds"
-)]
-pub trait DeltaClone {
-    /// A copy (`Clone::clone`).
-    fn delta_clone(&self) -> Self
-    where
-        Self: Sized;
-}
-
-impl<T: Clone> DeltaClone for T {
-    #[inline]
-    fn delta_clone(&self) -> Self {
-        self.clone()
-    }
-}
-
-/// A copy of `m` (the derived `encode_delta` calls it, so that a message without `Clone` has
-/// one error, `DeltaClone`'s, at its `impl Delta`).
-#[inline]
-pub fn clone_delta<M: Delta>(m: &M) -> M {
-    m.delta_clone()
-}
-
-/// A message declared `#[tuplet(delta)]`: encoded against a per-client baseline, applied to
-/// a client's mirror. Implemented by the derive; [`Tracker`] and [`Mirror`] are the
-/// friendly front ends.
-pub trait Delta: Message + DeltaClone {
-    /// Writes `self`, numbered `seq` (0..=127), as a keyframe (when `keyframe` or there is
-    /// no baseline) or as the changes against `base`, then makes `base` what was sent (its
-    /// entity lists sorted by key). Returns false, writing nothing, when nothing changed. On
-    /// an error nothing is written and `base` is cleared, so the next message is a keyframe.
-    fn encode_delta(
-        &self,
-        base: &mut Option<Self>,
-        keyframe: bool,
-        seq: u8,
-        out: &mut Vec<u8>,
-    ) -> Result<bool, Error>;
-    /// Reads one payload and applies it to `mirror`, returning its number: a keyframe
-    /// replaces the mirror whatever its number; a delta must be numbered `seq` (else
-    /// `no_baseline`: a message was missed). On an error `mirror` may be partly updated:
-    /// drop it ([`Mirror`] does).
-    fn apply_delta(mirror: &mut Option<Self>, seq: u8, r: &mut Reader<'_>) -> Result<u8, Error>;
-    /// Reads the values a delta's `mask` announces as their fields' changes, against no
-    /// baseline and applying nothing: whether a payload is a delta of this message
-    /// ([`probe`]). Fails where one does not read.
-    fn probe_changes(mask: u64, r: &mut Reader<'_>) -> Result<(), Error>;
-}
-
-/// What [`Tracker::encode`] wrote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sent {
-    /// Every field, every entity whole: the client's mirror is replaced.
-    Keyframe,
-    /// Only what changed.
-    Delta,
-    /// Nothing changed; nothing was written and nothing needs sending.
-    Nothing,
-}
-
-/// The server side for one client and one delta message: the baseline (what this client
-/// last received), the keyframe cadence and keyframe requests.
-#[derive(Debug, Clone)]
-pub struct Tracker<M> {
-    base: Option<M>,
-    every: u32,
-    since: u32,
-    wanted: bool,
-    seq: u8,
-}
-
-impl<M: Delta> Tracker<M> {
-    /// A tracker that sends a keyframe first and then every `keyframe_every` encodes
-    /// (0 never repeats one unless requested).
-    pub fn new(keyframe_every: u32) -> Self {
-        Tracker {
-            base: None,
-            every: keyframe_every,
-            since: 0,
-            wanted: true,
-            seq: 0,
-        }
-    }
-
-    /// A tracker with the default cadence, a keyframe every 5 s at `ticks_per_second`.
-    pub fn at_rate(ticks_per_second: u32) -> Self {
-        Self::new(ticks_per_second.saturating_mul(5))
-    }
-
-    /// Makes the next encode a keyframe (on the client's `world:keyframe`-style request).
-    pub fn request_keyframe(&mut self) {
-        self.wanted = true;
-    }
-
-    /// Whether the next [`encode`](Self::encode) writes a keyframe (requested, due, or no
-    /// baseline yet): a message with a field that says so (the village's `keyframe`) sets
-    /// it from this.
-    pub fn keyframe_due(&self) -> bool {
-        self.wanted || self.base.is_none() || (self.every > 0 && self.since >= self.every)
-    }
-
-    /// What this client was last sent (entity lists sorted by key), if anything.
-    pub fn baseline(&self) -> Option<&M> {
-        self.base.as_ref()
-    }
-
-    /// Appends the next message for this client to `out` and advances the baseline. A
-    /// keyframe goes when requested, when due, or when there is no baseline. An invalid
-    /// value is an error with its path; nothing is written and the next message is a
-    /// keyframe.
-    pub fn encode(&mut self, value: &M, out: &mut Vec<u8>) -> Result<Sent, Error> {
-        let keyframe = self.keyframe_due();
-        match value.encode_delta(&mut self.base, keyframe, self.seq, out) {
-            Ok(wrote) => {
-                if wrote {
-                    self.seq = next_seq(self.seq);
-                }
-                if keyframe {
-                    self.wanted = false;
-                    self.since = 1;
-                    return Ok(Sent::Keyframe);
-                }
-                self.since += 1;
-                Ok(if wrote { Sent::Delta } else { Sent::Nothing })
-            }
-            Err(e) => {
-                self.wanted = true;
-                Err(if e.path().0.is_empty() {
-                    same_issue(validate(value), e)
-                } else {
-                    e
-                })
-            }
-        }
-    }
-}
-
-/// The client side of one delta message: the full value rebuilt from keyframes and deltas,
-/// with exactly the server's quantized numbers and entity lists in key order.
-#[derive(Debug, Clone)]
-pub struct Mirror<M> {
-    value: Option<M>,
-    seq: u8,
-}
-
-impl<M: Delta> Default for Mirror<M> {
-    fn default() -> Self {
-        Mirror {
-            value: None,
-            seq: 0,
-        }
-    }
-}
-
-impl<M: Delta> Mirror<M> {
-    /// An empty mirror: it accepts a keyframe first.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Applies one payload (a keyframe or a delta) and returns the full value. On any error
-    /// (a decode error, or a delta with no mirror to apply to: `no_baseline`) the mirror is
-    /// dropped: ask the server for a keyframe and keep calling `apply`, which fails until
-    /// the keyframe arrives.
-    pub fn apply(&mut self, payload: &[u8]) -> Result<&M, Error> {
-        let mut r = Reader::new(payload);
-        let applied = M::apply_delta(&mut self.value, self.seq, &mut r);
-        match applied.and_then(|got| r.finish().map(|()| got)) {
-            Ok(got) => {
-                self.seq = next_seq(got);
-                self.value
-                    .as_ref()
-                    .ok_or_else(|| no_baseline("the keyframe"))
-            }
-            Err(e) => {
-                self.value = None;
-                Err(e)
-            }
-        }
-    }
-
-    /// The last full value, if the mirror holds one.
-    pub fn value(&self) -> Option<&M> {
-        self.value.as_ref()
-    }
-
-    /// Drops the mirror (for instance after a reconnect); the next payload must be a keyframe.
-    pub fn clear(&mut self) {
-        self.value = None;
-    }
-}
+pub use message::{clone_delta, mask_count, Delta, DeltaClone, Sent};
+pub use mirror::Mirror;
+pub use ring::{MAX_RING, RING};
+pub use tracker::Tracker;
 
 /// The mirrors of one connection: one [`Mirror`] per delta message, made on its first
 /// payload. Typed dispatch reads a delta message through it
@@ -276,6 +92,14 @@ impl Mirrors {
             Some(m) => m,
             None => unreachable!("a slot holds the mirror of its TypeId"),
         }
+    }
+
+    /// Makes `mirror` the mirror of delta message `M` (a [`Mirror::acked`] for a message
+    /// sent in the acknowledged mode), replacing any it had.
+    pub fn insert<M: Delta + Send + 'static>(&mut self, mirror: Mirror<M>) {
+        let id = TypeId::of::<M>();
+        self.slots.retain(|(t, _)| *t != id);
+        self.slots.push((id, Box::new(mirror)));
     }
 
     /// Drops every mirror (after a reconnect): each delta message waits for a keyframe.
@@ -375,11 +199,6 @@ impl<M: Wire> PlainDispatch<M> for &DispatchProbe<M> {
     }
 }
 
-/// The number after `seq`: every message sent counts, 0..=127 (one msgpack byte), wrapping.
-fn next_seq(seq: u8) -> u8 {
-    (seq + 1) & 0x7f
-}
-
 /// The wire int of a quantized field after a difference: the baseline's wire int (of the
 /// value held, re-quantized) plus `d`, checked against `qmin..=qmax` (the message in natural
 /// units, as on decode).
@@ -400,10 +219,4 @@ pub fn add_int(held: i128, d: i64, min: i128, max: i128) -> Result<i128, Error> 
     let v = held + d as i128;
     crate::support::check_int(v, min, max)?;
     Ok(v)
-}
-
-/// A delta payload must hold at least its mask; `n` values do not match the mask's count.
-#[cold]
-pub fn mask_count(n: u32, expected: u32) -> Error {
-    crate::support::wrong_length(n, expected)
 }

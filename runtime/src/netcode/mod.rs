@@ -26,10 +26,13 @@
 mod adapter;
 mod easing;
 mod interp;
+mod offset;
 pub mod playout;
 mod pool;
+pub mod predict;
 pub mod reconcile;
 mod render_clock;
+pub mod rewind;
 mod settings;
 mod timing;
 

@@ -6,9 +6,11 @@
 //! (`input:ack`), the [`Reconciler`] rewinds to that state, replays the frames the server
 //! has not applied yet, and compares the result with what it had predicted. The difference
 //! is not drawn as a jump: it becomes an error offset that decays exponentially
-//! (`1 − e^(−rate·Δt)` of it per frame, [`exp_ease`](super::exp_ease)), so a small
-//! disagreement eases out over a fraction of a second; one past
-//! [`ReconcileSettings::teleport`] snaps.
+//! (`1 − e^(−rate·Δt)` of it per frame, [`exp_ease`](super::exp_ease)) and by at most
+//! [`ReconcileSettings::max_frame_ease`] metres a frame, so a small disagreement eases out
+//! over a fraction of a second and a large one glides; only one past
+//! [`ReconcileSettings::teleport`] snaps. The same easing as
+//! [`Ahead`](super::predict::Ahead)'s for nearby entities.
 //!
 //! What is drawn is a fixed number of channels: `linear` ones (positions, metres), then
 //! `angle` ones (headings, radians, eased on the shortest arc). Every buffer is allocated in
@@ -20,6 +22,7 @@
 use std::f64::consts::PI;
 
 use super::exp_ease;
+use super::offset::ease_error;
 
 /// The game's predicted state: its step function and what is drawn of it.
 pub trait Predict: Clone {
@@ -49,8 +52,12 @@ pub struct ReconcileSettings {
     /// Easing rate, per second: `1 − e^(−rate·Δt)` of the error goes per frame
     /// (10/s: 86% of a correction is gone after 0.2 s).
     pub rate: f64,
-    /// A correction farther than this, metres, snaps instead of easing.
+    /// A correction farther than this, metres, snaps instead of easing; nearer ones are never
+    /// drawn as a jump.
     pub teleport: f64,
+    /// The most the easing moves the drawn position in one frame, metres (linear channels):
+    /// a large correction glides at this pace instead of leaping (2 cm: 1.2 m/s at 60 fps).
+    pub max_frame_ease: f64,
     /// A correction farther than this, metres, is counted in [`ReconcileStats::corrections`].
     pub count_above: f64,
 }
@@ -60,6 +67,7 @@ pub const RECONCILE_DEFAULTS: ReconcileSettings = ReconcileSettings {
     pending: 128,
     rate: 10.0,
     teleport: 4.0,
+    max_frame_ease: 0.02,
     count_above: 0.04,
 };
 
@@ -74,6 +82,8 @@ pub struct ReconcileStats {
     pub snaps: u64,
     /// The largest correction, metres.
     pub max_correction: f64,
+    /// The most the easing moved the drawn position in one frame, metres.
+    pub max_eased: f64,
     /// Frames forgotten unacknowledged because `pending` frames were already kept.
     pub forgotten: u64,
     /// Server states ignored because their ack was older than the oldest kept frame's
@@ -266,8 +276,14 @@ impl<S: Predict> Reconciler<S> {
         let keep = 1.0 - exp_ease(self.settings.rate, dt_ms);
         self.state.channels(&mut self.drawn);
         let l = self.layout.linear;
+        let norm = |e: &[f64]| e[..l].iter().map(|x| x * x).sum::<f64>().sqrt();
+        let before = norm(&self.error);
+        ease_error(&mut self.error, l, keep, self.settings.max_frame_ease);
+        let eased = before - norm(&self.error);
+        if eased > self.stats.max_eased {
+            self.stats.max_eased = eased;
+        }
         for k in 0..self.drawn.len() {
-            self.error[k] *= keep;
             self.drawn[k] += self.error[k];
             if k >= l {
                 self.drawn[k] = angle_diff(self.drawn[k], 0.0);
@@ -324,7 +340,11 @@ mod tests {
     #[test]
     fn a_disagreement_eases_out_and_a_teleport_snaps() {
         let server = Body { x: 0.0, v: 0.0 };
-        let mut r = Reconciler::new(server, 0, LAYOUT, RECONCILE_DEFAULTS);
+        let s = ReconcileSettings {
+            max_frame_ease: f64::INFINITY,
+            ..RECONCILE_DEFAULTS
+        };
+        let mut r = Reconciler::new(server, 0, LAYOUT, s);
         r.predict(0.0);
         r.predict(0.0);
         let moved = Body { x: 1.0, v: 0.0 };
@@ -340,6 +360,29 @@ mod tests {
         assert_eq!(r.frame(16.0)[0], 100.0);
         assert_eq!(r.stats().corrections, 2);
         assert_eq!(r.stats().snaps, 1);
+    }
+
+    /// Before the per-frame bound, a 1 m correction moved the drawn avatar 15 cm in the
+    /// next 16 ms frame and 86 cm in a 200 ms one.
+    #[test]
+    fn a_correction_moves_the_drawn_avatar_at_most_max_frame_ease_a_frame() {
+        let mut r = Reconciler::new(Body { x: 0.0, v: 0.0 }, 0, LAYOUT, RECONCILE_DEFAULTS);
+        r.predict(0.0);
+        r.reconcile(&Body { x: 1.0, v: 0.0 }, 0).unwrap();
+        let mut last = r.frame(0.0)[0];
+        assert_eq!(last, 0.0, "drawn where it was");
+        let mut frames = 0;
+        for dt in [200.0, 16.0, 33.0, 7.0].into_iter().cycle() {
+            let d = r.frame(dt)[0];
+            assert!(d - last <= 0.02 + 1e-12, "{last} -> {d} in {dt} ms");
+            last = d;
+            frames += 1;
+            if (1.0 - d).abs() < 1e-6 {
+                break;
+            }
+        }
+        assert!(frames > 43, "{frames}");
+        assert!((r.stats().max_eased - 0.02).abs() < 1e-12);
     }
 
     #[test]

@@ -213,9 +213,16 @@ pub const LOCK_STALE: Rule = Rule {
     why: "the lock is what the next change is judged against: a lock not written for this schema lets the next change break what this one shipped",
 };
 
+/// `schema-moved`: `[schema] crate` (or the config) is another folder than the base's.
+pub const SCHEMA_MOVED: Rule = Rule {
+    name: "schema-moved",
+    category: Category::Project,
+    why: "the lock is judged against the crate the config names: pointed at another folder (an unchanged copy), every change of the real schema would pass",
+};
+
 /// The checks that are not changes between two locks, which `tuplet explain` covers beside
 /// [`ALL`].
-pub const CHECKS: &[Rule] = &[BUDGET_EXCEEDED, DEPLOY_CHANGED, LOCK_STALE];
+pub const CHECKS: &[Rule] = &[BUDGET_EXCEEDED, DEPLOY_CHANGED, LOCK_STALE, SCHEMA_MOVED];
 
 /// The rule (or check) of a name.
 pub fn by_name(name: &str) -> Option<&'static Rule> {

@@ -592,6 +592,7 @@ fn interp(meta: &ParseNestedMeta) -> syn::Result<InterpAttr> {
 // accept(rule = "...", was = "...", now = "...", reason = "...")
 fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
     let (mut rule, mut was, mut now, mut reason) = (None, None, None, None);
+    let mut reason_span = None;
     let write = "`accept(rule = \"<rule>\", was = \"...\", now = \"...\", reason = \"<why>\")`";
     nested(meta, "accept", write, |inner| {
         let slot = if inner.path == RULE {
@@ -607,11 +608,24 @@ fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
                 inner.error("unknown `accept` key; expected one of: rule, was, now, reason")
             );
         };
-        *slot = Some(inner.value()?.parse::<LitStr>()?.value());
+        let lit = inner.value()?.parse::<LitStr>()?;
+        if inner.path == REASON {
+            reason_span = Some(lit.span());
+        }
+        *slot = Some(lit.value());
         Ok(())
     })?;
     let rule = rule.filter(|s| !s.is_empty());
     let reason = reason.filter(|s| !s.is_empty());
+    if let (Some(r), Some(span)) = (&reason, reason_span) {
+        if is_template_reason(r) {
+            return Err(syn::Error::new(
+                span,
+                "`reason = \"...\"` is the report's template: write why this break hurts no \
+                 deployed peer (who was asked, what was measured), so the history records it",
+            ));
+        }
+    }
     match (rule, reason) {
         (Some(rule), Some(reason)) => Ok(Accept {
             rule,
@@ -624,4 +638,11 @@ fn accept(meta: &ParseNestedMeta) -> syn::Result<Accept> {
              `accept(rule = \"...\", was = \"...\", now = \"...\", reason = \"...\")`",
         )),
     }
+}
+
+/// Whether a `reason` is the placeholder the report's `fix:` lines print (`"..."`), which
+/// an acceptance or `accept-deploy` must replace with the real reason.
+pub fn is_template_reason(reason: &str) -> bool {
+    let r = reason.trim();
+    r.is_empty() || r.chars().all(|c| c == '.' || c == '\u{2026}')
 }

@@ -24,6 +24,7 @@ use proc_macro2::TokenStream;
 
 use crate::ir::Item;
 
+pub use attr::is_template_reason;
 pub use derive::Derive;
 
 /// Parses and checks one item. On failure every error found is reported, each at its own

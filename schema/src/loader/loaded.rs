@@ -23,6 +23,8 @@ pub struct LoadedItem {
     pub col: usize,
     /// Line of each member's identifier (`field`, `Variant`, `Variant.field`), 1-based.
     pub member_lines: BTreeMap<String, usize>,
+    /// `(line, column)` of each `accept` key by member (`""` for the item), in source order.
+    pub accept_spans: BTreeMap<String, Vec<(usize, usize)>>,
     /// The per-item IR, type references as written: what the derive emits as `Wire::IR`.
     pub item: Item,
     /// Index into the walk's items.

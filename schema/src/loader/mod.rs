@@ -3,9 +3,12 @@
 //! checks done), from a crate directory on disk ([`load`]) or from files held in memory
 //! ([`SourceTree`]).
 //!
-//! It reads source as written and never expands macros or evaluates `cfg`, so it rejects
-//! what the compiler could see differently, each with `file:line:col` and the fix:
-//! - a tuplet item under `#[cfg(...)]`, or in a module that is;
+//! It reads source as written and never expands macros. It applies `cfg` and `cfg_attr` as
+//! the compiler does before a derive runs where the predicate is the same in every build
+//! (`configure`), and rejects what the compiler could see differently, each with
+//! `file:line:col` and the fix:
+//! - a build-dependent `cfg` on a tuplet item, field or variant, or on a module holding one,
+//!   and a build-dependent `cfg_attr` guarding a `tuplet`, `doc` or tuplet `derive` attribute;
 //! - an item-level macro invocation in a module holding tuplet types (types made by macros
 //!   are invisible to the loader; `macro_rules!` definitions alone are fine);
 //! - generics on a tuplet item (the grammar's own error);
@@ -18,6 +21,8 @@
 //! avoid the dispatch enums' reserved ones; where a direction has a dispatch enum, every
 //! message of that direction is in one.
 
+mod accept_spans;
+mod configure;
 mod error;
 mod loaded;
 mod modules;
@@ -131,22 +136,15 @@ fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadEr
         let file = module.file.clone();
         let ident = &found.input.ident;
         let path = format!("{}::{ident}", module.path);
-        if found.cfg || module.cfg {
-            let why = if found.cfg {
-                format!("`{ident}` is under `#[cfg(...)]`")
-            } else {
-                format!(
-                    "`{ident}` is in `{}`, which is under `#[cfg(...)]`",
-                    module.path
-                )
-            };
+        if module.cfg {
             errors.push(LoadError::at(
                 &file,
                 ident.span(),
                 format!(
-                    "{why}: the loader reads the source as written and cannot tell which cfg \
-                     holds, so the generated code could disagree with what compiles; declare \
-                     the type unconditionally (gate its uses instead)"
+                    "`{ident}` is in `{}`, which is under a `#[cfg(...)]` that depends on the \
+                     build: the Rust codec would follow the build, the generated TypeScript and \
+                     the lock do not; declare the module unconditionally (gate its uses instead)",
+                    module.path
                 ),
             ));
         }
@@ -162,6 +160,7 @@ fn walk(files: &dyn Files, crate_dir: &Path, root: &Path) -> (Loaded, Vec<LoadEr
                         line: start.line,
                         col: start.column + 1,
                         member_lines: member_lines(&found.input),
+                        accept_spans: accept_spans::accept_spans(&found.input),
                         item,
                         index,
                     },

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use proc_macro2::Span;
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Item, Token, UseTree};
+use syn::{Attribute, Item, UseTree};
 
+use super::configure::{self, tuplet_derive};
 use super::error::LoadError;
 use super::sources::Files;
 use crate::grammar::Derive;
@@ -59,10 +59,8 @@ pub(crate) struct Found {
     pub module: usize,
     /// Which derive.
     pub derive: Derive,
-    /// The item, as the derive would see it.
+    /// The item, as the derive would see it (`cfg` and `cfg_attr` applied).
     pub input: syn::DeriveInput,
-    /// Whether the item itself carries `#[cfg(...)]`.
-    pub cfg: bool,
 }
 
 /// The whole crate as walked.
@@ -140,22 +138,8 @@ impl Walk {
                         self.modules[index].children.insert(name, child);
                     }
                 }
-                Item::Struct(s) => {
-                    let new = self.define(index, &mut seen, &file, &s.ident, "struct");
-                    if new {
-                        let derive = tuplet_derive(&s.attrs);
-                        let is_cfg = has_cfg(&s.attrs);
-                        self.found(index, derive, is_cfg, s.into());
-                    }
-                }
-                Item::Enum(e) => {
-                    let new = self.define(index, &mut seen, &file, &e.ident, "enum");
-                    if new {
-                        let derive = tuplet_derive(&e.attrs);
-                        let is_cfg = has_cfg(&e.attrs);
-                        self.found(index, derive, is_cfg, e.into());
-                    }
-                }
+                Item::Struct(s) => self.data_item(index, &mut seen, &file, s.into(), "struct"),
+                Item::Enum(e) => self.data_item(index, &mut seen, &file, e.into(), "enum"),
                 Item::Union(u) => {
                     self.define(index, &mut seen, &file, &u.ident, "union");
                 }
@@ -226,7 +210,35 @@ impl Walk {
             .or_insert(Def::Other(what));
     }
 
-    fn found(&mut self, module: usize, derive: Option<Derive>, cfg: bool, input: syn::DeriveInput) {
+    /// A struct or enum: configured as the derive sees it (`configure`), then defined, and
+    /// recorded when it has a tuplet derive.
+    fn data_item(
+        &mut self,
+        module: usize,
+        seen: &mut BTreeMap<String, Span>,
+        file: &Path,
+        input: syn::DeriveInput,
+        what: &'static str,
+    ) {
+        let ident = input.ident.clone();
+        let input = match configure::item(input) {
+            Ok(Some(input)) => input,
+            Ok(None) => return,
+            Err(refusals) => {
+                for (span, message) in refusals {
+                    self.errors.push(LoadError::at(file, span, message));
+                }
+                self.define(module, seen, file, &ident, what);
+                return;
+            }
+        };
+        if self.define(module, seen, file, &ident, what) {
+            let derive = tuplet_derive(&input.attrs);
+            self.found(module, derive, input);
+        }
+    }
+
+    fn found(&mut self, module: usize, derive: Option<Derive>, input: syn::DeriveInput) {
         let Some(derive) = derive else { return };
         let name = input.ident.to_string();
         let index = self.items.len();
@@ -234,7 +246,6 @@ impl Walk {
             module,
             derive,
             input,
-            cfg,
         });
         self.modules[module].defs.insert(name, Def::Tuplet(index));
     }
@@ -254,7 +265,11 @@ impl Walk {
     ) -> Option<usize> {
         let name = m.ident.to_string();
         let path = format!("{parent_path}::{name}");
-        let cfg = cfg || has_cfg(&m.attrs);
+        let cfg = match configure::module(&m.attrs) {
+            Some(false) => return None,
+            Some(true) => cfg,
+            None => true,
+        };
         let path_attr = path_attr(&m.attrs);
         if let Some((_, items)) = m.content {
             // mod x { ... }: its `mod y;` children live in <children>/x/ (or the #[path] dir).
@@ -332,39 +347,6 @@ impl Walk {
         };
         Some(self.module(files, path, Some(parent), target, cfg, items, dirs))
     }
-}
-
-/// The tuplet derive on an item, if any: `tuplet::Message` or a bare `Message` (etc.).
-pub(crate) fn tuplet_derive(attrs: &[Attribute]) -> Option<Derive> {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let Ok(paths) = attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
-        else {
-            continue;
-        };
-        for p in paths {
-            let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
-            let last = match segs.as_slice() {
-                [last] => last,
-                [krate, last] if krate == "tuplet" => last,
-                _ => continue,
-            };
-            let derive = match last.as_str() {
-                "Message" => Derive::Message,
-                "Record" => Derive::Record,
-                "Enum" => Derive::Enum,
-                "Flags" => Derive::Flags,
-                "Dispatch" => Derive::Dispatch,
-                _ => continue,
-            };
-            return Some(derive);
-        }
-    }
-    None
-}
-
-/// Whether an item carries `#[cfg(...)]`.
-fn has_cfg(attrs: &[Attribute]) -> bool {
-    attrs.iter().any(|a| a.path().is_ident("cfg"))
 }
 
 /// The `#[path = "..."]` of a module, with its span.

@@ -254,6 +254,7 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
                 file: li.relative_file(&loaded.crate_dir),
                 line: li.line,
                 member_lines: li.member_lines.clone(),
+                accept_spans: li.accept_spans.clone(),
                 item,
             },
         );

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Playout, Reconciler } from "../../../codegen/ts-runtime/index.js";
+import { Playout, RECONCILE_DEFAULTS, Reconciler } from "../../../codegen/ts-runtime/index.js";
 import type { Predictor } from "../../../codegen/ts-runtime/index.js";
 import { readRepoFile } from "./support.js";
 
@@ -124,9 +124,11 @@ test("reconcile traces: the same corrections and drawn channels as Rust", () => 
       }
     }
     assert.equal(o, t.out.length);
-    const { maxCorrection, ...rest } = r.stats;
-    const { maxCorrection: wantMax, ...wantRest } = t.stats;
+    const { maxCorrection, maxEased, ...rest } = r.stats;
+    const { maxCorrection: wantMax, maxEased: wantEased, ...wantRest } = t.stats;
     assert.deepEqual(rest, wantRest, t.name);
     close(maxCorrection, wantMax!, `${t.name} max correction`);
+    close(maxEased, wantEased!, `${t.name} max eased`);
+    assert.ok(maxEased <= RECONCILE_DEFAULTS.maxFrameEase + 1e-12, `${t.name}: eased ${maxEased} m in a frame`);
   }
 });

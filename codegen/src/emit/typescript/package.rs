@@ -18,6 +18,31 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/delta.ts"),
     ),
     (
+        "delta_entity.ts",
+        "codegen/ts-runtime/delta_entity.ts",
+        include_str!("../../../ts-runtime/delta_entity.ts"),
+    ),
+    (
+        "delta_list.ts",
+        "codegen/ts-runtime/delta_list.ts",
+        include_str!("../../../ts-runtime/delta_list.ts"),
+    ),
+    (
+        "delta_mirror.ts",
+        "codegen/ts-runtime/delta_mirror.ts",
+        include_str!("../../../ts-runtime/delta_mirror.ts"),
+    ),
+    (
+        "delta_ring.ts",
+        "codegen/ts-runtime/delta_ring.ts",
+        include_str!("../../../ts-runtime/delta_ring.ts"),
+    ),
+    (
+        "delta_tracker.ts",
+        "codegen/ts-runtime/delta_tracker.ts",
+        include_str!("../../../ts-runtime/delta_tracker.ts"),
+    ),
+    (
         "errors.ts",
         "codegen/ts-runtime/errors.ts",
         include_str!("../../../ts-runtime/errors.ts"),
@@ -61,6 +86,21 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         "reader.ts",
         "codegen/ts-runtime/reader.ts",
         include_str!("../../../ts-runtime/reader.ts"),
+    ),
+    (
+        "offset.ts",
+        "codegen/ts-runtime/offset.ts",
+        include_str!("../../../ts-runtime/offset.ts"),
+    ),
+    (
+        "predict.ts",
+        "codegen/ts-runtime/predict.ts",
+        include_str!("../../../ts-runtime/predict.ts"),
+    ),
+    (
+        "rewind.ts",
+        "codegen/ts-runtime/rewind.ts",
+        include_str!("../../../ts-runtime/rewind.ts"),
     ),
     (
         "reconcile.ts",

@@ -9,12 +9,15 @@
  * server runs) and keeps it until the server acknowledges it. When the server's state
  * arrives with the last applied sequence number (`input:ack`), `reconcile` rewinds to it,
  * replays the unacknowledged frames and turns the difference from what was predicted into
- * an error offset that decays by `1 − e^(−rate·Δt)` per frame; one past `teleport` snaps.
+ * an error offset that decays by `1 − e^(−rate·Δt)` per frame and by at most `maxFrameEase`
+ * metres a frame (`easeError`, as `Ahead` eases nearby entities); only one past `teleport`
+ * snaps.
  * What is drawn is `linear` channels (positions, metres), then `angle` channels (headings,
  * radians, eased on the shortest arc). Every buffer is allocated in the constructor.
  */
 
 import { expEase } from "./easing.js";
+import { easeError } from "./offset.js";
 
 /** The reconciler's constants (see `RECONCILE_DEFAULTS`). */
 export interface ReconcileSettings {
@@ -22,14 +25,22 @@ export interface ReconcileSettings {
   readonly pending: number;
   /** Easing rate, per second (10/s: 86% of a correction is gone after 0.2 s). */
   readonly rate: number;
-  /** A correction farther than this, metres, snaps instead of easing. */
+  /** A correction farther than this, metres, snaps instead of easing; nearer ones are never drawn as a jump. */
   readonly teleport: number;
+  /** The most the easing moves the drawn position in one frame, metres (2 cm: 1.2 m/s at 60 fps). */
+  readonly maxFrameEase: number;
   /** A correction farther than this, metres, is counted in `stats.corrections`. */
   readonly countAbove: number;
 }
 
 /** The default settings. */
-export const RECONCILE_DEFAULTS: ReconcileSettings = Object.freeze({ pending: 128, rate: 10, teleport: 4, countAbove: 0.04 });
+export const RECONCILE_DEFAULTS: ReconcileSettings = Object.freeze({
+  pending: 128,
+  rate: 10,
+  teleport: 4,
+  maxFrameEase: 0.02,
+  countAbove: 0.04,
+});
 
 /** The game's side: its step function and what is drawn of its state. */
 export interface Predictor<S, I> {
@@ -50,6 +61,8 @@ export interface ReconcileStats {
   corrections: number;
   snaps: number;
   maxCorrection: number;
+  /** The most the easing moved the drawn position in one frame, metres. */
+  maxEased: number;
   forgotten: number;
   stale: number;
 }
@@ -72,10 +85,25 @@ function angleDiff(a: number, b: number): number {
   return d >= Math.PI ? d - TWO_PI : d < -Math.PI ? d + TWO_PI : d;
 }
 
+/** The Euclidean length of the first `l` channels. */
+function linearNorm(e: Float64Array, l: number): number {
+  let s = 0;
+  for (let k = 0; k < l; k++) s += e[k]! * e[k]!;
+  return Math.sqrt(s);
+}
+
 /** Prediction and reconciliation of one avatar. */
 export class Reconciler<S, I> {
   readonly settings: ReconcileSettings;
-  readonly stats: ReconcileStats = { reconciled: 0, corrections: 0, snaps: 0, maxCorrection: 0, forgotten: 0, stale: 0 };
+  readonly stats: ReconcileStats = {
+    reconciled: 0,
+    corrections: 0,
+    snaps: 0,
+    maxCorrection: 0,
+    maxEased: 0,
+    forgotten: 0,
+    stale: 0,
+  };
   /** The drawn channels of the last `frame`. */
   readonly drawn: Float64Array;
   /** The easing offset per channel (drawn = predicted + error). */
@@ -197,8 +225,11 @@ export class Reconciler<S, I> {
     const keep = 1 - expEase(this.settings.rate, dtMs);
     this.game.channels(this.state, this.drawn);
     const l = this.game.linear;
+    const before = linearNorm(this.error, l);
+    easeError(this.error, l, keep, this.settings.maxFrameEase);
+    const eased = before - linearNorm(this.error, l);
+    if (eased > this.stats.maxEased) this.stats.maxEased = eased;
     for (let k = 0; k < this.drawn.length; k++) {
-      this.error[k]! *= keep;
       this.drawn[k]! += this.error[k]!;
       if (k >= l) this.drawn[k] = angleDiff(this.drawn[k]!, 0);
     }

@@ -263,16 +263,23 @@ impl Builder {
 /// Every `accept(...)` written on an item: on the item itself, then on its fields, its
 /// variants and their fields, in source order.
 fn accepts_of(path: &str, ri: &ResolvedItem) -> Vec<SourceAccept> {
-    let location = format!("{}:{}", ri.file, ri.line);
     let item: &Item = &ri.item;
     let mut out = Vec::new();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut push = |a: &ir::Accept, member: String, dispatch: Option<Dir>| {
+        let nth = seen.entry(member.clone()).or_default();
+        let span = ri.accept_spans.get(&member).and_then(|s| s.get(*nth));
+        *nth += 1;
+        let location = match span {
+            Some((line, col)) => format!("{}:{line}:{col}", ri.file),
+            None => format!("{}:{}", ri.file, ri.line),
+        };
         out.push(SourceAccept {
             accept: a.clone(),
             item: path.to_string(),
             member,
             dispatch,
-            location: location.clone(),
+            location,
         })
     };
     let dispatch_dir = match &item.kind {

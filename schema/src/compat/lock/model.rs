@@ -424,7 +424,7 @@ pub struct SourceAccept {
     /// For an acceptance on a dispatch enum, its direction: it covers that direction's
     /// message-level changes (a removed message, a changed id).
     pub dispatch: Option<Dir>,
-    /// `file:line` of the item.
+    /// `file:line:column` of its `accept` key (`file:line` of the item when unknown).
     pub location: String,
 }
 

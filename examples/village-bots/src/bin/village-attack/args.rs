@@ -36,11 +36,11 @@ pub(crate) struct Args {
     /// so per-address caps tell it from the players.
     #[arg(long)]
     pub(crate) from: Option<std::net::Ipv4Addr>,
-    /// Raw sockets spread over this many addresses from --from on (127.0.0.2, .3, ...):
-    /// an attacker with many addresses (the `idle`, `handshakes`, `drip` and `deflate`
-    /// attacks).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=200))]
-    pub(crate) spread: u8,
+    /// Raw sockets spread over this many addresses from --from on (127.0.0.2, .3, ...,
+    /// on past .255 into 127.0.1.0 and so on): an attacker with many addresses (the
+    /// `idle`, `handshakes`, `drip` and `deflate` attacks).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=4000))]
+    pub(crate) spread: u16,
     /// `stalled`: clients hold until the server closes them.
     #[arg(long)]
     pub(crate) hold: bool,
