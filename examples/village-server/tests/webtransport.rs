@@ -8,6 +8,7 @@ use tuplet::{Dispatch as _, Encoding};
 use village::dispatch::{ClientMessage, ServerMessage};
 use village::session::SessionHello;
 use village_server::counters::Counter;
+use village_server::webtransport::{BIDI_STREAMS, RECEIVE_WINDOW};
 use village_server::{start, Config, Server};
 use wtransport::error::{ConnectingError, ConnectionError};
 use wtransport::tls::Sha256Digest;
@@ -156,4 +157,28 @@ async fn a_path_no_room_may_take_is_answered_404() {
     assert_eq!(s.counter(Counter::RoomNotAllowed), 1);
     // The same server takes its room.
     drop(session(&s, "village").await);
+}
+
+/// "every frame read still passes the rate cap" needs the unread ones bounded too: a client
+/// gets [`BIDI_STREAMS`] streams at once (the session's request among them), and a stream the
+/// session never reads takes no more than its window, however much the client writes.
+#[tokio::test]
+async fn a_client_cannot_open_more_streams_or_push_more_bytes_than_the_windows() {
+    let s = server(|_| {}).await;
+    let c = session(&s, "village").await;
+    let mut open = Vec::new();
+    for _ in 0..BIDI_STREAMS + 4 {
+        let opening = async { c.open_bi().await.ok()?.await.ok() };
+        match tokio::time::timeout(Duration::from_millis(300), opening).await {
+            Ok(Some(stream)) => open.push(stream),
+            _ => break,
+        }
+    }
+    // The session's request holds one of them.
+    assert_eq!(open.len() as u32, BIDI_STREAMS - 1);
+    // The first stream is the session's, read as frames; the second is never read.
+    let (send, _) = &mut open[1];
+    let big = vec![0u8; 2 * RECEIVE_WINDOW as usize];
+    let written = tokio::time::timeout(Duration::from_millis(500), send.write_all(&big)).await;
+    assert!(written.is_err(), "2 windows' worth went through unread");
 }
