@@ -10,6 +10,8 @@ import statistics
 import sys
 
 path, rounds, secs, late_ms, ping_ms = sys.argv[1:6]
+# The 1-, 5- and 15-minute load averages before and after the whole run.
+load_before, load_after = (sys.argv[6:8] + ["?", "?"])[:2]
 steps = {}
 for line in open(path):
     kv = dict(p.split("=", 1) for p in line.split()[1:])
@@ -70,7 +72,14 @@ print(
     "frames leave in one write per tick, as the Rust servers write them; "
     "`colyseus-schema` is Colyseus's own state sync as "
     "its users write it (players and NPCs in a `MapSchema`, patches at 20 Hz to the whole "
-    "room: no interest filter). The player count steps up (40, 80, 120, 160, then by 80, "
+    "room: no interest filter). `minimal` is `examples/room-minimal`, the server a user "
+    "copies, on the same protocol but with less to do: one room a process (a step starts "
+    "one process a room, all on the same core, their CPU summed), no move validation, every "
+    "pose relayed (no silence) by its own tiers (every update within 40 m, every 3rd within "
+    "120 m, every 10th beyond), and a snapshot of its 12 villagers to every client (no "
+    "view); each connection writes what was queued for it as soon as it wakes, so its "
+    "frames go out in one write per wake-up, more of them batched as the load grows. "
+    "The player count steps up (40, 80, 120, 160, then by 80, "
     "then by 160 and 320) until a step breaks the bound: the room's 20 Hz tick lateness "
     f"p95 at most {late_ms} ms (a fifth of the tick) and the bots' ping p95 at most "
     f"{ping_ms} ms, over {secs} s measured after a 2 s warm-up. Players per core is the "
@@ -78,7 +87,8 @@ print(
     "(`/proc/PID/stat`, user + system) over the window, at that step, divided by its "
     "players; the last column is what one core would serve at that cost, 100 % of a core "
     "divided by it. Load is the 1-minute load average at the steps' starts (the machine is "
-    "shared).\n"
+    f"shared); the run began at a load of {load_before} (1, 5 and 15 minutes) and ended at "
+    f"{load_after}.\n"
 )
 print(
     "| server | players per core | CPU per player, % of a core | players per core by CPU "
