@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use tokio::time::timeout;
 use yawc::{close::CloseCode, Frame, HttpResponse, HttpWebSocket, OpCode, Options, WebSocket};
 
-use crate::Shared;
+use crate::room::Shared;
 
 /// Frames queued for one client; the largest frame read, bytes; how long the first frame
 /// and each write may take.

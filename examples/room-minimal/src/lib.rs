@@ -3,7 +3,6 @@
 //! tier, input frames played out and acknowledged, a delta snapshot per client each tick.
 //! Operations are the reference server's: docs/server.md lists where each one lives.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::server::conn::http1;
@@ -17,12 +16,9 @@ mod room;
 mod stats;
 mod tick;
 
-/// The room, shared by its connections and its tick: each locks it for one message or tick.
-type Shared = Arc<Mutex<room::Room>>;
-
 /// Accepts WebSocket connections on `listener` into one room, for as long as it runs.
 pub async fn serve(listener: TcpListener) {
-    let room = Arc::new(Mutex::new(room::Room::new()));
+    let room = room::Shared::new(Mutex::new(room::Room::new()));
     let ticking = room.clone();
     tokio::spawn(async move {
         let mut clock = tokio::time::interval(Duration::from_millis(50));

@@ -1,10 +1,12 @@
 //! The room: its players and their messages, handled one at a time under the room's lock.
 //! It answers through each player's bounded queue and never waits on a client.
 
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use bytes::Bytes;
 use tokio::sync::mpsc::{error::TrySendError, Sender};
+use tokio::sync::Mutex;
 use tuplet::delta::Tracker;
 use tuplet::netcode::playout::Playout;
 use tuplet::relay::{dist2_xz, Cadence, Tier, Tiers};
@@ -14,8 +16,7 @@ use village::common::WorldPos;
 use village::diag::DiagPong;
 use village::dispatch::{ClientMessage, ServerMessage};
 use village::input::InputFrame;
-use village::player::PlayerMoveRelayed;
-use village::player::{LeaveReason, PlayerJoined, PlayerLeft, PlayerMove};
+use village::player::{LeaveReason, PlayerJoined, PlayerLeft, PlayerMove, PlayerMoveRelayed};
 use village::session::{SessionError, SessionFailed, SessionHello, SessionWelcome};
 use village::walk::Body;
 use village::world::WorldSnapshot;
@@ -23,6 +24,9 @@ use village::world::WorldSnapshot;
 use crate::stats::Stats;
 
 const CAPACITY: usize = 40;
+
+/// The room, shared by its connections and its tick: each locks it for one message or tick.
+pub(crate) type Shared = Arc<Mutex<Room>>;
 
 /// What the room keeps per player.
 pub(crate) struct Player {
