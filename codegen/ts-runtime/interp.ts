@@ -205,8 +205,18 @@ export class Interpolator {
     // the ring holds), it resyncs. Until its first frame with a measured interval the render
     // time is its target; then it follows.
     const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
-    if (r === r && !resync && this.following) followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
-    else {
+    if (r === r && !resync && this.following) {
+      followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
+      // Time dilation: near the newest sample of a moving entity the render time slows, down to
+      // `dilateMin` of its pace with the buffer empty, so a late sample is waited for in motion
+      // rather than at a stop; the delay it added relaxes at `relaxSlew` once samples arrive.
+      const room = newest - r;
+      if (room < s.dilateBelowMs && dt > 0 && !(s.extrapolateMs > 0) && this.newestMoves()) {
+        const f = room > 0 ? s.dilateMin + ((1 - s.dilateMin) * room) / s.dilateBelowMs : s.dilateMin;
+        const slow = r + (f * dt) / (1 + tv[RATE]!);
+        if (c[RENDER]! > slow) c[RENDER] = slow;
+      }
+    } else {
       c[RENDER] = want;
       this.following = tv[INTERVAL] === tv[INTERVAL];
     }
@@ -249,6 +259,17 @@ export class Interpolator {
     const n = this.n;
     for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return;
     c[RENDER] = Math.min(want, this.times[b]!);
+  }
+
+  /** True when the newest sample's moving channels differ from the one before (the entity moves). */
+  private newestMoves(): boolean {
+    if (this.count < 2) return false;
+    const a = this.slot(this.count - 1);
+    const b = this.slot(this.count - 2);
+    if (this.cuts[a] === 1) return false;
+    const n = this.n;
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return true;
+    return false;
   }
 
   // ---- the ring ----

@@ -52,6 +52,14 @@ export interface NetcodeSettings {
   readonly extrapolateAfter: number;
   /** ... for at most this long (ms; 0: never), then it eases back to the last real sample. */
   readonly extrapolateMs: number;
+  /**
+   * Time dilation: when the render time comes closer than this (ms) to the newest sample of a
+   * moving entity, it slows, linearly down to `dilateMin` of its pace at the newest sample
+   * (0: never; it runs on and holds there).
+   */
+  readonly dilateBelowMs: number;
+  /** The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch). */
+  readonly dilateMin: number;
   /** A difference between what was drawn and what new samples say eases out in this time (ms, 95%). */
   readonly recoverMs: number;
   /** A move longer than this (units of the first `teleportChannels` linear channels) ... */
@@ -87,6 +95,8 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   maxRate: 0.2,
   extrapolateAfter: 1,
   extrapolateMs: 0,
+  dilateBelowMs: 125,
+  dilateMin: 0.8,
   recoverMs: 100,
   teleportDistance: 8,
   teleportSpeed: 60,

@@ -23,6 +23,8 @@ fn settings_of(v: &Value) -> NetcodeSettings {
             "extrapolateMs" => s.extrapolate_ms = x,
             "extrapolateAfter" => s.extrapolate_after = x,
             "recoverMs" => s.recover_ms = x,
+            "dilateBelowMs" => s.dilate_below_ms = x,
+            "dilateMin" => s.dilate_min = x,
             "latePercentile" => s.late_percentile = x,
             other => panic!("a trace sets {other}, which this test does not map"),
         }

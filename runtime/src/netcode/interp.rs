@@ -268,6 +268,22 @@ impl Interpolator {
         let mut next = want;
         if !r.is_nan() && !resync && self.following {
             next = follow_time(r, want, dt, self.timing.rate(), s.grow_slew, s.relax_slew);
+            // Time dilation: near the newest sample of a moving entity the render time slows,
+            // down to `dilate_min` of its pace with the buffer empty, so a late sample is waited
+            // for in motion rather than at a stop; the delay it added relaxes at `relax_slew`.
+            let room = newest - r;
+            if room < s.dilate_below_ms
+                && dt > 0.0
+                && !(s.extrapolate_ms > 0.0)
+                && self.newest_moves()
+            {
+                let f = if room > 0.0 {
+                    s.dilate_min + (1.0 - s.dilate_min) * room / s.dilate_below_ms
+                } else {
+                    s.dilate_min
+                };
+                next = next.min(r + f * dt / (1.0 + self.timing.rate()));
+            }
         } else {
             self.following = self.timing.warm();
         }
@@ -308,6 +324,15 @@ impl Interpolator {
             return r;
         }
         want.min(self.times[b])
+    }
+
+    /// True when the newest sample's moving channels differ from the one before (it moves).
+    fn newest_moves(&self) -> bool {
+        if self.count < 2 {
+            return false;
+        }
+        let (a, b, n) = (self.slot(self.count - 1), self.slot(self.count - 2), self.n);
+        !self.cuts[a] && (0..self.moving).any(|c| self.values[a * n + c] != self.values[b * n + c])
     }
 
     // ---- the ring ----

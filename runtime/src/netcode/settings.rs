@@ -43,6 +43,12 @@ pub struct NetcodeSettings {
     pub extrapolate_after: f64,
     /// ... for at most this long (ms; 0: never), then it eases back to the last real sample.
     pub extrapolate_ms: f64,
+    /// Time dilation: when the render time comes closer than this (ms) to the newest sample of
+    /// a moving entity, it slows, linearly down to `dilate_min` of its pace at the newest
+    /// sample (0: never; it runs on and holds there).
+    pub dilate_below_ms: f64,
+    /// The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch).
+    pub dilate_min: f64,
     /// A difference between what was drawn and what new samples say eases out in this time (ms, 95%).
     pub recover_ms: f64,
     /// A move longer than this (units of the first `teleport_channels` linear channels) ...
@@ -80,6 +86,8 @@ impl NetcodeSettings {
         max_rate: 0.2,
         extrapolate_after: 1.0,
         extrapolate_ms: 0.0,
+        dilate_below_ms: 125.0,
+        dilate_min: 0.8,
         recover_ms: 100.0,
         teleport_distance: 8.0,
         teleport_speed: 60.0,

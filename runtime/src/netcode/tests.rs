@@ -161,6 +161,61 @@ fn past_the_newest_sample_an_entity_holds_there() {
     near(it.out()[0], 1.2, 1e-9);
 }
 
+/// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
+/// (and every one behind it, in order) arrives 60 ms past the usual.
+fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {
+    let s = NetcodeSettings {
+        dilate_below_ms,
+        ..NetcodeSettings::DEFAULT
+    };
+    let mut it = Interpolator::with_settings(
+        ChannelLayout {
+            linear: 1,
+            angle: 0,
+            hold: 0,
+        },
+        s,
+    );
+    let mut arrival: Vec<f64> = Vec::new();
+    for k in 0..50 {
+        let late = if k == 30 { 60.0 } else { 0.0 };
+        let before = arrival.last().copied().unwrap_or(0.0);
+        arrival.push((k as f64 * 100.0 + 20.0 + late).max(before));
+    }
+    let (mut k, mut held, mut slowest, mut prev) = (0, 0, f64::INFINITY, f64::NAN);
+    let mut now = 0.0;
+    while now < 4800.0 {
+        while k < 50 && arrival[k] <= now {
+            it.push_sent(k as f64 * 100.0, arrival[k], &[k as f64 * 0.15]);
+            k += 1;
+        }
+        it.sample(now);
+        if now > 1500.0 {
+            let pace = (it.render_time() - prev) / 16.0;
+            slowest = slowest.min(pace);
+            held += usize::from(pace == 0.0);
+        }
+        prev = it.render_time();
+        now += 16.0;
+    }
+    (held, slowest)
+}
+
+/// The browser test's holds: an in-order link holds one message (and every one behind it).
+/// Held at the newest sample, the walker stops for two frames; with time dilation the render
+/// time slows instead, never below `dilate_min` of its pace.
+#[test]
+fn a_late_sample_is_waited_for_in_motion_time_dilation_not_a_hold() {
+    let (held, slowest) = pace_through_a_late_sample(NetcodeSettings::DEFAULT.dilate_below_ms);
+    assert_eq!(held, 0);
+    assert!(
+        slowest >= NetcodeSettings::DEFAULT.dilate_min - 1e-9,
+        "paced at {slowest}"
+    );
+    let (held, _) = pace_through_a_late_sample(0.0);
+    assert!(held >= 2, "without dilation it held {held} frames");
+}
+
 #[test]
 fn a_teleport_snaps_however_late_its_sample_arrives() {
     let mut it = walker();

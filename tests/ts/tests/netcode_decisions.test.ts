@@ -115,6 +115,38 @@ test("past the newest sample an entity holds there: no overshoot past a stop", (
   near(it.out[0]!, 1.2);
 });
 
+/**
+ * The browser test's holds: an in-order link holds one message (and every one behind it) 60 ms
+ * past the usual. Held at the newest sample, the walker stops for two frames; with time
+ * dilation the render time slows instead, never below `dilateMin` of its pace.
+ */
+test("a late sample is waited for in motion: time dilation, not a hold", () => {
+  const run = (dilateBelowMs: number): { held: number; slowest: number } => {
+    const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
+    const arrival: number[] = [];
+    for (let k = 0; k < 50; k++) arrival.push(Math.max(k * 100 + 20 + (k === 30 ? 60 : 0), arrival[k - 1] ?? 0));
+    let k = 0;
+    let held = 0;
+    let slowest = Infinity;
+    let prev = NaN;
+    for (let now = 0; now < 4800; now += 16) {
+      for (; k < 50 && arrival[k]! <= now; k++) it.pushSent(k * 100, arrival[k]!, [k * 0.15]);
+      it.sample(now);
+      if (now > 1500) {
+        const pace = (it.renderTime - prev) / 16;
+        slowest = Math.min(slowest, pace);
+        if (pace === 0) held++;
+      }
+      prev = it.renderTime;
+    }
+    return { held, slowest };
+  };
+  const dilated = run(NETCODE_DEFAULTS.dilateBelowMs);
+  assert.equal(dilated.held, 0);
+  assert.ok(dilated.slowest >= NETCODE_DEFAULTS.dilateMin - 1e-9, `paced at ${dilated.slowest}`);
+  assert.ok(run(0).held >= 2, "without dilation the walker holds for the late sample");
+});
+
 test("a teleport snaps, however late its sample arrives", () => {
   const it = walker();
   let now = 0;
