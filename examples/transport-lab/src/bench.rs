@@ -93,7 +93,12 @@ fn clients(
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut cmd = emu.command(Side::Client, &me.to_string_lossy());
     cmd.args(["clients", "--transport", transport.name()])
-        .args(["--addr", &format!("{SERVER_ADDR}:{PORT}"), "--room", "lab-1"])
+        .args([
+            "--addr",
+            &format!("{SERVER_ADDR}:{PORT}"),
+            "--room",
+            "lab-1",
+        ])
         .args(["--bots", &setup.bots.to_string()])
         .args(["--warmup", &setup.warmup.to_string()])
         .args(["--secs", &setup.secs.to_string()])

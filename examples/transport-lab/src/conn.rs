@@ -54,12 +54,10 @@ pub enum Conn {
     Wt(WtConn),
 }
 
-/// Who joined: the session id and the spawn point.
+/// A joined client and its spawn point.
 pub struct Joined {
     /// The connection.
     pub conn: Conn,
-    /// The session id the server gave.
-    pub session: String,
     /// Where the server placed the player.
     pub spawn: [f32; 3],
 }
@@ -97,7 +95,7 @@ impl Conn {
         }
     }
 
-    /// Frames received as datagrams so far (0 over a WebSocket).
+    /// Closes the connection.
     pub async fn close(self) {
         match self {
             Conn::Ws(c) => c.close().await,
@@ -135,11 +133,7 @@ impl Conn {
             if let ServerMessage::PlayerJoined(j) = self.next_message().await? {
                 if j.s == session {
                     let spawn = [j.spawn.x, j.spawn.y, j.spawn.z];
-                    return Ok(Joined {
-                        conn: self,
-                        session,
-                        spawn,
-                    });
+                    return Ok(Joined { conn: self, spawn });
                 }
             }
         }

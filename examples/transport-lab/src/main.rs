@@ -11,8 +11,8 @@
 //! ```
 //!
 //! `bench` options: `--links A,B` (the loss links and `wifi-burst`), `--seeds N` (1),
-//! `--key-seeds N` (3: seeds of `loss2-rtt100`, where the checks look), `--fixed-delay MS`
-//! (150: also run the key link with the interpolation delay fixed there),
+//! `--key-seeds N` (3: seeds of `loss2-rtt100`, where the checks look), `--fixed-delay MS,MS`
+//! (60,150: also run the key link with the interpolation delay fixed at each),
 //! `--transports ws,wt`, `--bots N` (5), `--warmup S` (3), `--secs S` (10),
 //! `--server PATH` (the `village-server` beside this binary), `--smoke`.
 //! It exits 1 when a check fails.
@@ -141,18 +141,33 @@ fn bench_all(args: &[String]) -> Result<bool, String> {
         .collect();
     let seeds: u32 = num(args, "--seeds", 1)?;
     let key_seeds: u32 = num(args, "--key-seeds", if smoke { 1 } else { 3 })?;
-    let fixed: Option<f64> = if smoke {
-        None
+    let fixed: Vec<f64> = if smoke {
+        Vec::new()
     } else {
-        Some(num(args, "--fixed-delay", 150.0)?)
+        opt(args, "--fixed-delay")
+            .unwrap_or("60,150")
+            .split(',')
+            .map(|d| {
+                d.parse()
+                    .map_err(|_| format!("--fixed-delay: not a number: {d}"))
+            })
+            .collect::<Result<_, _>>()?
     };
     let mut rows = Vec::new();
     let mut settings: Vec<(String, Option<f64>, u32)> = links
         .iter()
-        .map(|l| (l.clone(), None, if l == KEY_LINK { key_seeds } else { seeds }))
+        .map(|l| {
+            (
+                l.clone(),
+                None,
+                if l == KEY_LINK { key_seeds } else { seeds },
+            )
+        })
         .collect();
-    if let Some(d) = fixed.filter(|_| links.iter().any(|l| l == KEY_LINK)) {
-        settings.push((KEY_LINK.into(), Some(d), key_seeds));
+    if links.iter().any(|l| l == KEY_LINK) {
+        for d in fixed {
+            settings.push((KEY_LINK.into(), Some(d), key_seeds));
+        }
     }
     for (link, delay, n) in settings {
         for &transport in &transports {

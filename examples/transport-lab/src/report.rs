@@ -106,9 +106,4 @@ impl RunReport {
             .flat_map(|c| c.ping_up_ms.iter().copied())
             .collect()
     }
-
-    /// Moves the bots sent while measuring.
-    pub fn moves_sent(&self) -> u64 {
-        self.clients.iter().map(|c| c.moves_sent).sum()
-    }
 }

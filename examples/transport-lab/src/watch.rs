@@ -113,7 +113,12 @@ mod tests {
         let mut arrivals: Vec<(f64, PlayerMoveRelayed)> = (0..60u64)
             .filter_map(|n| {
                 let sent = n * 100;
-                late(n).map(|l| (sent as f64 + l, relayed(sent, (SPEED * sent as f64 / 1000.0) as f32)))
+                late(n).map(|l| {
+                    (
+                        sent as f64 + l,
+                        relayed(sent, (SPEED * sent as f64 / 1000.0) as f32),
+                    )
+                })
             })
             .collect();
         arrivals.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -141,8 +146,17 @@ mod tests {
     #[test]
     fn a_stall_longer_than_the_delay_freezes_frames() {
         // A TCP-style stall: everything sent from 2.0 s to 2.6 s arrives at 2.9 s.
-        let f = run(|n| Some(if (20..26).contains(&n) { 2900.0 - n as f64 * 100.0 } else { 40.0 }));
+        let f = run(|n| {
+            Some(if (20..26).contains(&n) {
+                2900.0 - n as f64 * 100.0
+            } else {
+                40.0
+            })
+        });
         let steady = run(|_| Some(40.0));
-        assert!(f.frozen + f.off_speed > steady.frozen + steady.off_speed + 10, "{f:?}");
+        assert!(
+            f.frozen + f.off_speed > steady.frozen + steady.off_speed + 10,
+            "{f:?}"
+        );
     }
 }
