@@ -83,9 +83,12 @@ pub async fn run(plan: Plan) -> Result<RunReport, ClientError> {
         stop: Duration::from_secs_f64(plan.warmup + plan.secs),
     };
     let settings = match plan.fixed_delay {
+        // Fixed: the floor and the cap at `d`, and no raised cap for a long interval
+        // (the bots' 100 ms would lift it to 150 ms).
         Some(d) => Settings {
             min_delay_ms: d,
             max_delay_ms: d,
+            long_interval_cap: 0.0,
             ..Settings::DEFAULT
         },
         None => Settings::DEFAULT,

@@ -12,7 +12,8 @@
 //!
 //! `bench` options: `--links A,B` (the loss links and `wifi-burst`), `--seeds N` (1),
 //! `--key-seeds N` (3: seeds of `loss2-rtt100`, where the checks look), `--fixed-delay MS,MS`
-//! (60,150: also run the key link with the interpolation delay fixed at each),
+//! (120,200: also run the key link with the interpolation delay fixed at each; 120 ms is
+//! the default floor, 200 ms is 80 ms more),
 //! `--transports ws,wt`, `--bots N` (5), `--warmup S` (3), `--secs S` (10),
 //! `--server PATH` (the `village-server` beside this binary), `--smoke`.
 //! It exits 1 when a check fails.
@@ -145,7 +146,7 @@ fn bench_all(args: &[String]) -> Result<bool, String> {
         Vec::new()
     } else {
         opt(args, "--fixed-delay")
-            .unwrap_or("60,150")
+            .unwrap_or("120,200")
             .split(',')
             .map(|d| {
                 d.parse()

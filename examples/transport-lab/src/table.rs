@@ -180,7 +180,8 @@ pub fn checks(rows: &[Row], key_link: &str) -> Vec<(bool, String)> {
             };
             let label =
                 |d: Option<f64>| d.map_or("adaptive".to_string(), |d| format!("fixed {d:.0} ms"));
-            let third = d == e && wt.bad_pct() <= ws.bad_pct() / 3.0;
+            // A third of none is no evidence: WebSocket must have had bad frames.
+            let third = d == e && ws.bad_pct() > 0.0 && wt.bad_pct() <= ws.bad_pct() / 3.0;
             let less = wt.bad_pct() <= ws.bad_pct() && wt.delay() <= ws.delay() - 80.0;
             held |= third || less;
             if d == e || less {
