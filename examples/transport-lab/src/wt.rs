@@ -6,7 +6,8 @@ use bytes::Bytes;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tuplet::wire::Reader;
-use tuplet::Message;
+use tuplet::Dispatch;
+use village::dispatch::ClientMessage;
 use village_server::client::{ClientError, Incoming};
 use wtransport::endpoint::endpoint_side::Client as ClientSide;
 use wtransport::tls::Sha256Digest;
@@ -106,9 +107,9 @@ impl WtConn {
     }
 }
 
-/// Whether a client message may travel unreliably. TODO(wt-ported): the schema's flag.
+/// Whether a client message may travel unreliably: the schema's `#[tuplet(unreliable)]`.
 fn unreliable(id: u32) -> bool {
-    id == village::player::PlayerMove::ID
+    ClientMessage::unreliable_id(id)
 }
 
 fn frame(bytes: Bytes, datagram: bool) -> Frame {
