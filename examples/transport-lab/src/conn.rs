@@ -91,7 +91,10 @@ impl Conn {
                 frame,
                 datagram: false,
             }),
-            Conn::Wt(c) => c.next().await,
+            Conn::Wt(c) => c
+                .next()
+                .await
+                .map(|(frame, datagram)| Frame { frame, datagram }),
         }
     }
 

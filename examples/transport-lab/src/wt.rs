@@ -13,15 +13,13 @@ use wtransport::endpoint::endpoint_side::Client as ClientSide;
 use wtransport::tls::Sha256Digest;
 use wtransport::{ClientConfig, Connection, Endpoint, SendStream};
 
-use crate::conn::Frame;
-
 /// A joined WebTransport session.
 pub struct WtConn {
     // Kept for the session's life: dropping the endpoint ends it.
     _endpoint: Endpoint<ClientSide>,
     connection: Connection,
     send: SendStream,
-    frames: mpsc::UnboundedReceiver<Frame>,
+    frames: mpsc::UnboundedReceiver<(Incoming, bool)>,
 }
 
 /// The largest frame the stream reader takes (the server's frames are far smaller).
@@ -96,8 +94,9 @@ impl WtConn {
         Ok(())
     }
 
-    /// The next frame from either channel; `None` once the session ended.
-    pub async fn next(&mut self) -> Option<Frame> {
+    /// The next frame from either channel, and whether it came as a datagram; `None` once
+    /// the session ended.
+    pub async fn next(&mut self) -> Option<(Incoming, bool)> {
         self.frames.recv().await
     }
 
@@ -112,15 +111,12 @@ fn unreliable(id: u32) -> bool {
     ClientMessage::unreliable_id(id)
 }
 
-fn frame(bytes: Bytes, datagram: bool) -> Frame {
+fn frame(bytes: Bytes, datagram: bool) -> (Incoming, bool) {
     let id = Reader::new(&bytes)
         .read_u64(0, u64::from(u32::MAX))
         .ok()
         .map(|id| id as u32);
-    Frame {
-        frame: Incoming { id, bytes },
-        datagram,
-    }
+    (Incoming { id, bytes }, datagram)
 }
 
 /// Appends `frame` after its length as a QUIC variable-length integer.
