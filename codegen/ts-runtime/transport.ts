@@ -4,7 +4,7 @@
  * work the same over either. Over WebTransport a message declared `#[tuplet(unreliable)]`
  * goes as a datagram when it fits (`send` calls `sendDatagram`), everything else on one
  * bidirectional stream, each frame after its length as a QUIC variable-length integer (RFC
- * 9000 §16), as the Rust server's `wt_frames.rs` reads and writes them.
+ * 9000 §16), as the Rust server's `webtransport/frames.rs` reads and writes them.
  *
  * No DOM types: the browser's `WebTransport` and `WebSocket` are reached through
  * `globalThis` (or passed in) and used through the small structural interfaces below.

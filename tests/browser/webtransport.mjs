@@ -10,8 +10,10 @@
 // 3. Over WebTransport: two clients join, one walks 20 steps, the other sees the relayed
 //    moves; moves go both ways as datagrams (`#[tuplet(unreliable)]`), the hello, the join
 //    and the snapshots on the stream; no message is dropped as invalid.
-// 4. UDP blocked, twice: WebTransport pointed at a UDP port nobody listens on (the kernel
-//    answers port unreachable), and at a socket that swallows every datagram (a firewall
+// 4. UDP blocked, twice, against a second server started without `--webtransport`: the
+//    page has a valid certificate hash (the first server's) and points WebTransport at
+//    this server's own port. First its UDP port is closed (the kernel answers port
+//    unreachable); then a socket bound to that UDP port swallows every datagram (a firewall
 //    that drops). Both clients must be connected over WebSocket within 3 s and play as well.
 //
 //   cd tests/ts && npm run test:browser     (scripts/test runs it, after the Rust tests)
@@ -33,6 +35,7 @@ const { chromium } = createRequire(join(root, "tests", "ts", "package.json"))("p
 const FALLBACK_MS = 3000;
 
 let server;
+let plain;
 let web;
 let browser;
 let page;
@@ -42,24 +45,29 @@ const pageErrors = [];
 let ws;
 let wt;
 let info;
+let plainWs;
 
-/** Starts the village server with WebTransport; resolves with its WebSocket and WebTransport URLs. */
-async function startServer() {
-  execFileSync("cargo", ["build", "-q", "--locked", "-p", "village-server"], { cwd: root, stdio: "inherit" });
+/**
+ * Starts a village server on a free port, with WebTransport when `webtransport`; resolves
+ * with the process, its WebSocket URL and (with WebTransport) its WebTransport URL.
+ */
+async function startServer(webtransport) {
   const bin = join(root, "target", "debug", "village-server");
-  server = spawn(bin, ["--addr", "127.0.0.1:0", "--webtransport"], { stdio: ["ignore", "pipe", "pipe"] });
-  server.stderr.on("data", (d) => serverLog.push(String(d)));
-  const lines = createInterface({ input: server.stdout });
+  const args = ["--addr", "127.0.0.1:0", ...(webtransport ? ["--webtransport"] : [])];
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr.on("data", (d) => serverLog.push(String(d)));
+  const lines = createInterface({ input: child.stdout });
   const said = [];
+  const want = webtransport ? 2 : 1;
   return new Promise((resolve, reject) => {
-    server.once("exit", (code) => reject(new Error(`village-server exited (${code}): ${serverLog.join("")}`)));
+    child.once("exit", (code) => reject(new Error(`village-server exited (${code}): ${serverLog.join("")}`)));
     lines.on("line", (line) => {
       said.push(line);
-      if (said.length < 2) return;
+      if (said.length < want) return;
       const wsUrl = /listening on (ws:\/\/\S+)/.exec(said[0]);
-      const wtUrl = /webtransport on (https:\/\/\S+) certificate sha-256 ([0-9a-f]{64})/.exec(said[1]);
+      const wtUrl = webtransport ? /webtransport on (https:\/\/\S+) certificate sha-256 ([0-9a-f]{64})/.exec(said[1]) : [];
       if (wsUrl === null || wtUrl === null) reject(new Error(`village-server said: ${said.join(" | ")}`));
-      else resolve({ ws: wsUrl[1], wt: wtUrl[1], hash: wtUrl[2] });
+      else resolve({ child, ws: wsUrl[1], wt: wtUrl[1] });
     });
   });
 }
@@ -75,30 +83,17 @@ async function launchQuic() {
   });
 }
 
-/** A UDP port on 127.0.0.1 that nothing listens on (bound, then closed). */
-async function closedPort() {
-  const s = createSocket("udp4");
-  await new Promise((resolve) => s.bind(0, "127.0.0.1", resolve));
-  const port = s.address().port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
-
 before(async () => {
-  const urls = await startServer();
-  ws = urls.ws;
-  wt = urls.wt;
+  execFileSync("cargo", ["build", "-q", "--locked", "-p", "village-server"], { cwd: root, stdio: "inherit" });
+  ({ child: server, ws, wt } = await startServer(true));
   info = `${ws.replace("ws://", "http://").replace(/\/$/, "")}/webtransport`;
-  urls.info = info;
+  ({ child: plain, ws: plainWs } = await startServer(false));
   const js = await bundle("webtransport.js");
   const html = (await import("node:fs")).readFileSync(join(here, "page", "webtransport.html"));
   ({ server: web } = await serve({
     "/index.html": ["text/html; charset=utf-8", html],
     "/webtransport.js": ["text/javascript; charset=utf-8", js],
   }));
-  swallow = createSocket("udp4");
-  swallow.on("message", () => {});
-  await new Promise((resolve) => swallow.bind(0, "127.0.0.1", resolve));
   browser = await launchQuic();
   const origin = `http://127.0.0.1:${web.address().port}`;
   page = await open(browser, `${origin}/`, "wtReady", pageErrors);
@@ -109,6 +104,7 @@ after(async () => {
   if (web !== undefined) await unserve(web);
   swallow?.close();
   server?.kill();
+  plain?.kill();
 });
 
 /** Runs the page's scenario against `target`. */
@@ -143,14 +139,22 @@ test("plays over WebTransport: moves as datagrams, the rest on the stream", asyn
   console.log(`# webtransport: connected in ${out.connectedMs.map((m) => m.toFixed(0)).join(", ")} ms; walker ${JSON.stringify(out.walker)}; watcher ${JSON.stringify(out.watcher)}`);
 });
 
-for (const [blocked, port] of [
-  ["nothing listens on the UDP port", closedPort],
-  ["the UDP port drops every datagram", async () => swallow.address().port],
+/** Binds a socket to the plain server's UDP port that drops every datagram, as a firewall does. */
+async function dropUdp() {
+  swallow = createSocket("udp4");
+  swallow.on("message", () => {});
+  await new Promise((resolve) => swallow.bind(Number(new URL(plainWs).port), "127.0.0.1", resolve));
+}
+
+for (const [blocked, block] of [
+  ["the server's UDP port is closed", async () => {}],
+  ["the server's UDP port drops every datagram", dropUdp],
 ]) {
   test(`falls back to WebSocket within 3 s when ${blocked}`, async () => {
-    const udp = await port();
-    const blockedUrl = `https://127.0.0.1:${udp}/village`;
-    const out = await play({ ws: `${ws}village`, wt: blockedUrl, info });
+    await block();
+    // The server's own port, as a page would name it; its TCP side serves the WebSocket.
+    const blockedUrl = `${plainWs.replace("ws://", "https://")}village`;
+    const out = await play({ ws: `${plainWs}village`, wt: blockedUrl, info });
     assert.deepEqual(out.kinds, ["websocket", "websocket"], JSON.stringify(out));
     for (const ms of out.connectedMs) assert.ok(ms < FALLBACK_MS, `connected over WebSocket after ${ms.toFixed(0)} ms`);
     assert.equal(out.walker.sentDatagrams, 0);

@@ -1,6 +1,6 @@
 // The runtime's transport (codegen/ts-runtime/transport.ts) without a network:
 // - stream frames: the length prefix is a QUIC variable-length integer at RFC 9000's
-//   boundaries, and frames cut at any byte come out whole (the Rust server's wt_frames.rs
+//   boundaries, and frames cut at any byte come out whole (the Rust server's webtransport/frames.rs
 //   has the same cases);
 // - `connect` over stand-in WebTransport and WebSocket constructors: a session that never
 //   becomes ready falls back to the WebSocket after `timeoutMs`; a ready one carries
@@ -153,4 +153,44 @@ test("over WebTransport, unreliable messages go as datagrams and the rest framed
   await new Promise((r) => setTimeout(r, 5));
   assert.deepEqual(got.sort(), [[1, 2], [7, 8, 9]]);
   assert.deepEqual(t.counts, { sentDatagrams: 1, sentStream: 1, receivedDatagrams: 1, receivedStream: 1 });
+});
+
+test("an unreliable message larger than a datagram goes on the stream", async () => {
+  const streamOut: Uint8Array[] = [];
+  const datagramsOut: Uint8Array[] = [];
+  const move = { name: "player:move" as const, value: { p: [1, 0, 2] as [number, number, number], r: 0.5, t: 1, seq: 1 } };
+  // The move's envelope, as a WebSocket would send it: its size sets the datagram limit.
+  const ws = await connect({
+    websocket: "ws://127.0.0.1:1/village",
+    onBytes: () => {},
+    WebSocket: FakeWebSocket as unknown as WebSocketCtor,
+  });
+  send(c2s, ws, move);
+  const size = FakeWebSocket.opened.at(-1)?.sent[0]?.length ?? 0;
+  assert.ok(size > 1, `the move's envelope is ${size} bytes`);
+  for (const [max, datagrams, frames] of [
+    [size, 1, 0],
+    [size - 1, 0, 1],
+  ] as const) {
+    streamOut.length = 0;
+    datagramsOut.length = 0;
+    class Small {
+      ready = Promise.resolve();
+      closed = new Promise<undefined>(() => {});
+      datagrams = Object.assign(duplex(datagramsOut), { maxDatagramSize: max });
+      createBidirectionalStream = async () => duplex(streamOut);
+      close() {}
+    }
+    const t = await connect({
+      webtransport: { url: "https://127.0.0.1:1/village", certificateHash: "ab".repeat(32) },
+      websocket: "ws://127.0.0.1:1/village",
+      onBytes: () => {},
+      WebTransport: Small as unknown as WebTransportCtor,
+    });
+    send(c2s, t, move);
+    await new Promise((r) => setTimeout(r, 1));
+    assert.equal(datagramsOut.length, datagrams, `max ${max}: datagrams`);
+    assert.equal(streamOut.length, frames, `max ${max}: stream frames`);
+    assert.deepEqual([t.counts.sentDatagrams, t.counts.sentStream], [datagrams, frames]);
+  }
 });

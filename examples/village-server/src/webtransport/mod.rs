@@ -28,9 +28,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::task::JoinHandle;
+use wtransport::config::QuicTransportConfig;
 use wtransport::endpoint::endpoint_side;
+use wtransport::quinn::VarInt;
 use wtransport::{Endpoint, Identity, ServerConfig};
 
+use crate::config::Config;
 use crate::shared::Shared;
 
 /// How long the development certificate is valid: Chrome takes a certificate through
@@ -58,6 +61,36 @@ fn identity() -> std::io::Result<Identity> {
         .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
+/// Bidirectional streams a client may have open at once: the session's request and its
+/// one stream, and two spare.
+pub const BIDI_STREAMS: u32 = 4;
+
+/// Unidirectional streams a client may have open at once: HTTP/3's control stream and
+/// QPACK's two, and one spare. The session reads none of its own.
+pub const UNI_STREAMS: u32 = 4;
+
+/// Bytes a client may have sent on one connection that the server has not read yet, all
+/// streams together: what one connection can make the server hold, beside
+/// [`DATAGRAM_BUFFER`].
+pub const RECEIVE_WINDOW: u32 = 512 * 1024;
+
+/// Bytes of datagrams received and not yet read, per connection; older ones are dropped.
+pub const DATAGRAM_BUFFER: usize = 64 * 1024;
+
+/// QUIC's flow control set so a client cannot make the server buffer more than
+/// [`RECEIVE_WINDOW`] plus [`DATAGRAM_BUFFER`]: few streams, each up to twice the hard
+/// frame cap unread.
+fn transport(cfg: &Config) -> QuicTransportConfig {
+    let stream = u32::try_from(2 * cfg.hard_frame_cap).unwrap_or(u32::MAX);
+    let mut t = QuicTransportConfig::default();
+    t.max_concurrent_bidi_streams(VarInt::from_u32(BIDI_STREAMS))
+        .max_concurrent_uni_streams(VarInt::from_u32(UNI_STREAMS))
+        .stream_receive_window(VarInt::from_u32(stream.min(RECEIVE_WINDOW)))
+        .receive_window(VarInt::from_u32(RECEIVE_WINDOW))
+        .datagram_receive_buffer_size(Some(DATAGRAM_BUFFER));
+    t
+}
+
 /// Binds `addr` (UDP) and accepts sessions into `shared`'s rooms, numbering connections
 /// from `next` (shared with the WebSocket listener).
 pub(crate) fn listen(
@@ -69,7 +102,7 @@ pub(crate) fn listen(
     let cert_hash = hex(identity.certificate_chain().as_slice()[0].hash().as_ref());
     let config = ServerConfig::builder()
         .with_bind_address(addr)
-        .with_identity(identity)
+        .with_custom_transport(identity, transport(&shared.config))
         .keep_alive_interval(Some(Duration::from_secs(3)))
         .max_idle_timeout(Some(shared.config.idle_timeout))
         .map_err(|e| std::io::Error::other(e.to_string()))?

@@ -20,9 +20,13 @@ use crate::shared::Shared;
 use super::frames;
 use super::stream::{admit, end, next, Incoming, Stream};
 
-/// Whether a frame of the room's may go as a datagram: its message is `unreliable`, and
-/// not a snapshot (tracked as delivered: the stream's).
-fn datagram_ok(frame: &[u8]) -> bool {
+/// Whether a frame of the room's goes as a datagram on a connection whose datagrams hold
+/// `max` bytes: its message is `unreliable`, not a snapshot (tracked as delivered: the
+/// stream's), and it fits. A larger one goes on the stream.
+fn as_datagram(frame: &[u8], max: usize) -> bool {
+    if frame.len() > max {
+        return false;
+    }
     let mut r = Reader::new(frame);
     match r.read_u64(0, u64::from(u32::MAX)) {
         Ok(id) => {
@@ -136,9 +140,7 @@ async fn write_batch(
             Out::Frames(frames, bytes) => {
                 fed += frames.len();
                 for frame in frames {
-                    let sent = frame.len() <= max
-                        && datagram_ok(&frame)
-                        && connection.send_datagram(&frame).is_ok();
+                    let sent = as_datagram(&frame, max) && connection.send_datagram(&frame).is_ok();
                     if !sent {
                         frames::put(out, &frame);
                     }
@@ -156,4 +158,45 @@ async fn write_batch(
         send.write_all(out).await.map_err(|_| ())?;
     }
     Ok(close)
+}
+
+#[cfg(test)]
+mod tests {
+    use tuplet::{Dispatch as _, Encoding, Message as _};
+    use village::dispatch::ServerMessage;
+    use village::player::PlayerMoveRelayed;
+    use village::session::{SessionError, SessionFailed};
+
+    use super::as_datagram;
+
+    fn frame(msg: impl Into<ServerMessage>) -> Vec<u8> {
+        msg.into().to_envelope(Encoding::Compact).expect("encodes")
+    }
+
+    #[test]
+    fn unreliable_frames_larger_than_a_datagram_go_on_the_stream() {
+        let moved = frame(PlayerMoveRelayed {
+            s: "abcdefghi".into(),
+            p: [1.0, 2.0, 3.0],
+            r: 0.5,
+            t: 1_000,
+            seq: Some(7),
+            flags: None,
+        });
+        const { assert!(PlayerMoveRelayed::UNRELIABLE) };
+        assert!(as_datagram(&moved, 1200), "a move that fits is a datagram");
+        assert!(as_datagram(&moved, moved.len()), "one that just fits too");
+        assert!(
+            !as_datagram(&moved, moved.len() - 1),
+            "one byte over: the stream"
+        );
+        let failed = frame(SessionFailed {
+            error: SessionError::TokenInvalid,
+            fatal: true,
+        });
+        assert!(
+            !as_datagram(&failed, 1200),
+            "a reliable message: the stream"
+        );
+    }
 }
