@@ -101,7 +101,7 @@ async fn input_frames_are_played_out_acked_and_relayed() {
 }
 
 #[tokio::test]
-async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers_in_view() {
+async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers() {
     let url = room("snapshot").await;
     let mut c = guest(&url, "watcher").await;
     let mut seen = Vec::new();
@@ -113,7 +113,7 @@ async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers_in_view() {
         }
     }
     assert!(seen[0].0.keyframe, "the first is a keyframe");
-    // Villagers walk circles of 20..130 m around the square; the spawn is 8 m out.
+    // All twelve villagers, walking their circles around the square.
     assert_eq!(seen[9].0.entities.len(), 12);
     assert!(seen[1..].iter().all(|(s, _)| !s.keyframe));
     assert!(seen[9].1 < seen[0].1 / 2, "a delta is smaller: {seen:?}");

@@ -33,6 +33,7 @@ mod fdlimit;
 mod guests;
 mod handshake;
 mod input_playout;
+mod join;
 mod limits;
 mod metered;
 pub mod names;
@@ -49,6 +50,7 @@ pub mod store;
 mod ticker;
 pub mod token;
 mod trim;
+pub mod webtransport;
 pub mod world;
 
 pub use config::Config;

@@ -1,19 +1,20 @@
-//! Structs and enums -> `ir::Item`, with the span side table the checks use.
+//! Structs and enums -> `ir::Item`, with the span side table the checks use: messages,
+//! records, flag sets and dispatch enums here; fields in `field`, enums in `enumeration`.
 
-use syn::spanned::Spanned;
-use syn::{Data, DataEnum, DeriveInput, Expr, Fields, Lit, UnOp};
+use syn::{Data, DataEnum, DeriveInput, Fields};
 
 use super::attr::{self, Container};
-use super::constrain;
 use super::ctxt::Ctxt;
 use super::derive::Derive;
+use super::enumeration::enumeration;
+use super::field::{doc, record_fields};
 use super::interp;
 use super::spans::{FieldSpans, ItemSpans, VariantSpans};
 use super::symbol;
-use super::ty::{self, describe};
+use super::ty;
 use crate::ir::{
-    Accept, Dispatch, DispatchVariant, Enum, Field, Flag, Flags, IntPrim, Item, ItemKind, Message,
-    Record, Reserved, Slot, TypeRef, Variant, VariantFields,
+    Accept, Dispatch, DispatchVariant, Flag, Flags, IntPrim, Item, ItemKind, Message, Record,
+    TypeRef,
 };
 
 /// Parses one item, recording every error in `cx`. `None` when its shape is wrong for the
@@ -124,6 +125,7 @@ fn message(
         dir: c.dir.as_ref()?.value,
         budget: c.budget.as_ref().map(|b| b.value),
         delta: c.delta,
+        unreliable: c.unreliable,
         record,
     };
     let accept = finish_container(c, spans);
@@ -139,305 +141,6 @@ fn record(cx: &Ctxt, fields: &Fields, spans: &mut ItemSpans) -> Option<Record> {
         interp: None,
         slots,
     })
-}
-
-fn record_fields(cx: &Ctxt, fields: &Fields) -> Option<(Vec<Slot>, Vec<FieldSpans>)> {
-    let named = match fields {
-        Fields::Named(n) => &n.named,
-        Fields::Unit => return Some((Vec::new(), Vec::new())),
-        Fields::Unnamed(_) => {
-            cx.error_spanned(
-                fields,
-                "tuple structs are not supported: name the fields \
-                 (`struct Hit { pub target: u32 }`); the named shape needs a key per field",
-            );
-            return None;
-        }
-    };
-    let mut slots = Vec::new();
-    let mut spans = Vec::new();
-    for f in named {
-        let name = f.ident.as_ref().expect("named field").to_string();
-        if let Some((s, sp)) = slot(cx, f, name) {
-            slots.push(s);
-            spans.push(sp);
-        }
-    }
-    Some((slots, spans))
-}
-
-/// One field: a live field, or a reserved placeholder.
-fn slot(cx: &Ctxt, f: &syn::Field, name: String) -> Option<(Slot, FieldSpans)> {
-    let attrs = attr::field(cx, &f.attrs);
-    let spans = FieldSpans {
-        ident: f.ident.as_ref().map_or_else(|| f.ty.span(), |i| i.span()),
-        keys: attrs.keys.clone(),
-    };
-    if ty::is_reserved(&f.ty) {
-        let Some(r) = &attrs.reserved else {
-            cx.error_spanned(
-                &f.ty,
-                "a `tuplet::Reserved` slot needs the reason its field went: \
-                 `#[tuplet(reserved = \"colour: moved to player:join in 1.4\")]`",
-            );
-            return None;
-        };
-        for (key, span) in &attrs.keys {
-            if *key != "reserved" {
-                cx.error(
-                    *span,
-                    format!("a reserved slot takes only `reserved`; drop `{key}`"),
-                );
-            }
-        }
-        let slot = Slot::Reserved(Reserved {
-            ident: name,
-            note: r.value.clone(),
-        });
-        return Some((slot, spans));
-    }
-    let mut ty = match ty::type_ref(&f.ty) {
-        Ok(t) => t,
-        Err(e) => {
-            cx.syn_error(e);
-            return None;
-        }
-    };
-    if let Some(r) = &attrs.reserved {
-        cx.error(
-            r.key,
-            format!(
-                "`reserved` marks a removed field, whose type must be `tuplet::Reserved`; \
-                 found `{}`",
-                describe(&ty)
-            ),
-        );
-        return None;
-    }
-    constrain::apply(cx, &attrs, &mut ty);
-    let field = Field {
-        name,
-        doc: doc(&f.attrs),
-        ty,
-        legacy: attrs.legacy.map(|l| l.value.0).unwrap_or_default(),
-        draw: attrs.draw.map(|d| d.value),
-        accept: attrs.accept,
-    };
-    Some((Slot::Field(field), spans))
-}
-
-fn enumeration(cx: &Ctxt, c: &Container, e: &DataEnum, spans: &mut ItemSpans) -> Enum {
-    let parsed: Vec<_> = e
-        .variants
-        .iter()
-        .map(|v| (attr::variant(cx, &v.attrs), v))
-        .collect();
-    let has_data = parsed
-        .iter()
-        .any(|(a, v)| a.unknown.is_none() && !matches!(v.fields, Fields::Unit));
-    let mut out = Enum {
-        open: c.open,
-        reserved: Vec::new(),
-        variants: Vec::new(),
-        unknown: None,
-    };
-    if let Some(r) = &c.reserved {
-        for &(n, span) in &r.value {
-            match i64::try_from(n) {
-                Ok(n) => out.reserved.push(n),
-                Err(_) => cx.error(span, "a reserved number must fit an i64"),
-            }
-        }
-    }
-    // Every number written in the enum (discriminants, tags, reserved), so a missing one's
-    // suggestion is a number still free.
-    let mut taken: Vec<i64> = out.reserved.clone();
-    taken.extend(
-        parsed
-            .iter()
-            .filter_map(|(a, v)| match (&a.tag, &v.discriminant) {
-                (Some(t), _) if has_data => Some(i64::from(t.value)),
-                (_, Some((_, d))) if !has_data => discriminant(d),
-                _ => None,
-            }),
-    );
-    let free = (1..).find(|n| !taken.contains(n)).unwrap_or(1);
-    for (a, v) in parsed {
-        let name = v.ident.to_string();
-        if let Some(span) = a.unknown {
-            catch_all(cx, v, has_data);
-            if out.unknown.is_some() {
-                cx.error(span, "an open enum has one `unknown` variant");
-            }
-            out.unknown = Some(name);
-            spans.unknown = Some(span);
-            continue;
-        }
-        if c.open && has_data {
-            check_open_variant_name(cx, v);
-        }
-        let (number, number_span) = if has_data {
-            if let Some((_, d)) = &v.discriminant {
-                cx.error_spanned(
-                    d,
-                    "an enum with data numbers its variants with `#[tuplet(tag = N)]`, \
-                     not a discriminant",
-                );
-            }
-            match &a.tag {
-                Some(t) => (i64::from(t.value), t.key),
-                None => {
-                    cx.error(
-                        v.ident.span(),
-                        format!("variant `{name}` needs its tag: `#[tuplet(tag = {free})]`"),
-                    );
-                    continue;
-                }
-            }
-        } else {
-            if let Some(t) = &a.tag {
-                cx.error(
-                    t.key,
-                    "`tag` is for enums with data; a unit enum numbers its variants with \
-                     discriminants (`Sparrow = 1`)",
-                );
-            }
-            match &v.discriminant {
-                Some((_, d)) => match discriminant(d) {
-                    Some(n) => (n, d.span()),
-                    None => {
-                        cx.error_spanned(d, "a discriminant must be an integer literal");
-                        continue;
-                    }
-                },
-                None => {
-                    cx.error(
-                        v.ident.span(),
-                        format!(
-                            "variant `{name}` needs an explicit discriminant (`{name} = {free}`): \
-                             its number on the wire must never change"
-                        ),
-                    );
-                    continue;
-                }
-            }
-        };
-        let (fields, field_spans) = match variant_fields(cx, &v.fields) {
-            Some(f) => f,
-            None => continue,
-        };
-        spans.variants.push(VariantSpans {
-            number: number_span,
-            fields: field_spans,
-        });
-        out.variants.push(Variant {
-            name,
-            doc: doc(&v.attrs),
-            number,
-            fields,
-            accept: a.accept,
-        });
-    }
-    out
-}
-
-/// The data of a variant: unit, newtype or struct-like.
-fn variant_fields(cx: &Ctxt, fields: &Fields) -> Option<(VariantFields, Vec<FieldSpans>)> {
-    match fields {
-        Fields::Unit => Some((VariantFields::Unit, Vec::new())),
-        Fields::Named(_) => {
-            let (slots, spans) = record_fields(cx, fields)?;
-            let record = Record {
-                entity_key: None,
-                interp: None,
-                slots,
-            };
-            Some((VariantFields::Struct { record }, spans))
-        }
-        Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-            let f = &u.unnamed[0];
-            match slot(cx, f, "0".to_owned())? {
-                (Slot::Field(field), spans) => Some((
-                    VariantFields::Newtype {
-                        field: Box::new(field),
-                    },
-                    vec![spans],
-                )),
-                (Slot::Reserved(_), _) => {
-                    cx.error_spanned(
-                        &f.ty,
-                        "a variant's value cannot be reserved; reserve the tag",
-                    );
-                    None
-                }
-            }
-        }
-        Fields::Unnamed(_) => {
-            cx.error_spanned(
-                fields,
-                "a variant holds one value or named fields; name the fields \
-                 (`Hit { target: u32, damage: u16 }`)",
-            );
-            None
-        }
-    }
-}
-
-/// A variant of an open enum with data is not named `unknown`: in TypeScript (and in the
-/// natural JSON of `tuplet decode`) a tag this version does not know reads as
-/// `{ kind: "unknown", tag }`, so such a variant could not be told from it.
-fn check_open_variant_name(cx: &Ctxt, v: &syn::Variant) {
-    if v.ident == "unknown" {
-        cx.error(
-            v.ident.span(),
-            "a variant of an open enum with data cannot be named `unknown`: TypeScript reads a \
-             tag this version does not know as `{ kind: \"unknown\", tag }`; rename the variant",
-        );
-    }
-}
-
-/// Checks the shape of an open enum's catch-all: `Unknown(i64)` (unit) or `Unknown(u32)`.
-fn catch_all(cx: &Ctxt, v: &syn::Variant, has_data: bool) {
-    let want = if has_data { IntPrim::U32 } else { IntPrim::I64 };
-    let ok = match &v.fields {
-        Fields::Unnamed(u) if u.unnamed.len() == 1 => matches!(
-            ty::type_ref(&u.unnamed[0].ty),
-            Ok(TypeRef::Int(i)) if i.prim == want
-        ),
-        _ => false,
-    };
-    if !ok {
-        cx.error(
-            v.ident.span(),
-            format!(
-                "the `unknown` variant of an open {} holds the number: `{}({})`",
-                if has_data {
-                    "enum with data"
-                } else {
-                    "unit enum"
-                },
-                v.ident,
-                want.as_str()
-            ),
-        );
-    }
-    if let Some((_, d)) = &v.discriminant {
-        cx.error_spanned(d, "the `unknown` variant has no number of its own");
-    }
-}
-
-/// `3` or `-3`.
-fn discriminant(e: &Expr) -> Option<i64> {
-    match e {
-        Expr::Lit(l) => match &l.lit {
-            Lit::Int(i) => i.base10_parse().ok(),
-            _ => None,
-        },
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => discriminant(&u.expr).map(|n| -n),
-        Expr::Group(g) => discriminant(&g.expr),
-        Expr::Paren(p) => discriminant(&p.expr),
-        _ => None,
-    }
 }
 
 fn flags(cx: &Ctxt, c: &Container, fields: &Fields, spans: &mut ItemSpans) -> Option<Flags> {
@@ -570,25 +273,6 @@ fn dispatch(
     };
     let accept = finish_container(c, spans);
     Some((ItemKind::Dispatch(d), accept))
-}
-
-/// The doc comment: one line per `///`, one leading space trimmed, joined with `\n`.
-pub(crate) fn doc(attrs: &[syn::Attribute]) -> String {
-    let mut lines = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("doc")) {
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(s), ..
-            }) = &nv.value
-            {
-                let value = s.value();
-                for line in value.split('\n') {
-                    lines.push(line.strip_prefix(' ').unwrap_or(line).to_owned());
-                }
-            }
-        }
-    }
-    lines.join("\n")
 }
 
 impl Derive {
