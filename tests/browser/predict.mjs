@@ -142,11 +142,13 @@ test("a village page predicts its walker against the Rust server: every frame ac
   assert.deepEqual(pageErrors, []);
 });
 
-test("a city client predicts its walker against the Worker on workerd: every frame acknowledged, no correction", { timeout: 2 * TIMEOUT }, async () => {
+test("a city client predicts its walker against the Worker on workerd, frames stamped with their view: every frame acknowledged, no correction", { timeout: 2 * TIMEOUT }, async () => {
   const name = `walk${String(process.pid % 100000).padStart(5, "0")}`;
   const url = new URL(`/ws?city=predict&token=${cityToken(name)}`, cityUrl).href.replace(/^http/, "ws");
   const r = await page.evaluate(([u, n]) => globalThis.predictTest.city(u, n), [url, name]);
   checkRun("city", r);
+  // Its frames carried view stamps (the Worker's lag compensation reads them): accepted, not dropped.
+  assert.ok(r.viewTick > 2, `frames stamped with view times up to tick ${r.viewTick}`);
   assert.ok(Math.abs(r.drawn[0] - r.lastAck.p[0]) < 0.01 && Math.abs(r.drawn[1] - r.lastAck.p[1]) < 0.01, `drawn ${r.drawn} vs the last ack ${r.lastAck.p}`);
   assert.deepEqual(pageErrors, []);
 });

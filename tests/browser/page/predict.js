@@ -195,9 +195,14 @@ async function city(url, name) {
   const acks = { onAck: undefined };
   const invalid = [];
   let own;
+  // The newest snapshot's tick and when it came: each frame is stamped with the world it drew
+  // (`view`: that tick less the city's 100 ms of interpolation, with the fraction of a tick
+  // since), as a city client that draws other cars does for the Worker's lag compensation.
+  let newest = { tick: 0, at: 0 };
   const ws = await connect(
     url,
     (msg, v) => {
+      if (msg === "world:snapshot" && v.tick > newest.tick) newest = { tick: v.tick, at: performance.now() };
       if (msg === "input:ack") acks.onAck?.(v.applied, v);
       else if (msg === "world:snapshot" && own === undefined) {
         own = v.entities.find((e) => e.label === name);
@@ -228,9 +233,13 @@ async function city(url, name) {
   };
   const me = new Reconciler(walkerOfCity, mover(body.pos[0], body.pos[1], body.heading), 0);
   const server = mover(0, 0, 0);
+  const stamp = (f) => {
+    const view = Math.max(0, newest.tick - 2 + Math.min(1, (performance.now() - newest.at) / 50));
+    return { ...f, view: Math.round(view * 100) / 100, ahead: 0 };
+  };
   const r = await drive(
     me,
-    (first, frames) => send(c2s, ws, { name: "input:batch", value: { first, frames } }),
+    (first, frames) => send(c2s, ws, { name: "input:batch", value: { first, frames: frames.map(stamp) } }),
     acks,
     (ack) => {
       server.body.x = ack.p[0];
@@ -240,7 +249,7 @@ async function city(url, name) {
     },
   );
   ws.close();
-  return { ...r, spawn: body.pos, invalid, ackHasBody: r.lastAck !== null && r.lastAck.p !== undefined && r.lastAck.r !== undefined };
+  return { ...r, spawn: body.pos, invalid, ackHasBody: r.lastAck !== null && r.lastAck.p !== undefined && r.lastAck.r !== undefined, viewTick: newest.tick };
 }
 
 globalThis.predictTest = { village, city, environment: () => navigator.userAgent };
