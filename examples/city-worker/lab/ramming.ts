@@ -176,8 +176,9 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
       const steer = aim(rec.state, clientHist, viewMs, aheadMs, own, lap);
       if (Math.hypot(rec.state.car.x - LAP[lap]![0], rec.state.car.y - LAP[lap]![1]) < 25) lap = (lap + 1) % LAP.length;
       const dt = seq % 3 === 2 ? 16 : 17;
-      // The stamps as the wire carries them (hundredths of a tick, 2 ms steps); the client predicts with the same.
-      const view = Math.round((Math.max(0, viewMs) / TICK_MS) * 100) / 100;
+      // The stamps as the wire carries them (hundredths of a tick, rounded down: never past the
+      // newest snapshot the client has; 2 ms steps); the client predicts with the same.
+      const view = Math.floor((Math.max(0, viewMs) / TICK_MS) * 100) / 100;
       const ahead = Math.round(aheadMs / 2) * 2;
       const f: InputFrame = { dt, buttons: { forward: rec.state.car.speed < 14, back: false, left: false, right: false, jump: false, sprint: false, interact: false, primary: false, aim: false, brake: false, horn: false }, look: [0, 0], steer, view, ahead };
       const s: Stamped = { f, viewMs: view * TICK_MS, aheadMs: ahead };

@@ -235,7 +235,7 @@ async function city(url, name) {
   const server = mover(0, 0, 0);
   const stamp = (f) => {
     const view = Math.max(0, newest.tick - 2 + Math.min(1, (performance.now() - newest.at) / 50));
-    return { ...f, view: Math.round(view * 100) / 100, ahead: 0 };
+    return { ...f, view: Math.floor(view * 100) / 100, ahead: 0 }; // rounded down: never past the newest snapshot
   };
   const r = await drive(
     me,
