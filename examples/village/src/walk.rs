@@ -66,6 +66,23 @@ pub enum Button {
     Horn,
 }
 
+impl Button {
+    /// Every button, in [`Buttons`]' bit order.
+    pub const ALL: [Button; 11] = [
+        Button::Forward,
+        Button::Back,
+        Button::Left,
+        Button::Right,
+        Button::Jump,
+        Button::Sprint,
+        Button::Interact,
+        Button::Primary,
+        Button::Aim,
+        Button::Brake,
+        Button::Horn,
+    ];
+}
+
 impl Buttons {
     /// All eleven buttons from the pressed ones alone: `Buttons::pressed(&[Button::Forward])`
     /// (TypeScript: `buttons({ forward: true })`).
