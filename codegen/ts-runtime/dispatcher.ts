@@ -88,6 +88,11 @@ export interface ClientLike {
  */
 export interface SocketLike {
   send(data: Uint8Array<ArrayBuffer>): void;
+  /**
+   * Sends a frame unreliably where the transport can (a WebTransport datagram, `transport.ts`);
+   * `send` uses it for a message declared `#[tuplet(unreliable)]`.
+   */
+  sendDatagram?(data: Uint8Array<ArrayBuffer>): void;
 }
 
 /** The mirror of each delta message, by name (`Mirror<WorldSnapshot>` under `"world:snapshot"`). */
@@ -389,6 +394,9 @@ export function send<M extends MessageMap>(dir: Direction<M>, target: RoomLike |
     else if (room.sendBytes !== undefined) room.sendBytes(msg.name, bytes);
     else room.send(msg.name, bytes);
   } else {
-    target.send(frame(c, msg.value, opts, bytes));
+    const socket = target as SocketLike;
+    const f = frame(c, msg.value, opts, bytes);
+    if (c.unreliable && socket.sendDatagram !== undefined) socket.sendDatagram(f);
+    else socket.send(f);
   }
 }

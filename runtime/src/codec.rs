@@ -93,6 +93,9 @@ pub trait Message: Wire {
     const ID: u32;
     /// Which way it travels.
     const DIR: Dir;
+    /// Whether it may travel unreliably (`#[tuplet(unreliable)]`): a transport with datagrams
+    /// sends it as one when it fits; everything else goes on the reliable ordered stream.
+    const UNRELIABLE: bool = false;
     /// The fields in wire order (reserved slots excluded).
     const FIELDS: &'static [FieldInfo];
     /// Set only by the stub a failed derive leaves behind, so a dispatch enum holding the

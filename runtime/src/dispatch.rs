@@ -30,6 +30,19 @@ pub trait Dispatch: Sized {
     const MESSAGES: &'static [(&'static str, u32)];
     /// The largest compact payload of every message (`None`: unbounded), in variant order.
     const MAX_SIZES: &'static [Option<usize>];
+    /// Whether each message may travel unreliably (`#[tuplet(unreliable)]`), in variant
+    /// order: a transport with datagrams sends these as datagrams when they fit.
+    const UNRELIABLE: &'static [bool] = &[];
+
+    /// Whether the message with envelope id `id` may travel unreliably (false for an id
+    /// the enum does not have).
+    fn unreliable_id(id: u32) -> bool {
+        Self::MESSAGES
+            .iter()
+            .position(|&(_, i)| i == id)
+            .and_then(|at| Self::UNRELIABLE.get(at).copied())
+            .unwrap_or(false)
+    }
 
     /// The variant index of this value, in `MESSAGES` order.
     fn index(&self) -> usize;

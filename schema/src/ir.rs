@@ -81,6 +81,10 @@ pub struct Message {
     /// Whether this message carries entities sent as deltas against a per-client baseline.
     #[serde(default, skip_serializing_if = "is_false")]
     pub delta: bool,
+    /// Whether the message may travel unreliably (`unreliable`): as a datagram where the
+    /// transport has them, a newer value replacing a lost one. Only the sender reads it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unreliable: bool,
     /// The fields, in wire order.
     pub record: Record,
 }

@@ -232,6 +232,28 @@ fn the_lock_is_byte_identical_when_written_twice() {
 }
 
 #[test]
+fn marking_a_message_unreliable_leaves_the_lock_byte_identical() {
+    // RULES.md: the lock does not record `unreliable` (only the sender reads it).
+    let dir = cases_dir().join("safe_mark_message_unreliable");
+    let before = load_from(&dir, &dir.join("before.rs")).unwrap();
+    let after = load_from(&dir, &dir.join("after.rs")).unwrap();
+    let flags = |s: &tuplet_schema::ResolvedSchema| {
+        let flags = s.items.values().filter_map(|i| match &i.item.kind {
+            tuplet_schema::ir::ItemKind::Message(m) => Some(m.unreliable),
+            _ => None,
+        });
+        flags.collect::<Vec<_>>()
+    };
+    assert_eq!((flags(&before), flags(&after)), (vec![false], vec![true]));
+    // The same bytes but the file each entry names.
+    let after = Lock::from_schema(&after).to_json();
+    assert_eq!(
+        Lock::from_schema(&before).to_json(),
+        after.replace("\"after.rs\"", "\"before.rs\"")
+    );
+}
+
+#[test]
 fn the_json_report_names_rule_category_direction_and_location() {
     let dir = cases_dir().join("range_narrowed");
     let report = compat::check(

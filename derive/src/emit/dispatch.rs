@@ -135,6 +135,7 @@ fn dispatch_impl(d: &Dispatch, v: &Variants, ty: &syn::Ident) -> TokenStream {
             const MESSAGES: &'static [(&'static str, u32)] =
                 &[#((<#paths as #rt::Message>::NAME, <#paths as #rt::Message>::ID)),*];
             const MAX_SIZES: &'static [Option<usize>] = &[#(<#paths as #rt::Wire>::MAX_SIZE),*];
+            const UNRELIABLE: &'static [bool] = &[#(<#paths as #rt::Message>::UNRELIABLE),*];
 
             #[cfg_attr(debug_assertions, inline)]
             fn index(&self) -> usize {

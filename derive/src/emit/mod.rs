@@ -156,6 +156,7 @@ fn message_impl(m: &tuplet_schema::ir::Message, input: &syn::DeriveInput) -> Tok
     let name = &m.name;
     let id = m.id;
     let dir = dir_variant(m.dir);
+    let unreliable = m.unreliable;
     let fields = m.record.slots.iter().filter_map(|slot| {
         let Slot::Field(f) = slot else { return None };
         let name = &f.name;
@@ -169,6 +170,7 @@ fn message_impl(m: &tuplet_schema::ir::Message, input: &syn::DeriveInput) -> Tok
             const NAME: &'static str = #name;
             const ID: u32 = #id;
             const DIR: #rt::Dir = #rt::Dir::#dir;
+            const UNRELIABLE: bool = #unreliable;
             const FIELDS: &'static [#rt::FieldInfo] = &[#(#fields),*];
         }
     )

@@ -12,6 +12,9 @@ use tuplet::relay::Tiers;
 pub struct Config {
     /// Where to listen; loopback by default.
     pub addr: SocketAddr,
+    /// Also serve WebTransport (HTTP/3 over UDP) on the same address and port as the
+    /// WebSockets, with a self-signed development certificate (docs/webtransport.md).
+    pub webtransport: bool,
     /// Players per room (a room is one task; add rooms, not players, to scale).
     pub room_capacity: usize,
     /// Distance tiers of the move relay; the first tier is "nearby" for one-off events.
@@ -168,6 +171,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 7878)),
+            webtransport: false,
             room_capacity: 40,
             tiers: Tiers::default(),
             stopped_after: Duration::from_millis(200),

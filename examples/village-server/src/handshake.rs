@@ -41,6 +41,8 @@ pub(crate) enum Bad {
     Malformed,
     /// HTTP, but not a WebSocket upgrade (answered 400).
     NotUpgrade,
+    /// `GET /webtransport`: where WebTransport listens and its certificate's hash.
+    WebTransportInfo,
     /// A PROXY protocol header missing or malformed from a trusted proxy (answered 400
     /// with why).
     Proxy(&'static str),
@@ -134,8 +136,26 @@ fn parse(buf: &[u8]) -> Result<Upgrade, Bad> {
             forwarded_for: header("x-forwarded-for").map(String::from).collect(),
             proxied: None,
         }),
+        (false, _, Some("/webtransport")) if req.method == Some("GET") => {
+            Err(Bad::WebTransportInfo)
+        }
         _ => Err(Bad::NotUpgrade),
     }
+}
+
+/// Answers `GET /webtransport` with `json` (any origin may read it: a page served from
+/// elsewhere fetches it), or 404 when WebTransport is off.
+pub(crate) async fn webtransport_info(stream: &mut TcpStream, json: Option<String>) {
+    let Some(body) = json else {
+        return refuse(stream, "404 Not Found", "WebTransport is off").await;
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\n\
+         Cache-Control: no-store\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes()).await;
+    let _ = stream.shutdown().await;
 }
 
 /// `Sec-WebSocket-Accept` for a key (RFC 6455 §4.2.2).

@@ -32,6 +32,7 @@ mod fdlimit;
 mod guests;
 mod handshake;
 mod input_playout;
+mod join;
 mod limits;
 mod metered;
 pub mod names;
@@ -48,6 +49,7 @@ pub mod store;
 mod ticker;
 pub mod token;
 mod trim;
+pub mod webtransport;
 pub mod world;
 
 pub use config::Config;

@@ -52,6 +52,8 @@ Listening and running:
   --flush tick|now         gather a client's frames for one write per tick (tick, default)
   --drain-grace S          on SIGTERM/SIGINT, drain for at most S seconds (30)
   --agones                 run the Agones lifecycle (built with the `agones` feature)
+  --webtransport           also serve WebTransport over UDP on the same port (a 14-day
+                           self-signed certificate; its hash at GET /webtransport)
 Rooms:
   --room NAME              allow a room name (repeated; village is always allowed)
   --room-prefix P          allow every name starting with P
@@ -103,6 +105,10 @@ fn main() {
     while let Some(arg) = args.next() {
         if arg == "--agones" {
             agones = true;
+            continue;
+        }
+        if arg == "--webtransport" {
+            config.webtransport = true;
             continue;
         }
         if arg == "--proxy-protocol" {
@@ -187,6 +193,9 @@ fn main() {
         match village_server::start(config).await {
             Ok(server) => {
                 println!("village-server: listening on {}", server.url(""));
+                if let (Some(url), Some(hash)) = (server.webtransport_url(""), server.cert_hash()) {
+                    println!("village-server: webtransport on {url} certificate sha-256 {hash}");
+                }
                 let mut lifecycle = orchestrated(&server, agones).await;
                 tokio::select! {
                     _ = stopped() => {}

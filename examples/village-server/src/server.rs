@@ -22,6 +22,7 @@ pub struct Server {
     addr: SocketAddr,
     accept: JoinHandle<()>,
     shared: Arc<Shared>,
+    webtransport: Option<crate::webtransport::Listener>,
 }
 
 impl Server {
@@ -35,9 +36,26 @@ impl Server {
         format!("ws://{}/{room}", self.addr)
     }
 
+    /// The WebTransport URL of room `room` (`https://host:port/room`), when
+    /// `Config::webtransport` is on.
+    pub fn webtransport_url(&self, room: &str) -> Option<String> {
+        let wt = self.webtransport.as_ref()?;
+        Some(format!("https://{}/{room}", wt.addr))
+    }
+
+    /// The WebTransport certificate's SHA-256 as lowercase hex, for a browser's
+    /// `serverCertificateHashes` (also served at `GET /webtransport`), when
+    /// `Config::webtransport` is on.
+    pub fn cert_hash(&self) -> Option<&str> {
+        Some(self.webtransport.as_ref()?.cert_hash.as_str())
+    }
+
     /// Stops accepting connections (rooms end as their connections close).
     pub fn stop(&self) {
         self.accept.abort();
+        if let Some(wt) = &self.webtransport {
+            wt.task.abort();
+        }
     }
 
     /// Rooms open now.
@@ -94,7 +112,7 @@ impl Server {
     /// open (0 when everyone left in time).
     pub async fn drain(&self, grace: Duration) -> usize {
         self.shared.draining.store(true, Ordering::Relaxed);
-        self.accept.abort();
+        self.stop();
         let at_ms = crate::token::now_s() * 1000 + grace.as_millis() as u64;
         for room in self.shared.room_senders() {
             let _ = room.send(Event::Drain { at_ms }).await;
@@ -137,7 +155,15 @@ pub async fn start(config: Config) -> io::Result<Server> {
     let addr = listener.local_addr()?;
     let shared = Arc::new(Shared::new(config)?);
     crate::trim::spawn(&shared);
-    let next = AtomicU64::new(1);
+    let next = Arc::new(AtomicU64::new(1));
+    // WebTransport on the same address and port, over UDP.
+    let webtransport = if shared.config.webtransport {
+        let wt = crate::webtransport::listen(addr, shared.clone(), next.clone())?;
+        shared.set_webtransport(wt.addr.port(), wt.cert_hash.clone());
+        Some(wt)
+    } else {
+        None
+    };
     let accepting = shared.clone();
     let accept = tokio::spawn(async move {
         let shared = accepting;
@@ -173,5 +199,6 @@ pub async fn start(config: Config) -> io::Result<Server> {
         addr,
         accept,
         shared,
+        webtransport,
     })
 }

@@ -66,6 +66,8 @@ pub(crate) struct Shared {
     pub sessions: Arc<Sessions<Event>>,
     /// Guests server-wide, and whether a new prefix room is wanted.
     pub guests: Arc<Guests>,
+    /// The WebTransport port and certificate hash (hex), once its listener runs.
+    webtransport: std::sync::OnceLock<(u16, String)>,
 }
 
 static NEXT_ROOM: AtomicU64 = AtomicU64::new(1);
@@ -101,7 +103,22 @@ impl Shared {
             deflating: Arc::new(AtomicUsize::new(0)),
             draining: AtomicBool::new(false),
             guests: Arc::default(),
+            webtransport: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Records where WebTransport listens and its certificate's hash, for `GET /webtransport`.
+    pub fn set_webtransport(&self, port: u16, cert_hash: String) {
+        let _ = self.webtransport.set((port, cert_hash));
+    }
+
+    /// The answer to `GET /webtransport`: JSON with the port and certificate hash, `None`
+    /// when WebTransport is off.
+    pub fn webtransport_info(&self) -> Option<String> {
+        let (port, hash) = self.webtransport.get()?;
+        Some(format!(
+            "{{\"port\":{port},\"certificateHash\":\"{hash}\"}}"
+        ))
     }
 
     /// Whether the upgrade for `path` may go on: a room the configuration allows, open or

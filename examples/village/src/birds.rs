@@ -93,7 +93,13 @@ pub struct Bird {
 /// Every bird within 70 m, five times a second, to signed-in players who subscribed.
 /// Guests never get it.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "birds:stream", id = 130, dir = "s2c", interp(arrival))]
+#[tuplet(
+    name = "birds:stream",
+    id = 130,
+    dir = "s2c",
+    unreliable,
+    interp(arrival)
+)]
 pub struct BirdStream {
     /// The birds, up to 80 (the village has about that many in range).
     #[tuplet(len(max = 80), legacy = "birds")]

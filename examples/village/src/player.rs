@@ -33,7 +33,7 @@ pub struct MoveFlags {
 /// The client's own pose, sent 10 times a second while its player moves (never while it
 /// stands still; the heartbeat covers that).
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "player:move", id = 1, dir = "c2s", budget = 40)]
+#[tuplet(name = "player:move", id = 1, dir = "c2s", budget = 40, unreliable)]
 pub struct PlayerMove {
     /// Position, metres; on the wire whole centimetres.
     #[tuplet(quant = "cm", range(-5000.0, 5000.0), legacy = ["x", "y", "z"])]
@@ -53,7 +53,7 @@ pub struct PlayerMove {
 /// nearby viewers, every 3rd or 10th to far ones. An unchanged pose is not relayed, except
 /// the first one after movement, which goes to every viewer.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "player:move", id = 1, dir = "s2c", budget = 48)]
+#[tuplet(name = "player:move", id = 1, dir = "s2c", budget = 48, unreliable)]
 #[tuplet(interp(key = "s", sent = "t"))]
 pub struct PlayerMoveRelayed {
     /// Session id of the mover.

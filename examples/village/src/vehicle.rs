@@ -51,7 +51,7 @@ pub struct VehicleExit {
 
 /// Sent by the driver 10 times a second while the vehicle moves.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "vehicle:move", id = 152, dir = "c2s", budget = 48)]
+#[tuplet(name = "vehicle:move", id = 152, dir = "c2s", budget = 48, unreliable)]
 pub struct VehicleDrive {
     /// The vehicle driven.
     pub vehicle: u32,
@@ -73,7 +73,7 @@ pub struct VehicleDrive {
 
 /// A vehicle's move relayed to viewers (same interest rules as `player:move`).
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "vehicle:move", id = 152, dir = "s2c", budget = 48)]
+#[tuplet(name = "vehicle:move", id = 152, dir = "s2c", budget = 48, unreliable)]
 #[tuplet(interp(key = "vehicle", sent = "t"))]
 pub struct VehicleMoved {
     /// The vehicle.

@@ -51,7 +51,7 @@ pub struct NearbyEntity {
 
 /// Sent to each client every server tick (20 Hz): the entities near it, up to 50.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "world:snapshot", id = 110, dir = "s2c", delta)]
+#[tuplet(name = "world:snapshot", id = 110, dir = "s2c", delta, unreliable)]
 #[tuplet(interp(tick = "tick", rate = 20))]
 pub struct WorldSnapshot {
     /// Server tick.

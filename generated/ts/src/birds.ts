@@ -381,7 +381,7 @@ export const BirdStream$interp: InterpClock<BirdStream> = {
   time: () => NaN,
 };
 
-export const BirdStreamCodec: MessageCodec<BirdStream, "birds:stream", 130> = /*@__PURE__*/ codec("birds:stream", 130, BirdStream$read, BirdStream$write, BirdStream$t);
+export const BirdStreamCodec: MessageCodec<BirdStream, "birds:stream", 130> = /*@__PURE__*/ codec("birds:stream", 130, BirdStream$read, BirdStream$write, BirdStream$t, undefined, true);
 
 /** Sent by a client when the birdwatching layer mounts or unmounts its listener. */
 export interface BirdSubscribe {

@@ -128,8 +128,8 @@ export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";
 export * from "./s2c.js";
-export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, EntityRows, Mirror } from "./runtime/support.js";
-export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from "./runtime/support.js";
+export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, connect, codec, Tracker, EntityRows, Mirror } from "./runtime/support.js";
+export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions, Transport, TransportKind, ConnectOptions, Counts } from "./runtime/support.js";
 export { createServerDispatcher } from "./runtime/support.js";
 export type { SocketDispatcher, SocketDispatcherOptions } from "./runtime/support.js";
 

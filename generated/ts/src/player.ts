@@ -407,7 +407,7 @@ const PlayerMove$t: TFields = [
   ["flags",[kOpt,[kType,MoveFlags$validate,MoveFlags$write,MoveFlags$read]]],
 ];
 
-export const PlayerMoveCodec: MessageCodec<PlayerMove, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, PlayerMove$read, PlayerMove$write, PlayerMove$t);
+export const PlayerMoveCodec: MessageCodec<PlayerMove, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, PlayerMove$read, PlayerMove$write, PlayerMove$t, undefined, true);
 
 /**
  * Another player's move, relayed by the server to interested viewers: every move to
@@ -566,7 +566,7 @@ export const PlayerMoveRelayed$interp: InterpAdapter<PlayerMoveRelayed, string> 
   },
 };
 
-export const PlayerMoveRelayedCodec: MessageCodec<PlayerMoveRelayed, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, PlayerMoveRelayed$read, PlayerMoveRelayed$write, PlayerMoveRelayed$t);
+export const PlayerMoveRelayedCodec: MessageCodec<PlayerMoveRelayed, "player:move", 1> = /*@__PURE__*/ codec("player:move", 1, PlayerMoveRelayed$read, PlayerMoveRelayed$write, PlayerMoveRelayed$t, undefined, true);
 
 /** Sent by a client when it changes its display name from the settings page. */
 export interface PlayerRename {

@@ -181,7 +181,7 @@ const VehicleDrive$t: TFields = [
   ["t",[kInt,0,9007199254740991]],
 ];
 
-export const VehicleDriveCodec: MessageCodec<VehicleDrive, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, VehicleDrive$read, VehicleDrive$write, VehicleDrive$t);
+export const VehicleDriveCodec: MessageCodec<VehicleDrive, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, VehicleDrive$read, VehicleDrive$write, VehicleDrive$t, undefined, true);
 
 /** Sent by a client when its player presses E next to a vehicle. */
 export interface VehicleEnter {
@@ -395,7 +395,7 @@ export const VehicleMoved$interp: InterpAdapter<VehicleMoved, number> = {
   },
 };
 
-export const VehicleMovedCodec: MessageCodec<VehicleMoved, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, VehicleMoved$read, VehicleMoved$write, VehicleMoved$t);
+export const VehicleMovedCodec: MessageCodec<VehicleMoved, "vehicle:move", 152> = /*@__PURE__*/ codec("vehicle:move", 152, VehicleMoved$read, VehicleMoved$write, VehicleMoved$t, undefined, true);
 
 /** Broadcast when someone takes or leaves a seat. */
 export interface VehicleSeat {

@@ -462,7 +462,7 @@ export const WorldSnapshot$interp: InterpClock<WorldSnapshot> = {
   time: (v) => (v.tick * 1000) / 20,
 };
 
-export const WorldSnapshotCodec: MessageCodec<WorldSnapshot, "world:snapshot", 110> = /*@__PURE__*/ codec("world:snapshot", 110, WorldSnapshot$read, WorldSnapshot$write, WorldSnapshot$t, WorldSnapshot$delta);
+export const WorldSnapshotCodec: MessageCodec<WorldSnapshot, "world:snapshot", 110> = /*@__PURE__*/ codec("world:snapshot", 110, WorldSnapshot$read, WorldSnapshot$write, WorldSnapshot$t, WorldSnapshot$delta, true);
 
 /**
  * Sent by a client when its graphics preset changes its view distance; the server sizes

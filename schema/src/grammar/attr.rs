@@ -36,6 +36,7 @@ pub(crate) struct Container {
     pub dir: Option<Attr<Dir>>,
     pub budget: Option<Attr<u32>>,
     pub delta: bool,
+    pub unreliable: bool,
     pub accept: Vec<Accept>,
     pub entity: Option<Attr<String>>,
     pub interp: Option<Attr<InterpAttr>>,
@@ -115,6 +116,8 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], pos: Position) -> Contai
             BUDGET => c.budget = Some(attr(span, meta.value()?.parse::<LitInt>()?.base10_parse()?)),
             // #[tuplet(delta)]
             DELTA => c.delta = flag(meta, key)?,
+            // #[tuplet(unreliable)]
+            UNRELIABLE => c.unreliable = flag(meta, key)?,
             // #[tuplet(accept(rule = "...", was = "...", now = "...", reason = "..."))]
             ACCEPT => c.accept.push(accept(meta)?),
             // #[tuplet(entity(key = "id"))]

@@ -124,6 +124,7 @@ fn message(
         dir: c.dir.as_ref()?.value,
         budget: c.budget.as_ref().map(|b| b.value),
         delta: c.delta,
+        unreliable: c.unreliable,
         record,
     };
     let accept = finish_container(c, spans);

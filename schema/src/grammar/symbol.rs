@@ -15,6 +15,7 @@ pub(crate) const ID: Symbol = Symbol("id");
 pub(crate) const DIR: Symbol = Symbol("dir");
 pub(crate) const BUDGET: Symbol = Symbol("budget");
 pub(crate) const DELTA: Symbol = Symbol("delta");
+pub(crate) const UNRELIABLE: Symbol = Symbol("unreliable");
 pub(crate) const ACCEPT: Symbol = Symbol("accept");
 // Record container.
 pub(crate) const ENTITY: Symbol = Symbol("entity");
@@ -68,7 +69,7 @@ pub(crate) struct Position {
 /// A message struct.
 pub(crate) const MESSAGE: Position = Position {
     what: "message",
-    keys: &[NAME, ID, DIR, BUDGET, DELTA, INTERP, ACCEPT],
+    keys: &[NAME, ID, DIR, BUDGET, DELTA, UNRELIABLE, INTERP, ACCEPT],
 };
 /// A record struct.
 pub(crate) const RECORD: Position = Position {

@@ -221,8 +221,8 @@ fn index(
     }
     text.push_str(
         "export * from \"./c2s.js\";\nexport * from \"./s2c.js\";\n\
-         export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, codec, Tracker, EntityRows, Mirror } from \"./runtime/support.js\";\n\
-         export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions } from \"./runtime/support.js\";\n",
+         export { Code, TupletError, newReader, readInt, Writer, DEFAULT_LIMITS, createDispatcher, attachServer, direction, envelope, send, connect, codec, Tracker, EntityRows, Mirror } from \"./runtime/support.js\";\n\
+         export type { Issue, Result, Limits, Reader, MessageCodec, DeltaCodec, Sent, StandardSchemaV1, EncodeOptions, Direction, MessagesOf, DroppedName, Dispatcher, DispatcherOptions, Handlers, MessageOf, Mirrors, RoomLike, ClientLike, SocketLike, SendOptions, ServerRoomLike, ServerHandlers, ServerDispatcher, ServerDispatcherOptions, Transport, TransportKind, ConnectOptions, Counts } from \"./runtime/support.js\";\n",
     );
     text.push_str(super::server_dispatch::EXPORTS);
     text.push_str(&constants(schema, &text));

@@ -156,8 +156,17 @@ impl Gen<'_> {
                 let delta = if m.delta {
                     out.push_str(&delta::message(self, ident, &m.record));
                     format!(", {ident}$delta")
+                } else if m.unreliable {
+                    ", undefined".to_string()
                 } else {
                     String::new()
+                };
+                // An `unreliable` message's codec says so: a transport with datagrams sends it
+                // as one when it fits.
+                let delta = if m.unreliable {
+                    format!("{delta}, true")
+                } else {
+                    delta
                 };
                 out.push_str(&interp::adapter(self, ident, &m.record));
                 let codec = self.rt("codec");

@@ -173,6 +173,11 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/easing.ts"),
     ),
     (
+        "transport.ts",
+        "codegen/ts-runtime/transport.ts",
+        include_str!("../../../ts-runtime/transport.ts"),
+    ),
+    (
         "interp_adapter.ts",
         "codegen/ts-runtime/interp_adapter.ts",
         include_str!("../../../ts-runtime/interp_adapter.ts"),

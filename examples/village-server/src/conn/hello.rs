@@ -1,7 +1,5 @@
-//! `session:hello`: waited for within its timeout, its join or resume token checked, a
-//! refusal answered with `session:error`; a signed-in player's account claimed.
-
-use std::time::Duration;
+//! `session:hello`: waited for within its timeout, its join or resume token judged
+//! (`join.rs`), a refusal answered with `session:error`.
 
 use futures_util::SinkExt;
 use tuplet::wire::Reader;
@@ -11,23 +9,14 @@ use village::session::{SessionError, SessionFailed, SessionHello};
 use yawc::{Frame, OpCode};
 
 use crate::counters::{Counter, FrameDrops};
+use crate::join::{self, Refused, Who};
 use crate::limits::RateCap;
-use crate::room::{close, Event};
-use crate::shared::{RoomHandle, Shared};
-use crate::token::{self, Claims, ResumeClaims, TokenError};
+use crate::room::close;
+use crate::shared::Shared;
 
 use super::closing::{close_on_error, close_with, finish_close};
 use super::frames::{admit, answer_ping};
 use super::upgrade::Ws;
-
-/// Who said hello.
-pub(super) enum Who {
-    Guest,
-    /// A join token's claims.
-    Player(Claims),
-    /// A resume token's claims (signature, session and room checked).
-    Resume(ResumeClaims),
-}
 
 /// Waits for `session:hello` (within `hello_timeout`) and checks its token. `None`: the
 /// connection was closed (no hello, or a refused token).
@@ -80,83 +69,28 @@ pub(super) async fn hello(
             Err(_) => shared.counters.add(Counter::BeforeHello),
         }
     };
-    let Some(token) = hello.token.as_deref() else {
-        return Some((hello, Who::Guest, len));
-    };
-    if let Some(session) = hello.resume.as_deref() {
-        // A resume: the token is the one the server signed for this session.
-        let room_name = cfg.room_name(path).unwrap_or("");
-        let refused = match token::verify_resume(&shared.sessions.resume_key, token) {
-            Err(_) => Some((Counter::ResumeForged, SessionError::TokenInvalid)),
-            Ok(c) if c.s != session || c.room != room_name => {
-                Some((Counter::ResumeMismatch, SessionError::TokenInvalid))
-            }
-            // Rights end with the join token's expiry, resumed or not.
-            Ok(c) if c.who.as_ref().is_some_and(|w| w.exp <= token::now_s()) => {
-                Some((Counter::TokenExpired, SessionError::TokenExpired))
-            }
-            Ok(c) => return Some((hello, Who::Resume(c), len)),
-        };
-        let (counter, error) = refused.expect("refused");
-        shared.counters.add(counter);
-        refuse(ws, error, counter.name()).await;
-        return None;
-    }
-    let checked = match &cfg.token_key {
-        Some(key) => token::verify(key, token, token::now_s()),
-        None => Err(TokenError::BadSignature),
-    };
-    match checked {
-        Ok(claims) => Some((hello, Who::Player(claims), len)),
-        Err(e) => {
-            shared.counters.add(match e {
-                TokenError::BadSignature => Counter::TokenForged,
-                TokenError::Expired => Counter::TokenExpired,
-                TokenError::Malformed => Counter::TokenMalformed,
-            });
-            let error = match e {
-                TokenError::Expired => SessionError::TokenExpired,
-                // Not ours or not readable: sign in again.
-                TokenError::BadSignature | TokenError::Malformed => SessionError::TokenInvalid,
-            };
-            refuse(ws, error, e.code()).await;
+    match join::judge(shared, path, &hello) {
+        Ok(who) => Some((hello, who, len)),
+        Err(refused) => {
+            answer(ws, refused).await;
             None
         }
     }
 }
 
-/// Answers a refused hello with `session:error` and closes with 1008.
-pub(super) async fn refuse(ws: &mut Ws, error: SessionError, reason: &str) {
-    refuse_with(ws, error, close::POLICY, reason).await;
+/// Answers a refused hello: `session:error` (when there is one to tell), then the close.
+pub(super) async fn answer(ws: &mut Ws, refused: Refused) {
+    match refused.error {
+        Some(error) => refuse_with(ws, error, refused.code, refused.reason).await,
+        None => close_with(ws, refused.code, refused.reason).await,
+    }
 }
 
 /// Answers a refused hello with `session:error` and closes with `code`.
-pub(super) async fn refuse_with(ws: &mut Ws, error: SessionError, code: u16, reason: &str) {
+async fn refuse_with(ws: &mut Ws, error: SessionError, code: u16, reason: &str) {
     let refused = ServerMessage::from(SessionFailed { error, fatal: true });
     if let Ok(bytes) = refused.to_envelope(Encoding::Compact) {
         let _ = ws.send(Frame::binary(bytes)).await;
     }
     close_with(ws, code, reason).await;
-}
-
-/// Claims `account` for `room`: ends its session in any other room (waiting, bounded,
-/// for that room to have saved it), then loads its saved state off the reactor.
-pub(super) async fn claim(
-    shared: &Shared,
-    room: &RoomHandle,
-    account: u64,
-) -> (u64, Option<crate::store::Saved>) {
-    let (previous, ticket) = shared.sessions.claim(account, room.id, room.tx.downgrade());
-    if let Some(tx) = previous.and_then(|c| c.tx.upgrade()) {
-        let (done, ended) = tokio::sync::oneshot::channel();
-        if tx.send(Event::Evict { account, done }).await.is_ok() {
-            let _ = tokio::time::timeout(Duration::from_secs(2), ended).await;
-        }
-    }
-    let store = shared.sessions.store.clone();
-    let saved = tokio::task::spawn_blocking(move || store.load(account))
-        .await
-        .ok()
-        .flatten();
-    (ticket, saved)
 }

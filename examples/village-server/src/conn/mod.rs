@@ -23,30 +23,24 @@ mod hello;
 mod upgrade;
 
 use std::net::IpAddr;
-use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
-use village::session::SessionError;
 use yawc::OpCode;
 
 use crate::counters::Counter;
+use crate::join::{self, Joined, Said};
 use crate::limits::{Flood, RateCap};
 use crate::room::{close, Event};
-use crate::shared::{HelloSlot, NoRoom, Shared};
+use crate::shared::{HelloSlot, Shared};
 
 use closing::{close_now, close_on_error, close_with, finish_close};
 use frames::{admit, answer_ping, write_batch};
-use hello::{claim, hello, refuse_with, Who};
+use hello::{answer, hello};
 use upgrade::upgrade;
 
 pub(crate) use upgrade::{READ_BUFFER, WRITE_BUFFER};
-
-/// Batches of frames queued from the room to this connection's writer at most (the bytes
-/// in them are bounded by `Config::queue_bytes`).
-const BATCHES: usize = 1024;
 
 /// Serves one accepted connection from peer `peer`; `slot` is its place in the budget of
 /// connections yet to say hello, traded for a player's place at its hello. Behind a
@@ -88,79 +82,15 @@ pub(crate) async fn serve(
         return;
     };
     // Said hello: a player's connection slot, then the room (opened now if it is not).
-    let _slot = match shared.promote(slot) {
-        Ok(slot) => slot,
-        Err(counter) => {
-            shared.counters.add(counter);
-            return refuse_with(
-                &mut ws,
-                SessionError::RoomFull(0),
-                close::TRY_LATER,
-                counter.name(),
-            )
-            .await;
-        }
-    };
-    let room = match shared.room(&path) {
-        Ok(room) => room,
-        Err(why) => {
-            let counter = match why {
-                NoRoom::NotAllowed => Counter::RoomNotAllowed,
-                NoRoom::Full => Counter::RoomsFull,
-                NoRoom::Draining => Counter::Draining,
-            };
-            shared.counters.add(counter);
-            return refuse_with(
-                &mut ws,
-                SessionError::RoomFull(0),
-                close::TRY_LATER,
-                counter.name(),
-            )
-            .await;
-        }
-    };
-    let (tx, mut rx) = mpsc::channel(BATCHES);
-    let queued = Arc::new(AtomicUsize::new(0));
-    // A signed-in player claims its account (the latest claim wins); a session of it in
-    // another room ends there, saved, before this one loads where it was.
-    let (who, ticket, saved) = match who {
-        Who::Player(claims) => {
-            let (ticket, saved) = claim(&shared, &room, claims.account).await;
-            (Who::Player(claims), ticket, saved)
-        }
-        other => (other, 0, None),
-    };
-    let open = |tx| match &who {
-        Who::Resume(claims) => Event::Resume {
-            conn,
-            tx,
-            queued: queued.clone(),
-            hello: hello.clone(),
-            claims: claims.clone(),
-            len,
-        },
-        Who::Guest | Who::Player(_) => Event::Open {
-            conn,
-            tx,
-            queued: queued.clone(),
-            hello: hello.clone(),
-            who: match &who {
-                Who::Player(c) => Some(c.clone()),
-                _ => None,
-            },
-            len,
-            ticket,
-            saved,
-            ip: shared.counted_as(ip),
-        },
-    };
-    // A room that stopped between the upgrade and now: ask for it again, once.
-    let room = match room.tx.send(open(tx.clone())).await {
-        Ok(()) => room,
-        Err(_) => match shared.room(&path) {
-            Ok(again) if again.tx.send(open(tx)).await.is_ok() => again,
-            _ => return close_with(&mut ws, close::TRY_LATER, "room stopped").await,
-        },
+    let said = Said { hello, len, who };
+    let Joined {
+        room,
+        mut rx,
+        queued,
+        _slot,
+    } = match join::join(&shared, slot, &path, conn, ip, said).await {
+        Ok(joined) => joined,
+        Err(refused) => return answer(&mut ws, refused).await,
     };
     let idle = tokio::time::sleep(cfg.idle_timeout);
     tokio::pin!(idle);

@@ -113,10 +113,15 @@ pub(super) async fn upgrade(
     let up = match tokio::time::timeout(cfg.handshake_timeout, read).await {
         Ok(Ok(up)) => up,
         Ok(Err(bad)) => {
-            shared.counters.add(Counter::HandshakeFailed);
+            if bad != Bad::WebTransportInfo {
+                shared.counters.add(Counter::HandshakeFailed);
+            }
             match bad {
                 Bad::NotUpgrade => {
                     handshake::refuse(&mut stream, "400 Bad Request", "a WebSocket upgrade").await
+                }
+                Bad::WebTransportInfo => {
+                    handshake::webtransport_info(&mut stream, shared.webtransport_info()).await
                 }
                 Bad::Proxy(why) => {
                     shared.counters.add(Counter::ProxyRefused);

@@ -99,6 +99,11 @@ export interface MessageCodec<T, N extends string = string, I extends number = n
    * dispatcher applies such a message's payloads to a `Mirror`, `send` takes its `Tracker`.
    */
   readonly delta?: DeltaFace<T> | undefined;
+  /**
+   * Whether the message may travel unreliably (`#[tuplet(unreliable)]`): a transport with
+   * datagrams sends it as one when it fits; everything else goes on the reliable stream.
+   */
+  readonly unreliable: boolean;
 }
 
 /** What a codec uses of its message's `X$delta` (a `DeltaCodec<T>`), covariant in `T`. */
@@ -173,6 +178,7 @@ export function codec<T, N extends string, I extends number>(
   write: TypeFns<T>["write"],
   fields: TFields,
   delta?: DeltaFace<T>,
+  unreliable = false,
 ): MessageCodec<T, N, I> {
   const validate = (v: T, p: Seg[], i: Issue[]): void => vRecord(v, fields, p, i);
   const writeTo = (w: Writer, value: T, opts?: EncodeOptions): void => {
@@ -186,6 +192,7 @@ export function codec<T, N extends string, I extends number>(
     name,
     id,
     delta,
+    unreliable,
     fromWire(v: unknown): Result<T> {
       try {
         return { ok: true, value: readWire(read, v) };

@@ -10,3 +10,4 @@ export * from "./wire_value.js";
 export * from "./codec.js";
 export * from "./dispatcher.js";
 export * from "./server_dispatcher.js";
+export * from "./transport.js";
