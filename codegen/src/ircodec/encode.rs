@@ -9,16 +9,18 @@
 //! `"$extra"` appends entries: in the named shape `[[key, value], ...]` (a value under a
 //! field's name or alias is written as that field's type), in the compact shape
 //! `[value, ...]` as extra trailing elements.
+//!
+//! Records and values are encoded here, enums in `encode_enum`.
 
 use serde_json::{Map, Value};
 use tuplet::__private_0_1 as rt;
 use tuplet::wire::write;
 use tuplet::Error;
-use tuplet_schema::ir::{Enum, Field, ItemKind, Record, Slot, TypeRef, VariantFields};
-use tuplet_schema::plan::{Form as Shape, Node, RecordPlan, TAG_MAX};
+use tuplet_schema::ir::{Field, ItemKind, Record, Slot, TypeRef};
+use tuplet_schema::plan::{Form as Shape, Node, RecordPlan};
 use tuplet_schema::ResolvedSchema;
 
-use super::common::{intern, json_type, names, unhex};
+use super::common::{intern, json_type, unhex};
 use super::leaf::{self, json_int, write_i128};
 
 /// Encodes the natural value `value` of the message at `path` in `shape`, with every check
@@ -73,10 +75,10 @@ pub(super) fn encode_compact_value(
     .value(ty, v, out)
 }
 
-struct Enc<'s> {
+pub(super) struct Enc<'s> {
     schema: &'s ResolvedSchema,
-    shape: Shape,
-    checked: bool,
+    pub(super) shape: Shape,
+    pub(super) checked: bool,
 }
 
 /// Writes any JSON value as the closest msgpack value.
@@ -115,7 +117,7 @@ fn generic(v: &Value, out: &mut Vec<u8>) {
 }
 
 /// The bytes of a `{"$raw": "<hex>"}` value.
-fn raw(v: &Value) -> Option<Vec<u8>> {
+pub(super) fn raw(v: &Value) -> Option<Vec<u8>> {
     let o = v.as_object()?;
     if o.len() != 1 {
         return None;
@@ -133,12 +135,17 @@ fn present(o: &Map<String, Value>, f: &Field) -> bool {
 }
 
 impl Enc<'_> {
-    fn fail<T>(&self, e: Error) -> Result<T, Error> {
+    pub(super) fn fail<T>(&self, e: Error) -> Result<T, Error> {
         Err(e)
     }
 
     /// A JSON value of the wrong kind: an error (checked) or written as it is (unchecked).
-    fn mismatch(&self, expected: &str, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
+    pub(super) fn mismatch(
+        &self,
+        expected: &str,
+        v: &Value,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
         if self.checked {
             return Err(json_type(expected, v));
         }
@@ -219,7 +226,7 @@ impl Enc<'_> {
     }
 
     /// The compact array; `tag` is an enum's leading element.
-    fn compact_body(
+    pub(super) fn compact_body(
         &self,
         slots: &[Slot],
         o: &Map<String, Value>,
@@ -269,7 +276,7 @@ impl Enc<'_> {
         Ok(())
     }
 
-    fn named_body(
+    pub(super) fn named_body(
         &self,
         slots: &[Slot],
         o: &Map<String, Value>,
@@ -368,132 +375,7 @@ impl Enc<'_> {
         Ok(())
     }
 
-    fn unit_enum(&self, e: &Enum, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
-        match v {
-            Value::String(s) => match e.variants.iter().find(|x| &x.name == s) {
-                Some(x) => match self.shape {
-                    Shape::Compact => write::int(out, x.number),
-                    Shape::Named => write::str(out, &x.name),
-                },
-                None if self.checked => return self.fail(rt::unknown_name(s, &names(&e.variants))),
-                None => write::str(out, s),
-            },
-            Value::Number(_) => {
-                let Some(n) = json_int(v) else {
-                    return self.mismatch("variant name or number", v, out);
-                };
-                if !self.checked {
-                    write_i128(out, n);
-                    return Ok(());
-                }
-                let Ok(n) = i64::try_from(n) else {
-                    return self
-                        .fail(rt::check_int(n, i64::MIN as i128, i64::MAX as i128).unwrap_err());
-                };
-                match e.variants.iter().find(|x| x.number == n) {
-                    Some(x) => match self.shape {
-                        Shape::Compact => write::int(out, x.number),
-                        Shape::Named => write::str(out, &x.name),
-                    },
-                    None if e.unknown.is_some() => write::int(out, n),
-                    None => return self.fail(rt::unknown_number(n)),
-                }
-            }
-            _ => return self.mismatch("variant name", v, out),
-        }
-        Ok(())
-    }
-
-    fn data_enum(&self, e: &Enum, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
-        if let Some(bytes) = raw(v).filter(|_| !self.checked) {
-            out.extend_from_slice(&bytes);
-            return Ok(());
-        }
-        let Some(o) = v.as_object() else {
-            return self.mismatch("object with a kind", v, out);
-        };
-        let kind = o.get("kind").and_then(Value::as_str).unwrap_or("");
-        let Some(var) = e.variants.iter().find(|x| x.name == kind) else {
-            if kind == "unknown" {
-                let tag = o.get("tag").and_then(json_int);
-                match tag {
-                    Some(t) if !self.checked => {
-                        write::array_len(out, 1);
-                        write_i128(out, t);
-                        return Ok(());
-                    }
-                    Some(t) if (0..=TAG_MAX as i128).contains(&t) => {
-                        if e.unknown.is_none() || e.variants.iter().any(|x| x.number as i128 == t) {
-                            return self.fail(rt::unknown_number(t as i64));
-                        }
-                        write::array_len(out, 1);
-                        write::uint(out, t as u64);
-                        return Ok(());
-                    }
-                    Some(t) => {
-                        return self.fail(rt::check_int(t, 0, TAG_MAX as i128).unwrap_err());
-                    }
-                    None => return self.mismatch("tag", v, out),
-                }
-            }
-            if self.checked {
-                return self.fail(rt::unknown_name(kind, &names(&e.variants)));
-            }
-            match self.shape {
-                Shape::Compact => {
-                    write::array_len(out, 1);
-                    write::str(out, kind);
-                }
-                Shape::Named => {
-                    write::map_len(out, 1);
-                    write::str(out, kind);
-                    write::map_len(out, 0);
-                }
-            }
-            return Ok(());
-        };
-        let tag = var.number as u64;
-        match (&var.fields, self.shape) {
-            (VariantFields::Unit, Shape::Compact) => {
-                write::array_len(out, 1);
-                write::uint(out, tag);
-            }
-            (VariantFields::Unit, Shape::Named) => {
-                write::map_len(out, 1);
-                write::str(out, &var.name);
-                write::map_len(out, 0);
-            }
-            (VariantFields::Newtype { field }, shape) => {
-                let x = match o.get("value") {
-                    Some(x) => x,
-                    None if self.checked => return self.fail(rt::missing("value")),
-                    None => &Value::Null,
-                };
-                match shape {
-                    Shape::Compact => {
-                        write::array_len(out, 2);
-                        write::uint(out, tag);
-                    }
-                    Shape::Named => {
-                        write::map_len(out, 1);
-                        write::str(out, &var.name);
-                    }
-                }
-                self.value(&field.ty, x, out)?;
-            }
-            (VariantFields::Struct { record }, Shape::Compact) => {
-                self.compact_body(&record.slots, o, Some(tag), out)?;
-            }
-            (VariantFields::Struct { record }, Shape::Named) => {
-                write::map_len(out, 1);
-                write::str(out, &var.name);
-                self.named_body(&record.slots, o, out)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn value(&self, ty: &TypeRef, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
+    pub(super) fn value(&self, ty: &TypeRef, v: &Value, out: &mut Vec<u8>) -> Result<(), Error> {
         if !self.checked {
             if let Some(bytes) = raw(v) {
                 out.extend_from_slice(&bytes);

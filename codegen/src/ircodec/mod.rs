@@ -41,6 +41,7 @@ mod common;
 mod decode;
 pub mod delta;
 mod encode;
+mod encode_enum;
 mod leaf;
 mod lookup;
 #[cfg(feature = "testkit")]

@@ -1,71 +1,74 @@
-//! One connection. Its frames go to the room through the room's bounded channel (a client
-//! faster than the room waits, and TCP slows it down). The room's frames come back through
-//! a bounded queue the room never waits on: when it is full the frame is dropped, counted.
+//! One connection: its frames go to the room as they arrive; the room's frames come back
+//! through a bounded queue the room never waits on (`Room::send`).
 
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{stream, SinkExt, StreamExt};
+use hyper::Request;
 use tokio::sync::mpsc;
 use tokio::time::timeout;
-use yawc::{close::CloseCode, Frame, HttpWebSocket, OpCode};
+use yawc::{close::CloseCode, Frame, HttpResponse, HttpWebSocket, OpCode, Options, WebSocket};
 
-use crate::room::{Event, Out};
+use crate::room::Shared;
 
 /// Frames queued for one client; the largest frame read, bytes; how long the first frame
-/// (`session:hello`) and each write may take.
+/// and each write may take.
 const OUT_QUEUE: usize = 256;
 const MAX_FRAME: usize = 16 * 1024;
 const PATIENCE: Duration = Duration::from_secs(5);
 
-/// Frames bounded by [`MAX_FRAME`]; no permessage-deflate.
-pub(crate) fn options() -> yawc::Options {
-    yawc::Options::default().with_max_payload_read(MAX_FRAME).with_max_read_buffer(MAX_FRAME)
+/// Answers the upgrade request and runs the connection once upgraded. A request that is not
+/// a WebSocket upgrade ends the connection.
+pub(crate) async fn upgrade<B>(mut req: Request<B>, room: Shared) -> yawc::Result<HttpResponse> {
+    let options =
+        Options::default().with_max_payload_read(MAX_FRAME).with_max_read_buffer(MAX_FRAME);
+    let (response, upgraded) = WebSocket::upgrade_with_options(&mut req, options)?;
+    tokio::spawn(async move {
+        if let Ok(ws) = upgraded.await {
+            run(ws, room).await;
+        }
+    });
+    Ok(response)
 }
 
-/// Runs connection `conn` until either side closes it.
-pub(crate) async fn run(mut ws: HttpWebSocket, conn: u64, room: mpsc::Sender<Event>) {
-    // A silent socket takes no slot in the room.
+/// Runs one connection until either side closes it.
+async fn run(mut ws: HttpWebSocket, room: Shared) {
+    // A socket silent for 5 s takes no slot in the room.
     let Ok(Some(hello)) = timeout(PATIENCE, next_data(&mut ws)).await else { return };
     let (tx, mut rx) = mpsc::channel(OUT_QUEUE);
-    if room.send(Event::Open(conn, tx, hello)).await.is_err() {
-        return;
-    }
+    let seat = room.lock().await.open(tx, &hello);
+    let idx = match seat {
+        Ok(idx) => idx,
+        // Refused: send what the room queued (a `session:error`), then close.
+        Err(why) => return close(&mut ws, rx.try_recv().ok(), why).await,
+    };
+    let mut batch = Vec::with_capacity(OUT_QUEUE);
     loop {
         tokio::select! {
             frame = next_data(&mut ws) => {
-                let Some(bytes) = frame else { break };
-                if room.send(Event::Input(conn, bytes)).await.is_err() {
-                    break;
-                }
+                let Some(frame) = frame else { break };
+                room.lock().await.on_input(idx, &frame);
             }
-            Some(first) = rx.recv() => {
+            n = rx.recv_many(&mut batch, OUT_QUEUE) => {
                 // Everything queued goes out with one flush, which must end in time.
-                let mut batch = vec![first];
-                while let Ok(next) = rx.try_recv() {
-                    batch.push(next);
-                }
-                let write = async {
-                    for out in batch {
-                        let frame = match out {
-                            Out::Frame(bytes) => Frame::binary(bytes),
-                            Out::Close(why) => Frame::close(CloseCode::Policy, why.as_bytes()),
-                        };
-                        let last = frame.opcode() == OpCode::Close;
-                        ws.feed(frame).await?;
-                        if last {
-                            break;
-                        }
-                    }
-                    ws.flush().await
-                };
-                if !matches!(timeout(PATIENCE, write).await, Ok(Ok(()))) {
+                let mut frames = stream::iter(batch.drain(..).map(|b| Ok(Frame::binary(b))));
+                let write = timeout(PATIENCE, ws.send_all(&mut frames));
+                if n == 0 || !matches!(write.await, Ok(Ok(()))) {
                     break;
                 }
             }
         }
     }
-    let _ = room.send(Event::Close(conn)).await;
+    room.lock().await.close(idx);
+}
+
+/// Sends `last` if any, then closes with code 1008 (policy) and `why`.
+async fn close(ws: &mut HttpWebSocket, last: Option<Bytes>, why: &str) {
+    if let Some(frame) = last {
+        let _ = timeout(PATIENCE, ws.send(Frame::binary(frame))).await;
+    }
+    let _ = timeout(PATIENCE, ws.send(Frame::close(CloseCode::Policy, why.as_bytes()))).await;
 }
 
 /// The next data frame's payload (text too: the room drops it as not msgpack); `None` once

@@ -1,5 +1,4 @@
-//! `room-minimal [ADDR]`: serves rooms at `ws://ADDR/ROOM` (default 127.0.0.1:7878) until
-//! interrupted.
+//! `room-minimal [ADDR]`: serves one room at `ws://ADDR/` (default 127.0.0.1:7878).
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::io::Result<()> {

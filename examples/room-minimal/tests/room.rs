@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use village::dispatch::ServerMessage;
-use village::input::{Buttons, InputBatch, InputFrame};
+use village::input::{InputBatch, InputFrame};
 use village::player::PlayerMove;
+use village::walk::Button;
 use village_server::client::{Client, Identity};
 
 /// A server on a free port; the URL of room `name`.
@@ -58,8 +59,7 @@ async fn input_frames_are_played_out_acked_and_relayed() {
     let url = room("inputs").await;
     let mut driver = guest(&url, "driver").await;
     let mut viewer = guest(&url, "viewer").await;
-    let forward = Buttons { forward: true, ..Buttons::default() };
-    let frame = InputFrame { dt: 16, buttons: forward, look: [0.0, 0.0], steer: 0 };
+    let frame = InputFrame::pressed(&[Button::Forward]);
     // Frames 0..12, the second batch sent twice: applied once.
     for first in [0, 4, 4, 8] {
         let batch = InputBatch { first, frames: vec![frame.clone(); 4] };
@@ -101,7 +101,7 @@ async fn input_frames_are_played_out_acked_and_relayed() {
 }
 
 #[tokio::test]
-async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers_in_view() {
+async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers() {
     let url = room("snapshot").await;
     let mut c = guest(&url, "watcher").await;
     let mut seen = Vec::new();
@@ -113,7 +113,7 @@ async fn the_snapshot_is_a_keyframe_then_deltas_of_the_villagers_in_view() {
         }
     }
     assert!(seen[0].0.keyframe, "the first is a keyframe");
-    // Villagers walk circles of 20..130 m around the square; the spawn is 8 m out.
+    // All twelve villagers, walking their circles around the square.
     assert_eq!(seen[9].0.entities.len(), 12);
     assert!(seen[1..].iter().all(|(s, _)| !s.keyframe));
     assert!(seen[9].1 < seen[0].1 / 2, "a delta is smaller: {seen:?}");

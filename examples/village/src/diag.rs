@@ -17,7 +17,7 @@ pub struct DiagPing {
 }
 
 /// The server's numbers, measured without broadcasting anything.
-#[derive(Debug, Clone, PartialEq, tuplet::Record)]
+#[derive(Debug, Clone, Default, PartialEq, tuplet::Record)]
 pub struct ServerStats {
     /// Event-loop lag: how late the unref'd 500 ms timer fired, ms.
     pub loop_lag_ms: f64,

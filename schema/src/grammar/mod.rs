@@ -2,16 +2,19 @@
 //! per-item IR, checked. ATTRIBUTES.md documents every key; errors point at the offending
 //! key (or type) and list the valid keys for unknown ones.
 //!
-//! The modules: the derives in `derive`, keywords in `symbol`, key parsers in `attr`, types
-//! in `ty` (the per-kind code of leaves in `leaf`), items in `item`, error collection in
-//! `ctxt`, the cross-field checks in `check`, and the interpolation keys (`interp`, `draw`)
-//! in `interp`.
+//! The modules: the derives in `derive`, keywords in `symbol`, key parsers in `attr` (the
+//! values with a syntax of their own in `value`), types in `ty` (the per-kind code of leaves
+//! in `leaf`), items in `item` (their fields in `field`, enums in `enumeration`), error
+//! collection in `ctxt`, the cross-field checks in `check`, and the interpolation keys
+//! (`interp`, `draw`) in `interp`.
 
 pub(crate) mod attr;
 mod check;
 pub(crate) mod constrain;
 pub(crate) mod ctxt;
 mod derive;
+mod enumeration;
+mod field;
 mod interp;
 pub(crate) mod item;
 mod leaf;
@@ -19,13 +22,14 @@ pub(crate) mod lit;
 pub(crate) mod spans;
 pub(crate) mod symbol;
 pub(crate) mod ty;
+mod value;
 
 use proc_macro2::TokenStream;
 
 use crate::ir::Item;
 
-pub use attr::is_template_reason;
 pub use derive::Derive;
+pub use value::is_template_reason;
 
 /// Parses and checks one item. On failure every error found is reported, each at its own
 /// span, combined into one `syn::Error`.
