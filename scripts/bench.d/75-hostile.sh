@@ -42,7 +42,7 @@ rows=(
   "rooms rooms hb-atk 40000 - 1 : :"
   "idle idle hb-0 100000 - 1 : :"
   "idle-many idle hb-0 100000 - 1 : : --spread 16 --conns 600"
-  "idle-1000 idle hb-0 100000 - 1 : : --spread 1000 --conns 1000"
+  "idle-1000 idle hb-0 400000 - 1 : : --spread 1000 --conns 1000"
   "handshakes handshakes hb-0 100000 - 1 : :"
   "drip drip hb-0 10000000 - 1 : : --spread 8 --conns 200"
   "proxy-heads proxy-heads hb-0 10000000 - 1 : --trusted-proxy 127.0.0.9 --proxy-protocol : --via 127.0.0.9 --conns 300"

@@ -4,10 +4,16 @@
 //! held then costs an attacker more new connections a second than the budget divided by
 //! the time a player takes to say hello: an idle socket per address, however many
 //! addresses, only delays the next player by one eviction.
+//!
+//! An address whose place was taken in the last [`COOLING`] takes no one else's place:
+//! with the budget full, its newcomer is refused at accept, before any task or buffer.
+//! An attacker reconnecting the moment it is evicted then evicts at most once a
+//! [`COOLING`] per address, instead of as fast as the server accepts.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
@@ -26,7 +32,16 @@ pub(crate) enum Refused {
     PerIp,
     /// The place was taken meanwhile (only from [`Budget::rekey`]).
     Full,
+    /// The budget is full and the address had a place taken in the last [`COOLING`].
+    Cooling,
 }
+
+/// How long an address whose place was taken may not take another's.
+pub(crate) const COOLING: Duration = Duration::from_secs(1);
+
+/// Evictions remembered for [`COOLING`], at most: past that the oldest is forgotten
+/// early, so the memory is bounded whatever the number of addresses.
+const COOLING_MAX: usize = 4096;
 
 /// The places held, by address and by age. Not locked itself: [`crate::shared::Shared`]
 /// keeps it under a mutex.
@@ -36,6 +51,9 @@ pub(crate) struct Budget {
     /// Every place, oldest first: its address and its signal.
     by_age: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
     next: u64,
+    /// Evictions in the last [`COOLING`], oldest first, and their count by address.
+    evictions: VecDeque<(Instant, IpAddr)>,
+    cooling: HashMap<IpAddr, u32>,
 }
 
 impl Budget {
@@ -52,28 +70,65 @@ impl Budget {
     /// A place for a connection from `ip`, under `max` overall and `max_per_ip` per address
     /// (`exempt` addresses, trusted proxies, have no per-address cap: their connections are
     /// many clients). With the overall budget full, the oldest place, whoever holds it,
-    /// is taken and its signal notified.
+    /// is taken and its signal notified, unless `ip` had a place taken in the
+    /// [`COOLING`] before `now` (`Err(Cooling)`; exempt addresses never cool).
     pub fn admit(
         &mut self,
         ip: IpAddr,
+        now: Instant,
         max: usize,
         max_per_ip: usize,
         exempt: impl Fn(IpAddr) -> bool,
     ) -> Result<Place, Refused> {
-        if !exempt(ip) && self.held(ip) >= max_per_ip {
+        let exempt = exempt(ip);
+        if !exempt && self.held(ip) >= max_per_ip {
             return Err(Refused::PerIp);
         }
+        if self.total() >= max.max(1) {
+            self.cool(now);
+            if !exempt && self.cooling.contains_key(&ip) {
+                return Err(Refused::Cooling);
+            }
+        }
         while self.total() >= max.max(1) {
-            self.evict_oldest();
+            self.evict_oldest(now);
         }
         Ok(self.insert(ip))
     }
 
-    /// Frees the oldest place and tells its connection.
-    fn evict_oldest(&mut self) {
+    /// Frees the oldest place, tells its connection and remembers its address.
+    fn evict_oldest(&mut self, now: Instant) {
         if let Some((_, (ip, signal))) = self.by_age.pop_first() {
             self.forget(ip);
             signal.notify_one();
+            if self.evictions.len() >= COOLING_MAX {
+                self.forget_eviction();
+            }
+            self.evictions.push_back((now, ip));
+            *self.cooling.entry(ip).or_default() += 1;
+        }
+    }
+
+    /// Forgets the evictions older than [`COOLING`] before `now`.
+    fn cool(&mut self, now: Instant) {
+        while self
+            .evictions
+            .front()
+            .is_some_and(|&(at, _)| now.saturating_duration_since(at) >= COOLING)
+        {
+            self.forget_eviction();
+        }
+    }
+
+    /// Forgets the oldest eviction remembered.
+    fn forget_eviction(&mut self) {
+        if let Some((_, ip)) = self.evictions.pop_front() {
+            if let Some(n) = self.cooling.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    self.cooling.remove(&ip);
+                }
+            }
         }
     }
 
@@ -150,16 +205,17 @@ mod tests {
 
     #[test]
     fn a_newcomer_evicts_the_oldest_place_whoever_holds_it() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let none = |_| false;
         // Four addresses hold one place each: the budget (4) is full.
         let held: Vec<Place> = (1..=4)
-            .map(|n| b.admit(ip(n), 4, 8, none).unwrap())
+            .map(|n| b.admit(ip(n), t0, 4, 8, none).unwrap())
             .collect();
         assert_eq!(b.total(), 4);
         // A fifth address (the 257th of the issue: one idle socket per address) gets in,
         // and the oldest place, address 1's, is taken.
-        let n = b.admit(ip(5), 4, 8, none).unwrap();
+        let n = b.admit(ip(5), t0, 4, 8, none).unwrap();
         assert_eq!(b.total(), 4);
         assert!(evicted(&held[0]));
         assert!(held[1..].iter().all(|p| !evicted(p)) && !evicted(&n));
@@ -167,9 +223,9 @@ mod tests {
         assert!(!b.release(held[0].id));
         assert_eq!(b.total(), 4);
         // The next newcomer takes address 2's, then address 3's.
-        b.admit(ip(6), 4, 8, none).unwrap();
+        b.admit(ip(6), t0, 4, 8, none).unwrap();
         assert!(evicted(&held[1]));
-        b.admit(ip(6), 4, 8, none).unwrap();
+        b.admit(ip(6), t0, 4, 8, none).unwrap();
         assert!(evicted(&held[2]) && !evicted(&held[3]));
         assert!(b.release(held[3].id));
         assert_eq!(b.total(), 3);
@@ -177,28 +233,30 @@ mod tests {
 
     #[test]
     fn the_per_ip_cap_holds_and_a_capped_address_evicts_nobody() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let none = |_| false;
-        let x = b.admit(ip(3), 4, 2, none).unwrap();
-        b.admit(ip(2), 4, 2, none).unwrap();
-        b.admit(ip(2), 4, 2, none).unwrap();
-        b.admit(ip(3), 4, 2, none).unwrap();
-        assert_eq!(b.admit(ip(2), 4, 2, none).err(), Some(Refused::PerIp));
+        let x = b.admit(ip(3), t0, 4, 2, none).unwrap();
+        b.admit(ip(2), t0, 4, 2, none).unwrap();
+        b.admit(ip(2), t0, 4, 2, none).unwrap();
+        b.admit(ip(3), t0, 4, 2, none).unwrap();
+        assert_eq!(b.admit(ip(2), t0, 4, 2, none).err(), Some(Refused::PerIp));
         assert!(!evicted(&x), "a refused newcomer takes nothing");
-        b.admit(ip(1), 4, 2, none).unwrap();
+        b.admit(ip(1), t0, 4, 2, none).unwrap();
         assert!(evicted(&x));
     }
 
     #[test]
     fn a_trusted_proxys_places_are_evictable_and_rekey_keeps_age_and_count() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let proxy = |a: IpAddr| a == ip(9);
         // The proxy is over any per-address cap (1 here): its connections are many clients.
         let p: Vec<Place> = (0..3)
-            .map(|_| b.admit(ip(9), 3, 1, proxy).unwrap())
+            .map(|_| b.admit(ip(9), t0, 3, 1, proxy).unwrap())
             .collect();
         // Slow heads through the proxy do not lock a direct newcomer out.
-        let d = b.admit(ip(1), 3, 1, proxy).unwrap();
+        let d = b.admit(ip(1), t0, 3, 1, proxy).unwrap();
         assert!(evicted(&p[0]));
         // The proxy names its clients: they count under their own addresses from now on.
         assert_eq!(
@@ -211,10 +269,74 @@ mod tests {
         assert_eq!(b.held(ip(5)), 1);
         assert_eq!(b.held(ip(9)), 1);
         // Rekeyed, the place keeps its age: it is the next evicted.
-        b.admit(ip(2), 3, 1, proxy).unwrap();
+        b.admit(ip(2), t0, 3, 1, proxy).unwrap();
         assert!(evicted(&p[1]) && !evicted(&p[2]) && !evicted(&d));
         assert_eq!(b.held(ip(5)), 0);
         assert!(b.release(p[2].id));
         assert_eq!(b.total(), 2);
+    }
+
+    #[test]
+    fn an_evicted_address_reconnecting_at_once_evicts_no_one_for_a_second() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut b = Budget::default();
+        let none = |_| false;
+        let first = b.admit(ip(1), ms(0), 2, 8, none).unwrap();
+        let second = b.admit(ip(2), ms(0), 2, 8, none).unwrap();
+        // Address 3 takes address 1's place; address 1 reconnects at once, and again
+        // 999 ms later: refused at accept, and nobody is evicted.
+        b.admit(ip(3), ms(10), 2, 8, none).unwrap();
+        assert!(evicted(&first));
+        for at in [10, 1009] {
+            assert_eq!(
+                b.admit(ip(1), ms(at), 2, 8, none).err(),
+                Some(Refused::Cooling)
+            );
+            assert!(!evicted(&second));
+        }
+        // A free place it may take while cooling: it takes no one's.
+        assert!(b.release(second.id));
+        let back = b.admit(ip(1), ms(20), 2, 8, none).unwrap();
+        assert!(!evicted(&back));
+        // A second after its eviction it may evict again (address 3's, the oldest).
+        b.release(back.id);
+        b.admit(ip(2), ms(30), 2, 8, none).unwrap();
+        assert_eq!(b.total(), 2);
+        b.admit(ip(1), ms(1010), 2, 8, none).unwrap();
+        assert_eq!(b.total(), 2);
+        assert_eq!(b.held(ip(3)), 0, "address 3's place taken");
+        // A trusted proxy never cools: its connections are many clients.
+        let proxy = |a: IpAddr| a == ip(9);
+        let mut b = Budget::default();
+        let p = b.admit(ip(9), ms(0), 1, 1, proxy).unwrap();
+        b.admit(ip(4), ms(0), 1, 1, proxy).unwrap();
+        assert!(evicted(&p));
+        assert!(b.admit(ip(9), ms(1), 1, 1, proxy).is_ok());
+    }
+
+    #[test]
+    fn the_evictions_remembered_are_bounded_whatever_the_addresses() {
+        let t0 = Instant::now();
+        let mut b = Budget::default();
+        let none = |_| false;
+        // 10,000 addresses, each taking the last one's place within the same second.
+        for n in 0..10_000u32 {
+            let a = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+            b.admit(a, t0, 1, 8, none).unwrap();
+        }
+        assert_eq!(b.evictions.len(), COOLING_MAX);
+        assert_eq!(b.cooling.len(), COOLING_MAX);
+        // The newest remembered still cool; the oldest were forgotten early.
+        let newest = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + 9_998));
+        let oldest = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000u32));
+        assert_eq!(
+            b.admit(newest, t0, 1, 8, none).err(),
+            Some(Refused::Cooling)
+        );
+        assert!(b.admit(oldest, t0, 1, 8, none).is_ok());
+        // A second on, all are forgotten at the next full admit.
+        b.admit(newest, t0 + COOLING, 1, 8, none).unwrap();
+        assert_eq!(b.evictions.len(), 1);
     }
 }
