@@ -5,10 +5,11 @@
 //! the time a player takes to say hello: an idle socket per address, however many
 //! addresses, only delays the next player by one eviction.
 //!
-//! An address whose place was taken in the last [`COOLING`] takes no one else's place:
-//! with the budget full, its newcomer is refused at accept, before any task or buffer.
-//! An attacker reconnecting the moment it is evicted then evicts at most once a
-//! [`COOLING`] per address, instead of as fast as the server accepts.
+//! An address takes someone's place at most once a [`COOLING`]: with the budget full and
+//! its last eviction more recent, its newcomer is refused at accept, before any task or
+//! buffer. An attacker reconnecting the moment it is evicted then evicts at most once a
+//! [`COOLING`] per address, instead of as fast as the server accepts; a player, who
+//! connects once, is never refused for it.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
@@ -32,11 +33,11 @@ pub(crate) enum Refused {
     PerIp,
     /// The place was taken meanwhile (only from [`Budget::rekey`]).
     Full,
-    /// The budget is full and the address had a place taken in the last [`COOLING`].
+    /// The budget is full and the address took a place in the last [`COOLING`].
     Cooling,
 }
 
-/// How long an address whose place was taken may not take another's.
+/// How long after taking someone's place an address may not take another's.
 pub(crate) const COOLING: Duration = Duration::from_secs(1);
 
 /// Evictions remembered for [`COOLING`], at most: past that the oldest is forgotten
@@ -51,7 +52,8 @@ pub(crate) struct Budget {
     /// Every place, oldest first: its address and its signal.
     by_age: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
     next: u64,
-    /// Evictions in the last [`COOLING`], oldest first, and their count by address.
+    /// Evictions in the last [`COOLING`], oldest first, by the newcomer's address, and
+    /// their count by address.
     evictions: VecDeque<(Instant, IpAddr)>,
     cooling: HashMap<IpAddr, u32>,
 }
@@ -70,8 +72,8 @@ impl Budget {
     /// A place for a connection from `ip`, under `max` overall and `max_per_ip` per address
     /// (`exempt` addresses, trusted proxies, have no per-address cap: their connections are
     /// many clients). With the overall budget full, the oldest place, whoever holds it,
-    /// is taken and its signal notified, unless `ip` had a place taken in the
-    /// [`COOLING`] before `now` (`Err(Cooling)`; exempt addresses never cool).
+    /// is taken and its signal notified, unless `ip` took one in the [`COOLING`] before
+    /// `now` (`Err(Cooling)`; exempt addresses never cool).
     pub fn admit(
         &mut self,
         ip: IpAddr,
@@ -90,23 +92,32 @@ impl Budget {
                 return Err(Refused::Cooling);
             }
         }
+        let mut evicted = false;
         while self.total() >= max.max(1) {
-            self.evict_oldest(now);
+            self.evict_oldest();
+            evicted = true;
+        }
+        if evicted && !exempt {
+            self.remember_eviction(now, ip);
         }
         Ok(self.insert(ip))
     }
 
-    /// Frees the oldest place, tells its connection and remembers its address.
-    fn evict_oldest(&mut self, now: Instant) {
+    /// Frees the oldest place and tells its connection.
+    fn evict_oldest(&mut self) {
         if let Some((_, (ip, signal))) = self.by_age.pop_first() {
             self.forget(ip);
             signal.notify_one();
-            if self.evictions.len() >= COOLING_MAX {
-                self.forget_eviction();
-            }
-            self.evictions.push_back((now, ip));
-            *self.cooling.entry(ip).or_default() += 1;
         }
+    }
+
+    /// Remembers that `ip` took a place at `now`.
+    fn remember_eviction(&mut self, now: Instant, ip: IpAddr) {
+        if self.evictions.len() >= COOLING_MAX {
+            self.forget_eviction();
+        }
+        self.evictions.push_back((now, ip));
+        *self.cooling.entry(ip).or_default() += 1;
     }
 
     /// Forgets the evictions older than [`COOLING`] before `now`.
@@ -277,42 +288,42 @@ mod tests {
     }
 
     #[test]
-    fn an_evicted_address_reconnecting_at_once_evicts_no_one_for_a_second() {
+    fn an_address_takes_a_place_at_most_once_a_second() {
         let t0 = Instant::now();
         let ms = |n| t0 + Duration::from_millis(n);
         let mut b = Budget::default();
         let none = |_| false;
         let first = b.admit(ip(1), ms(0), 2, 8, none).unwrap();
         let second = b.admit(ip(2), ms(0), 2, 8, none).unwrap();
-        // Address 3 takes address 1's place; address 1 reconnects at once, and again
-        // 999 ms later: refused at accept, and nobody is evicted.
-        b.admit(ip(3), ms(10), 2, 8, none).unwrap();
+        // Address 3 takes address 1's place; at once and 999 ms later it may not take
+        // another: refused at accept, and nobody is evicted.
+        let third = b.admit(ip(3), ms(10), 2, 8, none).unwrap();
         assert!(evicted(&first));
         for at in [10, 1009] {
             assert_eq!(
-                b.admit(ip(1), ms(at), 2, 8, none).err(),
+                b.admit(ip(3), ms(at), 2, 8, none).err(),
                 Some(Refused::Cooling)
             );
-            assert!(!evicted(&second));
+            assert!(!evicted(&second) && !evicted(&third));
         }
-        // A free place it may take while cooling: it takes no one's.
-        assert!(b.release(second.id));
-        let back = b.admit(ip(1), ms(20), 2, 8, none).unwrap();
-        assert!(!evicted(&back));
-        // A second after its eviction it may evict again (address 3's, the oldest).
-        b.release(back.id);
-        b.admit(ip(2), ms(30), 2, 8, none).unwrap();
-        assert_eq!(b.total(), 2);
-        b.admit(ip(1), ms(1010), 2, 8, none).unwrap();
-        assert_eq!(b.total(), 2);
-        assert_eq!(b.held(ip(3)), 0, "address 3's place taken");
+        // The evicted address may take a place at once (a player's retry): address 2's.
+        b.admit(ip(1), ms(20), 2, 8, none).unwrap();
+        assert!(evicted(&second));
+        // A free place a cooling address may take: it takes no one's.
+        assert!(b.release(third.id));
+        let free = b.admit(ip(3), ms(30), 2, 8, none).unwrap();
+        assert!(!evicted(&free));
+        // A second after its eviction it may evict again (address 1's, the oldest).
+        b.admit(ip(3), ms(1010), 2, 8, none).unwrap();
+        assert_eq!((b.total(), b.held(ip(1)), b.held(ip(3))), (2, 0, 2));
         // A trusted proxy never cools: its connections are many clients.
         let proxy = |a: IpAddr| a == ip(9);
         let mut b = Budget::default();
-        let p = b.admit(ip(9), ms(0), 1, 1, proxy).unwrap();
-        b.admit(ip(4), ms(0), 1, 1, proxy).unwrap();
+        let p = b.admit(ip(4), ms(0), 1, 1, proxy).unwrap();
+        let q = b.admit(ip(9), ms(0), 1, 2, proxy).unwrap();
         assert!(evicted(&p));
-        assert!(b.admit(ip(9), ms(1), 1, 1, proxy).is_ok());
+        b.admit(ip(9), ms(1), 1, 2, proxy).unwrap();
+        assert!(evicted(&q));
     }
 
     #[test]
@@ -320,23 +331,21 @@ mod tests {
         let t0 = Instant::now();
         let mut b = Budget::default();
         let none = |_| false;
+        let addr = |n: u32| IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
         // 10,000 addresses, each taking the last one's place within the same second.
         for n in 0..10_000u32 {
-            let a = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
-            b.admit(a, t0, 1, 8, none).unwrap();
+            b.admit(addr(n), t0, 1, 8, none).unwrap();
         }
         assert_eq!(b.evictions.len(), COOLING_MAX);
         assert_eq!(b.cooling.len(), COOLING_MAX);
         // The newest remembered still cool; the oldest were forgotten early.
-        let newest = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + 9_998));
-        let oldest = IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000u32));
         assert_eq!(
-            b.admit(newest, t0, 1, 8, none).err(),
+            b.admit(addr(9_999), t0, 1, 8, none).err(),
             Some(Refused::Cooling)
         );
-        assert!(b.admit(oldest, t0, 1, 8, none).is_ok());
+        assert!(b.admit(addr(1), t0, 1, 8, none).is_ok());
         // A second on, all are forgotten at the next full admit.
-        b.admit(newest, t0 + COOLING, 1, 8, none).unwrap();
+        b.admit(addr(9_999), t0 + COOLING, 1, 8, none).unwrap();
         assert_eq!(b.evictions.len(), 1);
     }
 }

@@ -78,7 +78,7 @@ pub enum Counter {
     /// full and their address held the most places (its oldest connection goes).
     EvictedBeforeHello,
     /// Connections closed at accept: the budget before hello was full and their address
-    /// had a place taken by a newcomer in the last second, so it may not take another's.
+    /// took someone's place in the last second (an address evicts at most once a second).
     RefusedEvictedRecently,
     /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
     /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
