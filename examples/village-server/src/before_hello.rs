@@ -233,10 +233,11 @@ mod tests {
         // The evicted place is gone: giving it back frees nothing.
         assert!(!b.release(held[0].id));
         assert_eq!(b.total(), 4);
-        // The next newcomer takes address 2's, then address 3's.
+        // The next newcomer takes address 2's, then (a second later: an address evicts
+        // at most once a second) address 3's.
         b.admit(ip(6), t0, 4, 8, none).unwrap();
         assert!(evicted(&held[1]));
-        b.admit(ip(6), t0, 4, 8, none).unwrap();
+        b.admit(ip(6), t0 + COOLING, 4, 8, none).unwrap();
         assert!(evicted(&held[2]) && !evicted(&held[3]));
         assert!(b.release(held[3].id));
         assert_eq!(b.total(), 3);
