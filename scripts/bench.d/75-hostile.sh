@@ -42,7 +42,7 @@ rows=(
   "rooms rooms hb-atk 40000 - 1 : :"
   "idle idle hb-0 100000 - 1 : :"
   "idle-many idle hb-0 100000 - 1 : : --spread 16 --conns 600"
-  "idle-1000 idle hb-0 100000 - 1 : : --spread 1000 --conns 1000"
+  "idle-1000 idle hb-0 400000 - 1 : : --spread 1000 --conns 1000"
   "handshakes handshakes hb-0 100000 - 1 : :"
   "drip drip hb-0 10000000 - 1 : : --spread 8 --conns 200"
   "proxy-heads proxy-heads hb-0 10000000 - 1 : --trusted-proxy 127.0.0.9 --proxy-protocol : --via 127.0.0.9 --conns 300"
@@ -180,7 +180,7 @@ made_keys = {
 allow = {
     "rooms": (20, "a TCP accept, an HTTP head parsed and a 404 or 503 written for every upgrade, thousands a second (16 at a time, as fast as they are answered); nothing is kept"),
     "idle": (5, "about 80 upgrades a second (400 sockets, each closed by the hello timeout after 5 s and reopened); no frames"),
-    "idle-many": (20, "every new socket past the 256 budget taking the oldest place (`evicted_before_hello`), the evicted reconnecting at once: thousands of accepts and evictions a second"),
+    "idle-many": (20, "every new socket past the 256 budget taking the oldest place (`evicted_before_hello`), at most once a second per address, and the other reconnects closed at accept with a 503 (`refused_evicted_recently`), each socket again 50 ms later: thousands of accepts a second"),
     "idle-1000": (20, "as idle-many, from 1,000 addresses of one socket each"),
     "handshakes": (20, "the 32 half-upgrades its address may hold, each closed by the handshake timeout after 5 s and reopened (a read and a timer each), and the other 368 sockets accepted and closed at once, again 50 ms later: thousands of accepts a second"),
     "drip": (10, "40,000 one-byte packets a second (200 sockets at 200 bytes a second), held by the kernel (`SO_RCVLOWAT`) and read on one 50 ms grid: 4,000 reads and about 20 wake-ups a second; each socket closed at the 5 s head deadline and reopened"),
