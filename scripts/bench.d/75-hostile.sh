@@ -2,9 +2,9 @@
 # The room server against hostile clients, beside a normal room: for each attack a fresh
 # release `village-server` (one thread, as in server-load), 40 `village-bots` in room
 # hb-0, `village-attack` running one attack for HOSTILE_ATTACK_SECS (default 15) from
-# 1 s after the bots' warm-up, bounded in count too, and beside it a new player
-# (`village-attack --attack probe`, from the players' address) joining /village every
-# 1.5 s. Measured: the server's RSS before the bots, before the attack, at its peak
+# 1 s after the bots' warm-up, bounded in count too, and beside it new players
+# (`village-attack --attack probe`) joining /village, two every 1.5 s: one from the
+# players' address, one from a fresh address of its own (18 in a 15 s row). Measured: the server's RSS before the bots, before the attack, at its peak
 # (sampled every 0.25 s) and after the attack (after its clients left); its CPU over the
 # attack window; the bots' tick lateness p95 and lost valid messages; whether each new
 # player got into /village (and the room answered it) and how long its join took; the
@@ -27,7 +27,11 @@ store=$(mktemp -d)
 port=18400
 # Row name; the attack; its target room; its --count cap; its seconds (- for
 # HOSTILE_ATTACK_SECS); seconds to wait after the attack before RSS "after"; then, after
-# `:`, the server's extra flags, and after a second `:` village-attack's other flags. The
+# `:`, the server's extra flags, after a second `:` village-attack's other flags, and after
+# a third the probe's other flags (the ghosts row's new players each open a new prefix
+# room, the room the ghosts keep others from). The proxy-heads row's server trusts
+# 127.0.0.9 as an L4 proxy speaking the PROXY protocol; the attack's sockets come from it,
+# each naming the attacker's address (127.0.0.2) in its PROXY header. The
 # stalled clients hold until the server lets go of them (--hold): the kernel takes about
 # 130 KB for each before its writer blocks, at about 10 KB/s, and the write timeout is
 # 5 s, so evictions come after about 17 s: that row runs 25 s. The deflate row's players
@@ -38,15 +42,18 @@ rows=(
   "rooms rooms hb-atk 40000 - 1 : :"
   "idle idle hb-0 100000 - 1 : :"
   "idle-many idle hb-0 100000 - 1 : : --spread 16 --conns 600"
-  "idle-1000 idle hb-0 100000 - 1 : : --spread 1000 --conns 1000"
+  "idle-1000 idle hb-0 400000 - 1 : : --spread 1000 --conns 1000"
   "handshakes handshakes hb-0 100000 - 1 : :"
   "drip drip hb-0 10000000 - 1 : : --spread 8 --conns 200"
+  "proxy-heads proxy-heads hb-0 10000000 - 1 : --trusted-proxy 127.0.0.9 --proxy-protocol : --via 127.0.0.9 --conns 300"
   "floods floods hb-atk 200000000 - 1 : :"
   "stalled stalled hb-atk 100000 $((secs > 25 ? secs : 25)) 1 : : --hold"
   "counters counters hb-atk 100000 - 1 : :"
   "tokens tokens hb-atk 40000 - 1 : :"
   "guests guests village 100000 - 1 : :"
   "squat squat hb-atk 100000 - 1 : :"
+  "guest-flood guest-flood hb-atk 100000 - 1 : : --spread 2 --conns 1000"
+  "ghosts ghosts hb-atk 100000 - 1 : : --conns 64 : --room hb-new --fresh-rooms"
   "crowd crowd hb-atk 100000 $((secs > 20 ? secs : 20)) 15 : --max-connections 1100 : --spread 4 --conns 1000"
   "deflate deflate hb-atk 100000 $((secs > 20 ? secs : 20)) 15 : --max-connections 1100 : --spread 4 --conns 1000"
   "resume resume hb-atk 40000 - 1 : :"
@@ -58,11 +65,14 @@ rows=(
 )
 default_secs=$secs
 for row in "${rows[@]}"; do
-  IFS=: read -r head server_flags attack_flags <<<"$row"
+  IFS=: read -r head server_flags attack_flags probe_flags <<<"$row"
   read -r name attack target count secs after <<<"$head"
   [ "$secs" = - ] && secs=$default_secs
   read -ra sflags <<<"${server_flags//STORE/$store}"
   read -ra aflags <<<"$attack_flags"
+  # The probe's room: /village unless the row names another.
+  [[ "${probe_flags:-}" == *--room* ]] || probe_flags="--room village ${probe_flags:-}"
+  read -ra pflags <<<"$probe_flags"
   # HOSTILE_ONLY="floods stalled": only those rows (and the first, for comparison).
   if [ -n "${HOSTILE_ONLY:-}" ] && [ "$name" != none ] && [[ " $HOSTILE_ONLY " != *" $name "* ]]; then
     continue
@@ -88,9 +98,10 @@ for row in "${rows[@]}"; do
       --attack "$attack" --secs "$secs" --count "$count" --from 127.0.0.2 ${aflags[@]+"${aflags[@]}"} >"$atk_out" &
     atk=$!
   fi
-  # A new player joining /village every 1.5 s beside the attack, from the players' address.
-  ./target/release/village-attack --url "ws://127.0.0.1:$port" --room village --attack probe \
-    --secs "$((secs - 1))" >"$probe_out" &
+  # New players joining /village beside the attack, two every 1.5 s: one from the players'
+  # address, one from a fresh one.
+  ./target/release/village-attack --url "ws://127.0.0.1:$port" --attack probe \
+    --secs "$((secs - 1))" "${pflags[@]}" >"$probe_out" &
   probe=$!
   peak=$rss_pre
   end=$(( $(date +%s) + secs ))
@@ -130,12 +141,15 @@ what = {
     "idle-1000": "pre-hello flood from 1,000 addresses (127.0.0.2 on, one upgraded socket each that never says hello, four times the 256 overall), reopened when closed",
     "handshakes": "400 sockets sending half an HTTP upgrade, reopened when closed (50 ms later when refused at accept)",
     "drip": "slow request heads: 200 sockets from 8 addresses dripping an endless request head one byte per packet every 5 ms, reopened when closed",
+    "proxy-heads": "slow request heads through a trusted L4 proxy (`--trusted-proxy 127.0.0.9 --proxy-protocol`): 300 sockets from the proxy's address, each a PROXY header naming one client (127.0.0.2), then an endless request head a byte every 100 ms, reopened when closed",
     "floods": "4 clients sending every frame kind flat out (binary, 5 KB binary, text, ping, pong, fragmented), reconnecting when closed",
     "stalled": "20 signed-in clients with birds on and a view radius of 400 m that never read but heartbeat, held until the server closes them (25 s row)",
     "counters": "8 clients sending new envelope ids and malformed payloads at 35 frames/s",
     "tokens": "6 clients saying hello with forged (another key's), expired and malformed tokens as fast as they are refused, reconnecting; 2 guests asking for the bird stream 5 times a second",
     "guests": "guests filling a room: 40 guests joining /village itself and holding it, the refused retrying every second",
     "squat": "guests filling rooms: 80 guests each joining a room of its own (`hb-atk-sN`, past `max_rooms`) and holding it, retrying every second",
+    "guest-flood": "guests from two addresses: 1,000 guest connections from 127.0.0.2 and .3, each joining a prefix room of its own (`hb-atk-gN`, past `max_rooms`) and holding it, the refused retrying every second",
+    "ghosts": "ghost rooms: 64 guests each joining a prefix room of its own (`hb-atk-hN`) and dropping the socket without leaving, again every 2 s; the new players here each open a new prefix room (`hb-new-pN`)",
     "deflate": "1,000 signed-in players offering permessage-deflate from 4 addresses, 40 to a room in 25 rooms, reading and heartbeating for 20 s, then leaving (`--max-connections 1100` for this row); RSS after is 15 s after they left",
     "crowd": "1,000 signed-in players not offering permessage-deflate, otherwise as the next row (the deflate row's baseline)",
     "resume": "6 clients resuming two sessions each in their grace window with forged (another key's), replayed (spent) and cross-session resume tokens as fast as they are refused; then each session's latest token",
@@ -150,6 +164,8 @@ made_keys = {
     "drip": [("held_ms_max", "longest a dripping socket was held, ms")],
     "guests": [("guests_in", "guests in /village at once")],
     "squat": [("rooms_held", "rooms held at once")],
+    "guest-flood": [("guests_in", "guests in at once")],
+    "ghosts": [("ghost_joins", "ghost joins")],
     "crowd": [("players_in", "players in at once"), ("dropped", "dropped by the server"), ("refused_upgrade", "upgrades refused")],
     "deflate": [("players_in", "players in at once"), ("deflate_agreed", "agreed deflate"), ("dropped", "dropped by the server"), ("refused_upgrade", "upgrades refused")],
     "resume": [("refused", "bad resumes refused"), ("accepted_bad", "accepted"), ("good_ok", "latest tokens resumed"), ("good_tried", "of")],
@@ -164,16 +180,19 @@ made_keys = {
 allow = {
     "rooms": (20, "a TCP accept, an HTTP head parsed and a 404 or 503 written for every upgrade, thousands a second (16 at a time, as fast as they are answered); nothing is kept"),
     "idle": (5, "about 80 upgrades a second (400 sockets, each closed by the hello timeout after 5 s and reopened); no frames"),
-    "idle-many": (20, "every new socket past the 256 budget taking the oldest place (`evicted_before_hello`), the evicted reconnecting at once: thousands of accepts and evictions a second"),
+    "idle-many": (20, "every new socket past the 256 budget taking the oldest place (`evicted_before_hello`), at most once a second per address, and the other reconnects closed at accept with a 503 (`refused_evicted_recently`), each socket again 50 ms later: thousands of accepts a second"),
     "idle-1000": (20, "as idle-many, from 1,000 addresses of one socket each"),
     "handshakes": (20, "the 32 half-upgrades its address may hold, each closed by the handshake timeout after 5 s and reopened (a read and a timer each), and the other 368 sockets accepted and closed at once, again 50 ms later: thousands of accepts a second"),
-    "drip": (25, "40,000 one-byte packets a second (200 sockets at 200 bytes a second): a read each, scanning only the new byte; each socket closed at the 5 s head deadline and reopened"),
+    "drip": (10, "40,000 one-byte packets a second (200 sockets at 200 bytes a second), held by the kernel (`SO_RCVLOWAT`) and read on one 50 ms grid: 4,000 reads and about 20 wake-ups a second; each socket closed at the 5 s head deadline and reopened"),
+    "proxy-heads": (10, "300 sockets through the proxy, each a PROXY header parsed and a head read a byte every 100 ms (on the 50 ms drip grid), closed at the 5 s head deadline or evicted by a newcomer, and reopened"),
     "floods": (25, "every byte of 4 connections sending at loopback speed is read and unmasked by yawc, and each frame counted at the connection before the room (the room is never woken); each flooder is closed after 5 s and reconnects"),
     "stalled": (10, "20 more clients, half the bots' room, each sent 20 compressed snapshots of every NPC (view radius 400 m) and 5 bird streams a second until its writer blocks"),
     "counters": (5, "280 frames a second decoded and dropped by the room, each counted"),
     "tokens": (40, "a WebSocket upgrade, an HMAC-SHA-256 check, a refusal and a close handshake for every hello, thousands a second (as fast as they are refused, up to 40,000)"),
     "guests": (10, "20 more players in a room (half the bots' room, standing still) sent snapshots 20 times a second, and about 20 refused joins a second"),
     "squat": (25, "62 more rooms open, each ticking 20 times a second with its 24 NPCs and one guest to send them to"),
+    "guest-flood": (60, "62 more rooms open with a guest each, as the squat row, and the refused guests' retries: hundreds of upgrades, hellos and refusals a second"),
+    "ghosts": (30, "up to 63 rooms opened and stopped, 32 joins a second, each an upgrade, a hello, a join and a dropped socket"),
     "deflate": (100, "25 more full rooms: 1,000 players each sent 20 snapshots a second, 128 of them compressed (the `max_deflate` cap); the joins themselves (1,000 upgrades, HMAC checks and joins in 3 s) and the leaves"),
     "crowd": (100, "as the deflate row, uncompressed"),
     "resume": (40, "a WebSocket upgrade, an HMAC-SHA-256 check, a refusal and a close for every resume, thousands a second (as fast as they are refused, up to 40,000)"),
@@ -195,9 +214,10 @@ crowd_peak = next((int(r["peak_kb"]) / 1024 for r, *_ in rows if r["name"] == "c
 print("## Room server against hostile clients\n")
 print(f"`scripts/bench hostile`: per row a fresh release `village-server` (`--threads 1`), 40 "
       f"`village-bots` in one room (`hb-0`), `village-attack` running one attack for {secs} s (the stalled "
-      "readers' row 25 s, the deflate row 20 s) from 1 s after the bots' 3 s warm-up, and beside it a new "
-      "signed-in player joining `/village` every 1.5 s (`village-attack --attack probe`, from the players' "
-      "address; a join that is refused retries at once, for up to 10 s); on loopback. The attacker "
+      "readers' row 25 s, the deflate row 20 s) from 1 s after the bots' 3 s warm-up, and beside it new "
+      "signed-in players joining `/village`, two every 1.5 s, 18 in a 15 s row (`village-attack --attack probe`: one "
+      "from the players' address, one from a fresh address of its own; a join that is refused retries, for up to "
+      "10 s); on loopback. The attacker "
       "connects from addresses of its own (127.0.0.2 on, `--from`/`--spread`), as on the internet. RSS is "
       "the server's before the bots joined, before the attack (the bots in), its peak (sampled every "
       "0.25 s) and after the attack's clients left (the bots still in); CPU is the server's over the attack window, in % of "

@@ -119,9 +119,10 @@ print("\nTargets: tuplet's wire bytes per player per tick at most a third of the
 tw, jw = wire["tuplet"], wire["json"]
 print(f"\n### Where the wire bytes go\n")
 print(f"`node build/wire_bench.mjs` (bytes only, no timing): the lab's city without workerd, {wire['players']} players for "
-      f"{wire['ticks']} ticks (seed {wire['seed']}, the bots' input pattern), every player's snapshot stream on both sides put "
-      "through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
-      "flush per message with its `00 00 ff ff` removed) plus the frame header. Its totals match the lab's proxy "
+      f"{wire['ticks']} ticks (seed {wire['seed']}, the bots' input pattern through the object's input playout), every player's "
+      "messages on both sides (its snapshots, and the `input:ack` the object sends before each, the same binary message on "
+      "both sides) put through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
+      "flush per message with its `00 00 ff ff` removed) plus the frame header. Its totals come close to the lab's proxy "
       f"(tuplet {tw['wirePerTick']:.1f} B, JSON twin {jw['wirePerTick']:.1f} B per player per tick). A part's cost on the "
       "wire: the bytes saved by deleting it from every message, alone (given all the rest) and cumulatively (the "
       "parts deleted from the last row up, so that the column adds up to the whole).\n")
@@ -142,6 +143,15 @@ print("| deflate settings, the same for both sides | tuplet | JSON twin | tuplet
 print("|---|---:|---:|---:|")
 for d in wire["deflates"]:
     print(f"| {d['what']} | {d['tuplet']:.1f} | {d['json']:.1f} | {d['ratio']:.2f} |")
+ack_t = sum(p["cumulative"] for p in tw["parts"] if p["part"].startswith("input:ack"))
+ack_j = sum(p["cumulative"] for p in jw["parts"] if p["part"].startswith("input:ack"))
+joined = next((d for d in wire["deflates"] if "input:ack" in d["what"]), None)
+if "withoutAcks" in tw:
+    print(f"\nThe `input:ack` messages (fields and framing) cost tuplet {tw['wirePerTick'] - tw['withoutAcks']:.1f} B on the wire per "
+          f"player per tick and the JSON twin {jw['wirePerTick'] - jw['withoutAcks']:.1f} B (their fields alone: {ack_t:.1f} and {ack_j:.1f} B)"
+          + (f"; inside its snapshot's message an ack would cost tuplet {tw['wirePerTick'] - joined['tuplet']:.1f} B less" if joined else "")
+          + f". The snapshots alone: tuplet {tw['withoutAcks']:.1f} B, the JSON twin {jw['withoutAcks']:.1f} B, "
+          f"{tw['withoutAcks'] / jw['withoutAcks']:.2f} of it.")
 
 cap = [r for r in rounds if r["what"] == "capacity"]
 if cap:

@@ -60,6 +60,8 @@ fn frame(rng: &mut Rng, turn: i64) -> InputFrame {
         buttons,
         look: [yaw, 0.0],
         steer: 0,
+        view: None,
+        ahead: None,
     }
 }
 

@@ -9,19 +9,20 @@
  *   applies the frame.
  * - `ahead`: the client runs the other cars forward to the time the server will apply the
  *   frame (their interpolated state and last known velocity, straight on); the server as above.
- * - `lagcomp`: the client as in `ahead`; each frame carries its view time and horizon, and the
- *   server collides the driver's car with its history of the world at that view time (a
- *   `Rewind` of the cars as sent, capped at `MAX_REWIND_MS`), run forward by the same horizon:
- *   the world as the driver saw it. The other car still takes its impulse now.
+ * - `lagcomp`: the client as in `ahead`; each frame carries its view time and horizon as the
+ *   wire does (`view` in hundredths of a tick, `ahead` in 2 ms steps), and the server is the
+ *   Worker's `LagComp` (src/lag_comp.ts): it collides the driver's car with its history of
+ *   the world at that view time (a `Rewind` of the cars as sent, capped at `MAX_REWIND_MS`),
+ *   run forward by the same horizon: the world as the driver saw it. The other car still
+ *   takes its impulse now.
  *
  * Deterministic from the seed.
  */
 
 import { Playout, Reconciler, Rewind, type Predictor } from "village-protocol/runtime";
 import type { InputFrame } from "village-protocol";
-import { applyOther } from "../src/collide.js";
-import { bumpAgainst, carChannels as channels, historySettings, MAX_AHEAD_MS, MAX_REWIND_MS } from "../src/lag_comp.js";
-import { City, rng, stepPlayer, type Body, type Car, type Mover } from "../src/sim.js";
+import { bumpAgainst, carChannels as channels, historySettings, LagComp, MAX_AHEAD_MS, MAX_REWIND_MS } from "../src/lag_comp.js";
+import { City, rng, stepPlayer, type Body, type Mover } from "../src/sim.js";
 import { Pipe, type Link } from "./links.js";
 
 const TICK_MS = 50;
@@ -84,8 +85,7 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
   city.enter(driver, driver.car.id);
   const own = driver.car.id;
   const players = new Set([own, watcher.car.id]);
-  const byId = new Map<number, Car>(city.cars.map((c) => [c.id, c]));
-  const serverHist = new Rewind(3, 1, historySettings());
+  const lag = new LagComp();
   const clientHist = new Rewind(3, 1, historySettings(2000));
   type Down = { tick: number; car: number[]; ack: number; others: number[][] };
   const up = new Pipe<{ first: number; frames: Stamped[] }>(link, rng(seed * 31 + 1));
@@ -120,10 +120,7 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
     driver.frames += 1;
     stepPlayer(driver, s.f);
     let n: number;
-    if (mode === "lagcomp") n = bumpAgainst(driver, serverHist, s.viewMs, s.aheadMs, own, players, (id) => {
-      const real = byId.get(id);
-      if (real !== undefined) applyOther(real);
-    });
+    if (mode === "lagcomp") n = lag.bumpFrame(driver, seq);
     else n = city.bumpPresent(driver);
     if (n > 0 && !touching) res.crashes += 1;
     touching = n > 0;
@@ -149,7 +146,10 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
   while (true) {
     const now = Math.min(nextFrame, nextTick, nextDraw);
     if (now > end) break;
-    up.take(now, (b) => buffer.push(b.first, b.frames));
+    up.take(now, (b) => {
+      buffer.push(b.first, b.frames);
+      lag.stamp(driver, b.first, b.frames.map((s) => s.f), city.tick);
+    });
     downDriver.take(now, (m, at) => {
       owd = Math.min(owd, at - m.tick * TICK_MS);
       if (!(m.tick * TICK_MS <= (clientHist.newestMs ?? -1))) {
@@ -176,8 +176,12 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
       const steer = aim(rec.state, clientHist, viewMs, aheadMs, own, lap);
       if (Math.hypot(rec.state.car.x - LAP[lap]![0], rec.state.car.y - LAP[lap]![1]) < 25) lap = (lap + 1) % LAP.length;
       const dt = seq % 3 === 2 ? 16 : 17;
-      const f: InputFrame = { dt, buttons: { forward: rec.state.car.speed < 14, back: false, left: false, right: false, jump: false, sprint: false, interact: false, primary: false, aim: false, brake: false, horn: false }, look: [0, 0], steer };
-      const s: Stamped = { f, viewMs, aheadMs };
+      // The stamps as the wire carries them (hundredths of a tick, rounded down: never past the
+      // newest snapshot the client has; 2 ms steps); the client predicts with the same.
+      const view = Math.floor((Math.max(0, viewMs) / TICK_MS) * 100) / 100;
+      const ahead = Math.round(aheadMs / 2) * 2;
+      const f: InputFrame = { dt, buttons: { forward: rec.state.car.speed < 14, back: false, left: false, right: false, jump: false, sprint: false, interact: false, primary: false, aim: false, brake: false, horn: false }, look: [0, 0], steer, view, ahead };
+      const s: Stamped = { f, viewMs: view * TICK_MS, aheadMs: ahead };
       created.set(rec.nextSeq, now);
       rec.predict(s);
       batch.push(s);
@@ -191,11 +195,10 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
       city.step();
       for (let k = 0; k < 3; k++) buffer.step((sq, s) => applyFrame(sq, s));
       const tick = city.tick;
-      serverHist.record(tick, tick * TICK_MS);
+      lag.record(city);
       const others: number[][] = [];
       for (const c of [...city.cars, watcher.car]) {
         const ch = channels(c, []);
-        serverHist.put(c.id, ch);
         if (Math.hypot(c.x - driver.car.x, c.y - driver.car.y) < 90) others.push([c.id, ...ch]);
       }
       const car = channels(driver.car, []);
@@ -236,7 +239,7 @@ export function ram(link: Link, seed: number, seconds: number, mode: Mode): RamR
   res.corrections = rec.stats.corrections;
   res.maxCorrection = rec.stats.maxCorrection;
   res.snaps = rec.stats.snaps;
-  res.capped = serverHist.stats.capped;
+  res.capped = lag.hist.stats.capped;
   return res;
 }
 

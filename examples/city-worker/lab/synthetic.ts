@@ -2,11 +2,15 @@
  * A synthetic city for the lab's Node-only benches (tick_bench, wire_bench): the object's
  * simulation with `players` seats fed the bots' input pattern (a batch of 4 frames about every
  * 66 ms, so three ticks in four; half of them driving their own car), no workerd, no sockets.
+ * With `playout`, the batches go through the object's input playout (three frames a tick,
+ * an `input:ack` per player when its last applied frame moved), as the object runs them;
+ * without, each batch is applied whole when it arrives.
  */
 
 import { City as Sim, FIRST_PLAYER_IDS, type Player } from "../src/sim.js";
 import { keyframePhase } from "../src/streams.js";
-import type { Buttons, InputFrame, NearbyEntity } from "village-protocol";
+import { InputPlayouts } from "../src/input_playout.js";
+import type { Buttons, InputAck, InputFrame, NearbyEntity } from "village-protocol";
 
 /** The keyframe cadence of the object (every 5 s at 20 Hz). */
 export const KEYFRAME_EVERY = 100;
@@ -45,8 +49,11 @@ export class SyntheticCity {
   readonly seats: Seat[] = [];
   private first = 0;
   private t = 0;
+  /** The object's input playout, when the city runs one (`playout`). */
+  private readonly playouts: InputPlayouts | undefined;
 
-  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS) {
+  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS, playout = false) {
+    this.playouts = playout ? new InputPlayouts() : undefined;
     this.sim = new Sim(seed, 160, 80, firstPlayers);
     for (let i = 0; i < players; i++) {
       const player = this.sim.join(`bot${String(i).padStart(6, "0")}`);
@@ -57,7 +64,12 @@ export class SyntheticCity {
 
   /** The inputs that arrive before the next tick (a batch of 4 frames, three ticks in four). */
   inputs(): void {
-    if (this.t % 4 !== 3) for (const s of this.seats) this.sim.input(s.player, this.first, [frame(s), frame(s), frame(s), frame(s)]);
+    if (this.t % 4 !== 3)
+      for (const s of this.seats) {
+        const frames = [frame(s), frame(s), frame(s), frame(s)];
+        if (this.playouts === undefined) this.sim.input(s.player, this.first, frames);
+        else this.playouts.push(s.player, this.first, frames);
+      }
     this.first += 4;
     this.t += 1;
   }
@@ -65,7 +77,13 @@ export class SyntheticCity {
   /** One step of the city; returns the new tick. */
   step(): number {
     this.sim.step();
+    this.playouts?.step(this.sim.players.values(), this.sim.tick);
     return this.sim.tick;
+  }
+
+  /** The `input:ack` the object sends seat `s` after this tick (none without `playout`, or when nothing new was applied). */
+  ack(s: Seat): InputAck | undefined {
+    return this.playouts?.ack(s.player, this.sim.tick);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
- * Where the wire bytes go: one seeded city (the synthetic city of tick_bench, no workerd),
- * every player's snapshot stream recorded on both sides (tuplet's `Tracker`, the JSON twin's
- * deltas), then each stream put through permessage-deflate as workerd sends it (one raw
+ * Where the wire bytes go: one seeded city (the synthetic city of tick_bench, no workerd, its
+ * inputs through the object's playout), every player's messages recorded on both sides
+ * (tuplet's `Tracker`, the JSON twin's deltas; on both, the `input:ack` the object sends
+ * before each snapshot, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
  * deflate context per connection, a sync flush per message with its trailing `00 00 ff ff`
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
@@ -23,6 +24,7 @@ import { TupletStream, type Stream } from "../src/streams.js";
 import { JsonStream } from "./worker/streams.js";
 import { FIRST_PLAYER_IDS } from "../src/sim.js";
 import { SyntheticCity } from "./synthetic.js";
+import { ACK_PARTS, coalesced, encodeAck, isAck, labelAck } from "./wire_acks.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -68,6 +70,7 @@ const T_PARTS = [
   "speed difference",
   "anim difference",
   "kind, owner, label (whole)",
+  ...ACK_PARTS,
 ] as const;
 const T = Object.fromEntries(T_PARTS.map((p, i) => [p, i])) as Record<(typeof T_PARTS)[number], number>;
 
@@ -220,6 +223,7 @@ const J_PARTS = [
   '"speed":value',
   '"anim":value',
   "kind, owner, label",
+  ...ACK_PARTS,
 ] as const;
 const J = Object.fromEntries(J_PARTS.map((p, i) => [p, i])) as Record<(typeof J_PARTS)[number], number>;
 
@@ -413,7 +417,7 @@ interface Stats {
 }
 
 function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
-  const city = new SyntheticCity(seed, players, firstPlayers);
+  const city = new SyntheticCity(seed, players, firstPlayers, true);
   const seats = city.seats.map((seat) => ({ seat, stream: (kind === "tuplet" ? new TupletStream() : new JsonStream()) as Stream, ws: new Recorder() }));
   for (let t = 0; t < ticks; t++) {
     city.inputs();
@@ -421,6 +425,8 @@ function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
     for (const s of seats) {
       const keyframe = SyntheticCity.keyframe(tick, s.seat.player.slot);
       if (keyframe) s.stream.requestKeyframe();
+      const ack = city.ack(s.seat);
+      if (ack !== undefined) s.ws.send(encodeAck(ack));
       s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, city.view(s.seat));
     }
   }
@@ -437,12 +443,16 @@ interface SideReport {
   overhead: number;
   /** Wire bytes of the messages with nothing in them but what changed: positions, headings, speeds, animations (framing included). */
   changesOnly: number;
+  /** Wire bytes of the snapshots alone: every `input:ack` message left out. */
+  withoutAcks: number;
 }
 
 function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labelled[][] } {
   const stats: Stats = { keyframes: 0, deltas: 0, entering: 0, leaving: 0, changed: 0, fields: [] };
   const names = kind === "tuplet" ? T_PARTS : J_PARTS;
-  const streams = record(kind).map((msgs) => msgs.map((m) => (typeof m === "string" ? labelJson(m, stats) : labelTuplet(m, stats))));
+  const ackBase = names.length - ACK_PARTS.length;
+  const label = (m: Uint8Array | string): Labelled => (isAck(m) ? { bytes: m, parts: labelAck(m, ackBase, skip) } : typeof m === "string" ? labelJson(m, stats) : labelTuplet(m, stats));
+  const streams = record(kind).map((msgs) => msgs.map(label));
   const slots = players * ticks;
   const per = (x: number): number => x / slots;
   const raw = new Array<number>(names.length).fill(0);
@@ -470,12 +480,13 @@ function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labell
   // Everything but the changes themselves removed: what the information costs with no structure.
   const notChanges = new Set(names.map((n, i) => (/^pos: x|^(heading|speed|anim) difference|^"(heading|speed|anim)"|^pos: x, y values/.test(n) ? -1 : i)).filter((i) => i >= 0));
   const changesOnly = wireAll(without(streams, notChanges), WORKERD);
+  const withoutAcks = wireAll(streams.map((s) => s.filter((m) => !isAck(m.bytes)).map((m) => m.bytes)), WORKERD);
   for (let i = 0; i < names.length; i++) {
     const alone = all - wireAll(without(streams, new Set([i])), WORKERD);
     parts.push({ part: names[i]!, raw: per(raw[i]!), alone: per(alone), cumulative: per(cumulative[i]!) });
   }
   return {
-    report: { side: kind, messagesPerTick: per(messages), rawPerTick: per(rawTotal), wirePerTick: per(all), stats, parts, overhead: per(before), changesOnly: per(changesOnly) },
+    report: { side: kind, messagesPerTick: per(messages), rawPerTick: per(rawTotal), wirePerTick: per(all), stats, parts, overhead: per(before), changesOnly: per(changesOnly), withoutAcks: per(withoutAcks) },
     streams,
   };
 }
@@ -499,6 +510,16 @@ const deflates = settings.map(({ what, d }) => {
   const j = wireAll(plain(js.streams), d) / slots;
   return { what, tuplet: t, json: j, ratio: t / j };
 });
+/**
+ * The what-if of one message per tick on tuplet's side: each ack in its snapshot's message
+ * (workerd's deflate). The twin's stay apart: its snapshots are text frames, its acks binary.
+ */
+const joined = (s: Labelled[][]): Uint8Array[][] => s.map((m) => coalesced(m.map((x) => ({ bytes: x.bytes, ack: isAck(x.bytes) }))));
+{
+  const t = wireAll(joined(tu.streams), WORKERD) / slots;
+  const j = js.report.wirePerTick;
+  deflates.push({ what: "workerd's, tuplet's input:ack in its snapshot's message (the twin's apart)", tuplet: t, json: j, ratio: t / j });
+}
 
 const result = { players, ticks, seed, firstPlayers, tuplet: tu.report, json: js.report, deflates };
 if (asJson) {
@@ -514,6 +535,7 @@ if (asJson) {
     for (const p of r.parts) console.log(`  ${p.part.padEnd(72)}${f1(p.raw)} ${f1(p.alone)} ${f1(p.cumulative)}`);
     console.log(`  ${"left with every part removed (frame headers, deflate framing)".padEnd(72)}${f1(0)} ${" ".repeat(7)} ${f1(r.overhead)}`);
     console.log(`  only the changes (x, y, heading, speed, anim; framing included): ${r.changesOnly.toFixed(1)} B on the wire`);
+    console.log(`  the snapshots alone (every input:ack message left out): ${r.withoutAcks.toFixed(1)} B on the wire`);
   }
   console.log("\ndeflate settings (both sides)                          tuplet    JSON  ratio");
   for (const d of deflates) console.log(`  ${d.what.padEnd(52)}${f1(d.tuplet)} ${f1(d.json)}  ${d.ratio.toFixed(2)}`);

@@ -50,7 +50,7 @@ const SAVE_EVERY = 5 * RATE;
  */
 const MSGS_PER_S = 40;
 const MSGS_BURST = 120;
-/** Largest frame read from a client, bytes (`input:batch` is at most about 100). */
+/** Largest frame read from a client, bytes (`input:batch` is at most 224, its budget). */
 const MAX_FRAME = 2048;
 
 /** What a socket carries through hibernation (`serializeAttachment`). */
@@ -97,7 +97,7 @@ export class City extends DurableObject<Env> {
   /** Each player's input jitter buffer (input_playout.ts). */
   /** The cars' history for lag compensation; undefined when `MAX_REWIND_MS` is 0. */
   private readonly lag: LagComp | undefined;
-  private readonly inputs = new InputPlayouts((p, seq) => (this.lag === undefined ? this.sim.bumpPresent(p) : this.lag.bump(p, this.lag.viewOf(p, seq))));
+  private readonly inputs = new InputPlayouts((p, seq) => (this.lag === undefined ? this.sim.bumpPresent(p) : this.lag.bumpFrame(p, seq)));
   private readonly out = new Writer(256);
   private nextTickAt = 0;
 
@@ -136,7 +136,7 @@ export class City extends DurableObject<Env> {
       {
         "input:batch": (c: Client, v) => {
           this.inputs.push(c.player, v.first, v.frames);
-          this.lag?.stamp(c.player, v.first, v.frames.length, this.sim.tick);
+          this.lag?.stamp(c.player, v.first, v.frames, this.sim.tick);
           this.lastInput = Date.now();
           this.ensureTick();
         },

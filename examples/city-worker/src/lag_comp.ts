@@ -8,6 +8,7 @@
 
 import { Rewind, type RewindSettings } from "village-protocol/runtime";
 import { AI_CAR_MASS, applyOther } from "./collide.js";
+import type { InputFrame } from "village-protocol";
 import { bumpView, type Body, type City, type Mover, type Player } from "./sim.js";
 
 /** The city's tick, ms. */
@@ -81,8 +82,8 @@ export class LagComp {
   private readonly scratch: number[] = [];
   private readonly players = new Set<number>();
   private readonly cars = new Map<number, Body>();
-  /** View time per player and frame (its sequence number modulo 64). */
-  private readonly views = new Map<string, Float64Array>();
+  /** Per player and frame (its sequence number modulo 64): the view time, the horizon, and whether the client stamped them. */
+  private readonly views = new Map<string, { at: Float64Array; ahead: Float64Array; given: Uint8Array }>();
 
   constructor(maxRewindMs = MAX_REWIND_MS) {
     this.hist = new Rewind(3, 1, historySettings(maxRewindMs));
@@ -104,17 +105,25 @@ export class LagComp {
   }
 
   /**
-   * Notes the view time of frames `first` .. `first + count − 1` of `p`: the frames carry no
-   * stamp, so it is estimated as the newest tick's time less the client's interpolation.
+   * Notes the view time of frames `first` .. `first + frames.length − 1` of `p`: a frame's own
+   * stamp (`view`, the tick the client drew with the fraction to the next, and `ahead`, how far
+   * past it the client ran the other cars), or, without one, the newest tick's time less the
+   * client's interpolation. `bump` caps either.
    */
-  stamp(p: Player, first: number, count: number, tick: number): void {
+  stamp(p: Player, first: number, frames: readonly Pick<InputFrame, "view" | "ahead">[], tick: number): void {
     let v = this.views.get(p.name);
     if (v === undefined) {
-      v = new Float64Array(64).fill(Number.NaN);
+      v = { at: new Float64Array(64).fill(Number.NaN), ahead: new Float64Array(64), given: new Uint8Array(64) };
       this.views.set(p.name, v);
     }
-    const at = tick * TICK_MS - INTERP_MS;
-    for (let k = 0; k < Math.min(count, 64); k++) v[(first + k) & 63] = at;
+    for (let k = 0; k < Math.min(frames.length, 64); k++) {
+      const f = frames[k]!;
+      const i = (first + k) & 63;
+      const given = f.view !== undefined;
+      v.at[i] = given ? f.view! * TICK_MS : tick * TICK_MS - INTERP_MS;
+      v.ahead[i] = given ? (f.ahead ?? 0) : 0;
+      v.given[i] = given ? 1 : 0;
+    }
   }
 
   /** Forgets a player who left. */
@@ -124,7 +133,23 @@ export class LagComp {
 
   /** The view time frame `seq` of `p` is resolved at (capped by the history); NaN: the newest record. */
   viewOf(p: Player, seq: number): number {
-    return this.views.get(p.name)?.[seq & 63] ?? Number.NaN;
+    return this.views.get(p.name)?.at[seq & 63] ?? Number.NaN;
+  }
+
+  /** Whether the view time of frame `seq` of `p` came from the frame's stamp (not the estimate). */
+  stamped(p: Player, seq: number): boolean {
+    return this.views.get(p.name)?.given[seq & 63] === 1;
+  }
+
+  /**
+   * Collides `p`'s car, just moved by frame `seq`, with the world as the client saw it: the
+   * history at the frame's view time (capped), the cars run `ahead` forward from there (at
+   * most MAX_AHEAD_MS), as the client's stamp says; the estimate, not run ahead, without one.
+   */
+  bumpFrame(p: Player, seq: number): number {
+    const v = this.views.get(p.name);
+    const i = seq & 63;
+    return this.bump(p, v?.at[i] ?? Number.NaN, v?.ahead[i] ?? 0);
   }
 
   /** Collides `p`'s car with the world at `viewMs` (clamped to the cap); the other AI cars take their impulse now. */

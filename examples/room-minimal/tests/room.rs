@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use village::dispatch::ServerMessage;
-use village::input::{Buttons, InputBatch, InputFrame};
+use village::input::{InputBatch, InputFrame};
 use village::player::PlayerMove;
+use village::walk::Button;
 use village_server::client::{Client, Identity};
 
 /// A server on a free port; the URL of room `name`.
@@ -58,8 +59,7 @@ async fn input_frames_are_played_out_acked_and_relayed() {
     let url = room("inputs").await;
     let mut driver = guest(&url, "driver").await;
     let mut viewer = guest(&url, "viewer").await;
-    let forward = Buttons { forward: true, ..Buttons::default() };
-    let frame = InputFrame { dt: 16, buttons: forward, look: [0.0, 0.0], steer: 0 };
+    let frame = InputFrame::pressed(&[Button::Forward]);
     // Frames 0..12, the second batch sent twice: applied once.
     for first in [0, 4, 4, 8] {
         let batch = InputBatch { first, frames: vec![frame.clone(); 4] };

@@ -4,10 +4,17 @@
 //! held then costs an attacker more new connections a second than the budget divided by
 //! the time a player takes to say hello: an idle socket per address, however many
 //! addresses, only delays the next player by one eviction.
+//!
+//! An address takes someone's place at most once a [`COOLING`]: with the budget full and
+//! its last eviction more recent, its newcomer is refused at accept, before any task or
+//! buffer. An attacker reconnecting the moment it is evicted then evicts at most once a
+//! [`COOLING`] per address, instead of as fast as the server accepts; a player, who
+//! connects once, is never refused for it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
@@ -26,7 +33,16 @@ pub(crate) enum Refused {
     PerIp,
     /// The place was taken meanwhile (only from [`Budget::rekey`]).
     Full,
+    /// The budget is full and the address took a place in the last [`COOLING`].
+    Cooling,
 }
+
+/// How long after taking someone's place an address may not take another's.
+pub(crate) const COOLING: Duration = Duration::from_secs(1);
+
+/// Evictions remembered for [`COOLING`], at most: past that the oldest is forgotten
+/// early, so the memory is bounded whatever the number of addresses.
+const COOLING_MAX: usize = 4096;
 
 /// The places held, by address and by age. Not locked itself: [`crate::shared::Shared`]
 /// keeps it under a mutex.
@@ -36,6 +52,10 @@ pub(crate) struct Budget {
     /// Every place, oldest first: its address and its signal.
     by_age: BTreeMap<u64, (IpAddr, Arc<Notify>)>,
     next: u64,
+    /// Evictions in the last [`COOLING`], oldest first, by the newcomer's address, and
+    /// their count by address.
+    evictions: VecDeque<(Instant, IpAddr)>,
+    cooling: HashMap<IpAddr, u32>,
 }
 
 impl Budget {
@@ -52,19 +72,33 @@ impl Budget {
     /// A place for a connection from `ip`, under `max` overall and `max_per_ip` per address
     /// (`exempt` addresses, trusted proxies, have no per-address cap: their connections are
     /// many clients). With the overall budget full, the oldest place, whoever holds it,
-    /// is taken and its signal notified.
+    /// is taken and its signal notified, unless `ip` took one in the [`COOLING`] before
+    /// `now` (`Err(Cooling)`; exempt addresses never cool).
     pub fn admit(
         &mut self,
         ip: IpAddr,
+        now: Instant,
         max: usize,
         max_per_ip: usize,
         exempt: impl Fn(IpAddr) -> bool,
     ) -> Result<Place, Refused> {
-        if !exempt(ip) && self.held(ip) >= max_per_ip {
+        let exempt = exempt(ip);
+        if !exempt && self.held(ip) >= max_per_ip {
             return Err(Refused::PerIp);
         }
+        if self.total() >= max.max(1) {
+            self.cool(now);
+            if !exempt && self.cooling.contains_key(&ip) {
+                return Err(Refused::Cooling);
+            }
+        }
+        let mut evicted = false;
         while self.total() >= max.max(1) {
             self.evict_oldest();
+            evicted = true;
+        }
+        if evicted && !exempt {
+            self.remember_eviction(now, ip);
         }
         Ok(self.insert(ip))
     }
@@ -74,6 +108,38 @@ impl Budget {
         if let Some((_, (ip, signal))) = self.by_age.pop_first() {
             self.forget(ip);
             signal.notify_one();
+        }
+    }
+
+    /// Remembers that `ip` took a place at `now`.
+    fn remember_eviction(&mut self, now: Instant, ip: IpAddr) {
+        if self.evictions.len() >= COOLING_MAX {
+            self.forget_eviction();
+        }
+        self.evictions.push_back((now, ip));
+        *self.cooling.entry(ip).or_default() += 1;
+    }
+
+    /// Forgets the evictions older than [`COOLING`] before `now`.
+    fn cool(&mut self, now: Instant) {
+        while self
+            .evictions
+            .front()
+            .is_some_and(|&(at, _)| now.saturating_duration_since(at) >= COOLING)
+        {
+            self.forget_eviction();
+        }
+    }
+
+    /// Forgets the oldest eviction remembered.
+    fn forget_eviction(&mut self) {
+        if let Some((_, ip)) = self.evictions.pop_front() {
+            if let Some(n) = self.cooling.get_mut(&ip) {
+                *n -= 1;
+                if *n == 0 {
+                    self.cooling.remove(&ip);
+                }
+            }
         }
     }
 
@@ -150,26 +216,28 @@ mod tests {
 
     #[test]
     fn a_newcomer_evicts_the_oldest_place_whoever_holds_it() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let none = |_| false;
         // Four addresses hold one place each: the budget (4) is full.
         let held: Vec<Place> = (1..=4)
-            .map(|n| b.admit(ip(n), 4, 8, none).unwrap())
+            .map(|n| b.admit(ip(n), t0, 4, 8, none).unwrap())
             .collect();
         assert_eq!(b.total(), 4);
         // A fifth address (the 257th of the issue: one idle socket per address) gets in,
         // and the oldest place, address 1's, is taken.
-        let n = b.admit(ip(5), 4, 8, none).unwrap();
+        let n = b.admit(ip(5), t0, 4, 8, none).unwrap();
         assert_eq!(b.total(), 4);
         assert!(evicted(&held[0]));
         assert!(held[1..].iter().all(|p| !evicted(p)) && !evicted(&n));
         // The evicted place is gone: giving it back frees nothing.
         assert!(!b.release(held[0].id));
         assert_eq!(b.total(), 4);
-        // The next newcomer takes address 2's, then address 3's.
-        b.admit(ip(6), 4, 8, none).unwrap();
+        // The next newcomer takes address 2's, then (a second later: an address evicts
+        // at most once a second) address 3's.
+        b.admit(ip(6), t0, 4, 8, none).unwrap();
         assert!(evicted(&held[1]));
-        b.admit(ip(6), 4, 8, none).unwrap();
+        b.admit(ip(6), t0 + COOLING, 4, 8, none).unwrap();
         assert!(evicted(&held[2]) && !evicted(&held[3]));
         assert!(b.release(held[3].id));
         assert_eq!(b.total(), 3);
@@ -177,28 +245,30 @@ mod tests {
 
     #[test]
     fn the_per_ip_cap_holds_and_a_capped_address_evicts_nobody() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let none = |_| false;
-        let x = b.admit(ip(3), 4, 2, none).unwrap();
-        b.admit(ip(2), 4, 2, none).unwrap();
-        b.admit(ip(2), 4, 2, none).unwrap();
-        b.admit(ip(3), 4, 2, none).unwrap();
-        assert_eq!(b.admit(ip(2), 4, 2, none).err(), Some(Refused::PerIp));
+        let x = b.admit(ip(3), t0, 4, 2, none).unwrap();
+        b.admit(ip(2), t0, 4, 2, none).unwrap();
+        b.admit(ip(2), t0, 4, 2, none).unwrap();
+        b.admit(ip(3), t0, 4, 2, none).unwrap();
+        assert_eq!(b.admit(ip(2), t0, 4, 2, none).err(), Some(Refused::PerIp));
         assert!(!evicted(&x), "a refused newcomer takes nothing");
-        b.admit(ip(1), 4, 2, none).unwrap();
+        b.admit(ip(1), t0, 4, 2, none).unwrap();
         assert!(evicted(&x));
     }
 
     #[test]
     fn a_trusted_proxys_places_are_evictable_and_rekey_keeps_age_and_count() {
+        let t0 = Instant::now();
         let mut b = Budget::default();
         let proxy = |a: IpAddr| a == ip(9);
         // The proxy is over any per-address cap (1 here): its connections are many clients.
         let p: Vec<Place> = (0..3)
-            .map(|_| b.admit(ip(9), 3, 1, proxy).unwrap())
+            .map(|_| b.admit(ip(9), t0, 3, 1, proxy).unwrap())
             .collect();
         // Slow heads through the proxy do not lock a direct newcomer out.
-        let d = b.admit(ip(1), 3, 1, proxy).unwrap();
+        let d = b.admit(ip(1), t0, 3, 1, proxy).unwrap();
         assert!(evicted(&p[0]));
         // The proxy names its clients: they count under their own addresses from now on.
         assert_eq!(
@@ -211,10 +281,72 @@ mod tests {
         assert_eq!(b.held(ip(5)), 1);
         assert_eq!(b.held(ip(9)), 1);
         // Rekeyed, the place keeps its age: it is the next evicted.
-        b.admit(ip(2), 3, 1, proxy).unwrap();
+        b.admit(ip(2), t0, 3, 1, proxy).unwrap();
         assert!(evicted(&p[1]) && !evicted(&p[2]) && !evicted(&d));
         assert_eq!(b.held(ip(5)), 0);
         assert!(b.release(p[2].id));
         assert_eq!(b.total(), 2);
+    }
+
+    #[test]
+    fn an_address_takes_a_place_at_most_once_a_second() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut b = Budget::default();
+        let none = |_| false;
+        let first = b.admit(ip(1), ms(0), 2, 8, none).unwrap();
+        let second = b.admit(ip(2), ms(0), 2, 8, none).unwrap();
+        // Address 3 takes address 1's place; at once and 999 ms later it may not take
+        // another: refused at accept, and nobody is evicted.
+        let third = b.admit(ip(3), ms(10), 2, 8, none).unwrap();
+        assert!(evicted(&first));
+        for at in [10, 1009] {
+            assert_eq!(
+                b.admit(ip(3), ms(at), 2, 8, none).err(),
+                Some(Refused::Cooling)
+            );
+            assert!(!evicted(&second) && !evicted(&third));
+        }
+        // The evicted address may take a place at once (a player's retry): address 2's.
+        b.admit(ip(1), ms(20), 2, 8, none).unwrap();
+        assert!(evicted(&second));
+        // A free place a cooling address may take: it takes no one's.
+        assert!(b.release(third.id));
+        let free = b.admit(ip(3), ms(30), 2, 8, none).unwrap();
+        assert!(!evicted(&free));
+        // A second after its eviction it may evict again (address 1's, the oldest).
+        b.admit(ip(3), ms(1010), 2, 8, none).unwrap();
+        assert_eq!((b.total(), b.held(ip(1)), b.held(ip(3))), (2, 0, 2));
+        // A trusted proxy never cools: its connections are many clients.
+        let proxy = |a: IpAddr| a == ip(9);
+        let mut b = Budget::default();
+        let p = b.admit(ip(4), ms(0), 1, 1, proxy).unwrap();
+        let q = b.admit(ip(9), ms(0), 1, 2, proxy).unwrap();
+        assert!(evicted(&p));
+        b.admit(ip(9), ms(1), 1, 2, proxy).unwrap();
+        assert!(evicted(&q));
+    }
+
+    #[test]
+    fn the_evictions_remembered_are_bounded_whatever_the_addresses() {
+        let t0 = Instant::now();
+        let mut b = Budget::default();
+        let none = |_| false;
+        let addr = |n: u32| IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+        // 10,000 addresses, each taking the last one's place within the same second.
+        for n in 0..10_000u32 {
+            b.admit(addr(n), t0, 1, 8, none).unwrap();
+        }
+        assert_eq!(b.evictions.len(), COOLING_MAX);
+        assert_eq!(b.cooling.len(), COOLING_MAX);
+        // The newest remembered still cool; the oldest were forgotten early.
+        assert_eq!(
+            b.admit(addr(9_999), t0, 1, 8, none).err(),
+            Some(Refused::Cooling)
+        );
+        assert!(b.admit(addr(1), t0, 1, 8, none).is_ok());
+        // A second on, all are forgotten at the next full admit.
+        b.admit(addr(9_999), t0 + COOLING, 1, 8, none).unwrap();
+        assert_eq!(b.evictions.len(), 1);
     }
 }

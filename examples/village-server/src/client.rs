@@ -156,6 +156,17 @@ impl Client {
         deflate: bool,
         recv_buffer: Option<u32>,
     ) -> Result<Client, ClientError> {
+        Client::connect_from(url, shape, deflate, recv_buffer, SOURCE.get().copied()).await
+    }
+
+    /// [`Client::connect_with`] from local address `from` (`None`: the system's choice).
+    async fn connect_from(
+        url: &str,
+        shape: Encoding,
+        deflate: bool,
+        recv_buffer: Option<u32>,
+        from: Option<std::net::IpAddr>,
+    ) -> Result<Client, ClientError> {
         let parsed = url::Url::parse(url)?;
         let addr = (
             parsed.host_str().ok_or("a URL with a host")?,
@@ -166,8 +177,8 @@ impl Client {
             .next()
             .ok_or("the host has no address")?;
         let socket = tokio::net::TcpSocket::new_v4()?;
-        if let Some(ip) = SOURCE.get() {
-            socket.bind(std::net::SocketAddr::new(*ip, 0))?;
+        if let Some(ip) = from {
+            socket.bind(std::net::SocketAddr::new(ip, 0))?;
         }
         if let Some(n) = recv_buffer {
             socket.set_recv_buffer_size(n)?;
@@ -208,6 +219,17 @@ impl Client {
     /// `player:joined`.
     pub async fn join(url: &str, who: &Identity) -> Result<Client, ClientError> {
         Client::join_with(url, who, true).await
+    }
+
+    /// [`Client::join`] from local address `from` (any `127.x.y.z` on Linux), whatever
+    /// [`bind_source`] set: one process playing players from many addresses.
+    pub async fn join_from(
+        url: &str,
+        who: &Identity,
+        from: std::net::IpAddr,
+    ) -> Result<Client, ClientError> {
+        let c = Client::connect_from(url, Encoding::Compact, true, None, Some(from)).await?;
+        c.hello_and_join(who).await
     }
 
     /// [`Client::join`], offering permessage-deflate or not.

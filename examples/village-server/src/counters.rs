@@ -77,6 +77,9 @@ pub enum Counter {
     /// Connections yet to say hello closed to make room for a newcomer: the budget was
     /// full and their address held the most places (its oldest connection goes).
     EvictedBeforeHello,
+    /// Connections closed at accept: the budget before hello was full and their address
+    /// took someone's place in the last second (an address evicts at most once a second).
+    RefusedEvictedRecently,
     /// Upgrades refused for a trusted proxy's header: a PROXY protocol header missing or
     /// malformed, an `X-Forwarded-For` naming no address or over 1 KiB (answered 400).
     ProxyRefused,
@@ -87,7 +90,7 @@ pub enum Counter {
 
 impl Counter {
     /// Every counter, in report order.
-    pub const ALL: [Counter; 34] = [
+    pub const ALL: [Counter; 35] = [
         Counter::RefusedTotal,
         Counter::RefusedPerIp,
         Counter::AcceptFailed,
@@ -120,6 +123,7 @@ impl Counter {
         Counter::StoreLost,
         Counter::RefusedBeforeHello,
         Counter::EvictedBeforeHello,
+        Counter::RefusedEvictedRecently,
         Counter::ProxyRefused,
         Counter::ProtocolError,
     ];
@@ -159,6 +163,7 @@ impl Counter {
             Counter::StoreLost => "store_lost",
             Counter::RefusedBeforeHello => "refused_before_hello",
             Counter::EvictedBeforeHello => "evicted_before_hello",
+            Counter::RefusedEvictedRecently => "refused_evicted_recently",
             Counter::ProxyRefused => "proxy_refused",
             Counter::ProtocolError => "protocol_error",
         }

@@ -11,12 +11,6 @@ use tokio::net::TcpStream;
 /// The largest request head read; a browser's is under 2 KiB.
 pub(crate) const MAX_REQUEST: usize = 8 * 1024;
 
-/// After the second read that leaves the head unfinished, each further read waits this
-/// long first, so bytes dripped one at a time are read many at once: a head dripped by
-/// 200 sockets costs 20 reads a second each, whatever the drip's pace. A browser's head
-/// (one or two segments, a PROXY header's too) never waits.
-pub(crate) const DRIP_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
-
 /// A valid upgrade request.
 #[derive(Debug)]
 pub(crate) struct Upgrade {
@@ -53,8 +47,9 @@ pub(crate) enum Bad {
 /// counted in the head's bytes). Bytes after the head are refused: a client sends nothing
 /// before the server's answer (RFC 6455 §4.1). Each read looks for the head's end in the
 /// new bytes only (and the 3 before them), so a head dripped a byte at a time costs
-/// linear work, not quadratic, and reads are spaced by [`DRIP_PAUSE`] from the third on;
-/// the caller bounds the whole head's time (the PROXY header's with it).
+/// linear work, not quadratic; from the third read on, the socket is read on the drip
+/// grid of `drip.rs`, not woken per packet. The caller bounds the whole head's time (the
+/// PROXY header's with it).
 pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade, Bad> {
     let mut buf = [0u8; MAX_REQUEST];
     let mut len = 0;
@@ -64,14 +59,21 @@ pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade,
     let mut reads = 0u32;
     loop {
         reads += 1;
-        if reads > 2 {
-            tokio::time::sleep(DRIP_PAUSE).await;
-        }
         // (A PROXY header is refused long before this: 107 or 528 bytes at most.)
         if len == MAX_REQUEST {
             return Err(Bad::Malformed);
         }
-        let n = stream.read(&mut buf[len..]).await.map_err(|_| Bad::Io)?;
+        let n = if reads > 2 {
+            if reads == 3 {
+                // The kernel reports the socket readable only once a whole head's
+                // bytes wait, so in practice never: the grid reads it.
+                crate::drip::set_low_water(stream, MAX_REQUEST);
+            }
+            crate::drip::read_on_grid(stream, &mut buf[len..]).await
+        } else {
+            stream.read(&mut buf[len..]).await
+        };
+        let n = n.map_err(|_| Bad::Io)?;
         if n == 0 {
             return Err(Bad::Io);
         }
@@ -95,6 +97,10 @@ pub(crate) async fn read(stream: &mut TcpStream, proxy: bool) -> Result<Upgrade,
         if let Some(end) = find_end(&buf[from..len]).map(|e| e + from) {
             if end != len {
                 return Err(Bad::Malformed);
+            }
+            if reads > 2 {
+                // The WebSocket's frames are read through tokio's readiness again.
+                crate::drip::set_low_water(stream, 1);
             }
             return parse(&buf[..len]).map(|up| Upgrade { proxied, ..up });
         }

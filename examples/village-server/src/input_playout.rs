@@ -109,18 +109,10 @@ impl InputPlayouts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use village::input::Buttons;
+    use village::walk::Button;
 
     fn frame() -> InputFrame {
-        InputFrame {
-            dt: 16,
-            buttons: Buttons {
-                forward: true,
-                ..Buttons::default()
-            },
-            look: [0.0, 0.0],
-            steer: 0,
-        }
+        InputFrame::pressed(&[Button::Forward])
     }
 
     fn batch(first: u32) -> InputBatch {

@@ -27,6 +27,7 @@ pub mod config;
 mod conn;
 pub mod counters;
 pub mod deflate;
+mod drip;
 mod fanout;
 mod fdlimit;
 mod guests;

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use tokio::sync::{mpsc, Notify};
 
-use crate::before_hello::{Budget, Place};
+use crate::before_hello::{Budget, Place, Refused};
 use crate::config::Config;
 use crate::counters::{Counter, Counters, FrameDrops};
 use crate::guests::Guests;
@@ -226,11 +226,19 @@ impl Shared {
         let ip = self.counted_as(ip);
         let mut budget = lock(&self.before_hello);
         let full = budget.total() >= cfg.max_before_hello;
+        let now = std::time::Instant::now();
         let place = budget
-            .admit(ip, cfg.max_before_hello, cfg.max_before_hello_per_ip, |a| {
-                cfg.is_trusted_proxy(a)
-            })
-            .map_err(|_| Counter::RefusedBeforeHello)?;
+            .admit(
+                ip,
+                now,
+                cfg.max_before_hello,
+                cfg.max_before_hello_per_ip,
+                |a| cfg.is_trusted_proxy(a),
+            )
+            .map_err(|e| match e {
+                Refused::Cooling => Counter::RefusedEvictedRecently,
+                Refused::PerIp | Refused::Full => Counter::RefusedBeforeHello,
+            })?;
         drop(budget);
         if full {
             self.counters.add(Counter::EvictedBeforeHello);

@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use village::dispatch::ServerMessage;
-use village::input::{Buttons, InputAck, InputBatch, InputFrame};
-use village::walk::{self, Body};
+use village::input::{InputAck, InputBatch, InputFrame};
+use village::walk::{self, Body, Button};
 use village_server::client::{Client, Identity};
 use village_server::token::Claims;
 use village_server::{start, Config};
@@ -20,15 +20,7 @@ fn player(name: &str, account: u64) -> Identity {
 }
 
 fn batch(first: u32) -> InputBatch {
-    let f = InputFrame {
-        dt: 16,
-        buttons: Buttons {
-            forward: true,
-            ..Buttons::default()
-        },
-        look: [0.0, 0.0],
-        steer: 0,
-    };
+    let f = InputFrame::pressed(&[Button::Forward]);
     InputBatch {
         first,
         frames: vec![f; 4],

@@ -1,5 +1,6 @@
 //! A new player always gets in: the budget before hello gives way to newcomers whatever
-//! holds it (many addresses, slow heads through a trusted proxy), a connection refused at
+//! holds it (many addresses, slow heads through a trusted proxy) and an address evicts at
+//! most once a second, a connection refused at
 //! accept is answered 503 with `Retry-After`, guests are capped server-wide, a guest who
 //! joins and drops does not hold a prefix room, and a signed-in player's name stays
 //! reserved across a restart. Every test is bounded in count and time, on loopback.
@@ -82,6 +83,48 @@ async fn idle_sockets_from_more_addresses_than_places_cannot_lock_a_player_out()
     assert_eq!(s.counter(Counter::RefusedBeforeHello), 0);
     assert!(s.counter(Counter::EvictedBeforeHello) >= 237);
     assert!(s.connections() <= 65);
+    drop(player);
+}
+
+/// The idle-1000 bench row's churn: 1,000 addresses, each reconnecting the moment it is
+/// evicted, made the server evict thousands of times a second, so a new player's place
+/// lasted about 50 ms. An address takes someone's place at most once a second: its next
+/// newcomer is closed at accept (a 503), evicting no one, while a player still gets in.
+#[tokio::test]
+async fn an_address_reconnecting_as_it_evicts_is_refused_at_accept_for_a_second() {
+    let s = server(|c| {
+        c.max_before_hello = 8;
+        c.handshake_timeout = Duration::from_secs(30);
+    })
+    .await;
+    let mut held = Vec::new();
+    for n in 2..10u8 {
+        held.push(connect_from([127, 2, 0, n], s.addr()).await);
+    }
+    // 127.2.1.2 takes the oldest place, then at once tries for another.
+    let _taker = connect_from([127, 2, 1, 2], s.addr()).await;
+    let mut again = connect_from([127, 2, 1, 2], s.addr()).await;
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), again.read_to_end(&mut got))
+        .await
+        .expect("closed in time")
+        .expect("read");
+    assert!(got.starts_with(b"HTTP/1.1 503 "), "{got:?}");
+    assert_eq!(s.counter(Counter::EvictedBeforeHello), 1);
+    assert_eq!(s.counter(Counter::RefusedEvictedRecently), 1);
+    // Only the oldest was closed; the refused newcomer evicted nobody.
+    let mut buf = [0u8; 1];
+    let first = tokio::time::timeout(Duration::from_secs(5), held[0].read(&mut buf)).await;
+    assert!(matches!(first, Ok(Ok(0)) | Ok(Err(_))), "{first:?}");
+    for t in &mut held[1..] {
+        let read = tokio::time::timeout(Duration::from_millis(20), t.read(&mut buf)).await;
+        assert!(read.is_err(), "still open: {read:?}");
+    }
+    // The evicted address may come back at once, and a player joins.
+    let _back = connect_from([127, 2, 0, 2], s.addr()).await;
+    let player = join_at(&s.url("village"), &admin(1, "p")).await;
+    assert_eq!(s.counter(Counter::EvictedBeforeHello), 3);
+    assert_eq!(s.counter(Counter::RefusedEvictedRecently), 1);
     drop(player);
 }
 

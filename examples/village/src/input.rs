@@ -55,11 +55,22 @@ pub struct InputFrame {
     /// Analog steer, −100 (full left) to 100.
     #[tuplet(range(-100, 100))]
     pub steer: i8,
+    /// The world the client drew when it sampled this frame (its view time): the snapshot
+    /// tick it was drawing plus the fraction of the way to the next (hundredths of a tick on
+    /// the wire). A server with lag compensation resolves the frame's collisions against its
+    /// history at this time, capped to its maximum rewind; absent, the server estimates it.
+    #[tuplet(scale = 100, range(0.0, 4294967296.0))]
+    pub view: Option<f64>,
+    /// How far past `view` the client ran the entities it collided with, ms (2 ms steps on the
+    /// wire): its estimate of when the server applies this frame, less `view` (0 or absent: it
+    /// drew them at `view`).
+    #[tuplet(scale = 0.5, range(0.0, 500.0))]
+    pub ahead: Option<f32>,
 }
 
 /// A client's inputs gathered over ~66 ms, about 15 a second while controlling something.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
-#[tuplet(name = "input:batch", id = 90, dir = "c2s", budget = 160)]
+#[tuplet(name = "input:batch", id = 90, dir = "c2s", budget = 224)]
 pub struct InputBatch {
     /// Sequence number of the first frame; frames are numbered consecutively.
     pub first: u32,

@@ -2,7 +2,7 @@
 // Per type X: X$read, X$write, its table X$t (runtime/table.ts) and, unless X is a message
 // no other type names, X$validate.
 import type { Issue, MessageCodec, Reader, Seg, TFields, Writer } from "./runtime/support.js";
-import { absent, at, atIndex, check, codec, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, tryNil, unknownFlags, vFixed, vFlag, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
+import { absent, at, atIndex, check, codec, dequantize, dequantizeF32, kFixed, kInt, kList, kOpt, kQuant, kType, leave, mapEntries, readArrayLen, readInt, readList, readNamed, readRecord, readShape, skipValues, tryNil, unknownFlags, vFixed, vFlag, vInt, vList, vObject, vRecord, writeNamed, writeQuant, writeRecord, wrongLength } from "./runtime/support.js";
 
 /** Buttons held during one input frame. */
 export interface Buttons {
@@ -276,6 +276,19 @@ export interface InputFrame {
   look: [number, number];
   /** Analog steer, −100 (full left) to 100. */
   steer: number;
+  /**
+   * The world the client drew when it sampled this frame (its view time): the snapshot
+   * tick it was drawing plus the fraction of the way to the next (hundredths of a tick on
+   * the wire). A server with lag compensation resolves the frame's collisions against its
+   * history at this time, capped to its maximum rewind; absent, the server estimates it.
+   */
+  view?: number;
+  /**
+   * How far past `view` the client ran the entities it collided with, ms (2 ms steps on the
+   * wire): its estimate of when the server applies this frame, less `view` (0 or absent: it
+   * drew them at `view`).
+   */
+  ahead?: number;
 }
 
 export function InputFrame$read(r: Reader): InputFrame {
@@ -306,11 +319,24 @@ export function InputFrame$read(r: Reader): InputFrame {
       k = "steer";
       if (s <= 3) throw absent(k);
       const f3 = readInt(r, -100, 100);
-      v = { dt: f0, buttons: f1, look: f2, steer: f3 };
+      let f4: number | undefined;
+      if (s > 4) {
+        k = "view";
+        f4 = (tryNil(r) ? undefined : dequantize(readInt(r, 0, 429496729600), 100));
+      }
+      let f5: number | undefined;
+      if (s > 5) {
+        k = "ahead";
+        f5 = (tryNil(r) ? undefined : dequantizeF32(readInt(r, 0, 250), 0.5));
+      }
+      const o: InputFrame = { dt: f0, buttons: f1, look: f2, steer: f3 };
+      if (f4 !== undefined) o.view = f4;
+      if (f5 !== undefined) o.ahead = f5;
+      v = o;
     } catch (e) {
       throw at(e, k);
     }
-    skipValues(r, s - 4);
+    skipValues(r, s - 6);
   } else {
     const n = mapEntries(s);
     v = readNamed(r, n, InputFrame$t) as InputFrame;
@@ -322,7 +348,10 @@ export function InputFrame$read(r: Reader): InputFrame {
 export function InputFrame$write(w: Writer, v: InputFrame, named: boolean): void {
   vObject(v);
   if (named) return writeNamed(w, v, InputFrame$t);
-  w.arrayLen(4);
+  let len = 4;
+  if (v.ahead !== undefined) len = 6;
+  else if (v.view !== undefined) len = 5;
+  w.arrayLen(len);
   w.int(vInt(v.dt, 1, 100));
   Buttons$write(w, v.buttons, named);
   const a1 = vFixed(v.look, 2);
@@ -331,6 +360,18 @@ export function InputFrame$write(w: Writer, v: InputFrame, named: boolean): void
     writeQuant(w, x2, 1000, -1500, 1500, true, named);
   }
   w.int(vInt(v.steer, -100, 100));
+  if (len > 4) {
+    if (v.view === undefined) w.nil();
+    else {
+      writeQuant(w, v.view, 100, 0, 429496729600, false, named);
+    }
+  }
+  if (len > 5) {
+    if (v.ahead === undefined) w.nil();
+    else {
+      writeQuant(w, v.ahead, 0.5, 0, 250, true, named);
+    }
+  }
 }
 
 const InputFrame$t: TFields = [
@@ -338,6 +379,8 @@ const InputFrame$t: TFields = [
   ["buttons",[kType,Buttons$validate,Buttons$write,Buttons$read]],
   ["look",[kFixed,[kQuant,1000,-1500,1500,1],2],["dx","dy"]],
   ["steer",[kInt,-100,100]],
+  ["view",[kOpt,[kQuant,100,0,429496729600,0]]],
+  ["ahead",[kOpt,[kQuant,0.5,0,250,1]]],
 ];
 
 export function InputFrame$validate(v: InputFrame, p: Seg[], i: Issue[]): void {

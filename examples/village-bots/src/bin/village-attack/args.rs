@@ -44,6 +44,16 @@ pub(crate) struct Args {
     /// `stalled`: clients hold until the server closes them.
     #[arg(long)]
     pub(crate) hold: bool,
+    /// `probe`: the first fresh address (one per new player from it, the next one each).
+    #[arg(long, default_value = "127.0.100.1")]
+    pub(crate) fresh: std::net::Ipv4Addr,
+    /// `probe`: each new player joins a new room of its own, `ROOM-pN` (a prefix room).
+    #[arg(long)]
+    pub(crate) fresh_rooms: bool,
+    /// `proxy-heads`: the trusted proxy's address; the attack's sockets come from it and
+    /// open with a PROXY protocol header naming a client from `--from`/`--spread`.
+    #[arg(long)]
+    pub(crate) via: Option<std::net::Ipv4Addr>,
     /// `idle`, `handshakes`, `drip`, `guests`, `squat`, `deflate`: how many connections
     /// (default: the attack's own).
     #[arg(long)]
@@ -51,7 +61,7 @@ pub(crate) struct Args {
 }
 
 /// Every `--attack` value.
-pub(crate) const KINDS: [&str; 19] = [
+pub(crate) const KINDS: [&str; 22] = [
     "probe",
     "rooms",
     "idle",
@@ -61,8 +71,11 @@ pub(crate) const KINDS: [&str; 19] = [
     "counters",
     "tokens",
     "drip",
+    "proxy-heads",
     "guests",
     "squat",
+    "guest-flood",
+    "ghosts",
     "deflate",
     "crowd",
     "resume",
@@ -79,6 +92,8 @@ pub(crate) const ATTACKS: &str = "Attacks:
   idle          400 upgraded sockets that never say hello, reopened when closed
   handshakes    400 sockets that send half an HTTP upgrade and wait, reopened when closed
   drip          200 sockets dripping an endless request head one byte per packet every 5 ms
+  proxy-heads   300 slow request heads through a trusted proxy (--via): each opens with a
+                PROXY header naming a client of --from/--spread, then drips its head
   floods        4 clients sending every frame kind flat out, reconnecting when closed
   stalled       20 signed-in clients with birds on that never read (--hold: until evicted)
   counters      8 clients sending new envelope ids and malformed payloads at 35 frames/s
@@ -86,6 +101,10 @@ pub(crate) const ATTACKS: &str = "Attacks:
                 asking for the bird stream
   guests        40 guests joining the target room and holding, retrying when refused
   squat         80 guests, each joining and holding a room of its own (ROOM-sN)
+  guest-flood   1,000 guests from --spread addresses, each joining and holding a room
+                of its own (ROOM-gN), retrying every second when refused
+  ghosts        64 guests, each joining a room of its own (ROOM-hN) and dropping its
+                socket (no leave), again every 2 s
   deflate       1,000 signed-in players offering permessage-deflate, 40 to a room
                 (ROOM-dN), reading and heartbeating, held to the end, then all gone
   crowd         the same 1,000 players, not offering permessage-deflate
@@ -97,8 +116,9 @@ pub(crate) const ATTACKS: &str = "Attacks:
   batch-behind  8 players sending input:batch far behind it, 35 a second
   batch-repeat  8 players resending one input:batch, 35 a second
   batch-fast    8 players sending input:batch at 150 a second (ten times a client's 15)
-  probe         not an attack: a new signed-in player joins --room every 1.5 s and
-                leaves; prints PROBE tries=.. ok=.. join_p50_ms=.. join_max_ms=..";
+  probe         not an attack: every 1.5 s two new signed-in players join --room (one
+                from this address, one from a fresh one, --fresh) and leave; prints
+                PROBE tries=.. ok=.. join_p50_ms=.. join_max_ms=..";
 
 /// The source addresses raw sockets bind: `--from` and the `--spread - 1` after it.
 pub(crate) fn sources(a: &Args) -> Vec<std::net::IpAddr> {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use village::dispatch::ServerMessage;
-use village::input::{Buttons, InputBatch, InputFrame};
+use village::input::{InputBatch, InputFrame};
+use village::walk::Button;
 use village_server::client::{Client, Identity};
 
 use crate::ctx::{Ctx, Tally};
@@ -73,15 +74,7 @@ pub async fn run(ctx: Arc<Ctx>) {
 }
 
 async fn sender(ctx: &Ctx, account: u64, seen: &Seen) {
-    let walk = InputFrame {
-        dt: 16,
-        buttons: Buttons {
-            forward: true,
-            ..Buttons::default()
-        },
-        look: [0.01, 0.0],
-        steer: 0,
-    };
+    let walk = InputFrame::pressed(&[Button::Forward]).yaw(0.01);
     let every = Duration::from_secs_f64(1.0 / f64::from(rate(&ctx.kind)));
     let mut k = 0u32;
     while ctx.going() {

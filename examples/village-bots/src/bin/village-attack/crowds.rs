@@ -1,6 +1,8 @@
 //! Attacks by numbers of well-formed players: guests filling a room, guests holding a room
-//! each, and a thousand clients that ask for permessage-deflate.
+//! each (a few, or a thousand from two addresses), guests that join a room each and drop,
+//! and a thousand clients that ask for permessage-deflate.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,13 +65,18 @@ impl Gauge {
     }
 }
 
-/// Joins as guest `name` in `url` and holds until the end, again after a refusal (1 s
-/// later) or a close.
-async fn guest(ctx: Arc<Ctx>, url: String, name: String, gauge: Arc<Gauge>) {
+/// Joins as guest `name` in `url` (from `from`, else the process's address) and holds
+/// until the end, again after a refusal (1 s later) or a close.
+async fn guest(ctx: Arc<Ctx>, url: String, name: String, gauge: Arc<Gauge>, from: Option<IpAddr>) {
     while ctx.going() {
         Tally::add(&ctx.tally.conns, 1);
         Tally::add(&ctx.tally.sent, 1);
-        match Client::join(&url, &Identity::guest(&name)).await {
+        let who = Identity::guest(&name);
+        let joined = match from {
+            Some(ip) => Client::join_from(&url, &who, ip).await,
+            None => Client::join(&url, &who).await,
+        };
+        match joined {
             Ok(mut c) => {
                 gauge.up();
                 let closed = hold(&mut c, &ctx).await;
@@ -96,7 +103,13 @@ pub async fn guests(ctx: Arc<Ctx>) {
     let tasks: Vec<_> = (0..n)
         .map(|i| {
             let name = format!("Guest {i}");
-            tokio::spawn(guest(ctx.clone(), ctx.url.clone(), name, gauge.clone()))
+            tokio::spawn(guest(
+                ctx.clone(),
+                ctx.url.clone(),
+                name,
+                gauge.clone(),
+                None,
+            ))
         })
         .collect();
     for t in tasks {
@@ -113,13 +126,78 @@ pub async fn squat(ctx: Arc<Ctx>) {
     let tasks: Vec<_> = (0..n)
         .map(|i| {
             let url = ctx.room_url(&format!("{}-s{i}", ctx.room));
-            tokio::spawn(guest(ctx.clone(), url, format!("Squat {i}"), gauge.clone()))
+            tokio::spawn(guest(
+                ctx.clone(),
+                url,
+                format!("Squat {i}"),
+                gauge.clone(),
+                None,
+            ))
         })
         .collect();
     for t in tasks {
         let _ = t.await;
     }
     ctx.report("rooms_held", gauge.max.load(Ordering::Relaxed));
+}
+
+/// `guest-flood`: `--conns` (1,000) guests spread over `--spread` addresses, each joining
+/// a room of its own (`ROOM-gN`) and holding it, retrying every second when refused,
+/// joins started 2 ms apart. Reports the most guests in at once (`guests_in`).
+pub async fn guest_flood(ctx: Arc<Ctx>) {
+    let gauge = Arc::new(Gauge::default());
+    let n = ctx.conns.unwrap_or(1000);
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let url = ctx.room_url(&format!("{}-g{i}", ctx.room));
+            let from = ctx.sources.get(i % ctx.sources.len().max(1)).copied();
+            let (ctx, gauge) = (ctx.clone(), gauge.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(2 * i as u64)).await;
+                guest(ctx, url, format!("Flood {i}"), gauge, from).await;
+            })
+        })
+        .collect();
+    for t in tasks {
+        let _ = t.await;
+    }
+    ctx.report("guests_in", gauge.max.load(Ordering::Relaxed));
+}
+
+/// How often a ghost comes back to its room.
+const GHOST_EVERY: Duration = Duration::from_secs(2);
+
+/// `ghosts`: `--conns` (64) guests, each joining a room of its own (`ROOM-hN`) and
+/// dropping its socket at once, without `session:leave` (its session waits in its grace
+/// window), again every 2 s: rooms kept by nobody. Reports the joins that got in
+/// (`ghost_joins`).
+pub async fn ghosts(ctx: Arc<Ctx>) {
+    let n = ctx.conns.unwrap_or(64);
+    let joins = Arc::new(AtomicU64::new(0));
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let url = ctx.room_url(&format!("{}-h{i}", ctx.room));
+            let (ctx, joins) = (ctx.clone(), joins.clone());
+            tokio::spawn(async move {
+                while ctx.going() {
+                    Tally::add(&ctx.tally.conns, 1);
+                    Tally::add(&ctx.tally.sent, 1);
+                    match Client::join(&url, &Identity::guest(&format!("Ghost {i}"))).await {
+                        Ok(c) => {
+                            joins.fetch_add(1, Ordering::Relaxed);
+                            c.drop_connection();
+                        }
+                        Err(_) => Tally::add(&ctx.tally.closed, 1),
+                    }
+                    tokio::time::sleep(GHOST_EVERY).await;
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        let _ = t.await;
+    }
+    ctx.report("ghost_joins", joins.load(Ordering::Relaxed));
 }
 
 /// Players per room of the `deflate` attack (a full room).

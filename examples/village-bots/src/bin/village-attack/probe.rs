@@ -1,7 +1,9 @@
-//! Not an attack: a new player joining a room while one runs. The hostile bench runs it
-//! from the players' address beside each attack and reports whether a new player still
-//! gets in, and how long the join takes.
+//! Not an attack: new players joining a room while one runs. The hostile bench runs it
+//! beside each attack and reports whether new players still get in, and how long their
+//! joins take: every 1.5 s two new players, one from the players' address (the bots'),
+//! one from a fresh address of its own (`--fresh`, then the next, and so on).
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -28,15 +30,28 @@ struct Probes {
     error: Option<String>,
 }
 
-/// One new signed-in player: joins, retrying at once when refused, for up to `PATIENCE`;
-/// once in, checks the room answers (`diag:ping`), then leaves.
-async fn one(url: String, key: Vec<u8>, account: u64, probes: Arc<Mutex<Probes>>) {
+/// One new signed-in player, from `from` (`None`: the process's address): joins,
+/// retrying at once when refused, for up to `PATIENCE`; once in, checks the room answers
+/// (`diag:ping`), then leaves.
+async fn one(
+    url: String,
+    key: Vec<u8>,
+    account: u64,
+    from: Option<IpAddr>,
+    probes: Arc<Mutex<Probes>>,
+) {
     let who = Identity::player(&key, account, &format!("New {}", account % 10_000));
     let t0 = Instant::now();
     probes.lock().expect("probes").tries += 1;
     while t0.elapsed() < PATIENCE {
         probes.lock().expect("probes").attempts += 1;
-        let joined = tokio::time::timeout(ATTEMPT, Client::join(&url, &who)).await;
+        let join = async {
+            match from {
+                Some(ip) => Client::join_from(&url, &who, ip).await,
+                None => Client::join(&url, &who).await,
+            }
+        };
+        let joined = tokio::time::timeout(ATTEMPT, join).await;
         let mut c = match joined {
             Ok(Ok(c)) => c,
             Ok(Err(e)) => {
@@ -68,11 +83,13 @@ async fn one(url: String, key: Vec<u8>, account: u64, probes: Arc<Mutex<Probes>>
     }
 }
 
-/// `--attack probe`: a new signed-in player joins `--room` every 1.5 s from 1 s on, each
-/// with an account of its own; prints `PROBE tries=.. ok=.. attempts=.. answered=..
-/// join_p50_ms=.. join_max_ms=.. error=..`.
+/// `--attack probe`: every 1.5 s from 1 s on, two new signed-in players join `--room`
+/// (with `--fresh-rooms`, each a new room `ROOM-pN` of its own), each with an account of
+/// its own: one from the process's address, one from the next fresh address from
+/// `--fresh` on. Prints `PROBE tries=.. ok=.. attempts=.. answered=.. join_p50_ms=..
+/// join_max_ms=.. error=..` over all of them.
 pub async fn run(a: Args) -> Result<(), String> {
-    let url = format!("{}/{}", a.url.trim_end_matches('/'), a.room);
+    let base_url = a.url.trim_end_matches('/').to_string();
     let until = Instant::now() + Duration::from_secs_f64(a.secs);
     let probes = Arc::new(Mutex::new(Probes::default()));
     let base = 200_000 + u64::from(std::process::id() % 1000) * 1000;
@@ -80,14 +97,25 @@ pub async fn run(a: Args) -> Result<(), String> {
     let mut tasks = Vec::new();
     let mut n = 0;
     while Instant::now() < until && n < a.count {
-        n += 1;
-        let task = one(
-            url.clone(),
-            a.key.clone().into_bytes(),
-            base + n,
-            probes.clone(),
-        );
-        tasks.push(tokio::spawn(task));
+        for fresh in [
+            None,
+            Some(IpAddr::V4((u32::from(a.fresh) + n as u32 / 2).into())),
+        ] {
+            n += 1;
+            let url = if a.fresh_rooms {
+                format!("{base_url}/{}-p{n}", a.room)
+            } else {
+                format!("{base_url}/{}", a.room)
+            };
+            let task = one(
+                url,
+                a.key.clone().into_bytes(),
+                base + n,
+                fresh,
+                probes.clone(),
+            );
+            tasks.push(tokio::spawn(task));
+        }
         tokio::time::sleep(EVERY).await;
     }
     for t in tasks {

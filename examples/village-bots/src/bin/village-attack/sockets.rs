@@ -34,12 +34,18 @@ pub(crate) async fn rooms(ctx: Arc<Ctx>, task: usize) {
     }
 }
 
-/// `idle`: an upgraded socket that never says hello, reopened when closed.
+/// `idle`: an upgraded socket that never says hello, reopened when closed (50 ms later
+/// when refused at accept, as `handshakes` does, so the attack lasts its time instead of
+/// spending its count in a tight loop).
 pub(crate) async fn idle(ctx: Arc<Ctx>, i: usize) {
     while ctx.going() {
         Tally::add(&ctx.tally.sent, 1);
         match upgrade_nth(&ctx, &ctx.target, i, "").await {
-            Some((mut s, _)) => until_closed(&mut s, &ctx).await,
+            Some((mut s, status)) if status.contains(" 101 ") => until_closed(&mut s, &ctx).await,
+            Some(_) => {
+                Tally::add(&ctx.tally.closed, 1);
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
             None => tokio::time::sleep(Duration::from_millis(50)).await,
         }
     }
