@@ -148,6 +148,7 @@ test("a city client predicts its walker against the Worker on workerd, frames st
   const url = new URL(`/ws?city=predict&token=${cityToken(name)}`, cityUrl).href.replace(/^http/, "ws");
   const r = await page.evaluate(([u, n]) => globalThis.predictTest.city(u, n), [url, name]);
   checkRun("city", r);
+  console.log(`# city: ${r.fromPose} of ${r.acksSeen} acks reconciled on the body in the Mirror's snapshot, ${r.withBody} carried p or r`);
   // The city's acks leave out p and r (each follows its tick's snapshot, which carries the body): every ack reconciled on the Mirror's body.
   assert.equal(r.withBody, 0, "no city ack carries p or r");
   assert.equal(r.fromPose, r.acksSeen, `${r.fromPose} of ${r.acksSeen} acks found the body in the Mirror's snapshot`);
