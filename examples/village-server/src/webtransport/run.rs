@@ -163,6 +163,7 @@ mod tests {
     use village::dispatch::ServerMessage;
     use village::player::PlayerMoveRelayed;
     use village::session::{SessionError, SessionFailed};
+    use village::world::WorldSnapshot;
 
     use super::as_datagram;
 
@@ -195,5 +196,10 @@ mod tests {
             !as_datagram(&failed, 1200),
             "a reliable message: the stream"
         );
+        // A snapshot (the acknowledged mode's `[number, ago, payload]`) is a datagram too.
+        let mut snapshot = vec![WorldSnapshot::ID as u8];
+        snapshot.extend_from_slice(&[0x93, 0x01, 0x00, 0x92, 0x01, 0xc0]);
+        assert!(as_datagram(&snapshot, 1200), "a snapshot that fits");
+        assert!(!as_datagram(&snapshot, snapshot.len() - 1), "one that does not");
     }
 }
