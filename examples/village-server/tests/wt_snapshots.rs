@@ -78,7 +78,8 @@ async fn open(s: &Server) -> Session {
     let datagrams = connection.clone();
     tokio::spawn(async move {
         while let Ok(d) = datagrams.receive_datagram().await {
-            let mut r = Reader::new(d.payload().as_ref());
+            let payload = d.payload();
+            let mut r = Reader::new(payload.as_ref());
             let id = r.read_u64(0, u64::from(u32::MAX));
             if id.is_ok_and(|id| id == u64::from(WorldSnapshot::ID)) {
                 let _ = tx.send(r.rest().to_vec());
@@ -152,8 +153,7 @@ struct Snap {
 /// Until an acknowledgement, keyframes; after one, deltas against it, which apply whether
 /// or not the snapshots between arrived; a newer acknowledgement moves the baseline.
 #[tokio::test]
-async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_against_the_acked()
-{
+async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_against_the_acked() {
     let s = server().await;
     let mut c = open(&s).await;
     c.say(SessionHello {
@@ -176,7 +176,11 @@ async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_again
     let first = c.snapshot().await;
     assert_eq!((first.number, first.ago), (1, 0), "the first is a keyframe");
     let second = c.snapshot().await;
-    assert_eq!((second.number, second.ago), (2, 0), "no ack yet: a keyframe");
+    assert_eq!(
+        (second.number, second.ago),
+        (2, 0),
+        "no ack yet: a keyframe"
+    );
     let applied = mirror.apply(&second.payload).expect("a keyframe applies");
     assert!(applied.keyframe);
     c.datagram(WorldAck {
@@ -191,7 +195,11 @@ async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_again
             break s;
         }
     };
-    assert_eq!(lost.number - lost.ago, 2, "a delta against the acknowledged one");
+    assert_eq!(
+        lost.number - lost.ago,
+        2,
+        "a delta against the acknowledged one"
+    );
     let next = c.snapshot().await;
     assert_eq!(next.number, lost.number + 1, "numbered in order");
     assert_eq!(
@@ -199,7 +207,9 @@ async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_again
         2,
         "after a loss: still against the acknowledged snapshot"
     );
-    let value = mirror.apply(&next.payload).expect("applies without the lost one");
+    let value = mirror
+        .apply(&next.payload)
+        .expect("applies without the lost one");
     assert!(!value.keyframe, "a delta, not a keyframe");
     assert_eq!(mirror.ack(), next.number);
     // The lost one arriving late is refused and changes nothing.
@@ -213,7 +223,9 @@ async fn snapshots_come_as_datagrams_and_a_lost_one_is_followed_by_a_delta_again
     });
     let moved = loop {
         let s = c.snapshot().await;
-        mirror.apply(&s.payload).expect("every later snapshot applies");
+        mirror
+            .apply(&s.payload)
+            .expect("every later snapshot applies");
         if s.number - s.ago == next.number {
             break s;
         }

@@ -200,6 +200,9 @@ mod tests {
         let mut snapshot = vec![WorldSnapshot::ID as u8];
         snapshot.extend_from_slice(&[0x93, 0x01, 0x00, 0x92, 0x01, 0xc0]);
         assert!(as_datagram(&snapshot, 1200), "a snapshot that fits");
-        assert!(!as_datagram(&snapshot, snapshot.len() - 1), "one that does not");
+        assert!(
+            !as_datagram(&snapshot, snapshot.len() - 1),
+            "one that does not"
+        );
     }
 }
