@@ -306,7 +306,7 @@ fn sizes_prints_a_sorted_table_and_json() {
     let o = tuplet(&["sizes", "--format", "json"], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rows: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(rows.len(), 305);
+    assert_eq!(rows.len(), 306);
     let keys: Vec<u64> = rows
         .iter()
         .map(|r| r["max"].as_u64().unwrap_or(u64::MAX))
@@ -335,7 +335,7 @@ fn sizes_prints_a_sorted_table_and_json() {
         "{table}"
     );
     assert_eq!(table.lines().count(), 2 + 5 + 1);
-    assert!(table.contains("**total: 305 messages"));
+    assert!(table.contains("**total: 306 messages"));
 }
 
 /// Regression: `tuplet sizes | head` panicked on the closed pipe.

@@ -40,8 +40,14 @@ browser. Each run measures 10 s after 3 s of warm-up; `loss2-rtt100` runs three 
 - *move age*: a bot's pose stamp to its arrival at the watcher, through the server;
   *ping to server*: a `diag:ping`'s stamp to the server's answer time (one clock: the
   namespaces share the kernel's).
-- *mirror errors*: snapshots a client's `Mirror` could not apply, over every client, with
-  the snapshots applied; each error asks for a keyframe.
+- *as datagrams*: the share of those bytes that came as datagrams. Over WebTransport the
+  snapshots (`world:snapshot`) are datagrams too: each client's tracker deltas against the
+  newest snapshot its mirror acknowledged (`world:ack`, a datagram per snapshot applied).
+- *mirror errors (applied, refused)*: over every client, payloads a `Mirror` could not
+  read and snapshots applied out of tick order (each error asks for a keyframe); then the
+  snapshots applied, and the payloads an acknowledged mirror refused as late, duplicated
+  or against a baseline it no longer holds (`no_baseline`: nothing changes, nothing wrong
+  is drawn; always 0 over a WebSocket).
 EOF
 echo
 "$dir/release/transport-lab" bench --transports "$transports" \

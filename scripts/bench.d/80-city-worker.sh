@@ -120,8 +120,8 @@ tw, jw = wire["tuplet"], wire["json"]
 print(f"\n### Where the wire bytes go\n")
 print(f"`node build/wire_bench.mjs` (bytes only, no timing): the lab's city without workerd, {wire['players']} players for "
       f"{wire['ticks']} ticks (seed {wire['seed']}, the bots' input pattern through the object's input playout), every player's "
-      "messages on both sides (its snapshots, and the `input:ack` the object sends before each, the same binary message on "
-      "both sides) put through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
+      "messages on both sides (its snapshots, and the `input:ack` the object sends after each, without `p` and `r` since the "
+      "snapshot carries the body, the same binary message on both sides) put through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
       "flush per message with its `00 00 ff ff` removed) plus the frame header. Its totals come close to the lab's proxy "
       f"(tuplet {tw['wirePerTick']:.1f} B, JSON twin {jw['wirePerTick']:.1f} B per player per tick). A part's cost on the "
       "wire: the bytes saved by deleting it from every message, alone (given all the rest) and cumulatively (the "
@@ -142,7 +142,7 @@ print(f"\nThe changes alone (every other part deleted: x and y, heading, speed a
 print("| deflate settings, the same for both sides | tuplet | JSON twin | tuplet / JSON |")
 print("|---|---:|---:|---:|")
 for d in wire["deflates"]:
-    print(f"| {d['what']} | {d['tuplet']:.1f} | {d['json']:.1f} | {d['ratio']:.2f} |")
+    print(f"| {d['what']} | {d['tuplet']:.1f} | {d['json']:.1f} | {d['ratio']:.3f} |")
 ack_t = sum(p["cumulative"] for p in tw["parts"] if p["part"].startswith("input:ack"))
 ack_j = sum(p["cumulative"] for p in jw["parts"] if p["part"].startswith("input:ack"))
 joined = next((d for d in wire["deflates"] if "input:ack" in d["what"]), None)

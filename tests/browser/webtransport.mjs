@@ -8,8 +8,9 @@
 // 2. page/webtransport.js bundled by esbuild with the generated package, served by a
 //    node:http server; playwright-core drives Debian's /usr/bin/chromium.
 // 3. Over WebTransport: two clients join, one walks 20 steps, the other sees the relayed
-//    moves; moves go both ways as datagrams (`#[tuplet(unreliable)]`), the hello, the join
-//    and the snapshots on the stream; no message is dropped as invalid.
+//    moves; moves and snapshots go as datagrams (`#[tuplet(unreliable)]`), the snapshots
+//    applied by the acknowledged mirror (`Mirror.acked`) and acknowledged by datagrams
+//    (`world:ack`); the hello and the join on the stream; no message is dropped as invalid.
 // 4. UDP blocked, twice, against a second server started without `--webtransport`: the
 //    page has a valid certificate hash (the first server's) and points WebTransport at
 //    this server's own port. First its UDP port is closed (the kernel answers port
@@ -125,15 +126,17 @@ function checkPlay(out, blocked) {
   assert.deepEqual(unexpected, []);
 }
 
-test("plays over WebTransport: moves as datagrams, the rest on the stream", async () => {
+test("plays over WebTransport: moves and snapshots as datagrams, the rest on the stream", async () => {
   const out = await play({ ws: `${ws}village`, wt: `${wt}village`, info });
   assert.deepEqual(out.kinds, ["webtransport", "webtransport"], JSON.stringify(out));
   assert.match(out.certificateHash, /^[0-9a-f]{64}$/);
-  // The walker's 20 moves went as datagrams; hello and join on the stream.
-  assert.equal(out.walker.sentDatagrams, 20, JSON.stringify(out.walker));
+  // The walker's 20 moves and its acknowledgements went as datagrams; hello and join on the stream.
+  assert.ok(out.acks.every((n) => n >= 3), `acks: ${out.acks}`);
+  assert.equal(out.walker.sentDatagrams, 20 + out.acks[0], JSON.stringify(out));
   assert.ok(out.walker.sentStream >= 2, JSON.stringify(out.walker));
-  // The relayed moves reached the watcher as datagrams; the welcome and snapshots on the stream.
-  assert.ok(out.watcher.receivedDatagrams >= out.seen, JSON.stringify(out.watcher));
+  // The relayed moves and the snapshots reached the watcher as datagrams (all but at most the
+  // first, a keyframe, which takes the stream if it is too big for one), the welcome on the stream.
+  assert.ok(out.watcher.receivedDatagrams >= out.seen + out.snapshots[1] - 1, JSON.stringify(out));
   assert.ok(out.watcher.receivedStream >= 3, JSON.stringify(out.watcher));
   checkPlay(out);
   console.log(`# webtransport: connected in ${out.connectedMs.map((m) => m.toFixed(0)).join(", ")} ms; walker ${JSON.stringify(out.walker)}; watcher ${JSON.stringify(out.watcher)}`);

@@ -478,6 +478,7 @@ wire_types! {
     village::weather::WeatherState,
     village::world::EntityKind,
     village::world::NearbyEntity,
+    village::world::WorldAck,
     village::world::WorldClock,
     village::world::WorldKeyframeRequest,
     village::world::WorldSnapshot,

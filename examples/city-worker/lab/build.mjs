@@ -13,5 +13,6 @@ await build({ ...common, entryPoints: ["lab/tick_bench.ts"], outfile: "build/tic
 await build({ ...common, entryPoints: ["lab/wire_bench.ts"], outfile: "build/wire_bench.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/playout_lab.ts"], outfile: "build/playout_lab.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/lagcomp_check.ts"], outfile: "build/lagcomp_check.mjs", platform: "node" });
+await build({ ...common, entryPoints: ["lab/ack_check.ts"], outfile: "build/ack_check.mjs", platform: "node" });
 await build({ ...common, entryPoints: ["lab/clock_lab.ts"], outfile: "build/clock_lab.mjs", platform: "node", external: ["ws", "miniflare"] });
 await build({ ...common, entryPoints: ["lab/races.ts"], outfile: "build/races.mjs", platform: "node", external: ["ws", "miniflare"] });

@@ -3,7 +3,7 @@
  * simulation with `players` seats fed the bots' input pattern (a batch of 4 frames about every
  * 66 ms, so three ticks in four; half of them driving their own car), no workerd, no sockets.
  * With `playout`, the batches go through the object's input playout (three frames a tick,
- * an `input:ack` per player when its last applied frame moved), as the object runs them;
+ * an `input:ack` per player after its snapshot when its last applied frame moved), as the object runs them;
  * without, each batch is applied whole when it arrives.
  */
 
@@ -81,9 +81,12 @@ export class SyntheticCity {
     return this.sim.tick;
   }
 
-  /** The `input:ack` the object sends seat `s` after this tick (none without `playout`, or when nothing new was applied). */
-  ack(s: Seat): InputAck | undefined {
-    return this.playouts?.ack(s.player, this.sim.tick);
+  /**
+   * The `input:ack` the object sends seat `s` after this tick's snapshot `view` (none without
+   * `playout`, or when nothing new was applied; without `p` and `r` when `view` carries the body).
+   */
+  ack(s: Seat, view: readonly NearbyEntity[]): InputAck | undefined {
+    return this.playouts?.ack(s.player, this.sim.tick, view);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The `input:ack` messages in wire_bench: each player's ack, encoded as the object sends it
- * (its own WebSocket message before the tick's snapshot), its bytes labelled by field, and the
- * what-if of sending it inside the snapshot's message instead.
+ * (its own WebSocket message after the tick's snapshot, `p` and `r` left out when the snapshot
+ * carries the body), its bytes labelled by field, and the what-if of sending it inside the
+ * snapshot's message instead.
  */
 
 import { InputAckCodec, Writer, type InputAck } from "village-protocol";
@@ -27,12 +28,14 @@ export function isAck(bytes: Uint8Array | string): bytes is Uint8Array {
 /**
  * Labels an ack's bytes with its parts, numbered from `base`: the id and the record's array
  * header and `queued` as one part, then `applied`, `tick`, `p`, `r` (each a msgpack value,
- * ended by `skip`).
+ * ended by `skip`; `p` and `r` absent when the record has 3 fields).
  */
 export function labelAck(bytes: Uint8Array, base: number, skip: (b: Uint8Array, p: number) => number): Uint8Array {
   const parts = new Uint8Array(bytes.length).fill(base);
-  let p = 2; // the id (90: one byte), the record's array header (5 fields: one byte)
-  const fields = [base + 1, base + 2, base, base + 3, base + 4]; // applied, tick, queued, p, r
+  // The id (90: one byte), then the record's array header (3 to 5 fields: one byte).
+  const n = bytes[1]! & 0x0f;
+  let p = 2;
+  const fields = [base + 1, base + 2, base, base + 3, base + 4].slice(0, n); // applied, tick, queued, p, r
   for (const part of fields) {
     const q = skip(bytes, p);
     parts.fill(part, p, q);
@@ -43,15 +46,15 @@ export function labelAck(bytes: Uint8Array, base: number, skip: (b: Uint8Array, 
 }
 
 /**
- * Each ack joined to the message after it (the tick's snapshot, when there is one): what
- * one WebSocket message per tick would cost, with the ack's bytes first.
+ * Each ack joined to the message before it (the tick's snapshot, when there is one): what
+ * one WebSocket message per tick would cost, the snapshot's bytes first.
  */
 export function coalesced(msgs: readonly { bytes: Uint8Array; ack: boolean }[]): Uint8Array[] {
   const outMsgs: Uint8Array[] = [];
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i]!;
     const next = msgs[i + 1];
-    if (m.ack && next !== undefined && !next.ack) {
+    if (!m.ack && next !== undefined && next.ack) {
       const both = new Uint8Array(m.bytes.length + next.bytes.length);
       both.set(m.bytes, 0);
       both.set(next.bytes, m.bytes.length);

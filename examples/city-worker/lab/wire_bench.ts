@@ -2,7 +2,7 @@
  * Where the wire bytes go: one seeded city (the synthetic city of tick_bench, no workerd, its
  * inputs through the object's playout), every player's messages recorded on both sides
  * (tuplet's `Tracker`, the JSON twin's deltas; on both, the `input:ack` the object sends
- * before each snapshot, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
+ * after each snapshot, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
  * deflate context per connection, a sync flush per message with its trailing `00 00 ff ff`
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
@@ -425,9 +425,10 @@ function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
     for (const s of seats) {
       const keyframe = SyntheticCity.keyframe(tick, s.seat.player.slot);
       if (keyframe) s.stream.requestKeyframe();
-      const ack = city.ack(s.seat);
+      const view = city.view(s.seat);
+      s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, view);
+      const ack = city.ack(s.seat, view);
       if (ack !== undefined) s.ws.send(encodeAck(ack));
-      s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, city.view(s.seat));
     }
   }
   return seats.map((s) => s.ws.msgs);
@@ -538,6 +539,6 @@ if (asJson) {
     console.log(`  the snapshots alone (every input:ack message left out): ${r.withoutAcks.toFixed(1)} B on the wire`);
   }
   console.log("\ndeflate settings (both sides)                          tuplet    JSON  ratio");
-  for (const d of deflates) console.log(`  ${d.what.padEnd(52)}${f1(d.tuplet)} ${f1(d.json)}  ${d.ratio.toFixed(2)}`);
+  for (const d of deflates) console.log(`  ${d.what.padEnd(52)}${f1(d.tuplet)} ${f1(d.json)}  ${d.ratio.toFixed(3)}`);
   console.log(`\na third of the JSON twin's wire bytes: ${(js.report.wirePerTick / 3).toFixed(1)} B; tuplet's changes alone: ${tu.report.changesOnly.toFixed(1)} B`);
 }

@@ -303,7 +303,7 @@ export class City extends DurableObject<Env> {
     if (this.sim.tick % SAVE_EVERY < steps) this.checkpoint();
   }
 
-  /** Runs `steps` steps of the world and the players' inputs, then sends each client its acks and snapshot. */
+  /** Runs `steps` steps of the world and the players' inputs, then sends each client its snapshot and ack. */
   protected advance(steps: number): void {
     for (let k = 0; k < steps; k++) {
       this.sim.step();
@@ -312,14 +312,16 @@ export class City extends DurableObject<Env> {
     }
     const tick = this.sim.tick;
     for (const c of this.clients.values()) {
-      const ack = this.inputs.ack(c.player, tick);
-      if (ack !== undefined) this.reply(c, InputAckCodec, ack);
       // Due when the cadence passed one of the ticks just stepped.
       const keyframe = c.fresh || (tick - c.phase) % KEYFRAME_EVERY < steps;
       c.fresh = false;
       if (keyframe) c.stream.requestKeyframe();
       const entities = this.sim.view(c.player);
       this.onSent(c, c.stream.send(c.ws, tick, keyframe, entities), true);
+      // After the snapshot, on the same socket: when the ack arrives, the client's Mirror holds
+      // this tick's entities, its own body among them (so the ack leaves out `p` and `r`).
+      const ack = this.inputs.ack(c.player, tick, entities);
+      if (ack !== undefined) this.reply(c, InputAckCodec, ack);
     }
   }
 

@@ -2,13 +2,15 @@
  * The city's input playout: each player's `input:batch` frames go into a jitter buffer
  * (the runtime's `Playout`), and every 50 ms tick applies exactly three of them per player
  * (60 Hz frames), so a player moves the same distance every tick however unevenly the
- * network delivered the batches. After the tick, each controlling player is sent `input:ack`
- * (the last frame applied, the tick, the frames still queued) for its client's
- * reconciliation.
+ * network delivered the batches. After the tick's snapshot, each controlling player is sent
+ * `input:ack` (the last frame applied, the tick, the frames still queued) for its client's
+ * reconciliation. Its `p` and `r` (the body the player controls) are left out when that
+ * snapshot carries the body, as the city's always does: the client reads them from its
+ * `Mirror` (ack_pose.ts).
  */
 
 import { Playout } from "village-protocol/runtime";
-import type { InputAck, InputFrame } from "village-protocol";
+import type { InputAck, InputFrame, NearbyEntity } from "village-protocol";
 import { stepPlayer, type Player } from "./sim.js";
 
 /** Input frames applied per tick and player: 60 Hz frames at 20 ticks a second. */
@@ -60,16 +62,21 @@ export class InputPlayouts {
   }
 
   /**
-   * The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last one:
-   * with the body the player controls (its car while driving), as the snapshot places it, to reconcile on.
+   * The `input:ack` for `p` after tick `tick`, when its last applied frame moved since the last
+   * one. `view` is the tick's snapshot sent to `p` just before it: when it carries the body `p`
+   * controls (its car while driving), the ack leaves out `p` and `r` and the client reads that
+   * body from its `Mirror` (ack_pose.ts); otherwise the ack carries it, as the snapshot would
+   * place it, to reconcile on.
    */
-  ack(p: Player, tick: number): InputAck | undefined {
+  ack(p: Player, tick: number, view: readonly NearbyEntity[] = []): InputAck | undefined {
     const q = this.byName.get(p.name);
     const applied = q?.lastApplied;
     if (q === undefined || applied === undefined || this.acked.get(p.name) === applied) return undefined;
     this.acked.set(p.name, applied);
+    const queued = Math.min(32, q.held);
     const b = p.driving ? p.car : p.body;
-    return { applied, tick, queued: Math.min(32, q.held), p: [b.x, b.y, 0], r: b.heading };
+    if (view.some((e) => e.id === b.id)) return { applied, tick, queued };
+    return { applied, tick, queued, p: [b.x, b.y, 0], r: b.heading };
   }
 
   /** A player's playout (the lab reads its counters). */

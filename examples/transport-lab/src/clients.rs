@@ -5,13 +5,13 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::time::MissedTickBehavior;
-use tuplet::delta::Mirror;
+use tuplet::delta::{Mirror, RING};
 use tuplet::netcode::NetcodeSettings;
-use tuplet::{Dispatch, Message};
+use tuplet::{Code, Dispatch, Message};
 use village::diag::{DiagPing, DiagPong};
 use village::dispatch::ServerMessage;
 use village::player::{PlayerHeartbeat, PlayerMove, PlayerMoveRelayed};
-use village::world::{WorldKeyframeRequest, WorldSnapshot};
+use village::world::{WorldAck, WorldKeyframeRequest, WorldSnapshot};
 use village_server::client::ClientError;
 
 use crate::conn::{Conn, Joined, Transport};
@@ -123,7 +123,15 @@ async fn client(
         mut conn, spawn, ..
     } = joined;
     let mut counts = ClientCounts::default();
-    let mut mirror: Mirror<WorldSnapshot> = Mirror::new();
+    // Over WebTransport snapshots may come as datagrams: the acknowledged mode, with a
+    // `world:ack` for each one applied.
+    let acked = conn.datagrams();
+    let mut mirror: Mirror<WorldSnapshot> = if acked {
+        Mirror::acked(RING)
+    } else {
+        Mirror::new()
+    };
+    let mut last_tick: Option<u32> = None;
     let mut steps = tokio::time::interval(Duration::from_millis(100));
     steps.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut frames = tokio::time::interval(Duration::from_micros(16_667));
@@ -187,7 +195,25 @@ async fn client(
                         counts.snapshot_bytes += f.frame.bytes.len() as u64;
                     }
                     match mirror.apply(f.frame.payload()) {
-                        Ok(_) => counts.snapshots_applied += 1,
+                        Ok(v) => {
+                            counts.snapshots_applied += 1;
+                            // Applied out of order would be a wrong value drawn.
+                            if last_tick.is_some_and(|t| v.tick <= t) {
+                                counts.mirror_errors += 1;
+                            }
+                            last_tick = Some(v.tick);
+                            if acked {
+                                let n = mirror.ack().min(u64::from(u32::MAX)) as u32;
+                                let sent = conn.send(WorldAck { n }).await?;
+                                if measuring {
+                                    counts.ack_bytes += sent as u64;
+                                }
+                            }
+                        }
+                        // Late, duplicated, or its baseline gone: nothing changed.
+                        Err(e) if acked && e.code() == Code::NoBaseline => {
+                            counts.snapshots_refused += 1;
+                        }
                         Err(_) => {
                             counts.mirror_errors += 1;
                             conn.send(WorldKeyframeRequest { last_tick: 0 }).await?;

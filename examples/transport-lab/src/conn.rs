@@ -1,9 +1,10 @@
 //! One client's connection, over either transport, and the village handshake on it.
 
-use tuplet::{Dispatch, Encoding};
+use tuplet::{Dispatch, Encoding, Message as _};
 use village::dispatch::{ClientMessage, ServerMessage};
 use village::player::PlayerJoin;
 use village::session::SessionHello;
+use village::world::WorldSnapshot;
 use village_server::client::{Client, ClientError, Incoming};
 
 use crate::wt::WtConn;
@@ -75,13 +76,22 @@ impl Conn {
         }
     }
 
-    /// Sends one message: an `unreliable` one as a datagram over WebTransport.
-    pub async fn send(&mut self, msg: impl Into<ClientMessage>) -> Result<(), ClientError> {
+    /// Sends one message: an `unreliable` one as a datagram over WebTransport. Returns the
+    /// envelope's size.
+    pub async fn send(&mut self, msg: impl Into<ClientMessage>) -> Result<usize, ClientError> {
         let bytes = msg.into().to_envelope(Encoding::Compact)?;
+        let n = bytes.len();
         match self {
-            Conn::Ws(c) => c.send_raw(bytes).await,
-            Conn::Wt(c) => c.send(bytes).await,
+            Conn::Ws(c) => c.send_raw(bytes).await?,
+            Conn::Wt(c) => c.send(bytes).await?,
         }
+        Ok(n)
+    }
+
+    /// Whether this connection carries datagrams (WebTransport): its snapshots are deltas
+    /// against acknowledged baselines.
+    pub fn datagrams(&self) -> bool {
+        matches!(self, Conn::Wt(_))
     }
 
     /// The next frame; `None` once the connection closed.
@@ -142,8 +152,13 @@ impl Conn {
         }
     }
 
+    /// The next message but a snapshot (a delta payload, which only a mirror reads).
     async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
-        let f = self.next().await.ok_or("connection closed")?;
-        Ok(ServerMessage::from_envelope(&f.frame.bytes)?)
+        loop {
+            let f = self.next().await.ok_or("connection closed")?;
+            if f.frame.id != Some(WorldSnapshot::ID) {
+                return Ok(ServerMessage::from_envelope(&f.frame.bytes)?);
+            }
+        }
     }
 }

@@ -19,8 +19,18 @@ pub struct ClientCounts {
     pub frames: u64,
     /// Snapshots applied to the mirror, over the whole run.
     pub snapshots_applied: u64,
-    /// Snapshots the mirror could not apply, over the whole run.
+    /// Mirror errors, over the whole run: a payload the mirror could not read (any error
+    /// but a refusal, below), or an applied snapshot whose tick is not after the last
+    /// applied one's.
     pub mirror_errors: u64,
+    /// Payloads the acknowledged mirror refused as late, duplicated, or against a baseline
+    /// it no longer holds (`no_baseline`: nothing changed, nothing wrong drawn), over the
+    /// whole run. Always 0 over a WebSocket, whose mirror is in the reliable mode.
+    #[serde(default)]
+    pub snapshots_refused: u64,
+    /// `world:ack` envelope bytes sent (WebTransport only), while measuring.
+    #[serde(default)]
+    pub ack_bytes: u64,
     /// Moves this bot sent.
     pub moves_sent: u64,
     /// Relayed moves the watcher received.
@@ -84,6 +94,17 @@ impl RunReport {
     /// Mirror errors over every client.
     pub fn mirror_errors(&self) -> u64 {
         self.clients.iter().map(|c| c.mirror_errors).sum()
+    }
+
+    /// Snapshots refused by the acknowledged mirrors (late, duplicated, baseline gone).
+    pub fn snapshots_refused(&self) -> u64 {
+        self.clients.iter().map(|c| c.snapshots_refused).sum()
+    }
+
+    /// `world:ack` bytes sent per player per server tick.
+    pub fn ack_bytes_per_player_tick(&self) -> f64 {
+        let bytes: u64 = self.clients.iter().map(|c| c.ack_bytes).sum();
+        bytes as f64 / (self.clients.len() as f64 * self.secs * TICK_HZ)
     }
 
     /// Snapshots applied over every client.

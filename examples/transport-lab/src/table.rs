@@ -30,6 +30,10 @@ pub struct Sums {
     pub mirror_errors: u64,
     /// Snapshots applied, summed.
     pub applied: u64,
+    /// Snapshots the acknowledged mirrors refused (late, duplicated, baseline gone), summed.
+    pub refused: u64,
+    /// `world:ack` bytes sent per player per tick, the mean over the seeds.
+    pub ack_bytes: f64,
     /// Every relayed move's age at the watcher.
     pub move_delays: Vec<f64>,
     /// Every ping's delay to the server.
@@ -66,6 +70,8 @@ impl Row {
             datagrams: 0.0,
             mirror_errors: 0,
             applied: 0,
+            refused: 0,
+            ack_bytes: 0.0,
             move_delays: Vec::new(),
             ping_up: Vec::new(),
             lost: (0, 0),
@@ -81,6 +87,8 @@ impl Row {
             s.datagrams += r.report.datagram_share() / self.runs.len() as f64;
             s.mirror_errors += r.report.mirror_errors();
             s.applied += r.report.snapshots_applied();
+            s.refused += r.report.snapshots_refused();
+            s.ack_bytes += r.report.ack_bytes_per_player_tick() / self.runs.len() as f64;
             s.move_delays.extend(r.report.move_delays());
             s.ping_up.extend(r.report.ping_up());
             s.lost.0 += r.link.up.lost + r.link.down.lost;
@@ -92,7 +100,7 @@ impl Row {
 
 /// The table's header.
 pub const HEADER: &str = "\
-| link | transport | interp delay | seeds | link loss | frames | off-speed | frozen | interpolator delay | drawn behind | bytes/player/tick | as datagrams | move age p50 / p95 | ping to server p50 / p95 | mirror errors (applied) |
+| link | transport | interp delay | seeds | link loss | frames | off-speed | frozen | interpolator delay | drawn behind | bytes/player/tick | as datagrams | move age p50 / p95 | ping to server p50 / p95 | mirror errors (applied, refused) |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /// One line of the table.
@@ -100,7 +108,7 @@ pub fn line(row: &Row) -> String {
     let s = row.sums();
     let f = &s.frames;
     format!(
-        "| `{}` | {} | {} | {} | {:.2}% | {} | {:.2}% | {:.2}% | {:.0} ms | {:.0} ms | {:.1} | {:.0}% | {:.0} / {:.0} ms | {:.0} / {:.0} ms | {} ({}) |",
+        "| `{}` | {} | {} | {} | {:.2}% | {} | {:.2}% | {:.2}% | {:.0} ms | {:.0} ms | {:.1} | {:.0}% | {:.0} / {:.0} ms | {:.0} / {:.0} ms | {} ({}, {}) |",
         row.link,
         match row.transport {
             Transport::WebSocket => "WebSocket",
@@ -123,6 +131,7 @@ pub fn line(row: &Row) -> String {
         quantile(&s.ping_up, 0.95),
         s.mirror_errors,
         s.applied,
+        s.refused,
     )
 }
 
@@ -134,13 +143,14 @@ pub fn checks(rows: &[Row], key_link: &str) -> Vec<(bool, String)> {
         out.push((
             s.mirror_errors == 0 && s.applied > 0,
             format!(
-                "{} {} {}: {} mirror errors, {} snapshots applied",
+                "{} {} {}: {} mirror errors, {} snapshots applied, {} refused",
                 r.link,
                 r.transport.name(),
                 r.fixed_delay
                     .map_or("adaptive".into(), |d| format!("fixed {d}")),
                 s.mirror_errors,
-                s.applied
+                s.applied,
+                s.refused
             ),
         ));
     }
@@ -157,10 +167,11 @@ pub fn checks(rows: &[Row], key_link: &str) -> Vec<(bool, String)> {
         out.push((
             (0.85..=1.15).contains(&ratio),
             format!(
-                "{key_link}: {:.1} bytes per player per tick over WebTransport, {:.1} over WebSocket ({:+.1}%)",
+                "{key_link}: {:.1} bytes per player per tick over WebTransport, {:.1} over WebSocket ({:+.1}%); WebTransport's acknowledgements up: {:.1}",
                 wt.bytes,
                 ws.bytes,
-                100.0 * (ratio - 1.0)
+                100.0 * (ratio - 1.0),
+                wt.ack_bytes
             ),
         ));
     }

@@ -105,6 +105,9 @@ pub(crate) struct Said {
     pub hello: SessionHello,
     pub len: usize,
     pub who: Who,
+    /// The connection carries datagrams (WebTransport): its snapshots are deltas against
+    /// the client's acknowledged baselines, which a lost datagram cannot break.
+    pub datagrams: bool,
 }
 
 /// The hello `said` of connection `conn` from `ip`: takes a player's slot, finds the room
@@ -118,7 +121,12 @@ pub(crate) async fn join(
     ip: IpAddr,
     said: Said,
 ) -> Result<Joined, Refused> {
-    let Said { hello, len, who } = said;
+    let Said {
+        hello,
+        len,
+        who,
+        datagrams,
+    } = said;
     let full = |counter: Counter| Refused {
         error: Some(SessionError::RoomFull(0)),
         code: close::TRY_LATER,
@@ -156,6 +164,7 @@ pub(crate) async fn join(
             hello: hello.clone(),
             claims: claims.clone(),
             len,
+            datagrams,
         },
         Who::Guest | Who::Player(_) => Event::Open {
             conn,
@@ -170,6 +179,7 @@ pub(crate) async fn join(
             ticket,
             saved,
             ip: shared.counted_as(ip),
+            datagrams,
         },
     };
     // A room that stopped between the upgrade and now: ask for it again, once.

@@ -1,9 +1,13 @@
 //! One client's entity snapshot stream: `world:snapshot` through the delta tracker
 //! ([`tuplet::delta::Tracker`]) for clients of the tuple shape, a full snapshot for
 //! clients that announced the old named shape (the delta form is compact-only).
+//!
+//! Over a WebSocket the tracker deltas against what it last sent (the reliable mode).
+//! Over WebTransport, where a snapshot may go as a datagram and be lost, it deltas against
+//! the newest snapshot the client acknowledged (`world:ack`), or sends a keyframe.
 
 use bytes::Bytes;
-use tuplet::delta::{Sent, Tracker};
+use tuplet::delta::{Sent, Tracker, RING};
 use tuplet::wire::write;
 use tuplet::{Encoding, Message};
 use village::world::{NearbyEntity, WorldSnapshot};
@@ -17,12 +21,24 @@ pub(crate) struct SnapshotStream {
 }
 
 impl SnapshotStream {
-    /// A stream with a keyframe first, then every `keyframe_every` snapshots.
-    pub fn new(keyframe_every: u32) -> SnapshotStream {
+    /// A stream with a keyframe first, then every `keyframe_every` snapshots; `acked`: in
+    /// the acknowledged mode ([`Tracker::acked`], a ring of [`RING`] snapshots), for a
+    /// connection whose snapshots may be lost (WebTransport's datagrams).
+    pub fn new(keyframe_every: u32, acked: bool) -> SnapshotStream {
         SnapshotStream {
-            tracker: Tracker::new(keyframe_every),
+            tracker: if acked {
+                Tracker::acked(keyframe_every, RING)
+            } else {
+                Tracker::new(keyframe_every)
+            },
             value: SnapshotStream::empty(),
         }
+    }
+
+    /// The client's acknowledgement (`world:ack`): the newest snapshot its mirror applied.
+    /// Ignored in the reliable mode, and when older than one recorded or never sent.
+    pub fn ack(&mut self, number: u32) {
+        self.tracker.ack(u64::from(number));
     }
 
     /// A snapshot with no entities.

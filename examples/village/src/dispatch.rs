@@ -43,6 +43,8 @@ pub enum ClientMessage {
     WorldKeyframeRequest(crate::world::WorldKeyframeRequest),
     /// `world:view` (111).
     WorldView(crate::world::WorldView),
+    /// `world:ack` (112).
+    WorldAck(crate::world::WorldAck),
     /// `birds:subscribe` (130).
     BirdSubscribe(crate::birds::BirdSubscribe),
     /// `birds:spot` (131).

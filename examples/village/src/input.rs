@@ -82,6 +82,13 @@ pub struct InputBatch {
 /// Sent every server tick to a controlling client: what was applied and the body it left,
 /// so prediction can replay the rest. Only `input:batch` frames are acknowledged;
 /// `player:move` poses are the client's own and are never acknowledged.
+///
+/// `p` and `r` are left out when the client already has the body at `tick`: a server that
+/// sends the client that tick's `world:snapshot` before the ack, on the same ordered
+/// connection, with the client's own body in it (the city Worker, whose view always holds
+/// it) sends only `applied`, `tick` and `queued`, and the client reads the body from its
+/// `Mirror` (the same centimetres and milliradians). A server whose snapshots leave the
+/// client's own avatar out (the Rust room server) sends `p` and `r` with every ack.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]
 #[tuplet(name = "input:ack", id = 90, dir = "s2c")]
 pub struct InputAck {
@@ -94,10 +101,11 @@ pub struct InputAck {
     pub queued: u8,
     /// The player's body after frame `applied`, metres (whole centimetres on the wire): the
     /// state its prediction replays the unacknowledged frames on (the village's walking step,
-    /// `walk.rs` and its twin `walk.ts`).
+    /// `walk.rs` and its twin `walk.ts`). Absent when that tick's snapshot carries the body.
     #[tuplet(quant = "cm", range(-5000.0, 5000.0))]
     pub p: Option<[f32; 3]>,
-    /// The body's heading after frame `applied`, radians (milliradians on the wire).
+    /// The body's heading after frame `applied`, radians (milliradians on the wire); absent
+    /// with `p`.
     #[tuplet(quant = "mrad", range(-3.1416, 3.1416))]
     pub r: Option<f32>,
 }

@@ -75,6 +75,17 @@ pub struct WorldKeyframeRequest {
     pub last_tick: u32,
 }
 
+/// Sent by a WebTransport client for each `world:snapshot` its mirror applies: the number
+/// of the newest snapshot it holds (its mirror's `ack`). The server deltas the
+/// next snapshots against it (deltas against acknowledged baselines). A WebSocket client
+/// sends none: its snapshots are deltas against what was last sent.
+#[derive(Debug, Clone, PartialEq, tuplet::Message)]
+#[tuplet(name = "world:ack", id = 112, dir = "c2s", budget = 8, unreliable)]
+pub struct WorldAck {
+    /// The newest snapshot number the client's mirror applied.
+    pub n: u32,
+}
+
 /// Sent by a client when its graphics preset changes its view distance; the server sizes
 /// the snapshot to it.
 #[derive(Debug, Clone, PartialEq, tuplet::Message)]

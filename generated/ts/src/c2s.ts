@@ -114,8 +114,8 @@ import type { WatergunRefill, WatergunSpray } from "./watergun.js";
 import { WatergunRefillCodec, WatergunSprayCodec } from "./watergun.js";
 import type { WeatherForecastOpen, WeatherSet } from "./weather.js";
 import { WeatherForecastOpenCodec, WeatherSetCodec } from "./weather.js";
-import type { WorldKeyframeRequest, WorldView } from "./world.js";
-import { WorldKeyframeRequestCodec, WorldViewCodec } from "./world.js";
+import type { WorldAck, WorldKeyframeRequest, WorldView } from "./world.js";
+import { WorldAckCodec, WorldKeyframeRequestCodec, WorldViewCodec } from "./world.js";
 import type { ZonesMap } from "./zones.js";
 import { ZonesMapCodec } from "./zones.js";
 
@@ -159,6 +159,8 @@ export interface C2sMessages {
   "world:keyframe": WorldKeyframeRequest;
   /** Id 111. */
   "world:view": WorldView;
+  /** Id 112. */
+  "world:ack": WorldAck;
   /** Id 130. */
   "birds:subscribe": BirdSubscribe;
   /** Id 131. */
@@ -434,6 +436,7 @@ export type C2sMessage =
   | { readonly name: "input:batch"; readonly value: InputBatch }
   | { readonly name: "world:keyframe"; readonly value: WorldKeyframeRequest }
   | { readonly name: "world:view"; readonly value: WorldView }
+  | { readonly name: "world:ack"; readonly value: WorldAck }
   | { readonly name: "birds:subscribe"; readonly value: BirdSubscribe }
   | { readonly name: "birds:spot"; readonly value: BirdSpot }
   | { readonly name: "vehicle:enter"; readonly value: VehicleEnter }
@@ -582,6 +585,7 @@ export type C2sCodec =
   | MessageCodec<InputBatch, "input:batch", 90>
   | MessageCodec<WorldKeyframeRequest, "world:keyframe", 110>
   | MessageCodec<WorldView, "world:view", 111>
+  | MessageCodec<WorldAck, "world:ack", 112>
   | MessageCodec<BirdSubscribe, "birds:subscribe", 130>
   | MessageCodec<BirdSpot, "birds:spot", 131>
   | MessageCodec<VehicleEnter, "vehicle:enter", 150>
@@ -709,7 +713,7 @@ export type C2sCodec =
   | MessageCodec<PropsUse, "props:use", 1190>
   | MessageCodec<PropsNote, "props:note", 1191>;
 
-const c2sIds: readonly number[] = [1, 2, 5, 7, 9, 30, 31, 32, 36, 39, 50, 52, 54, 70, 71, 72, 90, 110, 111, 130, 131, 150, 151, 152, 153, 155, 170, 171, 172, 174, 190, 191, 192, 211, 212, 230, 232, 250, 252, 271, 273, 291, 292, 313, 332, 333, 334, 335, 351, 353, 355, 370, 371, 372, 373, 390, 391, 392, 393, 394, 411, 412, 413, 414, 430, 431, 432, 433, 450, 453, 470, 472, 491, 493, 510, 512, 530, 531, 532, 533, 550, 551, 554, 570, 571, 572, 590, 591, 592, 593, 610, 611, 612, 630, 651, 652, 654, 670, 671, 672, 673, 674, 690, 692, 693, 712, 713, 730, 750, 770, 771, 791, 810, 811, 831, 832, 850, 851, 852, 870, 871, 872, 891, 911, 930, 931, 933, 950, 951, 970, 971, 990, 1010, 1011, 1030, 1070, 1090, 1110, 1130, 1132, 1150, 1151, 1171, 1190, 1191];
+const c2sIds: readonly number[] = [1, 2, 5, 7, 9, 30, 31, 32, 36, 39, 50, 52, 54, 70, 71, 72, 90, 110, 111, 112, 130, 131, 150, 151, 152, 153, 155, 170, 171, 172, 174, 190, 191, 192, 211, 212, 230, 232, 250, 252, 271, 273, 291, 292, 313, 332, 333, 334, 335, 351, 353, 355, 370, 371, 372, 373, 390, 391, 392, 393, 394, 411, 412, 413, 414, 430, 431, 432, 433, 450, 453, 470, 472, 491, 493, 510, 512, 530, 531, 532, 533, 550, 551, 554, 570, 571, 572, 590, 591, 592, 593, 610, 611, 612, 630, 651, 652, 654, 670, 671, 672, 673, 674, 690, 692, 693, 712, 713, 730, 750, 770, 771, 791, 810, 811, 831, 832, 850, 851, 852, 870, 871, 872, 891, 911, 930, 931, 933, 950, 951, 970, 971, 990, 1010, 1011, 1030, 1070, 1090, 1110, 1130, 1132, 1150, 1151, 1171, 1190, 1191];
 
 /**
  * Only these c2s messages: a direction of the codecs given, for `createDispatcher` and `send`.
@@ -745,6 +749,7 @@ export const c2s: Direction<C2sMessages> = /*@__PURE__*/ direction<C2sMessages>(
   InputBatchCodec,
   WorldKeyframeRequestCodec,
   WorldViewCodec,
+  WorldAckCodec,
   BirdSubscribeCodec,
   BirdSpotCodec,
   VehicleEnterCodec,

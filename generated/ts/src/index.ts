@@ -122,8 +122,8 @@ export type { WatergunHit, WatergunRefill, WatergunSpray, WatergunSprayShown, Wa
 export { WatergunHitCodec, WatergunRefillCodec, WatergunSprayCodec, WatergunSprayShownCodec, WatergunTankCodec } from "./watergun.js";
 export type { ForecastSlot, WeatherChange, WeatherForecast, WeatherForecastOpen, WeatherLightning, WeatherSet, WeatherState } from "./weather.js";
 export { WeatherChangeCodec, WeatherForecastCodec, WeatherForecastOpenCodec, WeatherKind, WeatherKind$numbers, WeatherLightningCodec, WeatherSetCodec, WeatherStateCodec, WeatherState$delta } from "./weather.js";
-export type { NearbyEntity, WorldClock, WorldKeyframeRequest, WorldSnapshot, WorldView } from "./world.js";
-export { EntityKind, EntityKind$numbers, NearbyEntity$interp, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldSnapshot$delta, WorldSnapshot$interp, WorldViewCodec } from "./world.js";
+export type { NearbyEntity, WorldAck, WorldClock, WorldKeyframeRequest, WorldSnapshot, WorldView } from "./world.js";
+export { EntityKind, EntityKind$numbers, NearbyEntity$interp, WorldAckCodec, WorldClockCodec, WorldKeyframeRequestCodec, WorldSnapshotCodec, WorldSnapshot$delta, WorldSnapshot$interp, WorldViewCodec } from "./world.js";
 export type { ZoneRules, ZonesEnter, ZonesHeat, ZonesMap } from "./zones.js";
 export { ZonesEnterCodec, ZonesHeatCodec, ZonesMapCodec } from "./zones.js";
 export * from "./c2s.js";

@@ -66,6 +66,13 @@ export function Buttons$validate(v: Buttons, p: Seg[], i: Issue[]): void {
  * Sent every server tick to a controlling client: what was applied and the body it left,
  * so prediction can replay the rest. Only `input:batch` frames are acknowledged;
  * `player:move` poses are the client's own and are never acknowledged.
+ *
+ * `p` and `r` are left out when the client already has the body at `tick`: a server that
+ * sends the client that tick's `world:snapshot` before the ack, on the same ordered
+ * connection, with the client's own body in it (the city Worker, whose view always holds
+ * it) sends only `applied`, `tick` and `queued`, and the client reads the body from its
+ * `Mirror` (the same centimetres and milliradians). A server whose snapshots leave the
+ * client's own avatar out (the Rust room server) sends `p` and `r` with every ack.
  */
 export interface InputAck {
   /** Last input frame applied. */
@@ -77,10 +84,13 @@ export interface InputAck {
   /**
    * The player's body after frame `applied`, metres (whole centimetres on the wire): the
    * state its prediction replays the unacknowledged frames on (the village's walking step,
-   * `walk.rs` and its twin `walk.ts`).
+   * `walk.rs` and its twin `walk.ts`). Absent when that tick's snapshot carries the body.
    */
   p?: [number, number, number];
-  /** The body's heading after frame `applied`, radians (milliradians on the wire). */
+  /**
+   * The body's heading after frame `applied`, radians (milliradians on the wire); absent
+   * with `p`.
+   */
   r?: number;
 }
 

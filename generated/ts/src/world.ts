@@ -278,6 +278,31 @@ export const NearbyEntity$interp: InterpAdapter<NearbyEntity, number> = {
 };
 
 /**
+ * Sent by a WebTransport client for each `world:snapshot` its mirror applies: the number
+ * of the newest snapshot it holds (its mirror's `ack`). The server deltas the
+ * next snapshots against it (deltas against acknowledged baselines). A WebSocket client
+ * sends none: its snapshots are deltas against what was last sent.
+ */
+export interface WorldAck {
+  /** The newest snapshot number the client's mirror applied. */
+  n: number;
+}
+
+export function WorldAck$read(r: Reader): WorldAck {
+  return readRecord(r, WorldAck$t) as WorldAck;
+}
+
+export function WorldAck$write(w: Writer, v: WorldAck, named: boolean): void {
+  writeRecord(w, v, WorldAck$t, named);
+}
+
+const WorldAck$t: TFields = [
+  ["n",[kInt,0,4294967295]],
+];
+
+export const WorldAckCodec: MessageCodec<WorldAck, "world:ack", 112> = /*@__PURE__*/ codec("world:ack", 112, WorldAck$read, WorldAck$write, WorldAck$t, undefined, true);
+
+/**
  * Sent when the server's clock and tick rate are (re)announced: on join and after a
  * hiccup, so the client's render clock can slew (at most 5%) instead of jumping.
  */

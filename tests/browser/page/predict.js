@@ -1,6 +1,7 @@
 // The browser side of tests/browser/predict.mjs: a predicted avatar on the documented API
-// (the runtime's `Reconciler`, frames built with `inputFrame`, reconciled on `input:ack`'s
-// `p` and `r`), against the real servers. `globalThis.predictTest.village(url, token)` walks
+// (the runtime's `Reconciler`, frames built with `inputFrame`, reconciled on `input:ack`: on
+// its `p` and `r` from the Rust server, on the own body in the snapshot the Mirror holds from
+// the city, whose acks leave them out), against the real servers. `globalThis.predictTest.village(url, token)` walks
 // the village's body (examples/village/ts/walk.ts) against the Rust village server;
 // `globalThis.predictTest.city(url, name)` walks the city's body (examples/city-worker's
 // `stepPlayer`) against the city Worker on workerd. Each returns plain counts for
@@ -11,6 +12,7 @@ import { PROTOCOL_VERSION, c2s, createServerDispatcher, s2c, send } from "../../
 import { Reconciler } from "../../../generated/ts/src/runtime/support.ts";
 import { inputFrame, walker } from "../../../examples/village/ts/walk.ts";
 import { stepPlayer } from "../../../examples/city-worker/src/sim.ts";
+import { ackedPose } from "../../../examples/city-worker/src/ack_pose.ts";
 
 const WAIT_MS = 10_000;
 /** The frame rate the avatar is predicted at (the servers apply 60 Hz frames). */
@@ -78,8 +80,9 @@ function waiter() {
 /**
  * Drives `me` (a `Reconciler`) through SCRIPT at 60 Hz of wall time: each frame predicted, drawn
  * and kept; every PER_BATCH frames one `input:batch` through `sendBatch`. `acks` is where
- * `onAck(applied, state)` is installed: it reconciles on the server's state. After the script,
- * waits (up to 3 s) for every frame to be acknowledged. Returns the counts.
+ * `onAck(applied, ack)` is installed: it reconciles on the server's state, `serverState(ack)`
+ * (undefined: the ack says nothing to reconcile on). After the script, waits (up to 3 s) for
+ * every frame to be acknowledged. Returns the counts.
  */
 async function drive(me, sendBatch, acks, serverState) {
   const sentAt = new Map();
@@ -101,7 +104,8 @@ async function drive(me, sendBatch, acks, serverState) {
     }
     lastAcked = Math.max(lastAcked, applied);
     last = ack;
-    me.reconcile(serverState(ack, me.state), applied);
+    const server = serverState(ack);
+    if (server !== undefined) me.reconcile(server, applied);
   };
   const start = [me.drawn[0], me.drawn[1]];
   const t0 = performance.now();
@@ -183,7 +187,7 @@ async function village(url, token) {
     me,
     (first, frames) => send(c2s, ws, { name: "input:batch", value: { first, frames } }),
     acks,
-    (ack) => ({ pos: ack.p, heading: ack.r }),
+    (ack) => (ack.p !== undefined && ack.r !== undefined ? { pos: ack.p, heading: ack.r } : undefined),
   );
   ws.close();
   return { ...r, spawn, invalid, ackHasBody: r.lastAck !== null && r.lastAck.p !== undefined && r.lastAck.r !== undefined };
@@ -195,6 +199,9 @@ async function city(url, name) {
   const acks = { onAck: undefined };
   const invalid = [];
   let own;
+  // The snapshot the Mirror holds (the dispatcher's, for world:snapshot): the city's acks
+  // leave out `p` and `r`, and the body is read from it (ackedPose, the city's client side).
+  let held;
   // The newest snapshot's tick and when it came: each frame is stamped with the world it drew
   // (`view`: that tick less the city's 100 ms of interpolation, with the fraction of a tick
   // since), as a city client that draws other cars does for the Worker's lag compensation.
@@ -202,6 +209,7 @@ async function city(url, name) {
   const ws = await connect(
     url,
     (msg, v) => {
+      if (msg === "world:snapshot") held = v;
       if (msg === "world:snapshot" && v.tick > newest.tick) newest = { tick: v.tick, at: performance.now() };
       if (msg === "input:ack") acks.onAck?.(v.applied, v);
       else if (msg === "world:snapshot" && own === undefined) {
@@ -233,6 +241,10 @@ async function city(url, name) {
   };
   const me = new Reconciler(walkerOfCity, mover(body.pos[0], body.pos[1], body.heading), 0);
   const server = mover(0, 0, 0);
+  let acksSeen = 0;
+  let withBody = 0;
+  let fromPose = 0;
+  let lastPose = null;
   const stamp = (f) => {
     const view = Math.max(0, newest.tick - 2 + Math.min(1, (performance.now() - newest.at) / 50));
     return { ...f, view: Math.floor(view * 100) / 100, ahead: 0 }; // rounded down: never past the newest snapshot
@@ -242,14 +254,21 @@ async function city(url, name) {
     (first, frames) => send(c2s, ws, { name: "input:batch", value: { first, frames: frames.map(stamp) } }),
     acks,
     (ack) => {
-      server.body.x = ack.p[0];
-      server.body.y = ack.p[1];
-      server.body.heading = ack.r;
+      acksSeen += 1;
+      if (ack.p !== undefined || ack.r !== undefined) withBody += 1;
+      // The walker's body (a driver would read its car's id).
+      const pose = ackedPose(ack, held, body.id);
+      if (pose === undefined) return undefined;
+      fromPose += 1;
+      server.body.x = pose.x;
+      server.body.y = pose.y;
+      server.body.heading = pose.heading;
+      lastPose = [pose.x, pose.y, pose.heading];
       return server;
     },
   );
   ws.close();
-  return { ...r, spawn: body.pos, invalid, ackHasBody: r.lastAck !== null && r.lastAck.p !== undefined && r.lastAck.r !== undefined, viewTick: newest.tick };
+  return { ...r, spawn: body.pos, invalid, acksSeen, withBody, fromPose, lastPose, viewTick: newest.tick };
 }
 
 globalThis.predictTest = { village, city, environment: () => navigator.userAgent };

@@ -3,7 +3,7 @@
 // server's development certificate hash, WebSocket when that fails), playing against the
 // Rust village server on loopback. `globalThis.wtTest.play(...)` returns plain data.
 
-import { PROTOCOL_VERSION, c2s, connect, createDispatcher, s2c, send } from "../../../generated/ts/src/index.ts";
+import { Mirror, PROTOCOL_VERSION, c2s, connect, createDispatcher, s2c, send } from "../../../generated/ts/src/index.ts";
 
 const WAIT_MS = 10_000;
 
@@ -22,6 +22,8 @@ class Client {
     this.inbox = [];
     this.waiters = [];
     this.snapshots = 0;
+    this.acks = 0;
+    this.refused = 0;
     this.invalid = [];
     this.dispatcher = createDispatcher(
       s2c,
@@ -29,9 +31,20 @@ class Client {
         ...Object.fromEntries(Object.keys(s2c.byName).map((n) => [n, (value, name) => this.push({ name, value })])),
         "world:snapshot": () => {
           this.snapshots += 1;
+          // Over WebTransport: acknowledge each snapshot applied (a datagram).
+          if (this.mirror !== undefined) {
+            this.send("world:ack", { n: this.mirror.ack });
+            this.acks += 1;
+          }
         },
       },
-      { onInvalid: (name, issues) => this.invalid.push(`${name}: ${issues[0].code}`) },
+      {
+        onInvalid: (name, issues) => {
+          // A late or duplicated datagram, refused by the acknowledged mirror: nothing changed.
+          if (this.mirror !== undefined && name === "world:snapshot" && issues[0].code === "no_baseline") this.refused += 1;
+          else this.invalid.push(`${name}: ${issues[0].code}`);
+        },
+      },
     );
   }
 
@@ -44,6 +57,12 @@ class Client {
       timeout(`${name} connecting`),
     ]);
     c.connectedMs = performance.now() - t0;
+    // Snapshots over WebTransport come as datagrams, deltas against the acknowledged one:
+    // the mirror of the acknowledged mode, and a `world:ack` for each one applied.
+    if (c.transport.kind === "webtransport") {
+      c.mirror = Mirror.acked(s2c.byName["world:snapshot"].delta);
+      c.dispatcher.mirrors["world:snapshot"] = c.mirror;
+    }
     c.send("session:hello", { protocol: PROTOCOL_VERSION, build: "browser-wt", locale: "en" });
     c.session = (await c.waitFor("session:welcome")).s;
     c.send("player:join", { name, colour: 0x3366cc });
@@ -100,6 +119,8 @@ async function play({ ws, wt, info }) {
     watcher: { ...watcher.transport.counts },
     seen,
     snapshots: [walker.snapshots, watcher.snapshots],
+    acks: [walker.acks, watcher.acks],
+    refused: [walker.refused, watcher.refused],
     invalid: [...walker.invalid, ...watcher.invalid],
   };
   walker.transport.close();

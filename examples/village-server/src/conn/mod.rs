@@ -82,7 +82,12 @@ pub(crate) async fn serve(
         return;
     };
     // Said hello: a player's connection slot, then the room (opened now if it is not).
-    let said = Said { hello, len, who };
+    let said = Said {
+        hello,
+        len,
+        who,
+        datagrams: false,
+    };
     let Joined {
         room,
         mut rx,

@@ -31,6 +31,9 @@ pub(crate) enum Event {
         saved: Option<Saved>,
         /// The client's address (for `Config::per_ip_per_room`).
         ip: std::net::IpAddr,
+        /// The connection carries datagrams (WebTransport): snapshots in the acknowledged
+        /// mode.
+        datagrams: bool,
     },
     /// A connection said `session:hello` with a resume token (its signature checked): it
     /// takes over the session the token names, if that session is still here and the
@@ -42,6 +45,8 @@ pub(crate) enum Event {
         hello: SessionHello,
         claims: ResumeClaims,
         len: usize,
+        /// As [`Event::Open`]'s: the new connection's.
+        datagrams: bool,
     },
     /// Another room took `account`'s session: end it here (saved), then say so on `done`.
     Evict {

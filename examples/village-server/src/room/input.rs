@@ -157,6 +157,8 @@ impl Room {
             ClientMessage::BirdSubscribe(b) if b.on && p.guest => return Err("guest_birds"),
             ClientMessage::BirdSubscribe(b) => p.birds = b.on,
             ClientMessage::WorldKeyframeRequest(_) => p.snapshot.want_keyframe(),
+            // A number never sent, or older than one acknowledged, is ignored.
+            ClientMessage::WorldAck(a) => p.snapshot.ack(a.n),
             ClientMessage::WorldView(v) => p.view_radius = v.radius,
             ClientMessage::ChatSay(c) => {
                 let channel = c.channel;

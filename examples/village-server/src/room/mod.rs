@@ -77,7 +77,10 @@ impl Room {
                 ticket,
                 saved,
                 ip,
-            } => self.on_open(conn, tx, queued, hello, who, len, ticket, saved, ip),
+                datagrams,
+            } => self.on_open(
+                conn, tx, queued, hello, who, len, ticket, saved, ip, datagrams,
+            ),
             Event::Resume {
                 conn,
                 tx,
@@ -85,7 +88,8 @@ impl Room {
                 hello,
                 claims,
                 len,
-            } => self.on_resume(conn, tx, queued, hello, claims, len),
+                datagrams,
+            } => self.on_resume(conn, tx, queued, hello, claims, len, datagrams),
             Event::Evict { account, done } => {
                 if let Some(idx) = self.slot_of_account(account) {
                     self.end_session(idx, End::Replaced);

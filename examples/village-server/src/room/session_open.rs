@@ -34,6 +34,7 @@ impl Room {
         ticket: u64,
         saved: Option<Saved>,
         ip: std::net::IpAddr,
+        datagrams: bool,
     ) {
         self.meter_in
             .record_in(&ClientMessage::from(hello.clone()), len);
@@ -143,7 +144,7 @@ impl Room {
             seen: vec![0; self.slots.len()],
             birds: false,
             view_radius: self.config.view_radius,
-            snapshot: SnapshotStream::new(self.config.keyframe_every),
+            snapshot: SnapshotStream::new(self.config.keyframe_every, datagrams),
             who,
         });
         self.conns[idx] = conn;
@@ -190,7 +191,9 @@ impl Room {
 
     /// A resume: the session the token names takes the new connection, if it is here and
     /// the token is the last one issued for it. Its state, sequence numbers and place in
-    /// the room are kept; its delta mirror is healed by a keyframe.
+    /// the room are kept; its delta mirror is healed by a keyframe, in the mode of the new
+    /// connection (acknowledged over datagrams).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_resume(
         &mut self,
         conn: u64,
@@ -199,6 +202,7 @@ impl Room {
         hello: SessionHello,
         claims: ResumeClaims,
         len: usize,
+        datagrams: bool,
     ) {
         self.meter_in
             .record_in(&ClientMessage::from(hello.clone()), len);
@@ -250,7 +254,8 @@ impl Room {
         } else {
             Encoding::Compact
         };
-        p.snapshot.want_keyframe();
+        // A new stream: its first snapshot is a keyframe, numbered from 1 over datagrams.
+        p.snapshot = SnapshotStream::new(self.config.keyframe_every, datagrams);
         self.conns[idx] = conn;
         self.counters.add(Counter::Resumed);
         self.welcome(idx, true);

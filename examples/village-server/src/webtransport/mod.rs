@@ -10,9 +10,9 @@
 //! 3. The session: frames from the stream and datagrams alike pass the rate and size caps
 //!    and go to the room. The room's frames go out as datagrams when their message is
 //!    `#[tuplet(unreliable)]` ([`Dispatch::unreliable_id`]) and they fit the connection's
-//!    datagram size, else on the stream. Snapshots (`world:snapshot`) stay on the stream:
-//!    the room tracks each player's baseline as delivered, which only a reliable channel
-//!    keeps true.
+//!    datagram size, else on the stream. Snapshots (`world:snapshot`) among them: the
+//!    room's tracker for a WebTransport session deltas against the snapshot the client
+//!    acknowledged (`world:ack`), so a lost datagram costs bytes, never a wrong value.
 //!
 //! A session ends with a QUIC close whose code is the WebSocket close code the same end
 //! would have had (1000, 1001, 1008, 1013...), its reason the same words.

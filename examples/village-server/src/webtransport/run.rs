@@ -6,9 +6,8 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 use tuplet::wire::Reader;
-use tuplet::{Dispatch, Message as _};
+use tuplet::Dispatch;
 use village::dispatch::ServerMessage;
-use village::world::WorldSnapshot;
 use wtransport::{Connection, SendStream};
 
 use crate::counters::Counter;
@@ -21,18 +20,16 @@ use super::frames;
 use super::stream::{admit, end, next, Incoming, Stream};
 
 /// Whether a frame of the room's goes as a datagram on a connection whose datagrams hold
-/// `max` bytes: its message is `unreliable`, not a snapshot (tracked as delivered: the
-/// stream's), and it fits. A larger one goes on the stream.
+/// `max` bytes: its message is `unreliable` and it fits. A larger one goes on the stream.
+/// Snapshots among them: a WebTransport session's tracker is in the acknowledged mode, so
+/// a lost one costs only bytes.
 fn as_datagram(frame: &[u8], max: usize) -> bool {
     if frame.len() > max {
         return false;
     }
     let mut r = Reader::new(frame);
     match r.read_u64(0, u64::from(u32::MAX)) {
-        Ok(id) => {
-            let id = id as u32;
-            id != WorldSnapshot::ID && ServerMessage::unreliable_id(id)
-        }
+        Ok(id) => ServerMessage::unreliable_id(id as u32),
         Err(_) => false,
     }
 }
@@ -166,6 +163,7 @@ mod tests {
     use village::dispatch::ServerMessage;
     use village::player::PlayerMoveRelayed;
     use village::session::{SessionError, SessionFailed};
+    use village::world::WorldSnapshot;
 
     use super::as_datagram;
 
@@ -197,6 +195,14 @@ mod tests {
         assert!(
             !as_datagram(&failed, 1200),
             "a reliable message: the stream"
+        );
+        // A snapshot (the acknowledged mode's `[number, ago, payload]`) is a datagram too.
+        let mut snapshot = vec![WorldSnapshot::ID as u8];
+        snapshot.extend_from_slice(&[0x93, 0x01, 0x00, 0x92, 0x01, 0xc0]);
+        assert!(as_datagram(&snapshot, 1200), "a snapshot that fits");
+        assert!(
+            !as_datagram(&snapshot, snapshot.len() - 1),
+            "one that does not"
         );
     }
 }

@@ -144,7 +144,15 @@ async fn hello(
     };
     let mut stream = stream.expect("the hello came on the stream");
     match join::judge(shared, path, &hello) {
-        Ok(who) => Some((stream, Said { hello, len, who })),
+        Ok(who) => Some((
+            stream,
+            Said {
+                hello,
+                len,
+                who,
+                datagrams: true,
+            },
+        )),
         Err(refused) => {
             answer(connection, &mut stream, refused).await;
             None
