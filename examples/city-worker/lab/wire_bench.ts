@@ -2,7 +2,7 @@
  * Where the wire bytes go: one seeded city (the synthetic city of tick_bench, no workerd, its
  * inputs through the object's playout), every player's messages recorded on both sides
  * (tuplet's `Tracker`, the JSON twin's deltas; on both, the `input:ack` the object sends
- * after each snapshot, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
+ * after each snapshot, tuplet's binary and the twin's JSON text, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
  * deflate context per connection, a sync flush per message with its trailing `00 00 ff ff`
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
@@ -24,7 +24,7 @@ import { TupletStream, type Stream } from "../src/streams.js";
 import { JsonStream } from "./worker/streams.js";
 import { FIRST_PLAYER_IDS } from "../src/sim.js";
 import { SyntheticCity } from "./synthetic.js";
-import { ACK_PARTS, coalesced, encodeAck, isAck, labelAck } from "./wire_acks.js";
+import { ACK_PARTS, coalesced, isAck, JSON_ACK_PARTS, labelAck, labelJsonAck } from "./wire_acks.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -223,7 +223,7 @@ const J_PARTS = [
   '"speed":value',
   '"anim":value',
   "kind, owner, label",
-  ...ACK_PARTS,
+  ...JSON_ACK_PARTS,
 ] as const;
 const J = Object.fromEntries(J_PARTS.map((p, i) => [p, i])) as Record<(typeof J_PARTS)[number], number>;
 
@@ -428,7 +428,7 @@ function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
       const view = city.view(s.seat);
       s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, view);
       const ack = city.ack(s.seat, view);
-      if (ack !== undefined) s.ws.send(encodeAck(ack));
+      if (ack !== undefined) s.stream.sendAck(s.ws as unknown as WebSocket, ack);
     }
   }
   return seats.map((s) => s.ws.msgs);
@@ -452,7 +452,10 @@ function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labell
   const stats: Stats = { keyframes: 0, deltas: 0, entering: 0, leaving: 0, changed: 0, fields: [] };
   const names = kind === "tuplet" ? T_PARTS : J_PARTS;
   const ackBase = names.length - ACK_PARTS.length;
-  const label = (m: Uint8Array | string): Labelled => (isAck(m) ? { bytes: m, parts: labelAck(m, ackBase, skip) } : typeof m === "string" ? labelJson(m, stats) : labelTuplet(m, stats));
+  const label = (m: Uint8Array | string): Labelled => {
+    if (typeof m === "string") return isAck(m) ? labelJsonAck(m, ackBase) : labelJson(m, stats);
+    return isAck(m) ? { bytes: m, parts: labelAck(m, ackBase, skip) } : labelTuplet(m, stats);
+  };
   const streams = record(kind).map((msgs) => msgs.map(label));
   const slots = players * ticks;
   const per = (x: number): number => x / slots;
@@ -513,7 +516,7 @@ const deflates = settings.map(({ what, d }) => {
 });
 /**
  * The what-if of one message per tick on tuplet's side: each ack in its snapshot's message
- * (workerd's deflate). The twin's stay apart: its snapshots are text frames, its acks binary.
+ * (workerd's deflate). The twin's stay apart (a JSON game sends one object per message).
  */
 const joined = (s: Labelled[][]): Uint8Array[][] => s.map((m) => coalesced(m.map((x) => ({ bytes: x.bytes, ack: isAck(x.bytes) }))));
 {
