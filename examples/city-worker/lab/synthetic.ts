@@ -52,8 +52,13 @@ export class SyntheticCity {
   /** The object's input playout, when the city runs one (`playout`). */
   private readonly playouts: InputPlayouts | undefined;
 
-  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS, playout = false) {
-    this.playouts = playout ? new InputPlayouts() : undefined;
+  /**
+   * With `collide`, each frame applied by the playout collides the player's car with the world
+   * as it is now (`bumpPresent`, the object's collisions without a rewind); without, drivers'
+   * cars pass through the traffic.
+   */
+  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS, playout = false, collide = false) {
+    this.playouts = playout ? new InputPlayouts(collide ? (p) => void this.sim.bumpPresent(p) : undefined) : undefined;
     this.sim = new Sim(seed, 160, 80, firstPlayers);
     for (let i = 0; i < players; i++) {
       const player = this.sim.join(`bot${String(i).padStart(6, "0")}`);

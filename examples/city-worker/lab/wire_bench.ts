@@ -7,7 +7,10 @@
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
  *
- *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--json]
+ *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--collide] [--json]
+ *
+ * `--collide`: the drivers' cars collide with the traffic as the object's do (without a
+ * rewind); by default they pass through it.
  *
  * Every byte of every message is given a part (the envelope, an entity's key, its field mask,
  * its position's differences, ...). A part's raw bytes are counted; its cost on the wire is
@@ -37,6 +40,7 @@ const players = Number(args.get("players") ?? 50);
 const ticks = Number(args.get("ticks") ?? 400);
 const seed = Number(args.get("seed") ?? 1);
 const asJson = args.has("json");
+const collide = args.has("collide");
 /** `--first-players N`: the first N player slots' ids before the NPCs' (`City`'s `firstPlayers`; 0: after them). */
 const firstPlayers = Number(args.get("first-players") ?? FIRST_PLAYER_IDS);
 
@@ -417,7 +421,7 @@ interface Stats {
 }
 
 function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
-  const city = new SyntheticCity(seed, players, firstPlayers, true);
+  const city = new SyntheticCity(seed, players, firstPlayers, true, collide);
   const seats = city.seats.map((seat) => ({ seat, stream: (kind === "tuplet" ? new TupletStream() : new JsonStream()) as Stream, ws: new Recorder() }));
   for (let t = 0; t < ticks; t++) {
     city.inputs();
@@ -525,12 +529,12 @@ const joined = (s: Labelled[][]): Uint8Array[][] => s.map((m) => coalesced(m.map
   deflates.push({ what: "workerd's, tuplet's input:ack in its snapshot's message (the twin's apart)", tuplet: t, json: j, ratio: t / j });
 }
 
-const result = { players, ticks, seed, firstPlayers, tuplet: tu.report, json: js.report, deflates };
+const result = { players, ticks, seed, firstPlayers, collide, tuplet: tu.report, json: js.report, deflates };
 if (asJson) {
   console.log(JSON.stringify(result));
 } else {
   const f1 = (x: number): string => x.toFixed(1).padStart(7);
-  console.log(`${players} players, ${ticks} ticks, seed ${seed}${firstPlayers > 0 ? `, the first ${firstPlayers} players' ids first` : ", players' ids after the NPCs'"}; bytes per player per tick`);
+  console.log(`${players} players, ${ticks} ticks, seed ${seed}${firstPlayers > 0 ? `, the first ${firstPlayers} players' ids first` : ", players' ids after the NPCs'"}${collide ? ", drivers colliding" : ""}; bytes per player per tick`);
   for (const r of [tu.report, js.report]) {
     const s = r.stats;
     console.log(`\n${r.side}: ${r.messagesPerTick.toFixed(3)} messages, ${r.rawPerTick.toFixed(1)} B as sent, ${r.wirePerTick.toFixed(1)} B on the wire`);
