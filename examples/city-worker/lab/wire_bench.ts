@@ -9,8 +9,8 @@
  *
  *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--collide] [--json]
  *
- * `--collide`: the drivers' cars collide with the traffic as the object's do (without a
- * rewind); by default they pass through it.
+ * `--collide`: the drivers' cars collide with the traffic as the object's do (its lag
+ * compensation, synthetic.ts); by default they pass through it.
  *
  * Every byte of every message is given a part (the envelope, an entity's key, its field mask,
  * its position's differences, ...). A part's raw bytes are counted; its cost on the wire is
