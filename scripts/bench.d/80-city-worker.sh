@@ -121,9 +121,12 @@ print(f"\n### Where the wire bytes go\n")
 print(f"`node build/wire_bench.mjs` (bytes only, no timing): the lab's city without workerd, {wire['players']} players for "
       f"{wire['ticks']} ticks (seed {wire['seed']}, the bots' input pattern through the object's input playout), every player's "
       "messages on both sides (its snapshots, and the `input:ack` the object sends after each, without `p` and `r` since the "
-      "snapshot carries the body, the same binary message on both sides) put through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
-      "flush per message with its `00 00 ff ff` removed) plus the frame header. Its totals come close to the lab's proxy "
-      f"(tuplet {tw['wirePerTick']:.1f} B, JSON twin {jw['wirePerTick']:.1f} B per player per tick). A part's cost on the "
+      "snapshot carries the body: tuplet's binary, the twin's JSON text with the same fields) put through permessage-deflate as workerd sends it (zlib level 6, a 32 KiB window, one context per connection, a sync "
+      "flush per message with its `00 00 ff ff` removed) plus the frame header. "
+      + ("Its drivers' cars collide with the traffic as the object's do (`--collide`)"
+         if wire.get("collide") else
+         "Its drivers' cars pass through the traffic (`--collide` makes them collide as the object's do, which lowers both sides)")
+      + f": tuplet {tw['wirePerTick']:.1f} B, JSON twin {jw['wirePerTick']:.1f} B per player per tick. A part's cost on the "
       "wire: the bytes saved by deleting it from every message, alone (given all the rest) and cumulatively (the "
       "parts deleted from the last row up, so that the column adds up to the whole).\n")
 for side in (tw, jw):

@@ -15,6 +15,7 @@ import { InputAckCodec, Mirror, newReader, readInt, WorldSnapshot$delta, WorldSn
 import { ackedPose, type HeldSnapshot } from "../src/ack_pose.js";
 import { TupletStream } from "../src/streams.js";
 import { SyntheticCity } from "./synthetic.js";
+import { jsonAck } from "./worker/json_delta.js";
 
 const at = process.argv.indexOf("--ticks");
 const ticks = at > 0 ? Number(process.argv[at + 1]) : 300;
@@ -65,6 +66,9 @@ for (let t = 0; t < ticks; t++) {
     const full = wire({ ...sent, p: [b.x, b.y, 0], r: b.heading });
     const got = ackedPose(ack, client.held, b.id);
     check(got !== undefined && got.x === full.p![0] && got.y === full.p![1] && got.heading === full.r, `tick ${tick}, ${p.name}: the Mirror's body ${JSON.stringify(got)} is not the ack's ${JSON.stringify([full.p, full.r])}`);
+    // The JSON twin's ack: the same fields, as JSON text.
+    const j = JSON.parse(jsonAck(sent)) as Record<string, unknown>;
+    check(j.t === "ack" && j.applied === sent.applied && j.tick === sent.tick && j.queued === sent.queued && !("p" in j) && !("r" in j), `tick ${tick}, ${p.name}: the twin's ack ${JSON.stringify(j)} is not ${JSON.stringify(sent)}`);
   }
 }
 check(acks > ticks * 40 && driving > acks / 3, `${acks} acks checked, ${driving} of them driving`);
@@ -78,9 +82,11 @@ const b = other.player.driving ? other.player.car : other.player.body;
 check(sent?.p !== undefined && sent.r !== undefined, "an ack beside a view without the body leaves out p or r");
 const pose = sent === undefined ? undefined : ackedPose(wire(sent), undefined, b.id);
 check(pose !== undefined && Math.abs(pose.x - b.x) <= 0.005 && Math.abs(pose.y - b.y) <= 0.005, `the ack's own p, r not taken: ${JSON.stringify(pose)}`);
+const jp = sent === undefined ? undefined : (JSON.parse(jsonAck(sent)) as { p?: number[]; r?: number });
+check(jp?.p !== undefined && Math.abs(jp.p[0]! - b.x) <= 0.005 && Math.abs(jp.p[1]! - b.y) <= 0.005 && Math.abs(jp.r! - b.heading) <= 0.0005, `the twin's ack beside a view without the body: ${JSON.stringify(jp)}`);
 
 if (fails.length > 0) {
   process.stderr.write(`ack_check: ${fails.length} failed\n`);
   process.exit(1);
 }
-console.log(`ack_check: ${acks} acks over ${ticks} ticks (${driving} driving): each without p and r, the body read from the Mirror equal to what p and r carried`);
+console.log(`ack_check: ${acks} acks over ${ticks} ticks (${driving} driving): each without p and r, the body read from the Mirror equal to what p and r carried; the twin's JSON acks with the same fields`);

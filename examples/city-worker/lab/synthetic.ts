@@ -10,6 +10,7 @@
 import { City as Sim, FIRST_PLAYER_IDS, type Player } from "../src/sim.js";
 import { keyframePhase } from "../src/streams.js";
 import { InputPlayouts } from "../src/input_playout.js";
+import { LagComp } from "../src/lag_comp.js";
 import type { Buttons, InputAck, InputFrame, NearbyEntity } from "village-protocol";
 
 /** The keyframe cadence of the object (every 5 s at 20 Hz). */
@@ -52,8 +53,18 @@ export class SyntheticCity {
   /** The object's input playout, when the city runs one (`playout`). */
   private readonly playouts: InputPlayouts | undefined;
 
-  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS, playout = false) {
-    this.playouts = playout ? new InputPlayouts() : undefined;
+  /** The cars' history, when drivers collide (`collide`). */
+  private readonly lag: LagComp | undefined;
+
+  /**
+   * With `collide` (and `playout`), each frame the playout applies collides the player's car
+   * with the traffic as the object's does by default: its lag compensation, the frames
+   * unstamped (the world as the client drew it, 100 ms back); without, drivers' cars pass
+   * through the traffic.
+   */
+  constructor(seed: number, players: number, firstPlayers = FIRST_PLAYER_IDS, playout = false, collide = false) {
+    const lag = (this.lag = playout && collide ? new LagComp() : undefined);
+    this.playouts = playout ? new InputPlayouts(lag === undefined ? undefined : (p, seq) => void lag.bumpFrame(p, seq)) : undefined;
     this.sim = new Sim(seed, 160, 80, firstPlayers);
     for (let i = 0; i < players; i++) {
       const player = this.sim.join(`bot${String(i).padStart(6, "0")}`);
@@ -68,7 +79,10 @@ export class SyntheticCity {
       for (const s of this.seats) {
         const frames = [frame(s), frame(s), frame(s), frame(s)];
         if (this.playouts === undefined) this.sim.input(s.player, this.first, frames);
-        else this.playouts.push(s.player, this.first, frames);
+        else {
+          this.playouts.push(s.player, this.first, frames);
+          this.lag?.stamp(s.player, this.first, frames, this.sim.tick);
+        }
       }
     this.first += 4;
     this.t += 1;
@@ -78,6 +92,7 @@ export class SyntheticCity {
   step(): number {
     this.sim.step();
     this.playouts?.step(this.sim.players.values(), this.sim.tick);
+    this.lag?.record(this.sim);
     return this.sim.tick;
   }
 

@@ -1,28 +1,39 @@
 /**
- * The `input:ack` messages in wire_bench: each player's ack, encoded as the object sends it
- * (its own WebSocket message after the tick's snapshot, `p` and `r` left out when the snapshot
- * carries the body), its bytes labelled by field, and the what-if of sending it inside the
- * snapshot's message instead.
+ * The `input:ack` messages in wire_bench: each player's ack as the object sends it (its own
+ * WebSocket message after the tick's snapshot, `p` and `r` left out when the snapshot carries
+ * the body; tuplet's binary, the JSON twin's JSON text), its bytes labelled by field, and the
+ * what-if of sending it inside the snapshot's message instead.
  */
 
-import { InputAckCodec, Writer, type InputAck } from "village-protocol";
+import { InputAckCodec } from "village-protocol";
 
-/** The parts of an ack, in the order wire_bench lists them (after the snapshot's parts). */
+/** The parts of tuplet's ack, in the order wire_bench lists them (after the snapshot's parts). */
 export const ACK_PARTS = ["input:ack: id, header, queued", "input:ack: applied (frame number)", "input:ack: tick", "input:ack: p (x, y, z in cm)", "input:ack: r (heading in mrad)"] as const;
 
-const out = new Writer(64);
+/** The parts of the JSON twin's ack, in the same order as `ACK_PARTS`. */
+export const JSON_ACK_PARTS = ['input:ack: {"t":"ack"}, "queued":N', 'input:ack: "applied":N', 'input:ack: "tick":N', 'input:ack: "p":[x,y,z]', 'input:ack: "r":N'] as const;
 
-/** The ack as the object sends it: the envelope id, then the record. */
-export function encodeAck(ack: InputAck): Uint8Array {
-  out.reset();
-  out.uint(InputAckCodec.id);
-  InputAckCodec.writeTo(out, ack);
-  return out.view().slice();
+/** The first bytes of the JSON twin's ack (json_delta.ts, `jsonAck`). */
+const JSON_ACK = new TextEncoder().encode('{"t":"ack"');
+
+/** Whether `m` is an `input:ack` message: tuplet's (its envelope id is one byte) or the twin's. */
+export function isAck(m: Uint8Array | string): boolean {
+  if (typeof m === "string") return m.startsWith('{"t":"ack"');
+  if (m[0] === InputAckCodec.id) return true;
+  return m.length > JSON_ACK.length && JSON_ACK.every((b, i) => m[i] === b);
 }
 
-/** Whether `bytes` is an `input:ack` message (its envelope id is one byte). */
-export function isAck(bytes: Uint8Array | string): bytes is Uint8Array {
-  return typeof bytes !== "string" && bytes[0] === InputAckCodec.id;
+/**
+ * Labels the JSON twin's ack (`{"t":"ack","applied":N,"tick":N,"queued":N}`, then `"p":[…]` and
+ * `"r":N` when present) with the parts of `JSON_ACK_PARTS`, numbered from `base`: each member
+ * with its leading comma; `"t":"ack"`, the braces and `queued` as one part.
+ */
+export function labelJsonAck(text: string, base: number): { bytes: Uint8Array; parts: Uint8Array } {
+  const bytes = new TextEncoder().encode(text);
+  const parts = new Uint8Array(bytes.length).fill(base);
+  const which: Record<string, number> = { applied: base + 1, tick: base + 2, p: base + 3, r: base + 4 };
+  for (const m of text.matchAll(/,"(applied|tick|p|r)":(\[[^\]]*\]|[^,}]*)/g)) parts.fill(which[m[1]!]!, m.index, m.index + m[0].length);
+  return { bytes, parts };
 }
 
 /**

@@ -2,12 +2,15 @@
  * Where the wire bytes go: one seeded city (the synthetic city of tick_bench, no workerd, its
  * inputs through the object's playout), every player's messages recorded on both sides
  * (tuplet's `Tracker`, the JSON twin's deltas; on both, the `input:ack` the object sends
- * after each snapshot, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
+ * after each snapshot, tuplet's binary and the twin's JSON text, wire_acks.ts), then each stream put through permessage-deflate as workerd sends it (one raw
  * deflate context per connection, a sync flush per message with its trailing `00 00 ff ff`
  * removed, RFC 7692) plus the server's frame header (2 bytes up to 125 bytes of payload, 4 up
  * to 65,535).
  *
- *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--json]
+ *   node build/wire_bench.mjs [--players 50] [--ticks 400] [--seed 1] [--first-players 50] [--collide] [--json]
+ *
+ * `--collide`: the drivers' cars collide with the traffic as the object's do (its lag
+ * compensation, synthetic.ts); by default they pass through it.
  *
  * Every byte of every message is given a part (the envelope, an entity's key, its field mask,
  * its position's differences, ...). A part's raw bytes are counted; its cost on the wire is
@@ -24,7 +27,7 @@ import { TupletStream, type Stream } from "../src/streams.js";
 import { JsonStream } from "./worker/streams.js";
 import { FIRST_PLAYER_IDS } from "../src/sim.js";
 import { SyntheticCity } from "./synthetic.js";
-import { ACK_PARTS, coalesced, encodeAck, isAck, labelAck } from "./wire_acks.js";
+import { ACK_PARTS, coalesced, isAck, JSON_ACK_PARTS, labelAck, labelJsonAck } from "./wire_acks.js";
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i++) {
@@ -37,6 +40,7 @@ const players = Number(args.get("players") ?? 50);
 const ticks = Number(args.get("ticks") ?? 400);
 const seed = Number(args.get("seed") ?? 1);
 const asJson = args.has("json");
+const collide = args.has("collide");
 /** `--first-players N`: the first N player slots' ids before the NPCs' (`City`'s `firstPlayers`; 0: after them). */
 const firstPlayers = Number(args.get("first-players") ?? FIRST_PLAYER_IDS);
 
@@ -223,7 +227,7 @@ const J_PARTS = [
   '"speed":value',
   '"anim":value',
   "kind, owner, label",
-  ...ACK_PARTS,
+  ...JSON_ACK_PARTS,
 ] as const;
 const J = Object.fromEntries(J_PARTS.map((p, i) => [p, i])) as Record<(typeof J_PARTS)[number], number>;
 
@@ -417,7 +421,7 @@ interface Stats {
 }
 
 function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
-  const city = new SyntheticCity(seed, players, firstPlayers, true);
+  const city = new SyntheticCity(seed, players, firstPlayers, true, collide);
   const seats = city.seats.map((seat) => ({ seat, stream: (kind === "tuplet" ? new TupletStream() : new JsonStream()) as Stream, ws: new Recorder() }));
   for (let t = 0; t < ticks; t++) {
     city.inputs();
@@ -428,7 +432,7 @@ function record(kind: "tuplet" | "json"): (Uint8Array | string)[][] {
       const view = city.view(s.seat);
       s.stream.send(s.ws as unknown as WebSocket, tick, keyframe, view);
       const ack = city.ack(s.seat, view);
-      if (ack !== undefined) s.ws.send(encodeAck(ack));
+      if (ack !== undefined) s.stream.sendAck(s.ws as unknown as WebSocket, ack);
     }
   }
   return seats.map((s) => s.ws.msgs);
@@ -452,7 +456,10 @@ function analyse(kind: "tuplet" | "json"): { report: SideReport; streams: Labell
   const stats: Stats = { keyframes: 0, deltas: 0, entering: 0, leaving: 0, changed: 0, fields: [] };
   const names = kind === "tuplet" ? T_PARTS : J_PARTS;
   const ackBase = names.length - ACK_PARTS.length;
-  const label = (m: Uint8Array | string): Labelled => (isAck(m) ? { bytes: m, parts: labelAck(m, ackBase, skip) } : typeof m === "string" ? labelJson(m, stats) : labelTuplet(m, stats));
+  const label = (m: Uint8Array | string): Labelled => {
+    if (typeof m === "string") return isAck(m) ? labelJsonAck(m, ackBase) : labelJson(m, stats);
+    return isAck(m) ? { bytes: m, parts: labelAck(m, ackBase, skip) } : labelTuplet(m, stats);
+  };
   const streams = record(kind).map((msgs) => msgs.map(label));
   const slots = players * ticks;
   const per = (x: number): number => x / slots;
@@ -513,7 +520,7 @@ const deflates = settings.map(({ what, d }) => {
 });
 /**
  * The what-if of one message per tick on tuplet's side: each ack in its snapshot's message
- * (workerd's deflate). The twin's stay apart: its snapshots are text frames, its acks binary.
+ * (workerd's deflate). The twin's stay apart (a JSON game sends one object per message).
  */
 const joined = (s: Labelled[][]): Uint8Array[][] => s.map((m) => coalesced(m.map((x) => ({ bytes: x.bytes, ack: isAck(x.bytes) }))));
 {
@@ -522,12 +529,12 @@ const joined = (s: Labelled[][]): Uint8Array[][] => s.map((m) => coalesced(m.map
   deflates.push({ what: "workerd's, tuplet's input:ack in its snapshot's message (the twin's apart)", tuplet: t, json: j, ratio: t / j });
 }
 
-const result = { players, ticks, seed, firstPlayers, tuplet: tu.report, json: js.report, deflates };
+const result = { players, ticks, seed, firstPlayers, collide, tuplet: tu.report, json: js.report, deflates };
 if (asJson) {
   console.log(JSON.stringify(result));
 } else {
   const f1 = (x: number): string => x.toFixed(1).padStart(7);
-  console.log(`${players} players, ${ticks} ticks, seed ${seed}${firstPlayers > 0 ? `, the first ${firstPlayers} players' ids first` : ", players' ids after the NPCs'"}; bytes per player per tick`);
+  console.log(`${players} players, ${ticks} ticks, seed ${seed}${firstPlayers > 0 ? `, the first ${firstPlayers} players' ids first` : ", players' ids after the NPCs'"}${collide ? ", drivers colliding" : ""}; bytes per player per tick`);
   for (const r of [tu.report, js.report]) {
     const s = r.stats;
     console.log(`\n${r.side}: ${r.messagesPerTick.toFixed(3)} messages, ${r.rawPerTick.toFixed(1)} B as sent, ${r.wirePerTick.toFixed(1)} B on the wire`);

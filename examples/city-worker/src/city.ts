@@ -11,7 +11,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { c2s, createServerDispatcher, DiagPongCodec, InputAckCodec, WorldClockCodec, VehicleSeatCodec, Writer, type C2sMessages, type Issue, type ServerStats, type SocketDispatcher } from "village-protocol";
+import { c2s, createServerDispatcher, DiagPongCodec, WorldClockCodec, VehicleSeatCodec, Writer, type C2sMessages, type InputAck, type Issue, type ServerStats, type SocketDispatcher } from "village-protocol";
 import { City as Sim, type Player } from "./sim.js";
 import { Store } from "./store.js";
 import { keyframePhase, TupletStream, type Stream } from "./streams.js";
@@ -258,6 +258,15 @@ export class City extends DurableObject<Env> {
     }
   }
 
+  /** Sends `c` an `input:ack` through its stream (the JSON twin's is text). */
+  private sendAck(c: Client, ack: InputAck): void {
+    try {
+      this.onSent(c, c.stream.sendAck(c.ws, ack), false);
+    } catch {
+      // the socket closed under us; webSocketClose follows
+    }
+  }
+
   private pong(c: Client, nonce: number, sent: number, wantStats: boolean): void {
     const stats = wantStats ? this.stats() : undefined;
     const v = { nonce, sent, server_time: Date.now(), ...(stats === undefined ? {} : { stats }) };
@@ -321,7 +330,7 @@ export class City extends DurableObject<Env> {
       // After the snapshot, on the same socket: when the ack arrives, the client's Mirror holds
       // this tick's entities, its own body among them (so the ack leaves out `p` and `r`).
       const ack = this.inputs.ack(c.player, tick, entities);
-      if (ack !== undefined) this.reply(c, InputAckCodec, ack);
+      if (ack !== undefined) this.sendAck(c, ack);
     }
   }
 

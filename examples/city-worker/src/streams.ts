@@ -1,16 +1,18 @@
 /**
- * How a city sends its snapshots: tuplet's delta `Tracker` on the generated `world:snapshot`
- * codec, in binary frames.
+ * How a city sends its snapshots and acks: tuplet's delta `Tracker` on the generated
+ * `world:snapshot` codec, and `input:ack`, in binary frames.
  */
 
-import { EntityRows, Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import { EntityRows, InputAckCodec, Tracker, Writer, WorldSnapshot$delta, WorldSnapshotCodec, type InputAck, type NearbyEntity, type WorldSnapshot } from "village-protocol";
 
-/** One client's snapshot stream: its per-client delta state. */
+/** One client's snapshot stream: its per-client delta state, and how its acks are written. */
 export interface Stream {
   /** Makes the next snapshot a keyframe. */
   requestKeyframe(): void;
   /** Sends this tick's snapshot on `ws` (nothing when nothing changed); returns bytes sent. */
   send(ws: WebSocket, tick: number, keyframe: boolean, entities: NearbyEntity[]): number;
+  /** Sends an `input:ack` on `ws` (after the tick's snapshot); returns bytes sent. */
+  sendAck(ws: WebSocket, ack: InputAck): number;
 }
 
 /**
@@ -78,6 +80,14 @@ export class TupletStream implements Stream {
     }
     if (this.tracker.encodeInto(v, out, rows) === "nothing") return 0;
     // Not a view of `out` (reused): workerd reads the bytes after `send` returns.
+    ws.send(slabbed(out.view()));
+    return out.length;
+  }
+
+  sendAck(ws: WebSocket, ack: InputAck): number {
+    out.reset();
+    out.uint(InputAckCodec.id);
+    InputAckCodec.writeTo(out, ack);
     ws.send(slabbed(out.view()));
     return out.length;
   }

@@ -7,7 +7,7 @@
  * mrad, 1/100 m/s), so both sides carry the same information.
  */
 
-import type { NearbyEntity } from "village-protocol";
+import type { InputAck, NearbyEntity } from "village-protocol";
 
 /** One entity as JSON: the village's field names, numbers rounded. */
 export interface JsonEntity {
@@ -31,8 +31,29 @@ export interface JsonSnapshot {
   rm?: number[];
 }
 
+/**
+ * A JSON `input:ack` (one text frame): the fields tuplet's ack carries, under the same names.
+ * `p` and `r` only when the tick's snapshot lacks the body (as on tuplet's side).
+ */
+export interface JsonAck {
+  t: "ack";
+  applied: number;
+  tick: number;
+  queued: number;
+  p?: [number, number, number];
+  r?: number;
+}
+
 const r2 = (v: number): number => Math.round(v * 100) / 100;
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+/** The JSON twin's text for an ack (`p` in cm and `r` in mrad, rounded as the snapshots are). */
+export function jsonAck(ack: InputAck): string {
+  const msg: JsonAck = { t: "ack", applied: ack.applied, tick: ack.tick, queued: ack.queued };
+  if (ack.p !== undefined) msg.p = [r2(ack.p[0]), r2(ack.p[1]), r2(ack.p[2])];
+  if (ack.r !== undefined) msg.r = r3(ack.r);
+  return JSON.stringify(msg);
+}
 
 /** JSON forms already made this tick (one entity object is shared by every viewer). */
 const made = new WeakMap<NearbyEntity, JsonEntity>();

@@ -1,11 +1,12 @@
 /**
  * The lab's snapshot streams: the city's tuplet stream with what the lab reads of it (the
- * last snapshot sent, the size of a whole one), and the JSON twin's deltas in text frames.
+ * last snapshot sent, the size of a whole one), and the JSON twin's deltas and acks in text
+ * frames.
  */
 
-import { WorldSnapshotCodec, type NearbyEntity, type WorldSnapshot } from "village-protocol";
+import { WorldSnapshotCodec, type InputAck, type NearbyEntity, type WorldSnapshot } from "village-protocol";
 import { TupletStream, type Stream } from "../../src/streams.js";
-import { jsonEntity, JsonTracker } from "./json_delta.js";
+import { jsonAck, jsonEntity, JsonTracker } from "./json_delta.js";
 
 /** A snapshot stream the lab can read back. */
 export interface LabStream extends Stream {
@@ -44,7 +45,10 @@ export class LabTupletStream extends TupletStream implements LabStream {
   }
 }
 
-/** The JSON twin's snapshots: the same entities, as JSON deltas in text frames. */
+/**
+ * The JSON twin's snapshots and acks: the same entities, as JSON deltas in text frames, and
+ * the same ack fields as JSON text (a JSON game sends all of its messages as JSON).
+ */
 export class JsonStream implements LabStream {
   private readonly tracker = new JsonTracker(Number.POSITIVE_INFINITY);
   private last: { tick: number; entities: NearbyEntity[] } | undefined;
@@ -57,6 +61,12 @@ export class JsonStream implements LabStream {
     const text = this.tracker.encode(tick, entities);
     if (text === undefined) return 0;
     this.last = { tick, entities };
+    ws.send(text);
+    return text.length;
+  }
+
+  sendAck(ws: WebSocket, ack: InputAck): number {
+    const text = jsonAck(ack);
     ws.send(text);
     return text.length;
   }
