@@ -1,6 +1,9 @@
+declare const process: { env: Record<string, string | undefined> };
 /**
  * Snapshot interpolation for remote entities (docs/netcode.md): draw each remote player a little
- * in the past, on the sender's own clock, with a delay each entity measures for itself.
+ * in the past, on the sender's own clock, with a delay each entity measures for itself, and only
+ * where it was: a teleport snaps however late it arrives, curves stay between the samples, and
+ * past the newest sample the entity holds there.
  *
  * ```ts
  * const players = new InterpolatedSet<string>({ linear: 3, angle: 1, hold: 1 });
@@ -19,9 +22,12 @@
  * ```
  *
  * Everything is preallocated when an interpolator is built: `pushSent`, `pushAt`, `sample` and
- * `sampleAt` allocate nothing. Mirrors Rust's `tuplet::netcode` (feature `netcode`) decision for
+ * `sampleAt` allocate nothing. Mirrors Rust's `tuplet::netcode::Interpolator` decision for
  * decision; tests/fixtures/netcode/ holds the traces both are checked against.
  */
+import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
+import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -33,93 +39,15 @@ export interface ChannelLayout {
   readonly hold: number;
 }
 
-/** Every constant of the algorithm, named; `NETCODE_DEFAULTS` holds the defaults. */
-export interface NetcodeSettings {
-  /** Samples kept per entity (a fixed ring): enough for `maxDelayMs` at 20 Hz plus one. */
-  readonly ringSize: number;
-  /** The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay. */
-  readonly minDelayMs: number;
-  /** The most delay for an entity sending at the usual rate (ms). */
-  readonly maxDelayMs: number;
-  /**
-   * For an entity whose own interval is long (a far player relayed every 3rd or 10th move), the
-   * cap is raised to this many of its intervals, so its delay still covers one interval.
-   */
-  readonly longIntervalCap: number;
-  /** How many jitters (mean deviations of the interval and of the lateness) the delay adds. */
-  readonly jitterFactor: number;
-  /**
-   * What the delay leaves to extrapolation (ms): a sample up to this late costs that much
-   * extrapolation at the carried velocity (under a centimetre for a turning walker), so the
-   * delay asks for this much less than interval + lateness + jitters.
-   */
-  readonly dryGraceMs: number;
-  /** Time constant (ms of the sender's clock) of the averages of interval, lateness and jitter. */
-  readonly statsMs: number;
-  /** The most weight one sample gets in those averages (a sparse entity still averages). */
-  readonly statsMaxWeight: number;
-  /** How fast the delay grows toward a higher target, in ms of delay per ms (0.2: 100 ms in 0.5 s). */
-  readonly growSlew: number;
-  /** How fast the delay relaxes toward a lower target, in ms per ms (0.05: 150 ms over 3 s). */
-  readonly relaxSlew: number;
-  /**
-   * The clock offset's upward creep (ms per ms of arrival time): the lower envelope of
-   * arrival − sent follows a lasting rise in latency at this rate (0.005: 5 ms per second).
-   */
-  readonly offsetCreep: number;
-  /** The least time (ms) an entity is extrapolated when its samples run dry, then it holds. */
-  readonly extrapolateMs: number;
-  /** ... or this many of its own intervals, when that is longer. */
-  readonly extrapolateIntervals: number;
-  /** A jump when fresh samples replace an extrapolation is eased out within this time (ms, 95%). */
-  readonly recoverMs: number;
-  /** A move longer than this (units of the first `teleportChannels` linear channels) ... */
-  readonly teleportDistance: number;
-  /** ... and faster than this (units per second) between two samples is a teleport: a snap. */
-  readonly teleportSpeed: number;
-  /** How many leading linear channels form the position the teleport test measures. */
-  readonly teleportChannels: number;
-  /** A frame gap longer than this (ms; a hidden tab) resyncs: no blending, no catching up. */
-  readonly resyncGapMs: number;
-  /** `RenderClock`: the most its time runs fast or slow while it follows its target (0.05: 5%). */
-  readonly clockSlew: number;
-  /** `RenderClock`: a distance from its target past which it snaps instead of slewing (ms). */
-  readonly clockSnapMs: number;
-}
-
-/** The defaults, fit for metres and 10–20 Hz senders (docs/netcode.md, "Constants"). */
-export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
-  ringSize: 8,
-  minDelayMs: 120,
-  maxDelayMs: 300,
-  longIntervalCap: 1.5,
-  jitterFactor: 2.5,
-  dryGraceMs: 25,
-  statsMs: 400,
-  statsMaxWeight: 0.5,
-  growSlew: 0.2,
-  relaxSlew: 0.05,
-  offsetCreep: 0.005,
-  extrapolateMs: 200,
-  extrapolateIntervals: 0.5,
-  recoverMs: 300,
-  teleportDistance: 8,
-  teleportSpeed: 60,
-  teleportChannels: 3,
-  resyncGapMs: 500,
-  clockSlew: 0.05,
-  clockSnapMs: 500,
-});
-
 /** What the last `sample`/`sampleAt` drew. */
 export const InterpState = {
   /** No sample yet: `out` holds zeros. */
   Empty: 0,
-  /** Between two samples (or waiting at the first one). */
+  /** Between two samples. */
   Interpolating: 1,
-  /** Past the newest sample, moving on at its velocity (bounded). */
+  /** Past the newest sample and enough missed intervals: positions move on (opt-in, bounded). */
   Extrapolating: 2,
-  /** Past the extrapolation bound (or before the first sample): standing still. */
+  /** At a real sample, not between two: past the newest, before the first, waiting for a teleport. */
   Holding: 3,
   /** Jumped: a teleport reached the drawn time, or a long frame gap resynced. */
   Snapped: 4,
@@ -127,139 +55,16 @@ export const InterpState = {
 /** One of `InterpState`'s values. */
 export type InterpState = (typeof InterpState)[keyof typeof InterpState];
 
-const TAU = 2 * Math.PI;
-
-/** `a` wrapped into [-π, π). */
-export function wrapAngle(a: number): number {
-  return a - TAU * Math.floor((a + Math.PI) / TAU);
-}
-
-/**
- * Per-stream timing: the sender's clock offset (a lower envelope of arrival − sent with a slow
- * upward creep), the interval and the lateness with their jitters, and the delay they ask for.
- * One per interpolator (so each entity's delay fits its own interval); `RenderClock` has one too.
- */
-export class StreamTiming {
-  /**
-   * Every number, in one Float64Array (fields holding doubles, and doubles returned from calls
-   * V8 does not inline, are boxed: garbage per message): offset, interval, intervalJitter,
-   * late, lateJitter, target, then the last sent and arrival times. The getters read it.
-   */
-  readonly v: Float64Array = new Float64Array(8);
-  private readonly s: NetcodeSettings;
-
-  /** Timing under settings `s`. */
-  constructor(s: NetcodeSettings) {
-    this.s = s;
-    this.reset();
-  }
-
-  /** The lower envelope of arrival − sent (ms); NaN before the first sample. */
-  get offset(): number { return this.v[0]!; }
-  /** Average interval between samples on the sender's clock (ms); NaN before two samples. */
-  get interval(): number { return this.v[1]!; }
-  /** Mean deviation of the interval (ms). */
-  get intervalJitter(): number { return this.v[2]!; }
-  /** Average lateness: arrival − (sent + offset) (ms). */
-  get late(): number { return this.v[3]!; }
-  /** Mean deviation of the lateness (ms). */
-  get lateJitter(): number { return this.v[4]!; }
-  /** The delay the statistics ask for (ms), within its bounds. */
-  get target(): number { return this.v[5]!; }
-
-  /** Forgets everything (an entity left view; a pooled interpolator is reused). */
-  reset(): void {
-    const v = this.v;
-    v[0] = NaN; // offset
-    v[1] = NaN; // interval
-    v[2] = 0; // intervalJitter
-    v[3] = 0; // late
-    v[4] = 0; // lateJitter
-    v[5] = this.s.minDelayMs; // target
-    v[6] = NaN; // lastSent
-    v[7] = NaN; // lastArrived
-  }
-
-  /** True once an interval was measured. */
-  get warm(): boolean {
-    return this.v[1] === this.v[1];
-  }
-
-  /**
-   * One sample sent at `sentMs` (sender's clock) arrived at `arrivedMs` (ours). `countInterval`
-   * false skips the interval statistics (after a silence: a stationary sender stops sending).
-   */
-  observe(sentMs: number, arrivedMs: number, countInterval: boolean): void {
-    const s = this.s;
-    const v = this.v;
-    const raw = arrivedMs - sentMs;
-    if (v[0] !== v[0]) {
-      v[0] = raw;
-    } else {
-      const creep = Math.max(0, arrivedMs - v[7]!) * s.offsetCreep;
-      v[0] = Math.min(v[0]! + creep, raw);
-    }
-    const late = Math.min(arrivedMs - sentMs - v[0]!, s.maxDelayMs);
-    if (v[6] !== v[6]) {
-      v[3] = late;
-    } else {
-      const iv = sentMs - v[6]!;
-      const w = Math.min(1 - Math.exp(-iv / s.statsMs), s.statsMaxWeight);
-      if (countInterval && iv > 0) this.intervalSample(iv, w);
-      v[4] = v[4]! + w * (Math.abs(late - v[3]!) - v[4]!);
-      v[3] = v[3]! + w * (late - v[3]!);
-    }
-    v[6] = sentMs;
-    v[7] = arrivedMs;
-    this.writeTarget();
-  }
-
-  /** Records a sample's time on a clock that needs no offset (a server tick); intervals only. */
-  observeTime(timeMs: number, countInterval: boolean): void {
-    const v = this.v;
-    if (v[6] === v[6]) {
-      const iv = timeMs - v[6]!;
-      if (countInterval && iv > 0) this.intervalSample(iv, Math.min(1 - Math.exp(-iv / this.s.statsMs), this.s.statsMaxWeight));
-    }
-    v[6] = timeMs;
-  }
-
-  private intervalSample(iv: number, w: number): void {
-    const v = this.v;
-    if (v[1] !== v[1]) {
-      v[1] = iv;
-    } else {
-      v[2] = v[2]! + w * (Math.abs(iv - v[1]!) - v[2]!);
-      v[1] = v[1]! + w * (iv - v[1]!);
-    }
-  }
-
-  /** One interval + lateness + `jitterFactor` × both jitters − `dryGraceMs`, clamped to its bounds. */
-  targetDelay(): number {
-    this.writeTarget();
-    return this.v[5]!;
-  }
-
-  private writeTarget(): void {
-    const s = this.s;
-    const v = this.v;
-    const interval = v[1]!;
-    if (interval !== interval) {
-      v[5] = s.minDelayMs;
-      return;
-    }
-    const want = interval + v[3]! + s.jitterFactor * (v[2]! + v[4]!) - s.dryGraceMs;
-    const hi = Math.max(s.maxDelayMs, s.longIntervalCap * interval);
-    v[5] = Math.min(Math.max(want, s.minDelayMs), hi);
-  }
-
-  /** How long the entity may be extrapolated past its newest sample (ms). */
-  extrapolateLimit(): number {
-    const s = this.s;
-    const iv = this.v[1]!;
-    return Math.max(s.extrapolateMs, s.extrapolateIntervals * (iv === iv ? iv : 0));
-  }
-}
+// Named slots of the interpolator's own numbers (a Float64Array: see timing.ts).
+const RENDER = 0; // the render time the clock follows (sample)
+const LAST_NOW = 1; // our clock at the last sample()
+const DRAWN = 2; // the render time the last frame drew
+const DRAW_AT = 3; // the render time being drawn
+const FRAME_DT = 4; // that frame's step of the render time (ms)
+const CUT_DONE = 5; // the time of the newest teleport already drawn
+const WANT = 6; // the render time the delay asks for (sample)
+const SLOTS = 7;
+// Times pass between the private methods as slot indices, never as doubles (boxed per call).
 
 /**
  * One remote entity: a fixed ring of samples (stamped on the sender's clock or a server tick's),
@@ -274,18 +79,15 @@ export class Interpolator {
   readonly out: Float64Array;
   /** Scratch the caller (or a generated adapter) fills before `pushSent()`/`pushAt()` without channels. */
   readonly input: Float64Array;
-  /** This entity's timing: offset, interval, lateness, jitters, target delay. */
+  /** This entity's timing: offset, rate, interval, lateness, target delay. */
   readonly timing: StreamTiming;
   /** What the last frame drew. */
   state: InterpState = InterpState.Empty;
-  // Doubles kept in a Float64Array and handed between the private steps through it: a double
-  // stored in a field or passed to a call V8 does not inline is boxed (garbage every frame).
-  // [0] lag, [1] renderTime, [2] lastNow, [3] the render time being drawn, [4] frame dt.
-  private readonly t3 = new Float64Array(5).fill(NaN);
-  /** The current lag behind our clock (offset + delay, ms): render time = now − lag. */
-  get lag(): number { return this.t3[0]!; }
+  private readonly t = new Float64Array(SLOTS).fill(NaN);
+  /** The current lag behind our clock (ms): render time = now − lag. */
+  get lag(): number { return this.t[LAST_NOW]! - this.t[RENDER]!; }
   /** The time drawn by the last frame on the samples' clock (sender or server ms). */
-  get renderTime(): number { return this.t3[1]!; }
+  get renderTime(): number { return this.t[DRAWN]!; }
 
   private readonly n: number; // channels
   private readonly moving: number; // linear + angle
@@ -300,13 +102,15 @@ export class Interpolator {
   private readonly prevRaw: Float64Array;
   private readonly err: Float64Array;
   private readonly scratch: Float64Array;
+  private readonly hermite = new Float64Array(6); // monotoneHermiteInto's numbers
   private prevState: InterpState = InterpState.Empty;
   private pushed = false;
-  private recoverRate: number;
+  private following = false;
+  private readonly recoverRate: number;
 
   /** An interpolator for `layout`, with `settings` over the defaults. */
   constructor(layout: ChannelLayout, settings?: Partial<NetcodeSettings>) {
-    const s: NetcodeSettings = settings === undefined ? NETCODE_DEFAULTS : { ...NETCODE_DEFAULTS, ...settings };
+    const s = netcodeSettings(settings);
     this.layout = { linear: layout.linear, angle: layout.angle, hold: layout.hold };
     this.settings = s;
     this.n = layout.linear + layout.angle + layout.hold;
@@ -323,8 +127,8 @@ export class Interpolator {
     this.err = new Float64Array(this.moving);
     this.scratch = new Float64Array(this.n);
     this.timing = new StreamTiming(s);
-    // 95% of a recovery jump gone within recoverMs: e^(-3) ≈ 0.05.
-    this.recoverRate = 3000 / s.recoverMs;
+    // 95% of a difference gone within recoverMs: e^(-3) ≈ 0.05.
+    this.recoverRate = 3000 / (s.recoverMs > 0 ? s.recoverMs : NETCODE_DEFAULTS.recoverMs);
   }
 
   /** Empties the ring and the timing (the entity left view; reused from a pool). */
@@ -334,8 +138,9 @@ export class Interpolator {
     this.timing.reset();
     this.state = InterpState.Empty;
     this.prevState = InterpState.Empty;
-    this.t3.fill(NaN);
+    this.t.fill(NaN);
     this.pushed = false;
+    this.following = false;
     this.out.fill(0);
     this.err.fill(0);
   }
@@ -348,15 +153,16 @@ export class Interpolator {
   /**
    * A sample stamped with the sender's own clock: `sentMs` (the sender's sample time, as
    * `player:move`'s `t`) arrived at `arrivedMs` (ours, e.g. `performance.now()`). Channels from
-   * `channels`, or from `input` when omitted. Returns false (and ignores it) when it is not newer
-   * than the newest sample (a duplicate or a reordered message).
+   * `channels`, or from `input` when omitted; `teleport` true marks a jump (a respawn) that
+   * snaps whatever its length. Returns false (and ignores it) when it is not newer than the
+   * newest sample (a duplicate or a reordered message).
    */
-  pushSent(sentMs: number, arrivedMs: number, channels?: ArrayLike<number>): boolean {
+  pushSent(sentMs: number, arrivedMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(sentMs > this.times[this.slot(this.count - 1)]!)) return false;
     const silence = this.silenceBefore(sentMs);
     this.timing.observe(sentMs, arrivedMs, !silence);
     if (silence) this.stillUntil(sentMs);
-    this.store(sentMs, channels ?? this.input);
+    this.store(sentMs, channels ?? this.input, teleport);
     return true;
   }
 
@@ -364,46 +170,66 @@ export class Interpolator {
    * A sample stamped on a clock shared with the drawing side (a server tick: `tick * 1000 /
    * rate`), drawn with `sampleAt(renderClock.now(...))`. Same rules as `pushSent`.
    */
-  pushAt(timeMs: number, channels?: ArrayLike<number>): boolean {
+  pushAt(timeMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(timeMs > this.times[this.slot(this.count - 1)]!)) return false;
     const silence = this.silenceBefore(timeMs);
     this.timing.observeTime(timeMs, !silence);
     if (silence) this.stillUntil(timeMs);
-    this.store(timeMs, channels ?? this.input);
+    this.store(timeMs, channels ?? this.input, teleport);
     return true;
   }
 
   /**
-   * Draws the frame at our clock's `nowMs` (the same clock as `arrivedMs`): moves the lag toward
-   * offset + target delay (growing at most `growSlew`, relaxing at most `relaxSlew`; at once after
-   * a frame gap longer than `resyncGapMs`), then draws `nowMs − lag` into `out`.
+   * Draws the frame at our clock's `nowMs` (the same clock as `arrivedMs`): the render time
+   * moves on at the sender's rate and toward the sender's time minus the target delay (drawing
+   * further back at most `growSlew`, closer at most `relaxSlew`; at once after a frame gap
+   * longer than `resyncGapMs`), then it is drawn into `out`.
    */
   sample(nowMs: number): InterpState {
     const s = this.settings;
-    const t = this.timing;
-    const c = this.t3;
-    const last = c[2]!;
+    const tm = this.timing;
+    const c = this.t;
+    const last = c[LAST_NOW]!;
     const dt = last === last ? nowMs - last : 0;
     const gap = dt > s.resyncGapMs;
-    c[2] = nowMs;
-    const tv = t.v;
-    const offset = tv[0]!;
-    if (offset !== offset) {
+    c[LAST_NOW] = nowMs;
+    const tv = tm.v;
+    if (tv[OFFSET] !== tv[OFFSET]) {
       this.state = InterpState.Empty;
       return this.state;
     }
-    const want = offset + tv[5]!;
-    const lag = c[0]!;
-    if (lag !== lag || gap || tv[1] !== tv[1]) {
-      c[0] = want;
-    } else if (want > lag) {
-      c[0] = Math.min(want, lag + s.growSlew * dt);
+    const want = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!) - tv[TARGET]!;
+    const r = c[RENDER]!;
+    const newest = tv[LAST_SENT]!;
+    // More than `clockSnapMs` behind it with samples that far ahead (after a stall longer than
+    // the ring holds), it resyncs. Until its first frame with a measured interval the render
+    // time is its target; then it follows.
+    const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
+    if (r === r && !resync && this.following) {
+      followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
+      // Time dilation: near the newest sample of a moving entity the render time slows, down to
+      // `dilateMin` of its pace with the buffer empty, so a late sample is waited for in motion
+      // rather than at a stop; the delay it added relaxes at `relaxSlew` once samples arrive.
+      const room = newest - r;
+      if (room < s.dilateBelowMs && dt > 0 && !(s.extrapolateMs > 0) && this.newestMoves()) {
+        const f = room > 0 ? s.dilateMin + ((1 - s.dilateMin) * room) / s.dilateBelowMs : s.dilateMin;
+        const slow = r + (f * dt) / (1 + tv[RATE]!);
+        if (c[RENDER]! > slow) c[RENDER] = slow;
+      }
     } else {
-      c[0] = Math.max(want, lag - s.relaxSlew * dt);
+      c[RENDER] = want;
+      this.following = tv[INTERVAL] === tv[INTERVAL];
     }
-    c[3] = nowMs - c[0]!;
-    c[4] = dt;
-    return this.draw(gap);
+    // Past the newest sample the entity holds there whatever the render time, so the render
+    // time stops there (a late sample, a delay still growing): the next sample then starts from
+    // where the drawing stands, without catching up, and the delay has grown by the wait.
+    if (c[RENDER]! > newest && !(s.extrapolateMs > 0)) c[RENDER] = newest;
+    // Behind its target inside a still segment (a silence), it may skip ahead to the segment's end.
+    c[WANT] = want;
+    if (want > c[RENDER]!) this.skipStill();
+    c[DRAW_AT] = c[RENDER]!;
+    c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
+    return this.draw(resync);
   }
 
   /**
@@ -411,23 +237,54 @@ export class Interpolator {
    * render time longer than `resyncGapMs` resyncs.
    */
   sampleAt(renderTimeMs: number): InterpState {
-    const c = this.t3;
-    const prev = c[1]!;
+    const c = this.t;
+    const prev = c[DRAWN]!;
     const dt = prev === prev ? renderTimeMs - prev : 0;
-    c[3] = renderTimeMs;
-    c[4] = dt;
+    c[DRAW_AT] = renderTimeMs;
+    c[FRAME_DT] = dt;
     return this.draw(dt > this.settings.resyncGapMs);
   }
 
-  // ---- internals ----
+  /**
+   * Moves the render time up to the time the delay asks for (`WANT`) when it lies in a segment whose two samples stand at the
+   * same place (in place: a double returned from a call V8 does not inline is boxed).
+   */
+  private skipStill(): void {
+    const c = this.t;
+    const want = c[WANT]!;
+    const j = this.segmentAt(RENDER);
+    if (j < 0 || j + 1 >= this.count) return;
+    const a = this.slot(j);
+    const b = this.slot(j + 1);
+    const n = this.n;
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return;
+    c[RENDER] = Math.min(want, this.times[b]!);
+  }
+
+  /** True when the newest sample's moving channels differ from the one before (the entity moves). */
+  private newestMoves(): boolean {
+    if (this.count < 2) return false;
+    const a = this.slot(this.count - 1);
+    const b = this.slot(this.count - 2);
+    if (this.cuts[a] === 1) return false;
+    const n = this.n;
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return true;
+    return false;
+  }
+
+  // ---- the ring ----
 
   private slot(j: number): number {
     return (this.head + j) % this.cap;
   }
 
-  /** True when the newest sample stood still (equal to the one before): the sender went silent. */
+  /**
+   * True when the newest sample stood still (equal to the one before) and the sender went
+   * silent; or, with a single sample, when more than `maxDelayMs` passed (an entity standing
+   * still as it came into view).
+   */
   private silenceBefore(timeMs: number): boolean {
-    if (this.count < 2) return false;
+    if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
     const a = this.slot(this.count - 1);
     const b = this.slot(this.count - 2);
     const iv = this.timing.interval;
@@ -447,18 +304,25 @@ export class Interpolator {
     const at = timeMs - (iv === iv ? iv : this.settings.minDelayMs);
     if (!(at > this.times[a]!)) return;
     for (let c = 0; c < this.n; c++) this.scratch[c] = this.values[a * this.n + c]!;
-    this.store(at, this.scratch);
+    this.store(at, this.scratch, false);
   }
 
-  private store(timeMs: number, ch: ArrayLike<number>): void {
+  /** The slope (per ms) of channel `c` from ring slot `a` to slot `b`, on the shortest arc for angles. */
+  private secant(a: number, b: number, c: number): number {
+    const n = this.n;
+    let d = this.values[b * n + c]! - this.values[a * n + c]!;
+    if (c >= this.layout.linear) d = wrapAngle(d);
+    return d / (this.times[b]! - this.times[a]!);
+  }
+
+  private store(timeMs: number, ch: ArrayLike<number>, teleport: boolean): void {
     const s = this.settings;
     const n = this.n;
     const lin = this.layout.linear;
     const mv = this.moving;
-    let cut = false;
-    let prev = -1;
-    if (this.count > 0) {
-      prev = this.slot(this.count - 1);
+    let cut = teleport;
+    if (this.count > 0 && !cut) {
+      const prev = this.slot(this.count - 1);
       const k = Math.min(s.teleportChannels, lin);
       let d2 = 0;
       for (let c = 0; c < k; c++) {
@@ -478,212 +342,132 @@ export class Interpolator {
     this.times[i] = timeMs;
     this.cuts[i] = cut ? 1 : 0;
     for (let c = 0; c < n; c++) this.values[i * n + c] = ch[c] ?? 0;
+    // The newest sample's tangent is its slope in; the one before it now has both neighbours.
+    const p = this.count > 1 && !cut ? this.slot(this.count - 2) : -1;
+    const q = p >= 0 && this.count > 2 && this.cuts[p] === 0 ? this.slot(this.count - 3) : -1;
     for (let c = 0; c < mv; c++) {
-      let m = 0;
-      if (prev >= 0 && !cut) {
-        const dtp = timeMs - this.times[prev]!;
-        let d = this.values[i * n + c]! - this.values[prev * n + c]!;
-        if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
-        m = d / dtp;
-      }
-      this.tangents[i * mv + c] = m;
+      const out = p >= 0 ? this.secant(p, i, c) : 0;
+      this.tangents[i * mv + c] = out;
+      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? monotoneTangent(this.secant(q, p, c), out) : out;
     }
     this.pushed = true;
   }
 
-  /** Draws the time in `t3[slot]` into `out` (no recovery offset); returns the state, sets `seg`. */
-  private evalAt(slot: number, out: Float64Array): InterpState {
-    const r = this.t3[slot]!;
+  // ---- drawing ----
+
+  /** The ring position of the newest sample at or before the time in slot `at`, or -1. */
+  private segmentAt(at: number): number {
+    const r = this.t[at]!;
+    let j = this.count - 1;
+    while (j >= 0 && this.times[this.slot(j)]! > r) j--;
+    return j;
+  }
+
+  /** Draws the render time in slot `at` into `out` (no recovery offset) and returns the state. */
+  private evalAt(at: number, out: Float64Array): InterpState {
+    const r = this.t[at]!;
+    const s = this.settings;
     const n = this.n;
     const lin = this.layout.linear;
     const mv = this.moving;
     if (this.count === 0) return InterpState.Empty;
-    // newest sample at or before r
-    let j = this.count - 1;
-    while (j >= 0 && this.times[this.slot(j)]! > r) j--;
+    const j = this.segmentAt(at);
     if (j < 0) {
       const o = this.slot(0);
       for (let c = 0; c < n; c++) out[c] = this.values[o * n + c]!;
-      this.seg = 0;
       return InterpState.Holding;
     }
-    this.seg = j;
     const a = this.slot(j);
-    for (let c = mv; c < n; c++) out[c] = this.values[a * n + c]!;
+    for (let c = 0; c < n; c++) out[c] = this.values[a * n + c]!;
     const ta = this.times[a]!;
-    const next = j + 1 < this.count ? this.slot(j + 1) : -1;
-    if (next < 0 || this.cuts[next] === 1) {
-      const iv = this.timing.v[1]!;
-      const lim = Math.max(this.settings.extrapolateMs, this.settings.extrapolateIntervals * (iv === iv ? iv : 0));
-      const ex = Math.min(r - ta, lim);
-      for (let c = 0; c < mv; c++) {
-        const v = this.values[a * n + c]! + this.tangents[a * mv + c]! * ex;
-        out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
-      }
-      return r - ta <= lim ? InterpState.Extrapolating : InterpState.Holding;
+    if (j + 1 >= this.count) {
+      // past the newest sample: hold, or (opt-in) move positions on after missed intervals
+      const iv = this.timing.v[INTERVAL]!;
+      if (!(s.extrapolateMs > 0) || iv !== iv) return InterpState.Holding;
+      const ex = r - ta - s.extrapolateAfter * iv;
+      if (!(ex > 0) || ex > s.extrapolateMs) return InterpState.Holding;
+      for (let c = 0; c < lin; c++) out[c] = out[c]! + this.tangents[a * mv + c]! * ex;
+      return InterpState.Extrapolating;
     }
-    const b = next;
+    const b = this.slot(j + 1);
+    if (this.cuts[b] === 1) return InterpState.Holding; // a teleport next: wait at this side of it
     const h = this.times[b]! - ta;
     const u = (r - ta) / h;
-    const u2 = u * u;
-    const u3 = u2 * u;
-    const h00 = 2 * u3 - 3 * u2 + 1;
-    const h10 = u3 - 2 * u2 + u;
-    const h01 = -2 * u3 + 3 * u2;
-    const h11 = u3 - u2;
+    const hp = this.hermite;
+    hp[HH] = h;
+    hp[HU] = u;
     for (let c = 0; c < mv; c++) {
       const p0 = this.values[a * n + c]!;
-      let d = this.values[b * n + c]! - p0;
-      if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
-      const sec = d / h;
-      let m0 = this.tangents[a * mv + c]!;
-      let m1 = this.tangents[b * mv + c]!;
-      // Fritsch–Carlson: no overshoot, no backward motion inside a segment.
-      if (sec === 0) {
-        m0 = 0;
-        m1 = 0;
-      } else {
-        const al = m0 / sec;
-        const be = m1 / sec;
-        if (al < 0) m0 = 0;
-        if (be < 0) m1 = 0;
-        const q = (al < 0 ? 0 : al * al) + (be < 0 ? 0 : be * be);
-        if (q > 9) {
-          const k = 3 / Math.sqrt(q);
-          m0 *= k;
-          m1 *= k;
-        }
-      }
-      const v = h00 * p0 + h10 * h * m0 + h01 * (p0 + d) + h11 * h * m1;
-      out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
+      const d = this.values[b * n + c]! - p0;
+      hp[HP0] = p0;
+      hp[HD] = c >= lin ? wrapAngle(d) : d;
+      hp[HM0] = this.tangents[a * mv + c]!;
+      hp[HM1] = this.tangents[b * mv + c]!;
+      monotoneHermiteInto(out, c, hp);
+      if (c >= lin) out[c] = wrapAngle(out[c]!);
     }
     return InterpState.Interpolating;
   }
 
-  private seg = 0;
+  /** True when a teleport at or before the time being drawn has not been drawn yet (it is marked drawn). */
+  private teleportReached(): boolean {
+    const c = this.t;
+    let newest = NaN;
+    for (let j = this.segmentAt(DRAW_AT); j >= 0; j--) {
+      const k = this.slot(j);
+      if (this.cuts[k] === 1) {
+        newest = this.times[k]!;
+        break;
+      }
+    }
+    if (newest !== newest) return false;
+    const done = c[CUT_DONE]!;
+    if (done === done && newest <= done) return false;
+    c[CUT_DONE] = newest;
+    return true;
+  }
 
   private draw(resync: boolean): InterpState {
-    const r = this.t3[3]!;
-    const dt = this.t3[4]!;
+    const c = this.t;
+    const r = c[DRAW_AT]!;
     const mv = this.moving;
     const lin = this.layout.linear;
     const n = this.n;
-    const prevR = this.t3[1]!;
-    let st = this.evalAt(3, this.raw);
+    const prevR = c[DRAWN]!;
+    let st = this.evalAt(DRAW_AT, this.raw);
     if (st === InterpState.Empty) {
       this.state = st;
       return st;
     }
-    const segSlot = this.slot(this.seg);
-    const crossed = this.cuts[segSlot] === 1 && prevR === prevR && prevR < this.times[segSlot]! && r >= this.times[segSlot]!;
-    // the recovery offset decays, then a fresh jump is added
-    const keep = Math.exp(-this.recoverRate * Math.max(dt, 0) * 0.001);
-    for (let c = 0; c < mv; c++) this.err[c] = this.err[c]! * keep;
-    if (resync || crossed) {
+    const keep = Math.exp(-this.recoverRate * Math.abs(c[FRAME_DT]!) * 0.001);
+    for (let k = 0; k < mv; k++) this.err[k] = this.err[k]! * keep;
+    const teleported = this.teleportReached();
+    if (resync || teleported || prevR !== prevR) {
       this.err.fill(0);
-      st = InterpState.Snapped;
-    } else if (
-      this.pushed &&
-      prevR === prevR &&
-      (this.prevState === InterpState.Extrapolating || this.prevState === InterpState.Holding)
-    ) {
-      // what the new samples say about the previous frame, against what it drew
-      this.evalAt(1, this.scratch);
-      for (let c = 0; c < mv; c++) {
-        let d = this.prevRaw[c]! - this.scratch[c]!;
-        if (c >= lin) d -= TAU * Math.floor((d + Math.PI) / TAU);
-        this.err[c] = this.err[c]! + d;
+      if (prevR === prevR) st = InterpState.Snapped;
+    } else if (this.pushed || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
+      // New samples changed the curve (what it says about the previous frame's time, against
+      // what that frame drew), or an extrapolation ended (this frame against the last): the
+      // difference eases out from here, within `recoverMs`.
+      const since = this.pushed ? this.scratch : this.raw;
+      if (this.pushed) this.evalAt(DRAWN, this.scratch);
+      for (let k = 0; k < mv; k++) {
+        let d = this.prevRaw[k]! - since[k]!;
+        if (k >= lin) d = wrapAngle(d);
+        this.err[k] = this.err[k]! + d;
       }
-      this.evalAt(3, this.raw);
     }
-    for (let c = 0; c < mv; c++) {
-      if (Math.abs(this.err[c]!) < 1e-9) this.err[c] = 0;
-      const v = this.raw[c]! + this.err[c]!;
-      this.out[c] = c >= lin ? v - TAU * Math.floor((v + Math.PI) / TAU) : v;
-      this.prevRaw[c] = this.raw[c]!;
+    for (let k = 0; k < mv; k++) {
+      if (Math.abs(this.err[k]!) < 1e-9) this.err[k] = 0;
+      const v = this.raw[k]! + this.err[k]!;
+      this.out[k] = k >= lin ? wrapAngle(v) : v;
+      this.prevRaw[k] = this.raw[k]!;
     }
-    for (let c = mv; c < n; c++) this.out[c] = this.raw[c]!;
+    for (let k = mv; k < n; k++) this.out[k] = this.raw[k]!;
     this.pushed = false;
     this.prevState = st;
     this.state = st;
-    this.t3[1] = r;
+    c[DRAWN] = r;
     return st;
-  }
-}
-
-/**
- * Interpolators keyed by entity, pooled: an entity entering view reuses an interpolator a
- * leaving one gave back, so view changes allocate nothing in steady state. Live entries are
- * dense (`at(i)`, `keyAt(i)` for `i < size`), so a frame loop needs no iterator.
- */
-export class InterpolatedSet<K> {
-  /** The layout every interpolator here has. */
-  readonly layout: ChannelLayout;
-  private readonly settings: Partial<NetcodeSettings> | undefined;
-  private readonly index = new Map<K, number>();
-  private readonly live: Interpolator[] = [];
-  private readonly keys: K[] = [];
-  private readonly free: Interpolator[] = [];
-
-  /** A set of interpolators of `layout`, with `settings` over the defaults. */
-  constructor(layout: ChannelLayout, settings?: Partial<NetcodeSettings>) {
-    this.layout = layout;
-    this.settings = settings;
-  }
-
-  /** Live entities. */
-  get size(): number {
-    return this.live.length;
-  }
-
-  /** The `i`th live interpolator (`0 <= i < size`). */
-  at(i: number): Interpolator {
-    return this.live[i]!;
-  }
-
-  /** The key of the `i`th live interpolator. */
-  keyAt(i: number): K {
-    return this.keys[i]!;
-  }
-
-  /** The interpolator of `key`, if it is in view. */
-  get(key: K): Interpolator | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.live[i];
-  }
-
-  /** The interpolator of `key`: the live one, or a pooled (reset) or new one. */
-  enter(key: K): Interpolator {
-    const i = this.index.get(key);
-    if (i !== undefined) return this.live[i]!;
-    const it = this.free.pop() ?? new Interpolator(this.layout, this.settings);
-    this.index.set(key, this.live.length);
-    this.live.push(it);
-    this.keys.push(key);
-    return it;
-  }
-
-  /** `key` left view: its interpolator is reset and pooled. Returns false when it was not live. */
-  leave(key: K): boolean {
-    const i = this.index.get(key);
-    if (i === undefined) return false;
-    const it = this.live[i]!;
-    const last = this.live.length - 1;
-    if (i !== last) {
-      this.live[i] = this.live[last]!;
-      this.keys[i] = this.keys[last]!;
-      this.index.set(this.keys[i]!, i);
-    }
-    this.live.pop();
-    this.keys.pop();
-    this.index.delete(key);
-    it.reset();
-    this.free.push(it);
-    return true;
-  }
-
-  /** Draws every live entity at our clock's `nowMs` (`Interpolator.sample`). */
-  sampleAll(nowMs: number): void {
-    for (let i = 0; i < this.live.length; i++) this.live[i]!.sample(nowMs);
   }
 }

@@ -14,7 +14,8 @@
  * ```
  */
 
-import type { ChannelLayout, InterpolatedSet, Interpolator } from "./interp.js";
+import type { ChannelLayout, Interpolator } from "./interp.js";
+import type { InterpolatedSet } from "./pool.js";
 
 /** How a value's samples are stamped. */
 export type InterpClockKind = "sent" | "tick" | "arrival" | "carrier";

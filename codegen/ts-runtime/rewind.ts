@@ -11,7 +11,7 @@
  * `entities` entities, all allocated in the constructor.
  */
 
-import { wrapAngle } from "./interp.js";
+import { wrapAngle } from "./curves.js";
 
 /** The constants of `Rewind` (the Rust `RewindSettings`). */
 export interface RewindSettings {
@@ -55,6 +55,9 @@ export class Rewind {
   private readonly outIds: Uint32Array;
   private readonly outVals: Float64Array;
   private outLen = 0;
+  /** The blend's fraction, passed through a slot: a double argument to a call V8 does not
+   * inline is boxed, a heap number per view. */
+  private readonly blendT: Float64Array = new Float64Array(1);
 
   /** An empty history for entities of `linear` positions, then `angle` headings. */
   constructor(linear: number, angle: number, settings: RewindSettings = REWIND_DEFAULTS) {
@@ -159,7 +162,8 @@ export class Rewind {
     const a = this.slotBack(back);
     if (back > 0 && this.times[a]! < at) {
       const b = this.slotBack(back - 1);
-      this.blend(a, b, (at - this.times[a]!) / (this.times[b]! - this.times[a]!));
+      this.blendT[0] = (at - this.times[a]!) / (this.times[b]! - this.times[a]!);
+      this.blend(a, b);
     } else {
       this.copy(a);
     }
@@ -175,7 +179,9 @@ export class Rewind {
     this.outLen = n;
   }
 
-  private blend(a: number, b: number, t: number): void {
+  /** Each entity of record `a` blended toward record `b` by the fraction in `blendT`. */
+  private blend(a: number, b: number): void {
+    const t = this.blendT[0]!;
     const per = this.settings.entities;
     const w = this.width;
     const l = this.linear;

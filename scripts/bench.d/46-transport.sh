@@ -25,7 +25,7 @@ joined by the link emulator (`tools/linkemu`, [docs/link-emulator.md](docs/link-
 the kernel's TCP carries the WebSocket, `wtransport`'s QUIC carries WebTransport, over the
 same seeded loss and delay. Five bots walk 4 m circles at 3 m/s, each sending its pose
 10 times a second (over WebTransport as datagrams); one watcher draws every bot through
-tuplet's interpolator (`tuplet::netcode::Feed`, the default settings) at 60 frames a
+tuplet's interpolator (`tuplet::netcode::EntityFeed`, the default settings) at 60 frames a
 second and judges each frame's speed: *frozen* below 10% of the walking speed, *off-speed*
 further than 25% from it. The clients are Rust (`examples/transport-lab`): the same
 interpolator as the TypeScript one, and a QUIC client that runs in a namespace without a

@@ -15,11 +15,13 @@
 //    (every 3rd move relayed).
 // 5. From the page's frames, the network lab's measures (examples/netcode-lab/src/metrics.ts):
 //    off-speed, the share of frames of a moving player drawn more than 30% off its true speed
-//    at the drawn time; jank; position error p95; added delay. The test fails if tuplet's
-//    off-speed passes the bounds below.
+//    at the drawn time; jank; speed off (the median frame's); position error p95; added
+//    delay. The test fails if tuplet's off-speed passes the bounds below.
 //
 //   cd tests/ts && npm run test:browser     (scripts/test runs it, after the Rust tests)
 //   TUPLET_BROWSER_PICTURE=docs/netcode-browser.png node tests/browser/interp.mjs   (the figure)
+//   TUPLET_BROWSER_DUMP=/tmp/interp.json node tests/browser/interp.mjs   (the page's frames and moves, to study)
+//   node ../browser/interp_replay.mjs '{"dilateBelowMs":0}' /tmp/interp.json   (a dump drawn again with other settings)
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -32,6 +34,7 @@ import { after, before, test } from "node:test";
 import { startDelayLink } from "./delay_link.mjs";
 import { TIMEOUT, bundle, here, launch, open, root, serve, unserve } from "./harness.mjs";
 import { PATHS } from "./interp_paths.mjs";
+import { measure, pct, quantile, row, total } from "./interp_measure.mjs";
 
 const requireTs = createRequire(join(root, "tests", "ts", "package.json"));
 const { build } = requireTs("esbuild");
@@ -40,8 +43,6 @@ const { WebSocket } = requireTs("ws");
 /** How long the bots walk (ms) and the link's seed. */
 const WALK_MS = 12_000;
 const SEED = 38;
-/** Frames drawn before this much of a bot's clock has passed are warm-up (ms). */
-const WARMUP_MS = 1_000;
 
 /**
  * The bounds on tuplet's off-speed share (frames more than 30% off the true speed), near
@@ -118,74 +119,6 @@ after(async () => {
   }
 });
 
-/** The value at quantile `q` of `xs`. */
-function quantile(xs, q) {
-  if (xs.length === 0) return NaN;
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-}
-
-/**
- * The lab's measures (examples/netcode-lab/src/metrics.ts, `Meter.frame`) over one player's
- * frames for one strategy: `pick(f, i)` gives [drawn, snapped, drawn time (bot clock), x, z].
- * A frame counts when it and the one before drew something at drawn times inside
- * [t0 + warm-up, last stamp sent]; moving: true speed at the drawn time >= 0.5 m/s; off-speed:
- * drawn speed (distance since the previous frame over the frame time) more than 30% off it;
- * jank: no drawn motion; error: distance to the truth at the drawn time; delay: the bot's
- * clock at the frame minus the drawn time.
- */
-function measure(f, pick, bot, path, toBotClock) {
-  const m = { frames: 0, moving: 0, off: 0, jank: 0, snaps: 0, err: [], delay: [] };
-  let prev = null;
-  for (let i = 0; i < f.length; i += 9) {
-    const [drew, snapped, tt, x, z] = pick(f, i);
-    const now = f[i];
-    const inside = drew && tt >= bot.t0 + WARMUP_MS && tt <= bot.tLast;
-    const had = prev;
-    prev = inside ? { now, x, z } : null;
-    if (!inside || had === null) continue;
-    const dt = now - had.now;
-    if (dt <= 0) continue;
-    const s = (tt - bot.t0) / 1000;
-    const [tx, tz] = path.at(s);
-    m.frames += 1;
-    m.err.push(Math.hypot(x - tx, z - tz));
-    m.delay.push(toBotClock(now) - tt);
-    if (snapped) {
-      m.snaps += 1;
-      continue;
-    }
-    const vt = path.speed(s);
-    if (vt < 0.5) continue;
-    const d = Math.hypot(x - had.x, z - had.z);
-    const vd = (d / dt) * 1000;
-    m.moving += 1;
-    if (Math.abs(vd - vt) > 0.3 * vt) m.off += 1;
-    if (d < 1e-9) m.jank += 1;
-  }
-  return m;
-}
-
-/** Sums measures. */
-function total(ms) {
-  const t = { frames: 0, moving: 0, off: 0, jank: 0, snaps: 0, err: [], delay: [] };
-  for (const m of ms) {
-    for (const k of ["frames", "moving", "off", "jank", "snaps"]) t[k] += m[k];
-    t.err.push(...m.err);
-    t.delay.push(...m.delay);
-  }
-  return t;
-}
-
-const pct = (a, b) => `${((100 * a) / Math.max(1, b)).toFixed(2)}%`;
-
-function row(name, t) {
-  return (
-    `${name.padEnd(22)} off-speed ${pct(t.off, t.moving).padStart(7)} (${t.off}/${t.moving})  jank ${pct(t.jank, t.moving).padStart(6)}  ` +
-    `error p95 ${(quantile(t.err, 0.95) * 100).toFixed(1)} cm  added delay p50 ${quantile(t.delay, 0.5).toFixed(0)} / p95 ${quantile(t.delay, 0.95).toFixed(0)} ms  snaps ${t.snaps}`
-  );
-}
-
 test("Chromium draws the room server's remote players smoothly through the generated interpolators over Wi-Fi delays", { timeout: 2 * TIMEOUT }, async () => {
   const session = await page.evaluate((u) => globalThis.interpTest.start(u), link.url + "village");
   const { runBots } = await loadBots();
@@ -214,6 +147,10 @@ test("Chromium draws the room server's remote players smoothly through the gener
     rows.tuplet[group].push(tuplet);
     rows.baseline[group].push(baseline);
     console.log(`#   ${bot.name.padEnd(11)} ${got} moves; tuplet ${pct(tuplet.off, tuplet.moving)} off-speed of ${tuplet.moving} frames; arrival-120ms ${pct(baseline.off, baseline.moving)}`);
+  }
+  if (process.env.TUPLET_BROWSER_DUMP) {
+    const nodeOrigin = performance.timeOrigin; // for interp_replay.mjs's added delay
+    writeFileSync(process.env.TUPLET_BROWSER_DUMP, JSON.stringify({ drawn, bots, S, nodeOrigin }));
   }
   const applied = link.applied;
   console.log(

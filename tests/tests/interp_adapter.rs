@@ -1,10 +1,12 @@
 //! The derived interpolation adapters (ATTRIBUTES.md "Interpolation"), Rust side: values go
 //! into the channels `tuplet_schema::interp` plans and come back; the channels are the ones
 //! tests/ts `interp_adapter.test.ts` expects of the TypeScript adapters for the same values;
-//! a `Feed` of snapshot entities entering and leaving view allocates nothing in steady state
+//! an `EntityFeed` of snapshot entities entering and leaving view allocates nothing in steady state
 //! (a counting allocator, as in `alloc.rs`).
 
-use tuplet::netcode::{Clock, Feed, Interpolate, Layout, SampleClock, Settings};
+use tuplet::netcode::{
+    ChannelLayout, Clock, EntityFeed, Interpolate, NetcodeSettings, SampleClock,
+};
 use tuplet_tests::counting::{self, Counting};
 use village::horse::{Gait, HorseGaitShown};
 use village::player::{MoveFlags, PlayerMoveRelayed};
@@ -40,7 +42,7 @@ fn relayed_move_has_the_typescript_adapters_channels_and_round_trips() {
     let m = relayed();
     assert_eq!(
         PlayerMoveRelayed::LAYOUT,
-        Layout {
+        ChannelLayout {
             linear: 3,
             angle: 1,
             hold: 1
@@ -128,7 +130,7 @@ fn entity(id: u32, x: f32) -> NearbyEntity {
 
 #[test]
 fn entities_entering_and_leaving_view_allocate_nothing_in_steady_state() {
-    let mut feed = Feed::<NearbyEntity>::new(Settings::default());
+    let mut feed = EntityFeed::<NearbyEntity>::new(NetcodeSettings::default());
     // 40 entities in view; every tick 4 leave and 4 others enter (ids cycle over 60).
     let mut snapshot = WorldSnapshot {
         tick: 0,
@@ -144,9 +146,9 @@ fn entities_entering_and_leaving_view_allocate_nothing_in_steady_state() {
                 e.pos[0] = t as f32 * 0.1;
             }
             feed.update(&*snapshot, &snapshot.entities, t as f64 * 50.0 + 80.0);
-            feed.pool_mut().sample_all(t as f64 * 50.0 + 100.0);
+            feed.set_mut().sample_all(t as f64 * 50.0 + 100.0);
         }
-        feed.pool().len()
+        feed.set().len()
     };
     let start = counting::allocations();
     assert_eq!(run(200, 0, &mut snapshot), 40, "warm-up");

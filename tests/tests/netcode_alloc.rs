@@ -2,7 +2,7 @@
 //! allocator around 40 entities, 10 Hz pushes and 60 fps frames (teleports, silences, a hidden
 //! tab, a render clock, a pool whose entities leave and enter view).
 
-use tuplet::netcode::{InterpPool, Layout, RenderClock, Settings};
+use tuplet::netcode::{ChannelLayout, InterpolatedSet, NetcodeSettings, RenderClock};
 use tuplet_tests::counting::{self, Counting};
 
 #[global_allocator]
@@ -14,7 +14,7 @@ fn allocs() -> usize {
 
 /// Seconds `from..to` of a 40-entity room: every 6th frame a move per entity, entities 30..40
 /// leave and re-enter view every 2 s, one teleports every 3 s, a 2 s hidden tab at 20 s.
-fn play(pool: &mut InterpPool<u32>, clock: &mut RenderClock, from: u32, to: u32) -> f64 {
+fn play(pool: &mut InterpolatedSet<u32>, clock: &mut RenderClock, from: u32, to: u32) -> f64 {
     let mut sum = 0.0;
     let mut ch = [0.0f64; 4];
     for f in from * 60..to * 60 {
@@ -66,12 +66,12 @@ fn play(pool: &mut InterpPool<u32>, clock: &mut RenderClock, from: u32, to: u32)
 
 #[test]
 fn no_allocation_per_push_or_frame_after_warm_up() {
-    let layout = Layout {
+    let layout = ChannelLayout {
         linear: 2,
         angle: 1,
         hold: 1,
     };
-    let mut pool = InterpPool::new(layout, Settings::DEFAULT);
+    let mut pool = InterpolatedSet::new(layout, NetcodeSettings::DEFAULT);
     let mut clock = RenderClock::default();
     // warm-up: every entity entered once, the pool and its map at their size
     let warm = play(&mut pool, &mut clock, 0, 5);
@@ -87,7 +87,7 @@ fn no_allocation_per_push_or_frame_after_warm_up() {
         after - before
     );
     // the harness is not fooled: a fresh pool allocates
-    let mut fresh = InterpPool::<u32>::new(layout, Settings::DEFAULT);
+    let mut fresh = InterpolatedSet::<u32>::new(layout, NetcodeSettings::DEFAULT);
     let b = allocs();
     fresh.enter(&1).push_sent(0.0, 1.0, &ch4());
     assert!(allocs() > b, "the counting allocator saw no allocation");

@@ -2,14 +2,34 @@
 //! written by the TypeScript runtime through `examples/netcode-lab/src/traces.ts`): the same
 //! state on every frame, every drawn value within the file's tolerance (scaled by
 //! max(1, |value|)). The traces hold a walker with a heading and an animation id over jittery
-//! links (a stop with the sender's silence, a teleport, a hidden tab, a stall) and a car in
-//! tick-stamped snapshots drawn at a `RenderClock`.
+//! links (a stop with the sender's silence, a teleport, a hidden tab, a stall; a teleport
+//! 400 ms late, 250 ms Wi-Fi stalls, a lost stop pose; a flagged respawn with extrapolation
+//! turned on) and a car in tick-stamped snapshots drawn at a `RenderClock`, from a server
+//! whose tick keeps time, runs 12% slow or 10% fast.
 
 use serde_json::Value;
-use tuplet::netcode::{Interpolator, Layout, RenderClock};
+use tuplet::netcode::{ChannelLayout, Interpolator, NetcodeSettings, RenderClock};
 
 fn num(v: &Value) -> f64 {
     v.as_f64().expect("a number")
+}
+
+/// A trace's settings (TypeScript's names, over the defaults); a name Rust does not know fails.
+fn settings_of(v: &Value) -> NetcodeSettings {
+    let mut s = NetcodeSettings::DEFAULT;
+    for (k, v) in v.as_object().into_iter().flatten() {
+        let x = num(v);
+        match k.as_str() {
+            "extrapolateMs" => s.extrapolate_ms = x,
+            "extrapolateAfter" => s.extrapolate_after = x,
+            "recoverMs" => s.recover_ms = x,
+            "dilateBelowMs" => s.dilate_below_ms = x,
+            "dilateMin" => s.dilate_min = x,
+            "latePercentile" => s.late_percentile = x,
+            other => panic!("a trace sets {other}, which this test does not map"),
+        }
+    }
+    s
 }
 
 #[test]
@@ -23,13 +43,14 @@ fn rust_draws_what_typescript_drew() {
     for t in traces {
         let name = t["name"].as_str().unwrap();
         let l = &t["layout"];
-        let layout = Layout {
+        let layout = ChannelLayout {
             linear: l["linear"].as_u64().unwrap() as usize,
             angle: l["angle"].as_u64().unwrap() as usize,
             hold: l["hold"].as_u64().unwrap() as usize,
         };
-        let mut it = Interpolator::new(layout);
-        let mut clock = RenderClock::default();
+        let settings = settings_of(&t["settings"]);
+        let mut it = Interpolator::with_settings(layout, settings);
+        let mut clock = RenderClock::new(settings);
         let expect = t["expect"].as_array().unwrap();
         let mut row = 0;
         for op in t["ops"].as_array().unwrap() {
@@ -37,6 +58,10 @@ fn rust_draws_what_typescript_drew() {
             let got: Vec<f64> = match op[0] as u8 {
                 0 => {
                     it.push_sent(op[1], op[2], &op[3..]);
+                    continue;
+                }
+                5 => {
+                    it.push_sent_teleport(op[1], op[2], &op[3..], true);
                     continue;
                 }
                 1 => {

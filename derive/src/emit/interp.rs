@@ -102,7 +102,7 @@ pub fn item(record: &Record, input: &syn::DeriveInput) -> TokenStream {
             #clock_impl
             impl #nc::Interpolate for #ty {
                 type Key = #key_ty;
-                const LAYOUT: #nc::Layout = #nc::Layout { linear: #l, angle: #a, hold: #h };
+                const LAYOUT: #nc::ChannelLayout = #nc::ChannelLayout { linear: #l, angle: #a, hold: #h };
                 fn key(&self) -> &Self::Key { &self.#key_ident }
                 fn write(&self, c: &mut [f64]) { #(#writes)* }
                 fn read(&mut self, c: &[f64]) { #(#reads)* }

@@ -8,7 +8,7 @@
  *   node --expose-gc build/examples/netcode-lab/src/bench.js [--frames N] [--no-timing]
  */
 import { PerformanceObserver, performance } from "node:perf_hooks";
-import { InterpolatedSet } from "../../../codegen/ts-runtime/interp.js";
+import { InterpolatedSet } from "../../../codegen/ts-runtime/pool.js";
 
 const args = process.argv.slice(2);
 const fi = args.indexOf("--frames");

@@ -8,10 +8,18 @@
  * - added delay: true now minus the true time drawn (p50, p95), and the strategy's own buffer;
  * - snaps, extrapolated frames, the largest jump (drawn step minus true step over the same
  *   drawn times, outside true teleports).
+ * - error at the nominal delay: distance from the truth at (true now − the strategy's delay p50
+ *   for that entity over the run), which keeps counting while a drawing freezes; its p95 and the
+ *   largest error at the drawn time;
+ * - idle error: the error at the drawn time while the entity truly stands still (p99);
+ * - teleports drawn as slides (a frame within 1 s of a teleport drawn more than 2 m from where
+ *   the entity was at every time within 300 ms of the drawn time), stops and 180° turns overshot (a frame drawn more than 5 cm past where the
+ *   entity stopped or turned, along its direction before).
  * Frames whose drawn times lie within 150 ms of a true teleport, or that snapped, are left out of the speed
  * measures (any strategy shows them as a jump or a glide).
  */
 import type { FrameView } from "./sim.js";
+import type { Truth } from "./truth.js";
 import { Drew } from "./strategies.js";
 
 /** Totals for one strategy over a set of entities and frames. */
@@ -33,6 +41,38 @@ export class Tally {
   readonly err: number[] = [];
   readonly delay: number[] = [];
   readonly buffer: number[] = [];
+  /** The largest error at the drawn time (m). */
+  errMax = 0;
+  /** Errors at the drawn time while the entity stood still (m). */
+  readonly idleErr: number[] = [];
+  /** Per measured frame: drawn x, y, the true now and the entity, for the error at the nominal delay. */
+  readonly drawnAt: number[] = [];
+  /** Teleports drawn as slides, stops and turns overshot by more than 5 cm ("entity time" keys). */
+  readonly slid = new Set<string>();
+  readonly overshot = new Set<string>();
+  readonly turnedWrong = new Set<string>();
+  /** Errors at the nominal delay, once `nominal()` ran. */
+  nominalErr: number[] = [];
+  /** Computes the error at the nominal delay (the run's delay p50) against `truths`. */
+  nominal(truths: readonly Truth[]): void {
+    // each entity's own delay p50 (a far entity relayed every 10th move is drawn further back)
+    const per = new Map<number, number[]>();
+    for (let i = 0; i < this.drawnAt.length; i += 4) {
+      const e = this.drawnAt[i + 3]!;
+      if (!per.has(e)) per.set(e, []);
+      per.get(e)!.push(this.delay[i / 4]!);
+    }
+    const nominal = new Map([...per].map(([e, ds]) => [e, quantile(ds, 0.5)]));
+    const p = { x: 0, y: 0 };
+    this.nominalErr = [];
+    for (let i = 0; i < this.drawnAt.length; i += 4) {
+      const truth = truths[this.drawnAt[i + 3]!]!;
+      const d = nominal.get(this.drawnAt[i + 3]!)!;
+      truth.at(this.drawnAt[i + 2]! - d, p);
+      if (truth.teleportIn(this.drawnAt[i + 2]! - d - 1000, this.drawnAt[i + 2]! - d + 1000)) continue;
+      this.nominalErr.push(Math.hypot(this.drawnAt[i]! - p.x, this.drawnAt[i + 1]! - p.y));
+    }
+  }
   get offShare(): number { return this.moving ? this.off / this.moving : 0; }
   get jankShare(): number { return this.moving ? this.jank / this.moving : 0; }
 }
@@ -75,7 +115,26 @@ export class Meter {
         const truth = f.truths[e]!;
         truth.at(tt, p);
         tl.frames++;
-        tl.err.push(Math.hypot(x - p.x, y - p.y));
+        const err = Math.hypot(x - p.x, y - p.y);
+        tl.err.push(err);
+        if (err > tl.errMax) tl.errMax = err;
+        tl.drawnAt.push(x, y, f.trueNow, e);
+        if (truth.speedAt(tt) === 0 && truth.speedAt(tt - 300) === 0) tl.idleErr.push(err);
+        // a slide: more than 2 m from where the entity was at any time within 300 ms of the drawn time
+        for (const tp of truth.teleports) {
+          if (!(Math.abs(tt - tp) < 1000 && err > 2) || tl.slid.has(`${e} ${tp}`)) continue;
+          let near = false;
+          for (let k = -6; k <= 6 && !near; k++) {
+            truth.at(tt + 50 * k, p);
+            near = Math.hypot(x - p.x, y - p.y) <= 2;
+          }
+          if (!near) tl.slid.add(`${e} ${tp}`);
+        }
+        truth.at(tt, p);
+        for (const st of truth.stops) {
+          if (tt < st.t - 300 || tt > Math.max(st.until, st.t + 300)) continue;
+          if ((x - st.x) * st.dx + (y - st.y) * st.dy > 0.05) (st.until - st.t < 50 ? tl.turnedWrong : tl.overshot).add(`${e} ${st.t}`);
+        }
         tl.delay.push(f.trueNow - tt);
         const b = s.buffer(e);
         if (b === b) tl.buffer.push(b);

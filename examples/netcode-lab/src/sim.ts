@@ -6,8 +6,8 @@
 import { Rng } from "./rng.js";
 import { T0, Truth, type Kind } from "./truth.js";
 import type { Link } from "./links.js";
-import type { NetcodeSettings } from "../../../codegen/ts-runtime/interp.js";
-import { Arrival, Drew, Geckos, Lerp, Tuplet, type Strategy } from "./strategies.js";
+import type { NetcodeSettings } from "../../../codegen/ts-runtime/settings.js";
+import { Arrival, Drew, Geckos, Lerp, MirrorSI, Tuplet, type Strategy } from "./strategies.js";
 
 /** Settings over tuplet's defaults, for tuning runs only: NETCODE_LAB_SETTINGS='{"jitterFactor":2}'. */
 const TUNE: Partial<NetcodeSettings> | undefined = process.env.NETCODE_LAB_SETTINGS ? JSON.parse(process.env.NETCODE_LAB_SETTINGS) : undefined;
@@ -21,7 +21,11 @@ export interface Entity {
   readonly stride: number;
 }
 
-/** The lab's entities: four near players, a far walker, a very far car, two snapshot entities. */
+/**
+ * The lab's entities: six near players (a walker, a turning car, stop-and-go, a teleporter,
+ * 180° turns back and forth, long idles), a far walker and a far stop-and-go relayed every 3rd
+ * move, a very far car every 10th, and two entities of a 20 Hz tick-stamped snapshot.
+ */
 export const ENTITIES: readonly Entity[] = [
   { kind: "walk", tick: false, stride: 1 },
   { kind: "car", tick: false, stride: 1 },
@@ -31,7 +35,13 @@ export const ENTITIES: readonly Entity[] = [
   { kind: "car", tick: false, stride: 10 },
   { kind: "car", tick: true, stride: 1 },
   { kind: "walk", tick: true, stride: 1 },
+  { kind: "turn", tick: false, stride: 1 },
+  { kind: "idle", tick: false, stride: 1 },
+  { kind: "stopgo", tick: false, stride: 3 },
 ];
+
+/** The strategies' names, in the order `run` builds them. */
+export const NAMES = ["colyseus-lerp", "geckos", "arrival-120ms", "mirror", "tuplet"] as const;
 
 /** What happens to the receiver during a run. */
 export type Event = "steady" | "hidden" | "stall";
@@ -85,7 +95,7 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
   for (let e = 0; e < ENTITIES.length; e++) {
     const ent = ENTITIES[e]!;
     if (ent.tick) continue;
-    let f = T0 + 500 + trng.range(0, 20), due = f + trng.range(0, 100), count = 0, lastX = NaN, lastY = NaN, same = 0;
+    let f = T0 + 500 + trng.range(0, 20), due = f + trng.range(0, 100), count = 0, lastX = NaN, lastY = NaN, same = 0, silent = false;
     while (f < dur) {
       if (f >= due) {
         due += 100;
@@ -96,8 +106,11 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
         // the first unchanged pose is sent; then silence until it moves
         if (same <= 1) {
           count++;
-          if (count % ent.stride === 0) { sends.push({ stamp: f + skew[e]!, e, x: p.x, y: p.y, snap: false }); sendTimes.push(f + 2); }
+          // the relay forwards every `stride`th move, and always the pose that ends a movement
+          // and the first after a silence
+          if (count % ent.stride === 0 || same === 1 || silent) { sends.push({ stamp: f + skew[e]!, e, x: p.x, y: p.y, snap: false }); sendTimes.push(f + 2); }
         }
+        silent = same > 1;
       }
       f += (1000 / 60) * (1 + trng.range(-0.1, 0.1));
     }
@@ -116,13 +129,19 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
   // ---- the link: latency per message, in order (one WebSocket) ----
   const order = sends.map((_, i) => i).sort((a, b) => sendTimes[a]! - sendTimes[b]! || a - b);
   const msgs: Msg[] = [];
-  let lastArrive = -Infinity, lastSendTime = NaN, lat = 0;
+  let lastArrive = -Infinity, lastSendTime = NaN, lat = 0, stallAt = T0 + 2000, stallMs = 250;
   for (const i of order) {
     const st = sendTimes[i]!;
     if (st !== lastSendTime) lat = cfg.link.latency(lrng); // a snapshot's parts travel together
     lastSendTime = st;
     let arrive = Math.max(st + lat, lastArrive);
     if (cfg.event === "stall" && arrive >= EVENT_AT && arrive < EVENT_AT + EVENT_MS.stall) arrive = EVENT_AT + EVENT_MS.stall;
+    // a link that stalls: 200–300 ms without messages every 2–4 s
+    while (cfg.link.stalls && arrive >= stallAt) {
+      if (arrive < stallAt + stallMs) arrive = stallAt + stallMs;
+      stallAt += lrng.range(2000, 4000);
+      stallMs = lrng.range(200, 300);
+    }
     lastArrive = arrive;
     msgs.push({ ...sends[i]!, arrive });
   }
@@ -132,7 +151,8 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
   const realNow = Date.now;
   Date.now = () => clock.now;
   const infos = ENTITIES.map((e) => ({ tick: e.tick }));
-  const strategies: Strategy[] = [new Lerp(ENTITIES.length), new Geckos(infos, clock), new Arrival(ENTITIES.length), new Tuplet(infos, TUNE)];
+  const interval = (e: number): number => (ENTITIES[e]!.tick ? 50 : 100 * ENTITIES[e]!.stride);
+  const strategies: Strategy[] = [new Lerp(ENTITIES.length), new Geckos(infos, clock), new Arrival(ENTITIES.length), new MirrorSI(infos, interval), new Tuplet(infos, TUNE)];
   try {
     let t = T0 + 600, mi = 0, prev = t;
     const hideFrom = cfg.event === "hidden" ? EVENT_AT : Infinity, hideTo = EVENT_AT + EVENT_MS.hidden;

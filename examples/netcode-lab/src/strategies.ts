@@ -6,7 +6,8 @@
  * so the lab can compare the drawing against the truth at the drawn time.
  */
 import { SnapshotInterpolation } from "@geckos.io/snapshot-interpolation";
-import { Interpolator, InterpState, NETCODE_DEFAULTS, type NetcodeSettings } from "../../../codegen/ts-runtime/interp.js";
+import { Interpolator, InterpState } from "../../../codegen/ts-runtime/interp.js";
+import { NETCODE_DEFAULTS, type NetcodeSettings } from "../../../codegen/ts-runtime/settings.js";
 import { RenderClock } from "../../../codegen/ts-runtime/render_clock.js";
 
 /** What a frame drew for one entity. */
@@ -199,7 +200,8 @@ export class Tuplet implements Strategy {
   private readonly ch = new Float64Array(3);
   constructor(private readonly entities: readonly EntityInfo[], settings?: Partial<NetcodeSettings>) {
     const s = { teleportChannels: 2, ...settings };
-    this.its = entities.map(() => new Interpolator({ linear: 3, angle: 0, hold: 0 }, s));
+    // x, y drawn; the stamp held (the drawn time is the interpolator's own render time)
+    this.its = entities.map(() => new Interpolator({ linear: 2, angle: 0, hold: 1 }, s));
     this.clock = new RenderClock(s);
     this.drawn = new Float64Array(entities.length * 3);
     this.drew = new Uint8Array(entities.length).fill(Drew.Nothing);
@@ -218,7 +220,9 @@ export class Tuplet implements Strategy {
       const it = this.its[e]!;
       const st = this.entities[e]!.tick ? (rt === rt ? it.sampleAt(rt) : InterpState.Empty) : it.sample(now);
       if (st === InterpState.Empty) continue;
-      this.drawn.set(it.out, e * 3);
+      this.drawn[e * 3] = it.out[0]!;
+      this.drawn[e * 3 + 1] = it.out[1]!;
+      this.drawn[e * 3 + 2] = it.renderTime;
       this.drew[e] =
         st === InterpState.Extrapolating ? Drew.Extrapolated
         : st === InterpState.Snapped ? Drew.Snapped
@@ -229,5 +233,81 @@ export class Tuplet implements Strategy {
   buffer(e: number): number {
     const it = this.its[e]!;
     return this.entities[e]!.tick ? this.clock.lag - this.clock.timing.offset : it.lag - it.timing.offset;
+  }
+}
+
+/**
+ * (e) Mirror's `SnapshotInterpolation` with its defaults, per stream: a local timeline a buffer
+ * of two send intervals behind the newest remote time, advanced each frame at a timescale that
+ * catches up 2% when the drift (an exponential average of newest remote time − timeline, over
+ * one second of sends, minus the buffer) exceeds one send interval and slows down 4% below minus
+ * one; lerp between the snapshots around it, holding the first or the last outside them; a
+ * teleport resets the stream (as `NetworkTransform` does). Without its dynamic adjustment.
+ */
+export class MirrorSI implements Strategy {
+  readonly name = "mirror";
+  readonly drawn: Float64Array;
+  readonly drew: Uint8Array;
+  private readonly buf: number[][]; // per entity: remote, x, y, stamp, ...
+  private readonly timeline: Float64Array;
+  private readonly scale: Float64Array;
+  private readonly drift: Float64Array;
+  private readonly seen: Uint8Array;
+  private last = NaN;
+  constructor(private readonly entities: readonly EntityInfo[], private readonly interval: (e: number) => number) {
+    const n = entities.length;
+    this.drawn = new Float64Array(n * 3);
+    this.drew = new Uint8Array(n).fill(Drew.Nothing);
+    this.buf = entities.map(() => []);
+    this.timeline = new Float64Array(n);
+    this.scale = new Float64Array(n).fill(1);
+    this.drift = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+  }
+  snapshot(): void {}
+  message(e: number, stamp: number, _arrived: number, x: number, y: number): void {
+    const b = this.buf[e]!;
+    const iv = this.interval(e);
+    const bufferTime = 2 * iv;
+    if (b.length > 0 && teleport(x - b[b.length - 3]!, y - b[b.length - 2]!, stamp - b[b.length - 4]!)) b.length = 0;
+    if (b.length > 0 && !(stamp > b[b.length - 4]!)) return;
+    if (b.length === 0) {
+      this.timeline[e] = stamp - bufferTime;
+      this.drift[e] = bufferTime;
+      this.seen[e] = 1;
+    }
+    b.push(stamp, x, y, stamp);
+    if (b.length > 4 * 32) b.splice(0, 4);
+    const n = Math.max(1, 1000 / iv); // driftEmaDuration 1 s of sends
+    const alpha = 2 / (n + 1);
+    this.drift[e] = this.drift[e]! + alpha * (stamp - this.timeline[e]! - this.drift[e]!);
+    const drift = this.drift[e]! - bufferTime;
+    this.scale[e] = drift > iv ? 1.02 : drift < -iv ? 0.96 : 1;
+  }
+  frame(now: number): void {
+    const dt = this.last === this.last ? now - this.last : 0;
+    this.last = now;
+    for (let e = 0; e < this.entities.length; e++) {
+      if (this.seen[e] === 0) continue;
+      const b = this.buf[e]!;
+      const t = (this.timeline[e] = this.timeline[e]! + dt * this.scale[e]!);
+      let j = b.length - 4;
+      while (j >= 0 && b[j]! > t) j -= 4;
+      let st: number = Drew.Normal;
+      if (j < 0) {
+        for (let c = 0; c < 3; c++) this.drawn[e * 3 + c] = b[1 + c]!;
+        st = Drew.Held;
+      } else if (j === b.length - 4) {
+        for (let c = 0; c < 3; c++) this.drawn[e * 3 + c] = b[j + 1 + c]!;
+        st = Drew.Held;
+      } else {
+        const u = (t - b[j]!) / (b[j + 4]! - b[j]!);
+        for (let c = 0; c < 3; c++) this.drawn[e * 3 + c] = b[j + 1 + c]! + (b[j + 5 + c]! - b[j + 1 + c]!) * u;
+      }
+      this.drew[e] = st;
+    }
+  }
+  buffer(e: number): number {
+    return 2 * this.interval(e);
   }
 }

@@ -1,16 +1,16 @@
-/** The picture: drawn vs true speed over 10 s, four strategies, the Wi-Fi link, 60 fps. */
+/** The picture: drawn vs true speed over 10 s, five strategies, the Wi-Fi link, 60 fps. */
 import { link } from "./links.js";
 import { run } from "./sim.js";
 
 const W = 900, PANEL = 150, PAD = 40;
-const COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#2ca02c"];
+const COLORS = ["#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#2ca02c"];
 
 /** An SVG of the turning car's speed (entity 1) from 10 s to 20 s of seed `seed`. */
 export function speedSvg(seed: number, durationMs: number): string {
   const from = 10000, to = 20000, e = 1;
   const names: string[] = [];
-  const drawn: number[][] = [[], [], [], []];
-  const truth: number[][] = [[], [], [], []];
+  const drawn: number[][] = [[], [], [], [], []];
+  const truth: number[][] = [[], [], [], [], []];
   const prev = [NaN, NaN, NaN, NaN, NaN, NaN, NaN, NaN];
   run({
     seed, link: link("wifi"), fps: 60, event: "steady", durationMs: Math.max(durationMs, to + 500),
@@ -29,11 +29,11 @@ export function speedSvg(seed: number, durationMs: number): string {
   const vmax = 25;
   const sx = (t: number): number => PAD + ((t - from) / (to - from)) * (W - 2 * PAD);
   const parts: string[] = [];
-  const H = PAD + 4 * (PANEL + 20);
+  const H = PAD + 5 * (PANEL + 20);
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`);
   parts.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
   parts.push(`<text x="${PAD}" y="20" font-size="14">Drawn (colour) vs true speed at the drawn time (grey) of a turning car, m/s; Wi-Fi link, 60 fps, 10 Hz moves, seed ${seed}, 10–20 s</text>`);
-  for (let si = 0; si < 4; si++) {
+  for (let si = 0; si < 5; si++) {
     const top = PAD + si * (PANEL + 20);
     const sy = (v: number): number => top + PANEL - (Math.min(v, vmax) / vmax) * PANEL;
     parts.push(`<rect x="${PAD}" y="${top}" width="${W - 2 * PAD}" height="${PANEL}" fill="none" stroke="#ccc"/>`);

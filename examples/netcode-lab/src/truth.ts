@@ -5,7 +5,17 @@
 import { Rng } from "./rng.js";
 
 /** What an entity does. */
-export type Kind = "walk" | "car" | "stopgo" | "teleport";
+export type Kind = "walk" | "car" | "stopgo" | "teleport" | "turn" | "idle";
+
+/** A moment the entity came to rest (or turned back): where, its direction before, until when. */
+export interface Stop {
+  readonly t: number;
+  readonly x: number;
+  readonly y: number;
+  readonly dx: number;
+  readonly dy: number;
+  readonly until: number;
+}
 
 /** The lab's time origin: truth is kept from `T0` ms. */
 export const T0 = -3000;
@@ -17,6 +27,8 @@ export class Truth {
   readonly speed: Float64Array;
   /** True times (ms) of teleports. */
   readonly teleports: number[] = [];
+  /** Stops and 180° turns. */
+  readonly stops: Stop[] = [];
   constructor(readonly kind: Kind, durationMs: number, rng: Rng) {
     const n = durationMs - T0 + 1;
     this.x = new Float64Array(n);
@@ -39,10 +51,23 @@ export class Truth {
             going = !going; vWant = going ? rng.range(2.5, 4) : 0; turn = rng.range(-0.6, 0.6); accel = 6;
             change = t + (going ? rng.range(1500, 3500) : rng.range(1000, 2500));
             break;
+          case "idle": // long idles between short walks
+            going = !going; vWant = going ? rng.range(1.2, 2) : 0; turn = rng.range(-0.5, 0.5); accel = 5;
+            change = t + (going ? rng.range(1500, 3000) : rng.range(4000, 8000));
+            break;
+          case "turn": // back and forth: a sharp 180° turn every 1.5–3 s
+            vWant = vWant > 0 ? -rng.range(1.5, 2.5) : rng.range(1.5, 2.5); turn = 0; accel = 12;
+            change = t + rng.range(1500, 3000);
+            break;
         }
       }
-      const dv = vWant - v, step = accel * 0.001;
+      const dv = vWant - v, step = accel * 0.001, before = v;
       v = Math.abs(dv) <= step ? vWant : v + Math.sign(dv) * step;
+      if (before !== 0 && (v === 0 || Math.sign(v) !== Math.sign(before))) {
+        const dir = Math.sign(before);
+        this.stops.push({ t, x, y, dx: dir * Math.cos(h), dy: dir * Math.sin(h), until: v === 0 ? Infinity : t });
+      }
+      if (before === 0 && v !== 0 && this.stops.length > 0) (this.stops[this.stops.length - 1] as { until: number }).until = t;
       h += turn * 0.001 * Math.min(1, v / 2);
       x += v * Math.cos(h) * 0.001;
       y += v * Math.sin(h) * 0.001;
@@ -52,7 +77,7 @@ export class Truth {
         this.teleports.push(t);
         nextTeleport = t + rng.range(6000, 9000);
       }
-      this.x[i] = x; this.y[i] = y; this.speed[i] = v;
+      this.x[i] = x; this.y[i] = y; this.speed[i] = Math.abs(v);
     }
   }
   private idx(t: number): number {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tokio::time::MissedTickBehavior;
 use tuplet::delta::{Mirror, RING};
-use tuplet::netcode::Settings;
+use tuplet::netcode::NetcodeSettings;
 use tuplet::{Code, Dispatch, Message};
 use village::diag::{DiagPing, DiagPong};
 use village::dispatch::ServerMessage;
@@ -85,13 +85,13 @@ pub async fn run(plan: Plan) -> Result<RunReport, ClientError> {
     let settings = match plan.fixed_delay {
         // Fixed: the floor and the cap at `d`, and no raised cap for a long interval
         // (the bots' 100 ms would lift it to 150 ms).
-        Some(d) => Settings {
+        Some(d) => NetcodeSettings {
             min_delay_ms: d,
             max_delay_ms: d,
             long_interval_cap: 0.0,
-            ..Settings::DEFAULT
+            ..NetcodeSettings::DEFAULT
         },
-        None => Settings::DEFAULT,
+        None => NetcodeSettings::DEFAULT,
     };
     let mut tasks = Vec::new();
     for (i, b) in bots.into_iter().enumerate() {

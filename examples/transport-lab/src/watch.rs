@@ -1,7 +1,7 @@
 //! What the watcher sees: every walking bot drawn through tuplet's interpolator at 60
 //! frames a second, each frame judged against the speed the bot really walks.
 
-use tuplet::netcode::{Feed, Settings, State};
+use tuplet::netcode::{EntityFeed, InterpState, NetcodeSettings};
 use village::player::PlayerMoveRelayed;
 
 /// Every bot walks its circle at this speed, m/s, without stopping.
@@ -28,7 +28,7 @@ pub struct Frames {
 
 /// The interpolators and what each bot was last drawn at.
 pub struct Watch {
-    feed: Feed<PlayerMoveRelayed>,
+    feed: EntityFeed<PlayerMoveRelayed>,
     last: Vec<(String, [f64; 3])>,
     last_now: Option<f64>,
     /// The frames judged while measuring.
@@ -37,9 +37,9 @@ pub struct Watch {
 
 impl Watch {
     /// A watcher drawing with `settings`.
-    pub fn new(settings: Settings) -> Watch {
+    pub fn new(settings: NetcodeSettings) -> Watch {
         Watch {
-            feed: Feed::new(settings),
+            feed: EntityFeed::new(settings),
             last: Vec::new(),
             last_now: None,
             frames: Frames::default(),
@@ -55,16 +55,16 @@ impl Watch {
     pub fn frame(&mut self, now_ms: f64, measuring: bool) {
         let dt = self.last_now.map_or(0.0, |t| now_ms - t);
         self.last_now = Some(now_ms);
-        let pool = self.feed.pool_mut();
+        let pool = self.feed.set_mut();
         for i in 0..pool.len() {
             let it = pool.at_mut(i);
-            if it.sample(now_ms) == State::Empty {
+            if it.sample(now_ms) == InterpState::Empty {
                 continue;
             }
             let out = it.out();
             let p = [out[0], out[1], out[2]];
-            let delay = it.lag - it.timing.offset;
-            let behind = it.lag;
+            let delay = it.lag() - it.timing.offset();
+            let behind = it.lag();
             let key = pool.key_at(i).clone();
             let prev = match self.last.iter_mut().find(|e| e.0 == key) {
                 Some(e) => Some(std::mem::replace(&mut e.1, p)),
@@ -109,7 +109,7 @@ mod tests {
     /// Samples every 100 ms at `SPEED`, arriving `late(n)` ms after they were sent;
     /// frames every 16 ms, judged after the first second.
     fn run(late: impl Fn(u64) -> Option<f64>) -> Frames {
-        let mut w = Watch::new(Settings::DEFAULT);
+        let mut w = Watch::new(NetcodeSettings::DEFAULT);
         let mut arrivals: Vec<(f64, PlayerMoveRelayed)> = (0..60u64)
             .filter_map(|n| {
                 let sent = n * 100;

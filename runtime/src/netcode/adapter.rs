@@ -1,5 +1,6 @@
 //! The traits the derive implements for `interp` items (ATTRIBUTES.md "Interpolation") and
-//! [`Feed`], which puts decoded values and a snapshot's entities into an [`InterpPool`].
+//! [`EntityFeed`], which puts decoded values and a snapshot's entities into an
+//! [`InterpolatedSet`].
 //!
 //! Channels are linear, then angle, then hold, each group in declaration order
 //! (`tuplet_schema::interp`), the same as the TypeScript adapters (`X$interp`).
@@ -7,9 +8,9 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::interp::Layout;
-use super::pool::InterpPool;
-use super::settings::Settings;
+use super::interp::ChannelLayout;
+use super::pool::InterpolatedSet;
+use super::settings::NetcodeSettings;
 
 /// How a value's samples are stamped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +41,7 @@ pub trait Interpolate: SampleClock {
     /// The entity key's type.
     type Key: Eq + Hash + Clone;
     /// Channel counts.
-    const LAYOUT: Layout;
+    const LAYOUT: ChannelLayout;
     /// The entity key.
     fn key(&self) -> &Self::Key;
     /// Copies the drawn fields into `channels` (at least `LAYOUT.channels()` long).
@@ -104,32 +105,32 @@ hold_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// Interpolators of one adapter's values, keyed by entity, with the scratch channels and the
 /// bookkeeping of entities entering and leaving: steady state allocates nothing.
-pub struct Feed<T: Interpolate> {
-    pool: InterpPool<T::Key>,
+pub struct EntityFeed<T: Interpolate> {
+    set: InterpolatedSet<T::Key>,
     scratch: Vec<f64>,
     seen: HashMap<T::Key, u64>,
     round: u64,
 }
 
-impl<T: Interpolate> Feed<T> {
+impl<T: Interpolate> EntityFeed<T> {
     /// A feed with `settings`.
-    pub fn new(settings: Settings) -> Self {
-        Feed {
-            pool: InterpPool::new(T::LAYOUT, settings),
+    pub fn new(settings: NetcodeSettings) -> Self {
+        EntityFeed {
+            set: InterpolatedSet::new(T::LAYOUT, settings),
             scratch: vec![0.0; T::LAYOUT.channels()],
             seen: HashMap::new(),
             round: 0,
         }
     }
 
-    /// The interpolators.
-    pub fn pool(&self) -> &InterpPool<T::Key> {
-        &self.pool
+    /// The interpolators (TypeScript's `feed.set`).
+    pub fn set(&self) -> &InterpolatedSet<T::Key> {
+        &self.set
     }
 
     /// The interpolators, to draw them.
-    pub fn pool_mut(&mut self) -> &mut InterpPool<T::Key> {
-        &mut self.pool
+    pub fn set_mut(&mut self) -> &mut InterpolatedSet<T::Key> {
+        &mut self.set
     }
 
     /// One decoded value that arrived at our `arrived_ms`, stamped on `T`'s clock.
@@ -140,7 +141,7 @@ impl<T: Interpolate> Feed<T> {
     /// A carried record at its carrier's `time_ms` on the carrier's `clock`.
     pub fn push_carried(&mut self, clock: Clock, time_ms: f64, v: &T, arrived_ms: f64) -> bool {
         v.write(&mut self.scratch);
-        let it = self.pool.enter(v.key());
+        let it = self.set.enter(v.key());
         match clock {
             Clock::Sent => it.push_sent(time_ms, arrived_ms, &self.scratch),
             Clock::Tick { .. } => it.push_at(time_ms, &self.scratch),
@@ -162,14 +163,14 @@ impl<T: Interpolate> Feed<T> {
                 }
             }
         }
-        let mut i = self.pool.len();
+        let mut i = self.set.len();
         while i > 0 {
             i -= 1;
-            let key = self.pool.key_at(i);
+            let key = self.set.key_at(i);
             if self.seen.get(key) != Some(&self.round) {
                 let key = key.clone();
                 self.seen.remove(&key);
-                self.pool.leave(&key);
+                self.set.leave(&key);
             }
         }
     }

@@ -1,12 +1,15 @@
-//! One remote entity's interpolator: a fixed ring of samples drawn at an adaptive delay.
+//! One remote entity's interpolator: a fixed ring of samples drawn at an adaptive delay, and
+//! only where the entity was: a teleport snaps however late it arrives, curves stay between
+//! the samples, and past the newest sample the entity holds there. The twin of TypeScript's
+//! `interp.ts`.
 
-use super::settings::Settings;
-use super::timing::StreamTiming;
-use std::f64::consts::PI;
+use super::curves::{monotone_hermite, monotone_tangent, wrap_angle};
+use super::settings::NetcodeSettings;
+use super::timing::{follow_time, StreamTiming};
 
 /// How many channels of each kind an interpolated value has (known from the schema).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Layout {
+pub struct ChannelLayout {
     /// Drawn by interpolation with velocity carried (positions, speeds).
     pub linear: usize,
     /// Drawn on the shortest arc, wrapping at ±π (headings in radians).
@@ -15,7 +18,7 @@ pub struct Layout {
     pub hold: usize,
 }
 
-impl Layout {
+impl ChannelLayout {
     /// All channels.
     pub fn channels(&self) -> usize {
         self.linear + self.angle + self.hold
@@ -25,23 +28,24 @@ impl Layout {
 /// What the last frame drew (TypeScript's `InterpState`, same numbers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub enum State {
+pub enum InterpState {
     /// No sample yet.
     Empty = 0,
     /// Between two samples.
     Interpolating = 1,
-    /// Past the newest sample, moving on at its velocity (bounded).
+    /// Past the newest sample and enough missed intervals: positions move on (opt-in, bounded).
     Extrapolating = 2,
-    /// Past the extrapolation bound (or before the first sample): standing still.
+    /// At a real sample, not between two: past the newest, before the first, before a teleport.
     Holding = 3,
     /// Jumped: a teleport reached the drawn time, or a long frame gap resynced.
     Snapped = 4,
 }
 
-/// `a` wrapped into [-π, π).
-pub fn wrap_angle(a: f64) -> f64 {
-    let tau = 2.0 * PI;
-    a - tau * ((a + PI) / tau).floor()
+/// Which buffer [`Interpolator::eval_at`] draws into.
+#[derive(Clone, Copy)]
+enum Buf {
+    Raw,
+    Scratch,
 }
 
 /// One remote entity: a fixed ring of samples (stamped on the sender's clock or a server
@@ -49,15 +53,15 @@ pub fn wrap_angle(a: f64) -> f64 {
 /// `Interpolator`; nothing allocates after [`Interpolator::with_settings`].
 #[derive(Debug, Clone)]
 pub struct Interpolator {
-    layout: Layout,
-    settings: Settings,
+    layout: ChannelLayout,
+    settings: NetcodeSettings,
     /// This entity's timing.
     pub timing: StreamTiming,
-    state: State,
-    /// The current lag behind our clock (offset + delay, ms).
-    pub lag: f64,
-    /// The time drawn by the last frame on the samples' clock.
-    pub render_time: f64,
+    state: InterpState,
+    render: f64,
+    last_now: f64,
+    drawn: f64,
+    cut_done: f64,
     n: usize,
     moving: usize,
     cap: usize,
@@ -72,31 +76,37 @@ pub struct Interpolator {
     prev_raw: Vec<f64>,
     err: Vec<f64>,
     scratch: Vec<f64>,
-    prev_state: State,
-    last_now: f64,
+    prev_state: InterpState,
     pushed: bool,
+    following: bool,
     recover_rate: f64,
-    seg: usize,
 }
 
 impl Interpolator {
     /// An interpolator for `layout` with the default settings.
-    pub fn new(layout: Layout) -> Self {
-        Interpolator::with_settings(layout, Settings::DEFAULT)
+    pub fn new(layout: ChannelLayout) -> Self {
+        Interpolator::with_settings(layout, NetcodeSettings::DEFAULT)
     }
 
     /// An interpolator for `layout` with `settings`.
-    pub fn with_settings(layout: Layout, settings: Settings) -> Self {
+    pub fn with_settings(layout: ChannelLayout, settings: NetcodeSettings) -> Self {
         let n = layout.channels();
         let moving = layout.linear + layout.angle;
         let cap = settings.ring_size.max(2);
+        let recover = if settings.recover_ms > 0.0 {
+            settings.recover_ms
+        } else {
+            NetcodeSettings::DEFAULT.recover_ms
+        };
         Interpolator {
             layout,
             settings,
             timing: StreamTiming::new(settings),
-            state: State::Empty,
-            lag: f64::NAN,
-            render_time: f64::NAN,
+            state: InterpState::Empty,
+            render: f64::NAN,
+            last_now: f64::NAN,
+            drawn: f64::NAN,
+            cut_done: f64::NAN,
             n,
             moving,
             cap,
@@ -111,21 +121,21 @@ impl Interpolator {
             prev_raw: vec![0.0; n],
             err: vec![0.0; moving],
             scratch: vec![0.0; n],
-            prev_state: State::Empty,
-            last_now: f64::NAN,
+            prev_state: InterpState::Empty,
             pushed: false,
-            recover_rate: 3000.0 / settings.recover_ms,
-            seg: 0,
+            following: false,
+            // 95% of a difference gone within recover_ms: e^(-3) ≈ 0.05.
+            recover_rate: 3000.0 / recover,
         }
     }
 
     /// The channel layout.
-    pub fn layout(&self) -> Layout {
+    pub fn layout(&self) -> ChannelLayout {
         self.layout
     }
 
     /// The settings.
-    pub fn settings(&self) -> &Settings {
+    pub fn settings(&self) -> &NetcodeSettings {
         &self.settings
     }
 
@@ -135,8 +145,18 @@ impl Interpolator {
     }
 
     /// What the last frame drew.
-    pub fn state(&self) -> State {
+    pub fn state(&self) -> InterpState {
         self.state
+    }
+
+    /// The current lag behind our clock (ms): render time = now − lag.
+    pub fn lag(&self) -> f64 {
+        self.last_now - self.render
+    }
+
+    /// The time drawn by the last frame on the samples' clock (sender or server ms).
+    pub fn render_time(&self) -> f64 {
+        self.drawn
     }
 
     /// Samples in the ring.
@@ -154,12 +174,14 @@ impl Interpolator {
         self.head = 0;
         self.count = 0;
         self.timing.reset();
-        self.state = State::Empty;
-        self.prev_state = State::Empty;
-        self.lag = f64::NAN;
-        self.render_time = f64::NAN;
+        self.state = InterpState::Empty;
+        self.prev_state = InterpState::Empty;
+        self.render = f64::NAN;
         self.last_now = f64::NAN;
+        self.drawn = f64::NAN;
+        self.cut_done = f64::NAN;
         self.pushed = false;
+        self.following = false;
         self.out.fill(0.0);
         self.err.fill(0.0);
     }
@@ -172,44 +194,58 @@ impl Interpolator {
         (self.count > 0).then(|| self.times[self.slot(self.count - 1)])
     }
 
-    /// A sample stamped with the sender's clock (`sent_ms`) that arrived at our `arrived_ms`.
-    /// Returns false (and ignores it) when it is not newer than the newest sample.
+    /// A sample stamped with the sender's own clock: `sent_ms` arrived at our `arrived_ms`.
+    /// False (and ignored) when it is not newer than the newest sample.
     pub fn push_sent(&mut self, sent_ms: f64, arrived_ms: f64, channels: &[f64]) -> bool {
-        if let Some(t) = self.newest_time() {
-            if !(sent_ms > t) {
-                return false;
-            }
+        self.push_sent_teleport(sent_ms, arrived_ms, channels, false)
+    }
+
+    /// [`Interpolator::push_sent`] with `teleport` true for a jump (a respawn) that snaps
+    /// whatever its length.
+    pub fn push_sent_teleport(
+        &mut self,
+        sent_ms: f64,
+        arrived_ms: f64,
+        channels: &[f64],
+        teleport: bool,
+    ) -> bool {
+        if matches!(self.newest_time(), Some(t) if !(sent_ms > t)) {
+            return false;
         }
         let silence = self.silence_before(sent_ms);
         self.timing.observe(sent_ms, arrived_ms, !silence);
         if silence {
             self.still_until(sent_ms);
         }
-        self.store(sent_ms, channels);
+        self.store(sent_ms, channels, teleport);
         true
     }
 
     /// A sample stamped on a clock shared with the drawing side (a server tick), drawn with
-    /// [`Interpolator::sample_at`] at a [`super::RenderClock`]'s time.
+    /// [`Interpolator::sample_at`]. Same rules as [`Interpolator::push_sent`].
     pub fn push_at(&mut self, time_ms: f64, channels: &[f64]) -> bool {
-        if let Some(t) = self.newest_time() {
-            if !(time_ms > t) {
-                return false;
-            }
+        self.push_at_teleport(time_ms, channels, false)
+    }
+
+    /// [`Interpolator::push_at`] with `teleport` true for a jump that snaps.
+    pub fn push_at_teleport(&mut self, time_ms: f64, channels: &[f64], teleport: bool) -> bool {
+        if matches!(self.newest_time(), Some(t) if !(time_ms > t)) {
+            return false;
         }
         let silence = self.silence_before(time_ms);
         self.timing.observe_time(time_ms, !silence);
         if silence {
             self.still_until(time_ms);
         }
-        self.store(time_ms, channels);
+        self.store(time_ms, channels, teleport);
         true
     }
 
-    /// Draws the frame at our clock's `now_ms`: the lag moves toward offset + target delay
-    /// (growing at most `grow_slew`, relaxing at most `relax_slew`; at once after a frame gap
-    /// longer than `resync_gap_ms`), then `now_ms − lag` is drawn.
-    pub fn sample(&mut self, now_ms: f64) -> State {
+    /// Draws the frame at our clock's `now_ms`: the render time moves on at the sender's rate
+    /// and toward the sender's time minus the target delay (further back at most `grow_slew`,
+    /// closer at most `relax_slew`; at once after a frame gap or more than `clock_snap_ms`
+    /// behind), stops at the newest sample, and is drawn into `out`.
+    pub fn sample(&mut self, now_ms: f64) -> InterpState {
         let s = self.settings;
         let dt = if self.last_now.is_nan() {
             0.0
@@ -218,39 +254,100 @@ impl Interpolator {
         };
         let gap = dt > s.resync_gap_ms;
         self.last_now = now_ms;
-        if self.timing.offset.is_nan() {
-            self.state = State::Empty;
+        if self.timing.offset().is_nan() {
+            self.state = InterpState::Empty;
             return self.state;
         }
-        let want = self.timing.offset + self.timing.target;
-        if self.lag.is_nan() || gap || !self.timing.warm() {
-            self.lag = want;
-        } else if want > self.lag {
-            self.lag = want.min(self.lag + s.grow_slew * dt);
+        let want = self.timing.sender_now(now_ms) - self.timing.target();
+        let r = self.render;
+        let newest = self.timing.last_sent();
+        // More than `clock_snap_ms` behind it with samples that far ahead (after a stall longer
+        // than the ring holds), it resyncs.
+        let resync =
+            gap || (!r.is_nan() && want - r > s.clock_snap_ms && newest - r > s.clock_snap_ms);
+        let mut next = want;
+        if !r.is_nan() && !resync && self.following {
+            next = follow_time(r, want, dt, self.timing.rate(), s.grow_slew, s.relax_slew);
+            // Time dilation: near the newest sample of a moving entity the render time slows,
+            // down to `dilate_min` of its pace with the buffer empty, so a late sample is waited
+            // for in motion rather than at a stop; the delay it added relaxes at `relax_slew`.
+            let room = newest - r;
+            if room < s.dilate_below_ms
+                && dt > 0.0
+                && !(s.extrapolate_ms > 0.0)
+                && self.newest_moves()
+            {
+                let f = if room > 0.0 {
+                    s.dilate_min + (1.0 - s.dilate_min) * room / s.dilate_below_ms
+                } else {
+                    s.dilate_min
+                };
+                next = next.min(r + f * dt / (1.0 + self.timing.rate()));
+            }
         } else {
-            self.lag = want.max(self.lag - s.relax_slew * dt);
+            self.following = self.timing.warm();
         }
-        self.draw(now_ms - self.lag, dt, gap)
+        if next > newest && !(s.extrapolate_ms > 0.0) {
+            next = newest;
+        }
+        // Behind its target inside a still segment (a silence), it may skip ahead to its end.
+        if want > next {
+            next = self.skip_still(next, want);
+        }
+        self.render = next;
+        // a recovery eases out on our clock, even while the render time stands
+        self.draw(next, dt, resync)
     }
 
-    /// Draws the samples' clock time `render_time_ms` (from a [`super::RenderClock`]).
-    pub fn sample_at(&mut self, render_time_ms: f64) -> State {
-        let dt = if self.render_time.is_nan() {
+    /// Draws the samples' clock time `render_time_ms` (from a [`super::RenderClock`]). A step
+    /// longer than `resync_gap_ms` resyncs.
+    pub fn sample_at(&mut self, render_time_ms: f64) -> InterpState {
+        let dt = if self.drawn.is_nan() {
             0.0
         } else {
-            render_time_ms - self.render_time
+            render_time_ms - self.drawn
         };
         let gap = dt > self.settings.resync_gap_ms;
         self.draw(render_time_ms, dt, gap)
     }
 
-    fn silence_before(&self, time_ms: f64) -> bool {
+    /// `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place.
+    fn skip_still(&self, r: f64, want: f64) -> f64 {
+        let Some(j) = self.segment_at(r) else {
+            return r;
+        };
+        if j + 1 >= self.count {
+            return r;
+        }
+        let (a, b, n) = (self.slot(j), self.slot(j + 1), self.n);
+        if (0..self.moving).any(|c| self.values[a * n + c] != self.values[b * n + c]) {
+            return r;
+        }
+        want.min(self.times[b])
+    }
+
+    /// True when the newest sample's moving channels differ from the one before (it moves).
+    fn newest_moves(&self) -> bool {
         if self.count < 2 {
             return false;
         }
+        let (a, b, n) = (self.slot(self.count - 1), self.slot(self.count - 2), self.n);
+        !self.cuts[a] && (0..self.moving).any(|c| self.values[a * n + c] != self.values[b * n + c])
+    }
+
+    // ---- the ring ----
+
+    /// True when the newest sample stood still (equal to the one before) and the sender went
+    /// silent; or, with a single sample, when more than `max_delay_ms` passed (an entity
+    /// standing still as it came into view).
+    fn silence_before(&self, time_ms: f64) -> bool {
+        if self.count < 2 {
+            return self.count == 1
+                && time_ms - self.times[self.slot(0)] > self.settings.max_delay_ms;
+        }
         let a = self.slot(self.count - 1);
         let b = self.slot(self.count - 2);
-        let iv = self.timing.interval;
+        let iv = self.timing.interval();
         if !iv.is_nan() && time_ms - self.times[a] <= 2.0 * iv {
             return false;
         }
@@ -262,7 +359,7 @@ impl Interpolator {
     /// ends it: a copy of the still pose there keeps the silence from becoming one slow glide.
     fn still_until(&mut self, time_ms: f64) {
         let a = self.slot(self.count - 1);
-        let iv = self.timing.interval;
+        let iv = self.timing.interval();
         let at = time_ms
             - if iv.is_nan() {
                 self.settings.min_delay_ms
@@ -275,21 +372,29 @@ impl Interpolator {
         let n = self.n;
         let mut still = std::mem::take(&mut self.scratch);
         still.copy_from_slice(&self.values[a * n..a * n + n]);
-        self.store(at, &still);
+        self.store(at, &still, false);
         self.scratch = still;
     }
 
-    fn store(&mut self, time_ms: f64, ch: &[f64]) {
+    /// The slope (per ms) of channel `c` from slot `a` to slot `b`, on the shortest arc for angles.
+    fn secant(&self, a: usize, b: usize, c: usize) -> f64 {
+        let n = self.n;
+        let mut d = self.values[b * n + c] - self.values[a * n + c];
+        if c >= self.layout.linear {
+            d = wrap_angle(d);
+        }
+        d / (self.times[b] - self.times[a])
+    }
+
+    fn store(&mut self, time_ms: f64, ch: &[f64], teleport: bool) {
         let s = self.settings;
         let n = self.n;
         let lin = self.layout.linear;
         let mv = self.moving;
         let get = |c: usize| ch.get(c).copied().unwrap_or(0.0);
-        let mut cut = false;
-        let mut prev = None;
-        if self.count > 0 {
+        let mut cut = teleport;
+        if self.count > 0 && !cut {
             let p = self.slot(self.count - 1);
-            prev = Some(p);
             let k = s.teleport_channels.min(lin);
             let mut d2 = 0.0;
             for c in 0..k {
@@ -311,153 +416,151 @@ impl Interpolator {
         for c in 0..n {
             self.values[i * n + c] = get(c);
         }
+        // The newest sample's tangent is its slope in; the one before it now has both neighbours.
+        let p = (self.count > 1 && !cut).then(|| self.slot(self.count - 2));
+        let q = match p {
+            Some(p) if self.count > 2 && !self.cuts[p] => Some(self.slot(self.count - 3)),
+            _ => None,
+        };
         for c in 0..mv {
-            let mut m = 0.0;
-            if let (Some(p), false) = (prev, cut) {
-                let dtp = time_ms - self.times[p];
-                let mut d = self.values[i * n + c] - self.values[p * n + c];
-                if c >= lin {
-                    d = wrap_angle(d);
-                }
-                m = d / dtp;
+            let into = p.map_or(0.0, |p| self.secant(p, i, c));
+            self.tangents[i * mv + c] = into;
+            if let Some(p) = p {
+                self.tangents[p * mv + c] = match q {
+                    Some(q) => monotone_tangent(self.secant(q, p, c), into),
+                    None => into,
+                };
             }
-            self.tangents[i * mv + c] = m;
         }
         self.pushed = true;
     }
 
-    /// Draws render time `r` into `out` (`raw` or `scratch`); returns the state, sets `seg`.
-    fn eval_at(&mut self, r: f64, into_scratch: bool) -> State {
-        let n = self.n;
-        let lin = self.layout.linear;
-        let mv = self.moving;
-        if self.count == 0 {
-            return State::Empty;
-        }
-        let mut out = std::mem::take(if into_scratch {
-            &mut self.scratch
-        } else {
-            &mut self.raw
-        });
-        let state = 'draw: {
-            let mut j = self.count as isize - 1;
-            while j >= 0 && self.times[self.slot(j as usize)] > r {
-                j -= 1;
-            }
-            if j < 0 {
-                let o = self.slot(0);
-                out.copy_from_slice(&self.values[o * n..o * n + n]);
-                self.seg = 0;
-                break 'draw State::Holding;
-            }
-            let j = j as usize;
-            self.seg = j;
-            let a = self.slot(j);
-            out[mv..n].copy_from_slice(&self.values[a * n + mv..a * n + n]);
-            let ta = self.times[a];
-            let next = (j + 1 < self.count).then(|| self.slot(j + 1));
-            let b = match next {
-                Some(b) if !self.cuts[b] => b,
-                _ => {
-                    let lim = self.timing.extrapolate_limit();
-                    let ex = (r - ta).min(lim);
-                    for (c, o) in out.iter_mut().enumerate().take(mv) {
-                        let v = self.values[a * n + c] + self.tangents[a * mv + c] * ex;
-                        *o = if c >= lin { wrap_angle(v) } else { v };
-                    }
-                    break 'draw if r - ta <= lim {
-                        State::Extrapolating
-                    } else {
-                        State::Holding
-                    };
-                }
-            };
-            let h = self.times[b] - ta;
-            let u = (r - ta) / h;
-            let u2 = u * u;
-            let u3 = u2 * u;
-            let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
-            let h10 = u3 - 2.0 * u2 + u;
-            let h01 = -2.0 * u3 + 3.0 * u2;
-            let h11 = u3 - u2;
-            for (c, o) in out.iter_mut().enumerate().take(mv) {
-                let p0 = self.values[a * n + c];
-                let mut d = self.values[b * n + c] - p0;
-                if c >= lin {
-                    d = wrap_angle(d);
-                }
-                let sec = d / h;
-                let mut m0 = self.tangents[a * mv + c];
-                let mut m1 = self.tangents[b * mv + c];
-                // Fritsch–Carlson: no overshoot, no backward motion inside a segment.
-                if sec == 0.0 {
-                    m0 = 0.0;
-                    m1 = 0.0;
-                } else {
-                    let al = m0 / sec;
-                    let be = m1 / sec;
-                    if al < 0.0 {
-                        m0 = 0.0;
-                    }
-                    if be < 0.0 {
-                        m1 = 0.0;
-                    }
-                    let q = (if al < 0.0 { 0.0 } else { al * al })
-                        + (if be < 0.0 { 0.0 } else { be * be });
-                    if q > 9.0 {
-                        let k = 3.0 / q.sqrt();
-                        m0 *= k;
-                        m1 *= k;
-                    }
-                }
-                let v = h00 * p0 + h10 * h * m0 + h01 * (p0 + d) + h11 * h * m1;
-                *o = if c >= lin { wrap_angle(v) } else { v };
-            }
-            State::Interpolating
-        };
-        if into_scratch {
-            self.scratch = out;
-        } else {
-            self.raw = out;
-        }
-        state
+    // ---- drawing ----
+
+    /// The ring position of the newest sample at or before `r`.
+    fn segment_at(&self, r: f64) -> Option<usize> {
+        (0..self.count)
+            .rev()
+            .find(|&j| !(self.times[self.slot(j)] > r))
     }
 
-    fn draw(&mut self, r: f64, dt: f64, resync: bool) -> State {
+    /// Draws render time `r` into `raw` or `scratch` (no recovery offset); returns the state.
+    fn eval_at(&mut self, r: f64, into: Buf) -> InterpState {
+        if self.count == 0 {
+            return InterpState::Empty;
+        }
+        let mut out = std::mem::take(match into {
+            Buf::Raw => &mut self.raw,
+            Buf::Scratch => &mut self.scratch,
+        });
+        let st = self.eval_into(r, &mut out);
+        match into {
+            Buf::Raw => self.raw = out,
+            Buf::Scratch => self.scratch = out,
+        }
+        st
+    }
+
+    fn eval_into(&self, r: f64, out: &mut [f64]) -> InterpState {
+        let s = &self.settings;
+        let n = self.n;
+        let lin = self.layout.linear;
+        let mv = self.moving;
+        let Some(j) = self.segment_at(r) else {
+            let o = self.slot(0);
+            out.copy_from_slice(&self.values[o * n..o * n + n]);
+            return InterpState::Holding;
+        };
+        let a = self.slot(j);
+        out.copy_from_slice(&self.values[a * n..a * n + n]);
+        let ta = self.times[a];
+        if j + 1 >= self.count {
+            // past the newest sample: hold, or (opt-in) move positions on after missed intervals
+            let iv = self.timing.interval();
+            if !(s.extrapolate_ms > 0.0) || iv.is_nan() {
+                return InterpState::Holding;
+            }
+            let ex = r - ta - s.extrapolate_after * iv;
+            if !(ex > 0.0) || ex > s.extrapolate_ms {
+                return InterpState::Holding;
+            }
+            for (c, o) in out.iter_mut().enumerate().take(lin) {
+                *o += self.tangents[a * mv + c] * ex;
+            }
+            return InterpState::Extrapolating;
+        }
+        let b = self.slot(j + 1);
+        if self.cuts[b] {
+            return InterpState::Holding; // a teleport next: wait at this side of it
+        }
+        let h = self.times[b] - ta;
+        let u = (r - ta) / h;
+        for (c, o) in out.iter_mut().enumerate().take(mv) {
+            let p0 = self.values[a * n + c];
+            let mut d = self.values[b * n + c] - p0;
+            if c >= lin {
+                d = wrap_angle(d);
+            }
+            let m0 = self.tangents[a * mv + c];
+            let m1 = self.tangents[b * mv + c];
+            let v = monotone_hermite(p0, d, m0, m1, h, u);
+            *o = if c >= lin { wrap_angle(v) } else { v };
+        }
+        InterpState::Interpolating
+    }
+
+    /// True when a teleport at or before `r` has not been drawn yet (it is marked drawn).
+    fn teleport_reached(&mut self, r: f64) -> bool {
+        let Some(j) = self.segment_at(r) else {
+            return false;
+        };
+        let Some(k) = (0..=j).rev().map(|j| self.slot(j)).find(|&k| self.cuts[k]) else {
+            return false;
+        };
+        let newest = self.times[k];
+        if !self.cut_done.is_nan() && newest <= self.cut_done {
+            return false;
+        }
+        self.cut_done = newest;
+        true
+    }
+
+    fn draw(&mut self, r: f64, step: f64, resync: bool) -> InterpState {
         let mv = self.moving;
         let lin = self.layout.linear;
         let n = self.n;
-        let prev_r = self.render_time;
-        let mut st = self.eval_at(r, false);
-        if st == State::Empty {
+        let prev_r = self.drawn;
+        let mut st = self.eval_at(r, Buf::Raw);
+        if st == InterpState::Empty {
             self.state = st;
             return st;
         }
-        let seg_slot = self.slot(self.seg);
-        let crossed = self.cuts[seg_slot]
-            && !prev_r.is_nan()
-            && prev_r < self.times[seg_slot]
-            && r >= self.times[seg_slot];
-        let keep = (-self.recover_rate * dt.max(0.0) * 0.001).exp();
+        let keep = (-self.recover_rate * step.abs() * 0.001).exp();
         for e in self.err.iter_mut() {
             *e *= keep;
         }
-        if resync || crossed {
+        let teleported = self.teleport_reached(r);
+        if resync || teleported || prev_r.is_nan() {
             self.err.fill(0.0);
-            st = State::Snapped;
-        } else if self.pushed
-            && !prev_r.is_nan()
-            && matches!(self.prev_state, State::Extrapolating | State::Holding)
-        {
-            self.eval_at(prev_r, true);
-            for c in 0..mv {
-                let mut d = self.prev_raw[c] - self.scratch[c];
-                if c >= lin {
-                    d = wrap_angle(d);
-                }
-                self.err[c] += d;
+            if !prev_r.is_nan() {
+                st = InterpState::Snapped;
             }
-            self.eval_at(r, false);
+        } else if self.pushed
+            || (self.prev_state == InterpState::Extrapolating && st != InterpState::Extrapolating)
+        {
+            // New samples changed the curve (what it says about the previous frame's time,
+            // against what that frame drew), or an extrapolation ended (this frame against the
+            // last): the difference eases out from here, within `recover_ms`.
+            let since = if self.pushed {
+                self.eval_at(prev_r, Buf::Scratch);
+                &self.scratch
+            } else {
+                &self.raw
+            };
+            for (c, (e, &now)) in self.err.iter_mut().zip(since.iter()).enumerate() {
+                let d = self.prev_raw[c] - now;
+                *e += if c >= lin { wrap_angle(d) } else { d };
+            }
         }
         for c in 0..mv {
             if self.err[c].abs() < 1e-9 {
@@ -471,7 +574,7 @@ impl Interpolator {
         self.pushed = false;
         self.prev_state = st;
         self.state = st;
-        self.render_time = r;
+        self.drawn = r;
         st
     }
 }

@@ -1,17 +1,19 @@
 //! Netcode, behind the `netcode` feature. Snapshot interpolation for remote entities
 //! (docs/netcode.md): draw each remote entity a little in the past, on the sender's own
-//! clock, with a delay each entity measures for itself. The twin of the TypeScript runtime's `interp.ts`,
-//! `render_clock.ts` and `easing.ts`, decision for decision, with the same constants
-//! ([`Settings::DEFAULT`]); `tests/fixtures/netcode/` holds the traces both are checked against.
+//! clock, with a delay each entity measures for itself, and only where it was. The twin of
+//! the TypeScript runtime's `interp.ts`, `settings.ts`, `timing.ts`, `pool.ts`, `curves.ts`
+//! and `render_clock.ts`, file for file and decision for decision, with the same constants
+//! ([`NetcodeSettings::DEFAULT`]); `tests/fixtures/netcode/` holds the traces both are checked
+//! against.
 //!
 //! ```
-//! use tuplet::netcode::{Interpolator, Layout, State};
-//! let mut it = Interpolator::new(Layout { linear: 2, angle: 1, hold: 0 });
+//! use tuplet::netcode::{ChannelLayout, InterpState, Interpolator};
+//! let mut it = Interpolator::new(ChannelLayout { linear: 2, angle: 1, hold: 0 });
 //! it.push_sent(0.0, 40.0, &[0.0, 0.0, 0.0]);
 //! it.push_sent(100.0, 140.0, &[1.0, 0.0, 0.1]);
 //! it.push_sent(200.0, 240.0, &[2.0, 0.0, 0.2]);
-//! let state = it.sample(290.0); // 150 ms behind the sender, on our clock
-//! assert_eq!(state, State::Interpolating);
+//! let state = it.sample(290.0); // 170 ms behind the sender, on our clock
+//! assert_eq!(state, InterpState::Interpolating);
 //! assert!(it.out()[0] > 0.0 && it.out()[0] < 2.0);
 //! ```
 //!
@@ -24,7 +26,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod adapter;
-mod easing;
+mod curves;
 mod interp;
 mod offset;
 pub mod playout;
@@ -36,10 +38,13 @@ pub mod rewind;
 mod settings;
 mod timing;
 
-pub use adapter::{Clock, Feed, Hold, Interpolate, SampleClock};
-pub use easing::{exp_ease, Easer};
-pub use interp::{wrap_angle, Interpolator, Layout, State};
-pub use pool::InterpPool;
+pub use adapter::{Clock, EntityFeed, Hold, Interpolate, SampleClock};
+pub use curves::{angle_delta, exp_ease, monotone_hermite, monotone_tangent, wrap_angle};
+pub use interp::{ChannelLayout, InterpState, Interpolator};
+pub use pool::InterpolatedSet;
 pub use render_clock::RenderClock;
-pub use settings::Settings;
-pub use timing::StreamTiming;
+pub use settings::NetcodeSettings;
+pub use timing::{follow_time, StreamTiming};
+
+#[cfg(test)]
+mod tests;

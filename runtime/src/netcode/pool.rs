@@ -1,28 +1,28 @@
-//! Interpolators keyed by entity, pooled.
+//! Interpolators keyed by entity, pooled (`InterpolatedSet`). The twin of TypeScript's `pool.ts`.
 
-use super::interp::{Interpolator, Layout};
-use super::settings::Settings;
+use super::interp::{ChannelLayout, Interpolator};
+use super::settings::NetcodeSettings;
 use std::collections::HashMap;
 use std::hash::Hash;
 
 /// Interpolators keyed by entity, with a free list: an entity entering view reuses one a
 /// leaving entity gave back, so view changes allocate nothing in steady state (once the map
 /// and vectors reached their size). Live entries are dense (`at(i)`, `key_at(i)`).
-/// TypeScript's `InterpolatedSet`.
+/// The twin of TypeScript's `InterpolatedSet`.
 #[derive(Debug, Clone)]
-pub struct InterpPool<K> {
-    layout: Layout,
-    settings: Settings,
+pub struct InterpolatedSet<K> {
+    layout: ChannelLayout,
+    settings: NetcodeSettings,
     index: HashMap<K, usize>,
     live: Vec<Interpolator>,
     keys: Vec<K>,
     free: Vec<Interpolator>,
 }
 
-impl<K: Eq + Hash + Clone> InterpPool<K> {
+impl<K: Eq + Hash + Clone> InterpolatedSet<K> {
     /// A pool of interpolators of `layout` with `settings`.
-    pub fn new(layout: Layout, settings: Settings) -> Self {
-        InterpPool {
+    pub fn new(layout: ChannelLayout, settings: NetcodeSettings) -> Self {
+        InterpolatedSet {
             layout,
             settings,
             index: HashMap::new(),

@@ -19,9 +19,7 @@
 //! The TypeScript runtime's `reconcile.ts` is the same algorithm; shared traces hold both to
 //! the same drawn channels.
 
-use std::f64::consts::PI;
-
-use super::exp_ease;
+use super::curves::{angle_delta, exp_ease, wrap_angle};
 use super::offset::ease_error;
 
 /// The game's predicted state: its step function and what is drawn of it.
@@ -100,18 +98,6 @@ pub struct Correction {
     pub replayed: u32,
     /// Whether it snapped (past `teleport`).
     pub snapped: bool,
-}
-
-/// `a − b` on the shortest arc, in `[−π, π)`.
-fn angle_diff(a: f64, b: f64) -> f64 {
-    let d = (a - b) % (2.0 * PI);
-    if d >= PI {
-        d - 2.0 * PI
-    } else if d < -PI {
-        d + 2.0 * PI
-    } else {
-        d
-    }
 }
 
 /// Prediction and reconciliation of one avatar (see the module docs).
@@ -250,7 +236,7 @@ impl<S: Predict> Reconciler<S> {
             } else if k < l {
                 self.error[k] += self.before[k] - self.after[k];
             } else {
-                self.error[k] = angle_diff(self.error[k] + self.before[k], self.after[k]);
+                self.error[k] = angle_delta(self.error[k] + self.before[k], self.after[k]);
             }
         }
         self.stats.reconciled += 1;
@@ -286,7 +272,7 @@ impl<S: Predict> Reconciler<S> {
         for k in 0..self.drawn.len() {
             self.drawn[k] += self.error[k];
             if k >= l {
-                self.drawn[k] = angle_diff(self.drawn[k], 0.0);
+                self.drawn[k] = wrap_angle(self.drawn[k]);
             }
         }
         &self.drawn
@@ -296,6 +282,7 @@ impl<S: Predict> Reconciler<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::f64::consts::PI;
 
     /// A body with a speed along x, driven by throttle frames.
     #[derive(Debug, Clone, PartialEq)]

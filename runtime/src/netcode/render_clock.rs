@@ -1,43 +1,48 @@
-//! The render clock for server-stamped snapshots.
+//! The render clock for server-stamped snapshots. The twin of TypeScript's `render_clock.ts`.
 
-use super::settings::Settings;
-use super::timing::StreamTiming;
+use super::settings::NetcodeSettings;
+use super::timing::{follow_time, StreamTiming};
 
 /// Server time for drawing tick-stamped snapshots (`tick * 1000 / rate`): our estimate of the
-/// server's clock minus an adaptive delay; follows its target at most `clock_slew` (5%) fast or
-/// slow and snaps only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`).
-/// The twin of TypeScript's `RenderClock`.
+/// server's clock minus an adaptive delay. It runs at the server's measured rate (a loaded
+/// server's tick runs slow), follows its target at most `clock_slew` (5%) faster or slower than
+/// that, snaps only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`),
+/// and never runs past the newest snapshot (plus `extrapolate_ms`).
 #[derive(Debug, Clone)]
 pub struct RenderClock {
     /// The snapshots' timing.
     pub timing: StreamTiming,
-    /// Our clock minus the render time (ms).
-    pub lag: f64,
     /// True when the last [`RenderClock::now`] snapped instead of slewing.
     pub snapped: bool,
     /// How many times the clock snapped.
     pub snaps: u64,
+    time: f64,
     last_now: f64,
-    s: Settings,
+    s: NetcodeSettings,
 }
 
 impl Default for RenderClock {
     fn default() -> Self {
-        RenderClock::new(Settings::DEFAULT)
+        RenderClock::new(NetcodeSettings::DEFAULT)
     }
 }
 
 impl RenderClock {
     /// A render clock with settings `s`.
-    pub fn new(s: Settings) -> Self {
+    pub fn new(s: NetcodeSettings) -> Self {
         RenderClock {
             timing: StreamTiming::new(s),
-            lag: f64::NAN,
             snapped: false,
             snaps: 0,
+            time: f64::NAN,
             last_now: f64::NAN,
             s,
         }
+    }
+
+    /// Our clock minus the render time (ms) at the last [`RenderClock::now`].
+    pub fn lag(&self) -> f64 {
+        self.last_now - self.time
     }
 
     /// A snapshot stamped `server_time_ms` arrived at our `arrived_ms`.
@@ -55,29 +60,36 @@ impl RenderClock {
         };
         self.last_now = now_ms;
         self.snapped = false;
-        if self.timing.offset.is_nan() {
+        let tm = &self.timing;
+        if tm.offset().is_nan() {
             return f64::NAN;
         }
-        let want = self.timing.offset + self.timing.target;
-        if self.lag.is_nan() || (want - self.lag).abs() > s.clock_snap_ms || dt > s.resync_gap_ms {
-            if !self.lag.is_nan() {
+        let want = tm.sender_now(now_ms) - tm.target();
+        let time = self.time;
+        let far = (want - time - dt.max(0.0) / (1.0 + tm.rate())).abs() > s.clock_snap_ms;
+        if time.is_nan() || far || dt > s.resync_gap_ms {
+            if !time.is_nan() {
                 self.snaps += 1;
                 self.snapped = true;
             }
-            self.lag = want;
+            self.time = want;
         } else {
-            let step = s.clock_slew * dt.max(0.0);
-            self.lag = if want > self.lag {
-                want.min(self.lag + step)
-            } else {
-                want.max(self.lag - step)
-            };
+            self.time = follow_time(time, want, dt, tm.rate(), s.clock_slew, s.clock_slew);
         }
-        now_ms - self.lag
+        // Never past the newest snapshot (and what extrapolation may add): there every entity
+        // holds anyway, and the next snapshot then starts from where the drawing stands.
+        let newest = self.timing.last_sent() + s.extrapolate_ms.max(0.0);
+        if self.time > newest {
+            self.time = newest;
+        }
+        self.time
     }
 
     /// Forgets everything (a new connection).
     pub fn reset(&mut self) {
-        *self = RenderClock::new(self.s);
+        self.timing.reset();
+        self.time = f64::NAN;
+        self.last_now = f64::NAN;
+        self.snapped = false;
     }
 }

@@ -1,10 +1,10 @@
-//! Every constant of the algorithm, named, with its default (the same as TypeScript's
-//! `NETCODE_DEFAULTS`).
+//! Every constant of interpolation and the render clock, named, with its default (the same
+//! as TypeScript's `NETCODE_DEFAULTS`, `settings.ts`).
 
-/// The constants of interpolation and the render clock; [`Settings::DEFAULT`] fits metres and
-/// 10–20 Hz senders. Field docs say what each tunes (docs/netcode.md, "Constants").
+/// The constants of interpolation and the render clock; [`NetcodeSettings::DEFAULT`] fits
+/// metres and 10–20 Hz senders. Field docs say what each tunes (docs/netcode.md, "Constants").
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Settings {
+pub struct NetcodeSettings {
     /// Samples kept per entity (a fixed ring): enough for `max_delay_ms` at 20 Hz plus one.
     pub ring_size: usize,
     /// The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay.
@@ -14,12 +14,15 @@ pub struct Settings {
     /// For an entity whose own interval is long (relayed every 3rd or 10th move), the cap is
     /// raised to this many of its intervals, so its delay still covers one interval.
     pub long_interval_cap: f64,
-    /// How many jitters (mean deviations of the interval and of the lateness) the delay adds.
-    pub jitter_factor: f64,
-    /// What the delay leaves to extrapolation (ms): a sample up to this late costs that much
-    /// extrapolation at the carried velocity, so the delay asks for this much less.
-    pub dry_grace_ms: f64,
-    /// Time constant (ms of the sender's clock) of the averages of interval, lateness, jitter.
+    /// The share of recent samples the delay covers: each needed the interval before it plus
+    /// its lateness (0.98: all but the latest 2% arrive before the drawn time reaches them; 1:
+    /// every one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
+    pub late_percentile: f64,
+    /// How many recent samples that percentile is taken over.
+    pub late_window: usize,
+    /// Added to that percentile (ms): slack for a frame's timing.
+    pub delay_margin_ms: f64,
+    /// Time constant (ms of the sender's clock) of the average interval and its jitter.
     pub stats_ms: f64,
     /// The most weight one sample gets in those averages.
     pub stats_max_weight: f64,
@@ -29,11 +32,24 @@ pub struct Settings {
     pub relax_slew: f64,
     /// The clock offset's upward creep (ms per ms of arrival time).
     pub offset_creep: f64,
-    /// The least time (ms) an entity is extrapolated when its samples run dry, then it holds.
+    /// The sender's clock rate is measured from the least arrival − sent of blocks this long (ms).
+    pub rate_block_ms: f64,
+    /// How many such blocks the rate's estimate (the median slope between them) keeps.
+    pub rate_blocks: usize,
+    /// The most the sender's clock may run slow or fast against ours (0.2: 20%).
+    pub max_rate: f64,
+    /// Past the newest sample an entity holds there. When `extrapolate_ms` > 0, once this many
+    /// of its intervals are missed its position (never its angles) moves on at its velocity ...
+    pub extrapolate_after: f64,
+    /// ... for at most this long (ms; 0: never), then it eases back to the last real sample.
     pub extrapolate_ms: f64,
-    /// ... or this many of its own intervals, when that is longer.
-    pub extrapolate_intervals: f64,
-    /// A jump when fresh samples replace an extrapolation is eased out within this time (95%).
+    /// Time dilation: when the render time comes closer than this (ms) to the newest sample of
+    /// a moving entity, it slows, linearly down to `dilate_min` of its pace at the newest
+    /// sample (0: never; it runs on and holds there).
+    pub dilate_below_ms: f64,
+    /// The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch).
+    pub dilate_min: f64,
+    /// A difference between what was drawn and what new samples say eases out in this time (ms, 95%).
     pub recover_ms: f64,
     /// A move longer than this (units of the first `teleport_channels` linear channels) ...
     pub teleport_distance: f64,
@@ -43,29 +59,36 @@ pub struct Settings {
     pub teleport_channels: usize,
     /// A frame gap longer than this (ms; a hidden tab) resyncs: no blending, no catching up.
     pub resync_gap_ms: f64,
-    /// [`crate::netcode::RenderClock`]: the most its time runs fast or slow (0.05: 5%).
+    /// [`crate::netcode::RenderClock`]: the most its time runs fast or slow beyond the sender's
+    /// rate (0.05: 5%).
     pub clock_slew: f64,
-    /// [`crate::netcode::RenderClock`]: a distance from its target past which it snaps (ms).
+    /// A render time more than this behind its target (ms) snaps instead of slewing.
     pub clock_snap_ms: f64,
 }
 
-impl Settings {
+impl NetcodeSettings {
     /// The defaults (docs/netcode.md, "Constants").
-    pub const DEFAULT: Settings = Settings {
+    pub const DEFAULT: NetcodeSettings = NetcodeSettings {
         ring_size: 8,
         min_delay_ms: 120.0,
         max_delay_ms: 300.0,
         long_interval_cap: 1.5,
-        jitter_factor: 2.5,
-        dry_grace_ms: 25.0,
+        late_percentile: 0.98,
+        late_window: 64,
+        delay_margin_ms: 0.0,
         stats_ms: 400.0,
         stats_max_weight: 0.5,
         grow_slew: 0.2,
         relax_slew: 0.05,
         offset_creep: 0.005,
-        extrapolate_ms: 200.0,
-        extrapolate_intervals: 0.5,
-        recover_ms: 300.0,
+        rate_block_ms: 500.0,
+        rate_blocks: 12,
+        max_rate: 0.2,
+        extrapolate_after: 1.0,
+        extrapolate_ms: 0.0,
+        dilate_below_ms: 125.0,
+        dilate_min: 0.8,
+        recover_ms: 100.0,
         teleport_distance: 8.0,
         teleport_speed: 60.0,
         teleport_channels: 3,
@@ -75,8 +98,8 @@ impl Settings {
     };
 }
 
-impl Default for Settings {
+impl Default for NetcodeSettings {
     fn default() -> Self {
-        Settings::DEFAULT
+        NetcodeSettings::DEFAULT
     }
 }

@@ -1,68 +1,145 @@
-//! Per-stream timing: the sender's clock offset, interval, lateness, jitters, target delay.
+//! Per-stream timing: the sender's clock against ours (offset and rate), the interval and its
+//! jitter, what recent samples needed of the delay, and the delay they ask for.
 
-use super::settings::Settings;
+use super::settings::NetcodeSettings;
 
-/// The timing of one stream: a lower envelope of arrival − sent with a slow upward creep, the
-/// averages of interval and lateness with their mean deviations, and the delay they ask for.
-/// One per interpolator (each entity's delay fits its own interval); [`super::RenderClock`] has
-/// one too. The twin of TypeScript's `StreamTiming`.
+/// The render time one frame later: `time` moves on by `dt_ms` of our clock at the sender's
+/// rate (`1 / (1 + rate)`), then toward `want` by at most `back_slew` (ms per ms, drawing
+/// further in the past) or `ahead_slew` (closer to the present). TypeScript's `followTime`.
+pub fn follow_time(
+    time: f64,
+    want: f64,
+    dt_ms: f64,
+    rate: f64,
+    back_slew: f64,
+    ahead_slew: f64,
+) -> f64 {
+    let dt = if dt_ms > 0.0 { dt_ms } else { 0.0 };
+    let moved = time + dt / (1.0 + rate);
+    let d = want - moved;
+    moved + d.max(-back_slew * dt).min(ahead_slew * dt)
+}
+
+/// The timing of one stream. The offset is the lower envelope of arrival − sent, carried along
+/// at the sender's measured rate and creeping up slowly; the rate is the median slope between
+/// the least arrival − sent of recent blocks (Theil–Sen: a stall or a burst of late messages
+/// moves one block, not the median); the delay covers what `late_percentile` of recent samples
+/// needed (the interval before each plus its lateness), and a margin. One per interpolator;
+/// [`super::RenderClock`] has one too. The twin of TypeScript's `StreamTiming`.
 #[derive(Debug, Clone)]
 pub struct StreamTiming {
-    /// The lower envelope of arrival − sent (ms); NaN before the first sample.
-    pub offset: f64,
-    /// Average interval on the sender's clock (ms); NaN before two samples.
-    pub interval: f64,
-    /// Mean deviation of the interval (ms).
-    pub interval_jitter: f64,
-    /// Average lateness: arrival − (sent + offset) (ms).
-    pub late: f64,
-    /// Mean deviation of the lateness (ms).
-    pub late_jitter: f64,
-    /// The delay the statistics ask for (ms), within its bounds.
-    pub target: f64,
+    offset: f64,
+    rate: f64,
+    interval: f64,
+    interval_jitter: f64,
+    need: f64,
+    target: f64,
     last_sent: f64,
     last_arrived: f64,
-    s: Settings,
+    block_start: f64,
+    block_min: f64,
+    block_at: f64,
+    s: NetcodeSettings,
+    needs: Vec<f64>,
+    sorted: Vec<f64>,
+    need_count: usize,
+    need_head: usize,
+    blocks_at: Vec<f64>,
+    blocks_min: Vec<f64>,
+    slopes: Vec<f64>,
+    block_count: usize,
+    block_head: usize,
 }
 
 impl StreamTiming {
     /// Timing under settings `s`.
-    pub fn new(s: Settings) -> Self {
+    pub fn new(s: NetcodeSettings) -> Self {
+        let w = s.late_window.max(1);
+        let b = s.rate_blocks.max(3);
         StreamTiming {
             offset: f64::NAN,
+            rate: 0.0,
             interval: f64::NAN,
             interval_jitter: 0.0,
-            late: 0.0,
-            late_jitter: 0.0,
+            need: 0.0,
             target: s.min_delay_ms,
             last_sent: f64::NAN,
             last_arrived: f64::NAN,
+            block_start: f64::NAN,
+            block_min: f64::NAN,
+            block_at: f64::NAN,
             s,
+            needs: vec![0.0; w],
+            sorted: vec![0.0; w],
+            need_count: 0,
+            need_head: 0,
+            blocks_at: vec![0.0; b],
+            blocks_min: vec![0.0; b],
+            slopes: vec![0.0; b * (b - 1) / 2],
+            block_count: 0,
+            block_head: 0,
         }
     }
 
-    /// Forgets everything.
+    /// Our clock minus the sender's at its newest sample (ms, the lower envelope); NaN before
+    /// the first.
+    pub fn offset(&self) -> f64 {
+        self.offset
+    }
+
+    /// How much slower the sender's clock runs than ours (0.1: 10% slow; negative: fast).
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// Average interval between samples on the sender's clock (ms); NaN before two samples.
+    pub fn interval(&self) -> f64 {
+        self.interval
+    }
+
+    /// Mean deviation of the interval (ms).
+    pub fn interval_jitter(&self) -> f64 {
+        self.interval_jitter
+    }
+
+    /// The delay (ms) that `late_percentile` of recent samples needed to arrive before the
+    /// drawn time reached them: the interval since the sample before plus its lateness.
+    pub fn need(&self) -> f64 {
+        self.need
+    }
+
+    /// The delay the statistics ask for (ms), within its bounds.
+    pub fn target(&self) -> f64 {
+        self.target
+    }
+
+    /// The newest sample's time on the sender's clock (ms); NaN before the first.
+    pub fn last_sent(&self) -> f64 {
+        self.last_sent
+    }
+
+    /// Forgets everything (keeps its buffers).
     pub fn reset(&mut self) {
-        *self = StreamTiming::new(self.s);
+        self.offset = f64::NAN;
+        self.rate = 0.0;
+        self.interval = f64::NAN;
+        self.interval_jitter = 0.0;
+        self.need = 0.0;
+        self.target = self.s.min_delay_ms;
+        self.last_sent = f64::NAN;
+        self.last_arrived = f64::NAN;
+        self.block_start = f64::NAN;
+        self.block_min = f64::NAN;
+        self.block_at = f64::NAN;
+        self.need_count = 0;
+        self.need_head = 0;
+        self.block_count = 0;
+        self.block_head = 0;
     }
 
     /// True once an interval was measured.
     pub fn warm(&self) -> bool {
         !self.interval.is_nan()
-    }
-
-    fn weight(&self, iv: f64) -> f64 {
-        (1.0 - (-iv / self.s.stats_ms).exp()).min(self.s.stats_max_weight)
-    }
-
-    fn interval_sample(&mut self, iv: f64) {
-        if self.interval.is_nan() {
-            self.interval = iv;
-        } else {
-            let w = self.weight(iv);
-            self.interval_jitter += w * ((iv - self.interval).abs() - self.interval_jitter);
-            self.interval += w * (iv - self.interval);
-        }
     }
 
     /// One sample sent at `sent_ms` (sender's clock) arrived at `arrived_ms` (ours).
@@ -73,62 +150,143 @@ impl StreamTiming {
         if self.offset.is_nan() {
             self.offset = raw;
         } else {
+            let carried = self.offset + self.rate * (sent_ms - self.last_sent);
             let creep = (arrived_ms - self.last_arrived).max(0.0) * s.offset_creep;
-            self.offset = (self.offset + creep).min(raw);
+            self.offset = (carried + creep).min(raw);
         }
-        let late = (arrived_ms - sent_ms - self.offset).min(s.max_delay_ms);
-        if self.last_sent.is_nan() {
-            self.late = late;
-        } else {
-            let iv = sent_ms - self.last_sent;
-            let w = self.weight(iv);
-            if count_interval && iv > 0.0 {
-                if self.interval.is_nan() {
-                    self.interval = iv;
-                } else {
-                    self.interval_jitter += w * ((iv - self.interval).abs() - self.interval_jitter);
-                    self.interval += w * (iv - self.interval);
-                }
-            }
-            self.late_jitter += w * ((late - self.late).abs() - self.late_jitter);
-            self.late += w * (late - self.late);
+        self.block(sent_ms, raw);
+        let late = (raw - self.offset).min(s.max_delay_ms);
+        let had = !self.last_sent.is_nan();
+        if had && count_interval {
+            self.interval_sample(sent_ms - self.last_sent);
         }
-        self.last_sent = sent_ms;
-        self.last_arrived = arrived_ms;
-        self.target = self.target_delay();
-    }
-
-    /// Records a sample's time on a clock that needs no offset (a server tick).
-    pub fn observe_time(&mut self, time_ms: f64, count_interval: bool) {
-        if !self.last_sent.is_nan() {
-            let iv = time_ms - self.last_sent;
-            if count_interval && iv > 0.0 {
-                self.interval_sample(iv);
-            }
-        }
-        self.last_sent = time_ms;
-    }
-
-    /// One interval + lateness + `jitter_factor` × both jitters − `dry_grace_ms`, clamped.
-    pub fn target_delay(&self) -> f64 {
-        let s = self.s;
-        if self.interval.is_nan() {
-            return s.min_delay_ms;
-        }
-        let want =
-            self.interval + self.late + s.jitter_factor * (self.interval_jitter + self.late_jitter)
-                - s.dry_grace_ms;
-        let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
-        want.max(s.min_delay_ms).min(hi)
-    }
-
-    /// How long the entity may be extrapolated past its newest sample (ms).
-    pub fn extrapolate_limit(&self) -> f64 {
-        let iv = if self.interval.is_nan() {
-            0.0
+        let iv = if had && count_interval {
+            sent_ms - self.last_sent
         } else {
             self.interval
         };
-        self.s.extrapolate_ms.max(self.s.extrapolate_intervals * iv)
+        self.need_sample(late + if iv.is_nan() { 0.0 } else { iv });
+        self.last_sent = sent_ms;
+        self.last_arrived = arrived_ms;
+        self.write_target();
+    }
+
+    /// Records a sample's time on a clock that needs no offset (a server tick); intervals only.
+    pub fn observe_time(&mut self, time_ms: f64, count_interval: bool) {
+        if !self.last_sent.is_nan() && count_interval {
+            self.interval_sample(time_ms - self.last_sent);
+        }
+        self.last_sent = time_ms;
+        self.write_target();
+    }
+
+    /// The sender's clock at our `now_ms`, from the newest sample, the offset and the rate
+    /// (NaN before a sample).
+    pub fn sender_now(&self, now_ms: f64) -> f64 {
+        self.last_sent + (now_ms - self.last_sent - self.offset) / (1.0 + self.rate)
+    }
+
+    fn interval_sample(&mut self, iv: f64) {
+        if !(iv > 0.0) {
+            return;
+        }
+        if self.interval.is_nan() {
+            self.interval = iv;
+            return;
+        }
+        let w = (1.0 - (-iv / self.s.stats_ms).exp()).min(self.s.stats_max_weight);
+        self.interval_jitter += w * ((iv - self.interval).abs() - self.interval_jitter);
+        self.interval += w * (iv - self.interval);
+    }
+
+    /// Keeps what a sample needed in the window (and a sorted copy), writes its percentile.
+    fn need_sample(&mut self, need: f64) {
+        let w = self.needs.len();
+        let mut n = self.need_count;
+        if n == w {
+            // the oldest leaves the sorted copy
+            let old = self.needs[self.need_head];
+            let mut i = 0;
+            while i < n - 1 && self.sorted[i] != old {
+                i += 1;
+            }
+            self.sorted.copy_within(i + 1..n, i);
+            n -= 1;
+        }
+        let mut j = n;
+        while j > 0 && self.sorted[j - 1] > need {
+            self.sorted[j] = self.sorted[j - 1];
+            j -= 1;
+        }
+        self.sorted[j] = need;
+        n += 1;
+        self.needs[self.need_head] = need;
+        self.need_head = (self.need_head + 1) % w;
+        self.need_count = n;
+        let k = ((self.s.late_percentile * n as f64).ceil() - 1.0).max(0.0) as usize;
+        self.need = self.sorted[k.min(n - 1)];
+    }
+
+    fn block(&mut self, sent_ms: f64, raw: f64) {
+        let start = self.block_start;
+        if !start.is_nan() && sent_ms - start < self.s.rate_block_ms {
+            if raw < self.block_min {
+                self.block_min = raw;
+                self.block_at = sent_ms;
+            }
+            return;
+        }
+        if !start.is_nan() {
+            self.close_block(self.block_at, self.block_min);
+        }
+        self.block_start = sent_ms;
+        self.block_min = raw;
+        self.block_at = sent_ms;
+    }
+
+    fn close_block(&mut self, at: f64, min: f64) {
+        let cap = self.blocks_at.len();
+        self.blocks_at[self.block_head] = at;
+        self.blocks_min[self.block_head] = min;
+        self.block_head = (self.block_head + 1) % cap;
+        if self.block_count < cap {
+            self.block_count += 1;
+        }
+        let n = self.block_count;
+        if n < 3 {
+            return;
+        }
+        let mut m = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                let dt = self.blocks_at[j] - self.blocks_at[i];
+                if dt != 0.0 {
+                    self.slopes[m] = (self.blocks_min[j] - self.blocks_min[i]) / dt;
+                    m += 1;
+                }
+            }
+        }
+        if m == 0 {
+            return;
+        }
+        self.slopes[..m].sort_unstable_by(f64::total_cmp);
+        let median = if m % 2 == 1 {
+            self.slopes[(m - 1) / 2]
+        } else {
+            0.5 * (self.slopes[m / 2 - 1] + self.slopes[m / 2])
+        };
+        let lim = self.s.max_rate;
+        self.rate = median.max(-lim).min(lim);
+    }
+
+    fn write_target(&mut self) {
+        let s = self.s;
+        if self.interval.is_nan() {
+            self.target = s.min_delay_ms;
+            return;
+        }
+        let want = self.need + s.delay_margin_ms;
+        let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
+        self.target = want.max(s.min_delay_ms).min(hi);
     }
 }

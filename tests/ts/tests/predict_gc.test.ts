@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { PerformanceObserver } from "node:perf_hooks";
+import { PerformanceObserver, performance } from "node:perf_hooks";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { Ahead, Rewind, wrapAngle } from "../../../codegen/ts-runtime/index.js";
@@ -81,22 +81,48 @@ test("40 predicted cars and a 40-entity rewind run 20,000 frames without garbage
   const run = (frames: number): void => {
     for (let i = 0; i < frames; i++) step();
   };
-  run(20_000);
-  gc();
-  gc();
-  const before = process.memoryUsage().heapUsed;
+  // The observer watches from before the baseline: set up after it, its own machinery (about
+  // 66 KB) was counted as the frames' growth. Only collections during the measured frames count.
   let gcs = 0;
+  let from = Infinity;
+  let to = Infinity;
   const obs = new PerformanceObserver((list) => {
-    gcs += list.getEntries().length;
+    for (const e of list.getEntries()) if (e.startTime >= from && e.startTime <= to) gcs++;
   });
   obs.observe({ entryTypes: ["gc"] });
+  // One measured round: collections and bytes allocated during 20,000 frames, and what stays
+  // after a full collection. Growth before any collection is every byte the frames allocated,
+  // garbage included: 20,000 frames are too few to fill the young generation, so `gcs` alone
+  // misses a small allocation per frame (a boxed number per view was 123 KB here).
+  const round = async (): Promise<{ gcs: number; allocated: number; growth: number }> => {
+    gc();
+    gc();
+    gcs = 0;
+    const before = process.memoryUsage().heapUsed;
+    from = performance.now();
+    run(20_000);
+    to = performance.now();
+    const allocated = process.memoryUsage().heapUsed - before;
+    await new Promise((r) => setTimeout(r, 50));
+    gc();
+    gc();
+    return { gcs, allocated, growth: process.memoryUsage().heapUsed - before };
+  };
+  // Warm-up, then rounds until one is clean, at most 6. V8 tiers `step` up on a background
+  // thread: it deoptimizes once (a property access without type feedback yet) and is
+  // recompiled 30-115 ms later on a loaded machine, and until then the unoptimized frames box
+  // their doubles (0.2-1.3 MB in about 1 run of 15, in whichever round the recompile fell). That
+  // happens once; an allocation of the frames' own comes back in every round and fails here.
   run(20_000);
   await new Promise((r) => setTimeout(r, 50));
+  let r = await round();
+  const rounds = [r];
+  while (rounds.length < 6 && (r.gcs > 0 || r.allocated >= 64 * 1024 || r.growth >= 64 * 1024)) rounds.push((r = await round()));
   obs.disconnect();
-  gc();
-  gc();
-  const growth = process.memoryUsage().heapUsed - before;
+  const { allocated, growth } = r;
+  const seen = rounds.map((x) => `${x.gcs} GC, ${x.allocated} B`).join("; ");
   assert.ok(Number.isFinite(sink[0]!));
-  assert.equal(gcs, 0, `${gcs} garbage collection(s) during 20,000 frames`);
+  assert.equal(r.gcs, 0, `garbage collection(s) during 20,000 frames in every round: ${seen}`);
+  assert.ok(allocated < 64 * 1024, `20,000 frames allocated bytes in every round: ${seen}`);
   assert.ok(growth < 64 * 1024, `the heap grew ${growth} bytes`);
 });

@@ -168,9 +168,24 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/render_clock.ts"),
     ),
     (
-        "easing.ts",
-        "codegen/ts-runtime/easing.ts",
-        include_str!("../../../ts-runtime/easing.ts"),
+        "settings.ts",
+        "codegen/ts-runtime/settings.ts",
+        include_str!("../../../ts-runtime/settings.ts"),
+    ),
+    (
+        "timing.ts",
+        "codegen/ts-runtime/timing.ts",
+        include_str!("../../../ts-runtime/timing.ts"),
+    ),
+    (
+        "pool.ts",
+        "codegen/ts-runtime/pool.ts",
+        include_str!("../../../ts-runtime/pool.ts"),
+    ),
+    (
+        "curves.ts",
+        "codegen/ts-runtime/curves.ts",
+        include_str!("../../../ts-runtime/curves.ts"),
     ),
     (
         "transport.ts",

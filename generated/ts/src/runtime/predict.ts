@@ -15,9 +15,8 @@
  * constructor; a frame allocates nothing.
  */
 
-import { expEase } from "./easing.js";
+import { expEase, wrapAngle } from "./curves.js";
 import { easeError } from "./offset.js";
-import { wrapAngle } from "./interp.js";
 
 /** The game's side for a nearby entity: its step and what is drawn of its state. */
 export interface Advancer<S> {

@@ -16,7 +16,7 @@
  * radians, eased on the shortest arc). Every buffer is allocated in the constructor.
  */
 
-import { expEase } from "./easing.js";
+import { angleDelta, expEase, wrapAngle } from "./curves.js";
 import { easeError } from "./offset.js";
 
 /** The reconciler's constants (see `RECONCILE_DEFAULTS`). */
@@ -75,14 +75,6 @@ export interface Correction {
   replayed: number;
   /** Whether it snapped. */
   snapped: boolean;
-}
-
-const TWO_PI = 2 * Math.PI;
-
-/** `a − b` on the shortest arc, in `[−π, π)` (the Rust `angle_diff`). */
-function angleDiff(a: number, b: number): number {
-  const d = (a - b) % TWO_PI;
-  return d >= Math.PI ? d - TWO_PI : d < -Math.PI ? d + TWO_PI : d;
 }
 
 /** The Euclidean length of the first `l` channels. */
@@ -208,7 +200,7 @@ export class Reconciler<S, I> {
     for (let k = 0; k < this.error.length; k++) {
       if (snapped) this.error[k] = 0;
       else if (k < l) this.error[k]! += this.before[k]! - this.after[k]!;
-      else this.error[k] = angleDiff(this.error[k]! + this.before[k]!, this.after[k]!);
+      else this.error[k] = angleDelta(this.error[k]! + this.before[k]!, this.after[k]!);
     }
     this.stats.reconciled += 1;
     if (distance > this.settings.countAbove) this.stats.corrections += 1;
@@ -231,7 +223,7 @@ export class Reconciler<S, I> {
     if (eased > this.stats.maxEased) this.stats.maxEased = eased;
     for (let k = 0; k < this.drawn.length; k++) {
       this.drawn[k]! += this.error[k]!;
-      if (k >= l) this.drawn[k] = angleDiff(this.drawn[k]!, 0);
+      if (k >= l) this.drawn[k] = wrapAngle(this.drawn[k]!);
     }
     return this.drawn;
   }

@@ -2,37 +2,45 @@
 
 /**
  * The render clock for server-stamped snapshots (a `world:snapshot`'s `tick * 1000 / rate`):
- * our estimate of the server's clock, minus an adaptive delay, that never jolts. Late snapshots
- * move its target; the clock follows at most `clockSlew` (5%) fast or slow, and snaps only when
- * the target is more than `clockSnapMs` away (a first snapshot, a server restart, a hidden tab).
+ * our estimate of the server's clock, minus an adaptive delay, that never jolts. It runs at the
+ * server's measured rate (a loaded server's tick runs slow), follows its target at most
+ * `clockSlew` (5%) faster or slower than that, snaps only when the target is more than
+ * `clockSnapMs` away (a first snapshot, a server restart, a hidden tab), and never runs past
+ * the newest snapshot (plus `extrapolateMs`).
  *
  * ```ts
+ * import { InterpolatedSet, RenderClock } from "./runtime/index.js";
+ * const npcs = new InterpolatedSet<number>({ linear: 2, angle: 0, hold: 0 });
  * const clock = new RenderClock();
- * onSnapshot((snap) => {
- *   clock.observe(snap.tick * 1000 / 20, performance.now());
- *   for (const e of snap.entities) entities.enter(e.id).pushAt(snap.tick * 1000 / 20, channelsOf(e));
- * });
- * function frame(now: number) {
+ * function onSnapshot(snap: { tick: number; entities: { id: number; x: number; y: number }[] }): void {
+ *   clock.observe((snap.tick * 1000) / 20, performance.now());
+ *   for (const e of snap.entities) npcs.enter(e.id).pushAt((snap.tick * 1000) / 20, [e.x, e.y]);
+ * }
+ * function frame(now: number): void {
  *   const t = clock.now(now);
- *   for (let i = 0; i < entities.size; i++) entities.at(i).sampleAt(t);
+ *   for (let i = 0; i < npcs.size; i++) npcs.at(i).sampleAt(t);
  * }
  * ```
  *
  * Mirrors Rust's `tuplet::netcode::RenderClock`.
  */
+import { netcodeSettings, type NetcodeSettings } from "./settings.js";
+import { LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime, senderNow } from "./timing.js";
 
-import { NETCODE_DEFAULTS, StreamTiming, type NetcodeSettings } from "./interp.js";
+// Named slots (doubles in a Float64Array box nothing when stored).
+const TIME = 0; // the render time of the last now()
+const LAST_NOW = 1; // our clock then
+const SLOTS = 2;
 
-/** Server time for drawing tick-stamped snapshots; slews at most 5%, snaps past a threshold. */
+/** Server time for drawing tick-stamped snapshots; runs at the server's rate, slews at most 5%, snaps past a threshold. */
 export class RenderClock {
   /** The settings (defaults: `NETCODE_DEFAULTS`). */
   readonly settings: NetcodeSettings;
-  /** The snapshots' timing: offset of our clock to the server's, interval, lateness, jitter. */
+  /** The snapshots' timing: offset and rate of the server's clock against ours, interval, lateness. */
   readonly timing: StreamTiming;
-  // lag, lastNow: doubles in a Float64Array, so storing them boxes nothing
-  private readonly t2 = new Float64Array(2).fill(NaN);
-  /** Our clock minus the render time (ms): offset + delay, as the clock follows it. */
-  get lag(): number { return this.t2[0]!; }
+  private readonly t = new Float64Array(SLOTS).fill(NaN);
+  /** Our clock minus the render time (ms) at the last `now()`. */
+  get lag(): number { return this.t[LAST_NOW]! - this.t[TIME]!; }
   /** True when the last `now()` snapped instead of slewing. */
   snapped = false;
   /** How many times the clock snapped. */
@@ -40,7 +48,7 @@ export class RenderClock {
 
   /** A render clock with `settings` over the defaults. */
   constructor(settings?: Partial<NetcodeSettings>) {
-    this.settings = settings === undefined ? NETCODE_DEFAULTS : { ...NETCODE_DEFAULTS, ...settings };
+    this.settings = netcodeSettings(settings);
     this.timing = new StreamTiming(this.settings);
   }
 
@@ -52,33 +60,37 @@ export class RenderClock {
   /** The server-clock time to draw at our clock's `nowMs` (NaN before the first snapshot). */
   now(nowMs: number): number {
     const s = this.settings;
-    const t = this.timing;
-    const c = this.t2;
-    const last = c[1]!;
+    const tm = this.timing;
+    const c = this.t;
+    const last = c[LAST_NOW]!;
     const dt = last === last ? nowMs - last : 0;
-    c[1] = nowMs;
+    c[LAST_NOW] = nowMs;
     this.snapped = false;
-    const offset = t.v[0]!;
-    if (offset !== offset) return NaN;
-    const want = offset + t.v[5]!;
-    const lag = c[0]!;
-    if (lag !== lag || Math.abs(want - lag) > s.clockSnapMs || dt > s.resyncGapMs) {
-      if (lag === lag) {
+    const tv = tm.v;
+    if (tv[OFFSET] !== tv[OFFSET]) return NaN;
+    const want = senderNow(tv, nowMs) - tv[TARGET]!;
+    const time = c[TIME]!;
+    const far = Math.abs(want - time - Math.max(dt, 0) / (1 + tv[RATE]!)) > s.clockSnapMs;
+    if (time !== time || far || dt > s.resyncGapMs) {
+      if (time === time) {
         this.snaps++;
         this.snapped = true;
       }
-      c[0] = want;
+      c[TIME] = want;
     } else {
-      const step = s.clockSlew * Math.max(dt, 0);
-      c[0] = want > lag ? Math.min(want, lag + step) : Math.max(want, lag - step);
+      followTime(c, TIME, want, dt, tv[RATE]!, s.clockSlew, s.clockSlew);
     }
-    return nowMs - c[0]!;
+    // Never past the newest snapshot (and what extrapolation may add): there every entity
+    // holds anyway, and the next snapshot then starts from where the drawing stands.
+    const newest = tv[LAST_SENT]! + Math.max(s.extrapolateMs, 0);
+    if (c[TIME]! > newest) c[TIME] = newest;
+    return c[TIME]!;
   }
 
   /** Forgets everything (a new connection). */
   reset(): void {
     this.timing.reset();
-    this.t2.fill(NaN);
+    this.t.fill(NaN);
     this.snapped = false;
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * Interpolators keyed by entity, pooled (`InterpolatedSet`). Mirrors Rust's
+ * `tuplet::netcode::InterpolatedSet`.
+ */
+import { Interpolator, type ChannelLayout } from "./interp.js";
+import type { NetcodeSettings } from "./settings.js";
+
+/**
+ * Interpolators keyed by entity, pooled: an entity entering view reuses an interpolator a
+ * leaving one gave back, so view changes allocate nothing in steady state. Live entries are
+ * dense (`at(i)`, `keyAt(i)` for `i < size`), so a frame loop needs no iterator.
+ */
+export class InterpolatedSet<K> {
+  /** The layout every interpolator here has. */
+  readonly layout: ChannelLayout;
+  private readonly settings: Partial<NetcodeSettings> | undefined;
+  private readonly index = new Map<K, number>();
+  private readonly live: Interpolator[] = [];
+  private readonly keys: K[] = [];
+  private readonly free: Interpolator[] = [];
+
+  /** A set of interpolators of `layout`, with `settings` over the defaults. */
+  constructor(layout: ChannelLayout, settings?: Partial<NetcodeSettings>) {
+    this.layout = layout;
+    this.settings = settings;
+  }
+
+  /** Live entities. */
+  get size(): number {
+    return this.live.length;
+  }
+
+  /** The `i`th live interpolator (`0 <= i < size`). */
+  at(i: number): Interpolator {
+    return this.live[i]!;
+  }
+
+  /** The key of the `i`th live interpolator. */
+  keyAt(i: number): K {
+    return this.keys[i]!;
+  }
+
+  /** The interpolator of `key`, if it is in view. */
+  get(key: K): Interpolator | undefined {
+    const i = this.index.get(key);
+    return i === undefined ? undefined : this.live[i];
+  }
+
+  /** The interpolator of `key`: the live one, or a pooled (reset) or new one. */
+  enter(key: K): Interpolator {
+    const i = this.index.get(key);
+    if (i !== undefined) return this.live[i]!;
+    const it = this.free.pop() ?? new Interpolator(this.layout, this.settings);
+    this.index.set(key, this.live.length);
+    this.live.push(it);
+    this.keys.push(key);
+    return it;
+  }
+
+  /** `key` left view: its interpolator is reset and pooled. Returns false when it was not live. */
+  leave(key: K): boolean {
+    const i = this.index.get(key);
+    if (i === undefined) return false;
+    const it = this.live[i]!;
+    const last = this.live.length - 1;
+    if (i !== last) {
+      this.live[i] = this.live[last]!;
+      this.keys[i] = this.keys[last]!;
+      this.index.set(this.keys[i]!, i);
+    }
+    this.live.pop();
+    this.keys.pop();
+    this.index.delete(key);
+    it.reset();
+    this.free.push(it);
+    return true;
+  }
+
+  /** Draws every live entity at our clock's `nowMs` (`Interpolator.sample`). */
+  sampleAll(nowMs: number): void {
+    for (let i = 0; i < this.live.length; i++) this.live[i]!.sample(nowMs);
+  }
+}

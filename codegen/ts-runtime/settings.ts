@@ -1,0 +1,112 @@
+/**
+ * Every constant of interpolation and the render clock, named, with its default
+ * (docs/netcode.md, "Constants"). Mirrors Rust's `tuplet::netcode::NetcodeSettings`.
+ */
+
+/** The constants of interpolation and the render clock; `NETCODE_DEFAULTS` holds the defaults. */
+export interface NetcodeSettings {
+  /** Samples kept per entity (a fixed ring): enough for `maxDelayMs` at 20 Hz plus one. */
+  readonly ringSize: number;
+  /** The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay. */
+  readonly minDelayMs: number;
+  /** The most delay for an entity sending at the usual rate (ms). */
+  readonly maxDelayMs: number;
+  /**
+   * For an entity whose own interval is long (a far player relayed every 3rd or 10th move), the
+   * cap is raised to this many of its intervals, so its delay still covers one interval.
+   */
+  readonly longIntervalCap: number;
+  /**
+   * The share of recent samples the delay covers: each needed the interval before it plus its
+   * lateness (0.98: all but the latest 2% arrive before the drawn time reaches them; 1: every
+   * one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
+   */
+  readonly latePercentile: number;
+  /** How many recent samples that percentile is taken over. */
+  readonly lateWindow: number;
+  /** Added to that percentile (ms): slack for a frame's timing. */
+  readonly delayMarginMs: number;
+  /** Time constant (ms of the sender's clock) of the average interval and its jitter. */
+  readonly statsMs: number;
+  /** The most weight one sample gets in those averages (a sparse entity still averages). */
+  readonly statsMaxWeight: number;
+  /** How fast the delay grows toward a higher target, in ms of delay per ms (0.2: 100 ms in 0.5 s). */
+  readonly growSlew: number;
+  /** How fast the delay relaxes toward a lower target, in ms per ms (0.05: 150 ms over 3 s). */
+  readonly relaxSlew: number;
+  /**
+   * The clock offset's upward creep (ms per ms of arrival time): the lower envelope of
+   * arrival − sent follows a lasting rise in latency at this rate (0.005: 5 ms per second).
+   */
+  readonly offsetCreep: number;
+  /** The sender's clock rate is measured from the least arrival − sent of blocks this long (ms). */
+  readonly rateBlockMs: number;
+  /** How many such blocks the rate's estimate (the median slope between them) keeps. */
+  readonly rateBlocks: number;
+  /** The most the sender's clock may run slow or fast against ours (0.2: 20%). */
+  readonly maxRate: number;
+  /**
+   * Past the newest sample an entity holds there. When `extrapolateMs` > 0, once this many of
+   * its intervals are missed its position (never its angles) moves on at its last velocity ...
+   */
+  readonly extrapolateAfter: number;
+  /** ... for at most this long (ms; 0: never), then it eases back to the last real sample. */
+  readonly extrapolateMs: number;
+  /**
+   * Time dilation: when the render time comes closer than this (ms) to the newest sample of a
+   * moving entity, it slows, linearly down to `dilateMin` of its pace at the newest sample
+   * (0: never; it runs on and holds there).
+   */
+  readonly dilateBelowMs: number;
+  /** The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch). */
+  readonly dilateMin: number;
+  /** A difference between what was drawn and what new samples say eases out in this time (ms, 95%). */
+  readonly recoverMs: number;
+  /** A move longer than this (units of the first `teleportChannels` linear channels) ... */
+  readonly teleportDistance: number;
+  /** ... and faster than this (units per second) between two samples is a teleport: a snap. */
+  readonly teleportSpeed: number;
+  /** How many leading linear channels form the position the teleport test measures. */
+  readonly teleportChannels: number;
+  /** A frame gap longer than this (ms; a hidden tab) resyncs: no blending, no catching up. */
+  readonly resyncGapMs: number;
+  /** `RenderClock`: the most its time runs fast or slow, beyond the sender's rate (0.05: 5%). */
+  readonly clockSlew: number;
+  /** A render time more than this away from its target (ms) snaps instead of slewing. */
+  readonly clockSnapMs: number;
+}
+
+/** The defaults, fit for metres and 10–20 Hz senders (docs/netcode.md, "Constants"). */
+export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
+  ringSize: 8,
+  minDelayMs: 120,
+  maxDelayMs: 300,
+  longIntervalCap: 1.5,
+  latePercentile: 0.98,
+  lateWindow: 64,
+  delayMarginMs: 0,
+  statsMs: 400,
+  statsMaxWeight: 0.5,
+  growSlew: 0.2,
+  relaxSlew: 0.05,
+  offsetCreep: 0.005,
+  rateBlockMs: 500,
+  rateBlocks: 12,
+  maxRate: 0.2,
+  extrapolateAfter: 1,
+  extrapolateMs: 0,
+  dilateBelowMs: 125,
+  dilateMin: 0.8,
+  recoverMs: 100,
+  teleportDistance: 8,
+  teleportSpeed: 60,
+  teleportChannels: 3,
+  resyncGapMs: 500,
+  clockSlew: 0.05,
+  clockSnapMs: 500,
+});
+
+/** `settings` over the defaults (the defaults themselves when `settings` is undefined). */
+export function netcodeSettings(settings?: Partial<NetcodeSettings>): NetcodeSettings {
+  return settings === undefined ? NETCODE_DEFAULTS : { ...NETCODE_DEFAULTS, ...settings };
+}

@@ -1,0 +1,56 @@
+//! The small math of netcode, shared by the interpolator and the reconciler: angles wrapped to
+//! one turn, monotone cubic Hermite segments (Fritsch–Carlson) and frame-rate independent
+//! exponential easing. Pure functions. The twin of TypeScript's `curves.ts`.
+
+use std::f64::consts::{PI, TAU};
+
+/// `a` wrapped into [-π, π).
+pub fn wrap_angle(a: f64) -> f64 {
+    a - TAU * ((a + PI) / TAU).floor()
+}
+
+/// The shortest signed turn from angle `from` to angle `to`, in [-π, π).
+pub fn angle_delta(to: f64, from: f64) -> f64 {
+    wrap_angle(to - from)
+}
+
+/// The tangent at a sample between a secant `before` (slope into it) and `after` (slope out of
+/// it): 0 when they differ in sign or either is 0 (a stop, a turn back), else their mean
+/// (Catmull–Rom); [`monotone_hermite`] limits it further where it would overshoot.
+pub fn monotone_tangent(before: f64, after: f64) -> f64 {
+    if !(before * after > 0.0) {
+        return 0.0;
+    }
+    0.5 * (before + after)
+}
+
+/// A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end
+/// slopes `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays
+/// flat, a slope against the segment's direction is 0, and the two are scaled into the circle
+/// of radius 3, so the curve never leaves [p0, p0 + d].
+pub fn monotone_hermite(p0: f64, d: f64, m0: f64, m1: f64, h: f64, u: f64) -> f64 {
+    if d == 0.0 {
+        return p0;
+    }
+    let sec = d / h;
+    let mut a = (m0 / sec).max(0.0);
+    let mut b = (m1 / sec).max(0.0);
+    let q = a * a + b * b;
+    if q > 9.0 {
+        let k = 3.0 / q.sqrt();
+        a *= k;
+        b *= k;
+    }
+    let u2 = u * u;
+    let u3 = u2 * u;
+    p0 + d * (-2.0 * u3 + 3.0 * u2) + a * d * (u3 - 2.0 * u2 + u) + b * d * (u3 - u2)
+}
+
+/// The share of the remaining distance to cover in a frame of `dt_ms` at `rate` per second:
+/// `1 - e^(-rate · dt)`; frame-rate independent. 0 for a non-positive rate or frame.
+pub fn exp_ease(rate: f64, dt_ms: f64) -> f64 {
+    if !(dt_ms > 0.0) || !(rate > 0.0) {
+        return 0.0;
+    }
+    1.0 - (-rate * dt_ms * 0.001).exp()
+}

@@ -1,0 +1,287 @@
+//! The pure decisions of the netcode runtime, one small case each, in the style of Mirror's
+//! `SnapshotInterpolationTests`; tests/ts/tests/netcode_decisions.test.ts checks the same
+//! cases in TypeScript.
+
+use super::*;
+use std::f64::consts::PI;
+
+fn near(a: f64, b: f64, eps: f64) {
+    assert!((a - b).abs() <= eps, "{a} is not {b}");
+}
+
+#[test]
+fn the_wrap_keeps_an_angle_within_a_turn_and_takes_the_short_way_round() {
+    near(wrap_angle(PI), -PI, 1e-12);
+    near(wrap_angle(3.0 * PI + 0.5), -PI + 0.5, 1e-12);
+    near(wrap_angle(-0.25), -0.25, 1e-12);
+    near(angle_delta(-3.1, 3.1), 2.0 * PI - 6.2, 1e-12);
+    near(angle_delta(3.1, -3.1), 6.2 - 2.0 * PI, 1e-12);
+}
+
+#[test]
+fn a_tangent_is_zero_at_a_stop_and_at_a_turn_back() {
+    assert_eq!(monotone_tangent(1.5, 0.0), 0.0);
+    assert_eq!(monotone_tangent(0.0, 1.5), 0.0);
+    assert_eq!(monotone_tangent(1.0, -1.0), 0.0);
+    near(monotone_tangent(1.0, 2.0), 1.5, 0.0);
+}
+
+#[test]
+fn a_monotone_segment_never_leaves_its_ends() {
+    for (m0, m1) in [(10.0, 10.0), (-5.0, 3.0), (0.0, 40.0), (3.0, 3.0)] {
+        for k in 0..=20 {
+            let u = k as f64 / 20.0;
+            let v = monotone_hermite(2.0, 1.0, m0 / 100.0, m1 / 100.0, 100.0, u);
+            assert!(
+                (2.0 - 1e-12..=3.0 + 1e-12).contains(&v),
+                "{v} left [2, 3] at u {u} with tangents {m0}, {m1}"
+            );
+        }
+    }
+    assert_eq!(monotone_hermite(5.0, 0.0, 1.0, 1.0, 100.0, 0.5), 5.0);
+    near(
+        monotone_hermite(0.0, 1.0, 0.01, 0.01, 100.0, 0.5),
+        0.5,
+        1e-12,
+    );
+}
+
+#[test]
+fn the_render_time_follows_at_the_senders_rate_and_slews_at_most_as_asked() {
+    near(follow_time(0.0, 16.0, 16.0, 0.0, 0.05, 0.05), 16.0, 1e-12);
+    near(
+        follow_time(0.0, 1000.0, 16.0, 0.0, 0.05, 0.05),
+        16.0 * 1.05,
+        1e-12,
+    );
+    near(
+        follow_time(0.0, -1000.0, 16.0, 0.0, 0.2, 0.05),
+        16.0 * 0.8,
+        1e-12,
+    );
+    near(
+        follow_time(0.0, 1000.0, 16.0, 0.1, 0.0, 0.0),
+        16.0 / 1.1,
+        1e-12,
+    );
+    near(follow_time(100.0, 0.0, -5.0, 0.0, 1.0, 1.0), 100.0, 0.0);
+}
+
+#[test]
+fn the_delay_covers_what_the_latest_samples_needed() {
+    let mut t = StreamTiming::new(NetcodeSettings::DEFAULT);
+    for k in 0..64 {
+        let late = if k % 16 == 3 { 60.0 } else { 0.0 };
+        t.observe(k as f64 * 100.0, k as f64 * 100.0 + 30.0 + late, true);
+    }
+    near(t.interval(), 100.0, 1e-6);
+    near(t.offset(), 30.0, 1e-9);
+    near(t.need(), 160.0, 1.0);
+    near(t.target(), t.need(), 0.0);
+    let mut calm = StreamTiming::new(NetcodeSettings::DEFAULT);
+    for k in 0..20 {
+        calm.observe(k as f64 * 50.0, k as f64 * 50.0 + 10.0, true);
+    }
+    assert_eq!(calm.target(), NetcodeSettings::DEFAULT.min_delay_ms);
+}
+
+/// The browser test's holds: an in-order link held one message 130 ms once in 64, and every
+/// player held at its newest sample for four frames, since the default 98th percentile of 64
+/// is the second-largest need. With `late_percentile` 1 the delay covers it.
+#[test]
+fn with_late_percentile_1_one_late_sample_in_the_window_is_covered() {
+    let s = NetcodeSettings {
+        late_percentile: 1.0,
+        ..NetcodeSettings::DEFAULT
+    };
+    let mut d = StreamTiming::new(NetcodeSettings::DEFAULT);
+    let mut t = StreamTiming::new(s);
+    for k in 0..64 {
+        let late = if k == 40 { 130.0 } else { 0.0 };
+        t.observe(k as f64 * 100.0, k as f64 * 100.0 + 30.0 + late, true);
+        d.observe(k as f64 * 100.0, k as f64 * 100.0 + 30.0 + late, true);
+    }
+    assert!(t.need() > 225.0, "need {}", t.need());
+    assert!(d.need() < 110.0, "the default's need {}", d.need());
+    near(t.target(), t.need(), 0.0);
+}
+
+#[test]
+fn the_senders_rate_is_measured_from_the_least_delays_of_whole_blocks() {
+    let mut t = StreamTiming::new(NetcodeSettings::DEFAULT);
+    for k in 0..200u64 {
+        t.observe(
+            k as f64 * 50.0,
+            k as f64 * 56.0 + ((k * 7919) % 31) as f64,
+            true,
+        );
+    }
+    near(t.rate(), 0.12, 0.01);
+    let mut steady = StreamTiming::new(NetcodeSettings::DEFAULT);
+    for k in 0..200u64 {
+        let stall = if k == 90 { 250.0 } else { 0.0 };
+        steady.observe(
+            k as f64 * 50.0,
+            k as f64 * 50.0 + ((k * 7919) % 31) as f64 + stall,
+            true,
+        );
+    }
+    near(steady.rate(), 0.0, 0.005);
+}
+
+fn walker() -> Interpolator {
+    Interpolator::new(ChannelLayout {
+        linear: 1,
+        angle: 0,
+        hold: 0,
+    })
+}
+
+#[test]
+fn past_the_newest_sample_an_entity_holds_there() {
+    let mut it = walker();
+    for k in 0..=10 {
+        it.push_sent(
+            k as f64 * 100.0,
+            k as f64 * 100.0 + 20.0,
+            &[k.min(8) as f64 * 0.15],
+        );
+    }
+    let mut now = 1020.0;
+    while now < 2500.0 {
+        it.sample(now);
+        assert!(
+            it.out()[0] <= 8.0 * 0.15 + 1e-12,
+            "drawn at {} past the stop",
+            it.out()[0]
+        );
+        now += 16.0;
+    }
+    assert_eq!(it.state(), InterpState::Holding);
+    near(it.out()[0], 1.2, 1e-9);
+}
+
+/// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
+/// (and every one behind it, in order) arrives 60 ms past the usual.
+fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {
+    let s = NetcodeSettings {
+        dilate_below_ms,
+        ..NetcodeSettings::DEFAULT
+    };
+    let mut it = Interpolator::with_settings(
+        ChannelLayout {
+            linear: 1,
+            angle: 0,
+            hold: 0,
+        },
+        s,
+    );
+    let mut arrival: Vec<f64> = Vec::new();
+    for k in 0..50 {
+        let late = if k == 30 { 60.0 } else { 0.0 };
+        let before = arrival.last().copied().unwrap_or(0.0);
+        arrival.push((k as f64 * 100.0 + 20.0 + late).max(before));
+    }
+    let (mut k, mut held, mut slowest, mut prev) = (0, 0, f64::INFINITY, f64::NAN);
+    let mut now = 0.0;
+    while now < 4800.0 {
+        while k < 50 && arrival[k] <= now {
+            it.push_sent(k as f64 * 100.0, arrival[k], &[k as f64 * 0.15]);
+            k += 1;
+        }
+        it.sample(now);
+        if now > 1500.0 {
+            let pace = (it.render_time() - prev) / 16.0;
+            slowest = slowest.min(pace);
+            held += usize::from(pace == 0.0);
+        }
+        prev = it.render_time();
+        now += 16.0;
+    }
+    (held, slowest)
+}
+
+/// The browser test's holds: an in-order link holds one message (and every one behind it).
+/// Held at the newest sample, the walker stops for two frames; with time dilation the render
+/// time slows instead, never below `dilate_min` of its pace.
+#[test]
+fn a_late_sample_is_waited_for_in_motion_time_dilation_not_a_hold() {
+    let (held, slowest) = pace_through_a_late_sample(NetcodeSettings::DEFAULT.dilate_below_ms);
+    assert_eq!(held, 0);
+    assert!(
+        slowest >= NetcodeSettings::DEFAULT.dilate_min - 1e-9,
+        "paced at {slowest}"
+    );
+    let (held, _) = pace_through_a_late_sample(0.0);
+    assert!(held >= 2, "without dilation it held {held} frames");
+}
+
+#[test]
+fn a_teleport_snaps_however_late_its_sample_arrives() {
+    let mut it = walker();
+    for k in 0..10 {
+        it.push_sent(
+            k as f64 * 100.0,
+            k as f64 * 100.0 + 20.0,
+            &[k as f64 * 0.15],
+        );
+    }
+    let mut now = 0.0;
+    while now < 1300.0 {
+        it.sample(now);
+        now += 16.0;
+    }
+    it.push_sent(1000.0, now, &[50.0]);
+    it.push_sent(1100.0, now, &[50.15]);
+    let mut snaps = 0;
+    let end = now + 500.0;
+    while now < end {
+        if it.sample(now) == InterpState::Snapped {
+            snaps += 1;
+        }
+        let x = it.out()[0];
+        assert!(x <= 9.0 * 0.15 + 1e-9 || x >= 50.0, "drawn at {x}: a slide");
+        now += 16.0;
+    }
+    assert_eq!(snaps, 1);
+    let mut flagged = walker();
+    for k in 0..10 {
+        flagged.push_sent(
+            k as f64 * 100.0,
+            k as f64 * 100.0 + 20.0,
+            &[k as f64 * 0.15],
+        );
+    }
+    flagged.push_sent_teleport(1000.0, 1020.0, &[1.5], true);
+    let mut snapped = false;
+    let mut t = 1000.0;
+    while t < 1300.0 {
+        snapped |= flagged.sample(t) == InterpState::Snapped;
+        t += 16.0;
+    }
+    assert!(snapped, "a flagged teleport did not snap");
+}
+
+#[test]
+fn the_render_clock_runs_at_a_slow_servers_rate_and_never_past_its_newest_snapshot() {
+    let mut c = RenderClock::default();
+    let mut k = 0u64;
+    let mut worst = f64::NEG_INFINITY;
+    let mut now = 0.0;
+    while now < 20000.0 {
+        while (k * 56 + 30) as f64 <= now {
+            c.observe(k as f64 * 50.0, (k * 56 + 30) as f64);
+            k += 1;
+        }
+        let t = c.now(now);
+        if !t.is_nan() {
+            worst = worst.max(t - (k - 1) as f64 * 50.0);
+        }
+        if now > 10000.0 {
+            assert!(!c.snapped);
+        }
+        now += 16.0;
+    }
+    assert!(worst <= 0.0, "drew {worst} ms past the newest snapshot");
+    near(c.timing.rate(), 0.12, 0.01);
+}

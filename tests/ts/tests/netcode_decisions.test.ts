@@ -1,0 +1,199 @@
+// The pure decisions of the netcode runtime (codegen/ts-runtime: curves.ts, timing.ts,
+// interp.ts, render_clock.ts), one small case each, in the style of Mirror's
+// SnapshotInterpolationTests; runtime/src/netcode/tests.rs checks the same cases in Rust.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  InterpState,
+  Interpolator,
+  NETCODE_DEFAULTS,
+  RenderClock,
+  StreamTiming,
+  angleDelta,
+  followTime,
+  monotoneHermite,
+  monotoneTangent,
+  wrapAngle,
+} from "../../../codegen/ts-runtime/index.js";
+
+const near = (a: number, b: number, eps = 1e-9): void => assert.ok(Math.abs(a - b) <= eps, `${a} is not ${b}`);
+
+test("the wrap keeps an angle within [-π, π) and takes the short way round", () => {
+  near(wrapAngle(Math.PI), -Math.PI);
+  near(wrapAngle(3 * Math.PI + 0.5), -Math.PI + 0.5);
+  near(wrapAngle(-0.25), -0.25);
+  near(angleDelta(-3.1, 3.1), 2 * Math.PI - 6.2); // across ±π: a small turn left
+  near(angleDelta(3.1, -3.1), 6.2 - 2 * Math.PI);
+});
+
+test("a tangent is zero at a stop and at a turn back, the mean of its secants otherwise", () => {
+  assert.equal(monotoneTangent(1.5, 0), 0);
+  assert.equal(monotoneTangent(0, 1.5), 0);
+  assert.equal(monotoneTangent(1, -1), 0);
+  near(monotoneTangent(1, 2), 1.5);
+});
+
+test("a monotone segment never leaves its ends, whatever its tangents", () => {
+  for (const [m0, m1] of [[10, 10], [-5, 3], [0, 40], [3, 3]] as const) {
+    for (let u = 0; u <= 1; u += 0.05) {
+      const v = monotoneHermite(2, 1, m0 / 100, m1 / 100, 100, u);
+      assert.ok(v >= 2 - 1e-12 && v <= 3 + 1e-12, `${v} left [2, 3] at u ${u} with tangents ${m0}, ${m1}`);
+    }
+  }
+  assert.equal(monotoneHermite(5, 0, 1, 1, 100, 0.5), 5, "a flat segment (a stop) stays flat");
+  near(monotoneHermite(0, 1, 0.01, 0.01, 100, 0.5), 0.5, 1e-12);
+});
+
+test("the render time follows at the sender's rate and slews at most as asked", () => {
+  const t = new Float64Array(1);
+  const follow = (from: number, want: number, dt: number, rate: number, back: number, ahead: number): number => {
+    t[0] = from;
+    followTime(t, 0, want, dt, rate, back, ahead);
+    return t[0]!;
+  };
+  near(follow(0, 16, 16, 0, 0.05, 0.05), 16);
+  near(follow(0, 1000, 16, 0, 0.05, 0.05), 16 * 1.05);
+  near(follow(0, -1000, 16, 0, 0.2, 0.05), 16 * 0.8);
+  near(follow(0, 1000, 16, 0.1, 0, 0), 16 / 1.1); // a sender 10% slow
+  near(follow(100, 0, -5, 0, 1, 1), 100, 0); // our clock went back: no step
+});
+
+test("the delay covers what the latest samples needed, above its floor", () => {
+  const t = new StreamTiming(NETCODE_DEFAULTS);
+  for (let k = 0; k < 64; k++) t.observe(k * 100, k * 100 + 30 + (k % 16 === 3 ? 60 : 0), true);
+  near(t.interval, 100, 1e-6);
+  near(t.offset, 30);
+  // each sample needed 100 ms of interval and its lateness; 4 of 64 were 60 ms late:
+  // the 98th percentile is the 63rd smallest of 64, one of them
+  // (the offset creeps up 0.5 ms a sample, so each lateness reads a little less)
+  near(t.need, 160, 1);
+  near(t.target, t.need);
+  const calm = new StreamTiming(NETCODE_DEFAULTS);
+  for (let k = 0; k < 20; k++) calm.observe(k * 50, k * 50 + 10, true);
+  assert.equal(calm.target, NETCODE_DEFAULTS.minDelayMs);
+});
+
+// The browser test's holds: an in-order link held one message 130 ms once in 64, and every
+// player held at its newest sample for four frames, since the default 98th percentile of 64 is
+// the second-largest need. With latePercentile 1 the delay covers it.
+test("with latePercentile 1 one late sample in the window is covered", () => {
+  const t = new StreamTiming({ ...NETCODE_DEFAULTS, latePercentile: 1 });
+  const d = new StreamTiming(NETCODE_DEFAULTS);
+  for (let k = 0; k < 64; k++) {
+    t.observe(k * 100, k * 100 + 30 + (k === 40 ? 130 : 0), true);
+    d.observe(k * 100, k * 100 + 30 + (k === 40 ? 130 : 0), true);
+  }
+  assert.ok(t.need > 225, `need ${t.need}`);
+  assert.ok(d.need < 110, `the default's need ${d.need}`);
+  near(t.target, t.need);
+});
+
+test("the sender's rate is measured from the least delays of whole blocks", () => {
+  const t = new StreamTiming(NETCODE_DEFAULTS);
+  // a server whose 50 ms tick comes every 56 ms of ours (12% slow), with 0-30 ms of jitter
+  for (let k = 0; k < 200; k++) t.observe(k * 50, k * 56 + ((k * 7919) % 31), true);
+  near(t.rate, 0.12, 0.01);
+  const steady = new StreamTiming(NETCODE_DEFAULTS);
+  for (let k = 0; k < 200; k++) steady.observe(k * 50, k * 50 + ((k * 7919) % 31) + (k === 90 ? 250 : 0), true);
+  near(steady.rate, 0, 0.005);
+});
+
+function walker(): Interpolator {
+  const it = new Interpolator({ linear: 1, angle: 0, hold: 0 });
+  return it;
+}
+
+test("past the newest sample an entity holds there: no overshoot past a stop", () => {
+  const it = walker();
+  for (let k = 0; k <= 10; k++) it.pushSent(k * 100, k * 100 + 20, [Math.min(k, 8) * 0.15]);
+  for (let now = 1020; now < 2500; now += 16) {
+    it.sample(now);
+    assert.ok(it.out[0]! <= 8 * 0.15 + 1e-12, `drawn at ${it.out[0]} past the stop at ${8 * 0.15}`);
+  }
+  assert.equal(it.state, InterpState.Holding);
+  near(it.out[0]!, 1.2);
+});
+
+/**
+ * The browser test's holds: an in-order link holds one message (and every one behind it) 60 ms
+ * past the usual. Held at the newest sample, the walker stops for two frames; with time
+ * dilation the render time slows instead, never below `dilateMin` of its pace.
+ */
+test("a late sample is waited for in motion: time dilation, not a hold", () => {
+  const run = (dilateBelowMs: number): { held: number; slowest: number } => {
+    const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
+    const arrival: number[] = [];
+    for (let k = 0; k < 50; k++) arrival.push(Math.max(k * 100 + 20 + (k === 30 ? 60 : 0), arrival[k - 1] ?? 0));
+    let k = 0;
+    let held = 0;
+    let slowest = Infinity;
+    let prev = NaN;
+    for (let now = 0; now < 4800; now += 16) {
+      for (; k < 50 && arrival[k]! <= now; k++) it.pushSent(k * 100, arrival[k]!, [k * 0.15]);
+      it.sample(now);
+      if (now > 1500) {
+        const pace = (it.renderTime - prev) / 16;
+        slowest = Math.min(slowest, pace);
+        if (pace === 0) held++;
+      }
+      prev = it.renderTime;
+    }
+    return { held, slowest };
+  };
+  const dilated = run(NETCODE_DEFAULTS.dilateBelowMs);
+  assert.equal(dilated.held, 0);
+  assert.ok(dilated.slowest >= NETCODE_DEFAULTS.dilateMin - 1e-9, `paced at ${dilated.slowest}`);
+  assert.ok(run(0).held >= 2, "without dilation the walker holds for the late sample");
+});
+
+test("a teleport snaps, however late its sample arrives", () => {
+  const it = walker();
+  let now = 0;
+  for (let k = 0; k < 10; k++) it.pushSent(k * 100, k * 100 + 20, [k * 0.15]);
+  for (; now < 1300; now += 16) it.sample(now);
+  // the jump's sample comes 400 ms late: the drawing had reached its time long before
+  it.pushSent(1000, now, [50]);
+  it.pushSent(1100, now, [50.15]);
+  let snaps = 0;
+  for (const end = now + 500; now < end; now += 16) {
+    if (it.sample(now) === InterpState.Snapped) snaps++;
+    assert.ok(it.out[0]! <= 9 * 0.15 + 1e-9 || it.out[0]! >= 50, `drawn at ${it.out[0]}: a slide toward the teleport`);
+  }
+  assert.equal(snaps, 1);
+  const flagged = walker();
+  for (let k = 0; k < 10; k++) flagged.pushSent(k * 100, k * 100 + 20, [k * 0.15]);
+  flagged.pushSent(1000, 1020, [1.5], true); // a respawn next door, flagged
+  let snapped = false;
+  for (let t = 1000; t < 1300; t += 16) snapped ||= flagged.sample(t) === InterpState.Snapped;
+  assert.ok(snapped, "a flagged teleport did not snap");
+});
+
+test("after a dry spell the drawing goes on from where it stands", () => {
+  const it = walker();
+  let now = 0;
+  for (let k = 0; k < 10; k++) it.pushSent(k * 100, k * 100 + 20, [k * 0.15]);
+  for (; now < 1400; now += 16) it.sample(now);
+  const held = it.out[0]!;
+  for (let k = 10; k < 14; k++) it.pushSent(k * 100, now, [k * 0.15]);
+  let last = held;
+  for (let t = now; t < now + 300; t += 16) {
+    it.sample(t);
+    assert.ok(it.out[0]! - last <= 0.15 * 0.016 * 10 * 1.06 + 1e-9, `a jump of ${it.out[0]! - last} after the dry spell`);
+    last = it.out[0]!;
+  }
+});
+
+test("the render clock runs at a slow server's rate and never past its newest snapshot", () => {
+  const c = new RenderClock();
+  let k = 0;
+  let worst = 0;
+  for (let now = 0; now < 20000; now += 16) {
+    for (; k * 56 + 30 <= now; k++) c.observe(k * 50, k * 56 + 30);
+    const t = c.now(now);
+    if (t === t) worst = Math.max(worst, t - (k - 1) * 50);
+    if (now > 10000) assert.equal(c.snapped, false);
+  }
+  assert.ok(worst <= 0, `drew ${worst} ms past the newest snapshot`);
+  near(c.timing.rate, 0.12, 0.01);
+});
