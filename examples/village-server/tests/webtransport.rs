@@ -11,8 +11,10 @@ use village_server::counters::Counter;
 use village_server::webtransport::{BIDI_STREAMS, RECEIVE_WINDOW};
 use village_server::{start, Config, Server};
 use wtransport::error::{ConnectingError, ConnectionError};
-use wtransport::tls::Sha256Digest;
-use wtransport::{ClientConfig, Connection, Endpoint};
+use wtransport::Connection;
+
+#[path = "support/wt_client.rs"]
+mod wt_client;
 
 async fn server(tweak: impl FnOnce(&mut Config)) -> Server {
     let mut config = Config {
@@ -31,16 +33,8 @@ async fn session(s: &Server, room: &str) -> Connection {
 
 /// [`session`], or why it did not open.
 async fn try_session(s: &Server, room: &str) -> Result<Connection, ConnectingError> {
-    let hex = s.cert_hash().expect("WebTransport is on");
-    let bytes: Vec<u8> = (0..32)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
-    let config = ClientConfig::builder()
-        .with_bind_default()
-        .with_server_certificate_hashes([Sha256Digest::new(bytes.try_into().unwrap())])
-        .build();
     let url = s.webtransport_url(room).unwrap();
-    let endpoint = Endpoint::client(config).unwrap();
+    let endpoint = wt_client::endpoint(s);
     tokio::time::timeout(Duration::from_secs(5), endpoint.connect(url))
         .await
         .expect("answered within 5 s")

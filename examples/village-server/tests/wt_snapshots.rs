@@ -15,8 +15,10 @@ use village::player::PlayerJoin;
 use village::session::SessionHello;
 use village::world::{WorldAck, WorldSnapshot};
 use village_server::{start, Config, Server};
-use wtransport::tls::Sha256Digest;
-use wtransport::{ClientConfig, Connection, Endpoint, SendStream};
+use wtransport::{Connection, Endpoint, SendStream};
+
+#[path = "support/wt_client.rs"]
+mod wt_client;
 
 async fn server() -> Server {
     let config = Config {
@@ -41,15 +43,7 @@ struct Session {
 }
 
 async fn open(s: &Server) -> Session {
-    let hex = s.cert_hash().expect("WebTransport is on");
-    let bytes: Vec<u8> = (0..32)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
-    let config = ClientConfig::builder()
-        .with_bind_default()
-        .with_server_certificate_hashes([Sha256Digest::new(bytes.try_into().unwrap())])
-        .build();
-    let endpoint = Endpoint::client(config).unwrap();
+    let endpoint = wt_client::endpoint(s);
     let url = s.webtransport_url("village").unwrap();
     let connection = tokio::time::timeout(Duration::from_secs(5), endpoint.connect(url))
         .await
