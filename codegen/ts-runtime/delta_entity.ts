@@ -7,7 +7,8 @@
 import { TupletError } from "./errors.js";
 import { checkInt, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize, roundHalfAwayFromZero } from "./quant.js";
-import { readBigInt, readInt, type Reader } from "./reader.js";
+import type { Reader } from "./reader.js";
+import { readBigInt, readInt } from "./reader_num.js";
 import { Writer } from "./writer.js";
 import type { Limits } from "./limits.js";
 import type { Mirror } from "./delta_mirror.js";

@@ -6,7 +6,8 @@
 
 import { TupletError, type Result } from "./errors.js";
 import { wrongLength } from "./checks.js";
-import { endRead, leave, newReader, readArrayLen, readInt, resetReader, tryNil, type Reader } from "./reader.js";
+import { endRead, leave, newReader, readArrayLen, resetReader, tryNil, type Reader } from "./reader.js";
+import { readInt } from "./reader_num.js";
 import { Writer } from "./writer.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import { noBaseline, popcount, type DeltaCodec, type Obj } from "./delta_entity.js";

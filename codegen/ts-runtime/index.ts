@@ -16,6 +16,14 @@ export {
   readMapLen,
   leave,
   readBool,
+  readStr,
+  readBin,
+  isNamed,
+  mapEntries,
+  readList,
+  readMap,
+} from "./reader.js";
+export {
   readInt,
   readIntKey,
   readBigInt,
@@ -23,15 +31,8 @@ export {
   readVariant,
   readF64,
   readF32,
-  readStr,
-  readBin,
-  skipValue,
-  skipValues,
-  isNamed,
-  mapEntries,
-  readList,
-  readMap,
-} from "./reader.js";
+} from "./reader_num.js";
+export { skipValue, skipValues } from "./reader_skip.js";
 export type { Kind, Shape, Reader } from "./reader.js";
 export { Writer } from "./writer.js";
 export { quantize, quantizeF32, dequantize, dequantizeF32, wireBound, roundHalfAwayFromZero } from "./quant.js";

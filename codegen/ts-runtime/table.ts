@@ -12,7 +12,8 @@
 import type { Issue, Seg } from "./errors.js";
 import { checkLen, duplicate, missing, unknownName, unknownNumber, wrongLength } from "./checks.js";
 import { dequantize, dequantizeF32, quantize } from "./quant.js";
-import { leave, readArrayLen, readBigInt, readBigIntKey, readBin, readBool, readF32, readF64, readInt, readIntKey, readMapLen, readStr, readVariant, tryNil, type Reader } from "./reader.js";
+import { leave, readArrayLen, readBin, readBool, readMapLen, readStr, tryNil, type Reader } from "./reader.js";
+import { readBigInt, readBigIntKey, readF32, readF64, readInt, readIntKey, readVariant } from "./reader_num.js";
 import type { Writer } from "./writer.js";
 import { TAG_MAX } from "./limits.js";
 import {

@@ -26,6 +26,8 @@ pub mod guide {
     pub struct Delta;
     #[doc = include_str!("../../docs/room-server.md")]
     pub struct RoomServer;
+    #[doc = include_str!("../../docs/room-server-attacks.md")]
+    pub struct RoomServerAttacks;
     #[doc = include_str!("../../docs/cloudflare.md")]
     pub struct Cloudflare;
     #[doc = include_str!("../../docs/cli.md")]

@@ -88,6 +88,16 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/reader.ts"),
     ),
     (
+        "reader_num.ts",
+        "codegen/ts-runtime/reader_num.ts",
+        include_str!("../../../ts-runtime/reader_num.ts"),
+    ),
+    (
+        "reader_skip.ts",
+        "codegen/ts-runtime/reader_skip.ts",
+        include_str!("../../../ts-runtime/reader_skip.ts"),
+    ),
+    (
         "offset.ts",
         "codegen/ts-runtime/offset.ts",
         include_str!("../../../ts-runtime/offset.ts"),

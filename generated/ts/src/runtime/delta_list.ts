@@ -8,7 +8,9 @@
 
 import { TupletError } from "./errors.js";
 import { checkInt, checkLen, duplicate, wrongLength } from "./checks.js";
-import { leave, peekKind, readArrayLen, readInt, skipValue, type Reader } from "./reader.js";
+import { leave, peekKind, readArrayLen, type Reader } from "./reader.js";
+import { readInt } from "./reader_num.js";
+import { skipValue } from "./reader_skip.js";
 import type { Writer } from "./writer.js";
 import {
   BIT,

@@ -14,7 +14,8 @@
 
 import { TupletError, type Issue, type Result } from "./errors.js";
 import { unknownMessageId, unknownMessageName } from "./fail.js";
-import { newReader, readInt } from "./reader.js";
+import { newReader } from "./reader.js";
+import { readInt } from "./reader_num.js";
 import { Writer } from "./writer.js";
 import type { EncodeOptions, MessageCodec } from "./codec.js";
 import type { Mirror } from "./delta.js";

@@ -11,7 +11,8 @@
  */
 
 import { absent, duplicate, missing, missingIndex } from "./checks.js";
-import { leave, mapEntries, readShape, readStr, skipValue, skipValues, type Reader } from "./reader.js";
+import { leave, mapEntries, readShape, readStr, type Reader } from "./reader.js";
+import { skipValue, skipValues } from "./reader_skip.js";
 import { kOpt, readNode, type TFields, type TNode } from "./table.js";
 import { at } from "./values.js";
 
