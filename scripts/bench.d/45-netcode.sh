@@ -18,7 +18,9 @@ if [ "${1:-}" = --smoke ]; then
   node "$js/main.js" --smoke
   exit 0
 fi
-node "$js/main.js" --seeds "${NETCODE_LAB_SEEDS:-6}" --seconds "${NETCODE_LAB_SECONDS:-30}" --svg docs/netcode-speed.svg
+# A failed check is a result to record, not a reason to lose the run: the lab lists it in the
+# section as FAILED (the smoke run above is what fails the test command).
+node "$js/main.js" --seeds "${NETCODE_LAB_SEEDS:-6}" --seconds "${NETCODE_LAB_SECONDS:-30}" --svg docs/netcode-speed.svg || true
 cost=$(nice -n 0 node --expose-gc "$js/bench.js" --frames 1000000)
 python3 - "$cost" <<'PY'
 import json, sys
