@@ -9,8 +9,8 @@
  * - snaps, extrapolated frames, the largest jump (drawn step minus true step over the same
  *   drawn times, outside true teleports).
  * - error at the nominal delay: distance from the truth at (true now − the strategy's delay p50
- *   for that entity over the run), which keeps counting while a drawing freezes; its p95 and the
- *   largest error at the drawn time;
+ *   for that entity over the frames that draw it moving), which keeps counting while a drawing
+ *   freezes; its p95 and the largest error at the drawn time;
  * - idle error: the error at the drawn time while the entity truly stands still (p99);
  * - teleports drawn as slides (a frame within 1 s of a teleport drawn more than 2 m from where
  *   the entity was at every time within 300 ms of the drawn time), stops and 180° turns overshot (a frame drawn more than 5 cm past where the
@@ -55,13 +55,20 @@ export class Tally {
   nominalErr: number[] = [];
   /** Computes the error at the nominal delay (the run's delay p50) against `truths`. */
   nominal(truths: readonly Truth[]): void {
-    // each entity's own delay p50 (a far entity relayed every 10th move is drawn further back)
+    // each entity's own delay p50 (a far entity relayed every 10th move is drawn further back),
+    // over the frames that draw it moving: while it stands still its sender may fall silent, and
+    // the time drawn then stays at its last sample, so an entity that idles most of the time
+    // would get a nominal delay of seconds and every strategy a large error on its walks
     const per = new Map<number, number[]>();
+    const still = new Map<number, number[]>();
     for (let i = 0; i < this.drawnAt.length; i += 4) {
-      const e = this.drawnAt[i + 3]!;
-      if (!per.has(e)) per.set(e, []);
-      per.get(e)!.push(this.delay[i / 4]!);
+      const e = this.drawnAt[i + 3]!, delay = this.delay[i / 4]!;
+      const moving = truths[e]!.speedAt(this.drawnAt[i + 2]! - delay) > 0;
+      const into = moving ? per : still;
+      if (!into.has(e)) into.set(e, []);
+      into.get(e)!.push(delay);
     }
+    for (const [e, ds] of still) if (!per.has(e)) per.set(e, ds);
     const nominal = new Map([...per].map(([e, ds]) => [e, quantile(ds, 0.5)]));
     const p = { x: 0, y: 0 };
     this.nominalErr = [];

@@ -23,11 +23,13 @@
 
 mod accept_spans;
 mod configure;
+mod directions;
 mod error;
 mod loaded;
 mod modules;
 mod resolve;
 mod sources;
+mod spans;
 
 use std::collections::BTreeMap;
 use std::path::Path;

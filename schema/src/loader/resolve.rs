@@ -3,15 +3,13 @@
 //! through the module tree and its `use` items (renames, groups, globs, `pub use`
 //! re-exports) to the canonical path of a tuplet item.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-use proc_macro2::Span;
-use quote::ToTokens;
-use syn::spanned::Spanned;
-
+use super::directions::check_direction;
 use super::error::LoadError;
 use super::loaded::{Loaded, LoadedItem};
 use super::modules::{Def, Walk};
+use super::spans::type_span;
 use crate::ir::{Dir, Field, Item, ItemKind, Record, Slot, TypeRef, VariantFields};
 use crate::resolved::{Kind, ResolvedItem, ResolvedSchema};
 
@@ -282,137 +280,6 @@ pub(crate) fn resolve(loaded: &Loaded) -> Result<ResolvedSchema, Vec<LoadError>>
     }
 }
 
-/// Ids and names unique per direction, reserved ones unused, the direction's dispatch enums
-/// covering it and holding only its messages. Returns id -> canonical path.
-fn check_direction(
-    loaded: &Loaded,
-    schema: &ResolvedSchema,
-    dir: Dir,
-    errors: &mut Vec<LoadError>,
-) -> BTreeMap<u32, String> {
-    let d = dir.as_str();
-    // Messages in source order (file, then line), so the later one is blamed.
-    let mut msgs: Vec<(&LoadedItem, &crate::ir::Message)> = loaded
-        .items
-        .values()
-        .filter_map(|li| match &li.item.kind {
-            ItemKind::Message(m) if m.dir.includes(dir) => Some((li, m)),
-            _ => None,
-        })
-        .collect();
-    msgs.sort_by(|a, b| (&a.0.file, a.0.line, a.0.col).cmp(&(&b.0.file, b.0.line, b.0.col)));
-    let mut ids: BTreeMap<u32, String> = BTreeMap::new();
-    let mut names: BTreeMap<&str, &str> = BTreeMap::new();
-    for (li, m) in &msgs {
-        let input = &loaded.walk.items[li.index].input;
-        if let Some(other) = ids.get(&m.id) {
-            errors.push(LoadError::at(
-                &li.file,
-                key_span(input, "id"),
-                format!(
-                    "id {} is used twice in direction {d}: by `{other}` and `{}`; ids are unique \
-                     per direction: pick an unused id",
-                    m.id, li.path
-                ),
-            ));
-        } else {
-            ids.insert(m.id, li.path.clone());
-        }
-        if let Some(other) = names.get(m.name.as_str()) {
-            errors.push(LoadError::at(
-                &li.file,
-                key_span(input, "name"),
-                format!(
-                    "name `{}` is used twice in direction {d}: by `{other}` and `{}`; names are \
-                     unique per direction: rename one",
-                    m.name, li.path
-                ),
-            ));
-        } else {
-            names.insert(&m.name, &li.path);
-        }
-    }
-    let dispatches: Vec<(&LoadedItem, &crate::ir::Dispatch)> = loaded
-        .items
-        .values()
-        .filter_map(|li| match &li.item.kind {
-            ItemKind::Dispatch(x) if x.dir.includes(dir) => Some((li, x)),
-            _ => None,
-        })
-        .collect();
-    let mut covered: BTreeSet<&str> = BTreeSet::new();
-    for (li, x) in &dispatches {
-        let resolved = &schema.items[&li.path];
-        let ItemKind::Dispatch(rx) = &resolved.item.kind else {
-            continue;
-        };
-        for (v, rv) in x.variants.iter().zip(&rx.variants) {
-            covered.insert(&rv.path);
-            if let Some(ItemKind::Message(m)) = schema.get(&rv.path).map(|i| &i.item.kind) {
-                if !m.dir.includes(x.dir) {
-                    let span = type_span(&loaded.walk.items[li.index].input, &v.path);
-                    errors.push(LoadError::at(
-                        &li.file,
-                        span,
-                        format!(
-                            "`{}` is a {} message, but dispatch enum `{}` is {}: move the variant \
-                             to the {} dispatch enum",
-                            rv.path,
-                            m.dir.as_str(),
-                            li.path,
-                            x.dir.as_str(),
-                            m.dir.as_str()
-                        ),
-                    ));
-                }
-            }
-        }
-        for (ml, m) in &msgs {
-            let input = &loaded.walk.items[ml.index].input;
-            if x.reserved_ids.contains(&m.id) {
-                errors.push(LoadError::at(
-                    &ml.file,
-                    key_span(input, "id"),
-                    format!(
-                        "id {} is reserved by dispatch enum `{}` (a removed message's): pick an \
-                         unused id",
-                        m.id, li.path
-                    ),
-                ));
-            }
-            if x.reserved_names.contains(&m.name) {
-                errors.push(LoadError::at(
-                    &ml.file,
-                    key_span(input, "name"),
-                    format!(
-                        "name `{}` is reserved by dispatch enum `{}` (a removed message's): pick \
-                         another name",
-                        m.name, li.path
-                    ),
-                ));
-            }
-        }
-    }
-    // Coverage: with a dispatch enum for this direction, every message of it is in one.
-    if let Some((first, _)) = dispatches.first() {
-        for (ml, m) in &msgs {
-            if !covered.contains(ml.path.as_str()) {
-                let input = &loaded.walk.items[ml.index].input;
-                errors.push(LoadError::at(
-                    &ml.file,
-                    input.ident.span(),
-                    format!(
-                        "message `{}` ({d}, id {}) is in no {d} dispatch enum: add a variant \
-                         `{}({})` to `{}`",
-                        m.name, m.id, ml.item.ident, ml.path, first.path
-                    ),
-                ));
-            }
-        }
-    }
-    ids
-}
-
 /// Where a reference appears, for the checks of what it may name.
 #[derive(Clone, Copy)]
 enum Role {
@@ -536,62 +403,4 @@ fn rewrite_refs(item: &mut Item, map: &BTreeMap<String, String>) {
             }
         }
     }
-}
-
-/// The span of the first type path written as `written` in the item (its ident if none).
-pub(crate) fn type_span(input: &syn::DeriveInput, written: &str) -> Span {
-    fn in_type(t: &syn::Type, written: &str) -> Option<Span> {
-        match t {
-            syn::Type::Path(tp) => {
-                let s = tp.path.to_token_stream().to_string().replace(' ', "");
-                if s == written {
-                    return Some(tp.span());
-                }
-                tp.path
-                    .segments
-                    .iter()
-                    .find_map(|seg| match &seg.arguments {
-                        syn::PathArguments::AngleBracketed(a) => {
-                            a.args.iter().find_map(|arg| match arg {
-                                syn::GenericArgument::Type(t) => in_type(t, written),
-                                _ => None,
-                            })
-                        }
-                        _ => None,
-                    })
-            }
-            syn::Type::Array(a) => in_type(&a.elem, written),
-            syn::Type::Group(g) => in_type(&g.elem, written),
-            syn::Type::Paren(p) => in_type(&p.elem, written),
-            _ => None,
-        }
-    }
-    let fields: Vec<&syn::Field> = match &input.data {
-        syn::Data::Struct(s) => s.fields.iter().collect(),
-        syn::Data::Enum(e) => e.variants.iter().flat_map(|v| v.fields.iter()).collect(),
-        syn::Data::Union(u) => u.fields.named.iter().collect(),
-    };
-    fields
-        .iter()
-        .find_map(|f| in_type(&f.ty, written))
-        .unwrap_or_else(|| input.ident.span())
-}
-
-/// The span of a `key` inside the item's `#[tuplet(...)]` attributes (its ident if absent).
-pub(crate) fn key_span(input: &syn::DeriveInput, key: &str) -> Span {
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("tuplet")) {
-        if let syn::Meta::List(list) = &attr.meta {
-            let mut prev_comma = true;
-            for tt in list.tokens.clone() {
-                match &tt {
-                    proc_macro2::TokenTree::Ident(i) if prev_comma && i == key => {
-                        return i.span();
-                    }
-                    proc_macro2::TokenTree::Punct(p) => prev_comma = p.as_char() == ',',
-                    _ => prev_comma = false,
-                }
-            }
-        }
-    }
-    input.ident.span()
 }

@@ -9,7 +9,7 @@
 use tuplet_schema::ir::{Enum, Field, Flags, IntPrim, Slot, TypeRef, VariantFields};
 
 use super::common::{enum_num, enum_wide, lit, Out, MAX_SAFE};
-use super::decode::known_bits;
+use super::decode_enum::known_bits;
 use super::generator::Gen;
 use super::{leaf, table};
 use tuplet_schema::plan::{Node, RecordPlan, TAG_MAX};
@@ -278,7 +278,7 @@ pub fn enum_fns(g: &mut Gen, ident: &str, e: &Enum) -> String {
     out.line("default:");
     out.line(format!(
         "  throw {bad}((v as {{ kind: unknown }}).kind, {});",
-        super::decode::variant_names(g, ident)
+        super::decode_enum::variant_names(g, ident)
     ));
     out.close("}");
     out.close("}");

@@ -16,6 +16,7 @@
 
 mod common;
 mod decode;
+mod decode_enum;
 mod delta;
 mod dispatch;
 mod encode;
@@ -188,7 +189,7 @@ impl Gen<'_> {
                 out.push_str(&interp::adapter(self, ident, r));
             }
             ItemKind::Enum(e) => {
-                out.push_str(&decode::enum_fns(self, ident, e));
+                out.push_str(&decode_enum::enum_fns(self, ident, e));
                 out.push_str(&encode::enum_fns(self, ident, e));
                 if !e.is_unit() {
                     out.push_str(&table::data_enum(self, ident, e));
@@ -196,7 +197,7 @@ impl Gen<'_> {
                 out.push_str(&validate::enum_fn(self, ident, e));
             }
             ItemKind::Flags(f) => {
-                out.push_str(&decode::flags_fns(self, ident, f));
+                out.push_str(&decode_enum::flags_fns(self, ident, f));
                 out.push_str(&encode::flags_fns(self, ident, f));
                 out.push_str(&validate::flags_fn(self, ident, f));
             }
