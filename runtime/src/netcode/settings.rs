@@ -68,7 +68,7 @@ pub struct NetcodeSettings {
     /// stream at the server's tick fills shorter blocks, and a server's tick drifts with its
     /// load: it follows sooner.
     pub clock_rate_block_ms: f64,
-    /// ...
+    /// [`crate::netcode::RenderClock`]: its `rate_follow_ms` (with `clock_rate_block_ms`).
     pub clock_rate_follow_ms: f64,
     /// A render time more than this behind its target (ms) snaps instead of slewing.
     pub clock_snap_ms: f64,

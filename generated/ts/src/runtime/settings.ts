@@ -82,7 +82,7 @@ export interface NetcodeSettings {
    * tick fills shorter blocks, and a server's tick drifts with its load: it follows sooner.
    */
   readonly clockRateBlockMs: number;
-  /** ... */
+  /** `RenderClock`: its `rateFollowMs` (with `clockRateBlockMs`). */
   readonly clockRateFollowMs: number;
   /** A render time more than this away from its target (ms) snaps instead of slewing. */
   readonly clockSnapMs: number;
