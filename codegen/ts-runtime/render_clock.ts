@@ -1,8 +1,9 @@
 /**
  * The render clock for server-stamped snapshots (a `world:snapshot`'s `tick * 1000 / rate`):
  * our estimate of the server's clock, minus an adaptive delay, that never jolts. It runs at the
- * server's measured rate (a loaded server's tick runs slow), follows its target at most
- * `clockSlew` (5%) faster or slower than that, snaps only when the target is more than
+ * server's measured rate (a loaded server's tick runs slow and drifts: its timing follows with
+ * `clockRateBlockMs` and `clockRateFollowMs`), follows its target faster or slower than that by
+ * its distance over `clockFollowMs`, at most `clockSlew` (5%), snaps only when the target is more than
  * `clockSnapMs` away (a first snapshot, a server restart, a hidden tab), and never runs past
  * the newest snapshot (plus `extrapolateMs`).
  *
@@ -30,7 +31,7 @@ const TIME = 0; // the render time of the last now()
 const LAST_NOW = 1; // our clock then
 const SLOTS = 2;
 
-/** Server time for drawing tick-stamped snapshots; runs at the server's rate, slews at most 5%, snaps past a threshold. */
+/** Server time for drawing tick-stamped snapshots; runs at the server's rate, slews toward its target (at most 5%), snaps past a threshold. */
 export class RenderClock {
   /** The settings (defaults: `NETCODE_DEFAULTS`). */
   readonly settings: NetcodeSettings;
@@ -47,7 +48,8 @@ export class RenderClock {
   /** A render clock with `settings` over the defaults. */
   constructor(settings?: Partial<NetcodeSettings>) {
     this.settings = netcodeSettings(settings);
-    this.timing = new StreamTiming(this.settings);
+    const s = this.settings;
+    this.timing = new StreamTiming({ ...s, rateBlockMs: s.clockRateBlockMs, rateFollowMs: s.clockRateFollowMs });
   }
 
   /** A snapshot stamped `serverTimeMs` on the server's clock arrived at our `arrivedMs`. */
@@ -68,15 +70,18 @@ export class RenderClock {
     if (tv[OFFSET] !== tv[OFFSET]) return NaN;
     const want = senderNow(tv, nowMs) - tv[TARGET]!;
     const time = c[TIME]!;
-    const far = Math.abs(want - time - Math.max(dt, 0) / (1 + tv[RATE]!)) > s.clockSnapMs;
-    if (time !== time || far || dt > s.resyncGapMs) {
+    const off = Math.abs(want - time - Math.max(dt, 0) / (1 + tv[RATE]!));
+    if (time !== time || off > s.clockSnapMs || dt > s.resyncGapMs) {
       if (time === time) {
         this.snaps++;
         this.snapped = true;
       }
       c[TIME] = want;
     } else {
-      followTime(c, TIME, want, dt, tv[RATE]!, s.clockSlew, s.clockSlew);
+      // Toward the target in proportion to how far it is (`clockFollowMs`), at most `clockSlew`:
+      // a jittery target moves the clock's pace little, a far one at the most.
+      const slew = Math.min(s.clockSlew, off / s.clockFollowMs);
+      followTime(c, TIME, want, dt, tv[RATE]!, slew, slew);
     }
     // Never past the newest snapshot (and what extrapolation may add): there every entity
     // holds anyway, and the next snapshot then starts from where the drawing stands.

@@ -441,7 +441,7 @@ const INTRO = `\`scripts/bench city-clock\` (\`cd examples/city-worker && npm ru
 const outro = (m: Summary, drift: number): string => [
   `The snapping clock jolts whenever a snapshot comes early or late, even on loopback (none), where the object's own tick lateness moves it; on Wi-Fi, far and 0–80 ms at least ${m.snapJitteryShare.toFixed(0)}% of the moving entity-frames hitch, and a longer delay (200 ms) does not help, since every jolt still reaches the screen. RenderClock never jolts: it stays within ${m.aboveFloor.toFixed(1)} point of the true clock's floor (the floor is the drawing itself: cars turning at crossings and NPCs stopping, drawn smoothly through the corner), ${m.extraDelayLo.toFixed(0)}–${m.extraDelayHi.toFixed(0)} ms further in the past (p50) than the original at 100 ms and nearer than its 200 ms control.`,
   "",
-  `RenderClock measures the object's tick rate (the median slope between the least arrival − stamp of 0.5 s blocks) and runs at it, so with its defaults it follows this tick, ${(drift * 100).toFixed(1)}% slow, and never draws past the newest snapshot${m.defaultsWorse.length > 0 ? `; on ${words(m.defaultsWorse)} it still hitches more than the snapping clock` : ""}.`,
+  `RenderClock measures the object's tick rate (a loop that follows the least arrival − stamp of ${NETCODE_DEFAULTS.clockRateBlockMs / 1000} s blocks) and runs at it, so with its defaults it follows this tick, ${(drift * 100).toFixed(1)}% slow, and never draws past the newest snapshot${m.defaultsWorse.length > 0 ? `; on ${words(m.defaultsWorse)} it still hitches more than the snapping clock` : ""}.`,
   "",
   "Checks (the smoke run, in the city Worker's `npm test`, replays the trace's first 10 s and a fresh 5 s recording, one seed): RenderClock with its defaults hitches less than both snapping clocks on every link and seed; on the trace also at most 1 point above the true clock's floor, a delay p95 below the 200 ms control's, and no snap after its first snapshot.",
 ].join("\n");
@@ -455,7 +455,7 @@ function words(xs: readonly string[]): string {
 function tickLine(trace: Trace, snaps: readonly Snap[]): string {
   const drift = tickDrift(snaps);
   const own = trace.objectTicks === undefined ? "" : ` (the object's own count: ${trace.objectTicks[1] - trace.objectTicks[0]} ticks in ${(trace.objectTicks[2] / 1000).toFixed(1)} s of wall time, one per ${(trace.objectTicks[2] / (trace.objectTicks[1] - trace.objectTicks[0])).toFixed(2)} ms)`;
-  return `The object's tick (\`setInterval(50)\` on workerd) came every ${(TICK_MS * (1 + drift)).toFixed(2)} ms on average over the recording, ${(drift * 100).toFixed(1)}% slow${own}. RenderClock: \`clockSlew\` ${NETCODE_DEFAULTS.clockSlew}, \`clockSnapMs\` ${NETCODE_DEFAULTS.clockSnapMs}, \`minDelayMs\` ${NETCODE_DEFAULTS.minDelayMs}; \`maxRate\` ${NETCODE_DEFAULTS.maxRate}, \`rateBlockMs\` ${NETCODE_DEFAULTS.rateBlockMs} (the defaults).`;
+  return `The object's tick (\`setInterval(50)\` on workerd) came every ${(TICK_MS * (1 + drift)).toFixed(2)} ms on average over the recording, ${(drift * 100).toFixed(1)}% slow${own}. RenderClock: \`clockSlew\` ${NETCODE_DEFAULTS.clockSlew}, \`clockFollowMs\` ${NETCODE_DEFAULTS.clockFollowMs}, \`clockSnapMs\` ${NETCODE_DEFAULTS.clockSnapMs}, \`minDelayMs\` ${NETCODE_DEFAULTS.minDelayMs}; \`maxRate\` ${NETCODE_DEFAULTS.maxRate}, \`clockRateBlockMs\` ${NETCODE_DEFAULTS.clockRateBlockMs}, \`clockRateFollowMs\` ${NETCODE_DEFAULTS.clockRateFollowMs} (the defaults).`;
 }
 
 /** What the section says under the loaded recording's tables. */

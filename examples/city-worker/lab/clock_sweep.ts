@@ -24,12 +24,12 @@ interface Drift {
 
 /**
  * The sweep: steady drifts from 15% fast to 15% slow; a tick that drifts from 15% fast to 15%
- * slow across 40 s; one that swings between them every 20 s (a target: not checked yet).
+ * slow across 40 s; one that swings between them every 20 s.
  */
 export const DRIFTS: readonly Drift[] = [
   ...[-0.15, -0.1, -0.05, 0, 0.05, 0.1, 0.15].map((d) => ({ name: d === 0 ? "on time" : `${Math.abs(d * 100).toFixed(0)}% ${d > 0 ? "slow" : "fast"}`, at: () => d, checked: true })),
   { name: "15% fast to 15% slow over 40 s", at: (ms: number) => -0.15 + (0.3 * Math.min(ms, 40_000)) / 40_000, checked: true },
-  { name: "swinging ±15% every 20 s", at: (ms: number) => 0.15 * Math.sin((2 * Math.PI * ms) / 20_000), checked: false },
+  { name: "swinging ±15% every 20 s", at: (ms: number) => 0.15 * Math.sin((2 * Math.PI * ms) / 20_000), checked: true },
 ];
 
 /** Column indexes of lab/clock_lab.ts's strategies the table shows. */
@@ -59,7 +59,8 @@ export function sweep(snaps: readonly Snap[], seeds: readonly number[], lab: Lab
     if (!(most <= 1)) found.push(`drift ${d.name}: render clock up to ${most.toFixed(2)} points of hitching above the true clock's floor, not at most 1`);
     if (!(m.ahead <= Math.max(0, NETCODE_DEFAULTS.extrapolateMs) + 1e-6)) found.push(`drift ${d.name}: render clock drew ${m.ahead.toFixed(1)} ms past the newest snapshot`);
     found.push(...r.problems);
-    // Within 1 point of the floor is a target (met from 10% fast to 15% slow), not a check yet.
+    // Within 1 point of the floor is a target, printed when missed, not failed: the full lab
+    // meets it on every drift; the smoke run's 10 s and one seed are too few to hold it to.
     const floor = (f: string): boolean => f.includes("above the true clock's floor");
     if (d.checked) problems.push(...found.filter((f) => !floor(f)));
     unmet.push(...found.filter((f) => !d.checked || floor(f)));

@@ -5,8 +5,9 @@ use super::timing::{follow_time, StreamTiming};
 
 /// Server time for drawing tick-stamped snapshots (`tick * 1000 / rate`): our estimate of the
 /// server's clock minus an adaptive delay. It runs at the server's measured rate (a loaded
-/// server's tick runs slow), follows its target at most `clock_slew` (5%) faster or slower than
-/// that, snaps only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`),
+/// server's tick runs slow and drifts: its timing follows with `clock_rate_block_ms` and
+/// `clock_rate_follow_ms`), follows its target faster or slower than that by its distance over
+/// `clock_follow_ms`, at most `clock_slew` (5%), snaps only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`),
 /// and never runs past the newest snapshot (plus `extrapolate_ms`).
 #[derive(Debug, Clone)]
 pub struct RenderClock {
@@ -31,7 +32,11 @@ impl RenderClock {
     /// A render clock with settings `s`.
     pub fn new(s: NetcodeSettings) -> Self {
         RenderClock {
-            timing: StreamTiming::new(s),
+            timing: StreamTiming::new(NetcodeSettings {
+                rate_block_ms: s.clock_rate_block_ms,
+                rate_follow_ms: s.clock_rate_follow_ms,
+                ..s
+            }),
             snapped: false,
             snaps: 0,
             time: f64::NAN,
@@ -66,15 +71,18 @@ impl RenderClock {
         }
         let want = tm.sender_now(now_ms) - tm.target();
         let time = self.time;
-        let far = (want - time - dt.max(0.0) / (1.0 + tm.rate())).abs() > s.clock_snap_ms;
-        if time.is_nan() || far || dt > s.resync_gap_ms {
+        let off = (want - time - dt.max(0.0) / (1.0 + tm.rate())).abs();
+        if time.is_nan() || off > s.clock_snap_ms || dt > s.resync_gap_ms {
             if !time.is_nan() {
                 self.snaps += 1;
                 self.snapped = true;
             }
             self.time = want;
         } else {
-            self.time = follow_time(time, want, dt, tm.rate(), s.clock_slew, s.clock_slew);
+            // Toward the target in proportion to how far it is (`clock_follow_ms`), at most
+            // `clock_slew`: a jittery target moves the clock's pace little, a far one at the most.
+            let slew = s.clock_slew.min(off / s.clock_follow_ms);
+            self.time = follow_time(time, want, dt, tm.rate(), slew, slew);
         }
         // Never past the newest snapshot (and what extrapolation may add): there every entity
         // holds anyway, and the next snapshot then starts from where the drawing stands.

@@ -30,12 +30,11 @@ pub struct NetcodeSettings {
     pub grow_slew: f64,
     /// How fast the delay relaxes toward a lower target (ms per ms).
     pub relax_slew: f64,
-    /// The clock offset's upward creep (ms per ms of arrival time).
-    pub offset_creep: f64,
-    /// The sender's clock rate is measured from the least arrival − sent of blocks this long (ms).
+    /// The sender's clock is measured from the least arrival − sent of blocks this long (ms).
     pub rate_block_ms: f64,
-    /// How many such blocks the rate's estimate (the median slope between them) keeps.
-    pub rate_blocks: usize,
+    /// The time constant (ms) of the loop that follows those blocks' least arrival − sent with
+    /// an offset and a rate: shorter follows a changing rate sooner, longer smooths jitter more.
+    pub rate_follow_ms: f64,
     /// The most the sender's clock may run slow or fast against ours (0.2: 20%).
     pub max_rate: f64,
     /// Past the newest sample an entity holds there. When `extrapolate_ms` > 0, once this many
@@ -62,6 +61,15 @@ pub struct NetcodeSettings {
     /// [`crate::netcode::RenderClock`]: the most its time runs fast or slow beyond the sender's
     /// rate (0.05: 5%).
     pub clock_slew: f64,
+    /// Within that, it runs fast or slow by its distance from its target over this time (ms):
+    /// 40 ms off at 2000 ms runs 2% fast or slow.
+    pub clock_follow_ms: f64,
+    /// [`crate::netcode::RenderClock`]: its `rate_block_ms` and `rate_follow_ms`. One snapshot
+    /// stream at the server's tick fills shorter blocks, and a server's tick drifts with its
+    /// load: it follows sooner.
+    pub clock_rate_block_ms: f64,
+    /// [`crate::netcode::RenderClock`]: its `rate_follow_ms` (with `clock_rate_block_ms`).
+    pub clock_rate_follow_ms: f64,
     /// A render time more than this behind its target (ms) snaps instead of slewing.
     pub clock_snap_ms: f64,
 }
@@ -80,9 +88,8 @@ impl NetcodeSettings {
         stats_max_weight: 0.5,
         grow_slew: 0.2,
         relax_slew: 0.05,
-        offset_creep: 0.005,
         rate_block_ms: 500.0,
-        rate_blocks: 12,
+        rate_follow_ms: 3000.0,
         max_rate: 0.2,
         extrapolate_after: 1.0,
         extrapolate_ms: 0.0,
@@ -94,6 +101,9 @@ impl NetcodeSettings {
         teleport_channels: 3,
         resync_gap_ms: 500.0,
         clock_slew: 0.05,
+        clock_follow_ms: 2000.0,
+        clock_rate_block_ms: 250.0,
+        clock_rate_follow_ms: 400.0,
         clock_snap_ms: 500.0,
     };
 }

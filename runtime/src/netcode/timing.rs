@@ -20,10 +20,36 @@ pub fn follow_time(
     moved + d.max(-back_slew * dt).min(ahead_slew * dt)
 }
 
-/// The timing of one stream. The offset is the lower envelope of arrival − sent, carried along
-/// at the sender's measured rate and creeping up slowly; the rate is the median slope between
-/// the least arrival − sent of recent blocks (Theil–Sen: a stall or a burst of late messages
-/// moves one block, not the median); the delay covers what `late_percentile` of recent samples
+/// One step of the loop that follows the least arrival − sent of each block with an offset and
+/// a rate (a critically damped second-order loop, as clock-sync loops are): from the loop's
+/// `offset`, `rate` and mean error `loop_error` (ms), the block's `error` (ms) against the
+/// loop's line and `dt_ms` (the sender's ms) since the block before, the new offset (at the
+/// block), rate and mean error. An error past 3 times the mean error (a block the link held up)
+/// counts only that far, so a stall moves the loop little while a lasting change of rate, whose
+/// errors repeat, widens the bound in a few blocks. The offset moves `2k` and the rate `k²` of
+/// the error per `dt_ms`, `k = dt_ms / follow_ms` (at most 1); the rate stays within `max_rate`.
+/// TypeScript's `rateLoop`.
+pub(crate) fn rate_loop(
+    offset: f64,
+    rate: f64,
+    loop_error: f64,
+    error: f64,
+    dt_ms: f64,
+    follow_ms: f64,
+    max_rate: f64,
+) -> (f64, f64, f64) {
+    let bound = 3.0 * loop_error + 1.0;
+    let e = error.max(-bound).min(bound);
+    let loop_error = loop_error + 0.25 * (e.abs() - loop_error);
+    let k = (dt_ms / follow_ms).min(1.0);
+    let offset = offset + rate * dt_ms + (2.0 * k).min(1.0) * e;
+    let rate = (rate + k * k * e / dt_ms).max(-max_rate).min(max_rate);
+    (offset, rate, loop_error)
+}
+
+/// The timing of one stream. The offset and the rate follow the least arrival − sent of each
+/// block of `rate_block_ms` with a loop ([`rate_loop`]; a block held up whole by a stall is
+/// skipped), the offset carried along at the rate between blocks; the delay covers what `late_percentile` of recent samples
 /// needed (the interval before each plus its lateness), and a margin. One per interpolator;
 /// [`super::RenderClock`] has one too. The twin of TypeScript's `StreamTiming`.
 #[derive(Debug, Clone)]
@@ -35,27 +61,23 @@ pub struct StreamTiming {
     need: f64,
     target: f64,
     last_sent: f64,
-    last_arrived: f64,
     block_start: f64,
     block_min: f64,
     block_at: f64,
+    loop_at: f64,
+    loop_offset: f64,
+    loop_error: f64,
     s: NetcodeSettings,
     needs: Vec<f64>,
     sorted: Vec<f64>,
     need_count: usize,
     need_head: usize,
-    blocks_at: Vec<f64>,
-    blocks_min: Vec<f64>,
-    slopes: Vec<f64>,
-    block_count: usize,
-    block_head: usize,
 }
 
 impl StreamTiming {
     /// Timing under settings `s`.
     pub fn new(s: NetcodeSettings) -> Self {
         let w = s.late_window.max(1);
-        let b = s.rate_blocks.max(3);
         StreamTiming {
             offset: f64::NAN,
             rate: 0.0,
@@ -64,20 +86,17 @@ impl StreamTiming {
             need: 0.0,
             target: s.min_delay_ms,
             last_sent: f64::NAN,
-            last_arrived: f64::NAN,
             block_start: f64::NAN,
             block_min: f64::NAN,
             block_at: f64::NAN,
+            loop_at: f64::NAN,
+            loop_offset: f64::NAN,
+            loop_error: f64::NAN,
             s,
             needs: vec![0.0; w],
             sorted: vec![0.0; w],
             need_count: 0,
             need_head: 0,
-            blocks_at: vec![0.0; b],
-            blocks_min: vec![0.0; b],
-            slopes: vec![0.0; b * (b - 1) / 2],
-            block_count: 0,
-            block_head: 0,
         }
     }
 
@@ -127,14 +146,14 @@ impl StreamTiming {
         self.need = 0.0;
         self.target = self.s.min_delay_ms;
         self.last_sent = f64::NAN;
-        self.last_arrived = f64::NAN;
         self.block_start = f64::NAN;
         self.block_min = f64::NAN;
         self.block_at = f64::NAN;
+        self.loop_at = f64::NAN;
+        self.loop_offset = f64::NAN;
+        self.loop_error = f64::NAN;
         self.need_count = 0;
         self.need_head = 0;
-        self.block_count = 0;
-        self.block_head = 0;
     }
 
     /// True once an interval was measured.
@@ -147,14 +166,13 @@ impl StreamTiming {
     pub fn observe(&mut self, sent_ms: f64, arrived_ms: f64, count_interval: bool) {
         let s = self.s;
         let raw = arrived_ms - sent_ms;
-        if self.offset.is_nan() {
-            self.offset = raw;
-        } else {
-            let carried = self.offset + self.rate * (sent_ms - self.last_sent);
-            let creep = (arrived_ms - self.last_arrived).max(0.0) * s.offset_creep;
-            self.offset = (carried + creep).min(raw);
+        if self.loop_at.is_nan() {
+            self.loop_at = sent_ms;
+            self.loop_offset = raw;
+            self.loop_error = s.max_rate * s.rate_block_ms;
         }
         self.block(sent_ms, raw);
+        self.offset = self.loop_offset + self.rate * (sent_ms - self.loop_at);
         let late = (raw - self.offset).min(s.max_delay_ms);
         let had = !self.last_sent.is_nan();
         if had && count_interval {
@@ -167,7 +185,6 @@ impl StreamTiming {
         };
         self.need_sample(late + if iv.is_nan() { 0.0 } else { iv });
         self.last_sent = sent_ms;
-        self.last_arrived = arrived_ms;
         self.write_target();
     }
 
@@ -236,7 +253,9 @@ impl StreamTiming {
             }
             return;
         }
-        if !start.is_nan() {
+        // A block whose least delay this sample undercuts by more than 3/4 of the time between
+        // them was held up whole (a stall: what was sent in it arrived in a burst): it says nothing.
+        if !start.is_nan() && !(raw - self.block_min < -0.75 * (sent_ms - self.block_at)) {
             self.close_block(self.block_at, self.block_min);
         }
         self.block_start = sent_ms;
@@ -244,39 +263,27 @@ impl StreamTiming {
         self.block_at = sent_ms;
     }
 
+    /// The block's least arrival − sent `min` (at the sender's `at`) steps the loop
+    /// ([`rate_loop`]) that follows the blocks with an offset and a rate.
     fn close_block(&mut self, at: f64, min: f64) {
-        let cap = self.blocks_at.len();
-        self.blocks_at[self.block_head] = at;
-        self.blocks_min[self.block_head] = min;
-        self.block_head = (self.block_head + 1) % cap;
-        if self.block_count < cap {
-            self.block_count += 1;
-        }
-        let n = self.block_count;
-        if n < 3 {
+        let dt = at - self.loop_at;
+        if !(dt > 0.0) {
             return;
         }
-        let mut m = 0;
-        for i in 0..n {
-            for j in i + 1..n {
-                let dt = self.blocks_at[j] - self.blocks_at[i];
-                if dt != 0.0 {
-                    self.slopes[m] = (self.blocks_min[j] - self.blocks_min[i]) / dt;
-                    m += 1;
-                }
-            }
-        }
-        if m == 0 {
-            return;
-        }
-        self.slopes[..m].sort_unstable_by(f64::total_cmp);
-        let median = if m % 2 == 1 {
-            self.slopes[(m - 1) / 2]
-        } else {
-            0.5 * (self.slopes[m / 2 - 1] + self.slopes[m / 2])
-        };
-        let lim = self.s.max_rate;
-        self.rate = median.max(-lim).min(lim);
+        let error = min - (self.loop_offset + self.rate * dt);
+        let (offset, rate, loop_error) = rate_loop(
+            self.loop_offset,
+            self.rate,
+            self.loop_error,
+            error,
+            dt,
+            self.s.rate_follow_ms,
+            self.s.max_rate,
+        );
+        self.loop_offset = offset;
+        self.rate = rate;
+        self.loop_error = loop_error;
+        self.loop_at = at;
     }
 
     fn write_target(&mut self) {

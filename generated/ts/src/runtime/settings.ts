@@ -36,15 +36,13 @@ export interface NetcodeSettings {
   readonly growSlew: number;
   /** How fast the delay relaxes toward a lower target, in ms per ms (0.05: 150 ms over 3 s). */
   readonly relaxSlew: number;
-  /**
-   * The clock offset's upward creep (ms per ms of arrival time): the lower envelope of
-   * arrival − sent follows a lasting rise in latency at this rate (0.005: 5 ms per second).
-   */
-  readonly offsetCreep: number;
-  /** The sender's clock rate is measured from the least arrival − sent of blocks this long (ms). */
+  /** The sender's clock is measured from the least arrival − sent of blocks this long (ms). */
   readonly rateBlockMs: number;
-  /** How many such blocks the rate's estimate (the median slope between them) keeps. */
-  readonly rateBlocks: number;
+  /**
+   * The time constant (ms) of the loop that follows those blocks' least arrival − sent with an
+   * offset and a rate: shorter follows a changing rate sooner, longer smooths jitter more.
+   */
+  readonly rateFollowMs: number;
   /** The most the sender's clock may run slow or fast against ours (0.2: 20%). */
   readonly maxRate: number;
   /**
@@ -74,6 +72,18 @@ export interface NetcodeSettings {
   readonly resyncGapMs: number;
   /** `RenderClock`: the most its time runs fast or slow, beyond the sender's rate (0.05: 5%). */
   readonly clockSlew: number;
+  /**
+   * `RenderClock`: within that, it runs fast or slow by its distance from its target over this
+   * time (ms): 40 ms off at 2000 ms runs 2% fast or slow.
+   */
+  readonly clockFollowMs: number;
+  /**
+   * `RenderClock`: its `rateBlockMs` and `rateFollowMs`. One snapshot stream at the server's
+   * tick fills shorter blocks, and a server's tick drifts with its load: it follows sooner.
+   */
+  readonly clockRateBlockMs: number;
+  /** `RenderClock`: its `rateFollowMs` (with `clockRateBlockMs`). */
+  readonly clockRateFollowMs: number;
   /** A render time more than this away from its target (ms) snaps instead of slewing. */
   readonly clockSnapMs: number;
 }
@@ -91,9 +101,8 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   statsMaxWeight: 0.5,
   growSlew: 0.2,
   relaxSlew: 0.05,
-  offsetCreep: 0.005,
   rateBlockMs: 500,
-  rateBlocks: 12,
+  rateFollowMs: 3000,
   maxRate: 0.2,
   extrapolateAfter: 1,
   extrapolateMs: 0,
@@ -105,6 +114,9 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   teleportChannels: 3,
   resyncGapMs: 500,
   clockSlew: 0.05,
+  clockFollowMs: 2000,
+  clockRateBlockMs: 250,
+  clockRateFollowMs: 400,
   clockSnapMs: 500,
 });
 

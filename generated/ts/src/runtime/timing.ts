@@ -23,13 +23,15 @@ const NEED = 4;
 export const TARGET = 5;
 /** Slot: the newest sample's time. */
 export const LAST_SENT = 6;
-const LAST_ARRIVED = 7;
-const BLOCK_START = 8;
-const BLOCK_MIN = 9;
-const BLOCK_AT = 10;
+const BLOCK_START = 7;
+const BLOCK_MIN = 8;
+const BLOCK_AT = 9;
+const LOOP_AT = 10; // the sender's time the loop's offset is at
+const LOOP_OFFSET = 11; // the loop's offset there
+const LOOP_ERROR = 12; // the loop's mean error (ms): what it takes a block's error at
 // The argument of the private steps: a double passed to a call V8 does not inline is boxed.
-const ARG = 11;
-const SLOTS = 12;
+const ARG = 13;
+const SLOTS = 14;
 
 /**
  * The render time one frame later, in place in `slots[i]`: it moves on by `dtMs` of our clock at
@@ -49,10 +51,28 @@ export function senderNow(v: Float64Array, nowMs: number): number {
 }
 
 /**
- * The timing of one stream. The offset is the lower envelope of arrival − sent, carried along
- * at the sender's measured rate and creeping up slowly; the rate is the median slope between
- * the least arrival − sent of recent blocks (Theil–Sen: a stall or a burst of late messages
- * moves one block, not the median); the delay covers what `latePercentile` of recent samples
+ * One step of the loop that follows the least arrival − sent of each block with an offset and
+ * a rate (a critically damped second-order loop, as clock-sync loops are), in place in the
+ * slots `v` of a `StreamTiming`: the block's `error` (ms) against the loop's line, `dtMs` (the
+ * sender's ms) since the block before. An error past 3 times the loop's mean error (a block
+ * the link held up) counts only that far, so a stall moves the loop little while a lasting
+ * change of rate, whose errors repeat, widens the bound in a few blocks. The offset moves
+ * `2k` and the rate `k²` of the error per `dtMs`, `k = dtMs / followMs` (at most 1); the rate
+ * stays within `maxRate`.
+ */
+function rateLoop(v: Float64Array, error: number, dtMs: number, followMs: number, maxRate: number): void {
+  const bound = 3 * v[LOOP_ERROR]! + 1;
+  const e = Math.min(Math.max(error, -bound), bound);
+  v[LOOP_ERROR] = v[LOOP_ERROR]! + 0.25 * (Math.abs(e) - v[LOOP_ERROR]!);
+  const k = Math.min(1, dtMs / followMs);
+  v[LOOP_OFFSET] = v[LOOP_OFFSET]! + v[RATE]! * dtMs + Math.min(1, 2 * k) * e;
+  v[RATE] = Math.min(Math.max(v[RATE]! + (k * k * e) / dtMs, -maxRate), maxRate);
+}
+
+/**
+ * The timing of one stream. The offset and the rate follow the least arrival − sent of each
+ * block of `rateBlockMs` with a loop (`rateLoop`; a block held up whole by a stall is
+ * skipped), the offset carried along at the rate between blocks; the delay covers what `latePercentile` of recent samples
  * needed (the interval before each plus its lateness), and a margin.
  */
 export class StreamTiming {
@@ -63,11 +83,6 @@ export class StreamTiming {
   private readonly sorted: Float64Array;
   private lateCount = 0;
   private lateHead = 0;
-  private readonly blockAt: Float64Array;
-  private readonly blockMin: Float64Array;
-  private readonly slopes: Float64Array;
-  private blockCount = 0;
-  private blockHead = 0;
 
   /** Timing under settings `s`. */
   constructor(s: NetcodeSettings) {
@@ -75,10 +90,6 @@ export class StreamTiming {
     const w = Math.max(1, s.lateWindow | 0);
     this.lates = new Float64Array(w);
     this.sorted = new Float64Array(w);
-    const b = Math.max(3, s.rateBlocks | 0);
-    this.blockAt = new Float64Array(b);
-    this.blockMin = new Float64Array(b);
-    this.slopes = new Float64Array((b * (b - 1)) / 2);
     this.reset();
   }
 
@@ -110,8 +121,6 @@ export class StreamTiming {
     v[TARGET] = this.s.minDelayMs;
     this.lateCount = 0;
     this.lateHead = 0;
-    this.blockCount = 0;
-    this.blockHead = 0;
   }
 
   /** True once an interval was measured. */
@@ -127,14 +136,14 @@ export class StreamTiming {
     const s = this.s;
     const v = this.v;
     const raw = arrivedMs - sentMs;
-    if (v[OFFSET] !== v[OFFSET]) {
-      v[OFFSET] = raw;
-    } else {
-      const carried = v[OFFSET]! + v[RATE]! * (sentMs - v[LAST_SENT]!);
-      v[OFFSET] = Math.min(carried + Math.max(0, arrivedMs - v[LAST_ARRIVED]!) * s.offsetCreep, raw);
+    if (v[LOOP_AT] !== v[LOOP_AT]) {
+      v[LOOP_AT] = sentMs;
+      v[LOOP_OFFSET] = raw;
+      v[LOOP_ERROR] = s.maxRate * s.rateBlockMs;
     }
     v[ARG] = raw;
     this.block(sentMs);
+    v[OFFSET] = v[LOOP_OFFSET]! + v[RATE]! * (sentMs - v[LOOP_AT]!);
     const late = Math.min(raw - v[OFFSET]!, s.maxDelayMs);
     const had = v[LAST_SENT] === v[LAST_SENT];
     if (had && countInterval) {
@@ -146,7 +155,6 @@ export class StreamTiming {
     v[ARG] = late + (iv === iv ? iv : 0);
     this.needSample();
     v[LAST_SENT] = sentMs;
-    v[LAST_ARRIVED] = arrivedMs;
     this.writeTarget();
   }
 
@@ -229,41 +237,25 @@ export class StreamTiming {
       }
       return;
     }
-    if (start === start) this.closeBlock();
+    // A block whose least delay this sample undercuts by more than 3/4 of the time between them
+    // was held up whole (a stall: what was sent in it arrived in a burst): it says nothing.
+    if (start === start && !(raw - v[BLOCK_MIN]! < -0.75 * (sentMs - v[BLOCK_AT]!))) this.closeBlock();
     v[BLOCK_START] = sentMs;
     v[BLOCK_MIN] = raw;
     v[BLOCK_AT] = sentMs;
   }
 
-  /** The block in `BLOCK_AT`/`BLOCK_MIN` joins the recent ones; their median slope is the rate. */
+  /**
+   * The block in `BLOCK_AT`/`BLOCK_MIN` steps the loop (`rateLoop`) that follows the blocks'
+   * least arrival − sent with an offset and a rate.
+   */
   private closeBlock(): void {
-    const at = this.v[BLOCK_AT]!;
-    const min = this.v[BLOCK_MIN]!;
-    const cap = this.blockAt.length;
-    this.blockAt[this.blockHead] = at;
-    this.blockMin[this.blockHead] = min;
-    this.blockHead = (this.blockHead + 1) % cap;
-    if (this.blockCount < cap) this.blockCount++;
-    const n = this.blockCount;
-    if (n < 3) return;
-    const sl = this.slopes;
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const dt = this.blockAt[j]! - this.blockAt[i]!;
-        if (dt !== 0) sl[m++] = (this.blockMin[j]! - this.blockMin[i]!) / dt;
-      }
-    }
-    if (m === 0) return;
-    for (let i = 1; i < m; i++) {
-      const x = sl[i]!;
-      let j = i;
-      for (; j > 0 && sl[j - 1]! > x; j--) sl[j] = sl[j - 1]!;
-      sl[j] = x;
-    }
-    const median = m % 2 === 1 ? sl[(m - 1) / 2]! : 0.5 * (sl[m / 2 - 1]! + sl[m / 2]!);
-    const lim = this.s.maxRate;
-    this.v[RATE] = Math.min(Math.max(median, -lim), lim);
+    const v = this.v;
+    const s = this.s;
+    const dt = v[BLOCK_AT]! - v[LOOP_AT]!;
+    if (!(dt > 0)) return;
+    rateLoop(v, v[BLOCK_MIN]! - (v[LOOP_OFFSET]! + v[RATE]! * dt), dt, s.rateFollowMs, s.maxRate);
+    v[LOOP_AT] = v[BLOCK_AT]!;
   }
 
   /** The percentile of what recent samples needed, plus the margin, clamped. */
