@@ -63,8 +63,29 @@ const DRAW_AT = 3; // the render time being drawn
 const FRAME_DT = 4; // that frame's step of the render time (ms)
 const CUT_DONE = 5; // the time of the newest teleport already drawn
 const WANT = 6; // the render time the delay asks for (sample)
-const SLOTS = 7;
+const STEP = 7; // the shortest step between two samples the sender made (ms)
+const SLOTS = 8;
 // Times pass between the private methods as slot indices, never as doubles (boxed per call).
+
+/**
+ * How long before the sample that ends a silence the entity started moving (ms): one step of the
+ * sender, the shortest seen between its samples (`step`; a relay that forwards every 3rd move
+ * still sends a stop and the move after it one step apart), at least a quarter of the average
+ * `interval`; the interval alone before any step, `fallback` before either.
+ */
+export function stillLead(step: number, interval: number, fallback: number): number {
+  if (interval !== interval) return step === step ? step : fallback;
+  return step === step ? Math.min(interval, Math.max(step, interval / 4)) : interval;
+}
+
+/**
+ * True when a position that moved `before` over `beforeMs` and then `after` over the `afterMs`
+ * of a gap moved across the gap at under half its pace before: it came to rest in between
+ * (a lost or relayed-away stop pose), rather than moving on through lost samples.
+ */
+export function stillAcross(before: number, beforeMs: number, after: number, afterMs: number): boolean {
+  return after * beforeMs < 0.5 * before * afterMs;
+}
 
 /**
  * One remote entity: a fixed ring of samples (stamped on the sender's clock or a server tick's),
@@ -159,9 +180,10 @@ export class Interpolator {
    */
   pushSent(sentMs: number, arrivedMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(sentMs > this.times[this.slot(this.count - 1)]!)) return false;
-    const silence = this.silenceBefore(sentMs);
+    const silence = this.silenceBefore(sentMs, channels ?? this.input);
     this.timing.observe(sentMs, arrivedMs, !silence);
     if (silence) this.stillUntil(sentMs);
+    else this.stepSeen(sentMs);
     this.store(sentMs, channels ?? this.input, teleport);
     return true;
   }
@@ -172,9 +194,10 @@ export class Interpolator {
    */
   pushAt(timeMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(timeMs > this.times[this.slot(this.count - 1)]!)) return false;
-    const silence = this.silenceBefore(timeMs);
+    const silence = this.silenceBefore(timeMs, channels ?? this.input);
     this.timing.observeTime(timeMs, !silence);
     if (silence) this.stillUntil(timeMs);
+    else this.stepSeen(timeMs);
     this.store(timeMs, channels ?? this.input, teleport);
     return true;
   }
@@ -279,29 +302,51 @@ export class Interpolator {
   }
 
   /**
-   * True when the newest sample stood still (equal to the one before) and the sender went
-   * silent; or, with a single sample, when more than `maxDelayMs` passed (an entity standing
-   * still as it came into view).
+   * True when the sender went silent before a sample at `timeMs` with channels `ch`: more than
+   * two intervals passed and the newest sample stood still (equal to the one before), or the
+   * position across the gap moved at under half the pace of the segment before it (`stillAcross`:
+   * a relay forwarded the stop pose's repeat but skipped the pose before it); or, with a single
+   * sample, when more than `maxDelayMs` passed (an entity standing still as it came into view).
    */
-  private silenceBefore(timeMs: number): boolean {
+  private silenceBefore(timeMs: number, ch: ArrayLike<number>): boolean {
     if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
     const a = this.slot(this.count - 1);
     const b = this.slot(this.count - 2);
     const iv = this.timing.interval;
     if (iv === iv && timeMs - this.times[a]! <= 2 * iv) return false;
     const n = this.n;
-    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) return false;
-    return true;
+    let same = true;
+    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) same = false;
+    if (same || iv !== iv || this.cuts[a] === 1) return same;
+    const k = Math.min(this.settings.teleportChannels, this.layout.linear);
+    let before = 0;
+    let after = 0;
+    for (let c = 0; c < k; c++) {
+      const d0 = this.values[a * n + c]! - this.values[b * n + c]!;
+      const d1 = (ch[c] ?? 0) - this.values[a * n + c]!;
+      before += d0 * d0;
+      after += d1 * d1;
+    }
+    return stillAcross(Math.sqrt(before), this.times[a]! - this.times[b]!, Math.sqrt(after), timeMs - this.times[a]!);
+  }
+
+  /** Keeps the shortest step from the newest sample to one at `timeMs` (not after a silence). */
+  private stepSeen(timeMs: number): void {
+    if (this.count === 0) return;
+    const d = timeMs - this.times[this.slot(this.count - 1)]!;
+    const c = this.t;
+    if (!(d >= c[STEP]!)) c[STEP] = d;
   }
 
   /**
-   * After a silence the entity stood still until about one interval before the sample that
-   * ends it: a copy of the still pose there keeps the whole silence from becoming one slow glide.
+   * After a silence the entity stood still until about one of the sender's steps before the
+   * sample that ends it (`stillLead`): a copy of the still pose there keeps the whole silence
+   * from becoming one slow glide.
    */
   private stillUntil(timeMs: number): void {
     const a = this.slot(this.count - 1);
     const iv = this.timing.interval;
-    const at = timeMs - (iv === iv ? iv : this.settings.minDelayMs);
+    const at = timeMs - stillLead(this.t[STEP]!, iv, this.settings.minDelayMs);
     if (!(at > this.times[a]!)) return;
     for (let c = 0; c < this.n; c++) this.scratch[c] = this.values[a * this.n + c]!;
     this.store(at, this.scratch, false);

@@ -48,6 +48,28 @@ enum Buf {
     Scratch,
 }
 
+/// How long before the sample that ends a silence the entity started moving (ms): one step of
+/// the sender, the shortest seen between its samples (`step`; a relay that forwards every 3rd
+/// move still sends a stop and the move after it one step apart), at least a quarter of the
+/// average `interval`; the interval alone before any step, `fallback` before either.
+pub fn still_lead(step: f64, interval: f64, fallback: f64) -> f64 {
+    if interval.is_nan() {
+        return if step.is_nan() { fallback } else { step };
+    }
+    if step.is_nan() {
+        interval
+    } else {
+        interval.min(step.max(interval / 4.0))
+    }
+}
+
+/// True when a position that moved `before` over `before_ms` and then `after` over the
+/// `after_ms` of a gap moved across the gap at under half its pace before: it came to rest in
+/// between (a lost or relayed-away stop pose), rather than moving on through lost samples.
+pub fn still_across(before: f64, before_ms: f64, after: f64, after_ms: f64) -> bool {
+    after * before_ms < 0.5 * before * after_ms
+}
+
 /// One remote entity: a fixed ring of samples (stamped on the sender's clock or a server
 /// tick's), drawn at a delay into [`Interpolator::out`]. The twin of TypeScript's
 /// `Interpolator`; nothing allocates after [`Interpolator::with_settings`].
@@ -62,6 +84,8 @@ pub struct Interpolator {
     last_now: f64,
     drawn: f64,
     cut_done: f64,
+    /// The shortest step between two samples the sender made (ms).
+    step: f64,
     n: usize,
     moving: usize,
     cap: usize,
@@ -107,6 +131,7 @@ impl Interpolator {
             last_now: f64::NAN,
             drawn: f64::NAN,
             cut_done: f64::NAN,
+            step: f64::NAN,
             n,
             moving,
             cap,
@@ -180,6 +205,7 @@ impl Interpolator {
         self.last_now = f64::NAN;
         self.drawn = f64::NAN;
         self.cut_done = f64::NAN;
+        self.step = f64::NAN;
         self.pushed = false;
         self.following = false;
         self.out.fill(0.0);
@@ -212,10 +238,12 @@ impl Interpolator {
         if matches!(self.newest_time(), Some(t) if !(sent_ms > t)) {
             return false;
         }
-        let silence = self.silence_before(sent_ms);
+        let silence = self.silence_before(sent_ms, channels);
         self.timing.observe(sent_ms, arrived_ms, !silence);
         if silence {
             self.still_until(sent_ms);
+        } else {
+            self.step_seen(sent_ms);
         }
         self.store(sent_ms, channels, teleport);
         true
@@ -232,10 +260,12 @@ impl Interpolator {
         if matches!(self.newest_time(), Some(t) if !(time_ms > t)) {
             return false;
         }
-        let silence = self.silence_before(time_ms);
+        let silence = self.silence_before(time_ms, channels);
         self.timing.observe_time(time_ms, !silence);
         if silence {
             self.still_until(time_ms);
+        } else {
+            self.step_seen(time_ms);
         }
         self.store(time_ms, channels, teleport);
         true
@@ -337,10 +367,13 @@ impl Interpolator {
 
     // ---- the ring ----
 
-    /// True when the newest sample stood still (equal to the one before) and the sender went
-    /// silent; or, with a single sample, when more than `max_delay_ms` passed (an entity
-    /// standing still as it came into view).
-    fn silence_before(&self, time_ms: f64) -> bool {
+    /// True when the sender went silent before a sample at `time_ms` with channels `ch`: more
+    /// than two intervals passed and the newest sample stood still (equal to the one before),
+    /// or the position across the gap moved at under half the pace of the segment before it
+    /// ([`still_across`]: a relay forwarded the stop pose's repeat but skipped the pose before
+    /// it); or, with a single sample, when more than `max_delay_ms` passed (an entity standing
+    /// still as it came into view).
+    fn silence_before(&self, time_ms: f64, ch: &[f64]) -> bool {
         if self.count < 2 {
             return self.count == 1
                 && time_ms - self.times[self.slot(0)] > self.settings.max_delay_ms;
@@ -352,20 +385,48 @@ impl Interpolator {
             return false;
         }
         let n = self.n;
-        (0..self.moving).all(|c| self.values[a * n + c] == self.values[b * n + c])
+        let same = (0..self.moving).all(|c| self.values[a * n + c] == self.values[b * n + c]);
+        if same || iv.is_nan() || self.cuts[a] {
+            return same;
+        }
+        let k = self.settings.teleport_channels.min(self.layout.linear);
+        let (mut before, mut after) = (0.0, 0.0);
+        for c in 0..k {
+            let d0 = self.values[a * n + c] - self.values[b * n + c];
+            let d1 = ch.get(c).copied().unwrap_or(0.0) - self.values[a * n + c];
+            before += d0 * d0;
+            after += d1 * d1;
+        }
+        still_across(
+            f64::sqrt(before),
+            self.times[a] - self.times[b],
+            f64::sqrt(after),
+            time_ms - self.times[a],
+        )
     }
 
-    /// After a silence the entity stood still until about one interval before the sample that
-    /// ends it: a copy of the still pose there keeps the silence from becoming one slow glide.
+    /// Keeps the shortest step from the newest sample to one at `time_ms` (not after a silence).
+    fn step_seen(&mut self, time_ms: f64) {
+        if self.count == 0 {
+            return;
+        }
+        let d = time_ms - self.times[self.slot(self.count - 1)];
+        if !(d >= self.step) {
+            self.step = d;
+        }
+    }
+
+    /// After a silence the entity stood still until about one of the sender's steps before the
+    /// sample that ends it ([`still_lead`]): a copy of the still pose there keeps the silence
+    /// from becoming one slow glide.
     fn still_until(&mut self, time_ms: f64) {
         let a = self.slot(self.count - 1);
-        let iv = self.timing.interval();
         let at = time_ms
-            - if iv.is_nan() {
-                self.settings.min_delay_ms
-            } else {
-                iv
-            };
+            - still_lead(
+                self.step,
+                self.timing.interval(),
+                self.settings.min_delay_ms,
+            );
         if !(at > self.times[a]) {
             return;
         }

@@ -161,6 +161,41 @@ fn past_the_newest_sample_an_entity_holds_there() {
     near(it.out()[0], 1.2, 1e-9);
 }
 
+#[test]
+fn a_silence_ends_one_sender_step_before_the_sample_that_ends_it() {
+    assert_eq!(still_lead(f64::NAN, f64::NAN, 120.0), 120.0);
+    assert_eq!(still_lead(f64::NAN, 300.0, 120.0), 300.0);
+    assert_eq!(still_lead(100.0, 300.0, 120.0), 100.0); // relayed every 3rd: the sender's step
+    assert_eq!(still_lead(20.0, 300.0, 120.0), 75.0); // at least a quarter of the interval
+    assert_eq!(still_lead(100.0, f64::NAN, 120.0), 100.0);
+    assert!(still_across(0.2, 300.0, 0.02, 2100.0), "slowed to a stop");
+    assert!(
+        !still_across(0.9, 300.0, 6.3, 2100.0),
+        "moved on through lost samples"
+    );
+}
+
+#[test]
+fn a_relayed_stop_seen_once_holds_until_one_step_before_the_move_after_it() {
+    let mut it = walker();
+    for k in 0..=5 {
+        it.push_at(k as f64 * 300.0, &[k as f64 * 0.9]);
+    }
+    it.push_at(1600.0, &[4.8]); // one step of the sender's 100 ms
+    it.push_at(1900.0, &[5.0]); // the stop, its repeat relayed, the pose before it skipped
+    it.push_at(4000.0, &[5.02]); // the first move after the silence
+    it.sample_at(3000.0);
+    it.sample_at(3890.0);
+    assert_eq!(
+        it.out()[0],
+        5.0,
+        "still at the stop until one step before the move"
+    );
+    it.sample_at(3950.0);
+    let x = it.out()[0];
+    assert!(x > 5.0 && x < 5.02, "{x} moves over the last step");
+}
+
 /// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
 /// (and every one behind it, in order) arrives 60 ms past the usual.
 fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {

@@ -14,6 +14,8 @@ import {
   followTime,
   monotoneHermite,
   monotoneTangent,
+  stillAcross,
+  stillLead,
   wrapAngle,
 } from "../../../codegen/ts-runtime/index.js";
 
@@ -120,6 +122,29 @@ test("past the newest sample an entity holds there: no overshoot past a stop", (
  * past the usual. Held at the newest sample, the walker stops for two frames; with time
  * dilation the render time slows instead, never below `dilateMin` of its pace.
  */
+test("a silence ends one sender step before the sample that ends it", () => {
+  assert.equal(stillLead(NaN, NaN, 120), 120);
+  assert.equal(stillLead(NaN, 300, 120), 300);
+  assert.equal(stillLead(100, 300, 120), 100); // relayed every 3rd: the sender's own step
+  assert.equal(stillLead(20, 300, 120), 75); // at least a quarter of the interval
+  assert.equal(stillLead(100, NaN, 120), 100);
+  assert.ok(stillAcross(0.2, 300, 0.02, 2100), "slowed to a stop: still across the gap");
+  assert.ok(!stillAcross(0.9, 300, 6.3, 2100), "moved on at its pace through lost samples");
+});
+
+test("a relayed stop seen once holds until one step before the move after it", () => {
+  const it = walker();
+  for (let k = 0; k <= 5; k++) it.pushAt(k * 300, [k * 0.9]);
+  it.pushAt(1600, [4.8]); // one step of the sender's 100 ms
+  it.pushAt(1900, [5.0]); // the stop, its repeat relayed, the pose before it skipped
+  it.pushAt(4000, [5.02]); // the first move after the silence
+  it.sampleAt(3000);
+  it.sampleAt(3890);
+  assert.equal(it.out[0], 5.0, "still at the stop until one step before the move");
+  it.sampleAt(3950);
+  assert.ok(it.out[0]! > 5.0 && it.out[0]! < 5.02, `${it.out[0]} moves over the last step`);
+});
+
 test("a late sample is waited for in motion: time dilation, not a hold", () => {
   const run = (dilateBelowMs: number): { held: number; slowest: number } => {
     const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
