@@ -56,7 +56,7 @@ export * as fail from "./fail.js";
 export { floatText, intText, rustDisplay, rustExp, rustDebugStr } from "./format.js";
 export { Tracker, EntityRows, Mirror, entityDelta, deltaOf, dNum, dWhole, dList, dSkip, noBaseline, RING, MAX_RING } from "./delta.js";
 export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from "./delta.js";
-export { Interpolator, InterpState, stillAcross, stillLead } from "./interp.js";
+export { Interpolator, InterpState, Resync, resyncBy, stillAcross, stillLead } from "./interp.js";
 export type { ChannelLayout } from "./interp.js";
 export { InterpolatedSet } from "./pool.js";
 export { StreamTiming, followTime } from "./timing.js";

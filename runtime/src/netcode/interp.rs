@@ -70,6 +70,31 @@ pub fn still_across(before: f64, before_ms: f64, after: f64, after_ms: f64) -> b
     after * before_ms < 0.5 * before * after_ms
 }
 
+/// How a frame draws a jump of its render time ([`resync_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resync {
+    /// No jump: the render time moved on as usual.
+    None,
+    /// From what the last frame drew to the new time's curve, eased out within `recover_ms`.
+    Ease,
+    /// At once: no blending, no catching up.
+    Snap,
+}
+
+/// How a frame draws a render time that `jumped` (a resync): after a dry spell (`dry`: the
+/// last frame held at the newest sample; a stall ended) it eases over, so recovery converges
+/// within about one send interval without a visible jump; after a `frame_gap` (a hidden tab)
+/// or with samples coming all along it snaps.
+pub fn resync_by(jumped: bool, frame_gap: bool, dry: bool) -> Resync {
+    if !jumped {
+        Resync::None
+    } else if dry && !frame_gap {
+        Resync::Ease
+    } else {
+        Resync::Snap
+    }
+}
+
 /// One remote entity: a fixed ring of samples (stamped on the sender's clock or a server
 /// tick's), drawn at a delay into [`Interpolator::out`]. The twin of TypeScript's
 /// `Interpolator`; nothing allocates after [`Interpolator::with_settings`].
@@ -103,6 +128,8 @@ pub struct Interpolator {
     prev_state: InterpState,
     pushed: bool,
     following: bool,
+    /// The last frame drew at or past the newest sample: samples stopped coming (a dry spell).
+    dry: bool,
     recover_rate: f64,
 }
 
@@ -149,6 +176,7 @@ impl Interpolator {
             prev_state: InterpState::Empty,
             pushed: false,
             following: false,
+            dry: false,
             // 95% of a difference gone within recover_ms: e^(-3) ≈ 0.05.
             recover_rate: 3000.0 / recover,
         }
@@ -208,6 +236,7 @@ impl Interpolator {
         self.step = f64::NAN;
         self.pushed = false;
         self.following = false;
+        self.dry = false;
         self.out.fill(0.0);
         self.err.fill(0.0);
     }
@@ -291,8 +320,8 @@ impl Interpolator {
         let want = self.timing.sender_now(now_ms) - self.timing.target();
         let r = self.render;
         let newest = self.timing.last_sent();
-        // More than `clock_snap_ms` behind it with samples that far ahead (after a stall longer
-        // than the ring holds), it resyncs.
+        // More than `clock_snap_ms` behind it with samples that far ahead (after a stall), it
+        // resyncs: the drawing eases over after a dry spell, snaps after a frame gap.
         let resync =
             gap || (!r.is_nan() && want - r > s.clock_snap_ms && newest - r > s.clock_snap_ms);
         let mut next = want;
@@ -326,19 +355,20 @@ impl Interpolator {
         }
         self.render = next;
         // a recovery eases out on our clock, even while the render time stands
-        self.draw(next, dt, resync)
+        self.draw(next, dt, resync_by(resync, gap, self.dry))
     }
 
     /// Draws the samples' clock time `render_time_ms` (from a [`super::RenderClock`]). A step
-    /// longer than `resync_gap_ms` resyncs.
+    /// longer than `resync_gap_ms` resyncs: it eases over after a dry spell (the clock caught
+    /// up after a stall), snaps otherwise (a hidden tab).
     pub fn sample_at(&mut self, render_time_ms: f64) -> InterpState {
         let dt = if self.drawn.is_nan() {
             0.0
         } else {
             render_time_ms - self.drawn
         };
-        let gap = dt > self.settings.resync_gap_ms;
-        self.draw(render_time_ms, dt, gap)
+        let jumped = dt > self.settings.resync_gap_ms;
+        self.draw(render_time_ms, dt, resync_by(jumped, false, self.dry))
     }
 
     /// `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place.
@@ -586,7 +616,7 @@ impl Interpolator {
         true
     }
 
-    fn draw(&mut self, r: f64, step: f64, resync: bool) -> InterpState {
+    fn draw(&mut self, r: f64, step: f64, resync: Resync) -> InterpState {
         let mv = self.moving;
         let lin = self.layout.linear;
         let n = self.n;
@@ -601,10 +631,17 @@ impl Interpolator {
             *e *= keep;
         }
         let teleported = self.teleport_reached(r);
-        if resync || teleported || prev_r.is_nan() {
+        if resync == Resync::Snap || teleported || prev_r.is_nan() {
             self.err.fill(0.0);
             if !prev_r.is_nan() {
                 st = InterpState::Snapped;
+            }
+        } else if resync == Resync::Ease {
+            // A dry spell ended with the render time resynced: from what the last frame drew to
+            // this frame's curve, eased out within `recover_ms` (about one send interval).
+            for c in 0..mv {
+                let d = self.prev_raw[c] - self.raw[c];
+                self.err[c] += if c >= lin { wrap_angle(d) } else { d };
             }
         } else if self.pushed
             || (self.prev_state == InterpState::Extrapolating && st != InterpState::Extrapolating)
@@ -635,6 +672,7 @@ impl Interpolator {
         self.pushed = false;
         self.prev_state = st;
         self.state = st;
+        self.dry = r >= self.times[self.slot(self.count - 1)];
         self.drawn = r;
         st
     }

@@ -196,6 +196,46 @@ fn a_relayed_stop_seen_once_holds_until_one_step_before_the_move_after_it() {
     assert!(x > 5.0 && x < 5.02, "{x} moves over the last step");
 }
 
+#[test]
+fn a_resync_eases_over_after_a_dry_spell_and_snaps_after_a_frame_gap() {
+    assert_eq!(resync_by(false, false, true), Resync::None);
+    assert_eq!(resync_by(true, false, true), Resync::Ease); // a stall ended
+    assert_eq!(resync_by(true, true, true), Resync::Snap); // a hidden tab
+    assert_eq!(resync_by(true, false, false), Resync::Snap); // samples came all along
+}
+
+#[test]
+fn after_a_1_s_stall_the_drawing_converges_within_about_one_send_interval() {
+    let mut it = walker();
+    for k in 0..10 {
+        let t = k as f64 * 100.0;
+        it.push_sent(t, t + 20.0, &[k as f64 * 0.15]);
+    }
+    let mut now = 0.0;
+    while now < 2000.0 {
+        it.sample(now); // nothing arrives after 1 s: it holds at 0.9 m
+        now += 16.0;
+    }
+    for k in 10..20 {
+        it.push_sent(k as f64 * 100.0, now, &[k as f64 * 0.15]);
+    }
+    let held = it.out()[0];
+    let (mut last, mut most) = (held, 0.0f64);
+    let end = now + 400.0;
+    while now < end {
+        assert_ne!(it.sample(now), InterpState::Snapped);
+        most = most.max(it.out()[0] - last);
+        last = it.out()[0];
+        now += 16.0;
+    }
+    near(it.out()[0], it.render_time() * 0.0015, 0.01); // on the curve again
+    let caught = it.render_time() * 0.0015 - 0.4 * 1.5 - held; // the time it skipped, 0.4 s drawn
+    assert!(
+        caught > 0.8 && most < 0.5 * caught,
+        "a step of {most} m of the {caught} m it skipped"
+    );
+}
+
 /// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
 /// (and every one behind it, in order) arrives 60 ms past the usual.
 fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {

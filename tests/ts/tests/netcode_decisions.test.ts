@@ -7,6 +7,7 @@ import { test } from "node:test";
 import {
   InterpState,
   Interpolator,
+  Resync,
   NETCODE_DEFAULTS,
   RenderClock,
   StreamTiming,
@@ -14,6 +15,7 @@ import {
   followTime,
   monotoneHermite,
   monotoneTangent,
+  resyncBy,
   stillAcross,
   stillLead,
   wrapAngle,
@@ -207,6 +209,33 @@ test("after a dry spell the drawing goes on from where it stands", () => {
     assert.ok(it.out[0]! - last <= 0.15 * 0.016 * 10 * 1.06 + 1e-9, `a jump of ${it.out[0]! - last} after the dry spell`);
     last = it.out[0]!;
   }
+});
+
+test("a resync eases over after a dry spell and snaps after a frame gap", () => {
+  assert.equal(resyncBy(false, false, true), Resync.None);
+  assert.equal(resyncBy(true, false, true), Resync.Ease); // a stall ended
+  assert.equal(resyncBy(true, true, true), Resync.Snap); // a hidden tab
+  assert.equal(resyncBy(true, false, false), Resync.Snap); // samples came all along
+});
+
+test("after a 1 s stall the drawing converges within about one send interval, no jump", () => {
+  const it = walker();
+  for (let k = 0; k < 10; k++) it.pushSent(k * 100, k * 100 + 20, [k * 0.15]);
+  let now = 0;
+  for (; now < 1000; now += 16) it.sample(now);
+  for (; now < 2000; now += 16) it.sample(now); // nothing arrives: it holds at 0.9 m
+  for (let k = 10; k < 20; k++) it.pushSent(k * 100, now, [k * 0.15]);
+  const held = it.out[0]!;
+  let last = held;
+  let most = 0;
+  for (const end = now + 400; now < end; now += 16) {
+    assert.notEqual(it.sample(now), InterpState.Snapped);
+    most = Math.max(most, it.out[0]! - last);
+    last = it.out[0]!;
+  }
+  near(it.out[0]!, it.renderTime * 0.0015, 0.01); // on the curve again
+  const caught = it.renderTime * 0.0015 - 0.4 * 1.5 - held; // the time it skipped, 0.4 s drawn
+  assert.ok(caught > 0.8 && most < 0.5 * caught, `a step of ${most} m of the ${caught} m it skipped`);
 });
 
 test("the render clock runs at a slow server's rate and never past its newest snapshot", () => {

@@ -89,6 +89,29 @@ export function stillAcross(before: number, beforeMs: number, after: number, aft
   return after * beforeMs < 0.5 * before * afterMs;
 }
 
+/** How a frame draws a jump of its render time (`resyncBy`). */
+export const Resync = {
+  /** No jump: the render time moved on as usual. */
+  None: 0,
+  /** From what the last frame drew to the new time's curve, eased out within `recoverMs`. */
+  Ease: 1,
+  /** At once: no blending, no catching up. */
+  Snap: 2,
+} as const;
+/** One of `Resync`'s values. */
+export type Resync = (typeof Resync)[keyof typeof Resync];
+
+/**
+ * How a frame draws a render time that `jumped` (a resync): after a dry spell (`dry`: the last
+ * frame held at the newest sample; a stall ended) it eases over, so recovery converges within
+ * about one send interval without a visible jump; after a `frameGap` (a hidden tab) or with
+ * samples coming all along it snaps.
+ */
+export function resyncBy(jumped: boolean, frameGap: boolean, dry: boolean): Resync {
+  if (!jumped) return Resync.None;
+  return dry && !frameGap ? Resync.Ease : Resync.Snap;
+}
+
 /**
  * One remote entity: a fixed ring of samples (stamped on the sender's clock or a server tick's),
  * drawn at a delay into `out`. Fill `input` (or pass channels) and push; `sample(now)` each frame.
@@ -129,6 +152,8 @@ export class Interpolator {
   private prevState: InterpState = InterpState.Empty;
   private pushed = false;
   private following = false;
+  /** The last frame drew at or past the newest sample: samples stopped coming (a dry spell). */
+  private dry = false;
   private readonly recoverRate: number;
 
   /** An interpolator for `layout`, with `settings` over the defaults. */
@@ -164,6 +189,7 @@ export class Interpolator {
     this.t.fill(NaN);
     this.pushed = false;
     this.following = false;
+    this.dry = false;
     this.out.fill(0);
     this.err.fill(0);
   }
@@ -226,9 +252,9 @@ export class Interpolator {
     const want = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!) - tv[TARGET]!;
     const r = c[RENDER]!;
     const newest = tv[LAST_SENT]!;
-    // More than `clockSnapMs` behind it with samples that far ahead (after a stall longer than
-    // the ring holds), it resyncs. Until its first frame with a measured interval the render
-    // time is its target; then it follows.
+    // More than `clockSnapMs` behind it with samples that far ahead (after a stall), it resyncs:
+    // the drawing eases over after a dry spell, snaps after a frame gap. Until its first frame
+    // with a measured interval the render time is its target; then it follows.
     const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
     if (r === r && !resync && this.following) {
       followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
@@ -254,12 +280,13 @@ export class Interpolator {
     if (want > c[RENDER]!) this.skipStill();
     c[DRAW_AT] = c[RENDER]!;
     c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
-    return this.draw(resync);
+    return this.draw(resyncBy(resync, gap, this.dry));
   }
 
   /**
    * Draws the samples' clock time `renderTimeMs` (from a `RenderClock`) into `out`. A step of the
-   * render time longer than `resyncGapMs` resyncs.
+   * render time longer than `resyncGapMs` resyncs: it eases over after a dry spell (the clock
+   * caught up after a stall), snaps otherwise (a hidden tab).
    */
   sampleAt(renderTimeMs: number): InterpState {
     const c = this.t;
@@ -267,7 +294,7 @@ export class Interpolator {
     const dt = prev === prev ? renderTimeMs - prev : 0;
     c[DRAW_AT] = renderTimeMs;
     c[FRAME_DT] = dt;
-    return this.draw(dt > this.settings.resyncGapMs);
+    return this.draw(resyncBy(dt > this.settings.resyncGapMs, false, this.dry));
   }
 
   /**
@@ -474,7 +501,7 @@ export class Interpolator {
     return true;
   }
 
-  private draw(resync: boolean): InterpState {
+  private draw(resync: Resync): InterpState {
     const c = this.t;
     const r = c[DRAW_AT]!;
     const mv = this.moving;
@@ -489,9 +516,17 @@ export class Interpolator {
     const keep = Math.exp(-this.recoverRate * Math.abs(c[FRAME_DT]!) * 0.001);
     for (let k = 0; k < mv; k++) this.err[k] = this.err[k]! * keep;
     const teleported = this.teleportReached();
-    if (resync || teleported || prevR !== prevR) {
+    if (resync === Resync.Snap || teleported || prevR !== prevR) {
       this.err.fill(0);
       if (prevR === prevR) st = InterpState.Snapped;
+    } else if (resync === Resync.Ease) {
+      // A dry spell ended with the render time resynced: from what the last frame drew to this
+      // frame's curve, eased out within `recoverMs` (about one send interval).
+      for (let k = 0; k < mv; k++) {
+        let d = this.prevRaw[k]! - this.raw[k]!;
+        if (k >= lin) d = wrapAngle(d);
+        this.err[k] = this.err[k]! + d;
+      }
     } else if (this.pushed || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
       // New samples changed the curve (what it says about the previous frame's time, against
       // what that frame drew), or an extrapolation ended (this frame against the last): the
@@ -514,6 +549,7 @@ export class Interpolator {
     this.pushed = false;
     this.prevState = st;
     this.state = st;
+    this.dry = r >= this.times[this.slot(this.count - 1)]!;
     c[DRAWN] = r;
     return st;
   }
