@@ -3,7 +3,7 @@
 //! the samples, and past the newest sample the entity holds there. The twin of TypeScript's
 //! `interp.ts`.
 
-use super::curves::{monotone_hermite, monotone_tangent, wrap_angle};
+use super::curves::{monotone_hermite, spaced_tangent, wrap_angle};
 use super::settings::NetcodeSettings;
 use super::timing::{follow_time, StreamTiming};
 
@@ -518,7 +518,12 @@ impl Interpolator {
             self.tangents[i * mv + c] = into;
             if let Some(p) = p {
                 self.tangents[p * mv + c] = match q {
-                    Some(q) => monotone_tangent(self.secant(q, p, c), into),
+                    Some(q) => spaced_tangent(
+                        self.secant(q, p, c),
+                        self.times[p] - self.times[q],
+                        into,
+                        self.times[i] - self.times[p],
+                    ),
                     None => into,
                 };
             }

@@ -27,6 +27,19 @@ fn a_tangent_is_zero_at_a_stop_and_at_a_turn_back() {
 }
 
 #[test]
+fn an_unevenly_spaced_tangent_is_the_slope_of_the_parabola_through_its_samples() {
+    // (t + 200)² / 10⁴ at t = -100, 0, 300: secants 0.03 and 0.07, the slope at 0 is 0.04
+    near(spaced_tangent(0.03, 100.0, 0.07, 300.0), 0.04, 1e-15);
+    near(
+        spaced_tangent(1.0, 100.0, 2.0, 100.0),
+        monotone_tangent(1.0, 2.0),
+        0.0,
+    ); // evenly spaced: the mean
+    assert_eq!(spaced_tangent(1.5, 100.0, 0.0, 300.0), 0.0); // a stop
+    assert_eq!(spaced_tangent(1.0, 300.0, -1.0, 100.0), 0.0); // a turn back
+}
+
+#[test]
 fn a_monotone_segment_never_leaves_its_ends() {
     for (m0, m1) in [(10.0, 10.0), (-5.0, 3.0), (0.0, 40.0), (3.0, 3.0)] {
         for k in 0..=20 {

@@ -16,6 +16,7 @@ import {
   monotoneHermite,
   monotoneTangent,
   resyncBy,
+  spacedTangent,
   stillAcross,
   stillLead,
   wrapAngle,
@@ -36,6 +37,14 @@ test("a tangent is zero at a stop and at a turn back, the mean of its secants ot
   assert.equal(monotoneTangent(0, 1.5), 0);
   assert.equal(monotoneTangent(1, -1), 0);
   near(monotoneTangent(1, 2), 1.5);
+});
+
+test("an unevenly spaced tangent is the slope of the parabola through its three samples", () => {
+  // (t + 200)² / 10⁴ at t = -100, 0, 300: secants 0.03 and 0.07, the slope at 0 is 0.04
+  near(spacedTangent(0.03, 100, 0.07, 300), 0.04, 1e-15);
+  near(spacedTangent(1, 100, 2, 100), monotoneTangent(1, 2), 0); // evenly spaced: the mean
+  assert.equal(spacedTangent(1.5, 100, 0, 300), 0); // a stop
+  assert.equal(spacedTangent(1, 300, -1, 100), 0); // a turn back
 });
 
 test("a monotone segment never leaves its ends, whatever its tangents", () => {

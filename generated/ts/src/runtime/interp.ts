@@ -29,7 +29,7 @@ declare const process: { env: Record<string, string | undefined> };
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
 import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
-import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, spacedTangent, wrapAngle } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -422,7 +422,7 @@ export class Interpolator {
     for (let c = 0; c < mv; c++) {
       const out = p >= 0 ? this.secant(p, i, c) : 0;
       this.tangents[i * mv + c] = out;
-      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? monotoneTangent(this.secant(q, p, c), out) : out;
+      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? spacedTangent(this.secant(q, p, c), this.times[p]! - this.times[q]!, out, this.times[i]! - this.times[p]!) : out;
     }
     this.pushed = true;
   }
