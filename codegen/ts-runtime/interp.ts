@@ -354,7 +354,8 @@ export class Interpolator {
       before += d0 * d0;
       after += d1 * d1;
     }
-    return stillAcross(Math.sqrt(before), this.times[a]! - this.times[b]!, Math.sqrt(after), timeMs - this.times[a]!);
+    // stillAcross, written out: a double passed to a call V8 does not inline is boxed
+    return Math.sqrt(after) * (this.times[a]! - this.times[b]!) < 0.5 * Math.sqrt(before) * (timeMs - this.times[a]!);
   }
 
   /** Keeps the shortest step from the newest sample to one at `timeMs` (not after a silence). */
