@@ -331,8 +331,9 @@ export class Interpolator {
   /**
    * True when the sender went silent before a sample at `timeMs` with channels `ch`: more than
    * two intervals passed and the newest sample stood still (equal to the one before), or the
-   * position across the gap moved at under half the pace of the segment before it (`stillAcross`:
-   * a relay forwarded the stop pose's repeat but skipped the pose before it); or, with a single
+   * position across the gap moved at under half the pace of the faster of the two segments
+   * before it (`stillAcross`: a relay forwarded the stop pose's repeat but skipped the pose
+   * before it); or, with a single
    * sample, when more than `maxDelayMs` passed (an entity standing still as it came into view).
    */
   private silenceBefore(timeMs: number, ch: ArrayLike<number>): boolean {
@@ -346,16 +347,27 @@ export class Interpolator {
     for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) same = false;
     if (same || iv !== iv || this.cuts[a] === 1) return same;
     const k = Math.min(this.settings.teleportChannels, this.layout.linear);
+    // the faster of the two segments before the gap (the newest may already be creeping to a stop)
+    const p = this.count > 2 && this.cuts[b] === 0 ? this.slot(this.count - 3) : -1;
     let before = 0;
+    let before2 = 0;
     let after = 0;
     for (let c = 0; c < k; c++) {
       const d0 = this.values[a * n + c]! - this.values[b * n + c]!;
+      const d2 = p >= 0 ? this.values[b * n + c]! - this.values[p * n + c]! : 0;
       const d1 = (ch[c] ?? 0) - this.values[a * n + c]!;
       before += d0 * d0;
+      before2 += d2 * d2;
       after += d1 * d1;
     }
+    let dist = Math.sqrt(before);
+    let span = this.times[a]! - this.times[b]!;
+    if (p >= 0 && Math.sqrt(before2) * span > dist * (this.times[b]! - this.times[p]!)) {
+      dist = Math.sqrt(before2);
+      span = this.times[b]! - this.times[p]!;
+    }
     // stillAcross, written out: a double passed to a call V8 does not inline is boxed
-    return Math.sqrt(after) * (this.times[a]! - this.times[b]!) < 0.5 * Math.sqrt(before) * (timeMs - this.times[a]!);
+    return Math.sqrt(after) * span < 0.5 * dist * (timeMs - this.times[a]!);
   }
 
   /** Keeps the shortest step from the newest sample to one at `timeMs` (not after a silence). */

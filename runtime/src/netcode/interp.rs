@@ -399,9 +399,9 @@ impl Interpolator {
 
     /// True when the sender went silent before a sample at `time_ms` with channels `ch`: more
     /// than two intervals passed and the newest sample stood still (equal to the one before),
-    /// or the position across the gap moved at under half the pace of the segment before it
-    /// ([`still_across`]: a relay forwarded the stop pose's repeat but skipped the pose before
-    /// it); or, with a single sample, when more than `max_delay_ms` passed (an entity standing
+    /// or the position across the gap moved at under half the pace of the faster of the two
+    /// segments before it ([`still_across`]: a relay forwarded the stop pose's repeat but
+    /// skipped the pose before it); or, with a single sample, when more than `max_delay_ms` passed (an entity standing
     /// still as it came into view).
     fn silence_before(&self, time_ms: f64, ch: &[f64]) -> bool {
         if self.count < 2 {
@@ -420,19 +420,25 @@ impl Interpolator {
             return same;
         }
         let k = self.settings.teleport_channels.min(self.layout.linear);
-        let (mut before, mut after) = (0.0, 0.0);
+        // the faster of the two segments before the gap (the newest may be creeping to a stop)
+        let p = (self.count > 2 && !self.cuts[b]).then(|| self.slot(self.count - 3));
+        let (mut before, mut before2, mut after) = (0.0, 0.0, 0.0);
         for c in 0..k {
             let d0 = self.values[a * n + c] - self.values[b * n + c];
+            let d2 = p.map_or(0.0, |p| self.values[b * n + c] - self.values[p * n + c]);
             let d1 = ch.get(c).copied().unwrap_or(0.0) - self.values[a * n + c];
             before += d0 * d0;
+            before2 += d2 * d2;
             after += d1 * d1;
         }
-        still_across(
-            f64::sqrt(before),
-            self.times[a] - self.times[b],
-            f64::sqrt(after),
-            time_ms - self.times[a],
-        )
+        let (mut dist, mut span) = (f64::sqrt(before), self.times[a] - self.times[b]);
+        if let Some(p) = p {
+            let span2 = self.times[b] - self.times[p];
+            if f64::sqrt(before2) * span > dist * span2 {
+                (dist, span) = (f64::sqrt(before2), span2);
+            }
+        }
+        still_across(dist, span, f64::sqrt(after), time_ms - self.times[a])
     }
 
     /// Keeps the shortest step from the newest sample to one at `time_ms` (not after a silence).

@@ -249,6 +249,25 @@ fn after_a_1_s_stall_the_drawing_converges_within_about_one_send_interval() {
     );
 }
 
+#[test]
+fn a_stop_crept_into_before_a_relayed_silence_still_holds_until_the_move() {
+    let mut it = walker();
+    for k in 0..=5 {
+        it.push_at(k as f64 * 300.0, &[k as f64 * 0.9]);
+    }
+    it.push_at(1600.0, &[4.8]);
+    it.push_at(1900.0, &[4.99]); // slowing
+    it.push_at(2100.0, &[4.995]); // the stop's repeat: the pose before it already crept
+    it.push_at(4000.0, &[5.02]); // the first move after the silence
+    it.sample_at(3000.0);
+    it.sample_at(3890.0);
+    assert_eq!(
+        it.out()[0],
+        4.995,
+        "still at the stop until one step before the move"
+    );
+}
+
 /// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
 /// (and every one behind it, in order) arrives 60 ms past the usual.
 fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {

@@ -156,6 +156,18 @@ test("a relayed stop seen once holds until one step before the move after it", (
   assert.ok(it.out[0]! > 5.0 && it.out[0]! < 5.02, `${it.out[0]} moves over the last step`);
 });
 
+test("a stop crept into before a relayed silence still holds until the move", () => {
+  const it = walker();
+  for (let k = 0; k <= 5; k++) it.pushAt(k * 300, [k * 0.9]);
+  it.pushAt(1600, [4.8]);
+  it.pushAt(1900, [4.99]); // slowing
+  it.pushAt(2100, [4.995]); // the stop's repeat: the pose before it already crept
+  it.pushAt(4000, [5.02]); // the first move after the silence
+  it.sampleAt(3000);
+  it.sampleAt(3890);
+  assert.equal(it.out[0], 4.995, "still at the stop until one step before the move");
+});
+
 test("a late sample is waited for in motion: time dilation, not a hold", () => {
   const run = (dilateBelowMs: number): { held: number; slowest: number } => {
     const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
