@@ -401,8 +401,8 @@ impl Interpolator {
     /// than two intervals passed and the newest sample stood still (equal to the one before),
     /// or the position across the gap moved at under half the pace of the faster of the two
     /// segments before it ([`still_across`]: a relay forwarded the stop pose's repeat but
-    /// skipped the pose before it); or, with a single sample, when more than `max_delay_ms` passed (an entity standing
-    /// still as it came into view).
+    /// skipped the pose before it); or, with a single sample, when more than `max_delay_ms`
+    /// passed (an entity standing still as it came into view).
     fn silence_before(&self, time_ms: f64, ch: &[f64]) -> bool {
         if self.count < 2 {
             return self.count == 1

@@ -335,8 +335,8 @@ export class Interpolator {
    * two intervals passed and the newest sample stood still (equal to the one before), or the
    * position across the gap moved at under half the pace of the faster of the two segments
    * before it (`stillAcross`: a relay forwarded the stop pose's repeat but skipped the pose
-   * before it); or, with a single
-   * sample, when more than `maxDelayMs` passed (an entity standing still as it came into view).
+   * before it); or, with a single sample, when more than `maxDelayMs` passed (an entity
+   * standing still as it came into view).
    */
   private silenceBefore(timeMs: number, ch: ArrayLike<number>): boolean {
     if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
