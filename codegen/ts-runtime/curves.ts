@@ -29,6 +29,17 @@ export function monotoneTangent(before: number, after: number): number {
 }
 
 /**
+ * `monotoneTangent` for samples unevenly spaced: the secant `before` over `hBefore` ms and
+ * `after` over `hAfter` ms weighted by the other's span (the slope of the parabola through the
+ * three samples), so a short segment beside a long one (a relayed stream, a still pose copied
+ * before a move) does not bend the curve; 0 at a stop or a turn back, as there.
+ */
+export function spacedTangent(before: number, hBefore: number, after: number, hAfter: number): number {
+  if (!(before * after > 0)) return 0;
+  return (hAfter * before + hBefore * after) / (hBefore + hAfter);
+}
+
+/**
  * A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end slopes
  * `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays flat, a
  * slope against the segment's direction is 0, and the two are scaled into the circle of

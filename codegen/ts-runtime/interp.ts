@@ -27,7 +27,7 @@ declare const process: { env: Record<string, string | undefined> };
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
 import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
-import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, monotoneTangent, wrapAngle } from "./curves.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, spacedTangent, wrapAngle } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -63,8 +63,52 @@ const DRAW_AT = 3; // the render time being drawn
 const FRAME_DT = 4; // that frame's step of the render time (ms)
 const CUT_DONE = 5; // the time of the newest teleport already drawn
 const WANT = 6; // the render time the delay asks for (sample)
-const SLOTS = 7;
+const STEP = 7; // the shortest step between two samples the sender made (ms)
+const SLOTS = 8;
 // Times pass between the private methods as slot indices, never as doubles (boxed per call).
+
+/**
+ * How long before the sample that ends a silence the entity started moving (ms): one step of the
+ * sender, the shortest seen between its samples (`step`; a relay that forwards every 3rd move
+ * still sends a stop and the move after it one step apart), at least a quarter of the average
+ * `interval`; the interval alone before any step, `fallback` before either.
+ */
+export function stillLead(step: number, interval: number, fallback: number): number {
+  if (interval !== interval) return step === step ? step : fallback;
+  return step === step ? Math.min(interval, Math.max(step, interval / 4)) : interval;
+}
+
+/**
+ * True when a position that moved `before` over `beforeMs` and then `after` over the `afterMs`
+ * of a gap moved across the gap at under half its pace before: it came to rest in between
+ * (a lost or relayed-away stop pose), rather than moving on through lost samples.
+ */
+export function stillAcross(before: number, beforeMs: number, after: number, afterMs: number): boolean {
+  return after * beforeMs < 0.5 * before * afterMs;
+}
+
+/** How a frame draws a jump of its render time (`resyncBy`). */
+export const Resync = {
+  /** No jump: the render time moved on as usual. */
+  None: 0,
+  /** From what the last frame drew to the new time's curve, eased out within `recoverMs`. */
+  Ease: 1,
+  /** At once: no blending, no catching up. */
+  Snap: 2,
+} as const;
+/** One of `Resync`'s values. */
+export type Resync = (typeof Resync)[keyof typeof Resync];
+
+/**
+ * How a frame draws a render time that `jumped` (a resync): after a dry spell (`dry`: the last
+ * frame held at the newest sample; a stall ended) it eases over, so recovery converges within
+ * about one send interval without a visible jump; after a `frameGap` (a hidden tab) or with
+ * samples coming all along it snaps.
+ */
+export function resyncBy(jumped: boolean, frameGap: boolean, dry: boolean): Resync {
+  if (!jumped) return Resync.None;
+  return dry && !frameGap ? Resync.Ease : Resync.Snap;
+}
 
 /**
  * One remote entity: a fixed ring of samples (stamped on the sender's clock or a server tick's),
@@ -106,6 +150,8 @@ export class Interpolator {
   private prevState: InterpState = InterpState.Empty;
   private pushed = false;
   private following = false;
+  /** The last frame drew at or past the newest sample: samples stopped coming (a dry spell). */
+  private dry = false;
   private readonly recoverRate: number;
 
   /** An interpolator for `layout`, with `settings` over the defaults. */
@@ -141,6 +187,7 @@ export class Interpolator {
     this.t.fill(NaN);
     this.pushed = false;
     this.following = false;
+    this.dry = false;
     this.out.fill(0);
     this.err.fill(0);
   }
@@ -159,9 +206,10 @@ export class Interpolator {
    */
   pushSent(sentMs: number, arrivedMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(sentMs > this.times[this.slot(this.count - 1)]!)) return false;
-    const silence = this.silenceBefore(sentMs);
+    const silence = this.silenceBefore(sentMs, channels ?? this.input);
     this.timing.observe(sentMs, arrivedMs, !silence);
     if (silence) this.stillUntil(sentMs);
+    else this.stepSeen(sentMs);
     this.store(sentMs, channels ?? this.input, teleport);
     return true;
   }
@@ -172,9 +220,10 @@ export class Interpolator {
    */
   pushAt(timeMs: number, channels?: ArrayLike<number>, teleport = false): boolean {
     if (this.count > 0 && !(timeMs > this.times[this.slot(this.count - 1)]!)) return false;
-    const silence = this.silenceBefore(timeMs);
+    const silence = this.silenceBefore(timeMs, channels ?? this.input);
     this.timing.observeTime(timeMs, !silence);
     if (silence) this.stillUntil(timeMs);
+    else this.stepSeen(timeMs);
     this.store(timeMs, channels ?? this.input, teleport);
     return true;
   }
@@ -201,9 +250,9 @@ export class Interpolator {
     const want = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!) - tv[TARGET]!;
     const r = c[RENDER]!;
     const newest = tv[LAST_SENT]!;
-    // More than `clockSnapMs` behind it with samples that far ahead (after a stall longer than
-    // the ring holds), it resyncs. Until its first frame with a measured interval the render
-    // time is its target; then it follows.
+    // More than `clockSnapMs` behind it with samples that far ahead (after a stall), it resyncs:
+    // the drawing eases over after a dry spell, snaps after a frame gap. Until its first frame
+    // with a measured interval the render time is its target; then it follows.
     const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
     if (r === r && !resync && this.following) {
       followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
@@ -229,12 +278,13 @@ export class Interpolator {
     if (want > c[RENDER]!) this.skipStill();
     c[DRAW_AT] = c[RENDER]!;
     c[FRAME_DT] = dt; // a recovery eases out on our clock, even while the render time stands
-    return this.draw(resync);
+    return this.draw(resyncBy(resync, gap, this.dry));
   }
 
   /**
    * Draws the samples' clock time `renderTimeMs` (from a `RenderClock`) into `out`. A step of the
-   * render time longer than `resyncGapMs` resyncs.
+   * render time longer than `resyncGapMs` resyncs: it eases over after a dry spell (the clock
+   * caught up after a stall), snaps otherwise (a hidden tab).
    */
   sampleAt(renderTimeMs: number): InterpState {
     const c = this.t;
@@ -242,7 +292,7 @@ export class Interpolator {
     const dt = prev === prev ? renderTimeMs - prev : 0;
     c[DRAW_AT] = renderTimeMs;
     c[FRAME_DT] = dt;
-    return this.draw(dt > this.settings.resyncGapMs);
+    return this.draw(resyncBy(dt > this.settings.resyncGapMs, false, this.dry));
   }
 
   /**
@@ -279,29 +329,64 @@ export class Interpolator {
   }
 
   /**
-   * True when the newest sample stood still (equal to the one before) and the sender went
-   * silent; or, with a single sample, when more than `maxDelayMs` passed (an entity standing
-   * still as it came into view).
+   * True when the sender went silent before a sample at `timeMs` with channels `ch`: more than
+   * two intervals passed and the newest sample stood still (equal to the one before), or the
+   * position across the gap moved at under half the pace of the faster of the two segments
+   * before it (`stillAcross`: a relay forwarded the stop pose's repeat but skipped the pose
+   * before it); or, with a single sample, when more than `maxDelayMs` passed (an entity
+   * standing still as it came into view).
    */
-  private silenceBefore(timeMs: number): boolean {
+  private silenceBefore(timeMs: number, ch: ArrayLike<number>): boolean {
     if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
     const a = this.slot(this.count - 1);
     const b = this.slot(this.count - 2);
     const iv = this.timing.interval;
     if (iv === iv && timeMs - this.times[a]! <= 2 * iv) return false;
     const n = this.n;
-    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) return false;
-    return true;
+    let same = true;
+    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) same = false;
+    if (same || iv !== iv || this.cuts[a] === 1) return same;
+    const k = Math.min(this.settings.teleportChannels, this.layout.linear);
+    // the faster of the two segments before the gap (the newest may already be creeping to a stop)
+    const p = this.count > 2 && this.cuts[b] === 0 ? this.slot(this.count - 3) : -1;
+    let before = 0;
+    let before2 = 0;
+    let after = 0;
+    for (let c = 0; c < k; c++) {
+      const d0 = this.values[a * n + c]! - this.values[b * n + c]!;
+      const d2 = p >= 0 ? this.values[b * n + c]! - this.values[p * n + c]! : 0;
+      const d1 = (ch[c] ?? 0) - this.values[a * n + c]!;
+      before += d0 * d0;
+      before2 += d2 * d2;
+      after += d1 * d1;
+    }
+    let dist = Math.sqrt(before);
+    let span = this.times[a]! - this.times[b]!;
+    if (p >= 0 && Math.sqrt(before2) * span > dist * (this.times[b]! - this.times[p]!)) {
+      dist = Math.sqrt(before2);
+      span = this.times[b]! - this.times[p]!;
+    }
+    // stillAcross, written out: a double passed to a call V8 does not inline is boxed
+    return Math.sqrt(after) * span < 0.5 * dist * (timeMs - this.times[a]!);
+  }
+
+  /** Keeps the shortest step from the newest sample to one at `timeMs` (not after a silence). */
+  private stepSeen(timeMs: number): void {
+    if (this.count === 0) return;
+    const d = timeMs - this.times[this.slot(this.count - 1)]!;
+    const c = this.t;
+    if (!(d >= c[STEP]!)) c[STEP] = d;
   }
 
   /**
-   * After a silence the entity stood still until about one interval before the sample that
-   * ends it: a copy of the still pose there keeps the whole silence from becoming one slow glide.
+   * After a silence the entity stood still until about one of the sender's steps before the
+   * sample that ends it (`stillLead`): a copy of the still pose there keeps the whole silence
+   * from becoming one slow glide.
    */
   private stillUntil(timeMs: number): void {
     const a = this.slot(this.count - 1);
     const iv = this.timing.interval;
-    const at = timeMs - (iv === iv ? iv : this.settings.minDelayMs);
+    const at = timeMs - stillLead(this.t[STEP]!, iv, this.settings.minDelayMs);
     if (!(at > this.times[a]!)) return;
     for (let c = 0; c < this.n; c++) this.scratch[c] = this.values[a * this.n + c]!;
     this.store(at, this.scratch, false);
@@ -348,7 +433,7 @@ export class Interpolator {
     for (let c = 0; c < mv; c++) {
       const out = p >= 0 ? this.secant(p, i, c) : 0;
       this.tangents[i * mv + c] = out;
-      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? monotoneTangent(this.secant(q, p, c), out) : out;
+      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? spacedTangent(this.secant(q, p, c), this.times[p]! - this.times[q]!, out, this.times[i]! - this.times[p]!) : out;
     }
     this.pushed = true;
   }
@@ -427,7 +512,7 @@ export class Interpolator {
     return true;
   }
 
-  private draw(resync: boolean): InterpState {
+  private draw(resync: Resync): InterpState {
     const c = this.t;
     const r = c[DRAW_AT]!;
     const mv = this.moving;
@@ -442,9 +527,17 @@ export class Interpolator {
     const keep = Math.exp(-this.recoverRate * Math.abs(c[FRAME_DT]!) * 0.001);
     for (let k = 0; k < mv; k++) this.err[k] = this.err[k]! * keep;
     const teleported = this.teleportReached();
-    if (resync || teleported || prevR !== prevR) {
+    if (resync === Resync.Snap || teleported || prevR !== prevR) {
       this.err.fill(0);
       if (prevR === prevR) st = InterpState.Snapped;
+    } else if (resync === Resync.Ease) {
+      // A dry spell ended with the render time resynced: from what the last frame drew to this
+      // frame's curve, eased out within `recoverMs` (about one send interval).
+      for (let k = 0; k < mv; k++) {
+        let d = this.prevRaw[k]! - this.raw[k]!;
+        if (k >= lin) d = wrapAngle(d);
+        this.err[k] = this.err[k]! + d;
+      }
     } else if (this.pushed || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
       // New samples changed the curve (what it says about the previous frame's time, against
       // what that frame drew), or an extrapolation ended (this frame against the last): the
@@ -467,6 +560,7 @@ export class Interpolator {
     this.pushed = false;
     this.prevState = st;
     this.state = st;
+    this.dry = r >= this.times[this.slot(this.count - 1)]!;
     c[DRAWN] = r;
     return st;
   }

@@ -24,6 +24,17 @@ pub fn monotone_tangent(before: f64, after: f64) -> f64 {
     0.5 * (before + after)
 }
 
+/// [`monotone_tangent`] for samples unevenly spaced: the secant `before` over `h_before` ms and
+/// `after` over `h_after` ms weighted by the other's span (the slope of the parabola through
+/// the three samples), so a short segment beside a long one (a relayed stream, a still pose
+/// copied before a move) does not bend the curve; 0 at a stop or a turn back, as there.
+pub fn spaced_tangent(before: f64, h_before: f64, after: f64, h_after: f64) -> f64 {
+    if !(before * after > 0.0) {
+        return 0.0;
+    }
+    (h_after * before + h_before * after) / (h_before + h_after)
+}
+
 /// A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end
 /// slopes `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays
 /// flat, a slope against the segment's direction is 0, and the two are scaled into the circle

@@ -3,7 +3,7 @@
 //! the samples, and past the newest sample the entity holds there. The twin of TypeScript's
 //! `interp.ts`.
 
-use super::curves::{monotone_hermite, monotone_tangent, wrap_angle};
+use super::curves::{monotone_hermite, spaced_tangent, wrap_angle};
 use super::settings::NetcodeSettings;
 use super::timing::{follow_time, StreamTiming};
 
@@ -48,6 +48,53 @@ enum Buf {
     Scratch,
 }
 
+/// How long before the sample that ends a silence the entity started moving (ms): one step of
+/// the sender, the shortest seen between its samples (`step`; a relay that forwards every 3rd
+/// move still sends a stop and the move after it one step apart), at least a quarter of the
+/// average `interval`; the interval alone before any step, `fallback` before either.
+pub fn still_lead(step: f64, interval: f64, fallback: f64) -> f64 {
+    if interval.is_nan() {
+        return if step.is_nan() { fallback } else { step };
+    }
+    if step.is_nan() {
+        interval
+    } else {
+        interval.min(step.max(interval / 4.0))
+    }
+}
+
+/// True when a position that moved `before` over `before_ms` and then `after` over the
+/// `after_ms` of a gap moved across the gap at under half its pace before: it came to rest in
+/// between (a lost or relayed-away stop pose), rather than moving on through lost samples.
+pub fn still_across(before: f64, before_ms: f64, after: f64, after_ms: f64) -> bool {
+    after * before_ms < 0.5 * before * after_ms
+}
+
+/// How a frame draws a jump of its render time ([`resync_by`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resync {
+    /// No jump: the render time moved on as usual.
+    None,
+    /// From what the last frame drew to the new time's curve, eased out within `recover_ms`.
+    Ease,
+    /// At once: no blending, no catching up.
+    Snap,
+}
+
+/// How a frame draws a render time that `jumped` (a resync): after a dry spell (`dry`: the
+/// last frame held at the newest sample; a stall ended) it eases over, so recovery converges
+/// within about one send interval without a visible jump; after a `frame_gap` (a hidden tab)
+/// or with samples coming all along it snaps.
+pub fn resync_by(jumped: bool, frame_gap: bool, dry: bool) -> Resync {
+    if !jumped {
+        Resync::None
+    } else if dry && !frame_gap {
+        Resync::Ease
+    } else {
+        Resync::Snap
+    }
+}
+
 /// One remote entity: a fixed ring of samples (stamped on the sender's clock or a server
 /// tick's), drawn at a delay into [`Interpolator::out`]. The twin of TypeScript's
 /// `Interpolator`; nothing allocates after [`Interpolator::with_settings`].
@@ -62,6 +109,8 @@ pub struct Interpolator {
     last_now: f64,
     drawn: f64,
     cut_done: f64,
+    /// The shortest step between two samples the sender made (ms).
+    step: f64,
     n: usize,
     moving: usize,
     cap: usize,
@@ -79,6 +128,8 @@ pub struct Interpolator {
     prev_state: InterpState,
     pushed: bool,
     following: bool,
+    /// The last frame drew at or past the newest sample: samples stopped coming (a dry spell).
+    dry: bool,
     recover_rate: f64,
 }
 
@@ -107,6 +158,7 @@ impl Interpolator {
             last_now: f64::NAN,
             drawn: f64::NAN,
             cut_done: f64::NAN,
+            step: f64::NAN,
             n,
             moving,
             cap,
@@ -124,6 +176,7 @@ impl Interpolator {
             prev_state: InterpState::Empty,
             pushed: false,
             following: false,
+            dry: false,
             // 95% of a difference gone within recover_ms: e^(-3) ≈ 0.05.
             recover_rate: 3000.0 / recover,
         }
@@ -180,8 +233,10 @@ impl Interpolator {
         self.last_now = f64::NAN;
         self.drawn = f64::NAN;
         self.cut_done = f64::NAN;
+        self.step = f64::NAN;
         self.pushed = false;
         self.following = false;
+        self.dry = false;
         self.out.fill(0.0);
         self.err.fill(0.0);
     }
@@ -212,10 +267,12 @@ impl Interpolator {
         if matches!(self.newest_time(), Some(t) if !(sent_ms > t)) {
             return false;
         }
-        let silence = self.silence_before(sent_ms);
+        let silence = self.silence_before(sent_ms, channels);
         self.timing.observe(sent_ms, arrived_ms, !silence);
         if silence {
             self.still_until(sent_ms);
+        } else {
+            self.step_seen(sent_ms);
         }
         self.store(sent_ms, channels, teleport);
         true
@@ -232,10 +289,12 @@ impl Interpolator {
         if matches!(self.newest_time(), Some(t) if !(time_ms > t)) {
             return false;
         }
-        let silence = self.silence_before(time_ms);
+        let silence = self.silence_before(time_ms, channels);
         self.timing.observe_time(time_ms, !silence);
         if silence {
             self.still_until(time_ms);
+        } else {
+            self.step_seen(time_ms);
         }
         self.store(time_ms, channels, teleport);
         true
@@ -261,8 +320,8 @@ impl Interpolator {
         let want = self.timing.sender_now(now_ms) - self.timing.target();
         let r = self.render;
         let newest = self.timing.last_sent();
-        // More than `clock_snap_ms` behind it with samples that far ahead (after a stall longer
-        // than the ring holds), it resyncs.
+        // More than `clock_snap_ms` behind it with samples that far ahead (after a stall), it
+        // resyncs: the drawing eases over after a dry spell, snaps after a frame gap.
         let resync =
             gap || (!r.is_nan() && want - r > s.clock_snap_ms && newest - r > s.clock_snap_ms);
         let mut next = want;
@@ -296,19 +355,20 @@ impl Interpolator {
         }
         self.render = next;
         // a recovery eases out on our clock, even while the render time stands
-        self.draw(next, dt, resync)
+        self.draw(next, dt, resync_by(resync, gap, self.dry))
     }
 
     /// Draws the samples' clock time `render_time_ms` (from a [`super::RenderClock`]). A step
-    /// longer than `resync_gap_ms` resyncs.
+    /// longer than `resync_gap_ms` resyncs: it eases over after a dry spell (the clock caught
+    /// up after a stall), snaps otherwise (a hidden tab).
     pub fn sample_at(&mut self, render_time_ms: f64) -> InterpState {
         let dt = if self.drawn.is_nan() {
             0.0
         } else {
             render_time_ms - self.drawn
         };
-        let gap = dt > self.settings.resync_gap_ms;
-        self.draw(render_time_ms, dt, gap)
+        let jumped = dt > self.settings.resync_gap_ms;
+        self.draw(render_time_ms, dt, resync_by(jumped, false, self.dry))
     }
 
     /// `r`, or up to `want` when `r` lies in a segment whose two samples stand at the same place.
@@ -337,10 +397,13 @@ impl Interpolator {
 
     // ---- the ring ----
 
-    /// True when the newest sample stood still (equal to the one before) and the sender went
-    /// silent; or, with a single sample, when more than `max_delay_ms` passed (an entity
-    /// standing still as it came into view).
-    fn silence_before(&self, time_ms: f64) -> bool {
+    /// True when the sender went silent before a sample at `time_ms` with channels `ch`: more
+    /// than two intervals passed and the newest sample stood still (equal to the one before),
+    /// or the position across the gap moved at under half the pace of the faster of the two
+    /// segments before it ([`still_across`]: a relay forwarded the stop pose's repeat but
+    /// skipped the pose before it); or, with a single sample, when more than `max_delay_ms`
+    /// passed (an entity standing still as it came into view).
+    fn silence_before(&self, time_ms: f64, ch: &[f64]) -> bool {
         if self.count < 2 {
             return self.count == 1
                 && time_ms - self.times[self.slot(0)] > self.settings.max_delay_ms;
@@ -352,20 +415,54 @@ impl Interpolator {
             return false;
         }
         let n = self.n;
-        (0..self.moving).all(|c| self.values[a * n + c] == self.values[b * n + c])
+        let same = (0..self.moving).all(|c| self.values[a * n + c] == self.values[b * n + c]);
+        if same || iv.is_nan() || self.cuts[a] {
+            return same;
+        }
+        let k = self.settings.teleport_channels.min(self.layout.linear);
+        // the faster of the two segments before the gap (the newest may be creeping to a stop)
+        let p = (self.count > 2 && !self.cuts[b]).then(|| self.slot(self.count - 3));
+        let (mut before, mut before2, mut after) = (0.0, 0.0, 0.0);
+        for c in 0..k {
+            let d0 = self.values[a * n + c] - self.values[b * n + c];
+            let d2 = p.map_or(0.0, |p| self.values[b * n + c] - self.values[p * n + c]);
+            let d1 = ch.get(c).copied().unwrap_or(0.0) - self.values[a * n + c];
+            before += d0 * d0;
+            before2 += d2 * d2;
+            after += d1 * d1;
+        }
+        let (mut dist, mut span) = (f64::sqrt(before), self.times[a] - self.times[b]);
+        if let Some(p) = p {
+            let span2 = self.times[b] - self.times[p];
+            if f64::sqrt(before2) * span > dist * span2 {
+                (dist, span) = (f64::sqrt(before2), span2);
+            }
+        }
+        still_across(dist, span, f64::sqrt(after), time_ms - self.times[a])
     }
 
-    /// After a silence the entity stood still until about one interval before the sample that
-    /// ends it: a copy of the still pose there keeps the silence from becoming one slow glide.
+    /// Keeps the shortest step from the newest sample to one at `time_ms` (not after a silence).
+    fn step_seen(&mut self, time_ms: f64) {
+        if self.count == 0 {
+            return;
+        }
+        let d = time_ms - self.times[self.slot(self.count - 1)];
+        if !(d >= self.step) {
+            self.step = d;
+        }
+    }
+
+    /// After a silence the entity stood still until about one of the sender's steps before the
+    /// sample that ends it ([`still_lead`]): a copy of the still pose there keeps the silence
+    /// from becoming one slow glide.
     fn still_until(&mut self, time_ms: f64) {
         let a = self.slot(self.count - 1);
-        let iv = self.timing.interval();
         let at = time_ms
-            - if iv.is_nan() {
-                self.settings.min_delay_ms
-            } else {
-                iv
-            };
+            - still_lead(
+                self.step,
+                self.timing.interval(),
+                self.settings.min_delay_ms,
+            );
         if !(at > self.times[a]) {
             return;
         }
@@ -427,7 +524,12 @@ impl Interpolator {
             self.tangents[i * mv + c] = into;
             if let Some(p) = p {
                 self.tangents[p * mv + c] = match q {
-                    Some(q) => monotone_tangent(self.secant(q, p, c), into),
+                    Some(q) => spaced_tangent(
+                        self.secant(q, p, c),
+                        self.times[p] - self.times[q],
+                        into,
+                        self.times[i] - self.times[p],
+                    ),
                     None => into,
                 };
             }
@@ -525,7 +627,7 @@ impl Interpolator {
         true
     }
 
-    fn draw(&mut self, r: f64, step: f64, resync: bool) -> InterpState {
+    fn draw(&mut self, r: f64, step: f64, resync: Resync) -> InterpState {
         let mv = self.moving;
         let lin = self.layout.linear;
         let n = self.n;
@@ -540,10 +642,17 @@ impl Interpolator {
             *e *= keep;
         }
         let teleported = self.teleport_reached(r);
-        if resync || teleported || prev_r.is_nan() {
+        if resync == Resync::Snap || teleported || prev_r.is_nan() {
             self.err.fill(0.0);
             if !prev_r.is_nan() {
                 st = InterpState::Snapped;
+            }
+        } else if resync == Resync::Ease {
+            // A dry spell ended with the render time resynced: from what the last frame drew to
+            // this frame's curve, eased out within `recover_ms` (about one send interval).
+            for c in 0..mv {
+                let d = self.prev_raw[c] - self.raw[c];
+                self.err[c] += if c >= lin { wrap_angle(d) } else { d };
             }
         } else if self.pushed
             || (self.prev_state == InterpState::Extrapolating && st != InterpState::Extrapolating)
@@ -574,6 +683,7 @@ impl Interpolator {
         self.pushed = false;
         self.prev_state = st;
         self.state = st;
+        self.dry = r >= self.times[self.slot(self.count - 1)];
         self.drawn = r;
         st
     }

@@ -39,8 +39,12 @@ mod settings;
 mod timing;
 
 pub use adapter::{Clock, EntityFeed, Hold, Interpolate, SampleClock};
-pub use curves::{angle_delta, exp_ease, monotone_hermite, monotone_tangent, wrap_angle};
-pub use interp::{ChannelLayout, InterpState, Interpolator};
+pub use curves::{
+    angle_delta, exp_ease, monotone_hermite, monotone_tangent, spaced_tangent, wrap_angle,
+};
+pub use interp::{
+    resync_by, still_across, still_lead, ChannelLayout, InterpState, Interpolator, Resync,
+};
 pub use pool::InterpolatedSet;
 pub use render_clock::RenderClock;
 pub use settings::NetcodeSettings;

@@ -27,6 +27,19 @@ fn a_tangent_is_zero_at_a_stop_and_at_a_turn_back() {
 }
 
 #[test]
+fn an_unevenly_spaced_tangent_is_the_slope_of_the_parabola_through_its_samples() {
+    // (t + 200)² / 10⁴ at t = -100, 0, 300: secants 0.03 and 0.07, the slope at 0 is 0.04
+    near(spaced_tangent(0.03, 100.0, 0.07, 300.0), 0.04, 1e-15);
+    near(
+        spaced_tangent(1.0, 100.0, 2.0, 100.0),
+        monotone_tangent(1.0, 2.0),
+        0.0,
+    ); // evenly spaced: the mean
+    assert_eq!(spaced_tangent(1.5, 100.0, 0.0, 300.0), 0.0); // a stop
+    assert_eq!(spaced_tangent(1.0, 300.0, -1.0, 100.0), 0.0); // a turn back
+}
+
+#[test]
 fn a_monotone_segment_never_leaves_its_ends() {
     for (m0, m1) in [(10.0, 10.0), (-5.0, 3.0), (0.0, 40.0), (3.0, 3.0)] {
         for k in 0..=20 {
@@ -203,6 +216,104 @@ fn past_the_newest_sample_an_entity_holds_there() {
     }
     assert_eq!(it.state(), InterpState::Holding);
     near(it.out()[0], 1.2, 1e-9);
+}
+
+#[test]
+fn a_silence_ends_one_sender_step_before_the_sample_that_ends_it() {
+    assert_eq!(still_lead(f64::NAN, f64::NAN, 120.0), 120.0);
+    assert_eq!(still_lead(f64::NAN, 300.0, 120.0), 300.0);
+    assert_eq!(still_lead(100.0, 300.0, 120.0), 100.0); // relayed every 3rd: the sender's step
+    assert_eq!(still_lead(20.0, 300.0, 120.0), 75.0); // at least a quarter of the interval
+    assert_eq!(still_lead(100.0, f64::NAN, 120.0), 100.0);
+    assert!(still_across(0.2, 300.0, 0.02, 2100.0), "slowed to a stop");
+    assert!(
+        !still_across(0.9, 300.0, 6.3, 2100.0),
+        "moved on through lost samples"
+    );
+}
+
+#[test]
+fn a_relayed_stop_seen_once_holds_until_one_step_before_the_move_after_it() {
+    let mut it = walker();
+    for k in 0..=5 {
+        it.push_at(k as f64 * 300.0, &[k as f64 * 0.9]);
+    }
+    it.push_at(1600.0, &[4.8]); // one step of the sender's 100 ms
+    it.push_at(1900.0, &[5.0]); // the stop, its repeat relayed, the pose before it skipped
+    it.push_at(4000.0, &[5.02]); // the first move after the silence
+    it.sample_at(3000.0);
+    it.sample_at(3890.0);
+    assert_eq!(
+        it.out()[0],
+        5.0,
+        "still at the stop until one step before the move"
+    );
+    it.sample_at(3950.0);
+    let x = it.out()[0];
+    assert!(x > 5.0 && x < 5.02, "{x} moves over the last step");
+}
+
+#[test]
+fn a_resync_eases_over_after_a_dry_spell_and_snaps_after_a_frame_gap() {
+    assert_eq!(resync_by(false, false, true), Resync::None);
+    assert_eq!(resync_by(true, false, true), Resync::Ease); // a stall ended
+    assert_eq!(resync_by(true, true, true), Resync::Snap); // a hidden tab
+    assert_eq!(resync_by(true, false, false), Resync::Snap); // samples came all along
+}
+
+#[test]
+fn after_a_1_s_stall_the_drawing_converges_within_about_one_send_interval() {
+    let mut it = walker();
+    for k in 0..10 {
+        let t = k as f64 * 100.0;
+        it.push_sent(t, t + 20.0, &[k as f64 * 0.15]);
+    }
+    let mut now = 0.0;
+    while now < 2000.0 {
+        it.sample(now); // nothing arrives after 1 s: it holds at 0.9 m
+        now += 16.0;
+    }
+    for k in 10..20 {
+        it.push_sent(k as f64 * 100.0, now, &[k as f64 * 0.15]);
+    }
+    let held = it.out()[0];
+    let (mut last, mut most) = (held, 0.0f64);
+    let mut gap = f64::NAN; // from where it held to the curve at the first frame after the stall
+    let end = now + 400.0;
+    while now < end {
+        assert_ne!(it.sample(now), InterpState::Snapped);
+        if gap.is_nan() {
+            gap = it.render_time() * 0.0015 - held;
+        }
+        most = most.max(it.out()[0] - last);
+        last = it.out()[0];
+        now += 16.0;
+    }
+    near(it.out()[0], it.render_time() * 0.0015, 0.01); // on the curve again
+                                                        // eased over several frames, not jumped in one
+    assert!(
+        gap > 0.8 && most < 0.5 * gap,
+        "a step of {most} m of the {gap} m to catch up"
+    );
+}
+
+#[test]
+fn a_stop_crept_into_before_a_relayed_silence_still_holds_until_the_move() {
+    let mut it = walker();
+    for k in 0..=5 {
+        it.push_at(k as f64 * 300.0, &[k as f64 * 0.9]);
+    }
+    it.push_at(1600.0, &[4.8]);
+    it.push_at(1900.0, &[4.99]); // slowing
+    it.push_at(2100.0, &[4.995]); // the stop's repeat: the pose before it already crept
+    it.push_at(4000.0, &[5.02]); // the first move after the silence
+    it.sample_at(3000.0);
+    it.sample_at(3890.0);
+    assert_eq!(
+        it.out()[0],
+        4.995,
+        "still at the stop until one step before the move"
+    );
 }
 
 /// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30

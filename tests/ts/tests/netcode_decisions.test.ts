@@ -7,6 +7,7 @@ import { test } from "node:test";
 import {
   InterpState,
   Interpolator,
+  Resync,
   NETCODE_DEFAULTS,
   RenderClock,
   StreamTiming,
@@ -14,6 +15,10 @@ import {
   followTime,
   monotoneHermite,
   monotoneTangent,
+  resyncBy,
+  spacedTangent,
+  stillAcross,
+  stillLead,
   wrapAngle,
 } from "../../../codegen/ts-runtime/index.js";
 
@@ -32,6 +37,14 @@ test("a tangent is zero at a stop and at a turn back, the mean of its secants ot
   assert.equal(monotoneTangent(0, 1.5), 0);
   assert.equal(monotoneTangent(1, -1), 0);
   near(monotoneTangent(1, 2), 1.5);
+});
+
+test("an unevenly spaced tangent is the slope of the parabola through its three samples", () => {
+  // (t + 200)² / 10⁴ at t = -100, 0, 300: secants 0.03 and 0.07, the slope at 0 is 0.04
+  near(spacedTangent(0.03, 100, 0.07, 300), 0.04, 1e-15);
+  near(spacedTangent(1, 100, 2, 100), monotoneTangent(1, 2), 0); // evenly spaced: the mean
+  assert.equal(spacedTangent(1.5, 100, 0, 300), 0); // a stop
+  assert.equal(spacedTangent(1, 300, -1, 100), 0); // a turn back
 });
 
 test("a monotone segment never leaves its ends, whatever its tangents", () => {
@@ -154,6 +167,41 @@ test("past the newest sample an entity holds there: no overshoot past a stop", (
  * past the usual. Held at the newest sample, the walker stops for two frames; with time
  * dilation the render time slows instead, never below `dilateMin` of its pace.
  */
+test("a silence ends one sender step before the sample that ends it", () => {
+  assert.equal(stillLead(NaN, NaN, 120), 120);
+  assert.equal(stillLead(NaN, 300, 120), 300);
+  assert.equal(stillLead(100, 300, 120), 100); // relayed every 3rd: the sender's own step
+  assert.equal(stillLead(20, 300, 120), 75); // at least a quarter of the interval
+  assert.equal(stillLead(100, NaN, 120), 100);
+  assert.ok(stillAcross(0.2, 300, 0.02, 2100), "slowed to a stop: still across the gap");
+  assert.ok(!stillAcross(0.9, 300, 6.3, 2100), "moved on at its pace through lost samples");
+});
+
+test("a relayed stop seen once holds until one step before the move after it", () => {
+  const it = walker();
+  for (let k = 0; k <= 5; k++) it.pushAt(k * 300, [k * 0.9]);
+  it.pushAt(1600, [4.8]); // one step of the sender's 100 ms
+  it.pushAt(1900, [5.0]); // the stop, its repeat relayed, the pose before it skipped
+  it.pushAt(4000, [5.02]); // the first move after the silence
+  it.sampleAt(3000);
+  it.sampleAt(3890);
+  assert.equal(it.out[0], 5.0, "still at the stop until one step before the move");
+  it.sampleAt(3950);
+  assert.ok(it.out[0]! > 5.0 && it.out[0]! < 5.02, `${it.out[0]} moves over the last step`);
+});
+
+test("a stop crept into before a relayed silence still holds until the move", () => {
+  const it = walker();
+  for (let k = 0; k <= 5; k++) it.pushAt(k * 300, [k * 0.9]);
+  it.pushAt(1600, [4.8]);
+  it.pushAt(1900, [4.99]); // slowing
+  it.pushAt(2100, [4.995]); // the stop's repeat: the pose before it already crept
+  it.pushAt(4000, [5.02]); // the first move after the silence
+  it.sampleAt(3000);
+  it.sampleAt(3890);
+  assert.equal(it.out[0], 4.995, "still at the stop until one step before the move");
+});
+
 test("a late sample is waited for in motion: time dilation, not a hold", () => {
   const run = (dilateBelowMs: number): { held: number; slowest: number } => {
     const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
@@ -216,6 +264,35 @@ test("after a dry spell the drawing goes on from where it stands", () => {
     assert.ok(it.out[0]! - last <= 0.15 * 0.016 * 10 * 1.06 + 1e-9, `a jump of ${it.out[0]! - last} after the dry spell`);
     last = it.out[0]!;
   }
+});
+
+test("a resync eases over after a dry spell and snaps after a frame gap", () => {
+  assert.equal(resyncBy(false, false, true), Resync.None);
+  assert.equal(resyncBy(true, false, true), Resync.Ease); // a stall ended
+  assert.equal(resyncBy(true, true, true), Resync.Snap); // a hidden tab
+  assert.equal(resyncBy(true, false, false), Resync.Snap); // samples came all along
+});
+
+test("after a 1 s stall the drawing converges within about one send interval, no jump", () => {
+  const it = walker();
+  for (let k = 0; k < 10; k++) it.pushSent(k * 100, k * 100 + 20, [k * 0.15]);
+  let now = 0;
+  for (; now < 1000; now += 16) it.sample(now);
+  for (; now < 2000; now += 16) it.sample(now); // nothing arrives: it holds at 0.9 m
+  for (let k = 10; k < 20; k++) it.pushSent(k * 100, now, [k * 0.15]);
+  const held = it.out[0]!;
+  let last = held;
+  let most = 0;
+  let gap = NaN; // from where it held to the curve at the first frame after the stall
+  for (const end = now + 400; now < end; now += 16) {
+    assert.notEqual(it.sample(now), InterpState.Snapped);
+    if (gap !== gap) gap = it.renderTime * 0.0015 - held;
+    most = Math.max(most, it.out[0]! - last);
+    last = it.out[0]!;
+  }
+  near(it.out[0]!, it.renderTime * 0.0015, 0.01); // on the curve again
+  // eased over several frames, not jumped in one
+  assert.ok(gap > 0.8 && most < 0.5 * gap, `a step of ${most} m of the ${gap} m to catch up`);
 });
 
 test("the render clock runs at a slow server's rate and never past its newest snapshot", () => {
