@@ -200,7 +200,9 @@ export class Tuplet implements Strategy {
   private readonly ch = new Float64Array(3);
   constructor(private readonly entities: readonly EntityInfo[], settings?: Partial<NetcodeSettings>) {
     const s = { teleportChannels: 2, ...settings };
-    // x, y drawn; the stamp held (the drawn time is the interpolator's own render time)
+    // x, y drawn; the stamp held: the drawn time is the interpolator's own render time, or,
+    // while it holds a sample (waiting at a teleport for the render time to reach it), that
+    // sample's stamp: the time of what it shows
     this.its = entities.map(() => new Interpolator({ linear: 2, angle: 0, hold: 1 }, s));
     this.clock = new RenderClock(s);
     this.drawn = new Float64Array(entities.length * 3);
@@ -222,7 +224,7 @@ export class Tuplet implements Strategy {
       if (st === InterpState.Empty) continue;
       this.drawn[e * 3] = it.out[0]!;
       this.drawn[e * 3 + 1] = it.out[1]!;
-      this.drawn[e * 3 + 2] = it.renderTime;
+      this.drawn[e * 3 + 2] = st === InterpState.Holding ? it.out[2]! : it.renderTime;
       this.drew[e] =
         st === InterpState.Extrapolating ? Drew.Extrapolated
         : st === InterpState.Snapped ? Drew.Snapped
