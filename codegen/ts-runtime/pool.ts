@@ -5,6 +5,9 @@
 import { Interpolator, type ChannelLayout } from "./interp.js";
 import type { NetcodeSettings } from "./settings.js";
 
+/** How many keys that left view the index keeps beyond the live ones (see `index`). */
+const GONE_MAX = 256;
+
 /**
  * Interpolators keyed by entity, pooled: an entity entering view reuses an interpolator a
  * leaving one gave back, so view changes allocate nothing in steady state. Live entries are
@@ -14,7 +17,13 @@ export class InterpolatedSet<K> {
   /** The layout every interpolator here has. */
   readonly layout: ChannelLayout;
   private readonly settings: Partial<NetcodeSettings> | undefined;
+  /**
+   * Key -> index in `live`, or -1 for a key that left view: V8's Map allocates a new table when
+   * deleted entries pile up, so a key that left stays as -1 (no garbage when it comes back) until
+   * there are more such keys than `GONE_MAX` and the live ones; then they are deleted at once.
+   */
   private readonly index = new Map<K, number>();
+  private gone = 0;
   private readonly live: Interpolator[] = [];
   private readonly keys: K[] = [];
   private readonly free: Interpolator[] = [];
@@ -43,13 +52,14 @@ export class InterpolatedSet<K> {
   /** The interpolator of `key`, if it is in view. */
   get(key: K): Interpolator | undefined {
     const i = this.index.get(key);
-    return i === undefined ? undefined : this.live[i];
+    return i === undefined || i < 0 ? undefined : this.live[i];
   }
 
   /** The interpolator of `key`: the live one, or a pooled (reset) or new one. */
   enter(key: K): Interpolator {
     const i = this.index.get(key);
-    if (i !== undefined) return this.live[i]!;
+    if (i !== undefined && i >= 0) return this.live[i]!;
+    if (i !== undefined) this.gone--;
     const it = this.free.pop() ?? new Interpolator(this.layout, this.settings);
     this.index.set(key, this.live.length);
     this.live.push(it);
@@ -60,7 +70,7 @@ export class InterpolatedSet<K> {
   /** `key` left view: its interpolator is reset and pooled. Returns false when it was not live. */
   leave(key: K): boolean {
     const i = this.index.get(key);
-    if (i === undefined) return false;
+    if (i === undefined || i < 0) return false;
     const it = this.live[i]!;
     const last = this.live.length - 1;
     if (i !== last) {
@@ -70,10 +80,17 @@ export class InterpolatedSet<K> {
     }
     this.live.pop();
     this.keys.pop();
-    this.index.delete(key);
+    this.index.set(key, -1);
+    if (++this.gone > GONE_MAX + this.live.length) this.forgetGone();
     it.reset();
     this.free.push(it);
     return true;
+  }
+
+  /** Deletes the keys that left view from the index (see `index`). */
+  private forgetGone(): void {
+    for (const [k, i] of this.index) if (i < 0) this.index.delete(k);
+    this.gone = 0;
   }
 
   /** Draws every live entity at our clock's `nowMs` (`Interpolator.sample`). */
