@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::interp::ChannelLayout;
+use super::interp_ring::ChannelLayout;
 use super::pool::InterpolatedSet;
 use super::settings::NetcodeSettings;
 

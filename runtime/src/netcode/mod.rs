@@ -1,10 +1,10 @@
 //! Netcode, behind the `netcode` feature. Snapshot interpolation for remote entities
 //! (docs/netcode.md): draw each remote entity a little in the past, on the sender's own
 //! clock, with a delay each entity measures for itself, and only where it was. The twin of
-//! the TypeScript runtime's `interp.ts`, `settings.ts`, `timing.ts`, `pool.ts`, `curves.ts`
-//! and `render_clock.ts`, file for file and decision for decision, with the same constants
-//! ([`NetcodeSettings::DEFAULT`]); `tests/fixtures/netcode/` holds the traces both are checked
-//! against.
+//! the TypeScript runtime's `interp.ts`, `interp_ring.ts`, `interp_draw.ts`, `settings.ts`,
+//! `timing.ts`, `pool.ts`, `curves.ts` and `render_clock.ts`, file for file and decision for
+//! decision, with the same constants ([`NetcodeSettings::DEFAULT`]); `tests/fixtures/netcode/`
+//! holds the traces both are checked against.
 //!
 //! ```
 //! use tuplet::netcode::{ChannelLayout, InterpState, Interpolator};
@@ -28,6 +28,8 @@
 mod adapter;
 mod curves;
 mod interp;
+mod interp_draw;
+mod interp_ring;
 mod offset;
 pub mod playout;
 mod pool;
@@ -42,9 +44,9 @@ pub use adapter::{Clock, EntityFeed, Hold, Interpolate, SampleClock};
 pub use curves::{
     angle_delta, exp_ease, monotone_hermite, monotone_tangent, spaced_tangent, wrap_angle,
 };
-pub use interp::{
-    resync_by, still_across, still_lead, ChannelLayout, InterpState, Interpolator, Resync,
-};
+pub use interp::Interpolator;
+pub use interp_draw::{resync_by, InterpState, Resync};
+pub use interp_ring::{still_across, still_lead, ChannelLayout};
 pub use pool::InterpolatedSet;
 pub use render_clock::RenderClock;
 pub use settings::NetcodeSettings;

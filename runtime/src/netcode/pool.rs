@@ -1,6 +1,7 @@
 //! Interpolators keyed by entity, pooled (`InterpolatedSet`). The twin of TypeScript's `pool.ts`.
 
-use super::interp::{ChannelLayout, Interpolator};
+use super::interp::Interpolator;
+use super::interp_ring::ChannelLayout;
 use super::settings::NetcodeSettings;
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -173,6 +173,16 @@ const RUNTIME: &[(&str, &str, &str)] = &[
         include_str!("../../../ts-runtime/interp.ts"),
     ),
     (
+        "interp_ring.ts",
+        "codegen/ts-runtime/interp_ring.ts",
+        include_str!("../../../ts-runtime/interp_ring.ts"),
+    ),
+    (
+        "interp_draw.ts",
+        "codegen/ts-runtime/interp_draw.ts",
+        include_str!("../../../ts-runtime/interp_draw.ts"),
+    ),
+    (
         "render_clock.ts",
         "codegen/ts-runtime/render_clock.ts",
         include_str!("../../../ts-runtime/render_clock.ts"),

@@ -1,0 +1,242 @@
+/**
+ * An interpolator's ring of samples and the decisions taken as a sample arrives: where a silence
+ * began (`stillLead`, `stillAcross`), the shortest step of the sender, the teleport cut and the
+ * tangents each sample gets. Mirrors Rust's `interp_ring.rs`.
+ */
+import type { NetcodeSettings } from "./settings.js";
+import type { StreamTiming } from "./timing.js";
+import { spacedTangent, wrapAngle } from "./curves.js";
+
+/** How many channels of each kind an interpolated value has (known from the schema). */
+export interface ChannelLayout {
+  /** Drawn by interpolation with velocity carried between samples (positions, speeds). */
+  readonly linear: number;
+  /** Drawn on the shortest arc, wrapping at ±π (headings in radians). */
+  readonly angle: number;
+  /** Held until the next sample (enum numbers, animation ids, flags, counters). */
+  readonly hold: number;
+}
+
+/**
+ * How long before the sample that ends a silence the entity started moving (ms): one step of the
+ * sender, the shortest seen between its samples (`step`; a relay that forwards every 3rd move
+ * still sends a stop and the move after it one step apart), at least a quarter of the average
+ * `interval`; the interval alone before any step, `fallback` before either.
+ */
+export function stillLead(step: number, interval: number, fallback: number): number {
+  if (interval !== interval) return step === step ? step : fallback;
+  return step === step ? Math.min(interval, Math.max(step, interval / 4)) : interval;
+}
+
+/**
+ * True when a position that moved `before` over `beforeMs` and then `after` over the `afterMs`
+ * of a gap moved across the gap at under half its pace before: it came to rest in between
+ * (a lost or relayed-away stop pose), rather than moving on through lost samples.
+ */
+export function stillAcross(before: number, beforeMs: number, after: number, afterMs: number): boolean {
+  return after * beforeMs < 0.5 * before * afterMs;
+}
+
+/**
+ * A fixed ring of samples: times, channels, tangents (per ms, moving channels) and teleport cuts,
+ * oldest first from `head`. Everything is preallocated; nothing allocates after construction.
+ * Times pass in as slot indices of a Float64Array where a hot path calls (a double passed to a
+ * call V8 does not inline is boxed).
+ */
+export class SampleRing {
+  /** Linear channels. */
+  readonly linear: number;
+  /** All channels. */
+  readonly n: number;
+  /** Linear + angle channels. */
+  readonly moving: number;
+  /** Sample times, by slot. */
+  readonly times: Float64Array;
+  /** Channels, `n` a slot. */
+  readonly values: Float64Array;
+  /** Tangents (per ms), `moving` a slot. */
+  readonly tangents: Float64Array;
+  /** 1 where a sample jumped (a teleport). */
+  readonly cuts: Uint8Array;
+  /** Samples in the ring. */
+  count = 0;
+  private head = 0;
+  private readonly cap: number;
+  private readonly step = new Float64Array(1).fill(NaN); // the sender's shortest step (ms)
+  private readonly pose: Float64Array; // the still pose stillUntil copies
+  private readonly settings: NetcodeSettings;
+  private readonly timing: StreamTiming;
+
+  /** An empty ring of `cap` samples for `layout`, deciding with `settings` and `timing`. */
+  constructor(layout: ChannelLayout, cap: number, settings: NetcodeSettings, timing: StreamTiming) {
+    this.settings = settings;
+    this.timing = timing;
+    this.linear = layout.linear;
+    this.n = layout.linear + layout.angle + layout.hold;
+    this.moving = layout.linear + layout.angle;
+    this.cap = cap;
+    this.times = new Float64Array(cap);
+    this.values = new Float64Array(cap * this.n);
+    this.tangents = new Float64Array(cap * this.moving);
+    this.cuts = new Uint8Array(cap);
+    this.pose = new Float64Array(this.n);
+  }
+
+  /** Empties the ring and forgets the sender's step. */
+  clear(): void {
+    this.head = 0;
+    this.count = 0;
+    this.step[0] = NaN;
+  }
+
+  /** The slot of ring position `j` (0: the oldest sample). */
+  slot(j: number): number {
+    return (this.head + j) % this.cap;
+  }
+
+  /** The ring position of the newest sample at or before the time in `t[at]`, or -1. */
+  segmentAt(t: Float64Array, at: number): number {
+    const r = t[at]!;
+    let j = this.count - 1;
+    while (j >= 0 && this.times[this.slot(j)]! > r) j--;
+    return j;
+  }
+
+  /**
+   * Moves the time in `t[at]` up to the one in `t[want]` when it lies in a segment whose two
+   * samples stand at the same place (in place: a double returned from a call V8 does not inline
+   * is boxed).
+   */
+  skipStill(t: Float64Array, at: number, want: number): void {
+    const j = this.segmentAt(t, at);
+    if (j < 0 || j + 1 >= this.count) return;
+    const a = this.slot(j);
+    const b = this.slot(j + 1);
+    const n = this.n;
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return;
+    t[at] = Math.min(t[want]!, this.times[b]!);
+  }
+
+  /** True when the newest sample's moving channels differ from the one before (the entity moves). */
+  newestMoves(): boolean {
+    if (this.count < 2) return false;
+    const a = this.slot(this.count - 1);
+    const b = this.slot(this.count - 2);
+    if (this.cuts[a] === 1) return false;
+    const n = this.n;
+    for (let k = 0; k < this.moving; k++) if (this.values[a * n + k] !== this.values[b * n + k]) return true;
+    return false;
+  }
+
+  /**
+   * True when the sender went silent before a sample at `timeMs` with channels `ch`: more than
+   * two intervals passed and the newest sample stood still (equal to the one before), or the
+   * position across the gap moved at under half the pace of the faster of the two segments
+   * before it (`stillAcross`: a relay forwarded the stop pose's repeat but skipped the pose
+   * before it); or, with a single sample, when more than `maxDelayMs` passed (an entity
+   * standing still as it came into view).
+   */
+  silenceBefore(timeMs: number, ch: ArrayLike<number>): boolean {
+    if (this.count < 2) return this.count === 1 && timeMs - this.times[this.slot(0)]! > this.settings.maxDelayMs;
+    const a = this.slot(this.count - 1);
+    const b = this.slot(this.count - 2);
+    const iv = this.timing.interval;
+    if (iv === iv && timeMs - this.times[a]! <= 2 * iv) return false;
+    const n = this.n;
+    let same = true;
+    for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) same = false;
+    if (same || iv !== iv || this.cuts[a] === 1) return same;
+    const k = Math.min(this.settings.teleportChannels, this.linear);
+    // the faster of the two segments before the gap (the newest may already be creeping to a stop)
+    const p = this.count > 2 && this.cuts[b] === 0 ? this.slot(this.count - 3) : -1;
+    let before = 0;
+    let before2 = 0;
+    let after = 0;
+    for (let c = 0; c < k; c++) {
+      const d0 = this.values[a * n + c]! - this.values[b * n + c]!;
+      const d2 = p >= 0 ? this.values[b * n + c]! - this.values[p * n + c]! : 0;
+      const d1 = (ch[c] ?? 0) - this.values[a * n + c]!;
+      before += d0 * d0;
+      before2 += d2 * d2;
+      after += d1 * d1;
+    }
+    let dist = Math.sqrt(before);
+    let span = this.times[a]! - this.times[b]!;
+    if (p >= 0 && Math.sqrt(before2) * span > dist * (this.times[b]! - this.times[p]!)) {
+      dist = Math.sqrt(before2);
+      span = this.times[b]! - this.times[p]!;
+    }
+    // stillAcross, written out: a double passed to a call V8 does not inline is boxed
+    return Math.sqrt(after) * span < 0.5 * dist * (timeMs - this.times[a]!);
+  }
+
+  /** Keeps the shortest step from the newest sample to one at `timeMs` (not after a silence). */
+  stepSeen(timeMs: number): void {
+    if (this.count === 0) return;
+    const d = timeMs - this.times[this.slot(this.count - 1)]!;
+    if (!(d >= this.step[0]!)) this.step[0] = d;
+  }
+
+  /**
+   * After a silence the entity stood still until about one of the sender's steps before the
+   * sample that ends it (`stillLead`): a copy of the still pose there keeps the whole silence
+   * from becoming one slow glide.
+   */
+  stillUntil(timeMs: number): void {
+    const a = this.slot(this.count - 1);
+    const iv = this.timing.interval;
+    const at = timeMs - stillLead(this.step[0]!, iv, this.settings.minDelayMs);
+    if (!(at > this.times[a]!)) return;
+    for (let c = 0; c < this.n; c++) this.pose[c] = this.values[a * this.n + c]!;
+    this.store(at, this.pose, false);
+  }
+
+  /** The slope (per ms) of channel `c` from ring slot `a` to slot `b`, on the shortest arc for angles. */
+  private secant(a: number, b: number, c: number): number {
+    const n = this.n;
+    let d = this.values[b * n + c]! - this.values[a * n + c]!;
+    if (c >= this.linear) d = wrapAngle(d);
+    return d / (this.times[b]! - this.times[a]!);
+  }
+
+  /**
+   * Appends a sample at `timeMs` (the oldest drops out of a full ring), cut from the one before
+   * when `teleport` or when it jumped farther and faster than the settings allow.
+   */
+  store(timeMs: number, ch: ArrayLike<number>, teleport: boolean): void {
+    const s = this.settings;
+    const n = this.n;
+    const lin = this.linear;
+    const mv = this.moving;
+    let cut = teleport;
+    if (this.count > 0 && !cut) {
+      const prev = this.slot(this.count - 1);
+      const k = Math.min(s.teleportChannels, lin);
+      let d2 = 0;
+      for (let c = 0; c < k; c++) {
+        const d = (ch[c] ?? 0) - this.values[prev * n + c]!;
+        d2 += d * d;
+      }
+      const dist = Math.sqrt(d2);
+      const dtS = (timeMs - this.times[prev]!) * 0.001;
+      cut = dist > s.teleportDistance && dist > s.teleportSpeed * dtS;
+    }
+    if (this.count === this.cap) {
+      this.head = (this.head + 1) % this.cap;
+      this.count--;
+    }
+    const i = this.slot(this.count);
+    this.count++;
+    this.times[i] = timeMs;
+    this.cuts[i] = cut ? 1 : 0;
+    for (let c = 0; c < n; c++) this.values[i * n + c] = ch[c] ?? 0;
+    // The newest sample's tangent is its slope in; the one before it now has both neighbours.
+    const p = this.count > 1 && !cut ? this.slot(this.count - 2) : -1;
+    const q = p >= 0 && this.count > 2 && this.cuts[p] === 0 ? this.slot(this.count - 3) : -1;
+    for (let c = 0; c < mv; c++) {
+      const out = p >= 0 ? this.secant(p, i, c) : 0;
+      this.tangents[i * mv + c] = out;
+      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? spacedTangent(this.secant(q, p, c), this.times[p]! - this.times[q]!, out, this.times[i]! - this.times[p]!) : out;
+    }
+  }
+}
