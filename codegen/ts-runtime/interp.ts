@@ -29,7 +29,7 @@ declare const process: { env: Record<string, string | undefined> };
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
 import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
-import { wrapAngle } from "./curves.js";
+import { wrapAngleAt } from "./curves.js";
 import { type ChannelLayout, SampleRing } from "./interp_ring.js";
 import { InterpState, Resync, evalAt, resyncBy, teleportReached } from "./interp_draw.js";
 
@@ -76,6 +76,7 @@ export class Interpolator {
   private readonly err: Float64Array;
   private readonly scratch: Float64Array;
   private readonly hermite = new Float64Array(6); // monotoneHermiteInto's numbers
+  private readonly wrap = new Float64Array(1); // an angle wrapped in place (wrapAngleAt)
   private prevState: InterpState = InterpState.Empty;
   private pushed = false;
   private following = false;
@@ -245,10 +246,11 @@ export class Interpolator {
     } else if (resync === Resync.Ease) {
       // A dry spell ended with the render time resynced: from what the last frame drew to this
       // frame's curve, eased out within `recoverMs` (about one send interval).
+      const w = this.wrap;
       for (let k = 0; k < mv; k++) {
-        let d = this.prevRaw[k]! - this.raw[k]!;
-        if (k >= lin) d = wrapAngle(d);
-        this.err[k] = this.err[k]! + d;
+        w[0] = this.prevRaw[k]! - this.raw[k]!;
+        if (k >= lin) wrapAngleAt(w, 0);
+        this.err[k] = this.err[k]! + w[0]!;
       }
     } else if (this.pushed || (this.prevState === InterpState.Extrapolating && st !== InterpState.Extrapolating)) {
       // New samples changed the curve (what it says about the previous frame's time, against
@@ -256,16 +258,17 @@ export class Interpolator {
       // difference eases out from here, within `recoverMs`.
       const since = this.pushed ? this.scratch : this.raw;
       if (this.pushed) evalAt(ring, this.settings, this.timing, c, DRAWN, this.scratch, this.hermite);
+      const w = this.wrap;
       for (let k = 0; k < mv; k++) {
-        let d = this.prevRaw[k]! - since[k]!;
-        if (k >= lin) d = wrapAngle(d);
-        this.err[k] = this.err[k]! + d;
+        w[0] = this.prevRaw[k]! - since[k]!;
+        if (k >= lin) wrapAngleAt(w, 0);
+        this.err[k] = this.err[k]! + w[0]!;
       }
     }
     for (let k = 0; k < mv; k++) {
       if (Math.abs(this.err[k]!) < 1e-9) this.err[k] = 0;
-      const v = this.raw[k]! + this.err[k]!;
-      this.out[k] = k >= lin ? wrapAngle(v) : v;
+      this.out[k] = this.raw[k]! + this.err[k]!;
+      if (k >= lin) wrapAngleAt(this.out, k);
       this.prevRaw[k] = this.raw[k]!;
     }
     for (let k = mv; k < n; k++) this.out[k] = this.raw[k]!;

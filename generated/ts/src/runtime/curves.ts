@@ -15,6 +15,14 @@ export function wrapAngle(a: number): number {
   return a - TAU * Math.floor((a + Math.PI) / TAU);
 }
 
+/**
+ * `a[i]` wrapped into [-π, π), in place: for callers too large for V8 to inline `wrapAngle`
+ * into, where a double returned from a call is boxed (garbage on every frame).
+ */
+export function wrapAngleAt(a: Float64Array, i: number): void {
+  a[i] = wrapAngle(a[i]!);
+}
+
 /** The shortest signed turn from angle `from` to angle `to`, in [-π, π). */
 export function angleDelta(to: number, from: number): number {
   return wrapAngle(to - from);

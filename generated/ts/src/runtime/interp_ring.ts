@@ -7,7 +7,7 @@
  */
 import type { NetcodeSettings } from "./settings.js";
 import type { StreamTiming } from "./timing.js";
-import { spacedTangent, wrapAngle } from "./curves.js";
+import { wrapAngleAt } from "./curves.js";
 
 /** How many channels of each kind an interpolated value has (known from the schema). */
 export interface ChannelLayout {
@@ -66,6 +66,7 @@ export class SampleRing {
   private readonly cap: number;
   private readonly step = new Float64Array(1).fill(NaN); // the sender's shortest step (ms)
   private readonly pose: Float64Array; // the still pose stillUntil copies
+  private readonly sec = new Float64Array(2); // secants (secantInto)
   private readonly settings: NetcodeSettings;
   private readonly timing: StreamTiming;
 
@@ -148,6 +149,16 @@ export class SampleRing {
     let same = true;
     for (let c = 0; c < this.moving; c++) if (this.values[a * n + c] !== this.values[b * n + c]) same = false;
     if (same || iv !== iv || this.cuts[a] === 1) return same;
+    return this.cameToRest(timeMs, ch, a, b);
+  }
+
+  /**
+   * `stillAcross` for the gap before a sample at `timeMs` with channels `ch`, after the newest
+   * samples `a` and `b` (slots): out of `silenceBefore`, which runs on every push, so that one
+   * stays small enough for V8 to inline (the rare gap pays for the call).
+   */
+  private cameToRest(timeMs: number, ch: ArrayLike<number>, a: number, b: number): boolean {
+    const n = this.n;
     const k = Math.min(this.settings.teleportChannels, this.linear);
     // the faster of the two segments before the gap (the newest may already be creeping to a stop)
     const p = this.count > 2 && this.cuts[b] === 0 ? this.slot(this.count - 3) : -1;
@@ -193,12 +204,16 @@ export class SampleRing {
     this.store(at, this.pose, false);
   }
 
-  /** The slope (per ms) of channel `c` from ring slot `a` to slot `b`, on the shortest arc for angles. */
-  private secant(a: number, b: number, c: number): number {
+  /**
+   * The slope (per ms) of channel `c` from ring slot `a` to slot `b`, on the shortest arc for
+   * angles, into `sec[to]` (a double returned from a call V8 does not inline is boxed).
+   */
+  private secantInto(a: number, b: number, c: number, to: number): void {
     const n = this.n;
-    let d = this.values[b * n + c]! - this.values[a * n + c]!;
-    if (c >= this.linear) d = wrapAngle(d);
-    return d / (this.times[b]! - this.times[a]!);
+    const sec = this.sec;
+    sec[to] = this.values[b * n + c]! - this.values[a * n + c]!;
+    if (c >= this.linear) wrapAngleAt(sec, to);
+    sec[to] = sec[to]! / (this.times[b]! - this.times[a]!);
   }
 
   /**
@@ -235,10 +250,25 @@ export class SampleRing {
     // The newest sample's tangent is its slope in; the one before it now has both neighbours.
     const p = this.count > 1 && !cut ? this.slot(this.count - 2) : -1;
     const q = p >= 0 && this.count > 2 && this.cuts[p] === 0 ? this.slot(this.count - 3) : -1;
+    const sec = this.sec;
     for (let c = 0; c < mv; c++) {
-      const out = p >= 0 ? this.secant(p, i, c) : 0;
+      if (p < 0) {
+        this.tangents[i * mv + c] = 0;
+        continue;
+      }
+      this.secantInto(p, i, c, 0);
+      const out = sec[0]!;
       this.tangents[i * mv + c] = out;
-      if (p >= 0) this.tangents[p * mv + c] = q >= 0 ? spacedTangent(this.secant(q, p, c), this.times[p]! - this.times[q]!, out, this.times[i]! - this.times[p]!) : out;
+      if (q < 0) {
+        this.tangents[p * mv + c] = out;
+        continue;
+      }
+      // spacedTangent, written out (its four doubles would be boxed if V8 did not inline it)
+      this.secantInto(q, p, c, 1);
+      const before = sec[1]!;
+      const hBefore = this.times[p]! - this.times[q]!;
+      const hAfter = this.times[i]! - this.times[p]!;
+      this.tangents[p * mv + c] = before * out > 0 ? (hAfter * before + hBefore * out) / (hBefore + hAfter) : 0;
     }
   }
 }
