@@ -6,7 +6,7 @@
 //! (`input:ack`), the [`Reconciler`] rewinds to that state, replays the frames the server
 //! has not applied yet, and compares the result with what it had predicted. The difference
 //! is not drawn as a jump: it becomes an error offset that decays exponentially
-//! (`1 − e^(−rate·Δt)` of it per frame, [`exp_ease`](super::exp_ease)) and by at most
+//! (`1 − e^(−rate·Δt)` of it per frame, [`exp_ease`]) and by at most
 //! [`ReconcileSettings::max_frame_ease`] metres a frame, so a small disagreement eases out
 //! over a fraction of a second and a large one glides; only one past
 //! [`ReconcileSettings::teleport`] snaps. The same easing as

@@ -48,7 +48,7 @@ pub(crate) fn rate_loop(
 }
 
 /// The timing of one stream. The offset and the rate follow the least arrival − sent of each
-/// block of `rate_block_ms` with a loop ([`rate_loop`]; a block held up whole by a stall is
+/// block of `rate_block_ms` with a loop (`rate_loop`; a block held up whole by a stall is
 /// skipped), the offset carried along at the rate between blocks; the delay covers what `late_percentile` of recent samples
 /// needed (the interval before each plus its lateness), and a margin. One per interpolator;
 /// [`super::RenderClock`] has one too. The twin of TypeScript's `StreamTiming`.

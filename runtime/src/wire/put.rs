@@ -119,7 +119,7 @@ pub fn int(buf: &mut [u8], p: usize, v: i64) -> usize {
 /// `-32..=127`, one byte `-128..=255` (int8 below zero, uint8 above), two bytes
 /// `-32768..=65535`, four bytes the rest of `i32::MIN..=u32::MAX`; the marker family is
 /// `cc` (uint) for a value of zero or more and `d0` (int) below. A range within the fixints
-/// is one byte; one spanning three or four encodings takes [`int32`]'s table; one spanning
+/// is one byte; one spanning three or four encodings takes `int32`'s table; one spanning
 /// two (a fixint or one byte) is picked by one subtraction and comparison, by conditional
 /// moves. The marker and the body go out as one 8-byte store. A range reaching beyond 32
 /// bits takes [`int`].
