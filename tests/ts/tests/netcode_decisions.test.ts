@@ -12,6 +12,7 @@ import {
   RenderClock,
   StreamTiming,
   angleDelta,
+  endTangent,
   followTime,
   monotoneHermite,
   monotoneTangent,
@@ -45,6 +46,16 @@ test("an unevenly spaced tangent is the slope of the parabola through its three 
   near(spacedTangent(1, 100, 2, 100), monotoneTangent(1, 2), 0); // evenly spaced: the mean
   assert.equal(spacedTangent(1.5, 100, 0, 300), 0); // a stop
   assert.equal(spacedTangent(1, 300, -1, 100), 0); // a turn back
+});
+
+test("the newest tangent ends a constant acceleration from the one before", () => {
+  // t² / 10⁴ from t = 100 to 300: slope 0.02 at 100, secant 0.04, slope 0.06 at 300
+  near(endTangent(0.02, 0.04), 0.06, 1e-15);
+  near(endTangent(1.5, 1.5), 1.5, 0); // steady
+  near(endTangent(0, 0.5), 1, 0); // out of rest: twice the mean
+  assert.equal(endTangent(3, 1), 0); // braking harder than that: a stop ahead
+  assert.equal(endTangent(0, 0), 0); // standing
+  near(endTangent(-0.5, -1), -1.5, 0); // either direction
 });
 
 test("a monotone segment never leaves its ends, whatever its tangents", () => {
