@@ -72,6 +72,18 @@ pub fn monotone_hermite(p0: f64, d: f64, m0: f64, m1: f64, h: f64, u: f64) -> f6
     p0 + d * (-2.0 * u3 + 3.0 * u2) + a * d * (u3 - 2.0 * u2 + u) + b * d * (u3 - u2)
 }
 
+/// The share of a segment of `h` ms that a constant acceleration into a stop or out of rest
+/// takes, when the slope at its moving end is more than twice the segment's mean (faster than a
+/// monotone cubic follows): `along` is that slope dotted with the segment's change, `dd` the
+/// change's square length. `2 · dd / (along · h)`, under 1; 1 when the cubic follows (no ramp).
+pub fn ramp_share(along: f64, dd: f64, h: f64) -> f64 {
+    if dd > 0.0 && along * h > 2.0 * dd {
+        (2.0 * dd) / (along * h)
+    } else {
+        1.0
+    }
+}
+
 /// The share of the remaining distance to cover in a frame of `dt_ms` at `rate` per second:
 /// `1 - e^(-rate · dt)`; frame-rate independent. 0 for a non-positive rate or frame.
 pub fn exp_ease(rate: f64, dt_ms: f64) -> f64 {

@@ -51,6 +51,19 @@ fn the_newest_tangent_ends_a_constant_acceleration_from_the_one_before() {
 }
 
 #[test]
+fn a_ramp_into_a_stop_takes_the_share_its_braking_covers() {
+    // 4 cm over 300 ms (0.133 m/s mean) entered at 0.8 m/s (per ms): a constant braking stops in 100 ms
+    near(
+        ramp_share(0.0008 * 0.04, 0.04 * 0.04, 300.0),
+        1.0 / 3.0,
+        1e-12,
+    );
+    assert_eq!(ramp_share(0.0002 * 0.04, 0.04 * 0.04, 300.0), 1.0); // the cubic follows
+    assert_eq!(ramp_share(0.0008, 0.0, 300.0), 1.0); // nothing moved
+    assert_eq!(ramp_share(-0.0008 * 0.04, 0.04 * 0.04, 300.0), 1.0); // a slope against the move
+}
+
+#[test]
 fn a_monotone_segment_never_leaves_its_ends() {
     for (m0, m1) in [(10.0, 10.0), (-5.0, 3.0), (0.0, 40.0), (3.0, 3.0)] {
         for k in 0..=20 {

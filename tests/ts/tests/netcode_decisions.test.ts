@@ -16,6 +16,7 @@ import {
   followTime,
   monotoneHermite,
   monotoneTangent,
+  rampShare,
   resyncBy,
   spacedTangent,
   stillAcross,
@@ -56,6 +57,14 @@ test("the newest tangent ends a constant acceleration from the one before", () =
   assert.equal(endTangent(3, 1), 0); // braking harder than that: a stop ahead
   assert.equal(endTangent(0, 0), 0); // standing
   near(endTangent(-0.5, -1), -1.5, 0); // either direction
+});
+
+test("a ramp into a stop takes the share its braking covers", () => {
+  // 4 cm over 300 ms (0.133 m/s mean) entered at 0.8 m/s (per ms): a constant braking stops in 100 ms
+  near(rampShare(0.0008 * 0.04, 0.04 * 0.04, 300), 1 / 3, 1e-12);
+  assert.equal(rampShare(0.0002 * 0.04, 0.04 * 0.04, 300), 1); // the cubic follows
+  assert.equal(rampShare(0.0008, 0, 300), 1); // nothing moved
+  assert.equal(rampShare(-0.0008 * 0.04, 0.04 * 0.04, 300), 1); // a slope against the move
 });
 
 test("a monotone segment never leaves its ends, whatever its tangents", () => {
