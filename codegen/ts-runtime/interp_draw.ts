@@ -7,7 +7,7 @@
  */
 import type { NetcodeSettings } from "./settings.js";
 import { INTERVAL, type StreamTiming } from "./timing.js";
-import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, wrapAngle } from "./curves.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, wrapAngleAt } from "./curves.js";
 import type { SampleRing } from "./interp_ring.js";
 
 /** What the last `sample`/`sampleAt` drew. */
@@ -119,8 +119,9 @@ export function evalAt(ring: SampleRing, s: NetcodeSettings, timing: StreamTimin
   hp[HU] = u;
   for (let c = 0; c < mv; c++) {
     const p0 = values[a * n + c]!;
-    let d = values[b * n + c]! - p0;
-    if (c >= lin) d = wrapAngle(d);
+    hp[HD] = values[b * n + c]! - p0;
+    if (c >= lin) wrapAngleAt(hp, HD);
+    const d = hp[HD]!;
     if (ramp === 1) {
       const v = u < share ? u / share : 1;
       out[c] = p0 + d * v * (2 - v);
@@ -129,12 +130,11 @@ export function evalAt(ring: SampleRing, s: NetcodeSettings, timing: StreamTimin
       out[c] = p0 + d * v * v;
     } else {
       hp[HP0] = p0;
-      hp[HD] = d;
       hp[HM0] = tangents[a * mv + c]!;
       hp[HM1] = tangents[b * mv + c]!;
       monotoneHermiteInto(out, c, hp);
     }
-    if (c >= lin) out[c] = wrapAngle(out[c]!);
+    if (c >= lin) wrapAngleAt(out, c);
   }
   return InterpState.Interpolating;
 }
