@@ -48,6 +48,29 @@ export function spacedTangent(before: number, hBefore: number, after: number, hA
 }
 
 /**
+ * The tangent at the newest sample, whose next neighbour is not known yet: the end slope of a
+ * constant acceleration across the segment into it, from the slope `m0` at the sample before to
+ * the mean slope `sec` across the segment (`2 · sec − m0`); 0 when that turns against the
+ * segment (a stop ahead). Out of rest (`m0` = 0) it is twice the mean, as a ramp from a stop is;
+ * on a steady or evenly accelerating path it is the slope the next sample confirms, so the curve
+ * under the drawn time changes little when that sample arrives.
+ */
+export function endTangent(m0: number, sec: number): number {
+  const m1 = 2 * sec - m0;
+  return m1 * sec > 0 ? m1 : 0;
+}
+
+/**
+ * The share of a segment of `h` ms that a constant acceleration into a stop or out of rest
+ * takes, when the slope at its moving end is more than twice the segment's mean (faster than a
+ * monotone cubic follows): `along` is that slope dotted with the segment's change, `dd` the
+ * change's square length. `2 · dd / (along · h)`, under 1; 1 when the cubic follows (no ramp).
+ */
+export function rampShare(along: number, dd: number, h: number): number {
+  return dd > 0 && along * h > 2 * dd ? (2 * dd) / (along * h) : 1;
+}
+
+/**
  * A cubic Hermite segment from `p0` to `p0 + d` over `h` ms, at `u` in [0, 1], with end slopes
  * `m0`, `m1` (per ms) limited as Fritsch–Carlson does: a flat segment (`d` = 0) stays flat, a
  * slope against the segment's direction is 0, and the two are scaled into the circle of

@@ -63,7 +63,7 @@ export { StreamTiming, followTime } from "./timing.js";
 export { NETCODE_DEFAULTS, netcodeSettings } from "./settings.js";
 export type { NetcodeSettings } from "./settings.js";
 export { RenderClock } from "./render_clock.js";
-export { TAU, wrapAngle, angleDelta, monotoneTangent, spacedTangent, monotoneHermite, monotoneHermiteInto, HP0, HD, HM0, HM1, HH, HU, expEase } from "./curves.js";
+export { TAU, wrapAngle, angleDelta, monotoneTangent, spacedTangent, endTangent, rampShare, monotoneHermite, monotoneHermiteInto, HP0, HD, HM0, HM1, HH, HU, expEase } from "./curves.js";
 export { feed, feedCarried, EntityFeed, unitOf } from "./interp_adapter.js";
 export type { InterpAdapter, InterpClock, InterpClockKind } from "./interp_adapter.js";
 export { Playout, PLAYOUT_DEFAULTS } from "./playout.js";

@@ -7,7 +7,7 @@
  */
 import type { NetcodeSettings } from "./settings.js";
 import { INTERVAL, type StreamTiming } from "./timing.js";
-import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, wrapAngle } from "./curves.js";
+import { HD, HH, HM0, HM1, HP0, HU, monotoneHermiteInto, wrapAngleAt } from "./curves.js";
 import type { SampleRing } from "./interp_ring.js";
 
 /** What the last `sample`/`sampleAt` drew. */
@@ -85,18 +85,56 @@ export function evalAt(ring: SampleRing, s: NetcodeSettings, timing: StreamTimin
   if (ring.cuts[b] === 1) return InterpState.Holding; // a teleport next: wait at this side of it
   const h = times[b]! - ta;
   const u = (r - ta) / h;
+  // Into a stop or out of rest faster than a monotone cubic follows (the slope at the moving end
+  // over twice the segment's mean, along the position): a constant acceleration over the share
+  // `rampShare` of the segment at that end, standing still over the rest.
+  const k = Math.min(s.teleportChannels, lin);
+  let dd = 0;
+  let along0 = 0;
+  let along1 = 0;
+  let still0 = true;
+  let still1 = true;
+  for (let c = 0; c < k; c++) {
+    const d = values[b * n + c]! - values[a * n + c]!;
+    const m0 = tangents[a * mv + c]!;
+    const m1 = tangents[b * mv + c]!;
+    dd += d * d;
+    along0 += m0 * d;
+    along1 += m1 * d;
+    if (m0 !== 0) still0 = false;
+    if (m1 !== 0) still1 = false;
+  }
+  // rampShare, written out (a double returned from a call V8 does not inline is boxed)
+  let ramp = 0; // 1: into a stop, 2: out of rest
+  let share = 1;
+  if (still1 && !still0 && dd > 0 && along0 * h > 2 * dd) {
+    ramp = 1;
+    share = (2 * dd) / (along0 * h);
+  } else if (still0 && !still1 && dd > 0 && along1 * h > 2 * dd) {
+    ramp = 2;
+    share = (2 * dd) / (along1 * h);
+  }
   const hp = hermite;
   hp[HH] = h;
   hp[HU] = u;
   for (let c = 0; c < mv; c++) {
     const p0 = values[a * n + c]!;
-    const d = values[b * n + c]! - p0;
-    hp[HP0] = p0;
-    hp[HD] = c >= lin ? wrapAngle(d) : d;
-    hp[HM0] = tangents[a * mv + c]!;
-    hp[HM1] = tangents[b * mv + c]!;
-    monotoneHermiteInto(out, c, hp);
-    if (c >= lin) out[c] = wrapAngle(out[c]!);
+    hp[HD] = values[b * n + c]! - p0;
+    if (c >= lin) wrapAngleAt(hp, HD);
+    const d = hp[HD]!;
+    if (ramp === 1) {
+      const v = u < share ? u / share : 1;
+      out[c] = p0 + d * v * (2 - v);
+    } else if (ramp === 2) {
+      const v = u > 1 - share ? (u - 1 + share) / share : 0;
+      out[c] = p0 + d * v * v;
+    } else {
+      hp[HP0] = p0;
+      hp[HM0] = tangents[a * mv + c]!;
+      hp[HM1] = tangents[b * mv + c]!;
+      monotoneHermiteInto(out, c, hp);
+    }
+    if (c >= lin) wrapAngleAt(out, c);
   }
   return InterpState.Interpolating;
 }

@@ -3,7 +3,7 @@
 //! extrapolation, the teleport snap, and how a jump of the render time is drawn
 //! ([`resync_by`]). The twin of TypeScript's `interp_draw.ts`.
 
-use super::curves::{monotone_hermite, wrap_angle};
+use super::curves::{monotone_hermite, ramp_share, wrap_angle};
 use super::interp_ring::SampleRing;
 use super::settings::NetcodeSettings;
 
@@ -46,6 +46,15 @@ pub fn resync_by(jumped: bool, frame_gap: bool, dry: bool) -> Resync {
     } else {
         Resync::Snap
     }
+}
+
+/// How a segment is drawn: a monotone cubic, or a constant acceleration over a share of it at
+/// its moving end (into a stop at its end, out of rest at its start).
+#[derive(Clone, Copy)]
+enum Ramp {
+    None,
+    IntoStop(f64),
+    OutOfRest(f64),
 }
 
 /// Draws render time `r` from `ring` into `out` (no recovery offset) and returns the state;
@@ -91,15 +100,52 @@ pub(super) fn eval_into(
     }
     let h = ring.times[b] - ta;
     let u = (r - ta) / h;
+    // Into a stop or out of rest faster than a monotone cubic follows (the slope at the moving
+    // end over twice the segment's mean, along the position): a constant acceleration over the
+    // share `ramp_share` of the segment at that end, standing still over the rest.
+    let (mut dd, mut along0, mut along1, mut still0, mut still1) = (0.0, 0.0, 0.0, true, true);
+    for c in 0..s.teleport_channels.min(lin) {
+        let d = ring.values[b * n + c] - ring.values[a * n + c];
+        let m0 = ring.tangents[a * mv + c];
+        let m1 = ring.tangents[b * mv + c];
+        dd += d * d;
+        along0 += m0 * d;
+        along1 += m1 * d;
+        still0 &= m0 == 0.0;
+        still1 &= m1 == 0.0;
+    }
+    let ramp = if still1 && !still0 {
+        Ramp::IntoStop(ramp_share(along0, dd, h))
+    } else if still0 && !still1 {
+        Ramp::OutOfRest(ramp_share(along1, dd, h))
+    } else {
+        Ramp::None
+    };
     for (c, o) in out.iter_mut().enumerate().take(mv) {
         let p0 = ring.values[a * n + c];
         let mut d = ring.values[b * n + c] - p0;
         if c >= lin {
             d = wrap_angle(d);
         }
-        let m0 = ring.tangents[a * mv + c];
-        let m1 = ring.tangents[b * mv + c];
-        let v = monotone_hermite(p0, d, m0, m1, h, u);
+        let v = match ramp {
+            Ramp::IntoStop(share) if share < 1.0 => {
+                let v = if u < share { u / share } else { 1.0 };
+                p0 + d * v * (2.0 - v)
+            }
+            Ramp::OutOfRest(share) if share < 1.0 => {
+                let v = if u > 1.0 - share {
+                    (u - 1.0 + share) / share
+                } else {
+                    0.0
+                };
+                p0 + d * v * v
+            }
+            _ => {
+                let m0 = ring.tangents[a * mv + c];
+                let m1 = ring.tangents[b * mv + c];
+                monotone_hermite(p0, d, m0, m1, h, u)
+            }
+        };
         *o = if c >= lin { wrap_angle(v) } else { v };
     }
     InterpState::Interpolating

@@ -2,7 +2,7 @@
 //! silence began ([`still_lead`], [`still_across`]), the shortest step of the sender, the
 //! teleport cut and the tangents each sample gets. The twin of TypeScript's `interp_ring.ts`.
 
-use super::curves::{spaced_tangent, wrap_angle};
+use super::curves::{end_tangent, spaced_tangent, wrap_angle};
 use super::settings::NetcodeSettings;
 
 /// How many channels of each kind an interpolated value has (known from the schema).
@@ -258,26 +258,31 @@ impl SampleRing {
         for c in 0..n {
             self.values[i * n + c] = get(c);
         }
-        // The newest sample's tangent is its slope in; the one before it now has both neighbours.
+        // The one before the newest now has both neighbours (`spaced_tangent`); the newest's
+        // tangent ends a constant acceleration from there (`end_tangent`), its slope in when
+        // nothing precedes that one.
         let p = (self.count > 1 && !cut).then(|| self.slot(self.count - 2));
         let q = match p {
             Some(p) if self.count > 2 && !self.cuts[p] => Some(self.slot(self.count - 3)),
             _ => None,
         };
         for c in 0..mv {
-            let into = p.map_or(0.0, |p| self.secant(p, i, c));
-            self.tangents[i * mv + c] = into;
-            if let Some(p) = p {
-                self.tangents[p * mv + c] = match q {
-                    Some(q) => spaced_tangent(
-                        self.secant(q, p, c),
-                        self.times[p] - self.times[q],
-                        into,
-                        self.times[i] - self.times[p],
-                    ),
-                    None => into,
-                };
-            }
+            let Some(p) = p else {
+                self.tangents[i * mv + c] = 0.0;
+                continue;
+            };
+            let into = self.secant(p, i, c);
+            let m0 = match q {
+                Some(q) => spaced_tangent(
+                    self.secant(q, p, c),
+                    self.times[p] - self.times[q],
+                    into,
+                    self.times[i] - self.times[p],
+                ),
+                None => into,
+            };
+            self.tangents[p * mv + c] = m0;
+            self.tangents[i * mv + c] = end_tangent(m0, into);
         }
     }
 }

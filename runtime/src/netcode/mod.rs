@@ -42,7 +42,8 @@ mod timing;
 
 pub use adapter::{Clock, EntityFeed, Hold, Interpolate, SampleClock};
 pub use curves::{
-    angle_delta, exp_ease, monotone_hermite, monotone_tangent, spaced_tangent, wrap_angle,
+    angle_delta, end_tangent, exp_ease, monotone_hermite, monotone_tangent, ramp_share,
+    spaced_tangent, wrap_angle,
 };
 pub use interp::Interpolator;
 pub use interp_draw::{resync_by, InterpState, Resync};

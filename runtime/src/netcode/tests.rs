@@ -40,6 +40,30 @@ fn an_unevenly_spaced_tangent_is_the_slope_of_the_parabola_through_its_samples()
 }
 
 #[test]
+fn the_newest_tangent_ends_a_constant_acceleration_from_the_one_before() {
+    // t² / 10⁴ from t = 100 to 300: slope 0.02 at 100, secant 0.04, slope 0.06 at 300
+    near(end_tangent(0.02, 0.04), 0.06, 1e-15);
+    near(end_tangent(1.5, 1.5), 1.5, 0.0); // steady
+    near(end_tangent(0.0, 0.5), 1.0, 0.0); // out of rest: twice the mean
+    assert_eq!(end_tangent(3.0, 1.0), 0.0); // braking harder than that: a stop ahead
+    assert_eq!(end_tangent(0.0, 0.0), 0.0); // standing
+    near(end_tangent(-0.5, -1.0), -1.5, 0.0); // either direction
+}
+
+#[test]
+fn a_ramp_into_a_stop_takes_the_share_its_braking_covers() {
+    // 4 cm over 300 ms (0.133 m/s mean) entered at 0.8 m/s (per ms): a constant braking stops in 100 ms
+    near(
+        ramp_share(0.0008 * 0.04, 0.04 * 0.04, 300.0),
+        1.0 / 3.0,
+        1e-12,
+    );
+    assert_eq!(ramp_share(0.0002 * 0.04, 0.04 * 0.04, 300.0), 1.0); // the cubic follows
+    assert_eq!(ramp_share(0.0008, 0.0, 300.0), 1.0); // nothing moved
+    assert_eq!(ramp_share(-0.0008 * 0.04, 0.04 * 0.04, 300.0), 1.0); // a slope against the move
+}
+
+#[test]
 fn a_monotone_segment_never_leaves_its_ends() {
     for (m0, m1) in [(10.0, 10.0), (-5.0, 3.0), (0.0, 40.0), (3.0, 3.0)] {
         for k in 0..=20 {

@@ -12,9 +12,11 @@ import {
   RenderClock,
   StreamTiming,
   angleDelta,
+  endTangent,
   followTime,
   monotoneHermite,
   monotoneTangent,
+  rampShare,
   resyncBy,
   spacedTangent,
   stillAcross,
@@ -45,6 +47,24 @@ test("an unevenly spaced tangent is the slope of the parabola through its three 
   near(spacedTangent(1, 100, 2, 100), monotoneTangent(1, 2), 0); // evenly spaced: the mean
   assert.equal(spacedTangent(1.5, 100, 0, 300), 0); // a stop
   assert.equal(spacedTangent(1, 300, -1, 100), 0); // a turn back
+});
+
+test("the newest tangent ends a constant acceleration from the one before", () => {
+  // t² / 10⁴ from t = 100 to 300: slope 0.02 at 100, secant 0.04, slope 0.06 at 300
+  near(endTangent(0.02, 0.04), 0.06, 1e-15);
+  near(endTangent(1.5, 1.5), 1.5, 0); // steady
+  near(endTangent(0, 0.5), 1, 0); // out of rest: twice the mean
+  assert.equal(endTangent(3, 1), 0); // braking harder than that: a stop ahead
+  assert.equal(endTangent(0, 0), 0); // standing
+  near(endTangent(-0.5, -1), -1.5, 0); // either direction
+});
+
+test("a ramp into a stop takes the share its braking covers", () => {
+  // 4 cm over 300 ms (0.133 m/s mean) entered at 0.8 m/s (per ms): a constant braking stops in 100 ms
+  near(rampShare(0.0008 * 0.04, 0.04 * 0.04, 300), 1 / 3, 1e-12);
+  assert.equal(rampShare(0.0002 * 0.04, 0.04 * 0.04, 300), 1); // the cubic follows
+  assert.equal(rampShare(0.0008, 0, 300), 1); // nothing moved
+  assert.equal(rampShare(-0.0008 * 0.04, 0.04 * 0.04, 300), 1); // a slope against the move
 });
 
 test("a monotone segment never leaves its ends, whatever its tangents", () => {

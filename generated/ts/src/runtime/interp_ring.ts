@@ -247,7 +247,9 @@ export class SampleRing {
     this.times[i] = timeMs;
     this.cuts[i] = cut ? 1 : 0;
     for (let c = 0; c < n; c++) this.values[i * n + c] = ch[c] ?? 0;
-    // The newest sample's tangent is its slope in; the one before it now has both neighbours.
+    // The one before the newest now has both neighbours (`spacedTangent`); the newest's tangent
+    // ends a constant acceleration from there (`endTangent`), its slope in when nothing precedes
+    // that one.
     const p = this.count > 1 && !cut ? this.slot(this.count - 2) : -1;
     const q = p >= 0 && this.count > 2 && this.cuts[p] === 0 ? this.slot(this.count - 3) : -1;
     const sec = this.sec;
@@ -258,9 +260,9 @@ export class SampleRing {
       }
       this.secantInto(p, i, c, 0);
       const out = sec[0]!;
-      this.tangents[i * mv + c] = out;
       if (q < 0) {
         this.tangents[p * mv + c] = out;
+        this.tangents[i * mv + c] = out;
         continue;
       }
       // spacedTangent, written out (its four doubles would be boxed if V8 did not inline it)
@@ -268,7 +270,11 @@ export class SampleRing {
       const before = sec[1]!;
       const hBefore = this.times[p]! - this.times[q]!;
       const hAfter = this.times[i]! - this.times[p]!;
-      this.tangents[p * mv + c] = before * out > 0 ? (hAfter * before + hBefore * out) / (hBefore + hAfter) : 0;
+      const m0 = before * out > 0 ? (hAfter * before + hBefore * out) / (hBefore + hAfter) : 0;
+      this.tangents[p * mv + c] = m0;
+      // endTangent, written out (a double returned from a call V8 does not inline is boxed)
+      const m1 = 2 * out - m0;
+      this.tangents[i * mv + c] = m1 * out > 0 ? m1 : 0;
     }
   }
 }
