@@ -50,11 +50,12 @@ export function followTime(slots: Float64Array, i: number, want: number, dtMs: n
 }
 
 /**
- * The target delay after new statistics ask for `wanted` (ms): it holds at `held` unless
- * `wanted` is more, or more than `bandMs` less.
+ * The target delay after new statistics ask for `wanted` (ms), in place in `slots[i]` (a
+ * returned double would be boxed): it holds unless `wanted` is more, or more than `bandMs` less.
  */
-export function holdTarget(held: number, wanted: number, bandMs: number): number {
-  return wanted > held || wanted < held - bandMs ? wanted : held;
+export function holdTarget(slots: Float64Array, i: number, wanted: number, bandMs: number): void {
+  const held = slots[i]!;
+  if (wanted > held || wanted < held - bandMs) slots[i] = wanted;
 }
 
 /** `StreamTiming.senderNow` over its slots `v` (inlined where a call would box its result). */
@@ -289,6 +290,6 @@ export class StreamTiming {
     }
     const want = v[NEED]! + s.delayMarginMs;
     const hi = Math.max(s.maxDelayMs, s.longIntervalCap * interval);
-    v[TARGET] = holdTarget(v[TARGET]!, Math.min(Math.max(want, s.minDelayMs), hi), s.targetBandMs);
+    holdTarget(v, TARGET, Math.min(Math.max(want, s.minDelayMs), hi), s.targetBandMs);
   }
 }
