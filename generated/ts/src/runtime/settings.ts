@@ -134,7 +134,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   clockSlew: 0.05,
   clockFollowMs: 2000,
   clockRateBlockMs: 250,
-  clockRateFollowMs: 400,
+  clockRateFollowMs: 550,
   clockSnapMs: 500,
 });
 
