@@ -81,7 +81,7 @@ export class RenderClock {
       // Toward the target in proportion to how far it is (`clockFollowMs`), at most `clockSlew`:
       // a jittery target moves the clock's pace little, a far one at the most.
       const slew = Math.min(s.clockSlew, off / s.clockFollowMs);
-      followTime(c, TIME, want, dt, tv[RATE]!, slew, slew);
+      followTime(c, TIME, want, dt, tv[RATE]!, slew, slew, s.followBandMs);
     }
     // Never past the newest snapshot (and what extrapolation may add): there every entity
     // holds anyway, and the next snapshot then starts from where the drawing stands.

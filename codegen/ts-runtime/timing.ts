@@ -29,18 +29,31 @@ const LOOP_OFFSET = 11; // the loop's offset there
 const LOOP_ERROR = 12; // the loop's mean error (ms): what it takes a block's error at
 // The argument of the private steps: a double passed to a call V8 does not inline is boxed.
 const ARG = 13;
-const SLOTS = 14;
+/** Slot: the delay `overduePercentile` of recent samples needed (the next one is overdue past it). */
+export const DUE = 14;
+const SLOTS = 15;
 
 /**
  * The render time one frame later, in place in `slots[i]`: it moves on by `dtMs` of our clock at
- * the sender's rate (`1 / (1 + rate)`), then toward `want` by at most `backSlew` (ms per ms,
- * drawing further in the past) or `aheadSlew` (closer to the present).
+ * the sender's rate (`1 / (1 + rate)`), then toward `want` by what lies beyond `bandMs` of it
+ * (within the band it runs on at the rate alone), at most `backSlew` (ms per ms, drawing further
+ * in the past) or `aheadSlew` (closer to the present).
  */
-export function followTime(slots: Float64Array, i: number, want: number, dtMs: number, rate: number, backSlew: number, aheadSlew: number): void {
+export function followTime(slots: Float64Array, i: number, want: number, dtMs: number, rate: number, backSlew: number, aheadSlew: number, bandMs: number): void {
   const dt = dtMs > 0 ? dtMs : 0;
   const moved = slots[i]! + dt / (1 + rate);
   const d = want - moved;
-  slots[i] = moved + Math.min(Math.max(d, -backSlew * dt), aheadSlew * dt);
+  const beyond = d > bandMs ? d - bandMs : d < -bandMs ? d + bandMs : 0;
+  slots[i] = moved + Math.min(Math.max(beyond, -backSlew * dt), aheadSlew * dt);
+}
+
+/**
+ * The target delay after new statistics ask for `wanted` (ms), in place in `slots[i]` (a
+ * returned double would be boxed): it holds unless `wanted` is more, or more than `bandMs` less.
+ */
+export function holdTarget(slots: Float64Array, i: number, wanted: number, bandMs: number): void {
+  const held = slots[i]!;
+  if (wanted > held || wanted < held - bandMs) slots[i] = wanted;
 }
 
 /** `StreamTiming.senderNow` over its slots `v` (inlined where a call would box its result). */
@@ -104,7 +117,9 @@ export class StreamTiming {
    * time reached them: the interval since the sample before plus its lateness (arrival − sent − offset).
    */
   get need(): number { return this.v[NEED]!; }
-  /** The delay the statistics ask for (ms), within its bounds. */
+  /** The delay `overduePercentile` of recent samples needed: a next sample not there by then is overdue. */
+  get due(): number { return this.v[DUE]!; }
+  /** The delay the statistics ask for (ms), within its bounds, held within `targetBandMs`. */
   get target(): number { return this.v[TARGET]!; }
   /** The newest sample's time on the sender's clock (ms); NaN before the first. */
   get lastSent(): number { return this.v[LAST_SENT]!; }
@@ -116,6 +131,7 @@ export class StreamTiming {
     v[RATE] = 0;
     v[INTERVAL_JITTER] = 0;
     v[NEED] = 0;
+    v[DUE] = 0;
     v[TARGET] = this.s.minDelayMs;
     this.lateCount = 0;
     this.lateHead = 0;
@@ -134,14 +150,10 @@ export class StreamTiming {
     const s = this.s;
     const v = this.v;
     const raw = arrivedMs - sentMs;
-    if (v[LOOP_AT] !== v[LOOP_AT]) {
-      v[LOOP_AT] = sentMs;
-      v[LOOP_OFFSET] = raw;
-      v[LOOP_ERROR] = s.maxRate * s.rateBlockMs;
-    }
     v[ARG] = raw;
     this.block(sentMs);
-    v[OFFSET] = v[LOOP_OFFSET]! + v[RATE]! * (sentMs - v[LOOP_AT]!);
+    // Until the first block closes, the offset is the least arrival − sent so far (rate 0).
+    v[OFFSET] = v[LOOP_AT] === v[LOOP_AT] ? v[LOOP_OFFSET]! + v[RATE]! * (sentMs - v[LOOP_AT]!) : v[BLOCK_MIN]!;
     const late = Math.min(raw - v[OFFSET]!, s.maxDelayMs);
     const had = v[LAST_SENT] === v[LAST_SENT];
     if (had && countInterval) {
@@ -218,6 +230,8 @@ export class StreamTiming {
     this.lateCount = n;
     const k = Math.min(n - 1, Math.max(0, Math.ceil(this.s.latePercentile * n) - 1));
     this.v[NEED] = sorted[k]!;
+    const d = Math.min(n - 1, Math.max(0, Math.ceil(this.s.overduePercentile * n) - 1));
+    this.v[DUE] = sorted[d]!;
   }
 
   /**
@@ -250,6 +264,13 @@ export class StreamTiming {
   private closeBlock(): void {
     const v = this.v;
     const s = this.s;
+    if (v[LOOP_AT] !== v[LOOP_AT]) {
+      // the first block starts the loop at its least arrival − sent
+      v[LOOP_AT] = v[BLOCK_AT]!;
+      v[LOOP_OFFSET] = v[BLOCK_MIN]!;
+      v[LOOP_ERROR] = s.maxRate * s.rateBlockMs;
+      return;
+    }
     const dt = v[BLOCK_AT]! - v[LOOP_AT]!;
     if (!(dt > 0)) return;
     rateLoop(v, v[BLOCK_MIN]! - (v[LOOP_OFFSET]! + v[RATE]! * dt), dt, s.rateFollowMs, s.maxRate);
@@ -267,6 +288,6 @@ export class StreamTiming {
     }
     const want = v[NEED]! + s.delayMarginMs;
     const hi = Math.max(s.maxDelayMs, s.longIntervalCap * interval);
-    v[TARGET] = Math.min(Math.max(want, s.minDelayMs), hi);
+    holdTarget(v, TARGET, Math.min(Math.max(want, s.minDelayMs), hi), s.targetBandMs);
   }
 }

@@ -220,12 +220,25 @@ impl Interpolator {
             gap || (!r.is_nan() && want - r > s.clock_snap_ms && newest - r > s.clock_snap_ms);
         let mut next = want;
         if !r.is_nan() && !resync && self.following {
-            next = follow_time(r, want, dt, self.timing.rate(), s.grow_slew, s.relax_slew);
-            // Time dilation: near the newest sample of a moving entity the render time slows,
-            // down to `dilate_min` of its pace with the buffer empty, so a late sample is waited
-            // for in motion rather than at a stop; the delay it added relaxes at `relax_slew`.
+            let rate = self.timing.rate();
+            next = follow_time(
+                r,
+                want,
+                dt,
+                rate,
+                s.grow_slew,
+                s.relax_slew,
+                s.follow_band_ms,
+            );
+            // Time dilation: near the newest sample of a moving entity whose next sample is
+            // overdue (later than `overdue_percentile` of recent ones needed) the render time
+            // slows, down to `dilate_min` of its pace with the buffer empty, so a late sample is
+            // waited for in motion rather than at a stop; the delay it added relaxes at
+            // `relax_slew`. A sample on time never slows it: no saw on every interval.
             let room = newest - r;
-            if room < s.dilate_below_ms
+            let overdue = want + self.timing.target() - newest > self.timing.due();
+            if overdue
+                && room < s.dilate_below_ms
                 && dt > 0.0
                 && !(s.extrapolate_ms > 0.0)
                 && self.ring.newest_moves()

@@ -51,7 +51,7 @@ pub use interp_ring::{still_across, still_lead, ChannelLayout};
 pub use pool::InterpolatedSet;
 pub use render_clock::RenderClock;
 pub use settings::NetcodeSettings;
-pub use timing::{follow_time, StreamTiming};
+pub use timing::{follow_time, hold_target, StreamTiming};
 
 #[cfg(test)]
 mod tests;

@@ -82,7 +82,7 @@ impl RenderClock {
             // Toward the target in proportion to how far it is (`clock_follow_ms`), at most
             // `clock_slew`: a jittery target moves the clock's pace little, a far one at the most.
             let slew = s.clock_slew.min(off / s.clock_follow_ms);
-            self.time = follow_time(time, want, dt, tm.rate(), slew, slew);
+            self.time = follow_time(time, want, dt, tm.rate(), slew, slew, s.follow_band_ms);
         }
         // Never past the newest snapshot (and what extrapolation may add): there every entity
         // holds anyway, and the next snapshot then starts from where the drawing stands.

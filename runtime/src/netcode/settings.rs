@@ -48,6 +48,17 @@ pub struct NetcodeSettings {
     pub dilate_below_ms: f64,
     /// The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch).
     pub dilate_min: f64,
+    /// Dilation starts only once the next sample is overdue: later than this share of recent
+    /// samples needed (the interval before each plus its lateness), not on every interval.
+    pub overdue_percentile: f64,
+    /// The target delay holds: it moves up as soon as the statistics ask for more, down only
+    /// when they ask for more than this (ms) less, so a sample entering or leaving the window
+    /// moves it little.
+    pub target_band_ms: f64,
+    /// Within this (ms) of its target the render time (and [`crate::netcode::RenderClock`]'s)
+    /// runs at the sender's rate; only what lies beyond is followed, so noise in the offset and
+    /// the target does not move it.
+    pub follow_band_ms: f64,
     /// A difference between what was drawn and what new samples say eases out in this time (ms, 95%).
     pub recover_ms: f64,
     /// A move longer than this (units of the first `teleport_channels` linear channels) ...
@@ -89,12 +100,15 @@ impl NetcodeSettings {
         grow_slew: 0.2,
         relax_slew: 0.05,
         rate_block_ms: 500.0,
-        rate_follow_ms: 3000.0,
+        rate_follow_ms: 8000.0,
         max_rate: 0.2,
         extrapolate_after: 1.0,
         extrapolate_ms: 0.0,
         dilate_below_ms: 125.0,
         dilate_min: 0.8,
+        overdue_percentile: 0.5,
+        target_band_ms: 40.0,
+        follow_band_ms: 10.0,
         recover_ms: 100.0,
         teleport_distance: 8.0,
         teleport_speed: 60.0,
@@ -103,7 +117,7 @@ impl NetcodeSettings {
         clock_slew: 0.05,
         clock_follow_ms: 2000.0,
         clock_rate_block_ms: 250.0,
-        clock_rate_follow_ms: 400.0,
+        clock_rate_follow_ms: 550.0,
         clock_snap_ms: 500.0,
     };
 }

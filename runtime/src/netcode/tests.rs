@@ -85,23 +85,72 @@ fn a_monotone_segment_never_leaves_its_ends() {
 
 #[test]
 fn the_render_time_follows_at_the_senders_rate_and_slews_at_most_as_asked() {
-    near(follow_time(0.0, 16.0, 16.0, 0.0, 0.05, 0.05), 16.0, 1e-12);
     near(
-        follow_time(0.0, 1000.0, 16.0, 0.0, 0.05, 0.05),
+        follow_time(0.0, 16.0, 16.0, 0.0, 0.05, 0.05, 0.0),
+        16.0,
+        1e-12,
+    );
+    near(
+        follow_time(0.0, 1000.0, 16.0, 0.0, 0.05, 0.05, 0.0),
         16.0 * 1.05,
         1e-12,
     );
     near(
-        follow_time(0.0, -1000.0, 16.0, 0.0, 0.2, 0.05),
+        follow_time(0.0, -1000.0, 16.0, 0.0, 0.2, 0.05, 0.0),
         16.0 * 0.8,
         1e-12,
     );
     near(
-        follow_time(0.0, 1000.0, 16.0, 0.1, 0.0, 0.0),
+        follow_time(0.0, 1000.0, 16.0, 0.1, 0.0, 0.0, 0.0),
         16.0 / 1.1,
         1e-12,
     );
-    near(follow_time(100.0, 0.0, -5.0, 0.0, 1.0, 1.0), 100.0, 0.0);
+    near(
+        follow_time(100.0, 0.0, -5.0, 0.0, 1.0, 1.0, 0.0),
+        100.0,
+        0.0,
+    );
+}
+
+#[test]
+fn within_its_band_the_render_time_runs_at_the_rate_and_follows_only_beyond() {
+    // 6 ms off inside a 10 ms band: on at the rate alone
+    near(
+        follow_time(0.0, 22.0, 16.0, 0.0, 0.2, 0.2, 10.0),
+        16.0,
+        1e-12,
+    );
+    near(
+        follow_time(0.0, 10.0, 16.0, 0.0, 0.2, 0.2, 10.0),
+        16.0,
+        1e-12,
+    );
+    // 14 ms ahead, 4 beyond the band: those 4 are followed (within the slew)
+    near(
+        follow_time(0.0, 30.0, 16.0, 0.0, 0.5, 0.5, 10.0),
+        20.0,
+        1e-12,
+    );
+    near(
+        follow_time(0.0, 0.0, 16.0, 0.0, 0.5, 0.5, 10.0),
+        10.0,
+        1e-12,
+    );
+    // far off: at most the slew
+    near(
+        follow_time(0.0, 1000.0, 16.0, 0.0, 0.05, 0.05, 10.0),
+        16.0 * 1.05,
+        1e-12,
+    );
+}
+
+#[test]
+fn the_target_holds_within_its_band_and_grows_at_once() {
+    assert_eq!(hold_target(150.0, 170.0, 40.0), 170.0);
+    assert_eq!(hold_target(150.0, 120.0, 40.0), 150.0);
+    assert_eq!(hold_target(150.0, 110.0, 40.0), 150.0);
+    assert_eq!(hold_target(150.0, 109.0, 40.0), 109.0);
+    assert_eq!(hold_target(150.0, 149.0, 0.0), 149.0);
 }
 
 #[test]
@@ -146,7 +195,7 @@ fn with_late_percentile_1_one_late_sample_in_the_window_is_covered() {
 #[test]
 fn the_senders_rate_follows_the_least_delays_of_whole_blocks() {
     let mut t = StreamTiming::new(NetcodeSettings::DEFAULT);
-    for k in 0..400u64 {
+    for k in 0..1200u64 {
         t.observe(
             k as f64 * 50.0,
             k as f64 * 56.0 + ((k * 7919) % 31) as f64,
@@ -342,7 +391,7 @@ fn a_stop_crept_into_before_a_relayed_silence_still_holds_until_the_move() {
 
 /// The render time's slowest pace and its held frames for a walker at 10 Hz whose sample 30
 /// (and every one behind it, in order) arrives 60 ms past the usual.
-fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {
+fn pace_through_a_late_sample(dilate_below_ms: f64, late_ms: f64) -> (usize, f64) {
     let s = NetcodeSettings {
         dilate_below_ms,
         ..NetcodeSettings::DEFAULT
@@ -357,7 +406,7 @@ fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {
     );
     let mut arrival: Vec<f64> = Vec::new();
     for k in 0..50 {
-        let late = if k == 30 { 60.0 } else { 0.0 };
+        let late = if k == 30 { late_ms } else { 0.0 };
         let before = arrival.last().copied().unwrap_or(0.0);
         arrival.push((k as f64 * 100.0 + 20.0 + late).max(before));
     }
@@ -385,14 +434,20 @@ fn pace_through_a_late_sample(dilate_below_ms: f64) -> (usize, f64) {
 /// time slows instead, never below `dilate_min` of its pace.
 #[test]
 fn a_late_sample_is_waited_for_in_motion_time_dilation_not_a_hold() {
-    let (held, slowest) = pace_through_a_late_sample(NetcodeSettings::DEFAULT.dilate_below_ms);
-    assert_eq!(held, 0);
+    // once the late sample is overdue the render time slows and holds fewer frames than
+    // without dilation
+    let dilate = NetcodeSettings::DEFAULT.dilate_below_ms;
+    let (held, _) = pace_through_a_late_sample(dilate, 60.0);
+    let (undilated, _) = pace_through_a_late_sample(0.0, 60.0);
     assert!(
-        slowest >= NetcodeSettings::DEFAULT.dilate_min - 1e-9,
-        "paced at {slowest}"
+        undilated >= 2,
+        "without dilation it held {undilated} frames"
     );
-    let (held, _) = pace_through_a_late_sample(0.0);
-    assert!(held >= 2, "without dilation it held {held} frames");
+    assert!(held < undilated, "held {held} frames, {undilated} without");
+    // samples on time never slow it: no saw on every interval
+    let (held, slowest) = pace_through_a_late_sample(dilate, 0.0);
+    assert_eq!(held, 0);
+    assert!(slowest > 0.99, "an on-time stream paced at {slowest}");
 }
 
 #[test]

@@ -4,8 +4,9 @@
 use super::settings::NetcodeSettings;
 
 /// The render time one frame later: `time` moves on by `dt_ms` of our clock at the sender's
-/// rate (`1 / (1 + rate)`), then toward `want` by at most `back_slew` (ms per ms, drawing
-/// further in the past) or `ahead_slew` (closer to the present). TypeScript's `followTime`.
+/// rate (`1 / (1 + rate)`), then toward `want` by what lies beyond `band_ms` of it (within the
+/// band it runs on at the rate alone), at most `back_slew` (ms per ms, drawing further in the
+/// past) or `ahead_slew` (closer to the present). TypeScript's `followTime`.
 pub fn follow_time(
     time: f64,
     want: f64,
@@ -13,11 +14,29 @@ pub fn follow_time(
     rate: f64,
     back_slew: f64,
     ahead_slew: f64,
+    band_ms: f64,
 ) -> f64 {
     let dt = if dt_ms > 0.0 { dt_ms } else { 0.0 };
     let moved = time + dt / (1.0 + rate);
     let d = want - moved;
-    moved + d.max(-back_slew * dt).min(ahead_slew * dt)
+    let beyond = if d > band_ms {
+        d - band_ms
+    } else if d < -band_ms {
+        d + band_ms
+    } else {
+        0.0
+    };
+    moved + beyond.max(-back_slew * dt).min(ahead_slew * dt)
+}
+
+/// The target delay after new statistics ask for `wanted` (ms): it holds at `held` unless
+/// `wanted` is more, or more than `band_ms` less. TypeScript's `holdTarget`.
+pub fn hold_target(held: f64, wanted: f64, band_ms: f64) -> f64 {
+    if wanted > held || wanted < held - band_ms {
+        wanted
+    } else {
+        held
+    }
 }
 
 /// One step of the loop that follows the least arrival − sent of each block with an offset and
@@ -59,6 +78,7 @@ pub struct StreamTiming {
     interval: f64,
     interval_jitter: f64,
     need: f64,
+    due: f64,
     target: f64,
     last_sent: f64,
     block_start: f64,
@@ -84,6 +104,7 @@ impl StreamTiming {
             interval: f64::NAN,
             interval_jitter: 0.0,
             need: 0.0,
+            due: 0.0,
             target: s.min_delay_ms,
             last_sent: f64::NAN,
             block_start: f64::NAN,
@@ -127,7 +148,13 @@ impl StreamTiming {
         self.need
     }
 
-    /// The delay the statistics ask for (ms), within its bounds.
+    /// The delay `overdue_percentile` of recent samples needed: a next sample not there by
+    /// then (on the sender's clock, past the newest) is overdue.
+    pub fn due(&self) -> f64 {
+        self.due
+    }
+
+    /// The delay the statistics ask for (ms), within its bounds, held within `target_band_ms`.
     pub fn target(&self) -> f64 {
         self.target
     }
@@ -144,6 +171,7 @@ impl StreamTiming {
         self.interval = f64::NAN;
         self.interval_jitter = 0.0;
         self.need = 0.0;
+        self.due = 0.0;
         self.target = self.s.min_delay_ms;
         self.last_sent = f64::NAN;
         self.block_start = f64::NAN;
@@ -166,13 +194,13 @@ impl StreamTiming {
     pub fn observe(&mut self, sent_ms: f64, arrived_ms: f64, count_interval: bool) {
         let s = self.s;
         let raw = arrived_ms - sent_ms;
-        if self.loop_at.is_nan() {
-            self.loop_at = sent_ms;
-            self.loop_offset = raw;
-            self.loop_error = s.max_rate * s.rate_block_ms;
-        }
         self.block(sent_ms, raw);
-        self.offset = self.loop_offset + self.rate * (sent_ms - self.loop_at);
+        // Until the first block closes, the offset is the least arrival − sent so far (rate 0).
+        self.offset = if self.loop_at.is_nan() {
+            self.block_min
+        } else {
+            self.loop_offset + self.rate * (sent_ms - self.loop_at)
+        };
         let late = (raw - self.offset).min(s.max_delay_ms);
         let had = !self.last_sent.is_nan();
         if had && count_interval {
@@ -242,6 +270,8 @@ impl StreamTiming {
         self.need_count = n;
         let k = ((self.s.late_percentile * n as f64).ceil() - 1.0).max(0.0) as usize;
         self.need = self.sorted[k.min(n - 1)];
+        let d = ((self.s.overdue_percentile * n as f64).ceil() - 1.0).max(0.0) as usize;
+        self.due = self.sorted[d.min(n - 1)];
     }
 
     fn block(&mut self, sent_ms: f64, raw: f64) {
@@ -266,6 +296,13 @@ impl StreamTiming {
     /// The block's least arrival − sent `min` (at the sender's `at`) steps the loop
     /// ([`rate_loop`]) that follows the blocks with an offset and a rate.
     fn close_block(&mut self, at: f64, min: f64) {
+        if self.loop_at.is_nan() {
+            // the first block starts the loop at its least arrival − sent
+            self.loop_at = at;
+            self.loop_offset = min;
+            self.loop_error = self.s.max_rate * self.s.rate_block_ms;
+            return;
+        }
         let dt = at - self.loop_at;
         if !(dt > 0.0) {
             return;
@@ -294,6 +331,10 @@ impl StreamTiming {
         }
         let want = self.need + s.delay_margin_ms;
         let hi = s.max_delay_ms.max(s.long_interval_cap * self.interval);
-        self.target = want.max(s.min_delay_ms).min(hi);
+        self.target = hold_target(
+            self.target,
+            want.max(s.min_delay_ms).min(hi),
+            s.target_band_ms,
+        );
     }
 }

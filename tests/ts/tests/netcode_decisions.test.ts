@@ -14,6 +14,7 @@ import {
   angleDelta,
   endTangent,
   followTime,
+  holdTarget,
   monotoneHermite,
   monotoneTangent,
   rampShare,
@@ -80,9 +81,9 @@ test("a monotone segment never leaves its ends, whatever its tangents", () => {
 
 test("the render time follows at the sender's rate and slews at most as asked", () => {
   const t = new Float64Array(1);
-  const follow = (from: number, want: number, dt: number, rate: number, back: number, ahead: number): number => {
+  const follow = (from: number, want: number, dt: number, rate: number, back: number, ahead: number, band = 0): number => {
     t[0] = from;
-    followTime(t, 0, want, dt, rate, back, ahead);
+    followTime(t, 0, want, dt, rate, back, ahead, band);
     return t[0]!;
   };
   near(follow(0, 16, 16, 0, 0.05, 0.05), 16);
@@ -90,6 +91,26 @@ test("the render time follows at the sender's rate and slews at most as asked", 
   near(follow(0, -1000, 16, 0, 0.2, 0.05), 16 * 0.8);
   near(follow(0, 1000, 16, 0.1, 0, 0), 16 / 1.1); // a sender 10% slow
   near(follow(100, 0, -5, 0, 1, 1), 100, 0); // our clock went back: no step
+  // within its band it runs at the rate alone; beyond it, only the excess is followed
+  near(follow(0, 22, 16, 0, 0.2, 0.2, 10), 16);
+  near(follow(0, 10, 16, 0, 0.2, 0.2, 10), 16);
+  near(follow(0, 30, 16, 0, 0.5, 0.5, 10), 20);
+  near(follow(0, 0, 16, 0, 0.5, 0.5, 10), 10);
+  near(follow(0, 1000, 16, 0, 0.05, 0.05, 10), 16 * 1.05);
+});
+
+test("the target holds within its band and grows at once", () => {
+  const t = new Float64Array(1);
+  const hold = (held: number, wanted: number, band: number): number => {
+    t[0] = held;
+    holdTarget(t, 0, wanted, band);
+    return t[0]!;
+  };
+  assert.equal(hold(150, 170, 40), 170);
+  assert.equal(hold(150, 120, 40), 150);
+  assert.equal(hold(150, 110, 40), 150);
+  assert.equal(hold(150, 109, 40), 109);
+  assert.equal(hold(150, 149, 0), 149);
 });
 
 test("the delay covers what the latest samples needed, above its floor", () => {
@@ -125,7 +146,7 @@ test("with latePercentile 1 one late sample in the window is covered", () => {
 test("the sender's rate follows the least delays of whole blocks", () => {
   const t = new StreamTiming(NETCODE_DEFAULTS);
   // a server whose 50 ms tick comes every 56 ms of ours (12% slow), with 0-30 ms of jitter
-  for (let k = 0; k < 400; k++) t.observe(k * 50, k * 56 + ((k * 7919) % 31), true);
+  for (let k = 0; k < 1200; k++) t.observe(k * 50, k * 56 + ((k * 7919) % 31), true);
   near(t.rate, 0.12, 0.01);
   const steady = new StreamTiming(NETCODE_DEFAULTS);
   for (let k = 0; k < 200; k++) steady.observe(k * 50, k * 50 + ((k * 7919) % 31) + (k === 90 ? 250 : 0), true);
@@ -223,10 +244,10 @@ test("a stop crept into before a relayed silence still holds until the move", ()
 });
 
 test("a late sample is waited for in motion: time dilation, not a hold", () => {
-  const run = (dilateBelowMs: number): { held: number; slowest: number } => {
+  const run = (dilateBelowMs: number, late = 60): { held: number; slowest: number } => {
     const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { dilateBelowMs });
     const arrival: number[] = [];
-    for (let k = 0; k < 50; k++) arrival.push(Math.max(k * 100 + 20 + (k === 30 ? 60 : 0), arrival[k - 1] ?? 0));
+    for (let k = 0; k < 50; k++) arrival.push(Math.max(k * 100 + 20 + (k === 30 ? late : 0), arrival[k - 1] ?? 0));
     let k = 0;
     let held = 0;
     let slowest = Infinity;
@@ -243,10 +264,16 @@ test("a late sample is waited for in motion: time dilation, not a hold", () => {
     }
     return { held, slowest };
   };
+  // once the late sample is overdue the render time slows (never below `dilateMin`) and holds
+  // fewer frames than without dilation
   const dilated = run(NETCODE_DEFAULTS.dilateBelowMs);
-  assert.equal(dilated.held, 0);
-  assert.ok(dilated.slowest >= NETCODE_DEFAULTS.dilateMin - 1e-9, `paced at ${dilated.slowest}`);
-  assert.ok(run(0).held >= 2, "without dilation the walker holds for the late sample");
+  const undilated = run(0);
+  assert.ok(undilated.held >= 2, "without dilation the walker holds for the late sample");
+  assert.ok(dilated.held < undilated.held, `held ${dilated.held} frames, ${undilated.held} without dilation`);
+  // samples on time never slow it: no saw on every interval
+  const onTime = run(NETCODE_DEFAULTS.dilateBelowMs, 0);
+  assert.equal(onTime.held, 0);
+  assert.ok(onTime.slowest > 0.99, `an on-time stream paced at ${onTime.slowest}`);
 });
 
 test("a teleport snaps, however late its sample arrives", () => {

@@ -61,7 +61,7 @@ export type { DeltaCodec, EntityDelta, DeltaField, Sent, WriteFn, ReadFn } from 
 export { Interpolator, InterpState, Resync, resyncBy, stillAcross, stillLead } from "./interp.js";
 export type { ChannelLayout } from "./interp.js";
 export { InterpolatedSet } from "./pool.js";
-export { StreamTiming, followTime } from "./timing.js";
+export { StreamTiming, followTime, holdTarget } from "./timing.js";
 export { NETCODE_DEFAULTS, netcodeSettings } from "./settings.js";
 export type { NetcodeSettings } from "./settings.js";
 export { RenderClock } from "./render_clock.js";

@@ -30,7 +30,7 @@ declare const process: { env: Record<string, string | undefined> };
  * silences are in `interp_ring.ts`, drawing one time in `interp_draw.ts`.
  */
 import { NETCODE_DEFAULTS, netcodeSettings, type NetcodeSettings } from "./settings.js";
-import { INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
+import { DUE, INTERVAL, LAST_SENT, OFFSET, RATE, StreamTiming, TARGET, followTime } from "./timing.js";
 import { wrapAngleAt } from "./curves.js";
 import { type ChannelLayout, SampleRing } from "./interp_ring.js";
 import { InterpState, Resync, evalAt, resyncBy, teleportReached } from "./interp_draw.js";
@@ -186,12 +186,15 @@ export class Interpolator {
     // with a measured interval the render time is its target; then it follows.
     const resync = gap || (r === r && want - r > s.clockSnapMs && newest - r > s.clockSnapMs);
     if (r === r && !resync && this.following) {
-      followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew);
-      // Time dilation: near the newest sample of a moving entity the render time slows, down to
+      followTime(c, RENDER, want, dt, tv[RATE]!, s.growSlew, s.relaxSlew, s.followBandMs);
+      // Time dilation: near the newest sample of a moving entity whose next sample is overdue
+      // (later than `overduePercentile` of recent ones needed) the render time slows, down to
       // `dilateMin` of its pace with the buffer empty, so a late sample is waited for in motion
       // rather than at a stop; the delay it added relaxes at `relaxSlew` once samples arrive.
+      // A sample on time never slows it: no saw on every interval.
       const room = newest - r;
-      if (room < s.dilateBelowMs && dt > 0 && !(s.extrapolateMs > 0) && this.ring.newestMoves()) {
+      const overdue = want + tv[TARGET]! - newest > tv[DUE]!;
+      if (overdue && room < s.dilateBelowMs && dt > 0 && !(s.extrapolateMs > 0) && this.ring.newestMoves()) {
         const f = room > 0 ? s.dilateMin + ((1 - s.dilateMin) * room) / s.dilateBelowMs : s.dilateMin;
         const slow = r + (f * dt) / (1 + tv[RATE]!);
         if (c[RENDER]! > slow) c[RENDER] = slow;

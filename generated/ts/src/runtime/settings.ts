@@ -60,6 +60,21 @@ export interface NetcodeSettings {
   readonly dilateBelowMs: number;
   /** The slowest pace of that dilation (0.8: 20% slow, under the 30% a player sees as a hitch). */
   readonly dilateMin: number;
+  /**
+   * Dilation starts only once the next sample is overdue: later than this share of recent
+   * samples needed (the interval before each plus its lateness), not on every interval.
+   */
+  readonly overduePercentile: number;
+  /**
+   * The target delay holds: it moves up as soon as the statistics ask for more, down only when
+   * they ask for more than this (ms) less, so a sample entering or leaving the window moves it little.
+   */
+  readonly targetBandMs: number;
+  /**
+   * Within this (ms) of its target the render time (and `RenderClock`'s) runs at the sender's
+   * rate; only what lies beyond is followed, so noise in the offset and the target does not move it.
+   */
+  readonly followBandMs: number;
   /** A difference between what was drawn and what new samples say eases out in this time (ms, 95%). */
   readonly recoverMs: number;
   /** A move longer than this (units of the first `teleportChannels` linear channels) ... */
@@ -102,12 +117,15 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   growSlew: 0.2,
   relaxSlew: 0.05,
   rateBlockMs: 500,
-  rateFollowMs: 3000,
+  rateFollowMs: 8000,
   maxRate: 0.2,
   extrapolateAfter: 1,
   extrapolateMs: 0,
   dilateBelowMs: 125,
   dilateMin: 0.8,
+  overduePercentile: 0.5,
+  targetBandMs: 40,
+  followBandMs: 10,
   recoverMs: 100,
   teleportDistance: 8,
   teleportSpeed: 60,
@@ -116,7 +134,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   clockSlew: 0.05,
   clockFollowMs: 2000,
   clockRateBlockMs: 250,
-  clockRateFollowMs: 400,
+  clockRateFollowMs: 550,
   clockSnapMs: 500,
 });
 
