@@ -22,7 +22,11 @@ export interface NetcodeSettings {
    * one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
    */
   readonly latePercentile: number;
-  /** How many recent samples that percentile is taken over. */
+  /**
+   * How many recent samples that percentile is taken over (256: 25.6 s at 10 Hz, so a message
+   * the link holds up now and then keeps the delay where it is instead of stepping it up for one
+   * window and down after it).
+   */
   readonly lateWindow: number;
   /** Added to that percentile (ms): slack for a frame's timing. */
   readonly delayMarginMs: number;
@@ -108,7 +112,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   maxDelayMs: 300,
   longIntervalCap: 1.5,
   latePercentile: 0.98,
-  lateWindow: 64,
+  lateWindow: 256,
   delayMarginMs: 0,
   statsMs: 400,
   statsMaxWeight: 0.5,

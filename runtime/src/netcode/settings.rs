@@ -18,7 +18,9 @@ pub struct NetcodeSettings {
     /// its lateness (0.98: all but the latest 2% arrive before the drawn time reaches them; 1:
     /// every one of the window, so a single late burst in it is covered, at 10-20 ms more delay).
     pub late_percentile: f64,
-    /// How many recent samples that percentile is taken over.
+    /// How many recent samples that percentile is taken over (256: 25.6 s at 10 Hz, so a
+    /// message the link holds up now and then keeps the delay where it is instead of stepping
+    /// it up for one window and down after it).
     pub late_window: usize,
     /// Added to that percentile (ms): slack for a frame's timing.
     pub delay_margin_ms: f64,
@@ -93,7 +95,7 @@ impl NetcodeSettings {
         max_delay_ms: 300.0,
         long_interval_cap: 1.5,
         late_percentile: 0.98,
-        late_window: 64,
+        late_window: 256,
         delay_margin_ms: 0.0,
         stats_ms: 400.0,
         stats_max_weight: 0.5,
