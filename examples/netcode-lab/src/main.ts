@@ -64,12 +64,16 @@ for (const l of LINKS) {
 }
 
 // ---- events: hidden tab (5 s) and stall (1 s), Wi-Fi, 60 fps ----
-interface EventResult { jumpEarly: number; jump: number; offAfter: number; jankAfter: number; rate: number }
+interface EventResult { jumpEarly: number; jump: number; offAfter: number; jankAfter: number; rate: number; jankFrames: number; jankSteady: number; jankSteadyShare: number }
 const events = new Map<Event, EventResult[][]>(); // per seed, per strategy
 for (const ev of ["hidden", "stall"] as const) {
   const per: EventResult[][] = [];
   for (const seed of seeds) {
     const resume = EVENT_AT + EVENT_MS[ev];
+    // the same seed without the event, over the same window: the link's own late bursts (a
+    // message held up to 120 ms more) hold a drawing at its newest sample there too
+    const steady = new Meter(S, ENTITIES.length, () => true, (t) => t >= resume + 500 && t < resume + 2500);
+    run({ seed, link: link("wifi"), fps: 60, event: "steady", durationMs: Math.max(durationMs, resume + 4000), onFrame: (f) => steady.frame(f) });
     // a hidden tab's first frame is a resync nobody saw coming: jumps count from the next one
     const early = new Meter(S, ENTITIES.length, () => true, (t) => (ev === "hidden" ? t > resume : t >= resume) && t < resume + 500);
     const after = new Meter(S, ENTITIES.length, () => true, (t) => t >= resume + 500 && t < resume + 2500);
@@ -84,6 +88,7 @@ for (const ev of ["hidden", "stall"] as const) {
       return {
         jumpEarly: t.maxJump, jump: Math.max(t.maxJump, a.maxJump), offAfter: a.offShare, jankAfter: a.jankShare,
         rate: med(one.map((m) => m.tallies[si]!.rate)),
+        jankFrames: a.jank, jankSteady: steady.tallies[si]!.jank, jankSteadyShare: steady.tallies[si]!.jankShare,
       };
     }));
   }
@@ -146,7 +151,10 @@ for (const [key, per] of cells) {
 }
 for (const [ev, per] of events) {
   const r = (f: (x: EventResult) => number): number => Math.max(...per.map((s) => f(s[TUPLET]!)));
-  check(r((x) => x.offAfter) <= 0.01 && r((x) => x.jankAfter) === 0, `${ev}: smooth again within 0.5 s: from 0.5 s to 2.5 s after resuming, tuplet off-speed ${pct(r((x) => x.offAfter))}% <= 1%, jank ${pct(r((x) => x.jankAfter))}%`);
+  // jank: no frame more than the same seed's run without the event over the same window (the
+  // link's own late bursts, which a drawing holds through at its newest sample, visible or not)
+  const more = r((x) => x.jankFrames - x.jankSteady);
+  check(r((x) => x.offAfter) <= 0.01 && more <= 0, `${ev}: smooth again within 0.5 s: from 0.5 s to 2.5 s after resuming, tuplet off-speed ${pct(r((x) => x.offAfter))}% <= 1%, jank ${pct(r((x) => x.jankAfter))}% (without the ${ev === "hidden" ? "hidden tab" : ev}: ${pct(r((x) => x.jankSteadyShare))}%), ${Math.max(0, more)} janked frame(s) more than without it`);
   check(r((x) => x.rate) <= 1.05, `${ev}: no fast-forward: 0.5–2.5 s after resuming tuplet's drawn time runs at ${r((x) => x.rate).toFixed(3)}x real time <= 1.05x`);
   check(r((x) => x.jump) <= 8, `${ev}: tuplet's largest jump ${r((x) => x.jump).toFixed(2)} m <= the teleport distance (8 m)`);
 }
@@ -196,12 +204,12 @@ if (!smoke) {
   out.push(`- \`arrival-120ms\` off-speed ${pct(seedC.med)}% (${pct(seedC.lo)}–${pct(seedC.hi)}), beside the village game's about 28%; \`tuplet\` ${pct(seedD.med)}% (${pct(seedD.lo)}–${pct(seedD.hi)}).`);
   out.push(`- added delay p50 (true now minus the true time drawn, network included): \`tuplet\` ${totD.med.toFixed(0)} ms, \`arrival-120ms\` ${totC.med.toFixed(0)} ms: ${(totD.med - totC.med).toFixed(0)} ms more.`);
   out.push(`- \`tuplet\`'s own delay above its clock offset p50 ${bufD.med.toFixed(0)} ms (${bufD.lo.toFixed(0)}–${bufD.hi.toFixed(0)}) against \`arrival-120ms\`'s fixed 120 ms on arrival stamps.`, "");
-  out.push("A hidden tab (5 s without frames) and a stall (1 s without messages) on the Wi-Fi link at 60 fps, worst over seeds:", "");
-  out.push("| event | strategy | largest jump (m), first 0.5 s | largest jump (m), 0.5–2.5 s | off-speed % 0.5–2.5 s after | jank % 0.5–2.5 s after | drawn time's rate 0.5–2.5 s after |");
-  out.push("|---|---|---|---|---|---|---|");
+  out.push("A hidden tab (5 s without frames) and a stall (1 s without messages) on the Wi-Fi link at 60 fps, worst over seeds, with the jank of the same seed without the event over the same window (the link's own late bursts):", "");
+  out.push("| event | strategy | largest jump (m), first 0.5 s | largest jump (m), 0.5–2.5 s | off-speed % 0.5–2.5 s after | jank % 0.5–2.5 s after | jank % same window without the event | drawn time's rate 0.5–2.5 s after |");
+  out.push("|---|---|---|---|---|---|---|---|");
   for (const [ev, per] of events) NAMES.forEach((n, si) => {
     const w = (f: (x: EventResult) => number): number => Math.max(...per.map((s) => f(s[si]!)));
-    out.push(`| ${ev} | ${si === TUPLET ? `**${n}**` : n} | ${w((x) => x.jumpEarly).toFixed(2)} | ${w((x) => x.jump).toFixed(2)} | ${pct(w((x) => x.offAfter))} | ${pct(w((x) => x.jankAfter))} | ${w((x) => x.rate).toFixed(3)} |`);
+    out.push(`| ${ev} | ${si === TUPLET ? `**${n}**` : n} | ${w((x) => x.jumpEarly).toFixed(2)} | ${w((x) => x.jump).toFixed(2)} | ${pct(w((x) => x.offAfter))} | ${pct(w((x) => x.jankAfter))} | ${pct(w((x) => x.jankSteadyShare))} | ${w((x) => x.rate).toFixed(3)} |`);
   });
   out.push("", `Checks (issues #38 and #50, "Must show"): ${failures.length === 0 ? "all passed" : `${failures.length} failed`}.`);
   for (const f of failures) out.push(`- FAILED: ${f}`);
