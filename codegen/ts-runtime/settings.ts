@@ -136,7 +136,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   clockSlew: 0.05,
   clockFollowMs: 2000,
   clockRateBlockMs: 250,
-  clockRateFollowMs: 550,
+  clockRateFollowMs: 450,
   clockSnapMs: 500,
 });
 

@@ -119,7 +119,7 @@ impl NetcodeSettings {
         clock_slew: 0.05,
         clock_follow_ms: 2000.0,
         clock_rate_block_ms: 250.0,
-        clock_rate_follow_ms: 550.0,
+        clock_rate_follow_ms: 450.0,
         clock_snap_ms: 500.0,
     };
 }
