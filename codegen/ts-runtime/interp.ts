@@ -176,7 +176,8 @@ export class Interpolator {
       this.state = InterpState.Empty;
       return this.state;
     }
-    const want = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!) - tv[TARGET]!;
+    const sender = tv[LAST_SENT]! + (nowMs - tv[LAST_SENT]! - tv[OFFSET]!) / (1 + tv[RATE]!);
+    const want = sender - tv[TARGET]!;
     const r = c[RENDER]!;
     const newest = tv[LAST_SENT]!;
     // More than `clockSnapMs` behind it with samples that far ahead (after a stall), it resyncs:
@@ -191,7 +192,7 @@ export class Interpolator {
       // rather than at a stop; the delay it added relaxes at `relaxSlew` once samples arrive.
       // A sample on time never slows it: no saw on every interval.
       const room = newest - r;
-      const overdue = want + tv[TARGET]! - newest > tv[DUE]!;
+      const overdue = sender - newest > tv[DUE]!;
       if (overdue && room < s.dilateBelowMs && dt > 0 && !(s.extrapolateMs > 0) && this.ring.newestMoves()) {
         const f = room > 0 ? s.dilateMin + ((1 - s.dilateMin) * room) / s.dilateBelowMs : s.dilateMin;
         const slow = r + (f * dt) / (1 + tv[RATE]!);

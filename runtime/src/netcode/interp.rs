@@ -211,7 +211,8 @@ impl Interpolator {
             self.state = InterpState::Empty;
             return self.state;
         }
-        let want = self.timing.sender_now(now_ms) - self.timing.target();
+        let sender = self.timing.sender_now(now_ms);
+        let want = sender - self.timing.target();
         let r = self.render;
         let newest = self.timing.last_sent();
         // More than `clock_snap_ms` behind it with samples that far ahead (after a stall), it
@@ -236,7 +237,7 @@ impl Interpolator {
             // waited for in motion rather than at a stop; the delay it added relaxes at
             // `relax_slew`. A sample on time never slows it: no saw on every interval.
             let room = newest - r;
-            let overdue = want + self.timing.target() - newest > self.timing.due();
+            let overdue = sender - newest > self.timing.due();
             if overdue
                 && room < s.dilate_below_ms
                 && dt > 0.0
