@@ -5,7 +5,12 @@
 
 /** The constants of interpolation and the render clock; `NETCODE_DEFAULTS` holds the defaults. */
 export interface NetcodeSettings {
-  /** Samples kept per entity (a fixed ring): enough for `maxDelayMs` at 20 Hz plus one. */
+  /**
+   * Samples kept per entity (a fixed ring): 16 spans 750 ms at 20 Hz, `maxDelayMs` plus the
+   * wait of a 450 ms stall. While a stall holds the drawing at the newest sample the delay grows
+   * by the wait, so a render time may stand further back than `maxDelayMs`; behind the oldest
+   * sample kept, an entity can only hold there and step with every sample that arrives.
+   */
   readonly ringSize: number;
   /** The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay. */
   readonly minDelayMs: number;
@@ -107,7 +112,7 @@ export interface NetcodeSettings {
 
 /** The defaults, fit for metres and 10–20 Hz senders (docs/netcode.md, "Constants"). */
 export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
-  ringSize: 8,
+  ringSize: 16,
   minDelayMs: 120,
   maxDelayMs: 300,
   longIntervalCap: 1.5,

@@ -5,7 +5,11 @@
 /// metres and 10–20 Hz senders. Field docs say what each tunes (docs/netcode.md, "Constants").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NetcodeSettings {
-    /// Samples kept per entity (a fixed ring): enough for `max_delay_ms` at 20 Hz plus one.
+    /// Samples kept per entity (a fixed ring): 16 spans 750 ms at 20 Hz, `max_delay_ms` plus the
+    /// wait of a 450 ms stall. While a stall holds the drawing at the newest sample the delay
+    /// grows by the wait, so a render time may stand further back than `max_delay_ms`; behind
+    /// the oldest sample kept, an entity can only hold there and step with every sample that
+    /// arrives.
     pub ring_size: usize,
     /// The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay.
     pub min_delay_ms: f64,
@@ -90,7 +94,7 @@ pub struct NetcodeSettings {
 impl NetcodeSettings {
     /// The defaults (docs/netcode.md, "Constants").
     pub const DEFAULT: NetcodeSettings = NetcodeSettings {
-        ring_size: 8,
+        ring_size: 16,
         min_delay_ms: 120.0,
         max_delay_ms: 300.0,
         long_interval_cap: 1.5,

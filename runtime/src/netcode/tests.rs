@@ -519,3 +519,48 @@ fn the_render_clock_runs_at_a_slow_servers_rate_and_never_past_its_newest_snapsh
     assert!(worst <= 0.0, "drew {worst} ms past the newest snapshot");
     near(c.timing.rate(), 0.12, 0.01);
 }
+
+/// A stall longer than the delay: the render clock stands at the newest snapshot through it, so
+/// afterwards it draws up to the stall's wait further back than its target. The ring still
+/// holds the samples there; with 8 samples (350 ms at 20 Hz) the entity held at its oldest
+/// sample and stepped with every snapshot for seconds.
+#[test]
+fn after_a_stall_the_render_time_still_finds_its_samples_in_the_ring() {
+    let mut clock = RenderClock::default();
+    let mut it = Interpolator::new(ChannelLayout {
+        linear: 1,
+        angle: 0,
+        hold: 0,
+    });
+    let arrival = |k: u64| -> f64 {
+        let a = (k * 50 + 40 + ((k * 37) % 11) * 3) as f64;
+        for at in [3000.0, 6000.0, 9000.0] {
+            if a >= at && a < at + 450.0 {
+                return at + 450.0;
+            }
+        }
+        a
+    };
+    let (mut k, mut furthest, mut stuck) = (0u64, 0.0f64, 0);
+    let mut now = 0.0;
+    while now < 12000.0 {
+        while arrival(k) <= now {
+            clock.observe(k as f64 * 50.0, arrival(k));
+            it.push_at(k as f64 * 50.0, &[k as f64 * 0.5]);
+            k += 1;
+        }
+        let t = clock.now(now);
+        now += 16.0;
+        if !(t >= 0.0) {
+            continue;
+        }
+        let newest = (k - 1) as f64 * 50.0;
+        furthest = furthest.max(newest - t);
+        if it.sample_at(t) == InterpState::Holding && t < newest {
+            stuck += 1;
+        }
+    }
+    assert!(furthest > 400.0, "the render time stood {furthest} ms behind the newest snapshot");
+    assert_eq!(stuck, 0, "{stuck} frames held behind the newest sample");
+}
+

@@ -355,3 +355,36 @@ test("the render clock runs at a slow server's rate and never past its newest sn
   assert.ok(worst <= 0, `drew ${worst} ms past the newest snapshot`);
   near(c.timing.rate, 0.12, 0.01);
 });
+
+/**
+ * A stall longer than the delay: the render clock stands at the newest snapshot through it, so
+ * afterwards it draws up to the stall's wait further back than its target. The ring still holds
+ * the samples there; with 8 samples (350 ms at 20 Hz) the entity held at its oldest sample and
+ * stepped with every snapshot for seconds.
+ */
+test("after a stall the render time still finds its samples in the ring", () => {
+  const clock = new RenderClock();
+  const it = new Interpolator({ linear: 1, angle: 0, hold: 0 });
+  const arrival = (k: number): number => {
+    const a = k * 50 + 40 + ((k * 37) % 11) * 3;
+    for (const at of [3000, 6000, 9000]) if (a >= at && a < at + 450) return at + 450;
+    return a;
+  };
+  let k = 0;
+  let furthest = 0;
+  let stuck = 0;
+  for (let now = 0; now < 12000; now += 16) {
+    for (; arrival(k) <= now; k++) {
+      clock.observe(k * 50, arrival(k));
+      it.pushAt(k * 50, [k * 0.5]);
+    }
+    const t = clock.now(now);
+    if (!(t >= 0)) continue;
+    const newest = (k - 1) * 50;
+    furthest = Math.max(furthest, newest - t);
+    if (it.sampleAt(t) === InterpState.Holding && t < newest) stuck++;
+  }
+  assert.ok(furthest > 400, `the render time stood ${furthest} ms behind the newest snapshot, not more than 400`);
+  assert.equal(stuck, 0, `${stuck} frames held behind the newest sample`);
+});
+
