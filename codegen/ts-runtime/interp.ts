@@ -281,6 +281,7 @@ export class Interpolator {
     this.state = st;
     this.dry = r >= ring.times[ring.slot(ring.count - 1)]!;
     c[DRAWN] = r;
+    ring.keep[0] = r;
     return st;
   }
 }

@@ -63,6 +63,11 @@ export class SampleRing {
   private head = 0;
   private readonly cap: number;
   private readonly step = new Float64Array(1).fill(NaN); // the sender's shortest step (ms)
+  /**
+   * The render time the last frame drew (NaN before one): a full ring whose oldest sample that
+   * time still needs thins out its densest stretch instead of dropping it (`store`).
+   */
+  readonly keep = new Float64Array(1).fill(NaN);
   private readonly pose: Float64Array; // the still pose stillUntil copies
   private readonly sec = new Float64Array(2); // secants (secantInto)
   private readonly settings: NetcodeSettings;
@@ -88,6 +93,7 @@ export class SampleRing {
     this.head = 0;
     this.count = 0;
     this.step[0] = NaN;
+    this.keep[0] = NaN;
   }
 
   /** The slot of ring position `j` (0: the oldest sample). */
@@ -215,8 +221,99 @@ export class SampleRing {
   }
 
   /**
-   * Appends a sample at `timeMs` (the oldest drops out of a full ring), cut from the one before
-   * when `teleport` or when it jumped farther and faster than the settings allow.
+   * Makes room in a full ring. The oldest sample drops out, unless the drawing still needs it
+   * (the render time in `keep` lies before the second oldest: a stall held the drawing back
+   * further than the ring spans at the sender's rate). Then the sample whose neighbours lie
+   * closest together goes instead (`thinAt`), so the ring spans a longer time at a coarser step
+   * rather than leave the render time behind its oldest sample, where the entity could only
+   * hold and step with every sample that arrives.
+   */
+  private makeRoom(): void {
+    const k = this.keep[0]!;
+    const i = k === k && k < this.times[this.slot(1)]! ? this.thinAt() : -1;
+    if (i < 0) {
+      this.head = (this.head + 1) % this.cap;
+      this.count--;
+      return;
+    }
+    // the older samples move up one slot over the one that goes
+    const n = this.n;
+    const mv = this.moving;
+    for (let j = i; j > 0; j--) {
+      const to = this.slot(j);
+      const from = this.slot(j - 1);
+      this.times[to] = this.times[from]!;
+      this.cuts[to] = this.cuts[from]!;
+      for (let c = 0; c < n; c++) this.values[to * n + c] = this.values[from * n + c]!;
+      for (let c = 0; c < mv; c++) this.tangents[to * mv + c] = this.tangents[from * mv + c]!;
+    }
+    this.head = (this.head + 1) % this.cap;
+    this.count--;
+    // its two neighbours meet: their tangents see each other (the newest two are never thinned)
+    this.middleTangent(i - 1);
+    this.middleTangent(i);
+  }
+
+  /**
+   * The ring position to thin out, or -1: of the samples between the second oldest and the
+   * second newest, none beside a teleport or standing where a neighbour stands (a stop and its
+   * silence keep their shape), the one whose neighbours lie closest together in time (the oldest
+   * of equals).
+   */
+  private thinAt(): number {
+    const n = this.n;
+    let best = -1;
+    let span = Infinity;
+    for (let j = 2; j + 2 < this.count; j++) {
+      const a = this.slot(j - 1);
+      const b = this.slot(j);
+      const c = this.slot(j + 1);
+      if (this.cuts[b] === 1 || this.cuts[c] === 1) continue;
+      let movesIn = false;
+      let movesOut = false;
+      for (let k = 0; k < this.moving; k++) {
+        if (this.values[b * n + k] !== this.values[a * n + k]) movesIn = true;
+        if (this.values[c * n + k] !== this.values[b * n + k]) movesOut = true;
+      }
+      if (!movesIn || !movesOut) continue;
+      const h = this.times[c]! - this.times[a]!;
+      if (h < span) {
+        span = h;
+        best = j;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * The tangents at ring position `j` from its neighbours (`spacedTangent`; the slope out of it
+   * when a teleport cuts it from the one before), as `store` gives the sample before the newest.
+   */
+  private middleTangent(j: number): void {
+    const p = this.slot(j);
+    const q = this.cuts[p] === 1 ? -1 : this.slot(j - 1);
+    const i = this.slot(j + 1);
+    if (this.cuts[i] === 1) return;
+    const sec = this.sec;
+    const mv = this.moving;
+    for (let c = 0; c < mv; c++) {
+      this.secantInto(p, i, c, 0);
+      const out = sec[0]!;
+      if (q < 0) {
+        this.tangents[p * mv + c] = out;
+        continue;
+      }
+      this.secantInto(q, p, c, 1);
+      const before = sec[1]!;
+      const hBefore = this.times[p]! - this.times[q]!;
+      const hAfter = this.times[i]! - this.times[p]!;
+      this.tangents[p * mv + c] = before * out > 0 ? (hAfter * before + hBefore * out) / (hBefore + hAfter) : 0;
+    }
+  }
+
+  /**
+   * Appends a sample at `timeMs` (room made by `makeRoom` in a full ring), cut from the one
+   * before when `teleport` or when it jumped farther and faster than the settings allow.
    */
   store(timeMs: number, ch: ArrayLike<number>, teleport: boolean): void {
     const s = this.settings;
@@ -236,10 +333,7 @@ export class SampleRing {
       const dtS = (timeMs - this.times[prev]!) * 0.001;
       cut = dist > s.teleportDistance && dist > s.teleportSpeed * dtS;
     }
-    if (this.count === this.cap) {
-      this.head = (this.head + 1) % this.cap;
-      this.count--;
-    }
+    if (this.count === this.cap) this.makeRoom();
     const i = this.slot(this.count);
     this.count++;
     this.times[i] = timeMs;

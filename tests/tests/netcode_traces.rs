@@ -26,6 +26,7 @@ fn settings_of(v: &Value) -> NetcodeSettings {
             "dilateBelowMs" => s.dilate_below_ms = x,
             "dilateMin" => s.dilate_min = x,
             "latePercentile" => s.late_percentile = x,
+            "ringSize" => s.ring_size = x as usize,
             other => panic!("a trace sets {other}, which this test does not map"),
         }
     }

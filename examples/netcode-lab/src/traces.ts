@@ -130,6 +130,8 @@ function build(): { tolerance: number; traces: Trace[] } {
     moves(5, 40, { ...CALM, lateTeleport: 400, stalls: true, lostStop: true }),
     moves(6, 40, { ...CALM, flagged: true }, { extrapolateMs: 250, extrapolateAfter: 1 }),
     ticks(7, 0.12), ticks(8, -0.1),
+    // a ring of 6 behind stalls: full while the drawing still needs its oldest sample, it thins
+    moves(9, 40, { ...CALM, stalls: true, lostStop: true }, { ringSize: 6 }),
   ];
   for (const t of traces) t.expect = replay(t);
   return { tolerance: TOLERANCE, traces };

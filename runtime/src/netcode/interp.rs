@@ -338,6 +338,7 @@ impl Interpolator {
         self.state = st;
         self.dry = self.ring.newest_time().is_some_and(|t| r >= t);
         self.drawn = r;
+        self.ring.keep = r;
         st
     }
 }

@@ -71,6 +71,9 @@ pub(super) struct SampleRing {
     step: f64,
     /// The still pose [`SampleRing::still_until`] copies.
     pose: Vec<f64>,
+    /// The render time the last frame drew (NaN before one): a full ring whose oldest sample
+    /// that time still needs thins out its densest stretch instead of dropping it (`store`).
+    pub(super) keep: f64,
 }
 
 impl SampleRing {
@@ -91,6 +94,7 @@ impl SampleRing {
             count: 0,
             step: f64::NAN,
             pose: vec![0.0; n],
+            keep: f64::NAN,
         }
     }
 
@@ -99,6 +103,7 @@ impl SampleRing {
         self.head = 0;
         self.count = 0;
         self.step = f64::NAN;
+        self.keep = f64::NAN;
     }
 
     /// The slot of ring position `j` (0: the oldest sample).
@@ -227,8 +232,96 @@ impl SampleRing {
         d / (self.times[b] - self.times[a])
     }
 
-    /// Appends a sample at `time_ms` (the oldest drops out of a full ring), cut from the one
-    /// before when `teleport` or when it jumped farther and faster than the settings allow.
+    /// Makes room in a full ring. The oldest sample drops out, unless the drawing still needs
+    /// it (the render time in `keep` lies before the second oldest: a stall held the drawing
+    /// back further than the ring spans at the sender's rate). Then the sample whose neighbours
+    /// lie closest together goes instead ([`SampleRing::thin_at`]), so the ring spans a longer
+    /// time at a coarser step rather than leave the render time behind its oldest sample, where
+    /// the entity could only hold and step with every sample that arrives.
+    fn make_room(&mut self) {
+        let thin = if self.keep < self.times[self.slot(1)] {
+            self.thin_at()
+        } else {
+            None
+        };
+        let Some(i) = thin else {
+            self.head = (self.head + 1) % self.cap;
+            self.count -= 1;
+            return;
+        };
+        // the older samples move up one slot over the one that goes
+        let (n, mv) = (self.n, self.moving);
+        for j in (1..=i).rev() {
+            let (to, from) = (self.slot(j), self.slot(j - 1));
+            self.times[to] = self.times[from];
+            self.cuts[to] = self.cuts[from];
+            self.values.copy_within(from * n..from * n + n, to * n);
+            self.tangents
+                .copy_within(from * mv..from * mv + mv, to * mv);
+        }
+        self.head = (self.head + 1) % self.cap;
+        self.count -= 1;
+        // its two neighbours meet: their tangents see each other (the newest two are never thinned)
+        self.middle_tangent(i - 1);
+        self.middle_tangent(i);
+    }
+
+    /// The ring position to thin out: of the samples between the second oldest and the second
+    /// newest, none beside a teleport or standing where a neighbour stands (a stop and its
+    /// silence keep their shape), the one whose neighbours lie closest together in time (the
+    /// oldest of equals).
+    fn thin_at(&self) -> Option<usize> {
+        let n = self.n;
+        let mut best = None;
+        let mut span = f64::INFINITY;
+        for j in 2..self.count.saturating_sub(2) {
+            let (a, b, c) = (self.slot(j - 1), self.slot(j), self.slot(j + 1));
+            if self.cuts[b] || self.cuts[c] {
+                continue;
+            }
+            let moves = |x: usize, y: usize| {
+                (0..self.moving).any(|k| self.values[x * n + k] != self.values[y * n + k])
+            };
+            if !moves(a, b) || !moves(b, c) {
+                continue;
+            }
+            let h = self.times[c] - self.times[a];
+            if h < span {
+                span = h;
+                best = Some(j);
+            }
+        }
+        best
+    }
+
+    /// The tangents at ring position `j` from its neighbours (`spaced_tangent`; the slope out of
+    /// it when a teleport cuts it from the one before), as `store` gives the sample before the
+    /// newest.
+    fn middle_tangent(&mut self, j: usize) {
+        let p = self.slot(j);
+        let q = (!self.cuts[p]).then(|| self.slot(j - 1));
+        let i = self.slot(j + 1);
+        if self.cuts[i] {
+            return;
+        }
+        let mv = self.moving;
+        for c in 0..mv {
+            let out = self.secant(p, i, c);
+            self.tangents[p * mv + c] = match q {
+                Some(q) => spaced_tangent(
+                    self.secant(q, p, c),
+                    self.times[p] - self.times[q],
+                    out,
+                    self.times[i] - self.times[p],
+                ),
+                None => out,
+            };
+        }
+    }
+
+    /// Appends a sample at `time_ms` (room made by [`SampleRing::make_room`] in a full ring), cut
+    /// from the one before when `teleport` or when it jumped farther and faster than the
+    /// settings allow.
     pub(super) fn store(&mut self, s: &NetcodeSettings, time_ms: f64, ch: &[f64], teleport: bool) {
         let n = self.n;
         let lin = self.layout.linear;
@@ -248,8 +341,7 @@ impl SampleRing {
             cut = dist > s.teleport_distance && dist > s.teleport_speed * dt_s;
         }
         if self.count == self.cap {
-            self.head = (self.head + 1) % self.cap;
-            self.count -= 1;
+            self.make_room();
         }
         let i = self.slot(self.count);
         self.count += 1;

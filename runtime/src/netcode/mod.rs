@@ -54,4 +54,6 @@ pub use settings::NetcodeSettings;
 pub use timing::{follow_time, hold_target, StreamTiming};
 
 #[cfg(test)]
+mod interp_tests;
+#[cfg(test)]
 mod tests;

@@ -7,9 +7,9 @@
 pub struct NetcodeSettings {
     /// Samples kept per entity (a fixed ring): 16 spans 750 ms at 20 Hz, `max_delay_ms` plus the
     /// wait of a 450 ms stall. While a stall holds the drawing at the newest sample the delay
-    /// grows by the wait, so a render time may stand further back than `max_delay_ms`; behind
-    /// the oldest sample kept, an entity can only hold there and step with every sample that
-    /// arrives.
+    /// grows by the wait, so a render time may stand further back than `max_delay_ms`. A full
+    /// ring whose oldest sample the drawing still needs (a faster sender, a longer stall) thins
+    /// out its densest stretch instead of dropping it.
     pub ring_size: usize,
     /// The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay.
     pub min_delay_ms: f64,

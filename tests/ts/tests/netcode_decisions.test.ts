@@ -1,6 +1,7 @@
 // The pure decisions of the netcode runtime (codegen/ts-runtime: curves.ts, timing.ts,
 // interp.ts, render_clock.ts), one small case each, in the style of Mirror's
-// SnapshotInterpolationTests; runtime/src/netcode/tests.rs checks the same cases in Rust.
+// SnapshotInterpolationTests; runtime/src/netcode/tests.rs and interp_tests.rs check the same
+// cases in Rust.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -386,5 +387,25 @@ test("after a stall the render time still finds its samples in the ring", () => 
   }
   assert.ok(furthest > 400, `the render time stood ${furthest} ms behind the newest snapshot, not more than 400`);
   assert.equal(stuck, 0, `${stuck} frames held behind the newest sample`);
+});
+
+/**
+ * A 60 Hz sender behind a stall: the ring of 8 spans 117 ms, the drawing stands 450 ms back.
+ * Full while the render time still needs its oldest sample, the ring thins its densest stretch
+ * instead of dropping that one, so the entity goes on along its path; dropping it would hold
+ * the entity at whatever sample was oldest.
+ */
+test("a full ring thins out rather than drop the sample the drawing still needs", () => {
+  const it = new Interpolator({ linear: 1, angle: 0, hold: 0 }, { ringSize: 8 });
+  const step = 1000 / 60;
+  let k = 0;
+  for (; k < 8; k++) it.pushAt(k * step, [k * step * 0.01]);
+  assert.equal(it.sampleAt(10), InterpState.Interpolating);
+  for (; k < 28; k++) it.pushAt(k * step, [k * step * 0.01]); // a burst after the stall
+  assert.equal(it.length, 8);
+  for (let t = 20; t < 27 * step; t += 16) {
+    assert.equal(it.sampleAt(t), InterpState.Interpolating, `at ${t} ms`);
+    near(it.out[0]!, t * 0.01, 1e-9);
+  }
 });
 

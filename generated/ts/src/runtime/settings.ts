@@ -10,8 +10,9 @@ export interface NetcodeSettings {
   /**
    * Samples kept per entity (a fixed ring): 16 spans 750 ms at 20 Hz, `maxDelayMs` plus the
    * wait of a 450 ms stall. While a stall holds the drawing at the newest sample the delay grows
-   * by the wait, so a render time may stand further back than `maxDelayMs`; behind the oldest
-   * sample kept, an entity can only hold there and step with every sample that arrives.
+   * by the wait, so a render time may stand further back than `maxDelayMs`. A full ring whose
+   * oldest sample the drawing still needs (a faster sender, a longer stall) thins out its
+   * densest stretch instead of dropping it.
    */
   readonly ringSize: number;
   /** The least delay drawn behind the sender's clock (ms): the floor of the adaptive delay. */
