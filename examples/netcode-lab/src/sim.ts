@@ -1,6 +1,6 @@
 /**
- * One run of the lab: true paths, senders (10 Hz moves on the sender's frames, relayed every
- * 1st/3rd/10th time; 20 Hz server snapshots), one in-order link, a receiver's noisy frames, and
+ * One run of the lab: true paths, senders (10 Hz moves on the sender's frames, or `sendMs`,
+ * relayed every 1st/3rd/10th time; 20 Hz server snapshots), one in-order link, a receiver's noisy frames, and
  * the four strategies drawing the same messages at the same frames. Deterministic from a seed.
  */
 import { Rng } from "./rng.js";
@@ -58,6 +58,8 @@ export interface RunConfig {
   readonly fps: number;
   readonly event: Event;
   readonly durationMs: number;
+  /** How often each entity's own sender sends (ms; 100: 10 Hz); relays forward every `stride`th. */
+  readonly sendMs?: number;
   /** Called each frame with the strategies' drawings (the picture, the checks). */
   readonly onFrame?: (f: FrameView) => void;
 }
@@ -81,6 +83,7 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
   const trng = new Rng(cfg.seed);
   const lrng = new Rng(cfg.seed * 104729 + cfg.link.name.length * 31 + cfg.fps);
   const dur = cfg.durationMs;
+  const sendMs = cfg.sendMs ?? 100;
   const truths = ENTITIES.map((e) => new Truth(e.kind, dur + 1000, trng));
   const skew = new Float64Array(ENTITIES.length);
   const serverSkew = trng.range(1e6, 9e6);
@@ -98,7 +101,7 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
     let f = T0 + 500 + trng.range(0, 20), due = f + trng.range(0, 100), count = 0, lastX = NaN, lastY = NaN, same = 0, silent = false;
     while (f < dur) {
       if (f >= due) {
-        due += 100;
+        due += sendMs;
         truths[e]!.at(f, p);
         const still = p.x === lastX && p.y === lastY;
         same = still ? same + 1 : 0;
@@ -151,7 +154,7 @@ export function run(cfg: RunConfig): { strategies: Strategy[]; truths: Truth[] }
   const realNow = Date.now;
   Date.now = () => clock.now;
   const infos = ENTITIES.map((e) => ({ tick: e.tick }));
-  const interval = (e: number): number => (ENTITIES[e]!.tick ? 50 : 100 * ENTITIES[e]!.stride);
+  const interval = (e: number): number => (ENTITIES[e]!.tick ? 50 : sendMs * ENTITIES[e]!.stride);
   const strategies: Strategy[] = [new Lerp(ENTITIES.length), new Geckos(infos, clock), new Arrival(ENTITIES.length), new MirrorSI(infos, interval), new Tuplet(infos, TUNE)];
   try {
     let t = T0 + 600, mi = 0, prev = t;

@@ -29,8 +29,11 @@ export class Truth {
   readonly teleports: number[] = [];
   /** Stops and 180° turns. */
   readonly stops: Stop[] = [];
+  /** 1 at the 1 ms step a teleport lands on: `at` never draws a point between its two sides. */
+  private readonly jumps: Uint8Array;
   constructor(readonly kind: Kind, durationMs: number, rng: Rng) {
     const n = durationMs - T0 + 1;
+    this.jumps = new Uint8Array(n);
     this.x = new Float64Array(n);
     this.y = new Float64Array(n);
     this.speed = new Float64Array(n);
@@ -75,6 +78,7 @@ export class Truth {
         const a = rng.range(-Math.PI, Math.PI), d = rng.range(40, 80);
         x += d * Math.cos(a); y += d * Math.sin(a);
         this.teleports.push(t);
+        this.jumps[i] = 1;
         nextTeleport = t + rng.range(6000, 9000);
       }
       this.x[i] = x; this.y[i] = y; this.speed[i] = Math.abs(v);
@@ -83,9 +87,13 @@ export class Truth {
   private idx(t: number): number {
     return Math.min(Math.max(t - T0, 0), this.x.length - 1);
   }
-  /** Position at true time `t` (linear between the 1 ms steps). */
+  /**
+   * Position at true time `t`: linear between the 1 ms steps, except across a teleport, which
+   * lands at its step (a sender sampling a fraction of a millisecond before it sees where the
+   * entity was, not a point between).
+   */
   at(t: number, out: { x: number; y: number }): void {
-    const f = this.idx(t), i = Math.floor(f), j = Math.min(i + 1, this.x.length - 1), u = f - i;
+    const f = this.idx(t), i = Math.floor(f), j = Math.min(i + 1, this.x.length - 1), u = this.jumps[j] === 1 ? 0 : f - i;
     out.x = this.x[i]! + (this.x[j]! - this.x[i]!) * u;
     out.y = this.y[i]! + (this.y[j]! - this.y[i]!) * u;
   }
