@@ -287,11 +287,12 @@ export class SampleRing {
 
   /**
    * The tangents at ring position `j` from its neighbours (`spacedTangent`; the slope out of it
-   * when a teleport cuts it from the one before), as `store` gives the sample before the newest.
+   * when it is the oldest or a teleport cuts it from the one before); unchanged when a teleport
+   * cuts it from the one after.
    */
   private middleTangent(j: number): void {
     const p = this.slot(j);
-    const q = this.cuts[p] === 1 ? -1 : this.slot(j - 1);
+    const q = j < 1 || this.cuts[p] === 1 ? -1 : this.slot(j - 1);
     const i = this.slot(j + 1);
     if (this.cuts[i] === 1) return;
     const sec = this.sec;
@@ -303,6 +304,7 @@ export class SampleRing {
         this.tangents[p * mv + c] = out;
         continue;
       }
+      // spacedTangent, written out (its four doubles would be boxed if V8 did not inline it)
       this.secantInto(q, p, c, 1);
       const before = sec[1]!;
       const hBefore = this.times[p]! - this.times[q]!;
@@ -339,33 +341,21 @@ export class SampleRing {
     this.times[i] = timeMs;
     this.cuts[i] = cut ? 1 : 0;
     for (let c = 0; c < n; c++) this.values[i * n + c] = ch[c] ?? 0;
-    // The one before the newest now has both neighbours (`spacedTangent`); the newest's tangent
+    // The one before the newest now has both neighbours (`middleTangent`); the newest's tangent
     // ends a constant acceleration from there (`endTangent`), its slope in when nothing precedes
-    // that one.
-    const p = this.count > 1 && !cut ? this.slot(this.count - 2) : -1;
-    const q = p >= 0 && this.count > 2 && this.cuts[p] === 0 ? this.slot(this.count - 3) : -1;
+    // that one; 0 after a teleport.
+    if (this.count < 2 || cut) {
+      for (let c = 0; c < mv; c++) this.tangents[i * mv + c] = 0;
+      return;
+    }
+    this.middleTangent(this.count - 2);
+    const p = this.slot(this.count - 2);
     const sec = this.sec;
     for (let c = 0; c < mv; c++) {
-      if (p < 0) {
-        this.tangents[i * mv + c] = 0;
-        continue;
-      }
       this.secantInto(p, i, c, 0);
       const out = sec[0]!;
-      if (q < 0) {
-        this.tangents[p * mv + c] = out;
-        this.tangents[i * mv + c] = out;
-        continue;
-      }
-      // spacedTangent, written out (its four doubles would be boxed if V8 did not inline it)
-      this.secantInto(q, p, c, 1);
-      const before = sec[1]!;
-      const hBefore = this.times[p]! - this.times[q]!;
-      const hAfter = this.times[i]! - this.times[p]!;
-      const m0 = before * out > 0 ? (hAfter * before + hBefore * out) / (hBefore + hAfter) : 0;
-      this.tangents[p * mv + c] = m0;
       // endTangent, written out (a double returned from a call V8 does not inline is boxed)
-      const m1 = 2 * out - m0;
+      const m1 = 2 * out - this.tangents[p * mv + c]!;
       this.tangents[i * mv + c] = m1 * out > 0 ? m1 : 0;
     }
   }

@@ -295,11 +295,11 @@ impl SampleRing {
     }
 
     /// The tangents at ring position `j` from its neighbours (`spaced_tangent`; the slope out of
-    /// it when a teleport cuts it from the one before), as `store` gives the sample before the
-    /// newest.
+    /// it when it is the oldest or a teleport cuts it from the one before); unchanged when a
+    /// teleport cuts it from the one after.
     fn middle_tangent(&mut self, j: usize) {
         let p = self.slot(j);
-        let q = (!self.cuts[p]).then(|| self.slot(j - 1));
+        let q = (j >= 1 && !self.cuts[p]).then(|| self.slot(j - 1));
         let i = self.slot(j + 1);
         if self.cuts[i] {
             return;
@@ -350,31 +350,18 @@ impl SampleRing {
         for c in 0..n {
             self.values[i * n + c] = get(c);
         }
-        // The one before the newest now has both neighbours (`spaced_tangent`); the newest's
+        // The one before the newest now has both neighbours (`middle_tangent`); the newest's
         // tangent ends a constant acceleration from there (`end_tangent`), its slope in when
-        // nothing precedes that one.
-        let p = (self.count > 1 && !cut).then(|| self.slot(self.count - 2));
-        let q = match p {
-            Some(p) if self.count > 2 && !self.cuts[p] => Some(self.slot(self.count - 3)),
-            _ => None,
-        };
+        // nothing precedes that one; 0 after a teleport.
+        if self.count < 2 || cut {
+            self.tangents[i * mv..i * mv + mv].fill(0.0);
+            return;
+        }
+        self.middle_tangent(self.count - 2);
+        let p = self.slot(self.count - 2);
         for c in 0..mv {
-            let Some(p) = p else {
-                self.tangents[i * mv + c] = 0.0;
-                continue;
-            };
             let into = self.secant(p, i, c);
-            let m0 = match q {
-                Some(q) => spaced_tangent(
-                    self.secant(q, p, c),
-                    self.times[p] - self.times[q],
-                    into,
-                    self.times[i] - self.times[p],
-                ),
-                None => into,
-            };
-            self.tangents[p * mv + c] = m0;
-            self.tangents[i * mv + c] = end_tangent(m0, into);
+            self.tangents[i * mv + c] = end_tangent(self.tangents[p * mv + c], into);
         }
     }
 }
