@@ -24,14 +24,32 @@ export const LAST_SENT = 6;
 const BLOCK_START = 7;
 const BLOCK_MIN = 8;
 const BLOCK_AT = 9;
-const LOOP_AT = 10; // the sender's time the loop's offset is at
-const LOOP_OFFSET = 11; // the loop's offset there
+const LOOP_AT = 10; // the sender's time the loops' offsets are at
+const LOOP_OFFSET = 11; // the (fast) loop's offset there
 const LOOP_ERROR = 12; // the loop's mean error (ms): what it takes a block's error at
 // The argument of the private steps: a double passed to a call V8 does not inline is boxed.
 const ARG = 13;
 /** Slot: the delay `overduePercentile` of recent samples needed (the next one is overdue past it). */
 export const DUE = 14;
-const SLOTS = 15;
+const LOOP_RATE = 15; // the (fast) loop's rate
+const STEADY_OFFSET = 16; // the steady loop's offset at LOOP_AT
+const STEADY_RATE = 17; // the steady loop's rate
+const STEADY_ERROR = 18; // the steady loop's mean error (ms)
+const STEADY_BIAS = 19; // the steady loop's recent mean error, signed (ms)
+const FAST_SHARE = 20; // the fast loop's share of the line (0 to 1)
+const LINE_OFFSET = 21; // the line's offset at LOOP_AT (the shares' mix)
+const SLOTS = 22;
+
+/** The weight of each block's error in the steady loop's recent mean error (`fastShare`). */
+const STEADY_BIAS_WEIGHT = 0.35;
+/** The steady loop counts as departed when its recent mean error passes this many of the fast loop's mean errors (plus `STEADY_FLOOR_MS`). */
+const STEADY_DEPARTED = 1.2;
+/** Below this share of that bound the steady loop counts as on track. */
+const STEADY_ON_TRACK = 0.4;
+/** The fast loop's share falls by at most this much per block. */
+const STEADY_RETURN = 0.1;
+/** A floor under that bound (ms), for a link without jitter. */
+const STEADY_FLOOR_MS = 0.5;
 
 /**
  * The render time one frame later, in place in `slots[i]`: it moves on by `dtMs` of our clock at
@@ -71,19 +89,35 @@ export function senderNow(v: Float64Array, nowMs: number): number {
  * `2k` and the rate `k²` of the error per `dtMs`, `k = dtMs / followMs` (at most 1); the rate
  * stays within `maxRate`.
  */
-function rateLoop(v: Float64Array, error: number, dtMs: number, followMs: number, maxRate: number): void {
-  const bound = 3 * v[LOOP_ERROR]! + 1;
+function rateLoop(v: Float64Array, o: number, r: number, er: number, error: number, dtMs: number, followMs: number, maxRate: number): void {
+  const bound = 3 * v[er]! + 1;
   const e = Math.min(Math.max(error, -bound), bound);
-  v[LOOP_ERROR] = v[LOOP_ERROR]! + 0.25 * (Math.abs(e) - v[LOOP_ERROR]!);
+  v[er] = v[er]! + 0.25 * (Math.abs(e) - v[er]!);
   const k = Math.min(1, dtMs / followMs);
-  v[LOOP_OFFSET] = v[LOOP_OFFSET]! + v[RATE]! * dtMs + Math.min(1, 2 * k) * e;
-  v[RATE] = Math.min(Math.max(v[RATE]! + (k * k * e) / dtMs, -maxRate), maxRate);
+  v[o] = v[o]! + v[r]! * dtMs + Math.min(1, 2 * k) * e;
+  v[r] = Math.min(Math.max(v[r]! + (k * k * e) / dtMs, -maxRate), maxRate);
+}
+
+/**
+ * The innovation test between the two loops of a `StreamTiming` with `rateSteadyMs`: the fast
+ * loop's share of the line, in place in `slots[i]` (its share one block before). The steady
+ * loop's recent mean error `bias` (ms, signed) against `noise`, the fast loop's mean error: a
+ * jittery link leaves the steady loop's errors around zero (share 0, the steady line), a tick
+ * whose rate changes sends them one way block after block (share 1 past `STEADY_DEPARTED` of
+ * the noise, in between from `STEADY_ON_TRACK` of it). The share falls by at most
+ * `STEADY_RETURN` a block, so a swing that eases for a block or two is still followed.
+ */
+export function fastShare(slots: Float64Array, i: number, bias: number, noise: number): void {
+  const bound = STEADY_DEPARTED * noise + STEADY_FLOOR_MS;
+  const g = Math.min(1, Math.max(0, (Math.abs(bias) - STEADY_ON_TRACK * bound) / ((1 - STEADY_ON_TRACK) * bound)));
+  slots[i] = Math.max(g, slots[i]! - STEADY_RETURN);
 }
 
 /**
  * The timing of one stream. The offset and the rate follow the least arrival − sent of each
  * block of `rateBlockMs` with a loop (`rateLoop`; a block held up whole by a stall is
- * skipped), the offset carried along at the rate between blocks; the delay covers what `latePercentile` of recent samples
+ * skipped; with `rateSteadyMs`, a second, steadier loop gives the line while the fast loop's only
+ * departs from it as noise does: `fastShare`), the offset carried along at the rate between blocks; the delay covers what `latePercentile` of recent samples
  * needed (the interval before each plus its lateness), and a margin.
  */
 export class StreamTiming {
@@ -129,6 +163,10 @@ export class StreamTiming {
     const v = this.v;
     v.fill(NaN);
     v[RATE] = 0;
+    v[LOOP_RATE] = 0;
+    v[STEADY_RATE] = 0;
+    v[STEADY_BIAS] = 0;
+    v[FAST_SHARE] = 1;
     v[INTERVAL_JITTER] = 0;
     v[NEED] = 0;
     v[DUE] = 0;
@@ -153,7 +191,7 @@ export class StreamTiming {
     v[ARG] = raw;
     this.block(sentMs);
     // Until the first block closes, the offset is the least arrival − sent so far (rate 0).
-    v[OFFSET] = v[LOOP_AT] === v[LOOP_AT] ? v[LOOP_OFFSET]! + v[RATE]! * (sentMs - v[LOOP_AT]!) : v[BLOCK_MIN]!;
+    v[OFFSET] = v[LOOP_AT] === v[LOOP_AT] ? v[LINE_OFFSET]! + v[RATE]! * (sentMs - v[LOOP_AT]!) : v[BLOCK_MIN]!;
     const late = Math.min(raw - v[OFFSET]!, s.maxDelayMs);
     const had = v[LAST_SENT] === v[LAST_SENT];
     if (had && countInterval) {
@@ -269,11 +307,28 @@ export class StreamTiming {
       v[LOOP_AT] = v[BLOCK_AT]!;
       v[LOOP_OFFSET] = v[BLOCK_MIN]!;
       v[LOOP_ERROR] = s.maxRate * s.rateBlockMs;
+      v[STEADY_OFFSET] = v[BLOCK_MIN]!;
+      v[STEADY_ERROR] = v[LOOP_ERROR]!;
+      v[LINE_OFFSET] = v[BLOCK_MIN]!;
       return;
     }
     const dt = v[BLOCK_AT]! - v[LOOP_AT]!;
     if (!(dt > 0)) return;
-    rateLoop(v, v[BLOCK_MIN]! - (v[LOOP_OFFSET]! + v[RATE]! * dt), dt, s.rateFollowMs, s.maxRate);
+    const min = v[BLOCK_MIN]!;
+    rateLoop(v, LOOP_OFFSET, LOOP_RATE, LOOP_ERROR, min - (v[LOOP_OFFSET]! + v[LOOP_RATE]! * dt), dt, s.rateFollowMs, s.maxRate);
+    if (s.rateSteadyMs > 0) {
+      const e = min - (v[STEADY_OFFSET]! + v[STEADY_RATE]! * dt);
+      rateLoop(v, STEADY_OFFSET, STEADY_RATE, STEADY_ERROR, e, dt, s.rateSteadyMs, s.maxRate);
+      v[STEADY_BIAS] = v[STEADY_BIAS]! + STEADY_BIAS_WEIGHT * (e - v[STEADY_BIAS]!);
+      fastShare(v, FAST_SHARE, v[STEADY_BIAS]!, v[LOOP_ERROR]!);
+      // The line: the steady loop's, moved toward the fast loop's by the fast loop's share.
+      const w = v[FAST_SHARE]!;
+      v[LINE_OFFSET] = v[STEADY_OFFSET]! + w * (v[LOOP_OFFSET]! - v[STEADY_OFFSET]!);
+      v[RATE] = v[STEADY_RATE]! + w * (v[LOOP_RATE]! - v[STEADY_RATE]!);
+    } else {
+      v[LINE_OFFSET] = v[LOOP_OFFSET]!;
+      v[RATE] = v[LOOP_RATE]!;
+    }
     v[LOOP_AT] = v[BLOCK_AT]!;
   }
 

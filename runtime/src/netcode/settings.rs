@@ -41,6 +41,11 @@ pub struct NetcodeSettings {
     /// The time constant (ms) of the loop that follows those blocks' least arrival − sent with
     /// an offset and a rate: shorter follows a changing rate sooner, longer smooths jitter more.
     pub rate_follow_ms: f64,
+    /// When more than 0, a second loop over the same blocks follows in this time (ms) and gives
+    /// the offset and the rate while the fast loop (`rate_follow_ms`) departs from it only as
+    /// noise does: steadier on a jittery link, as fast as the fast loop when the rate changes.
+    /// 0: the fast loop alone.
+    pub rate_steady_ms: f64,
     /// The most the sender's clock may run slow or fast against ours (0.2: 20%).
     pub max_rate: f64,
     /// Past the newest sample an entity holds there. When `extrapolate_ms` > 0, once this many
@@ -87,6 +92,9 @@ pub struct NetcodeSettings {
     pub clock_rate_block_ms: f64,
     /// [`crate::netcode::RenderClock`]: its `rate_follow_ms` (with `clock_rate_block_ms`).
     pub clock_rate_follow_ms: f64,
+    /// [`crate::netcode::RenderClock`]: its `rate_steady_ms`: a steadier line on a jittery
+    /// link, as fast when the tick's rate changes.
+    pub clock_rate_steady_ms: f64,
     /// A render time more than this behind its target (ms) snaps instead of slewing.
     pub clock_snap_ms: f64,
 }
@@ -107,6 +115,7 @@ impl NetcodeSettings {
         relax_slew: 0.05,
         rate_block_ms: 500.0,
         rate_follow_ms: 8000.0,
+        rate_steady_ms: 0.0,
         max_rate: 0.2,
         extrapolate_after: 1.0,
         extrapolate_ms: 0.0,
@@ -124,6 +133,7 @@ impl NetcodeSettings {
         clock_follow_ms: 2000.0,
         clock_rate_block_ms: 250.0,
         clock_rate_follow_ms: 450.0,
+        clock_rate_steady_ms: 1800.0,
         clock_snap_ms: 500.0,
     };
 }

@@ -3,6 +3,7 @@
 //! has the interpolator's); tests/ts/tests/netcode_decisions.test.ts checks the same cases in
 //! TypeScript.
 
+use super::timing::fast_share;
 use super::*;
 use std::f64::consts::PI;
 
@@ -258,6 +259,45 @@ fn the_render_clocks_rate_follows_a_ramp_and_a_step_and_shrugs_off_a_stall() {
         worst = worst.max((stalled.timing.rate() - calm.timing.rate()).abs());
     }
     assert!(worst < 0.02, "a stall moved the rate by {worst}");
+}
+
+#[test]
+fn the_fast_loop_takes_over_when_the_steady_loops_errors_run_one_way() {
+    // noise 10 ms: the bound is 12.5 ms; below 5 ms the steady loop is on track
+    near(fast_share(0.0, 20.0, 10.0), 1.0, 1e-9);
+    near(fast_share(0.0, -8.75, 10.0), 0.5, 1e-9);
+    near(fast_share(0.0, 4.0, 10.0), 0.0, 1e-9);
+    // back on track: the share falls a tenth a block
+    near(fast_share(1.0, 0.0, 10.0), 0.9, 1e-9);
+}
+
+/// The rate's largest swing (max − min) while a render clock watches a steady 20 Hz server
+/// over 0–80 ms of jitter.
+fn rate_swing(steady_ms: f64) -> f64 {
+    let mut c = RenderClock::new(NetcodeSettings {
+        clock_rate_steady_ms: steady_ms,
+        ..NetcodeSettings::DEFAULT
+    });
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for k in 0..1200u64 {
+        let sent = k as f64 * 50.0;
+        c.observe(sent, sent + ((k * 7919) % 81) as f64);
+        if k >= 200 {
+            lo = lo.min(c.timing.rate());
+            hi = hi.max(c.timing.rate());
+        }
+    }
+    hi - lo
+}
+
+#[test]
+fn on_a_jittery_link_the_render_clocks_rate_holds_to_the_steady_loop() {
+    let fast = rate_swing(0.0);
+    let steady = rate_swing(NetcodeSettings::DEFAULT.clock_rate_steady_ms);
+    assert!(
+        steady < fast / 2.0,
+        "rate swing {steady} with the steady loop, {fast} without"
+    );
 }
 
 #[test]

@@ -66,9 +66,37 @@ pub(crate) fn rate_loop(
     (offset, rate, loop_error)
 }
 
+/// The weight of each block's error in the steady loop's recent mean error ([`fast_share`]).
+const STEADY_BIAS_WEIGHT: f64 = 0.35;
+/// The steady loop counts as departed when its recent mean error passes this many of the fast
+/// loop's mean errors (plus `STEADY_FLOOR_MS`).
+const STEADY_DEPARTED: f64 = 1.2;
+/// Below this share of that bound the steady loop counts as on track.
+const STEADY_ON_TRACK: f64 = 0.4;
+/// The fast loop's share falls by at most this much per block.
+const STEADY_RETURN: f64 = 0.1;
+/// A floor under that bound (ms), for a link without jitter.
+const STEADY_FLOOR_MS: f64 = 0.5;
+
+/// The innovation test between the two loops of a [`StreamTiming`] with `rate_steady_ms`: the
+/// fast loop's share of the line, from its share one block before (`prev`), the steady loop's
+/// recent mean error `bias` (ms, signed) and `noise`, the fast loop's mean error. A jittery link
+/// leaves the steady loop's errors around zero (share 0, the steady line), a tick whose rate
+/// changes sends them one way block after block (share 1 past `STEADY_DEPARTED` of the noise,
+/// in between from `STEADY_ON_TRACK` of it). The share falls by at most `STEADY_RETURN` a block,
+/// so a swing that eases for a block or two is still followed. TypeScript's `fastShare`.
+pub(crate) fn fast_share(prev: f64, bias: f64, noise: f64) -> f64 {
+    let bound = STEADY_DEPARTED * noise + STEADY_FLOOR_MS;
+    let g = ((bias.abs() - STEADY_ON_TRACK * bound) / ((1.0 - STEADY_ON_TRACK) * bound))
+        .clamp(0.0, 1.0);
+    g.max(prev - STEADY_RETURN)
+}
+
 /// The timing of one stream. The offset and the rate follow the least arrival − sent of each
 /// block of `rate_block_ms` with a loop (`rate_loop`; a block held up whole by a stall is
-/// skipped), the offset carried along at the rate between blocks; the delay covers what `late_percentile` of recent samples
+/// skipped; with `rate_steady_ms`, a second, steadier loop gives the line while the fast loop's
+/// only departs from it as noise does: [`fast_share`]), the offset carried along at the rate
+/// between blocks; the delay covers what `late_percentile` of recent samples
 /// needed (the interval before each plus its lateness), and a margin. One per interpolator;
 /// [`super::RenderClock`] has one too. The twin of TypeScript's `StreamTiming`.
 #[derive(Debug, Clone)]
@@ -87,6 +115,13 @@ pub struct StreamTiming {
     loop_at: f64,
     loop_offset: f64,
     loop_error: f64,
+    loop_rate: f64,
+    steady_offset: f64,
+    steady_rate: f64,
+    steady_error: f64,
+    steady_bias: f64,
+    fast_share: f64,
+    line_offset: f64,
     s: NetcodeSettings,
     needs: Vec<f64>,
     sorted: Vec<f64>,
@@ -113,6 +148,13 @@ impl StreamTiming {
             loop_at: f64::NAN,
             loop_offset: f64::NAN,
             loop_error: f64::NAN,
+            loop_rate: 0.0,
+            steady_offset: f64::NAN,
+            steady_rate: 0.0,
+            steady_error: f64::NAN,
+            steady_bias: 0.0,
+            fast_share: 1.0,
+            line_offset: f64::NAN,
             s,
             needs: vec![0.0; w],
             sorted: vec![0.0; w],
@@ -180,6 +222,13 @@ impl StreamTiming {
         self.loop_at = f64::NAN;
         self.loop_offset = f64::NAN;
         self.loop_error = f64::NAN;
+        self.loop_rate = 0.0;
+        self.steady_offset = f64::NAN;
+        self.steady_rate = 0.0;
+        self.steady_error = f64::NAN;
+        self.steady_bias = 0.0;
+        self.fast_share = 1.0;
+        self.line_offset = f64::NAN;
         self.need_count = 0;
         self.need_head = 0;
     }
@@ -199,7 +248,7 @@ impl StreamTiming {
         self.offset = if self.loop_at.is_nan() {
             self.block_min
         } else {
-            self.loop_offset + self.rate * (sent_ms - self.loop_at)
+            self.line_offset + self.rate * (sent_ms - self.loop_at)
         };
         let late = (raw - self.offset).min(s.max_delay_ms);
         let had = !self.last_sent.is_nan();
@@ -301,25 +350,47 @@ impl StreamTiming {
             self.loop_at = at;
             self.loop_offset = min;
             self.loop_error = self.s.max_rate * self.s.rate_block_ms;
+            self.steady_offset = min;
+            self.steady_error = self.loop_error;
+            self.line_offset = min;
             return;
         }
         let dt = at - self.loop_at;
         if !(dt > 0.0) {
             return;
         }
-        let error = min - (self.loop_offset + self.rate * dt);
-        let (offset, rate, loop_error) = rate_loop(
+        let s = self.s;
+        let error = min - (self.loop_offset + self.loop_rate * dt);
+        (self.loop_offset, self.loop_rate, self.loop_error) = rate_loop(
             self.loop_offset,
-            self.rate,
+            self.loop_rate,
             self.loop_error,
             error,
             dt,
-            self.s.rate_follow_ms,
-            self.s.max_rate,
+            s.rate_follow_ms,
+            s.max_rate,
         );
-        self.loop_offset = offset;
-        self.rate = rate;
-        self.loop_error = loop_error;
+        if s.rate_steady_ms > 0.0 {
+            let e = min - (self.steady_offset + self.steady_rate * dt);
+            (self.steady_offset, self.steady_rate, self.steady_error) = rate_loop(
+                self.steady_offset,
+                self.steady_rate,
+                self.steady_error,
+                e,
+                dt,
+                s.rate_steady_ms,
+                s.max_rate,
+            );
+            self.steady_bias += STEADY_BIAS_WEIGHT * (e - self.steady_bias);
+            self.fast_share = fast_share(self.fast_share, self.steady_bias, self.loop_error);
+            // The line: the steady loop's, moved toward the fast loop's by the fast loop's share.
+            let w = self.fast_share;
+            self.line_offset = self.steady_offset + w * (self.loop_offset - self.steady_offset);
+            self.rate = self.steady_rate + w * (self.loop_rate - self.steady_rate);
+        } else {
+            self.line_offset = self.loop_offset;
+            self.rate = self.loop_rate;
+        }
         self.loop_at = at;
     }
 

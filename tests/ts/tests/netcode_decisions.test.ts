@@ -25,6 +25,7 @@ import {
   stillLead,
   wrapAngle,
 } from "../../../codegen/ts-runtime/index.js";
+import { fastShare } from "../../../codegen/ts-runtime/timing.js";
 
 const near = (a: number, b: number, eps = 1e-9): void => assert.ok(Math.abs(a - b) <= eps, `${a} is not ${b}`);
 
@@ -186,6 +187,45 @@ test("the render clock's rate follows a ramp and a step and shrugs off a stall",
     worst = Math.max(worst, Math.abs(stalled.timing.rate - calm.timing.rate));
   }
   assert.ok(worst < 0.02, `a stall moved the rate by ${worst}`);
+});
+
+test("the fast loop takes over when the steady loop's errors run one way, and hands back slowly", () => {
+  const v = new Float64Array(1);
+  // noise 10 ms: the bound is 12.5 ms; below 5 ms the steady loop is on track
+  v[0] = 0;
+  fastShare(v, 0, 20, 10);
+  near(v[0]!, 1);
+  v[0] = 0;
+  fastShare(v, 0, -8.75, 10);
+  near(v[0]!, 0.5);
+  v[0] = 0;
+  fastShare(v, 0, 4, 10);
+  near(v[0]!, 0);
+  // back on track: the share falls a tenth a block
+  v[0] = 1;
+  fastShare(v, 0, 0, 10);
+  near(v[0]!, 0.9);
+});
+
+/** The rate's largest swing (max − min) while a render clock watches a steady 20 Hz server over 0–80 ms of jitter. */
+function rateSwing(steadyMs: number): number {
+  const t = new RenderClock({ clockRateSteadyMs: steadyMs }).timing;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < 1200; k++) {
+    t.observe(k * 50, k * 50 + ((k * 7919) % 81), true);
+    if (k >= 200) {
+      lo = Math.min(lo, t.rate);
+      hi = Math.max(hi, t.rate);
+    }
+  }
+  return hi - lo;
+}
+
+test("on a jittery link the render clock's rate holds to the steady loop", () => {
+  const fast = rateSwing(0);
+  const steady = rateSwing(NETCODE_DEFAULTS.clockRateSteadyMs);
+  assert.ok(steady < fast / 2, `rate swing ${steady} with the steady loop, ${fast} without`);
 });
 
 function walker(): Interpolator {

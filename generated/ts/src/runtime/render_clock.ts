@@ -4,7 +4,8 @@
  * The render clock for server-stamped snapshots (a `world:snapshot`'s `tick * 1000 / rate`):
  * our estimate of the server's clock, minus an adaptive delay, that never jolts. It runs at the
  * server's measured rate (a loaded server's tick runs slow and drifts: its timing follows with
- * `clockRateBlockMs` and `clockRateFollowMs`), follows its target faster or slower than that by
+ * `clockRateBlockMs` and `clockRateFollowMs`, and on a jittery link holds to a steadier line,
+ * `clockRateSteadyMs`, until the tick's rate departs from it), follows its target faster or slower than that by
  * its distance over `clockFollowMs`, at most `clockSlew` (5%), snaps only when the target is more than
  * `clockSnapMs` away (a first snapshot, a server restart, a hidden tab), and never runs past
  * the newest snapshot (plus `extrapolateMs`).
@@ -51,7 +52,7 @@ export class RenderClock {
   constructor(settings?: Partial<NetcodeSettings>) {
     this.settings = netcodeSettings(settings);
     const s = this.settings;
-    this.timing = new StreamTiming({ ...s, rateBlockMs: s.clockRateBlockMs, rateFollowMs: s.clockRateFollowMs });
+    this.timing = new StreamTiming({ ...s, rateBlockMs: s.clockRateBlockMs, rateFollowMs: s.clockRateFollowMs, rateSteadyMs: s.clockRateSteadyMs });
   }
 
   /** A snapshot stamped `serverTimeMs` on the server's clock arrived at our `arrivedMs`. */

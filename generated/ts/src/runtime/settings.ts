@@ -53,6 +53,12 @@ export interface NetcodeSettings {
    * offset and a rate: shorter follows a changing rate sooner, longer smooths jitter more.
    */
   readonly rateFollowMs: number;
+  /**
+   * When more than 0, a second loop over the same blocks follows in this time (ms) and gives the
+   * offset and the rate while the fast loop (`rateFollowMs`) departs from it only as noise does:
+   * steadier on a jittery link, as fast as the fast loop when the rate changes. 0: the fast loop alone.
+   */
+  readonly rateSteadyMs: number;
   /** The most the sender's clock may run slow or fast against ours (0.2: 20%). */
   readonly maxRate: number;
   /**
@@ -109,6 +115,8 @@ export interface NetcodeSettings {
   readonly clockRateBlockMs: number;
   /** `RenderClock`: its `rateFollowMs` (with `clockRateBlockMs`). */
   readonly clockRateFollowMs: number;
+  /** `RenderClock`: its `rateSteadyMs`: a steadier line on a jittery link, as fast when the tick's rate changes. */
+  readonly clockRateSteadyMs: number;
   /** A render time more than this away from its target (ms) snaps instead of slewing. */
   readonly clockSnapMs: number;
 }
@@ -128,6 +136,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   relaxSlew: 0.05,
   rateBlockMs: 500,
   rateFollowMs: 8000,
+  rateSteadyMs: 0,
   maxRate: 0.2,
   extrapolateAfter: 1,
   extrapolateMs: 0,
@@ -145,6 +154,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   clockFollowMs: 2000,
   clockRateBlockMs: 250,
   clockRateFollowMs: 450,
+  clockRateSteadyMs: 1800,
   clockSnapMs: 500,
 });
 
