@@ -69,7 +69,7 @@ export class SampleRing {
    * The render time the last frame drew (NaN before one): a full ring whose oldest sample that
    * time still needs thins out its densest stretch instead of dropping it (`store`).
    */
-  readonly keep = new Float64Array(1).fill(NaN);
+  readonly keep: Float64Array = new Float64Array(1).fill(NaN);
   private readonly pose: Float64Array; // the still pose stillUntil copies
   private readonly sec = new Float64Array(2); // secants (secantInto)
   private readonly settings: NetcodeSettings;
