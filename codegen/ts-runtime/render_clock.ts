@@ -3,10 +3,10 @@
  * our estimate of the server's clock, minus an adaptive delay, that never jolts. It runs at the
  * server's measured rate (a loaded server's tick runs slow and drifts: its timing follows with
  * `clockRateBlockMs` and `clockRateFollowMs`, and on a jittery link holds to a steadier line,
- * `clockRateSteadyMs`, until the tick's rate departs from it), follows its target faster or slower than that by
- * its distance over `clockFollowMs`, at most `clockSlew` (5%), snaps only when the target is more than
- * `clockSnapMs` away (a first snapshot, a server restart, a hidden tab), and never runs past
- * the newest snapshot (plus `extrapolateMs`).
+ * `clockRateSteadyMs`, until the tick's rate departs from it), follows its target faster or
+ * slower than that by its distance over `clockFollowMs`, at most `clockSlew` (5%), snaps only
+ * when the target is more than `clockSnapMs` away (a first snapshot, a server restart, a hidden
+ * tab), and never runs past the newest snapshot (plus `extrapolateMs`).
  *
  * ```ts
  * import { InterpolatedSet, RenderClock } from "./runtime/index.js";

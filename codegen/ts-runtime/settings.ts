@@ -54,7 +54,8 @@ export interface NetcodeSettings {
   /**
    * When more than 0, a second loop over the same blocks follows in this time (ms) and gives the
    * offset and the rate while the fast loop (`rateFollowMs`) departs from it only as noise does:
-   * steadier on a jittery link, as fast as the fast loop when the rate changes. 0: the fast loop alone.
+   * steadier on a jittery link, as fast as the fast loop when the rate changes. 0: the fast
+   * loop alone.
    */
   readonly rateSteadyMs: number;
   /** The most the sender's clock may run slow or fast against ours (0.2: 20%). */
@@ -113,7 +114,10 @@ export interface NetcodeSettings {
   readonly clockRateBlockMs: number;
   /** `RenderClock`: its `rateFollowMs` (with `clockRateBlockMs`). */
   readonly clockRateFollowMs: number;
-  /** `RenderClock`: its `rateSteadyMs`: a steadier line on a jittery link, as fast when the tick's rate changes. */
+  /**
+   * `RenderClock`: its `rateSteadyMs`: a steadier line on a jittery link, as fast when the
+   * tick's rate changes.
+   */
   readonly clockRateSteadyMs: number;
   /** A render time more than this away from its target (ms) snaps instead of slewing. */
   readonly clockSnapMs: number;

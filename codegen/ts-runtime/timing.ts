@@ -42,7 +42,10 @@ const SLOTS = 22;
 
 /** The weight of each block's error in the steady loop's recent mean error (`fastShare`). */
 const STEADY_BIAS_WEIGHT = 0.35;
-/** The steady loop counts as departed when its recent mean error passes this many of the fast loop's mean errors (plus `STEADY_FLOOR_MS`). */
+/**
+ * The steady loop counts as departed when its recent mean error passes this many of the fast
+ * loop's mean errors (plus `STEADY_FLOOR_MS`).
+ */
 const STEADY_DEPARTED = 1.2;
 /** Below this share of that bound the steady loop counts as on track. */
 const STEADY_ON_TRACK = 0.4;
@@ -82,8 +85,9 @@ export function senderNow(v: Float64Array, nowMs: number): number {
 /**
  * One step of the loop that follows the least arrival − sent of each block with an offset and
  * a rate (a critically damped second-order loop, as clock-sync loops are), in place in the
- * slots `v` of a `StreamTiming`: the block's `error` (ms) against the loop's line, `dtMs` (the
- * sender's ms) since the block before. An error past 3 times the loop's mean error (a block
+ * slots `v` of a `StreamTiming`: the loop's offset, rate and mean error live in slots `o`, `r`
+ * and `er` (the fast loop's or the steady one's); the block's `error` (ms) against the loop's
+ * line, `dtMs` (the sender's ms) since the block before. An error past 3 times the loop's mean error (a block
  * the link held up) counts only that far, so a stall moves the loop little while a lasting
  * change of rate, whose errors repeat, widens the bound in a few blocks. The offset moves
  * `2k` and the rate `k²` of the error per `dtMs`, `k = dtMs / followMs` (at most 1); the rate
@@ -115,10 +119,11 @@ export function fastShare(slots: Float64Array, i: number, bias: number, noise: n
 
 /**
  * The timing of one stream. The offset and the rate follow the least arrival − sent of each
- * block of `rateBlockMs` with a loop (`rateLoop`; a block held up whole by a stall is
- * skipped; with `rateSteadyMs`, a second, steadier loop gives the line while the fast loop's only
- * departs from it as noise does: `fastShare`), the offset carried along at the rate between blocks; the delay covers what `latePercentile` of recent samples
- * needed (the interval before each plus its lateness), and a margin.
+ * block of `rateBlockMs` with a loop (`rateLoop`; a block held up whole by a stall is skipped;
+ * with `rateSteadyMs`, a second, steadier loop gives the line while the fast loop's only
+ * departs from it as noise does: `fastShare`), the offset carried along at the rate between
+ * blocks; the delay covers what `latePercentile` of recent samples needed (the interval before
+ * each plus its lateness), and a margin.
  */
 export class StreamTiming {
   /** Every number, by its named slot (`OFFSET`, `RATE`, `INTERVAL`, `TARGET`, `LAST_SENT`). */

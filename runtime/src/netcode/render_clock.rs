@@ -7,9 +7,10 @@ use super::timing::{follow_time, StreamTiming};
 /// server's clock minus an adaptive delay. It runs at the server's measured rate (a loaded
 /// server's tick runs slow and drifts: its timing follows with `clock_rate_block_ms` and
 /// `clock_rate_follow_ms`, and on a jittery link holds to a steadier line,
-/// `clock_rate_steady_ms`, until the tick's rate departs from it), follows its target faster or slower than that by its distance over
-/// `clock_follow_ms`, at most `clock_slew` (5%), snaps only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`),
-/// and never runs past the newest snapshot (plus `extrapolate_ms`).
+/// `clock_rate_steady_ms`, until the tick's rate departs from it), follows its target faster or
+/// slower than that by its distance over `clock_follow_ms`, at most `clock_slew` (5%), snaps
+/// only past `clock_snap_ms` (or after a frame gap longer than `resync_gap_ms`), and never runs
+/// past the newest snapshot (plus `extrapolate_ms`).
 #[derive(Debug, Clone)]
 pub struct RenderClock {
     /// The snapshots' timing.
