@@ -271,7 +271,6 @@ function pct(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
 }
 
-/** Per link: every strategy over `seeds`; the checks; the table's rows. */
 /** What the prose under the tables quotes: the render clock's most above the floor, its extra delay over snap 100 ms (p50, ms). */
 export interface Summary {
   aboveFloor: number;
@@ -287,6 +286,10 @@ export interface Summary {
   ahead: number;
 }
 
+/**
+ * Per link: every strategy over `seeds`; the checks; the table's rows. `strict` is for the
+ * committed traces (a fresh recording gets the looser checks).
+ */
 export function lab(snaps: readonly Snap[], seeds: readonly number[], what: string, strict: boolean): { hitching: string[]; delays: string[]; problems: string[]; summary: Summary } {
   const truth = new Truth(snaps);
   const hitching: string[] = [];
@@ -323,11 +326,16 @@ export function lab(snaps: readonly Snap[], seeds: readonly number[], what: stri
       if (st.without && link.jitter > 5) summary.snapJitteryShare = Math.min(summary.snapJitteryShare, share(k));
       if (m < (strict ? 1000 : 300)) problems.push(`${what} ${link.name} ${st.name}: only ${m.toFixed(0)} moving entity-frames per run`);
       if (st.without) {
-        // The render clock must hitch less than this clock, on the mean and on every seed.
-        if (!(withClock < h)) problems.push(`${what} ${link.name}: render clock ${withClock.toFixed(1)} hitching frames, not fewer than ${st.name}'s ${h.toFixed(1)}`);
+        // On a committed trace the render clock must hitch less than this clock, on the mean and
+        // on every seed. A fresh 5 s recording from a busy machine may carry hitches in its own
+        // ticks that no clock removes (both clocks then count the same frames): there the
+        // render clock must not hitch more.
+        const better = (rc: number, other: number): boolean => (strict ? rc < other : rc <= other);
+        const word = strict ? "fewer than" : "at most";
+        if (!better(withClock, h)) problems.push(`${what} ${link.name}: render clock ${withClock.toFixed(1)} hitching frames, not ${word} ${st.name}'s ${h.toFixed(1)}`);
         cs.forEach((c, j) => {
           const rc = per[clockIdx]![j]!.hitches;
-          if (!(rc < c.hitches)) problems.push(`${what} ${link.name} seed ${seeds[j]}: render clock ${rc} hitching frames, not fewer than ${st.name}'s ${c.hitches}`);
+          if (!better(rc, c.hitches)) problems.push(`${what} ${link.name} seed ${seeds[j]}: render clock ${rc} hitching frames, not ${word} ${st.name}'s ${c.hitches}`);
         });
       }
     }
