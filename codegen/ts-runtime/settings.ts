@@ -142,7 +142,7 @@ export const NETCODE_DEFAULTS: NetcodeSettings = /*@__PURE__*/ Object.freeze({
   maxRate: 0.2,
   extrapolateAfter: 1,
   extrapolateMs: 0,
-  dilateBelowMs: 125,
+  dilateBelowMs: 250,
   dilateMin: 0.8,
   overduePercentile: 0.5,
   targetBandMs: 40,

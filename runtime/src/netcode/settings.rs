@@ -119,7 +119,7 @@ impl NetcodeSettings {
         max_rate: 0.2,
         extrapolate_after: 1.0,
         extrapolate_ms: 0.0,
-        dilate_below_ms: 125.0,
+        dilate_below_ms: 250.0,
         dilate_min: 0.8,
         overdue_percentile: 0.5,
         target_band_ms: 40.0,
