@@ -26,7 +26,7 @@ python3 - "$cost" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 print()
-print("Cost and garbage in Node (`examples/netcode-lab/src/bench.ts`: an `InterpolatedSet` of 40 entities, 10 Hz moves, 60 fps frames, silences, a teleport, 10 entities leaving and entering view every 2 s; after 20,000 warm-up frames):")
+print("Cost and garbage in Node (`examples/netcode-lab/src/bench.ts`: an `InterpolatedSet` of 40 entities, 10 Hz moves, 60 fps frames, silences, a teleport, 10 entities leaving and entering view every 2 s; after 20,000 warm-up frames and until 2,000 frames leave the heap unchanged, the JIT settled):")
 print()
 print("| frames | entities | frame median (ms) | frame p95 (ms) | garbage collections | heap growth after a full GC (bytes) | heap growth before it (bytes) |")
 print("|---|---|---|---|---|---|---|")
