@@ -94,7 +94,7 @@ pub(crate) fn fast_share(prev: f64, bias: f64, noise: f64) -> f64 {
 
 /// The timing of one stream. The offset and the rate follow the least arrival − sent of each
 /// block of `rate_block_ms` with a loop (`rate_loop`; a block held up whole by a stall is
-/// skipped; with `rate_steady_ms`, a second, steadier loop gives the line while the fast loop's
+/// skipped; with `rate_steady_ms`, a second, steadier loop gives the line while the fast loop
 /// only departs from it as noise does: [`fast_share`]), the offset carried along at the rate
 /// between blocks; the delay covers what `late_percentile` of recent samples
 /// needed (the interval before each plus its lateness), and a margin. One per interpolator;

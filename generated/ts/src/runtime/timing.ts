@@ -122,7 +122,7 @@ export function fastShare(slots: Float64Array, i: number, bias: number, noise: n
 /**
  * The timing of one stream. The offset and the rate follow the least arrival − sent of each
  * block of `rateBlockMs` with a loop (`rateLoop`; a block held up whole by a stall is skipped;
- * with `rateSteadyMs`, a second, steadier loop gives the line while the fast loop's only
+ * with `rateSteadyMs`, a second, steadier loop gives the line while the fast loop only
  * departs from it as noise does: `fastShare`), the offset carried along at the rate between
  * blocks; the delay covers what `latePercentile` of recent samples needed (the interval before
  * each plus its lateness), and a margin.
